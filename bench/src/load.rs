@@ -1,0 +1,234 @@
+//! `run`: a fixed request mix at a fixed number of keep-alive connections.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use serde_json::json;
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+use crate::conn::{Conn, Target};
+use crate::plan::{Mix, Plan};
+use crate::stats::{LatencySummary, Tally, micros, ms};
+
+pub struct RunOpts {
+    pub mix: Mix,
+    pub connections: usize,
+    pub duration: Duration,
+    pub warmup: Duration,
+    pub timeout: Duration,
+    pub id_pages: u64,
+    pub threads: usize,
+}
+
+/// The measured window: responses completing in `start..end` count.
+#[derive(Clone, Copy)]
+struct Window {
+    start: Instant,
+    end: Instant,
+}
+
+pub async fn run(target: Arc<Target>, base_url: &str, opts: RunOpts) -> Result<()> {
+    if opts.connections == 0 {
+        bail!("--connections must be at least 1");
+    }
+    let mut probe = Conn::new(target.clone());
+    let plan = Arc::new(Plan::discover(&mut probe, opts.mix, opts.id_pages).await?);
+    drop(probe);
+    eprintln!(
+        "run {}: targets {}; opening {} connections",
+        opts.mix.name(),
+        plan.describe(),
+        opts.connections
+    );
+
+    // Open every connection before the clock starts.
+    let mut opening = JoinSet::new();
+    for _ in 0..opts.connections {
+        let target = target.clone();
+        opening.spawn(async move {
+            let mut conn = Conn::new(target);
+            let result = conn.ready().await;
+            (conn, result)
+        });
+    }
+    let mut conns = Vec::with_capacity(opts.connections);
+    let mut connect_failures = 0;
+    let mut connect_error = None;
+    while let Some(joined) = opening.join_next().await {
+        let (conn, result) = joined?;
+        if let Err(e) = result {
+            connect_failures += 1;
+            connect_error.get_or_insert(format!("{e:#}"));
+        }
+        conns.push(conn);
+    }
+    if connect_failures == opts.connections {
+        bail!(
+            "could not open any connection: {}",
+            connect_error.unwrap_or_default()
+        );
+    }
+    if connect_failures > 0 {
+        eprintln!(
+            "warning: {connect_failures} of {} connections failed to open (workers will retry): {}",
+            opts.connections,
+            connect_error.unwrap_or_default()
+        );
+    }
+
+    let start = Instant::now() + opts.warmup;
+    let window = Window {
+        start,
+        end: start + opts.duration,
+    };
+    let stride = opts.connections as u64;
+    let mut workers = JoinSet::new();
+    for (w, conn) in conns.into_iter().enumerate() {
+        let plan = plan.clone();
+        workers.spawn(worker(w as u64, stride, conn, plan, window, opts.timeout));
+    }
+    let mut tally = Tally::default();
+    while let Some(joined) = workers.join_next().await {
+        tally.merge(joined?);
+    }
+
+    report(base_url, &opts, &plan, tally);
+    Ok(())
+}
+
+async fn worker(
+    first: u64,
+    stride: u64,
+    mut conn: Conn,
+    plan: Arc<Plan>,
+    window: Window,
+    timeout: Duration,
+) -> Tally {
+    let mut tally = Tally::default();
+    let opened_before = conn.opened;
+    let mut g = first;
+    while Instant::now() < window.end {
+        let uri = plan.pick(g).clone();
+        g += stride;
+        // Requests still in flight when the window closes are abandoned, so a
+        // stuck request cannot stretch the run by up to `timeout`.
+        let timed_out_at = Instant::now() + timeout;
+        let outcome = tokio::time::timeout_at(timed_out_at.min(window.end), async {
+            conn.ready().await?;
+            let req = conn.target().get(uri.clone());
+            let sent = Instant::now();
+            let reply = conn.send(req).await?;
+            anyhow::Ok((sent, reply))
+        })
+        .await;
+        let done = Instant::now();
+        if done >= window.end {
+            // Completed, failed or cut off after the window closed: not part of
+            // the run (and the loop is over anyway).
+            break;
+        }
+        let in_window = done >= window.start;
+        match outcome {
+            Ok(Ok((sent, reply))) if reply.is_success() => {
+                if in_window {
+                    tally.samples.push(micros(done - sent));
+                }
+            }
+            Ok(Ok((_, reply))) => {
+                if in_window {
+                    *tally.statuses.entry(reply.status).or_default() += 1;
+                } else {
+                    tally.warmup_errors += 1;
+                }
+                tally.note_error(|| {
+                    format!("GET {uri} answered {}: {}", reply.status, reply.snippet())
+                });
+            }
+            Ok(Err(e)) => {
+                if in_window {
+                    tally.transport_errors += 1;
+                } else {
+                    tally.warmup_errors += 1;
+                }
+                tally.note_error(|| format!("GET {uri}: {e:#}"));
+                // Don't spin if the server is refusing connections.
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            Err(_) => {
+                conn.reset();
+                if in_window {
+                    tally.timeouts += 1;
+                } else {
+                    tally.warmup_errors += 1;
+                }
+                tally.note_error(|| format!("GET {uri}: no answer within {timeout:?}"));
+            }
+        }
+    }
+    tally.reconnects = conn.opened.saturating_sub(opened_before.max(1));
+    tally
+}
+
+fn report(base_url: &str, opts: &RunOpts, plan: &Plan, mut tally: Tally) {
+    let lat = LatencySummary::from_samples(&mut tally.samples);
+    let secs = opts.duration.as_secs_f64();
+    let rps = if secs > 0.0 {
+        lat.count as f64 / secs
+    } else {
+        0.0
+    };
+    let errors = tally.errors();
+    let non_2xx: serde_json::Map<String, serde_json::Value> = tally
+        .statuses
+        .iter()
+        .map(|(s, n)| (s.to_string(), json!(n)))
+        .collect();
+
+    eprintln!(
+        "{mix}: {rps:.1} req/s | p50 {p50:.3} ms, p90 {p90:.3} ms, p99 {p99:.3} ms, max {max:.3} ms \
+         | {ok} ok, {errors} errors ({non} non-2xx, {tr} transport, {to} timeouts) \
+         | {c} connections, {secs}s after {warm}s warm-up, {threads} threads",
+        mix = opts.mix.name(),
+        p50 = ms(lat.p50.into()),
+        p90 = ms(lat.p90.into()),
+        p99 = ms(lat.p99.into()),
+        max = ms(lat.max.into()),
+        ok = lat.count,
+        non = tally.non_2xx(),
+        tr = tally.transport_errors,
+        to = tally.timeouts,
+        c = opts.connections,
+        warm = opts.warmup.as_secs_f64(),
+        threads = opts.threads,
+    );
+    if let Some(e) = &tally.first_error {
+        eprintln!("first error: {e}");
+    }
+    let line = json!({
+        "bench": "run",
+        "mix": opts.mix.name(),
+        "base_url": base_url,
+        "connections": opts.connections,
+        "threads": opts.threads,
+        "duration_s": secs,
+        "warmup_s": opts.warmup.as_secs_f64(),
+        "requests": lat.count,
+        "rps": (rps * 10.0).round() / 10.0,
+        "p50_ms": ms(lat.p50.into()),
+        "p90_ms": ms(lat.p90.into()),
+        "p99_ms": ms(lat.p99.into()),
+        "max_ms": ms(lat.max.into()),
+        "mean_ms": ms(lat.mean),
+        "errors": errors,
+        "non_2xx": non_2xx,
+        "transport_errors": tally.transport_errors,
+        "timeouts": tally.timeouts,
+        "warmup_errors": tally.warmup_errors,
+        "reconnects": tally.reconnects,
+        "targets": plan.targets(),
+        "first_error": tally.first_error,
+    });
+    println!("{line}");
+}

@@ -1,0 +1,355 @@
+//! `seed`: create locations, groups and vendors through the API, concurrently.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Result, bail};
+use serde_json::json;
+use tokio::task::JoinSet;
+
+use crate::conn::{Conn, Target};
+use crate::stats::{LatencySummary, Tally, micros, ms};
+
+pub struct SeedOpts {
+    pub locations: usize,
+    pub groups: usize,
+    pub vendors: usize,
+    pub concurrency: usize,
+    /// Make 10% of the locations roots and the rest their children.
+    pub nested: bool,
+    /// Suffix for record names, so repeated seeds don't collide.
+    pub tag: Option<String>,
+    pub timeout: Duration,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Location,
+    Group,
+    Vendor,
+}
+
+impl Kind {
+    fn key(self) -> &'static str {
+        match self {
+            Kind::Location => "location",
+            Kind::Group => "group",
+            Kind::Vendor => "vendor",
+        }
+    }
+
+    fn path(self) -> &'static str {
+        match self {
+            Kind::Location => "/locations.api",
+            Kind::Group => "/groups.api",
+            Kind::Vendor => "/vendors.api",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Job {
+    kind: Kind,
+    fields: Vec<(String, String)>,
+}
+
+const CITIES: [&str; 5] = ["Austin", "Berlin", "Lagos", "Osaka", "Lima"];
+
+fn location_job(n: usize, tag: &str, parent: Option<i64>) -> Job {
+    let mut fields = vec![
+        (
+            "location[name]".to_owned(),
+            format!("Bench Location {n:05} {tag}"),
+        ),
+        (
+            "location[city]".to_owned(),
+            CITIES[n % CITIES.len()].to_owned(),
+        ),
+    ];
+    if let Some(p) = parent {
+        fields.push(("location[parent_id]".to_owned(), p.to_string()));
+    }
+    Job {
+        kind: Kind::Location,
+        fields,
+    }
+}
+
+fn named_job(kind: Kind, n: usize, tag: &str) -> Job {
+    let label = match kind {
+        Kind::Location => "Location",
+        Kind::Group => "Group",
+        Kind::Vendor => "Vendor",
+    };
+    Job {
+        kind,
+        fields: vec![(
+            format!("{}[name]", kind.key()),
+            format!("Bench {label} {n:04} {tag}"),
+        )],
+    }
+}
+
+/// What one phase produced.
+#[derive(Default)]
+struct Outcome {
+    created: Vec<(Kind, i64)>,
+    tally: Tally,
+}
+
+impl Outcome {
+    fn ids(&self, kind: Kind) -> Vec<i64> {
+        self.created
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|&(_, id)| id)
+            .collect()
+    }
+}
+
+pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
+    let concurrency = opts.concurrency.max(1);
+    let tag = opts.tag.clone().unwrap_or_else(default_tag);
+    let started = Instant::now();
+
+    let roots = if opts.nested {
+        opts.locations.div_ceil(10)
+    } else {
+        0
+    };
+    let mut total = Outcome::default();
+    if roots > 0 {
+        let jobs = (1..=roots).map(|n| location_job(n, &tag, None)).collect();
+        let phase = run_jobs(&target, jobs, concurrency, opts.timeout).await;
+        absorb(&mut total, phase);
+    }
+    let parents = total.ids(Kind::Location);
+    let mut jobs: Vec<Job> = (roots + 1..=opts.locations)
+        .map(|n| {
+            let parent = (!parents.is_empty()).then(|| parents[n % parents.len()]);
+            location_job(n, &tag, parent)
+        })
+        .collect();
+    jobs.extend((1..=opts.groups).map(|n| named_job(Kind::Group, n, &tag)));
+    jobs.extend((1..=opts.vendors).map(|n| named_job(Kind::Vendor, n, &tag)));
+    let phase = run_jobs(&target, jobs, concurrency, opts.timeout).await;
+    absorb(&mut total, phase);
+
+    let elapsed = started.elapsed().as_secs_f64();
+    let requested = opts.locations + opts.groups + opts.vendors;
+    let errors = total.tally.errors();
+    let lat = LatencySummary::from_samples(&mut total.tally.samples);
+    let range = |kind| {
+        let ids = total.ids(kind);
+        match (ids.iter().min(), ids.iter().max()) {
+            (Some(lo), Some(hi)) => json!([lo, hi]),
+            _ => json!(null),
+        }
+    };
+    let counts: Vec<usize> = [Kind::Location, Kind::Group, Kind::Vendor]
+        .iter()
+        .map(|&k| total.ids(k).len())
+        .collect();
+    let per_s = if elapsed > 0.0 {
+        total.created.len() as f64 / elapsed
+    } else {
+        0.0
+    };
+
+    eprintln!(
+        "seed: created {} locations, {} groups, {} vendors in {elapsed:.2}s ({per_s:.1}/s, \
+         p50 {:.3} ms, p99 {:.3} ms, {concurrency} concurrent), {errors} errors",
+        counts[0],
+        counts[1],
+        counts[2],
+        ms(lat.p50.into()),
+        ms(lat.p99.into()),
+    );
+    if let Some(e) = &total.tally.first_error {
+        eprintln!("first error: {e}");
+    }
+    let non_2xx: serde_json::Map<String, serde_json::Value> = total
+        .tally
+        .statuses
+        .iter()
+        .map(|(s, n)| (s.to_string(), json!(n)))
+        .collect();
+    let line = json!({
+        "bench": "seed",
+        "tag": tag,
+        "locations": counts[0],
+        "groups": counts[1],
+        "vendors": counts[2],
+        "requested": requested,
+        "nested": opts.nested,
+        "location_ids": range(Kind::Location),
+        "group_ids": range(Kind::Group),
+        "vendor_ids": range(Kind::Vendor),
+        "concurrency": concurrency,
+        "elapsed_s": (elapsed * 1000.0).round() / 1000.0,
+        "creates_per_s": (per_s * 10.0).round() / 10.0,
+        "p50_ms": ms(lat.p50.into()),
+        "p99_ms": ms(lat.p99.into()),
+        "max_ms": ms(lat.max.into()),
+        "errors": errors,
+        "non_2xx": non_2xx,
+        "transport_errors": total.tally.transport_errors,
+        "timeouts": total.tally.timeouts,
+        "first_error": total.tally.first_error,
+    });
+    println!("{line}");
+    if errors > 0 {
+        bail!("{errors} of {requested} creates failed");
+    }
+    Ok(())
+}
+
+fn absorb(total: &mut Outcome, phase: Outcome) {
+    total.created.extend(phase.created);
+    total.tally.merge(phase.tally);
+}
+
+/// Seconds since the epoch in base 36: short, and different per seed run.
+fn default_tag() -> String {
+    let mut n = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let mut out = Vec::new();
+    loop {
+        out.push(b"0123456789abcdefghijklmnopqrstuvwxyz"[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Runs `jobs` on `concurrency` connections; each worker takes the next job.
+async fn run_jobs(
+    target: &Arc<Target>,
+    jobs: Vec<Job>,
+    concurrency: usize,
+    timeout: Duration,
+) -> Outcome {
+    let jobs = Arc::new(jobs);
+    let next = Arc::new(AtomicUsize::new(0));
+    let mut workers = JoinSet::new();
+    for _ in 0..concurrency.min(jobs.len()) {
+        let (jobs, next, target) = (jobs.clone(), next.clone(), target.clone());
+        workers.spawn(async move {
+            let mut conn = Conn::new(target);
+            let mut out = Outcome::default();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                create(&mut conn, job, timeout, &mut out).await;
+            }
+            out
+        });
+    }
+    let mut total = Outcome::default();
+    while let Some(joined) = workers.join_next().await {
+        match joined {
+            Ok(out) => absorb(&mut total, out),
+            Err(e) => {
+                total.tally.transport_errors += 1;
+                total
+                    .tally
+                    .note_error(|| format!("seed worker failed: {e}"));
+            }
+        }
+    }
+    total
+}
+
+async fn create(conn: &mut Conn, job: &Job, timeout: Duration, out: &mut Outcome) {
+    let path = job.kind.path();
+    let outcome = tokio::time::timeout(timeout, async {
+        conn.ready().await?;
+        let pairs: Vec<(&str, &str)> = job
+            .fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let req = conn.target().post_form(conn.target().uri(path)?, &pairs);
+        let sent = Instant::now();
+        let reply = conn.send(req).await?;
+        anyhow::Ok((sent.elapsed(), reply))
+    })
+    .await;
+    let tally = &mut out.tally;
+    match outcome {
+        Ok(Ok((took, reply))) if reply.is_success() => {
+            let id = reply.json().ok().and_then(|v| {
+                let id = v.get(job.kind.key())?.get("id")?.clone();
+                id.as_i64().or_else(|| id.as_str()?.parse().ok())
+            });
+            match id {
+                Some(id) => {
+                    tally.samples.push(micros(took));
+                    out.created.push((job.kind, id));
+                }
+                None => {
+                    *tally.statuses.entry(reply.status).or_default() += 1;
+                    tally.note_error(|| {
+                        format!(
+                            "POST {path} answered {} without {}.id: {}",
+                            reply.status,
+                            job.kind.key(),
+                            reply.snippet()
+                        )
+                    });
+                }
+            }
+        }
+        Ok(Ok((_, reply))) => {
+            *tally.statuses.entry(reply.status).or_default() += 1;
+            tally.note_error(|| {
+                format!("POST {path} answered {}: {}", reply.status, reply.snippet())
+            });
+        }
+        Ok(Err(e)) => {
+            tally.transport_errors += 1;
+            tally.note_error(|| format!("POST {path}: {e:#}"));
+        }
+        Err(_) => {
+            conn.reset();
+            tally.timeouts += 1;
+            tally.note_error(|| format!("POST {path}: no answer within {timeout:?}"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_have_valid_names() {
+        let j = location_job(7, "abc", Some(12));
+        assert_eq!(
+            j.fields[0],
+            (
+                "location[name]".to_owned(),
+                "Bench Location 00007 abc".to_owned()
+            )
+        );
+        assert_eq!(
+            j.fields[2],
+            ("location[parent_id]".to_owned(), "12".to_owned())
+        );
+        let j = named_job(Kind::Vendor, 3, "abc");
+        assert_eq!(
+            j.fields,
+            vec![(
+                "vendor[name]".to_owned(),
+                "Bench Vendor 0003 abc".to_owned()
+            )]
+        );
+        assert!(!default_tag().is_empty());
+    }
+}

@@ -1,0 +1,21 @@
+//! Types that only hold valid values, and the pure rules of rentrack.
+//! Nothing here knows about SQL or HTTP.
+
+pub mod country;
+pub mod depreciation;
+pub mod ids;
+pub mod name;
+pub mod paging;
+pub mod plan;
+pub mod rate_limit;
+pub mod wire;
+
+pub use ids::CompanyId;
+pub use name::Name;
+pub use paging::{Page, PageSize};
+pub use plan::{Plan, RateLimitPolicy};
+pub mod change;
+pub mod subdomain;
+
+pub use change::Change;
+pub use subdomain::Subdomain;

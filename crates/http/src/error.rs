@@ -1,0 +1,113 @@
+//! The one error type of the interface. Every failure renders the contract's JSON:
+//! `{"message": "...", "errors": {"field": ["problem"]}}`.
+
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use store::{FieldErrors, StoreError};
+
+#[derive(Debug)]
+pub enum ApiError {
+    /// 400: the request cannot be read.
+    BadRequest(String),
+    /// 401: token missing, unknown, regenerated away, or for another company's host.
+    Unauthorized(String),
+    /// 403: the API is disabled, or the action is refused for this record.
+    Forbidden(String),
+    /// 404: no such route, or no such record in this company.
+    NotFound(String),
+    /// 409: the record's state forbids the action.
+    Conflict(String),
+    /// 413: the body is larger than the server accepts.
+    TooLarge(String),
+    /// 422: validation failed; names each field.
+    Invalid(FieldErrors),
+    /// 429: over the rate limit.
+    RateLimited { message: String, retry_after_secs: u32 },
+    /// 500: our fault. The detail is logged, never sent.
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn field(field: &str, problem: impl Into<String>) -> Self {
+        ApiError::Invalid(StoreError::invalid(field, problem).into_field_errors())
+    }
+
+    pub fn not_found(what: &str) -> Self {
+        ApiError::NotFound(format!("No such {what} in this company. Check the id."))
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+trait IntoFieldErrors {
+    fn into_field_errors(self) -> FieldErrors;
+}
+
+impl IntoFieldErrors for StoreError {
+    fn into_field_errors(self) -> FieldErrors {
+        match self {
+            StoreError::Invalid(e) => e,
+            _ => FieldErrors::new(),
+        }
+    }
+}
+
+/// "Validation failed: name is too short (minimum is 3 characters); city is too long".
+fn summary(errors: &FieldErrors) -> String {
+    let parts: Vec<String> = errors
+        .iter()
+        .flat_map(|(field, problems)| problems.iter().map(move |p| format!("{field} {p}")))
+        .collect();
+    format!("Validation failed: {}.", parts.join("; "))
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let body = match &self {
+            ApiError::Invalid(errors) => serde_json::json!({"message": summary(errors), "errors": errors}),
+            ApiError::Internal(detail) => {
+                tracing::error!(detail = %detail, "internal error");
+                serde_json::json!({"message": "Something went wrong on our side. Try again; if it keeps failing, report the request id."})
+            }
+            ApiError::BadRequest(m)
+            | ApiError::Unauthorized(m)
+            | ApiError::Forbidden(m)
+            | ApiError::NotFound(m)
+            | ApiError::Conflict(m)
+            | ApiError::TooLarge(m)
+            | ApiError::RateLimited { message: m, .. } => serde_json::json!({"message": m}),
+        };
+        let mut response = (status, axum::Json(body)).into_response();
+        if let ApiError::RateLimited { retry_after_secs, .. } = self {
+            response.headers_mut().insert("retry-after", HeaderValue::from(retry_after_secs));
+        }
+        response
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => ApiError::NotFound("No such record in this company. Check the id.".into()),
+            StoreError::Conflict(m) => ApiError::Conflict(m),
+            StoreError::Invalid(errors) => ApiError::Invalid(errors),
+            e if e.is_foreign_key_violation() => ApiError::Conflict(
+                "The record is still referred to by other records (it changed while this request ran); retry after checking them.".into(),
+            ),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}

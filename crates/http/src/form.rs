@@ -1,0 +1,141 @@
+//! Reads a record's fields out of the parameters under their resource name
+//! (`location[name]`), collecting every problem before answering, so one 422 names
+//! every bad field.
+
+use domain::country::CountryCode;
+use domain::wire::parse_bool;
+use domain::{Change, Name};
+use store::FieldErrors;
+
+use crate::error::ApiError;
+use crate::params::Params;
+
+/// Free text longer than this is refused.
+pub const MAX_TEXT_CHARS: usize = 2000;
+
+pub struct Form<'a> {
+    params: &'a Params,
+    resource: &'static str,
+    errors: FieldErrors,
+}
+
+impl<'a> Form<'a> {
+    pub fn new(params: &'a Params, resource: &'static str) -> Self {
+        Form { params, resource, errors: FieldErrors::new() }
+    }
+
+    fn path(&self, field: &str) -> String {
+        format!("{}[{}]", self.resource, field)
+    }
+
+    fn raw(&self, field: &str) -> Option<&'a str> {
+        self.params.get(&self.path(field))
+    }
+
+    pub fn error(&mut self, field: &str, problem: impl Into<String>) {
+        self.errors.entry(field.to_owned()).or_default().push(problem.into());
+    }
+
+    /// A required name of at least three characters.
+    pub fn name(&mut self, field: &str) -> Option<Name> {
+        match self.raw(field) {
+            None => {
+                self.error(field, "can't be blank");
+                None
+            }
+            Some(raw) => self.name_value(field, raw),
+        }
+    }
+
+    /// A name that may be left out (an update that keeps the stored one).
+    pub fn optional_name(&mut self, field: &str) -> Option<Name> {
+        let raw = self.raw(field)?;
+        self.name_value(field, raw)
+    }
+
+    fn name_value(&mut self, field: &str, raw: &str) -> Option<Name> {
+        match Name::parse(raw) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                self.error(field, e.to_string());
+                None
+            }
+        }
+    }
+
+    /// Optional free text: absent or empty keeps, `null` clears.
+    pub fn text(&mut self, field: &str) -> Change<String> {
+        match self.raw(field) {
+            None => Change::Keep,
+            Some("null") => Change::Clear,
+            Some(v) if v.chars().count() > MAX_TEXT_CHARS => {
+                self.error(field, format!("is too long (maximum is {MAX_TEXT_CHARS} characters)"));
+                Change::Keep
+            }
+            Some(v) => Change::Set(v.to_owned()),
+        }
+    }
+
+    /// An optional e-mail address: something@something.
+    pub fn email(&mut self, field: &str) -> Change<String> {
+        let change = self.text(field);
+        if let Change::Set(v) = &change {
+            let ok = v.split_once('@').is_some_and(|(local, host)| !local.is_empty() && host.contains('.') && !v.contains(' '));
+            if !ok {
+                self.error(field, "is not an e-mail address");
+                return Change::Keep;
+            }
+        }
+        change
+    }
+
+    /// An optional ISO 3166-1 two-letter country code, stored upper-case.
+    pub fn country(&mut self, field: &str) -> Change<String> {
+        match self.text(field) {
+            Change::Set(v) => match CountryCode::parse(&v) {
+                Some(code) => Change::Set(code.into_string()),
+                None => {
+                    self.error(field, "is not a two-letter country code (ISO 3166-1 alpha-2, e.g. US)");
+                    Change::Keep
+                }
+            },
+            other => other,
+        }
+    }
+
+    /// An optional positive id: absent keeps, `null` (or 0) clears.
+    pub fn id(&mut self, field: &str) -> Change<i64> {
+        match self.raw(field) {
+            None => Change::Keep,
+            Some("null") | Some("0") => Change::Clear,
+            Some(v) => match parse_id(v) {
+                Some(id) => Change::Set(id),
+                None => {
+                    self.error(field, "must be a positive whole number (an id)");
+                    Change::Keep
+                }
+            },
+        }
+    }
+
+    /// An optional boolean.
+    pub fn boolean(&mut self, field: &str) -> Option<bool> {
+        let raw = self.raw(field)?;
+        match parse_bool(raw) {
+            Some(b) => Some(b),
+            None => {
+                self.error(field, "must be true or false");
+                None
+            }
+        }
+    }
+
+    /// Ends reading: a 422 naming every bad field, or nothing.
+    pub fn finish(self) -> Result<(), ApiError> {
+        if self.errors.is_empty() { Ok(()) } else { Err(ApiError::Invalid(self.errors)) }
+    }
+}
+
+pub fn parse_id(raw: &str) -> Option<i64> {
+    raw.trim().parse::<i64>().ok().filter(|n| *n > 0)
+}

@@ -1,0 +1,85 @@
+//! The HTTP interface of rentrack: routing, parameters, authentication, rate limits,
+//! errors, and one module per resource family.
+
+pub mod api;
+pub mod auth;
+pub mod error;
+pub mod form;
+pub mod metrics;
+pub mod observe;
+pub mod params;
+pub mod rate_limit;
+pub mod resources;
+pub mod routing;
+pub mod state;
+pub mod views;
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::{middleware, Json, Router};
+use std::time::Duration;
+use tower::ServiceExt as _;
+use tower_http::timeout::TimeoutLayer;
+
+pub use state::{AppState, Config};
+
+use crate::error::ApiError;
+
+/// The API routes and their OpenAPI description.
+pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    let api = api::Api::default();
+    let api = resources::locations::routes(api);
+    let api = resources::groups::routes(api);
+    let api = resources::sub_groups::routes(api);
+    let api = resources::vendors::routes(api);
+    api.into_parts()
+}
+
+pub fn openapi_json() -> String {
+    api().1.to_pretty_json().unwrap_or_else(|_| "{}".into())
+}
+
+/// The whole application as a service: the `.api` rewrite in front of the router.
+pub fn app(state: AppState) -> axum::routing::RouterIntoService<axum::body::Body> {
+    router(state).into_service()
+}
+
+/// The router with the `.api` rewrite applied; `serve` wraps it in a make-service.
+pub fn router(state: AppState) -> Router {
+    let (api_routes, openapi) = api();
+    let openapi = std::sync::Arc::new(openapi.to_pretty_json().unwrap_or_default());
+    let api_routes = api_routes.route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate));
+    let inner = Router::new()
+        .merge(api_routes)
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+        .route(
+            "/openapi.json",
+            get(move || {
+                let body = openapi.clone();
+                async move { ([(header::CONTENT_TYPE, "application/json")], body.as_str().to_owned()) }
+            }),
+        )
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), observe::observe))
+        .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, Duration::from_secs(30)))
+        .with_state(state);
+    Router::new().fallback_service(inner.map_request(routing::rewrite))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound("No such route. Every API path ends in .api; see /openapi.json for the list.".into())
+}
+
+async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
+    match store::companies::list_ping(state.db()).await {
+        Ok(()) => (StatusCode::OK, Json(serde_json::json!({"status": "ok"}))),
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({"status": "database unavailable"}))),
+    }
+}
+
+async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.inner().metrics.render())
+}

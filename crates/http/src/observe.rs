@@ -1,0 +1,72 @@
+//! Around every request: a request id, one structured log line (company, route,
+//! status, latency, request id; never the token or the query string), the metrics,
+//! and a caught panic answered as a JSON 500.
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::HeaderValue;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use futures_util::FutureExt;
+use std::panic::AssertUnwindSafe;
+use std::time::Instant;
+
+use crate::auth::ServedCompany;
+use crate::routing::display_route;
+use crate::state::AppState;
+
+#[derive(Clone)]
+pub struct RequestId(pub String);
+
+fn new_request_id() -> String {
+    use rand::Rng;
+    format!("{:016x}", rand::thread_rng().r#gen::<u64>())
+}
+
+pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let request_id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty() && v.len() <= 64 && v.bytes().all(|b| b.is_ascii_graphic()))
+        .map(str::to_owned)
+        .unwrap_or_else(new_request_id);
+    req.extensions_mut().insert(RequestId(request_id.clone()));
+    let method = req.method().clone();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|m| display_route(m.as_str()))
+        .unwrap_or_else(|| "unmatched".to_owned());
+
+    let mut response = match AssertUnwindSafe(next.run(req)).catch_unwind().await {
+        Ok(response) => response,
+        Err(panic) => {
+            let detail = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            tracing::error!(request_id = %request_id, route = %route, panic = %detail, "handler panicked");
+            crate::error::ApiError::Internal(format!("panic: {detail}")).into_response()
+        }
+    };
+    let elapsed = started.elapsed();
+    let status = response.status().as_u16();
+    let company = response.extensions().get::<ServedCompany>().map(|c| c.0);
+    state.inner().metrics.observe(method.as_str(), &route, status, elapsed);
+    tracing::info!(
+        target: "rentrack::request",
+        request_id = %request_id,
+        company = company,
+        method = %method,
+        route = %route,
+        status = status,
+        latency_us = elapsed.as_micros() as u64,
+        "request"
+    );
+    if let Ok(v) = HeaderValue::from_str(&request_id) {
+        response.headers_mut().insert("x-request-id", v);
+    }
+    response
+}

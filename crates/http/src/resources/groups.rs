@@ -1,0 +1,130 @@
+//! Groups: `/groups.api`, `/assets/classification_view.api`, `/groups/{id}.api`.
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post, put};
+use axum::Json;
+use domain::depreciation::{DepreciationMode, DepreciationRates};
+use domain::PageSize;
+use serde_json::{json, Value};
+use store::groups::{self, Group, GroupInput};
+
+use crate::api::{Api, Doc};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::Form;
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment, path_id};
+
+const FIELDS: &[(&str, &str)] = &[
+    ("name", "required, at least 3 characters"),
+    ("description", "text"),
+    ("asset_depreciation_mode", "`Useful Life` (default; rates in months) or `Percentage` (rates in percent a year)"),
+];
+
+pub fn routes(api: Api) -> Api {
+    api.route(
+        "/groups",
+        post(create),
+        Doc::new("Groups", "Create a group")
+            .form("group", FIELDS)
+            .query(&[("depreciation_rates[<method name>]", "rate per depreciation method")])
+            .returns("group"),
+    )
+    .route(
+        "/assets/classification_view",
+        get(list),
+        Doc::new("Groups", "List groups, 25 a page, each wrapped as {\"group\": {...}}")
+            .query(&[("page", "page number, default 1"), ("show_document_details", "boolean")])
+            .returns_page("groups"),
+    )
+    .route(
+        "/groups/{id}",
+        put(update).delete(delete).get(details),
+        Doc::new("Groups", "Group details (GET), update (PUT, as create) or delete (DELETE; 409 while it has subgroups)")
+            .form("group", FIELDS)
+            .returns("group"),
+    )
+}
+
+pub fn render(g: &Group, tz: chrono_tz::Tz) -> Value {
+    json!({
+        "id": g.id,
+        "name": g.name,
+        "description": g.description,
+        "asset_depreciation_mode": g.depreciation_mode,
+        "depreciation_rates": g.rates(),
+        "created_at": moment(g.created_at, tz),
+        "updated_at": moment(g.updated_at, tz),
+    })
+}
+
+fn read_input(params: &Params) -> Result<GroupInput, ApiError> {
+    let mut form = Form::new(params, "group");
+    let name = form.name("name");
+    let description = form.text("description");
+    let mode = match params.get("group[asset_depreciation_mode]") {
+        None => None,
+        Some(raw) => match DepreciationMode::parse(raw) {
+            Some(m) => Some(m),
+            None => {
+                form.error("asset_depreciation_mode", "must be `Useful Life` or `Percentage`");
+                None
+            }
+        },
+    };
+    let entries = params.map("depreciation_rates");
+    let rates = if entries.is_empty() {
+        None
+    } else {
+        let rate_mode = mode.unwrap_or(DepreciationMode::UsefulLife);
+        let mut rates = DepreciationRates::new();
+        for (method, raw) in entries {
+            let method = method.trim().to_owned();
+            if method.is_empty() {
+                form.error("depreciation_rates", "needs a depreciation method name in brackets");
+                continue;
+            }
+            if raw.is_empty() {
+                continue;
+            }
+            match rate_mode.parse_rate(&raw) {
+                Ok(rate) => {
+                    rates.insert(method, rate);
+                }
+                Err(problem) => form.error(&format!("depreciation_rates[{method}]"), problem),
+            }
+        }
+        Some(rates)
+    };
+    form.finish()?;
+    Ok(GroupInput { name: name.expect("reported by finish"), description, mode, rates })
+}
+
+async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+    let group = groups::create(state.db(), company.id, read_input(&params)?).await?;
+    Ok(Json(views::one("group", render(&group, company.time_zone))))
+}
+
+async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+    views::flag(&params, "show_document_details")?;
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = groups::list(state.db(), company.id, page).await?;
+    Ok(Json(views::paged("groups", page, records, |g| views::one("group", render(g, company.time_zone)))))
+}
+
+async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let group = groups::find(state.db(), company.id, path_id(&id, "group")?).await?;
+    Ok(Json(views::one("group", render(&group, company.time_zone))))
+}
+
+async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+    let id = path_id(&id, "group")?;
+    let group = groups::update(state.db(), company.id, id, read_input(&params)?).await?;
+    Ok(Json(views::one("group", render(&group, company.time_zone))))
+}
+
+async fn delete(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let group = groups::delete(state.db(), company.id, path_id(&id, "group")?).await?;
+    Ok(Json(views::one("group", render(&group, company.time_zone))))
+}

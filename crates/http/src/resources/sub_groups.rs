@@ -1,0 +1,106 @@
+//! Subgroups: `/groups/{group}/sub_groups.api`, `/groups/get_sub_groups.api`,
+//! `/groups/{group}/sub_groups/{id}.api`.
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::Json;
+use serde_json::{json, Value};
+use store::sub_groups::{self, SubGroup, SubGroupInput};
+
+use crate::api::{Api, Doc};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::Form;
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment, path_id};
+
+const FIELDS: &[(&str, &str)] = &[
+    ("name", "required, at least 3 characters"),
+    ("description", "text"),
+    ("parent_id", "id of a subgroup of the same group; null clears"),
+];
+
+pub fn routes(api: Api) -> Api {
+    api.route(
+        "/groups/{group_id}/sub_groups",
+        post(create),
+        Doc::new("Subgroups", "Create a subgroup under a group").form("sub_group", FIELDS).returns("sub_group"),
+    )
+    .route(
+        "/groups/get_sub_groups",
+        get(list),
+        Doc::new("Subgroups", "List subgroups of the company or of one group (not paged)")
+            .query(&[("group_id", "only this group's subgroups")])
+            .returns_page("sub_groups"),
+    )
+    .route(
+        "/groups/{group_id}/sub_groups/{id}",
+        get(details).put(update).delete(delete),
+        Doc::new("Subgroups", "Subgroup details (GET), update (PUT) or delete (DELETE; 409 while it has child subgroups)")
+            .form("sub_group", FIELDS)
+            .returns("sub_group"),
+    )
+}
+
+pub fn render(s: &SubGroup, tz: chrono_tz::Tz) -> Value {
+    json!({
+        "id": s.id,
+        "group_id": s.group_id,
+        "parent_id": s.parent_id,
+        "name": s.name,
+        "description": s.description,
+        "created_at": moment(s.created_at, tz),
+        "updated_at": moment(s.updated_at, tz),
+    })
+}
+
+fn read_input(params: &Params) -> Result<SubGroupInput, ApiError> {
+    let mut form = Form::new(params, "sub_group");
+    let name = form.name("name");
+    let description = form.text("description");
+    let parent_id = form.id("parent_id");
+    form.finish()?;
+    Ok(SubGroupInput { name: name.expect("reported by finish"), description, parent_id })
+}
+
+async fn create(State(state): State<AppState>, Tenant(company): Tenant, Path(group): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+    let group = path_id(&group, "group")?;
+    let mut input = read_input(&params)?;
+    if matches!(input.parent_id, domain::Change::Clear) {
+        input.parent_id = domain::Change::Keep;
+    }
+    let sub = sub_groups::create(state.db(), company.id, group, input).await?;
+    Ok(Json(views::one("sub_group", render(&sub, company.time_zone))))
+}
+
+async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+    let group = match params.get("group_id") {
+        None => None,
+        Some(raw) => Some(crate::form::parse_id(raw).ok_or_else(|| ApiError::field("group_id", "must be a positive whole number (an id)"))?),
+    };
+    let subs = sub_groups::list(state.db(), company.id, group).await?;
+    let rendered: Vec<Value> = subs.iter().map(|s| render(s, company.time_zone)).collect();
+    Ok(Json(json!({"sub_groups": rendered, "total_pages": if rendered.is_empty() { 0 } else { 1 }, "current_page": 1})))
+}
+
+async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path((group, id)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
+    let sub = sub_groups::find(state.db(), company.id, path_id(&group, "group")?, path_id(&id, "subgroup")?).await?;
+    Ok(Json(views::one("sub_group", render(&sub, company.time_zone))))
+}
+
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path((group, id)): Path<(String, String)>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let (group, id) = (path_id(&group, "group")?, path_id(&id, "subgroup")?);
+    let sub = sub_groups::update(state.db(), company.id, group, id, read_input(&params)?).await?;
+    Ok(Json(views::one("sub_group", render(&sub, company.time_zone))))
+}
+
+async fn delete(State(state): State<AppState>, Tenant(company): Tenant, Path((group, id)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
+    let sub = sub_groups::delete(state.db(), company.id, path_id(&group, "group")?, path_id(&id, "subgroup")?).await?;
+    Ok(Json(views::one("sub_group", render(&sub, company.time_zone))))
+}

@@ -1,0 +1,127 @@
+//! Vendors: `/vendors.api`, `/assets/vendors.api`, `/vendors/{id}.api`.
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::Json;
+use domain::{Change, PageSize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use store::vendors::{self, Vendor, VendorInput, TEXT_FIELDS};
+
+use crate::api::{Api, Doc};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::Form;
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment, path_id};
+
+const FIELDS: &[(&str, &str)] = &[
+    ("name", "required on create, at least 3 characters"),
+    ("description", "text"),
+    ("website", "text"),
+    ("address", "text"),
+    ("contact_person_name", "text"),
+    ("email", "e-mail address"),
+    ("phone_number", "text"),
+    ("fax", "text"),
+    ("custom_attributes][<field name>", "custom field value; underscores stand for spaces; null clears"),
+];
+
+pub fn routes(api: Api) -> Api {
+    api.route("/vendors", post(create), Doc::new("Vendors", "Create a vendor").form("vendor", FIELDS).returns("vendor"))
+        .route(
+            "/assets/vendors",
+            get(list),
+            Doc::new("Vendors", "List vendors, 25 a page, each wrapped as {\"vendor\": {...}}")
+                .query(&[("page", "page number, default 1"), ("include_custom_fields", "boolean")])
+                .returns_page("vendors"),
+        )
+        .route(
+            "/vendors/{id}",
+            get(details).put(update),
+            Doc::new("Vendors", "Vendor details (GET) or update (PUT; fields left out are kept)")
+                .form("vendor", FIELDS)
+                .query(&[("include_custom_fields", "boolean")])
+                .returns("vendor"),
+        )
+}
+
+pub fn render(v: &Vendor, tz: chrono_tz::Tz, include_custom_fields: bool) -> Value {
+    let attributes = v.custom_attributes();
+    let mut body = json!({
+        "id": v.id,
+        "name": v.name,
+        "description": v.description,
+        "website": v.website,
+        "address": v.address,
+        "contact_person_name": v.contact_person_name,
+        "email": v.email,
+        "phone_number": v.phone_number,
+        "fax": v.fax,
+        "custom_attributes": attributes,
+        "created_at": moment(v.created_at, tz),
+        "updated_at": moment(v.updated_at, tz),
+    });
+    if include_custom_fields {
+        if let Value::Object(map) = &mut body {
+            for (name, value) in &attributes {
+                map.entry(name.clone()).or_insert_with(|| Value::String(value.clone()));
+            }
+        }
+    }
+    body
+}
+
+fn read_input(params: &Params, creating: bool) -> Result<(Option<domain::Name>, VendorInput), ApiError> {
+    let mut form = Form::new(params, "vendor");
+    let name = if creating { form.name("name") } else { form.optional_name("name") };
+    let text = TEXT_FIELDS.map(|field| if field == "email" { form.email(field) } else { form.text(field) });
+    let mut custom_attributes = BTreeMap::new();
+    for (raw_name, value) in params.map("vendor[custom_attributes]") {
+        // Spaces in a field name are written as underscores.
+        let field = raw_name.replace('_', " ").trim().to_owned();
+        if field.is_empty() {
+            form.error("custom_attributes", "needs a field name in brackets");
+            continue;
+        }
+        let change = match value.as_str() {
+            "" => Change::Keep,
+            "null" => Change::Clear,
+            v => Change::Set(v.to_owned()),
+        };
+        if !change.is_keep() {
+            custom_attributes.insert(field, change);
+        }
+    }
+    form.finish()?;
+    Ok((name, VendorInput { name: None, text, custom_attributes }))
+}
+
+async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+    let (name, input) = read_input(&params, true)?;
+    let vendor = vendors::create(state.db(), company.id, name.expect("reported by finish"), input).await?;
+    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, true))))
+}
+
+async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+    let include = views::flag(&params, "include_custom_fields")?;
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = vendors::list(state.db(), company.id, page).await?;
+    Ok(Json(views::paged("vendors", page, records, |v| views::one("vendor", render(v, company.time_zone, include)))))
+}
+
+async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+    let include = views::flag(&params, "include_custom_fields")?;
+    let vendor = vendors::find(state.db(), company.id, path_id(&id, "vendor")?).await?;
+    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, include))))
+}
+
+async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+    let id = path_id(&id, "vendor")?;
+    let (name, mut input) = read_input(&params, false)?;
+    input.name = name;
+    let vendor = vendors::update(state.db(), company.id, id, input).await?;
+    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, true))))
+}
+

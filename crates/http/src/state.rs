@@ -1,0 +1,40 @@
+use std::sync::Arc;
+use store::Db;
+
+use crate::metrics::Metrics;
+use crate::rate_limit::Limiter;
+
+/// Server configuration that the HTTP layer needs.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// With `example.com`, a request for `acme.example.com` must carry acme's token.
+    pub base_domain: Option<String>,
+    /// Keep rate-limit windows in the database (needed when several instances share
+    /// one PostgreSQL database) instead of in this process.
+    pub shared_rate_limits: bool,
+}
+
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+pub struct Inner {
+    pub db: Db,
+    pub config: Config,
+    pub limiter: Limiter,
+    pub metrics: Metrics,
+}
+
+impl AppState {
+    pub fn new(db: Db, config: Config) -> Self {
+        let limiter = if config.shared_rate_limits { Limiter::shared() } else { Limiter::in_process() };
+        AppState(Arc::new(Inner { db, config, limiter, metrics: Metrics::default() }))
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.0.db
+    }
+
+    pub fn inner(&self) -> &Inner {
+        &self.0
+    }
+}

@@ -1,0 +1,248 @@
+use anyhow::{bail, Context};
+use clap::{Args, Parser, Subcommand};
+use domain::{Plan, RateLimitPolicy, Subdomain};
+use serde_json::json;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use store::companies::{self, NewCompany};
+use store::Db;
+
+#[derive(Parser)]
+#[command(name = "rentrack", version, about = "Equipment rental and asset tracking server")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+pub struct DatabaseArg {
+    /// sqlite://PATH (default: rentrack.db in the working directory) or postgres://...
+    #[arg(long, env = "RENTRACK_DATABASE_URL", default_value = "sqlite://rentrack.db")]
+    pub database_url: String,
+}
+
+#[derive(Args, Clone)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub db: DatabaseArg,
+    /// Address to listen on.
+    #[arg(long, env = "RENTRACK_LISTEN", default_value = "127.0.0.1:3000")]
+    pub listen: SocketAddr,
+    /// With `example.com`, requests for `<sub>.example.com` must carry that company's token.
+    #[arg(long, env = "RENTRACK_BASE_DOMAIN")]
+    pub base_domain: Option<String>,
+    /// PEM certificate chain; with --tls-key, serve HTTPS directly.
+    #[arg(long, env = "RENTRACK_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key for --tls-cert.
+    #[arg(long, env = "RENTRACK_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Where rate-limit windows live: `memory` (this process) or `database` (shared by
+    /// every instance on the same database). Default: memory on SQLite, database on PostgreSQL.
+    #[arg(long, env = "RENTRACK_RATE_LIMITS", value_parser = ["memory", "database"])]
+    pub rate_limits: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the server (migrates the database first).
+    Serve(ServeArgs),
+    /// Run the server on a demo company with sample data, and print a token to try.
+    Demo {
+        #[command(flatten)]
+        serve: ServeArgs,
+    },
+    /// Bring the database schema up to date.
+    Migrate(DatabaseArg),
+    /// Manage companies.
+    #[command(subcommand)]
+    Company(CompanyCommand),
+    /// Manage API tokens.
+    #[command(subcommand)]
+    Token(TokenCommand),
+}
+
+#[derive(Subcommand)]
+enum CompanyCommand {
+    /// Create a company; prints JSON with company_id, subdomain, plan and, with --enable-api, the token.
+    Create {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        subdomain: String,
+        #[arg(long, default_value = "trial", value_parser = ["trial", "paid", "unlimited"])]
+        plan: String,
+        #[arg(long)]
+        owner_email: Option<String>,
+        #[arg(long)]
+        enable_api: bool,
+    },
+    /// List companies as JSON lines.
+    List(DatabaseArg),
+    /// Change a company's plan (resets its rate limit to the plan's default).
+    SetPlan {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+        #[arg(long, value_parser = ["trial", "paid", "unlimited"])]
+        plan: String,
+    },
+    /// Override a company's rate limit: --requests N --window-secs S, or --unlimited.
+    SetRateLimit {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+        #[arg(long, required_unless_present = "unlimited", requires = "window_secs")]
+        requests: Option<u32>,
+        #[arg(long)]
+        window_secs: Option<u32>,
+        #[arg(long, conflicts_with_all = ["requests", "window_secs"])]
+        unlimited: bool,
+    },
+    /// Enable the API for a company and issue a token if it has none (printed once).
+    EnableApi {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+    },
+    /// Disable the API for a company (its token then gets 403).
+    DisableApi {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum TokenCommand {
+    /// Issue a new token; the old one stops working at once. Prints {"token": ...}.
+    Regenerate {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+    },
+}
+
+pub async fn open(db: &DatabaseArg) -> anyhow::Result<Db> {
+    let store = Db::connect(&db.database_url)
+        .await
+        .with_context(|| format!("cannot open database {}", store::redact(&db.database_url)))?;
+    store.migrate().await.context("cannot migrate the database")?;
+    Ok(store)
+}
+
+fn company_json(c: &companies::Company) -> serde_json::Value {
+    let (requests, window) = c.rate_limit.to_columns();
+    json!({
+        "company_id": c.id.0,
+        "name": c.name,
+        "subdomain": c.subdomain,
+        "plan": c.plan.as_str(),
+        "rate_limit": {"requests": requests, "window_secs": window},
+        "api_enabled": c.api_enabled,
+        "time_zone": c.time_zone.name(),
+    })
+}
+
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve(args) => crate::serve::serve(args).await,
+        Command::Demo { serve } => crate::demo::run(serve).await,
+        Command::Migrate(db) => {
+            open(&db).await?;
+            println!("{}", json!({"migrated": true}));
+            Ok(())
+        }
+        Command::Company(cmd) => company(cmd).await,
+        Command::Token(TokenCommand::Regenerate { db, subdomain }) => {
+            let db = open(&db).await?;
+            let company = find(&db, &subdomain).await?;
+            let token = companies::regenerate_token(&db, company.id).await?;
+            println!("{}", json!({"token": token.0}));
+            Ok(())
+        }
+    }
+}
+
+async fn find(db: &Db, subdomain: &str) -> anyhow::Result<companies::Company> {
+    match companies::find_by_subdomain(db, subdomain).await {
+        Ok(c) => Ok(c),
+        Err(store::StoreError::NotFound) => bail!("no company with subdomain {subdomain:?}"),
+        Err(e) => Err(e.into()),
+    }
+}
+
+async fn company(cmd: CompanyCommand) -> anyhow::Result<()> {
+    match cmd {
+        CompanyCommand::Create { db, name, subdomain, plan, owner_email, enable_api } => {
+            let subdomain = Subdomain::parse(&subdomain).map_err(|e| anyhow::anyhow!("subdomain {e}"))?;
+            if name.trim().is_empty() {
+                bail!("--name must not be blank");
+            }
+            let plan: Plan = plan.parse().map_err(anyhow::Error::msg)?;
+            let db = open(&db).await?;
+            let new = NewCompany { name: name.trim().to_owned(), subdomain, plan, owner_email, owner_password: None, enable_api };
+            let (company, token) = companies::create(&db, new).await.map_err(|e| match e {
+                store::StoreError::Invalid(errors) => anyhow::anyhow!("{}", json!(errors)),
+                other => other.into(),
+            })?;
+            let mut out = json!({"company_id": company.id.0, "subdomain": company.subdomain, "plan": company.plan.as_str()});
+            if let Some(token) = token {
+                out["token"] = json!(token.0);
+            }
+            println!("{out}");
+            Ok(())
+        }
+        CompanyCommand::List(db) => {
+            let db = open(&db).await?;
+            for c in companies::list(&db).await? {
+                println!("{}", company_json(&c));
+            }
+            Ok(())
+        }
+        CompanyCommand::SetPlan { db, subdomain, plan } => {
+            let db = open(&db).await?;
+            find(&db, &subdomain).await?;
+            let c = companies::set_plan(&db, &subdomain, plan.parse().map_err(anyhow::Error::msg)?).await?;
+            println!("{}", company_json(&c));
+            Ok(())
+        }
+        CompanyCommand::SetRateLimit { db, subdomain, requests, window_secs, unlimited } => {
+            let policy = match (unlimited, requests, window_secs) {
+                (true, _, _) => RateLimitPolicy::Unlimited,
+                (false, Some(requests), Some(window_secs)) if window_secs > 0 => RateLimitPolicy::Limited { requests, window_secs },
+                _ => bail!("give --requests N and --window-secs S (S > 0), or --unlimited"),
+            };
+            let db = open(&db).await?;
+            find(&db, &subdomain).await?;
+            let c = companies::set_rate_limit(&db, &subdomain, policy).await?;
+            println!("{}", company_json(&c));
+            Ok(())
+        }
+        CompanyCommand::EnableApi { db, subdomain } => {
+            let db = open(&db).await?;
+            let before = find(&db, &subdomain).await?;
+            let c = companies::set_api_enabled(&db, &subdomain, true).await?;
+            let mut out = company_json(&c);
+            if !companies::has_token(&db, before.id).await? {
+                out["token"] = json!(companies::regenerate_token(&db, c.id).await?.0);
+            }
+            println!("{out}");
+            Ok(())
+        }
+        CompanyCommand::DisableApi { db, subdomain } => {
+            let db = open(&db).await?;
+            find(&db, &subdomain).await?;
+            let c = companies::set_api_enabled(&db, &subdomain, false).await?;
+            println!("{}", company_json(&c));
+            Ok(())
+        }
+    }
+}

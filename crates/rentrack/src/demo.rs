@@ -1,0 +1,77 @@
+//! `rentrack demo`: a company with sample catalog data on the embedded database,
+//! ready to try.
+
+use domain::{Change, Name, Plan, Subdomain};
+use store::companies::{self, NewCompany};
+use store::locations::{self, LocationFields};
+use store::{groups, sub_groups, vendors, Db};
+
+use crate::cli::{open, ServeArgs};
+
+const SUBDOMAIN: &str = "demo";
+
+pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
+    crate::serve::init_logging();
+    let db = open(&args.db).await?;
+    let token = prepare(&db).await?;
+    crate::serve::run(db, args, |base_url| {
+        println!();
+        println!("rentrack demo is running at {base_url}");
+        println!("token: {token}");
+        println!();
+        println!("try:  curl -H 'token: {token}' {base_url}/locations/get_line_item_locations.api");
+        println!("      curl -H 'token: {token}' {base_url}/assets/classification_view.api");
+        println!();
+    })
+    .await
+}
+
+fn name(s: &str) -> Name {
+    Name::parse(s).expect("demo names are valid")
+}
+
+/// Creates the demo company the first time, and issues a fresh token every start.
+async fn prepare(db: &Db) -> anyhow::Result<String> {
+    let company = match companies::find_by_subdomain(db, SUBDOMAIN).await {
+        Ok(c) => c,
+        Err(store::StoreError::NotFound) => {
+            let new = NewCompany {
+                name: "Demo Rentals".into(),
+                subdomain: Subdomain::parse(SUBDOMAIN).expect("valid"),
+                plan: Plan::Unlimited,
+                owner_email: Some("owner@demo.rentrack.test".into()),
+                owner_password: None,
+                enable_api: true,
+            };
+            let (company, _) = companies::create(db, new).await?;
+            seed(db, company.id).await?;
+            company
+        }
+        Err(e) => return Err(e.into()),
+    };
+    companies::set_api_enabled(db, SUBDOMAIN, true).await?;
+    Ok(companies::regenerate_token(db, company.id).await?.0)
+}
+
+async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
+    let city = |c: &str| LocationFields { city: Change::Set(c.into()), country: Change::Set("US".into()), ..Default::default() };
+    let warehouse = locations::create(db, company, name("Main Warehouse"), city("Denver")).await?;
+    locations::create(db, company, name("Aisle A"), LocationFields { parent_id: Change::Set(warehouse.id), ..city("Denver") }).await?;
+    locations::create(db, company, name("Aisle B"), LocationFields { parent_id: Change::Set(warehouse.id), ..city("Denver") }).await?;
+    locations::create(db, company, name("Downtown Shop"), city("Boulder")).await?;
+    for (group_name, subs) in [("Cameras", &["Cinema", "Mirrorless"][..]), ("Lighting", &["LED Panels", "Tungsten"]), ("Audio", &["Microphones"])] {
+        let input = groups::GroupInput { name: name(group_name), description: Change::Keep, mode: None, rates: None };
+        let group = groups::create(db, company, input).await?;
+        for sub in subs {
+            let input = sub_groups::SubGroupInput { name: name(sub), description: Change::Keep, parent_id: Change::Keep };
+            sub_groups::create(db, company, group.id, input).await?;
+        }
+    }
+    for (vendor, email) in [("Acme Camera Supply", "sales@acme.test"), ("Bright Lights Inc", "orders@bright.test")] {
+        let mut text: [Change<String>; 7] = Default::default();
+        text[4] = Change::Set(email.into());
+        let input = vendors::VendorInput { name: None, text, custom_attributes: Default::default() };
+        vendors::create(db, company, name(vendor), input).await?;
+    }
+    Ok(())
+}

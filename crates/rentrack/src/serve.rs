@@ -1,0 +1,82 @@
+use anyhow::Context;
+use http_api::{AppState, Config};
+use std::time::Duration;
+use store::{Backend, Db};
+
+use crate::cli::{open, ServeArgs};
+
+pub fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_env("RENTRACK_LOG").unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(filter).json().flatten_event(true).with_current_span(false).try_init();
+}
+
+pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
+    let shared = match args.rate_limits.as_deref() {
+        Some("database") => true,
+        Some(_) => false,
+        None => db.backend() == Backend::Postgres,
+    };
+    AppState::new(db, Config { base_domain: args.base_domain.clone(), shared_rate_limits: shared })
+}
+
+pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    init_logging();
+    let db = open(&args.db).await?;
+    run(db, args, |_| {}).await
+}
+
+/// Serves until SIGTERM or Ctrl-C, then lets requests in flight finish (up to 30 s).
+pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
+    let state = state_for(db.clone(), &args);
+    let app = http_api::router(state);
+    let handle = axum_server::Handle::new();
+    tokio::spawn({
+        let handle = handle.clone();
+        async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down: finishing requests in flight");
+            handle.graceful_shutdown(Some(Duration::from_secs(30)));
+        }
+    });
+    let scheme = if args.tls_cert.is_some() { "https" } else { "http" };
+    let listener = std::net::TcpListener::bind(args.listen).with_context(|| format!("cannot listen on {}", args.listen))?;
+    listener.set_nonblocking(true)?;
+    let addr = listener.local_addr()?;
+    let base_url = format!("{scheme}://{addr}");
+    tracing::info!(address = %base_url, database = ?db.backend(), "rentrack listening");
+    on_ready(&base_url);
+    let service = app.into_make_service();
+    match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
+                .await
+                .context("cannot load the TLS certificate and key")?;
+            axum_server::from_tcp_rustls(listener, config)?.handle(handle).serve(service).await?;
+        }
+        _ => {
+            axum_server::from_tcp(listener)?.handle(handle).serve(service).await?;
+        }
+    }
+    db.close().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
+}

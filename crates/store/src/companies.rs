@@ -1,0 +1,299 @@
+//! Companies (tenants), their owners and their API token.
+
+use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
+use argon2::Argon2;
+use domain::{CompanyId, Plan, RateLimitPolicy, Subdomain};
+use rand::RngCore;
+use sea_query::{Expr, ExprTrait, Query};
+use sha2::{Digest, Sha256};
+
+use crate::{change_log, now, Db, StoreError};
+
+#[derive(Debug, Clone)]
+pub struct Company {
+    pub id: CompanyId,
+    pub name: String,
+    pub subdomain: String,
+    pub plan: Plan,
+    pub rate_limit: RateLimitPolicy,
+    pub api_enabled: bool,
+    pub time_zone: chrono_tz::Tz,
+}
+
+#[derive(sqlx::FromRow)]
+struct CompanyRow {
+    id: i64,
+    name: String,
+    subdomain: String,
+    plan: String,
+    rate_limit_requests: Option<i64>,
+    rate_limit_window_secs: Option<i64>,
+    api_enabled: bool,
+    time_zone: String,
+}
+
+impl From<CompanyRow> for Company {
+    fn from(r: CompanyRow) -> Self {
+        Company {
+            id: CompanyId(r.id),
+            name: r.name,
+            subdomain: r.subdomain,
+            plan: r.plan.parse().unwrap_or(Plan::Trial),
+            rate_limit: RateLimitPolicy::from_columns(r.rate_limit_requests, r.rate_limit_window_secs),
+            api_enabled: r.api_enabled,
+            time_zone: r.time_zone.parse().unwrap_or(chrono_tz::UTC),
+        }
+    }
+}
+
+const COLUMNS: [&str; 8] = [
+    "id",
+    "name",
+    "subdomain",
+    "plan",
+    "rate_limit_requests",
+    "rate_limit_window_secs",
+    "api_enabled",
+    "time_zone",
+];
+
+pub struct NewCompany {
+    pub name: String,
+    pub subdomain: Subdomain,
+    pub plan: Plan,
+    pub owner_email: Option<String>,
+    pub owner_password: Option<String>,
+    pub enable_api: bool,
+}
+
+/// A freshly generated API token. The plain value exists only here; the database
+/// keeps its SHA-256.
+pub struct IssuedToken(pub String);
+
+pub fn hash_token(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+fn generate_token() -> IssuedToken {
+    let mut bytes = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    IssuedToken(hex::encode(bytes))
+}
+
+pub fn hash_password(password: &str) -> Result<String, StoreError> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| StoreError::Config(format!("cannot hash password: {e}")))
+}
+
+/// Creates a company, its owner (when an e-mail is given) and, with `enable_api`,
+/// its token, in one transaction.
+pub async fn create(db: &Db, new: NewCompany) -> Result<(Company, Option<IssuedToken>), StoreError> {
+    let at = now();
+    let (requests, window) = new.plan.default_policy().to_columns();
+    let mut tx = db.begin().await?;
+    let insert = Query::insert()
+        .into_table("companies")
+        .columns([
+            "name",
+            "subdomain",
+            "plan",
+            "rate_limit_requests",
+            "rate_limit_window_secs",
+            "api_enabled",
+            "time_zone",
+            "created_at",
+            "updated_at",
+        ])
+        .values_panic([
+            new.name.clone().into(),
+            new.subdomain.as_str().into(),
+            new.plan.as_str().into(),
+            requests.into(),
+            window.into(),
+            new.enable_api.into(),
+            "UTC".into(),
+            at.into(),
+            at.into(),
+        ])
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
+    let row: CompanyRow = tx.one(&insert).await.map_err(|e| {
+        if e.is_unique_violation() {
+            StoreError::invalid("subdomain", "has already been taken")
+        } else {
+            e
+        }
+    })?;
+    let company = Company::from(row);
+    if let Some(email) = &new.owner_email {
+        let password_hash = match &new.owner_password {
+            Some(p) => Some(hash_password(p)?),
+            None => None,
+        };
+        let owner = Query::insert()
+            .into_table("owners")
+            .columns(["company_id", "email", "password_hash", "created_at"])
+            .values_panic([company.id.0.into(), email.trim().to_lowercase().into(), password_hash.into(), at.into()])
+            .to_owned();
+        tx.execute(&owner).await?;
+    }
+    let token = if new.enable_api {
+        let token = generate_token();
+        let insert = Query::insert()
+            .into_table("api_tokens")
+            .columns(["company_id", "token_hash", "created_at"])
+            .values_panic([company.id.0.into(), hash_token(&token.0).into(), at.into()])
+            .to_owned();
+        tx.execute(&insert).await?;
+        Some(token)
+    } else {
+        None
+    };
+    change_log::record(
+        &mut tx,
+        company.id,
+        "company",
+        company.id.0,
+        "created",
+        serde_json::json!({"subdomain": company.subdomain, "plan": company.plan.as_str()}),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok((company, token))
+}
+
+pub async fn list(db: &Db) -> Result<Vec<Company>, StoreError> {
+    let stmt = Query::select().columns(COLUMNS).from("companies").order_by("id", sea_query::Order::Asc).to_owned();
+    let rows: Vec<CompanyRow> = db.read().all(&stmt).await?;
+    Ok(rows.into_iter().map(Company::from).collect())
+}
+
+pub async fn find_by_subdomain(db: &Db, subdomain: &str) -> Result<Company, StoreError> {
+    let stmt = Query::select()
+        .columns(COLUMNS)
+        .from("companies")
+        .and_where(Expr::col("subdomain").eq(subdomain))
+        .to_owned();
+    let row: Option<CompanyRow> = db.read().optional(&stmt).await?;
+    row.map(Company::from).ok_or(StoreError::NotFound)
+}
+
+/// The company a token belongs to, if the token is current.
+pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Company>, StoreError> {
+    let stmt = Query::select()
+        .columns(COLUMNS.map(|c| ("companies", c)))
+        .from("api_tokens")
+        .inner_join("companies", Expr::col(("companies", "id")).equals(("api_tokens", "company_id")))
+        .and_where(Expr::col(("api_tokens", "token_hash")).eq(hash_token(token)))
+        .to_owned();
+    let row: Option<CompanyRow> = db.read().optional(&stmt).await?;
+    Ok(row.map(Company::from))
+}
+
+async fn update_company(
+    db: &Db,
+    subdomain: &str,
+    values: Vec<(&'static str, sea_query::Value)>,
+    action: &str,
+    details: serde_json::Value,
+) -> Result<Company, StoreError> {
+    let mut tx = db.begin().await?;
+    let mut values = values;
+    values.push(("updated_at", now().into()));
+    let stmt = Query::update()
+        .table("companies")
+        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
+        .and_where(Expr::col("subdomain").eq(subdomain))
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
+    let row: Option<CompanyRow> = tx.optional(&stmt).await?;
+    let company = Company::from(row.ok_or(StoreError::NotFound)?);
+    change_log::record(&mut tx, company.id, "company", company.id.0, action, details).await?;
+    tx.commit().await?;
+    Ok(company)
+}
+
+/// Changes the plan and resets the rate limit to the plan's default.
+pub async fn set_plan(db: &Db, subdomain: &str, plan: Plan) -> Result<Company, StoreError> {
+    let (requests, window) = plan.default_policy().to_columns();
+    update_company(
+        db,
+        subdomain,
+        vec![
+            ("plan", plan.as_str().into()),
+            ("rate_limit_requests", requests.into()),
+            ("rate_limit_window_secs", window.into()),
+        ],
+        "plan_changed",
+        serde_json::json!({"plan": plan.as_str()}),
+    )
+    .await
+}
+
+/// Overrides the company's rate limit, whatever its plan.
+pub async fn set_rate_limit(db: &Db, subdomain: &str, policy: RateLimitPolicy) -> Result<Company, StoreError> {
+    let (requests, window) = policy.to_columns();
+    update_company(
+        db,
+        subdomain,
+        vec![("rate_limit_requests", requests.into()), ("rate_limit_window_secs", window.into())],
+        "rate_limit_changed",
+        serde_json::json!({"requests": requests, "window_secs": window}),
+    )
+    .await
+}
+
+pub async fn set_api_enabled(db: &Db, subdomain: &str, enabled: bool) -> Result<Company, StoreError> {
+    let action = if enabled { "api_enabled" } else { "api_disabled" };
+    update_company(db, subdomain, vec![("api_enabled", enabled.into())], action, serde_json::json!({})).await
+}
+
+pub async fn set_time_zone(db: &Db, subdomain: &str, tz: chrono_tz::Tz) -> Result<Company, StoreError> {
+    update_company(
+        db,
+        subdomain,
+        vec![("time_zone", tz.name().into())],
+        "time_zone_changed",
+        serde_json::json!({"time_zone": tz.name()}),
+    )
+    .await
+}
+
+/// Issues a new token; the previous one stops working when this commits.
+pub async fn regenerate_token(db: &Db, company: CompanyId) -> Result<IssuedToken, StoreError> {
+    let token = generate_token();
+    let mut tx = db.begin().await?;
+    let delete = Query::delete()
+        .from_table("api_tokens")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .to_owned();
+    tx.execute(&delete).await?;
+    let insert = Query::insert()
+        .into_table("api_tokens")
+        .columns(["company_id", "token_hash", "created_at"])
+        .values_panic([company.0.into(), hash_token(&token.0).into(), now().into()])
+        .to_owned();
+    tx.execute(&insert).await?;
+    change_log::record(&mut tx, company, "company", company.0, "token_regenerated", serde_json::json!({})).await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+/// A cheap query proving the database answers, for `/healthz`.
+pub async fn list_ping(db: &Db) -> Result<(), StoreError> {
+    let stmt = crate::Sql { text: "SELECT 1", values: sea_query::Values(vec![]) };
+    let _: (i32,) = db.read().one(&stmt).await?;
+    Ok(())
+}
+
+pub async fn has_token(db: &Db, company: CompanyId) -> Result<bool, StoreError> {
+    let stmt = Query::select()
+        .column("company_id")
+        .from("api_tokens")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .to_owned();
+    Ok(db.read().optional::<(i64,)>(&stmt).await?.is_some())
+}

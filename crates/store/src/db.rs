@@ -1,0 +1,313 @@
+//! One storage type over SQLite and PostgreSQL. Statements are written once with
+//! sea-query and rendered for the backend in use; rows map through `sqlx::FromRow`
+//! derives, which work for both backends.
+
+use sea_query::{PostgresQueryBuilder, SqliteQueryBuilder, Values};
+use sea_query_sqlx::{SqlxBinder, SqlxValues};
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous};
+use sqlx::{AssertSqlSafe, FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction};
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::StoreError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A statement ready for either backend.
+pub trait Statement {
+    fn render(&self, backend: Backend) -> (String, SqlxValues);
+}
+
+impl<T: SqlxBinder> Statement for T {
+    fn render(&self, backend: Backend) -> (String, SqlxValues) {
+        match backend {
+            Backend::Sqlite => self.build_sqlx(SqliteQueryBuilder),
+            Backend::Postgres => self.build_sqlx(PostgresQueryBuilder),
+        }
+    }
+}
+
+/// Hand-written SQL that reads the same on both backends, with `$1`, `$2`, ...
+/// placeholders (SQLite accepts the numbered form too). Used where sea-query has no
+/// builder, such as recursive common table expressions.
+pub struct Sql {
+    pub text: &'static str,
+    pub values: Values,
+}
+
+impl Statement for Sql {
+    fn render(&self, _backend: Backend) -> (String, SqlxValues) {
+        (self.text.to_owned(), SqlxValues(self.values.clone()))
+    }
+}
+
+/// A row type readable from both backends.
+pub trait Record: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin {}
+impl<T> Record for T where T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin {}
+
+#[derive(Clone, Debug)]
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// The database: a pool for one of the two backends.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: Pool,
+}
+
+/// One transaction. Dropped without `commit`, it rolls back: a refused request
+/// leaves nothing behind.
+pub struct Tx {
+    inner: TxInner,
+}
+
+enum TxInner {
+    Sqlite(Transaction<'static, Sqlite>),
+    Postgres(Transaction<'static, Postgres>),
+}
+
+macro_rules! run {
+    ($backend:expr, $exec:expr, $stmt:expr, $method:ident) => {{
+        let (sql, values) = $stmt.render($backend);
+        sqlx::query_as_with(AssertSqlSafe(sql), values).$method($exec).await.map_err(StoreError::from)
+    }};
+}
+
+macro_rules! exec {
+    ($backend:expr, $exec:expr, $stmt:expr) => {{
+        let (sql, values) = $stmt.render($backend);
+        sqlx::query_with(AssertSqlSafe(sql), values)
+            .execute($exec)
+            .await
+            .map(|r| r.rows_affected())
+            .map_err(StoreError::from)
+    }};
+}
+
+/// The same four operations on a pool and on a transaction.
+macro_rules! operations {
+    ($self:ident, $sqlite:pat => $sq:expr, $postgres:pat => $pg:expr) => {
+        pub async fn all<T: Record>(&mut $self, stmt: &impl Statement) -> Result<Vec<T>, StoreError> {
+            match $self.target() {
+                $sqlite => run!(Backend::Sqlite, $sq, stmt, fetch_all),
+                $postgres => run!(Backend::Postgres, $pg, stmt, fetch_all),
+            }
+        }
+
+        pub async fn optional<T: Record>(&mut $self, stmt: &impl Statement) -> Result<Option<T>, StoreError> {
+            match $self.target() {
+                $sqlite => run!(Backend::Sqlite, $sq, stmt, fetch_optional),
+                $postgres => run!(Backend::Postgres, $pg, stmt, fetch_optional),
+            }
+        }
+
+        pub async fn one<T: Record>(&mut $self, stmt: &impl Statement) -> Result<T, StoreError> {
+            match $self.target() {
+                $sqlite => run!(Backend::Sqlite, $sq, stmt, fetch_one),
+                $postgres => run!(Backend::Postgres, $pg, stmt, fetch_one),
+            }
+        }
+
+        /// Runs a statement and returns the number of rows it touched.
+        pub async fn execute(&mut $self, stmt: &impl Statement) -> Result<u64, StoreError> {
+            match $self.target() {
+                $sqlite => exec!(Backend::Sqlite, $sq, stmt),
+                $postgres => exec!(Backend::Postgres, $pg, stmt),
+            }
+        }
+    };
+}
+
+enum PoolRef<'a> {
+    Sqlite(&'a SqlitePool),
+    Postgres(&'a PgPool),
+}
+
+enum TxRef<'a> {
+    Sqlite(&'a mut Transaction<'static, Sqlite>),
+    Postgres(&'a mut Transaction<'static, Postgres>),
+}
+
+/// Reads outside a transaction go straight to the pool.
+pub struct Reader<'a> {
+    db: &'a Db,
+}
+
+impl<'a> Reader<'a> {
+    fn target(&mut self) -> PoolRef<'a> {
+        match &self.db.pool {
+            Pool::Sqlite(p) => PoolRef::Sqlite(p),
+            Pool::Postgres(p) => PoolRef::Postgres(p),
+        }
+    }
+
+    operations!(self, PoolRef::Sqlite(p) => p, PoolRef::Postgres(p) => p);
+}
+
+impl Tx {
+    fn target(&mut self) -> TxRef<'_> {
+        match &mut self.inner {
+            TxInner::Sqlite(t) => TxRef::Sqlite(t),
+            TxInner::Postgres(t) => TxRef::Postgres(t),
+        }
+    }
+
+    operations!(self, TxRef::Sqlite(t) => &mut **t, TxRef::Postgres(t) => &mut **t);
+
+    pub fn backend(&self) -> Backend {
+        match self.inner {
+            TxInner::Sqlite(_) => Backend::Sqlite,
+            TxInner::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    pub async fn commit(self) -> Result<(), StoreError> {
+        match self.inner {
+            TxInner::Sqlite(t) => t.commit().await?,
+            TxInner::Postgres(t) => t.commit().await?,
+        }
+        Ok(())
+    }
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+impl Db {
+    /// `sqlite://path` (created if missing), `sqlite::memory:`, or `postgres://...`.
+    pub async fn connect(url: &str) -> Result<Db, StoreError> {
+        let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)?;
+            Pool::Postgres(
+                PgPoolOptions::new()
+                    .max_connections(32)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_with(options)
+                    .await?,
+            )
+        } else if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(10));
+            let memory = url.contains(":memory:") || url.contains("mode=memory");
+            Pool::Sqlite(
+                SqlitePoolOptions::new()
+                    // An in-memory database lives in one connection.
+                    .max_connections(if memory { 1 } else { 16 })
+                    .min_connections(if memory { 1 } else { 0 })
+                    .idle_timeout(if memory { None } else { Some(Duration::from_secs(600)) })
+                    .max_lifetime(if memory { None } else { Some(Duration::from_secs(3600)) })
+                    .connect_with(options)
+                    .await?,
+            )
+        } else {
+            return Err(StoreError::Config(format!(
+                "unsupported database URL {:?}: use sqlite://PATH or postgres://...",
+                redact(url)
+            )));
+        };
+        Ok(Db { pool })
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self.pool {
+            Pool::Sqlite(_) => Backend::Sqlite,
+            Pool::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        match &self.pool {
+            Pool::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
+            Pool::Postgres(p) => POSTGRES_MIGRATIONS.run(p).await?,
+        }
+        Ok(())
+    }
+
+    pub fn read(&self) -> Reader<'_> {
+        Reader { db: self }
+    }
+
+    /// Starts a write transaction. On SQLite it takes the write lock at once
+    /// (`BEGIN IMMEDIATE`), so concurrent writers queue on the busy timeout instead of
+    /// failing with "database is locked" when they upgrade from a read.
+    pub async fn begin(&self) -> Result<Tx, StoreError> {
+        let inner = match &self.pool {
+            Pool::Sqlite(p) => TxInner::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
+            Pool::Postgres(p) => TxInner::Postgres(p.begin().await?),
+        };
+        Ok(Tx { inner })
+    }
+
+    pub async fn close(&self) {
+        match &self.pool {
+            Pool::Sqlite(p) => p.close().await,
+            Pool::Postgres(p) => p.close().await,
+        }
+    }
+
+    /// Column name, normalised type and nullability of every table, for the schema
+    /// agreement test and `rentrack migrate --check`.
+    pub async fn describe_schema(&self) -> Result<Vec<(String, String, String, bool)>, StoreError> {
+        let mut cols: Vec<(String, String, String, bool)> = match &self.pool {
+            Pool::Sqlite(p) => sqlx::query_as::<_, (String, String, String, bool)>(
+                "SELECT m.name, c.name, upper(c.type), c.\"notnull\" = 0 OR (c.pk > 0 AND upper(c.type) = 'INTEGER') \
+                 FROM sqlite_master m JOIN pragma_table_info(m.name) c \
+                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_sqlx%'",
+            )
+            .fetch_all(p)
+            .await?,
+            Pool::Postgres(p) => sqlx::query_as::<_, (String, String, String, bool)>(
+                "SELECT table_name::text, column_name::text, upper(data_type::text), is_nullable = 'YES' \
+                 FROM information_schema.columns \
+                 WHERE table_schema = current_schema() AND table_name NOT LIKE '_sqlx%'",
+            )
+            .fetch_all(p)
+            .await?,
+        };
+        for c in &mut cols {
+            c.2 = normalise_type(&c.2).to_owned();
+            // SQLite's rowid alias is nullable in the catalogue but never null in fact.
+            if c.1 == "id" {
+                c.3 = false;
+            }
+        }
+        cols.sort();
+        Ok(cols)
+    }
+}
+
+fn normalise_type(t: &str) -> &'static str {
+    match t {
+        "INTEGER" | "BIGINT" => "integer",
+        "TEXT" => "text",
+        "BOOLEAN" => "boolean",
+        "TIMESTAMP" | "TIMESTAMP WITH TIME ZONE" => "timestamp",
+        "DATE" => "date",
+        _ => "other",
+    }
+}
+
+/// A database URL without its password, for messages and logs.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{}:***{}", &url[..scheme + 3], user, &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
+}

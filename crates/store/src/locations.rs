@@ -1,0 +1,270 @@
+//! Locations: a tree per company (parent_id), active or inactive.
+
+use chrono::{DateTime, Utc};
+use domain::{Change, CompanyId, Name, Page};
+use sea_query::{Expr, ExprTrait, Order, Query, SelectStatement, Value, Values};
+
+use crate::counters::{self, Sequence};
+use crate::{change_log, change_value, now, Db, PageOf, Sql, StoreError, Tx};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Location {
+    pub id: i64,
+    pub sequence_num: i64,
+    pub parent_id: Option<i64>,
+    pub name: String,
+    pub description: Option<String>,
+    pub street1: Option<String>,
+    pub street2: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zipcode: Option<String>,
+    pub country: Option<String>,
+    pub active: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+const COLUMNS: [&str; 14] = [
+    "id",
+    "sequence_num",
+    "parent_id",
+    "name",
+    "description",
+    "street1",
+    "street2",
+    "city",
+    "state",
+    "zipcode",
+    "country",
+    "active",
+    "created_at",
+    "updated_at",
+];
+
+/// The optional fields of a location, as a create or an update gives them.
+#[derive(Debug, Default, Clone)]
+pub struct LocationFields {
+    pub description: Change<String>,
+    pub street1: Change<String>,
+    pub street2: Change<String>,
+    pub city: Change<String>,
+    pub state: Change<String>,
+    pub zipcode: Change<String>,
+    pub country: Change<String>,
+    pub parent_id: Change<i64>,
+    pub active: Option<bool>,
+}
+
+impl LocationFields {
+    fn text_columns(&self) -> [(&'static str, &Change<String>); 7] {
+        [
+            ("description", &self.description),
+            ("street1", &self.street1),
+            ("street2", &self.street2),
+            ("city", &self.city),
+            ("state", &self.state),
+            ("zipcode", &self.zipcode),
+            ("country", &self.country),
+        ]
+    }
+}
+
+/// Which locations a list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusFilter {
+    All,
+    Active,
+    Inactive,
+}
+
+fn scoped(company: CompanyId) -> SelectStatement {
+    Query::select().from("locations").and_where(Expr::col("company_id").eq(company.0)).to_owned()
+}
+
+pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Location, StoreError> {
+    let stmt = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+async fn find_in(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Location, StoreError> {
+    let stmt = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+pub async fn list(db: &Db, company: CompanyId, status: StatusFilter, page: Page) -> Result<PageOf<Location>, StoreError> {
+    let mut base = scoped(company);
+    match status {
+        StatusFilter::All => {}
+        StatusFilter::Active => {
+            base.and_where(Expr::col("active").eq(true));
+        }
+        StatusFilter::Inactive => {
+            base.and_where(Expr::col("active").eq(false));
+        }
+    }
+    crate::paged(db, base, COLUMNS, page).await
+}
+
+/// The ids of a location and all its descendants.
+async fn subtree(tx: &mut Tx, company: CompanyId, root: i64) -> Result<Vec<i64>, StoreError> {
+    #[derive(sqlx::FromRow)]
+    struct Id {
+        id: i64,
+    }
+    let stmt = Sql {
+        text: "WITH RECURSIVE tree(id) AS ( \
+                 SELECT id FROM locations WHERE company_id = $1 AND id = $2 \
+                 UNION SELECT l.id FROM locations l JOIN tree ON l.parent_id = tree.id WHERE l.company_id = $1) \
+               SELECT id FROM tree",
+        values: Values(vec![company.0.into(), root.into()]),
+    };
+    let ids: Vec<Id> = tx.all(&stmt).await?;
+    Ok(ids.into_iter().map(|r| r.id).collect())
+}
+
+/// Checks that a new parent exists in the company and is not the location itself
+/// or one of its descendants.
+async fn check_parent(tx: &mut Tx, company: CompanyId, location: Option<i64>, parent: i64) -> Result<(), StoreError> {
+    if find_in(tx, company, parent).await.is_err() {
+        return Err(StoreError::invalid("parent_id", format!("location {parent} does not exist")));
+    }
+    if let Some(id) = location {
+        // Serialise tree changes per company so two re-parentings cannot race into a cycle.
+        counters::next(tx, company, Sequence::LocationTree).await?;
+        if subtree(tx, company, id).await?.contains(&parent) {
+            return Err(StoreError::invalid(
+                "parent_id",
+                "would make the location its own ancestor: choose a location outside its subtree",
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub async fn create(db: &Db, company: CompanyId, name: Name, fields: LocationFields) -> Result<Location, StoreError> {
+    let mut tx = db.begin().await?;
+    if let Change::Set(parent) = fields.parent_id {
+        check_parent(&mut tx, company, None, parent).await?;
+    }
+    let sequence_num = counters::next(&mut tx, company, Sequence::Locations).await?;
+    let at = now();
+    let mut columns = vec!["company_id", "sequence_num", "name", "active", "created_at", "updated_at"];
+    let mut values: Vec<Value> = vec![
+        company.0.into(),
+        sequence_num.into(),
+        name.as_str().into(),
+        fields.active.unwrap_or(true).into(),
+        at.into(),
+        at.into(),
+    ];
+    for (column, change) in fields.text_columns() {
+        if let Change::Set(v) = change {
+            columns.push(column);
+            values.push(v.clone().into());
+        }
+    }
+    if let Change::Set(parent) = fields.parent_id {
+        columns.push("parent_id");
+        values.push(parent.into());
+    }
+    let stmt = Query::insert()
+        .into_table("locations")
+        .columns(columns)
+        .values_panic(values.into_iter().map(Expr::val))
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
+    let location: Location = tx.one(&stmt).await?;
+    change_log::record(&mut tx, company, "location", location.id, "created", serde_json::json!({"name": location.name})).await?;
+    tx.commit().await?;
+    Ok(location)
+}
+
+pub async fn update(db: &Db, company: CompanyId, id: i64, name: Name, fields: LocationFields) -> Result<Location, StoreError> {
+    let mut tx = db.begin().await?;
+    let before = find_in(&mut tx, company, id).await?;
+    if let Change::Set(parent) = fields.parent_id {
+        check_parent(&mut tx, company, Some(id), parent).await?;
+    }
+    let mut values: Vec<(&'static str, Value)> = vec![("name", name.as_str().into()), ("updated_at", now().into())];
+    for (column, change) in fields.text_columns() {
+        if let Some(v) = change_value(change) {
+            values.push((column, v));
+        }
+    }
+    match fields.parent_id {
+        Change::Keep => {}
+        Change::Set(p) => values.push(("parent_id", p.into())),
+        Change::Clear => values.push(("parent_id", Option::<i64>::None.into())),
+    }
+    if let Some(active) = fields.active {
+        values.push(("active", active.into()));
+    }
+    let stmt = Query::update()
+        .table("locations")
+        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(id))
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
+    let after: Location = tx.one(&stmt).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "location",
+        id,
+        "updated",
+        serde_json::json!({"name": [before.name, after.name], "parent_id": [before.parent_id, after.parent_id]}),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(after)
+}
+
+/// Activates a location, and with `with_children` its whole subtree.
+pub async fn activate(db: &Db, company: CompanyId, id: i64, with_children: bool) -> Result<Location, StoreError> {
+    set_active(db, company, id, true, with_children).await
+}
+
+/// Deactivates a location and its whole subtree.
+pub async fn deactivate(db: &Db, company: CompanyId, id: i64) -> Result<Location, StoreError> {
+    set_active(db, company, id, false, true).await
+}
+
+async fn set_active(db: &Db, company: CompanyId, id: i64, active: bool, subtree_too: bool) -> Result<Location, StoreError> {
+    let mut tx = db.begin().await?;
+    find_in(&mut tx, company, id).await?;
+    let ids = if subtree_too { subtree(&mut tx, company, id).await? } else { vec![id] };
+    let stmt = Query::update()
+        .table("locations")
+        .values([("active", Expr::val(active)), ("updated_at", Expr::val(now()))])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").is_in(ids.clone()))
+        .and_where(Expr::col("active").ne(active))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    let action = if active { "activated" } else { "deactivated" };
+    change_log::record(&mut tx, company, "location", id, action, serde_json::json!({"locations": ids})).await?;
+    let location = find_in(&mut tx, company, id).await?;
+    tx.commit().await?;
+    Ok(location)
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub struct ItemQuantity {
+    pub item_sequence_num: i64,
+    pub quantity: i64,
+}
+
+/// Stock held at a location, per item number.
+pub async fn quantities(db: &Db, company: CompanyId, location: i64) -> Result<Vec<ItemQuantity>, StoreError> {
+    find(db, company, location).await?;
+    let stmt = Query::select()
+        .columns(["item_sequence_num", "quantity"])
+        .from("stock_levels")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("location_id").eq(location))
+        .order_by("item_sequence_num", Order::Asc)
+        .to_owned();
+    db.read().all(&stmt).await
+}

@@ -1,0 +1,165 @@
+//! Subgroups: a tree inside one group (parent_id names a subgroup of the same group).
+
+use chrono::{DateTime, Utc};
+use domain::{Change, CompanyId, Name};
+use sea_query::{Expr, ExprTrait, Order, Query, SelectStatement, Value, Values};
+
+use crate::{change_log, change_value, groups, now, Db, Sql, StoreError, Tx};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SubGroup {
+    pub id: i64,
+    pub group_id: i64,
+    pub parent_id: Option<i64>,
+    pub name: String,
+    pub description: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+const COLUMNS: [&str; 7] = ["id", "group_id", "parent_id", "name", "description", "created_at", "updated_at"];
+
+#[derive(Debug, Clone)]
+pub struct SubGroupInput {
+    pub name: Name,
+    pub description: Change<String>,
+    pub parent_id: Change<i64>,
+}
+
+fn scoped(company: CompanyId) -> SelectStatement {
+    Query::select().from("sub_groups").and_where(Expr::col("company_id").eq(company.0)).to_owned()
+}
+
+fn in_group(company: CompanyId, group: i64, id: i64) -> SelectStatement {
+    scoped(company)
+        .columns(COLUMNS)
+        .and_where(Expr::col("group_id").eq(group))
+        .and_where(Expr::col("id").eq(id))
+        .to_owned()
+}
+
+pub async fn find(db: &Db, company: CompanyId, group: i64, id: i64) -> Result<SubGroup, StoreError> {
+    db.read().optional(&in_group(company, group, id)).await?.ok_or(StoreError::NotFound)
+}
+
+/// Subgroups of the company, or of one group, in id order. The spec gives this list
+/// no paging.
+pub async fn list(db: &Db, company: CompanyId, group: Option<i64>) -> Result<Vec<SubGroup>, StoreError> {
+    let mut stmt = scoped(company).columns(COLUMNS).order_by("id", Order::Asc).to_owned();
+    if let Some(g) = group {
+        stmt.and_where(Expr::col("group_id").eq(g));
+    }
+    db.read().all(&stmt).await
+}
+
+async fn descendants_and_self(tx: &mut Tx, company: CompanyId, root: i64) -> Result<Vec<i64>, StoreError> {
+    let stmt = Sql {
+        text: "WITH RECURSIVE tree(id) AS ( \
+                 SELECT id FROM sub_groups WHERE company_id = $1 AND id = $2 \
+                 UNION SELECT s.id FROM sub_groups s JOIN tree ON s.parent_id = tree.id WHERE s.company_id = $1) \
+               SELECT id FROM tree",
+        values: Values(vec![company.0.into(), root.into()]),
+    };
+    let ids: Vec<(i64,)> = tx.all(&stmt).await?;
+    Ok(ids.into_iter().map(|(id,)| id).collect())
+}
+
+async fn check_parent(tx: &mut Tx, company: CompanyId, group: i64, this: Option<i64>, parent: i64) -> Result<(), StoreError> {
+    if tx.optional::<SubGroup>(&in_group(company, group, parent)).await?.is_none() {
+        return Err(StoreError::invalid("parent_id", format!("is not a subgroup of group {group}")));
+    }
+    if let Some(id) = this {
+        if descendants_and_self(tx, company, id).await?.contains(&parent) {
+            return Err(StoreError::invalid(
+                "parent_id",
+                "would make the subgroup its own ancestor: choose a subgroup outside its subtree",
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub async fn create(db: &Db, company: CompanyId, group: i64, input: SubGroupInput) -> Result<SubGroup, StoreError> {
+    let mut tx = db.begin().await?;
+    if !groups::exists_in(&mut tx, company, group).await? {
+        return Err(StoreError::NotFound);
+    }
+    if let Change::Set(parent) = input.parent_id {
+        check_parent(&mut tx, company, group, None, parent).await?;
+    }
+    let at = now();
+    let stmt = Query::insert()
+        .into_table("sub_groups")
+        .columns(["company_id", "group_id", "parent_id", "name", "description", "created_at", "updated_at"])
+        .values_panic([
+            company.0.into(),
+            group.into(),
+            input.parent_id.as_set().copied().into(),
+            input.name.as_str().into(),
+            input.description.as_set().cloned().into(),
+            at.into(),
+            at.into(),
+        ])
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
+    let sub: SubGroup = tx.one(&stmt).await?;
+    change_log::record(&mut tx, company, "sub_group", sub.id, "created", serde_json::json!({"name": sub.name, "group_id": group})).await?;
+    tx.commit().await?;
+    Ok(sub)
+}
+
+pub async fn update(db: &Db, company: CompanyId, group: i64, id: i64, input: SubGroupInput) -> Result<SubGroup, StoreError> {
+    let mut tx = db.begin().await?;
+    if tx.optional::<SubGroup>(&in_group(company, group, id)).await?.is_none() {
+        return Err(StoreError::NotFound);
+    }
+    if let Change::Set(parent) = input.parent_id {
+        check_parent(&mut tx, company, group, Some(id), parent).await?;
+    }
+    let mut values: Vec<(&'static str, Value)> = vec![("name", input.name.as_str().into()), ("updated_at", now().into())];
+    if let Some(v) = change_value(&input.description) {
+        values.push(("description", v));
+    }
+    match input.parent_id {
+        Change::Keep => {}
+        Change::Set(p) => values.push(("parent_id", p.into())),
+        Change::Clear => values.push(("parent_id", Option::<i64>::None.into())),
+    }
+    let stmt = Query::update()
+        .table("sub_groups")
+        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(id))
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
+    let sub: SubGroup = tx.one(&stmt).await?;
+    change_log::record(&mut tx, company, "sub_group", id, "updated", serde_json::json!({"name": sub.name})).await?;
+    tx.commit().await?;
+    Ok(sub)
+}
+
+/// Deletes a subgroup without child subgroups; one with children is refused (409).
+pub async fn delete(db: &Db, company: CompanyId, group: i64, id: i64) -> Result<SubGroup, StoreError> {
+    let mut tx = db.begin().await?;
+    let sub: SubGroup = tx.optional(&in_group(company, group, id)).await?.ok_or(StoreError::NotFound)?;
+    let children = scoped(company)
+        .expr_as(Expr::col("id").count(), "n")
+        .and_where(Expr::col("parent_id").eq(id))
+        .to_owned();
+    let (n,): (i64,) = tx.one(&children).await?;
+    if n > 0 {
+        return Err(StoreError::Conflict(format!(
+            "Subgroup {:?} still has {n} child subgroup(s); delete or move them first.",
+            sub.name
+        )));
+    }
+    let stmt = Query::delete()
+        .from_table("sub_groups")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    change_log::record(&mut tx, company, "sub_group", id, "deleted", serde_json::json!({"name": sub.name})).await?;
+    tx.commit().await?;
+    Ok(sub)
+}

@@ -1,0 +1,144 @@
+//! Vendors (suppliers), with free-form custom attribute values.
+
+use chrono::{DateTime, Utc};
+use domain::{Change, CompanyId, Name, Page};
+use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value};
+use std::collections::BTreeMap;
+
+use crate::{change_log, change_value, now, Db, PageOf, StoreError};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Vendor {
+    pub id: i64,
+    pub name: String,
+    pub description: Option<String>,
+    pub website: Option<String>,
+    pub address: Option<String>,
+    pub contact_person_name: Option<String>,
+    pub email: Option<String>,
+    pub phone_number: Option<String>,
+    pub fax: Option<String>,
+    /// JSON object: custom field name to value.
+    pub custom_attributes: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl Vendor {
+    pub fn custom_attributes(&self) -> BTreeMap<String, String> {
+        serde_json::from_str(&self.custom_attributes).unwrap_or_default()
+    }
+}
+
+const COLUMNS: [&str; 12] = [
+    "id",
+    "name",
+    "description",
+    "website",
+    "address",
+    "contact_person_name",
+    "email",
+    "phone_number",
+    "fax",
+    "custom_attributes",
+    "created_at",
+    "updated_at",
+];
+
+pub const TEXT_FIELDS: [&str; 7] = ["description", "website", "address", "contact_person_name", "email", "phone_number", "fax"];
+
+#[derive(Debug, Clone)]
+pub struct VendorInput {
+    pub name: Option<Name>,
+    /// One change per entry of `TEXT_FIELDS`, in that order.
+    pub text: [Change<String>; 7],
+    /// Values to set (or clear) by custom field name; others are kept.
+    pub custom_attributes: BTreeMap<String, Change<String>>,
+}
+
+fn scoped(company: CompanyId) -> SelectStatement {
+    Query::select().from("vendors").and_where(Expr::col("company_id").eq(company.0)).to_owned()
+}
+
+pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Vendor, StoreError> {
+    let stmt = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Vendor>, StoreError> {
+    crate::paged(db, scoped(company), COLUMNS, page).await
+}
+
+fn merge_attributes(mut current: BTreeMap<String, String>, changes: &BTreeMap<String, Change<String>>) -> String {
+    for (name, change) in changes {
+        match change {
+            Change::Keep => {}
+            Change::Set(v) => {
+                current.insert(name.clone(), v.clone());
+            }
+            Change::Clear => {
+                current.remove(name);
+            }
+        }
+    }
+    serde_json::to_string(&current).unwrap_or_else(|_| "{}".into())
+}
+
+/// `name` is required here; the HTTP layer has already said so.
+pub async fn create(db: &Db, company: CompanyId, name: Name, input: VendorInput) -> Result<Vendor, StoreError> {
+    let at = now();
+    let mut columns = vec!["company_id", "name", "custom_attributes", "created_at", "updated_at"];
+    let mut values: Vec<Value> = vec![
+        company.0.into(),
+        name.as_str().into(),
+        merge_attributes(BTreeMap::new(), &input.custom_attributes).into(),
+        at.into(),
+        at.into(),
+    ];
+    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
+        if let Change::Set(v) = change {
+            columns.push(column);
+            values.push(v.clone().into());
+        }
+    }
+    let stmt = Query::insert()
+        .into_table("vendors")
+        .columns(columns)
+        .values_panic(values.into_iter().map(Expr::val))
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
+    let mut tx = db.begin().await?;
+    let vendor: Vendor = tx.one(&stmt).await?;
+    change_log::record(&mut tx, company, "vendor", vendor.id, "created", serde_json::json!({"name": vendor.name})).await?;
+    tx.commit().await?;
+    Ok(vendor)
+}
+
+pub async fn update(db: &Db, company: CompanyId, id: i64, input: VendorInput) -> Result<Vendor, StoreError> {
+    let mut tx = db.begin().await?;
+    let select = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    let before: Vendor = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+    let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
+    if let Some(name) = &input.name {
+        values.push(("name", name.as_str().into()));
+    }
+    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
+        if let Some(v) = change_value(change) {
+            values.push((column, v));
+        }
+    }
+    if !input.custom_attributes.is_empty() {
+        values.push(("custom_attributes", merge_attributes(before.custom_attributes(), &input.custom_attributes).into()));
+    }
+    let stmt = Query::update()
+        .table("vendors")
+        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(id))
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
+    let vendor: Vendor = tx.one(&stmt).await?;
+    change_log::record(&mut tx, company, "vendor", id, "updated", serde_json::json!({"name": [before.name, vendor.name.clone()]})).await?;
+    tx.commit().await?;
+    Ok(vendor)
+}
