@@ -10,7 +10,7 @@ use crate::conn::Conn;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Mix {
-    /// GET /healthz (no auth, no database): the ceiling.
+    /// GET /healthz (no auth, one trivial database ping): the ceiling.
     Healthz,
     /// GET /locations/<id>.api, ids round-robin.
     LocationDetails,

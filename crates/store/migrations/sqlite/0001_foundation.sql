@@ -26,7 +26,7 @@ CREATE TABLE owners (
 );
 
 CREATE TABLE api_tokens (
-    company_id BIGINT PRIMARY KEY REFERENCES companies (id),
+    company_id BIGINT NOT NULL PRIMARY KEY REFERENCES companies (id),
     token_hash TEXT NOT NULL UNIQUE,
     created_at TIMESTAMP NOT NULL
 );
@@ -39,7 +39,7 @@ CREATE TABLE company_counters (
 );
 
 CREATE TABLE rate_limit_windows (
-    company_id BIGINT PRIMARY KEY REFERENCES companies (id),
+    company_id BIGINT NOT NULL PRIMARY KEY REFERENCES companies (id),
     window_start BIGINT NOT NULL,
     used BIGINT NOT NULL,
     blocked_until BIGINT NOT NULL,

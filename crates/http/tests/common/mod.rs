@@ -1,0 +1,301 @@
+//! `TestApp`: a fresh database (a SQLite file, or a PostgreSQL schema when
+//! `TEST_POSTGRES_URL` is set), a company with an enabled API and a token, and
+//! helpers to send real HTTP requests through the whole application.
+#![allow(dead_code)]
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode};
+use axum::Router;
+use domain::{Plan, Subdomain};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use store::companies::{self, NewCompany};
+use store::Db;
+use tower::ServiceExt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Sqlite,
+    Postgres,
+}
+
+/// Runs each named case on SQLite, and on PostgreSQL when `TEST_POSTGRES_URL` is set.
+#[macro_export]
+macro_rules! both {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() { super::$name($crate::common::Kind::Sqlite).await }
+            )*
+        }
+        mod on_postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    if $crate::common::postgres_url().is_some() {
+                        super::$name($crate::common::Kind::Postgres).await
+                    }
+                }
+            )*
+        }
+    };
+}
+
+pub fn postgres_url() -> Option<String> {
+    std::env::var("TEST_POSTGRES_URL").ok().filter(|s| !s.is_empty())
+}
+
+fn unique(prefix: &str) -> String {
+    use rand::Rng;
+    format!("{prefix}{:012x}", rand::thread_rng().r#gen::<u64>() & 0xffff_ffff_ffff)
+}
+
+/// A fresh, migrated, empty database of the given kind.
+pub async fn fresh_db(kind: Kind) -> (Db, String) {
+    let url = match kind {
+        Kind::Sqlite => {
+            let path = std::env::temp_dir().join(format!("{}.db", unique("rentrack-test-")));
+            format!("sqlite://{}", path.display())
+        }
+        Kind::Postgres => {
+            let base = postgres_url().expect("TEST_POSTGRES_URL");
+            let schema = unique("t_");
+            let admin = Db::connect(&base).await.expect("connect to TEST_POSTGRES_URL");
+            admin
+                .read()
+                .execute(&store::Sql { text: leak(format!("CREATE SCHEMA {schema}")), values: sea_query::Values(vec![]) })
+                .await
+                .expect("create schema");
+            admin.close().await;
+            let sep = if base.contains('?') { '&' } else { '?' };
+            format!("{base}{sep}options=-c%20search_path%3D{schema}")
+        }
+    };
+    let db = Db::connect(&url).await.expect("connect");
+    db.migrate().await.expect("migrate");
+    (db, url)
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+pub struct TestApp {
+    pub kind: Kind,
+    pub db: Db,
+    pub db_url: String,
+    pub router: Router,
+    pub token: String,
+    pub company: companies::Company,
+}
+
+pub struct Builder {
+    kind: Kind,
+    plan: Plan,
+    enable_api: bool,
+    config: rentrack_http::Config,
+    db: Option<(Db, String)>,
+    subdomain: Option<String>,
+}
+
+impl Builder {
+    pub fn plan(mut self, plan: Plan) -> Self {
+        self.plan = plan;
+        self
+    }
+
+    pub fn api_disabled(mut self) -> Self {
+        self.enable_api = false;
+        self
+    }
+
+    pub fn config(mut self, config: rentrack_http::Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Another company on the same database as `other`.
+    pub fn beside(mut self, other: &TestApp) -> Self {
+        self.db = Some((other.db.clone(), other.db_url.clone()));
+        self
+    }
+
+    pub fn subdomain(mut self, s: &str) -> Self {
+        self.subdomain = Some(s.to_owned());
+        self
+    }
+
+    pub async fn build(self) -> TestApp {
+        let (db, db_url) = match self.db {
+            Some(pair) => pair,
+            None => fresh_db(self.kind).await,
+        };
+        let subdomain = self.subdomain.unwrap_or_else(|| unique("co"));
+        let new = NewCompany {
+            name: format!("Company {subdomain}"),
+            subdomain: Subdomain::parse(&subdomain).expect("valid subdomain"),
+            plan: self.plan,
+            owner_email: Some(format!("owner@{subdomain}.test")),
+            owner_password: None,
+            enable_api: true,
+        };
+        let (company, token) = companies::create(&db, new).await.expect("create company");
+        let company = if self.enable_api {
+            company
+        } else {
+            companies::set_api_enabled(&db, &company.subdomain, false).await.expect("disable api")
+        };
+        let router = rentrack_http::router(rentrack_http::AppState::new(db.clone(), self.config));
+        TestApp { kind: self.kind, db, db_url, router, token: token.expect("token").0, company }
+    }
+}
+
+impl TestApp {
+    pub fn builder(kind: Kind) -> Builder {
+        Builder { kind, plan: Plan::Unlimited, enable_api: true, config: rentrack_http::Config::default(), db: None, subdomain: None }
+    }
+
+    pub async fn new(kind: Kind) -> TestApp {
+        Self::builder(kind).build().await
+    }
+
+    /// A request carrying this company's token in the `token` header.
+    pub fn req(&self, method: Method, path: &str) -> Req<'_> {
+        Req { app: self, method, path: path.to_owned(), headers: vec![("token".into(), self.token.clone())], body: None }
+    }
+
+    /// A request without any token.
+    pub fn anonymous(&self, method: Method, path: &str) -> Req<'_> {
+        Req { app: self, method, path: path.to_owned(), headers: vec![], body: None }
+    }
+
+    pub async fn get(&self, path: &str) -> Res {
+        self.req(Method::GET, path).send().await
+    }
+
+    pub async fn post(&self, path: &str, form: &[(&str, &str)]) -> Res {
+        self.req(Method::POST, path).form(form).send().await
+    }
+
+    pub async fn put(&self, path: &str, form: &[(&str, &str)]) -> Res {
+        self.req(Method::PUT, path).form(form).send().await
+    }
+
+    pub async fn patch(&self, path: &str, form: &[(&str, &str)]) -> Res {
+        self.req(Method::PATCH, path).form(form).send().await
+    }
+
+    pub async fn delete(&self, path: &str) -> Res {
+        self.req(Method::DELETE, path).send().await
+    }
+
+    /// Creates a location and returns its id.
+    pub async fn location(&self, name: &str, extra: &[(&str, &str)]) -> i64 {
+        let mut form = vec![("location[name]", name)];
+        form.extend_from_slice(extra);
+        let res = self.post("/locations.api", &form).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["location"]["id"].as_i64().expect("id")
+    }
+
+    pub async fn group(&self, name: &str) -> i64 {
+        let res = self.post("/groups.api", &[("group[name]", name)]).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["group"]["id"].as_i64().expect("id")
+    }
+}
+
+pub struct Req<'a> {
+    app: &'a TestApp,
+    method: Method,
+    path: String,
+    headers: Vec<(String, String)>,
+    body: Option<(String, Vec<u8>)>,
+}
+
+pub fn encode(form: &[(&str, &str)]) -> String {
+    let mut s = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in form {
+        s.append_pair(k, v);
+    }
+    s.finish()
+}
+
+impl Req<'_> {
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    pub fn without_token(mut self) -> Self {
+        self.headers.retain(|(n, _)| n != "token");
+        self
+    }
+
+    pub fn form(mut self, form: &[(&str, &str)]) -> Self {
+        self.body = Some(("application/x-www-form-urlencoded".into(), encode(form).into_bytes()));
+        self
+    }
+
+    pub fn raw_body(mut self, content_type: &str, body: &str) -> Self {
+        self.body = Some((content_type.to_owned(), body.as_bytes().to_vec()));
+        self
+    }
+
+    pub fn json(mut self, value: Value) -> Self {
+        self.body = Some(("application/json".into(), value.to_string().into_bytes()));
+        self
+    }
+
+    pub async fn send(self) -> Res {
+        let mut builder = Request::builder().method(self.method).uri(&self.path);
+        for (k, v) in &self.headers {
+            builder = builder.header(k, v);
+        }
+        let body = match self.body {
+            Some((ct, bytes)) => {
+                builder = builder.header("content-type", ct);
+                Body::from(bytes)
+            }
+            None => Body::empty(),
+        };
+        let response = self.app.router.clone().oneshot(builder.body(body).unwrap()).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&bytes).to_string();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::String(text.clone()));
+        Res { status, headers, body, text }
+    }
+}
+
+#[derive(Debug)]
+pub struct Res {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Res {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Asserts the status, showing the body when it differs.
+    #[track_caller]
+    pub fn expect(&self, status: StatusCode) -> &Value {
+        assert_eq!(self.status, status, "body: {}", self.text);
+        &self.body
+    }
+
+    /// Asserts a 422 whose `errors` name `field`.
+    #[track_caller]
+    pub fn expect_invalid(&self, field: &str) {
+        assert_eq!(self.status, StatusCode::UNPROCESSABLE_ENTITY, "body: {}", self.text);
+        assert!(self.body["errors"][field].is_array(), "errors should name {field}: {}", self.text);
+        assert!(self.body["message"].is_string(), "{}", self.text);
+    }
+}
