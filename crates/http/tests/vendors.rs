@@ -247,9 +247,11 @@ async fn other_companies_cannot_see_or_touch_a_vendor(kind: Kind) {
     b.get(&path).await.expect(StatusCode::NOT_FOUND);
     b.get(&format!("{path}?include_custom_fields=true")).await.expect(StatusCode::NOT_FOUND);
     b.put(&path, &[("vendor[name]", "Hijacked"), ("vendor[custom_attributes][Tier]", "null")]).await.expect(StatusCode::NOT_FOUND);
-    // Vendors have no delete in the spec; a DELETE from another company removes nothing.
+    // Vendors have no delete in the spec; a DELETE from another company removes nothing,
+    // and its refusal is JSON like every failure.
     let res = b.delete(&path).await;
-    assert!(res.status.is_client_error(), "{} {}", res.status, res.text);
+    assert!(matches!(res.status, StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED), "{} {}", res.status, res.text);
+    assert!(res.body["message"].is_string(), "every failure is JSON with a message: {} {:?}", res.status, res.text);
     assert!(vendor_names(&b).await.is_empty(), "another company's vendor is not listed");
 
     vendor(&b, "Their Supplier", &[]).await;
