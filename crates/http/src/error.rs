@@ -15,6 +15,8 @@ pub enum ApiError {
     Forbidden(String),
     /// 404: no such route, or no such record in this company.
     NotFound(String),
+    /// 405: the path exists but not for this method.
+    MethodNotAllowed(String),
     /// 409: the record's state forbids the action.
     Conflict(String),
     /// 413: the body is larger than the server accepts.
@@ -42,6 +44,7 @@ impl ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -86,6 +89,7 @@ impl IntoResponse for ApiError {
             | ApiError::Unauthorized(m)
             | ApiError::Forbidden(m)
             | ApiError::NotFound(m)
+            | ApiError::MethodNotAllowed(m)
             | ApiError::Conflict(m)
             | ApiError::TooLarge(m)
             | ApiError::RateLimited { message: m, .. } => serde_json::json!({"message": m}),

@@ -63,6 +63,7 @@ pub fn router(state: AppState) -> Router {
             }),
         )
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(state.clone(), observe::observe))
         .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, Duration::from_secs(30)))
         .with_state(state);
@@ -71,6 +72,10 @@ pub fn router(state: AppState) -> Router {
 
 async fn not_found() -> ApiError {
     ApiError::NotFound("No such route. Every API path ends in .api; see /openapi.json for the list.".into())
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed("This path does not take that method; see /openapi.json for the methods it takes.".into())
 }
 
 async fn healthz(State(state): State<AppState>) -> impl IntoResponse {

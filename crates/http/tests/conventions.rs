@@ -91,6 +91,8 @@ async fn tenant_records_do_not_exist_for_others(kind: Kind) {
 
 async fn unknown_routes_and_missing_suffix_are_json_404(kind: Kind) {
     let app = TestApp::new(kind).await;
+    let res = app.req(Method::PATCH, "/assets/vendors.api").send().await;
+    assert!(res.expect(StatusCode::METHOD_NOT_ALLOWED)["message"].is_string(), "a 405 is JSON too");
     for path in ["/nothing.api", "/locations/get_line_item_locations", "/__api/assets/vendors", "/locations/1/explode.api"] {
         let res = app.get(path).await;
         assert_eq!(res.status, StatusCode::NOT_FOUND, "{path}");

@@ -14,6 +14,7 @@ both!(
     delete_refuses_a_group_with_subgroups,
     delete_of_an_empty_group,
     other_companies_cannot_see_or_touch_a_group,
+    mode_change_must_fit_the_stored_rates,
 );
 
 /// The names of the groups on the first page of the list.
@@ -311,4 +312,26 @@ async fn other_companies_cannot_see_or_touch_a_group(kind: Kind) {
     assert_eq!(group_names(&b).await, vec!["Their Group".to_owned()]);
     assert_eq!(group_names(&a).await, vec!["Secret Group".to_owned()]);
     assert_eq!(a.get(&path).await.expect(StatusCode::OK)["group"], before, "untouched by the other company");
+}
+
+async fn mode_change_must_fit_the_stored_rates(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let res = app
+        .post("/groups.api", &[("group[name]", "Servers"), ("group[asset_depreciation_mode]", "Percentage"), ("depreciation_rates[Straight Line]", "12.5")])
+        .await;
+    let id = res.expect(StatusCode::OK)["group"]["id"].as_i64().unwrap();
+    // 12.5 is not a whole number of months: switching mode alone is refused.
+    app.put(&format!("/groups/{id}.api"), &[("group[name]", "Servers"), ("group[asset_depreciation_mode]", "Useful Life")])
+        .await
+        .expect_invalid("depreciation_rates");
+    let res = app.get(&format!("/groups/{id}.api")).await;
+    assert_eq!(res.body["group"]["asset_depreciation_mode"], "Percentage", "refused update changed nothing");
+    // Switching with rates for the new mode works.
+    let res = app
+        .put(&format!("/groups/{id}.api"), &[("group[name]", "Servers"), ("group[asset_depreciation_mode]", "Useful Life"), ("depreciation_rates[Straight Line]", "48")])
+        .await;
+    assert_eq!(res.expect(StatusCode::OK)["group"]["depreciation_rates"]["Straight Line"], "48");
+    // Rates sent alone follow the stored mode: 120 months is fine, as a percentage it would not be.
+    let res = app.put(&format!("/groups/{id}.api"), &[("group[name]", "Servers"), ("depreciation_rates[Straight Line]", "120")]).await;
+    assert_eq!(res.expect(StatusCode::OK)["group"]["depreciation_rates"]["Straight Line"], "120");
 }

@@ -98,6 +98,21 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: GroupInput) -> 
     if let Some(rates) = &input.rates {
         values.push(("depreciation_rates", rates_json(rates).into()));
     }
+    let mut tx = db.begin().await?;
+    // A new mode without new rates must fit the rates already stored.
+    if let (Some(mode), None) = (input.mode, &input.rates) {
+        let select = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+        let stored: Group = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+        for (method, rate) in stored.rates() {
+            let rate = rate.as_str().unwrap_or_default().to_owned();
+            if let Err(problem) = mode.parse_rate(&rate) {
+                return Err(StoreError::invalid(
+                    "depreciation_rates",
+                    format!("{method} = {rate} does not fit mode {}: {problem}; send depreciation_rates for the new mode", mode.as_str()),
+                ));
+            }
+        }
+    }
     let stmt = Query::update()
         .table("asset_groups")
         .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
@@ -105,7 +120,6 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: GroupInput) -> 
         .and_where(Expr::col("id").eq(id))
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
-    let mut tx = db.begin().await?;
     let group: Group = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
     change_log::record(&mut tx, company, "group", id, "updated", serde_json::json!({"name": group.name})).await?;
     tx.commit().await?;

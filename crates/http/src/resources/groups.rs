@@ -59,7 +59,9 @@ pub fn render(g: &Group, tz: chrono_tz::Tz) -> Value {
     })
 }
 
-fn read_input(params: &Params) -> Result<GroupInput, ApiError> {
+/// `stored_mode` is the group's mode on update: rates sent without a mode are
+/// checked against it.
+fn read_input(params: &Params, stored_mode: Option<DepreciationMode>) -> Result<GroupInput, ApiError> {
     let mut form = Form::new(params, "group");
     let name = form.name("name");
     let description = form.text("description");
@@ -77,7 +79,7 @@ fn read_input(params: &Params) -> Result<GroupInput, ApiError> {
     let rates = if entries.is_empty() {
         None
     } else {
-        let rate_mode = mode.unwrap_or(DepreciationMode::UsefulLife);
+        let rate_mode = mode.or(stored_mode).unwrap_or(DepreciationMode::UsefulLife);
         let mut rates = DepreciationRates::new();
         for (method, raw) in entries {
             let method = method.trim().to_owned();
@@ -102,7 +104,7 @@ fn read_input(params: &Params) -> Result<GroupInput, ApiError> {
 }
 
 async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
-    let group = groups::create(state.db(), company.id, read_input(&params)?).await?;
+    let group = groups::create(state.db(), company.id, read_input(&params, None)?).await?;
     Ok(Json(views::one("group", render(&group, company.time_zone))))
 }
 
@@ -120,7 +122,9 @@ async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id
 
 async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "group")?;
-    let group = groups::update(state.db(), company.id, id, read_input(&params)?).await?;
+    let stored = groups::find(state.db(), company.id, id).await?;
+    let input = read_input(&params, DepreciationMode::parse(&stored.depreciation_mode))?;
+    let group = groups::update(state.db(), company.id, id, input).await?;
     Ok(Json(views::one("group", render(&group, company.time_zone))))
 }
 
