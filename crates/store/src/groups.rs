@@ -45,7 +45,7 @@ fn rates_json(rates: &DepreciationRates) -> String {
 }
 
 fn scoped(company: CompanyId) -> SelectStatement {
-    Query::select().from("asset_groups").and_where(Expr::col("company_id").eq(company.0)).to_owned()
+    crate::scoped("asset_groups", company)
 }
 
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Group, StoreError> {

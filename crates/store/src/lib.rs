@@ -55,10 +55,19 @@ pub(crate) async fn paged<T: Record, C: sea_query::IntoColumnRef>(
 }
 
 /// Turns an optional-field change into the value an UPDATE sets, if any.
-pub(crate) fn change_value(change: &domain::Change<String>) -> Option<sea_query::Value> {
+pub(crate) fn change_value<T>(change: &domain::Change<T>) -> Option<sea_query::Value>
+where
+    T: Clone + Into<sea_query::Value> + sea_query::Nullable,
+{
     match change {
         domain::Change::Keep => None,
         domain::Change::Set(v) => Some(v.clone().into()),
-        domain::Change::Clear => Some(Option::<String>::None.into()),
+        domain::Change::Clear => Some(Option::<T>::None.into()),
     }
+}
+
+/// A select on one of a company's tables, already scoped to the company.
+pub(crate) fn scoped(table: &'static str, company: domain::CompanyId) -> sea_query::SelectStatement {
+    use sea_query::{Expr, ExprTrait, Query};
+    Query::select().from(table).and_where(Expr::col("company_id").eq(company.0)).to_owned()
 }

@@ -79,7 +79,7 @@ pub enum StatusFilter {
 }
 
 fn scoped(company: CompanyId) -> SelectStatement {
-    Query::select().from("locations").and_where(Expr::col("company_id").eq(company.0)).to_owned()
+    crate::scoped("locations", company)
 }
 
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Location, StoreError> {
@@ -192,10 +192,8 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, name: Name, fields: Lo
             values.push((column, v));
         }
     }
-    match fields.parent_id {
-        Change::Keep => {}
-        Change::Set(p) => values.push(("parent_id", p.into())),
-        Change::Clear => values.push(("parent_id", Option::<i64>::None.into())),
+    if let Some(v) = change_value(&fields.parent_id) {
+        values.push(("parent_id", v));
     }
     if let Some(active) = fields.active {
         values.push(("active", active.into()));

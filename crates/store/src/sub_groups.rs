@@ -27,7 +27,7 @@ pub struct SubGroupInput {
 }
 
 fn scoped(company: CompanyId) -> SelectStatement {
-    Query::select().from("sub_groups").and_where(Expr::col("company_id").eq(company.0)).to_owned()
+    crate::scoped("sub_groups", company)
 }
 
 fn in_group(company: CompanyId, group: i64, id: i64) -> SelectStatement {
@@ -120,10 +120,8 @@ pub async fn update(db: &Db, company: CompanyId, group: i64, id: i64, input: Sub
     if let Some(v) = change_value(&input.description) {
         values.push(("description", v));
     }
-    match input.parent_id {
-        Change::Keep => {}
-        Change::Set(p) => values.push(("parent_id", p.into())),
-        Change::Clear => values.push(("parent_id", Option::<i64>::None.into())),
+    if let Some(v) = change_value(&input.parent_id) {
+        values.push(("parent_id", v));
     }
     let stmt = Query::update()
         .table("sub_groups")

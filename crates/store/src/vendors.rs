@@ -57,7 +57,7 @@ pub struct VendorInput {
 }
 
 fn scoped(company: CompanyId) -> SelectStatement {
-    Query::select().from("vendors").and_where(Expr::col("company_id").eq(company.0)).to_owned()
+    crate::scoped("vendors", company)
 }
 
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Vendor, StoreError> {
