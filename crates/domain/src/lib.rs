@@ -2,12 +2,15 @@
 //! Nothing here knows about SQL or HTTP.
 
 pub mod country;
+pub mod custom_field;
 pub mod depreciation;
 pub mod ids;
+pub mod member;
 pub mod name;
 pub mod paging;
 pub mod plan;
 pub mod rate_limit;
+pub mod settings;
 pub mod wire;
 
 pub use ids::CompanyId;

@@ -10,6 +10,13 @@ pub fn parse_date(raw: &str) -> Option<NaiveDate> {
         .ok()
 }
 
+/// Something@something.tld, without spaces.
+pub fn is_email(raw: &str) -> bool {
+    raw.split_once('@').is_some_and(|(local, host)| {
+        !local.is_empty() && host.contains('.') && !host.starts_with('.') && !host.ends_with('.') && !host.contains('@')
+    }) && !raw.contains(char::is_whitespace)
+}
+
 /// `hh:mm`, 24-hour.
 pub fn parse_time(raw: &str) -> Option<NaiveTime> {
     let raw = raw.trim();

@@ -106,6 +106,7 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::NotFound => ApiError::NotFound("No such record in this company. Check the id.".into()),
+            StoreError::Forbidden(m) => ApiError::Forbidden(m),
             StoreError::Conflict(m) => ApiError::Conflict(m),
             StoreError::Invalid(errors) => ApiError::Invalid(errors),
             e if e.is_foreign_key_violation() => ApiError::Conflict(

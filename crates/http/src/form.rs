@@ -63,6 +63,27 @@ impl<'a> Form<'a> {
         }
     }
 
+    /// Required text of at most 255 characters (names of people and reference data).
+    pub fn required_text(&mut self, field: &str) -> Option<String> {
+        match self.raw(field) {
+            None | Some("null") => {
+                self.error(field, "can't be blank");
+                None
+            }
+            Some(v) if v.chars().count() > domain::Name::MAX_CHARS => {
+                self.error(field, format!("is too long (maximum is {} characters)", domain::Name::MAX_CHARS));
+                None
+            }
+            Some(v) => Some(v.to_owned()),
+        }
+    }
+
+    /// Text that may be left out but not cleared (an update keeping the stored value).
+    pub fn optional_required_text(&mut self, field: &str) -> Option<String> {
+        self.raw(field)?;
+        self.required_text(field)
+    }
+
     /// Optional free text: absent or empty keeps, `null` clears.
     pub fn text(&mut self, field: &str) -> Change<String> {
         match self.raw(field) {
@@ -80,8 +101,7 @@ impl<'a> Form<'a> {
     pub fn email(&mut self, field: &str) -> Change<String> {
         let change = self.text(field);
         if let Change::Set(v) = &change {
-            let ok = v.split_once('@').is_some_and(|(local, host)| !local.is_empty() && host.contains('.') && !v.contains(' '));
-            if !ok {
+            if !domain::wire::is_email(v) {
                 self.error(field, "is not an e-mail address");
                 return Change::Keep;
             }
@@ -128,6 +148,44 @@ impl<'a> Form<'a> {
                 None
             }
         }
+    }
+
+    /// A required id (e.g. `user[role_id]`).
+    pub fn required_id(&mut self, field: &str) -> Option<i64> {
+        match self.id(field) {
+            Change::Set(id) => Some(id),
+            Change::Keep if self.raw(field).is_some() => None,
+            _ => {
+                self.error(field, "can't be blank");
+                None
+            }
+        }
+    }
+
+    /// A list of ids (`team_ids[]=1&team_ids[]=2` or `team_ids=1,2`): `None` when not
+    /// sent, an empty list when sent empty (which clears).
+    pub fn id_list(&mut self, field: &str) -> Option<Vec<i64>> {
+        let path = self.path(field);
+        if !self.params.contains(&path) {
+            return None;
+        }
+        let mut ids = Vec::new();
+        for raw in self.params.list(&path) {
+            match parse_id(&raw) {
+                Some(id) => ids.push(id),
+                None => self.error(field, format!("must hold ids (positive whole numbers), not {raw:?}")),
+            }
+        }
+        Some(ids)
+    }
+
+    /// True once a problem has been recorded for `field`.
+    pub fn has_errors_for(&self, field: &str) -> bool {
+        self.errors.contains_key(field)
+    }
+
+    pub fn params(&self) -> &'a Params {
+        self.params
     }
 
     /// Ends reading: a 422 naming every bad field, or nothing.

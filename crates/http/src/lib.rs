@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod custom_attributes;
 pub mod error;
 pub mod form;
 pub mod metrics;
@@ -34,6 +35,11 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let api = resources::groups::routes(api);
     let api = resources::sub_groups::routes(api);
     let api = resources::vendors::routes(api);
+    let api = resources::members::routes(api);
+    let api = resources::member_addresses::routes(api);
+    let api = resources::reference_data::routes(api);
+    let api = resources::custom_fields::routes(api);
+    let api = resources::company_settings::routes(api);
     api.into_parts()
 }
 

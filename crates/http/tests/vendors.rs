@@ -32,8 +32,18 @@ async fn vendor_names(app: &TestApp) -> Vec<String> {
         .collect()
 }
 
+/// The custom fields the vendor tests use.
+async fn vendor_fields(app: &TestApp) {
+    app.custom_field("Serial Prefix", "text", &["vendors"], &[]).await;
+    app.custom_field("Tier", "dropdown", &["vendors", "members"], &["Gold", "Silver"]).await;
+    app.custom_field("email", "email", &["vendors"], &[]).await;
+    app.custom_field("Payment Terms", "text", &["vendors"], &[]).await;
+    app.custom_field("Badge Number", "number", &["members"], &[]).await;
+}
+
 async fn create_with_every_field_and_read(kind: Kind) {
     let app = TestApp::new(kind).await;
+    vendor_fields(&app).await;
     let res = app
         .post(
             "/vendors.api",
@@ -94,7 +104,20 @@ async fn create_validates_name_email_and_attribute_names(kind: Kind) {
     app.post("/vendors.api", &[("vendor[name]", "   ")]).await.expect_invalid("name");
     app.post("/vendors.api", &[("vendor[name]", "Acme Supply"), ("vendor[custom_attributes][_]", "x")])
         .await
-        .expect_invalid("custom_attributes");
+        .expect_invalid("custom_attributes[_]");
+    // Values are checked against the company's custom fields for vendors.
+    vendor_fields(&app).await;
+    let unknown = app.post("/vendors.api", &[("vendor[name]", "Acme Supply"), ("vendor[custom_attributes][Colour]", "red")]).await;
+    unknown.expect_invalid("custom_attributes[Colour]");
+    app.post("/vendors.api", &[("vendor[name]", "Acme Supply"), ("vendor[custom_attributes][Badge_Number]", "12")])
+        .await
+        .expect_invalid("custom_attributes[Badge_Number]");
+    app.post("/vendors.api", &[("vendor[name]", "Acme Supply"), ("vendor[custom_attributes][Tier]", "Bronze")])
+        .await
+        .expect_invalid("custom_attributes[Tier]");
+    app.post("/vendors.api", &[("vendor[name]", "Acme Supply"), ("vendor[custom_attributes][email]", "nope")])
+        .await
+        .expect_invalid("custom_attributes[email]");
     let long = "x".repeat(2001);
     app.post("/vendors.api", &[("vendor[name]", "Acme Supply"), ("vendor[address]", &long)]).await.expect_invalid("address");
 
@@ -141,6 +164,7 @@ async fn list_wraps_each_vendor_and_pages_at_25(kind: Kind) {
 
 async fn include_custom_fields_adds_top_level_keys(kind: Kind) {
     let app = TestApp::new(kind).await;
+    vendor_fields(&app).await;
     let id = vendor(
         &app,
         "Acme Supply",
@@ -174,6 +198,7 @@ async fn include_custom_fields_adds_top_level_keys(kind: Kind) {
 
 async fn update_keeps_clears_and_merges(kind: Kind) {
     let app = TestApp::new(kind).await;
+    vendor_fields(&app).await;
     let id = vendor(
         &app,
         "Acme Supply",
@@ -240,6 +265,8 @@ async fn update_keeps_clears_and_merges(kind: Kind) {
 async fn other_companies_cannot_see_or_touch_a_vendor(kind: Kind) {
     let a = TestApp::new(kind).await;
     let b = TestApp::builder(kind).beside(&a).build().await;
+    vendor_fields(&a).await;
+    vendor_fields(&b).await;
     let id = vendor(&a, "Secret Supplier", &[("vendor[custom_attributes][Tier]", "Gold")]).await;
     let path = format!("/vendors/{id}.api");
     let before = a.get(&path).await.body["vendor"].clone();

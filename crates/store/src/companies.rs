@@ -2,6 +2,7 @@
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
 use argon2::Argon2;
+use domain::settings::{ActivationLocation, Currency};
 use domain::{CompanyId, Plan, RateLimitPolicy, Subdomain};
 use rand::RngCore;
 use sea_query::{Expr, ExprTrait, Query};
@@ -18,6 +19,8 @@ pub struct Company {
     pub rate_limit: RateLimitPolicy,
     pub api_enabled: bool,
     pub time_zone: chrono_tz::Tz,
+    pub currency: Currency,
+    pub retired_activation_location: ActivationLocation,
 }
 
 #[derive(sqlx::FromRow)]
@@ -30,6 +33,8 @@ struct CompanyRow {
     rate_limit_window_secs: Option<i64>,
     api_enabled: bool,
     time_zone: String,
+    currency: String,
+    retired_activation_location: String,
 }
 
 impl From<CompanyRow> for Company {
@@ -42,11 +47,13 @@ impl From<CompanyRow> for Company {
             rate_limit: RateLimitPolicy::from_columns(r.rate_limit_requests, r.rate_limit_window_secs),
             api_enabled: r.api_enabled,
             time_zone: r.time_zone.parse().unwrap_or(chrono_tz::UTC),
+            currency: Currency::parse(&r.currency).unwrap_or_else(Currency::usd),
+            retired_activation_location: ActivationLocation::parse(&r.retired_activation_location).unwrap_or(ActivationLocation::Optional),
         }
     }
 }
 
-const COLUMNS: [&str; 8] = [
+const COLUMNS: [&str; 10] = [
     "id",
     "name",
     "subdomain",
@@ -55,6 +62,8 @@ const COLUMNS: [&str; 8] = [
     "rate_limit_window_secs",
     "api_enabled",
     "time_zone",
+    "currency",
+    "retired_activation_location",
 ];
 
 pub struct NewCompany {
@@ -139,6 +148,7 @@ pub async fn create(db: &Db, new: NewCompany) -> Result<(Company, Option<IssuedT
             .values_panic([company.id.0.into(), email.trim().to_lowercase().into(), password_hash.into(), at.into()])
             .to_owned();
         tx.execute(&owner).await?;
+        crate::members::insert_owner(&mut tx, company.id, &email.trim().to_lowercase(), at).await?;
     }
     let token = if new.enable_api {
         let token = generate_token();
@@ -195,7 +205,7 @@ pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Company>, Store
 
 async fn update_company(
     db: &Db,
-    subdomain: &str,
+    which: sea_query::Expr,
     values: Vec<(&'static str, sea_query::Value)>,
     action: &str,
     details: serde_json::Value,
@@ -206,7 +216,7 @@ async fn update_company(
     let stmt = Query::update()
         .table("companies")
         .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
-        .and_where(Expr::col("subdomain").eq(subdomain))
+        .and_where(which)
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let row: Option<CompanyRow> = tx.optional(&stmt).await?;
@@ -221,7 +231,7 @@ pub async fn set_plan(db: &Db, subdomain: &str, plan: Plan) -> Result<Company, S
     let (requests, window) = plan.default_policy().to_columns();
     update_company(
         db,
-        subdomain,
+        Expr::col("subdomain").eq(subdomain),
         vec![
             ("plan", plan.as_str().into()),
             ("rate_limit_requests", requests.into()),
@@ -238,7 +248,7 @@ pub async fn set_rate_limit(db: &Db, subdomain: &str, policy: RateLimitPolicy) -
     let (requests, window) = policy.to_columns();
     update_company(
         db,
-        subdomain,
+        Expr::col("subdomain").eq(subdomain),
         vec![("rate_limit_requests", requests.into()), ("rate_limit_window_secs", window.into())],
         "rate_limit_changed",
         serde_json::json!({"requests": requests, "window_secs": window}),
@@ -248,18 +258,41 @@ pub async fn set_rate_limit(db: &Db, subdomain: &str, policy: RateLimitPolicy) -
 
 pub async fn set_api_enabled(db: &Db, subdomain: &str, enabled: bool) -> Result<Company, StoreError> {
     let action = if enabled { "api_enabled" } else { "api_disabled" };
-    update_company(db, subdomain, vec![("api_enabled", enabled.into())], action, serde_json::json!({})).await
+    update_company(db, Expr::col("subdomain").eq(subdomain), vec![("api_enabled", enabled.into())], action, serde_json::json!({})).await
 }
 
 pub async fn set_time_zone(db: &Db, subdomain: &str, tz: chrono_tz::Tz) -> Result<Company, StoreError> {
     update_company(
         db,
-        subdomain,
+        Expr::col("subdomain").eq(subdomain),
         vec![("time_zone", tz.name().into())],
         "time_zone_changed",
         serde_json::json!({"time_zone": tz.name()}),
     )
     .await
+}
+
+/// The settings other operations consult; each one left `None` is kept.
+#[derive(Debug, Default)]
+pub struct Settings {
+    pub time_zone: Option<chrono_tz::Tz>,
+    pub currency: Option<Currency>,
+    pub retired_activation_location: Option<ActivationLocation>,
+}
+
+pub async fn update_settings(db: &Db, company: CompanyId, settings: Settings) -> Result<Company, StoreError> {
+    let mut values: Vec<(&'static str, sea_query::Value)> = Vec::new();
+    if let Some(tz) = settings.time_zone {
+        values.push(("time_zone", tz.name().into()));
+    }
+    if let Some(c) = &settings.currency {
+        values.push(("currency", c.as_str().into()));
+    }
+    if let Some(a) = settings.retired_activation_location {
+        values.push(("retired_activation_location", a.as_str().into()));
+    }
+    let details = serde_json::json!({"fields": values.iter().map(|(c, _)| *c).collect::<Vec<_>>()});
+    update_company(db, Expr::col("id").eq(company.0), values, "settings_changed", details).await
 }
 
 /// Issues a new token; the previous one stops working when this commits.

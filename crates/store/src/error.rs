@@ -5,6 +5,9 @@ use std::collections::BTreeMap;
 pub enum StoreError {
     #[error("not found")]
     NotFound,
+    /// The action is refused for this record, whatever its state (HTTP 403).
+    #[error("{0}")]
+    Forbidden(String),
     /// The record's state forbids the change (HTTP 409).
     #[error("{0}")]
     Conflict(String),

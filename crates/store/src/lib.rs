@@ -7,9 +7,13 @@ mod error;
 pub mod change_log;
 pub mod companies;
 pub mod counters;
+pub mod custom_fields;
 pub mod groups;
 pub mod locations;
+pub mod member_addresses;
+pub mod members;
 pub mod rate_limits;
+pub mod reference_data;
 pub mod sub_groups;
 pub mod vendors;
 
@@ -33,8 +37,8 @@ pub struct PageOf<T> {
 }
 
 #[derive(sqlx::FromRow)]
-struct Count {
-    n: i64,
+pub(crate) struct Count {
+    pub(crate) n: i64,
 }
 
 /// A page of a company-scoped select, ordered by id, and the count behind it: two

@@ -1,10 +1,11 @@
-//! Vendors (suppliers), with free-form custom attribute values.
+//! Vendors (suppliers), with custom field values.
 
 use chrono::{DateTime, Utc};
 use domain::{Change, CompanyId, Name, Page};
 use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value};
 use std::collections::BTreeMap;
 
+use crate::custom_fields::merge_values;
 use crate::{change_log, change_value, now, Db, PageOf, StoreError};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -18,16 +19,10 @@ pub struct Vendor {
     pub email: Option<String>,
     pub phone_number: Option<String>,
     pub fax: Option<String>,
-    /// JSON object: custom field name to value.
+    /// JSON object keyed by custom field id.
     pub custom_attributes: String,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
-}
-
-impl Vendor {
-    pub fn custom_attributes(&self) -> BTreeMap<String, String> {
-        serde_json::from_str(&self.custom_attributes).unwrap_or_default()
-    }
 }
 
 const COLUMNS: [&str; 12] = [
@@ -52,8 +47,8 @@ pub struct VendorInput {
     pub name: Option<Name>,
     /// One change per entry of `TEXT_FIELDS`, in that order.
     pub text: [Change<String>; 7],
-    /// Values to set (or clear) by custom field name; others are kept.
-    pub custom_attributes: BTreeMap<String, Change<String>>,
+    /// Values to set (or clear) by custom field id; others are kept.
+    pub custom_attributes: BTreeMap<i64, Change<String>>,
 }
 
 fn scoped(company: CompanyId) -> SelectStatement {
@@ -69,21 +64,6 @@ pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Vend
     crate::paged(db, scoped(company), COLUMNS, page).await
 }
 
-fn merge_attributes(mut current: BTreeMap<String, String>, changes: &BTreeMap<String, Change<String>>) -> String {
-    for (name, change) in changes {
-        match change {
-            Change::Keep => {}
-            Change::Set(v) => {
-                current.insert(name.clone(), v.clone());
-            }
-            Change::Clear => {
-                current.remove(name);
-            }
-        }
-    }
-    serde_json::to_string(&current).unwrap_or_else(|_| "{}".into())
-}
-
 /// `name` is required here; the HTTP layer has already said so.
 pub async fn create(db: &Db, company: CompanyId, name: Name, input: VendorInput) -> Result<Vendor, StoreError> {
     let at = now();
@@ -91,7 +71,7 @@ pub async fn create(db: &Db, company: CompanyId, name: Name, input: VendorInput)
     let mut values: Vec<Value> = vec![
         company.0.into(),
         name.as_str().into(),
-        merge_attributes(BTreeMap::new(), &input.custom_attributes).into(),
+        merge_values("{}", &input.custom_attributes).into(),
         at.into(),
         at.into(),
     ];
@@ -128,7 +108,7 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: VendorInput) ->
         }
     }
     if !input.custom_attributes.is_empty() {
-        values.push(("custom_attributes", merge_attributes(before.custom_attributes(), &input.custom_attributes).into()));
+        values.push(("custom_attributes", merge_values(&before.custom_attributes, &input.custom_attributes).into()));
     }
     let stmt = Query::update()
         .table("vendors")

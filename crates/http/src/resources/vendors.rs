@@ -3,13 +3,15 @@
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::Json;
-use domain::{Change, PageSize};
+use domain::custom_field::Target;
+use domain::{CompanyId, PageSize};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use store::custom_fields::FieldSet;
 use store::vendors::{self, Vendor, VendorInput, TEXT_FIELDS};
 
 use crate::api::{Api, Doc};
 use crate::auth::Tenant;
+use crate::custom_attributes;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::params::Params;
@@ -25,7 +27,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("email", "e-mail address"),
     ("phone_number", "text"),
     ("fax", "text"),
-    ("custom_attributes][<field name>", "custom field value; underscores stand for spaces; null clears"),
+    ("custom_attributes][<field name>", "value of a custom field that applies to vendors; underscores stand for spaces; null clears"),
 ];
 
 pub fn routes(api: Api) -> Api {
@@ -47,8 +49,7 @@ pub fn routes(api: Api) -> Api {
         )
 }
 
-pub fn render(v: &Vendor, tz: chrono_tz::Tz, include_custom_fields: bool) -> Value {
-    let attributes = v.custom_attributes();
+pub fn render(v: &Vendor, tz: chrono_tz::Tz, fields: &FieldSet, include_custom_fields: bool) -> Value {
     let mut body = json!({
         "id": v.id,
         "name": v.name,
@@ -59,69 +60,57 @@ pub fn render(v: &Vendor, tz: chrono_tz::Tz, include_custom_fields: bool) -> Val
         "email": v.email,
         "phone_number": v.phone_number,
         "fax": v.fax,
-        "custom_attributes": attributes,
         "created_at": moment(v.created_at, tz),
         "updated_at": moment(v.updated_at, tz),
     });
-    if include_custom_fields {
-        if let Value::Object(map) = &mut body {
-            for (name, value) in &attributes {
-                map.entry(name.clone()).or_insert_with(|| Value::String(value.clone()));
-            }
-        }
-    }
+    custom_attributes::render_into(&mut body, fields, &v.custom_attributes, include_custom_fields);
     body
 }
 
-fn read_input(params: &Params, creating: bool) -> Result<(Option<domain::Name>, VendorInput), ApiError> {
+async fn read_input(state: &AppState, company: CompanyId, params: &Params, creating: bool) -> Result<(Option<domain::Name>, VendorInput), ApiError> {
     let mut form = Form::new(params, "vendor");
+    let fields = custom_attributes::fields_for_input(state.db(), company, Target::Vendors, &form, ATTRIBUTES).await?;
     let name = if creating { form.name("name") } else { form.optional_name("name") };
     let text = TEXT_FIELDS.map(|field| if field == "email" { form.email(field) } else { form.text(field) });
-    let mut custom_attributes = BTreeMap::new();
-    for (raw_name, value) in params.map("vendor[custom_attributes]") {
-        // Spaces in a field name are written as underscores.
-        let field = raw_name.replace('_', " ").trim().to_owned();
-        if field.is_empty() {
-            form.error("custom_attributes", "needs a field name in brackets");
-            continue;
-        }
-        let change = match value.as_str() {
-            "" => Change::Keep,
-            "null" => Change::Clear,
-            v => Change::Set(v.to_owned()),
-        };
-        if !change.is_keep() {
-            custom_attributes.insert(field, change);
-        }
-    }
+    let custom_attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Vendors);
     form.finish()?;
     Ok((name, VendorInput { name: None, text, custom_attributes }))
 }
 
+const ATTRIBUTES: &str = "vendor[custom_attributes]";
+
+async fn fields_for(state: &AppState, company: CompanyId, vendors: &[&Vendor]) -> Result<FieldSet, ApiError> {
+    custom_attributes::fields_for_output(state.db(), company, Target::Vendors, vendors.iter().map(|v| v.custom_attributes.as_str())).await
+}
+
 async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
-    let (name, input) = read_input(&params, true)?;
+    let (name, input) = read_input(&state, company.id, &params, true).await?;
     let vendor = vendors::create(state.db(), company.id, name.expect("reported by finish"), input).await?;
-    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, true))))
+    let fields = fields_for(&state, company.id, &[&vendor]).await?;
+    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, &fields, true))))
 }
 
 async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = vendors::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("vendors", page, records, |v| views::one("vendor", render(v, company.time_zone, include)))))
+    let fields = fields_for(&state, company.id, &records.records.iter().collect::<Vec<_>>()).await?;
+    Ok(Json(views::paged("vendors", page, records, |v| views::one("vendor", render(v, company.time_zone, &fields, include)))))
 }
 
 async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let vendor = vendors::find(state.db(), company.id, path_id(&id, "vendor")?).await?;
-    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, include))))
+    let fields = fields_for(&state, company.id, &[&vendor]).await?;
+    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, &fields, include))))
 }
 
 async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "vendor")?;
-    let (name, mut input) = read_input(&params, false)?;
+    let (name, mut input) = read_input(&state, company.id, &params, false).await?;
     input.name = name;
     let vendor = vendors::update(state.db(), company.id, id, input).await?;
-    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, true))))
+    let fields = fields_for(&state, company.id, &[&vendor]).await?;
+    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, &fields, true))))
 }
 

@@ -199,6 +199,27 @@ impl TestApp {
         res.body["location"]["id"].as_i64().expect("id")
     }
 
+    /// Creates a custom field and returns it (with its option ids).
+    #[allow(dead_code)]
+    pub async fn custom_field(&self, name: &str, field_type: &str, applies_to: &[&str], options: &[&str]) -> Value {
+        let mut form = vec![("custom_field[name]", name), ("custom_field[field_type]", field_type)];
+        form.extend(applies_to.iter().map(|t| ("custom_field[applies_to][]", *t)));
+        form.extend(options.iter().map(|o| ("custom_field[options][]", *o)));
+        let res = self.post("/custom_fields.api", &form).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["custom_field"].clone()
+    }
+
+    /// Creates a staff member with a login and returns its id.
+    #[allow(dead_code)]
+    pub async fn member(&self, first: &str, last: &str, email: &str, extra: &[(&str, &str)]) -> i64 {
+        let mut form = vec![("user[first_name]", first), ("user[last_name]", last), ("user[email]", email), ("user[role_id]", "2")];
+        form.extend_from_slice(extra);
+        let res = self.post("/members.api", &form).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["member"]["id"].as_i64().expect("id")
+    }
+
     pub async fn group(&self, name: &str) -> i64 {
         let res = self.post("/groups.api", &[("group[name]", name)]).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);

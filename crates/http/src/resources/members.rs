@@ -1,0 +1,201 @@
+//! Members: `/members.api`, `/members/{id}.api`, `/members/{id}/activate.api`,
+//! `/members/{id}/deactivate.api`.
+
+use axum::extract::{Path, State};
+use axum::routing::{get, put};
+use axum::Json;
+use domain::custom_field::Target;
+use domain::member::{MemberFilter, Role};
+use domain::{Change, CompanyId, PageSize};
+use serde_json::{json, Value};
+use store::custom_fields::FieldSet;
+use store::members::{self, MemberInput, MemberView, TEXT_FIELDS};
+
+use crate::api::{Api, Doc};
+use crate::auth::Tenant;
+use crate::custom_attributes;
+use crate::error::ApiError;
+use crate::form::Form;
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment, path_id};
+
+const FIELDS: &[(&str, &str)] = &[
+    ("email", "required unless login_enabled is false; unique in the company (case aside)"),
+    ("first_name", "required"),
+    ("last_name", "required"),
+    ("role_id", "required: 1 administrator, 2 staff, or the id of a custom role"),
+    ("employee_id", "employee identification number"),
+    ("user_listing_id", "text"),
+    ("team_ids][", "ids of the company's teams; on update the full new list (send it empty to clear)"),
+    ("address_name", "text"),
+    ("address", "text"),
+    ("address_line_2", "text"),
+    ("city", "text"),
+    ("state", "text"),
+    ("zipcode", "text"),
+    ("country", "two-letter code (ISO 3166-1 alpha-2)"),
+    ("phone_number", "text"),
+    ("fax", "text"),
+    ("login_enabled", "boolean, default true"),
+    ("subscribed_to_emails", "boolean, default true"),
+    ("custom_attributes][<field name>", "value of a custom field that applies to members; underscores stand for spaces; null clears"),
+];
+
+const ATTRIBUTES: &str = "user[custom_attributes]";
+
+pub fn routes(api: Api) -> Api {
+    api.route(
+        "/members",
+        get(list).post(create),
+        Doc::new("Members", "List members, 25 a page (GET), or create one (POST)")
+            .form("user", FIELDS)
+            .query(&[
+                ("skip_confirmation_email", "boolean; accepted (rentrack sends no e-mail)"),
+                ("page", "page number, default 1"),
+                ("filter", "email, employee_identification_number or status"),
+                ("filter_val", "the e-mail (URL-encoded), the employee id, or a status: active, inactive, login, non_login, all"),
+                ("include_custom_fields", "boolean: custom field values also as top-level keys"),
+            ])
+            .returns_page("members"),
+    )
+    .route(
+        "/members/{id}",
+        get(details).put(update),
+        Doc::new("Members", "Member details (GET) or update (PUT: email, first_name, last_name and role_id required; 403 for the company owner)")
+            .form("user", FIELDS)
+            .query(&[("include_custom_fields", "boolean"), ("skip_confirmation_email", "boolean; accepted")])
+            .returns("member"),
+    )
+    .route("/members/{id}/activate", put(activate), Doc::new("Members", "Activate a member").returns("member"))
+    .route(
+        "/members/{id}/deactivate",
+        put(deactivate),
+        Doc::new("Members", "Deactivate a member (403 for the company owner)").returns("member"),
+    )
+}
+
+pub fn render(view: &MemberView, tz: chrono_tz::Tz, fields: &FieldSet, include_custom_fields: bool) -> Value {
+    let m = &view.member;
+    let mut body = json!({
+        "id": m.id,
+        "email": m.email,
+        "first_name": m.first_name,
+        "last_name": m.last_name,
+        "full_name": format!("{} {}", m.first_name, m.last_name),
+        "employee_identification_number": m.employee_id,
+        "user_listing_id": m.user_listing_id,
+        "role_id": m.role_id,
+        "role_name": m.role_name(),
+        "status": if m.active { "active" } else { "inactive" },
+        "login_enabled": m.login_enabled,
+        "subscribed_to_emails": m.subscribed_to_emails,
+        "owner": m.is_owner,
+        "team_ids": view.team_ids,
+        "address_name": m.address_name,
+        "address": m.address,
+        "address_line_2": m.address_line_2,
+        "city": m.city,
+        "state": m.state,
+        "zipcode": m.zipcode,
+        "country": m.country,
+        "phone_number": m.phone_number,
+        "fax": m.fax,
+        "created_at": moment(m.created_at, tz),
+        "updated_at": moment(m.updated_at, tz),
+    });
+    custom_attributes::render_into(&mut body, fields, &m.custom_attributes, include_custom_fields);
+    body
+}
+
+/// Reads `user[...]`. First and last name, role and (unless login is disabled) e-mail
+/// are required on create and on update alike, as the spec says; on update the store
+/// decides about the e-mail, since it knows whether the member can log in.
+async fn read_input(state: &AppState, company: CompanyId, params: &Params, creating: bool) -> Result<MemberInput, ApiError> {
+    let mut form = Form::new(params, "user");
+    let fields = custom_attributes::fields_for_input(state.db(), company, Target::Members, &form, ATTRIBUTES).await?;
+    let login_enabled = form.boolean("login_enabled");
+    let email = match form.email("email") {
+        Change::Set(e) => Change::Set(e.to_lowercase()),
+        Change::Keep if creating && login_enabled != Some(false) && !form.has_errors_for("email") => {
+            form.error("email", "can't be blank unless login_enabled is false");
+            Change::Keep
+        }
+        other => other,
+    };
+    let first_name = form.required_text("first_name");
+    let last_name = form.required_text("last_name");
+    let role = form.required_id("role_id").and_then(|id| {
+        let role = Role::from_id(id);
+        if role.is_none() {
+            form.error("role_id", "must be 1 (administrator), 2 (staff) or a custom role id");
+        }
+        role
+    });
+    let team_ids = form.id_list("team_ids");
+    let text = TEXT_FIELDS.map(|field| if field == "country" { form.country(field) } else { form.text(field) });
+    let subscribed_to_emails = form.boolean("subscribed_to_emails");
+    if let Some(raw) = params.get("skip_confirmation_email") {
+        if domain::wire::parse_bool(raw).is_none() {
+            form.error("skip_confirmation_email", "must be true or false");
+        }
+    }
+    let custom_attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Members);
+    form.finish()?;
+    Ok(MemberInput { email, first_name, last_name, role, team_ids, text, login_enabled, subscribed_to_emails, custom_attributes })
+}
+
+async fn fields_for(state: &AppState, company: CompanyId, members: &[&MemberView]) -> Result<FieldSet, ApiError> {
+    custom_attributes::fields_for_output(state.db(), company, Target::Members, members.iter().map(|m| m.member.custom_attributes.as_str())).await
+}
+
+async fn answer(state: &AppState, company: &store::companies::Company, view: MemberView, include: bool) -> Result<Json<Value>, ApiError> {
+    let fields = fields_for(state, company.id, &[&view]).await?;
+    Ok(Json(views::one("member", render(&view, company.time_zone, &fields, include))))
+}
+
+async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+    let input = read_input(&state, company.id, &params, true).await?;
+    let member = members::create(state.db(), company.id, input).await?;
+    answer(&state, &company, member, true).await
+}
+
+async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+    let include = views::flag(&params, "include_custom_fields")?;
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let filter = match params.get("filter") {
+        None if params.get("filter_val").is_some() => return Err(ApiError::field("filter", format!("can't be blank with filter_val: use one of {}", MemberFilter::NAMES))),
+        None => None,
+        Some(filter) => Some(MemberFilter::parse(filter, params.get("filter_val")).map_err(|(field, problem)| ApiError::field(field, problem))?),
+    };
+    let records = members::list(state.db(), company.id, filter.as_ref(), page).await?;
+    let fields = fields_for(&state, company.id, &records.records.iter().collect::<Vec<_>>()).await?;
+    Ok(Json(views::paged("members", page, records, |m| render(m, company.time_zone, &fields, include))))
+}
+
+async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+    let include = views::flag(&params, "include_custom_fields")?;
+    let member = members::find(state.db(), company.id, path_id(&id, "member")?).await?;
+    answer(&state, &company, member, include).await
+}
+
+async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+    let id = path_id(&id, "member")?;
+    let existing = members::find(state.db(), company.id, id).await?;
+    if existing.member.is_owner {
+        return Err(ApiError::Forbidden(members::OWNER_REFUSED.into()));
+    }
+    let input = read_input(&state, company.id, &params, false).await?;
+    let member = members::update(state.db(), company.id, id, input).await?;
+    answer(&state, &company, member, true).await
+}
+
+async fn activate(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let member = members::set_active(state.db(), company.id, path_id(&id, "member")?, true).await?;
+    answer(&state, &company, member, true).await
+}
+
+async fn deactivate(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let member = members::set_active(state.db(), company.id, path_id(&id, "member")?, false).await?;
+    answer(&state, &company, member, true).await
+}

@@ -1,0 +1,272 @@
+//! Custom fields: their definitions and options, and the values records hold for them.
+//! Records keep values in a JSON object keyed by field id, so renaming a field or an
+//! option never touches the records, and a deleted field's values simply vanish.
+
+use chrono::{DateTime, Utc};
+use domain::custom_field::{lookup_key, FieldOption, FieldType, Target, Targets};
+use domain::{Change, CompanyId, Page};
+use sea_query::{Expr, ExprTrait, Order, Query, Value};
+use std::collections::BTreeMap;
+
+use crate::{change_log, now, Db, PageOf, Reader, StoreError, Tx};
+
+#[derive(Debug, Clone)]
+pub struct CustomField {
+    pub id: i64,
+    pub name: String,
+    pub field_type: FieldType,
+    pub applies_to: Targets,
+    pub options: Vec<FieldOption>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct FieldRow {
+    id: i64,
+    name: String,
+    field_type: String,
+    applies_to: String,
+    created_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct OptionRow {
+    id: i64,
+    custom_field_id: i64,
+    name: String,
+}
+
+const COLUMNS: [&str; 6] = ["id", "name", "field_type", "applies_to", "created_at", "updated_at"];
+
+pub struct FieldInput {
+    pub name: Option<String>,
+    pub field_type: Option<FieldType>,
+    pub applies_to: Option<Targets>,
+    /// The full list of option names, in order, when given.
+    pub options: Option<Vec<String>>,
+}
+
+/// The fields of a company that apply to one kind of record, in id order: what a
+/// record's values are checked against and rendered with.
+#[derive(Debug, Clone, Default)]
+pub struct FieldSet(pub Vec<CustomField>);
+
+impl FieldSet {
+    pub fn by_name(&self, name: &str) -> Option<&CustomField> {
+        let key = lookup_key(name);
+        self.0.iter().find(|f| lookup_key(&f.name) == key)
+    }
+
+    /// Values by field name, for a record's stored JSON (keyed by field id).
+    pub fn named_values(&self, stored: &str) -> BTreeMap<String, String> {
+        let values: BTreeMap<String, String> = serde_json::from_str(stored).unwrap_or_default();
+        self.0.iter().filter_map(|f| values.get(&f.id.to_string()).map(|v| (f.name.clone(), v.clone()))).collect()
+    }
+}
+
+/// Applies changes (by field id) to a record's stored values and returns the new JSON.
+pub fn merge_values(stored: &str, changes: &BTreeMap<i64, Change<String>>) -> String {
+    let mut values: BTreeMap<String, String> = serde_json::from_str(stored).unwrap_or_default();
+    for (id, change) in changes {
+        match change {
+            Change::Keep => {}
+            Change::Set(v) => {
+                values.insert(id.to_string(), v.clone());
+            }
+            Change::Clear => {
+                values.remove(&id.to_string());
+            }
+        }
+    }
+    serde_json::to_string(&values).unwrap_or_else(|_| "{}".into())
+}
+
+async fn load(read: &mut Reader<'_>, company: CompanyId, only: Option<i64>) -> Result<Vec<CustomField>, StoreError> {
+    let mut fields = crate::scoped("custom_fields", company).columns(COLUMNS).order_by("id", Order::Asc).to_owned();
+    let mut options = crate::scoped("custom_field_options", company)
+        .columns(["id", "custom_field_id", "name"])
+        .order_by("custom_field_id", Order::Asc)
+        .order_by("position", Order::Asc)
+        .to_owned();
+    if let Some(id) = only {
+        fields.and_where(Expr::col("id").eq(id));
+        options.and_where(Expr::col("custom_field_id").eq(id));
+    }
+    let rows: Vec<FieldRow> = read.all(&fields).await?;
+    let option_rows: Vec<OptionRow> = read.all(&options).await?;
+    Ok(assemble(rows, option_rows))
+}
+
+fn assemble(rows: Vec<FieldRow>, option_rows: Vec<OptionRow>) -> Vec<CustomField> {
+    rows.into_iter()
+        .map(|r| CustomField {
+            id: r.id,
+            options: option_rows.iter().filter(|o| o.custom_field_id == r.id).map(|o| FieldOption { id: o.id, name: o.name.clone() }).collect(),
+            name: r.name,
+            field_type: FieldType::parse(&r.field_type).unwrap_or(FieldType::Text),
+            applies_to: Targets::from_stored(&r.applies_to),
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        })
+        .collect()
+}
+
+/// The company's fields for one kind of record (two queries, whatever the count).
+pub async fn for_target(db: &Db, company: CompanyId, target: Target) -> Result<FieldSet, StoreError> {
+    let fields = load(&mut db.read(), company, None).await?;
+    Ok(FieldSet(fields.into_iter().filter(|f| f.applies_to.contains(target)).collect()))
+}
+
+pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<CustomField>, StoreError> {
+    let rows: PageOf<FieldRow> = crate::paged(db, crate::scoped("custom_fields", company), COLUMNS, page).await?;
+    let ids: Vec<i64> = rows.records.iter().map(|r| r.id).collect();
+    let options = crate::scoped("custom_field_options", company)
+        .columns(["id", "custom_field_id", "name"])
+        .and_where(Expr::col("custom_field_id").is_in(ids))
+        .order_by("custom_field_id", Order::Asc)
+        .order_by("position", Order::Asc)
+        .to_owned();
+    let option_rows: Vec<OptionRow> = db.read().all(&options).await?;
+    Ok(PageOf { records: assemble(rows.records, option_rows), total: rows.total })
+}
+
+pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, StoreError> {
+    load(&mut db.read(), company, Some(id)).await?.pop().ok_or(StoreError::NotFound)
+}
+
+fn taken(e: StoreError) -> StoreError {
+    if e.is_unique_violation() { StoreError::invalid("name", "has already been taken (names differing only in case, spaces or underscores count as the same)") } else { e }
+}
+
+/// Writes the option list: names already present keep their ids (matched without
+/// regard to case), new names get new ids, names left out are removed.
+async fn write_options(tx: &mut Tx, company: CompanyId, field: i64, names: &[String], existing: &[FieldOption]) -> Result<(), StoreError> {
+    let kept: Vec<i64> = names.iter().filter_map(|n| existing.iter().find(|o| o.name.eq_ignore_ascii_case(n)).map(|o| o.id)).collect();
+    let remove = Query::delete()
+        .from_table("custom_field_options")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("custom_field_id").eq(field))
+        .and_where(Expr::col("id").is_not_in(kept))
+        .to_owned();
+    tx.execute(&remove).await?;
+    for (position, name) in names.iter().enumerate() {
+        let position = position as i64;
+        match existing.iter().find(|o| o.name.eq_ignore_ascii_case(name)) {
+            Some(o) => {
+                let stmt = Query::update()
+                    .table("custom_field_options")
+                    .values([("name", Expr::val(name.clone())), ("position", Expr::val(position))])
+                    .and_where(Expr::col("company_id").eq(company.0))
+                    .and_where(Expr::col("id").eq(o.id))
+                    .to_owned();
+                tx.execute(&stmt).await?;
+            }
+            None => {
+                let stmt = Query::insert()
+                    .into_table("custom_field_options")
+                    .columns(["company_id", "custom_field_id", "name", "position"])
+                    .values_panic([company.0.into(), field.into(), name.clone().into(), position.into()])
+                    .to_owned();
+                tx.execute(&stmt).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Creates a field; the HTTP layer has checked that name, type and targets are
+/// present and that options come exactly with the types that take them.
+pub async fn create(db: &Db, company: CompanyId, input: FieldInput) -> Result<CustomField, StoreError> {
+    let (Some(name), Some(field_type), Some(applies_to)) = (input.name, input.field_type, input.applies_to) else {
+        return Err(StoreError::invalid("name", "can't be blank"));
+    };
+    let at = now();
+    let stmt = Query::insert()
+        .into_table("custom_fields")
+        .columns(["company_id", "name", "lookup_key", "field_type", "applies_to", "created_at", "updated_at"])
+        .values_panic([
+            company.0.into(),
+            name.clone().into(),
+            lookup_key(&name).into(),
+            field_type.as_str().into(),
+            applies_to.to_stored().into(),
+            at.into(),
+            at.into(),
+        ])
+        .returning(Query::returning().column("id"))
+        .to_owned();
+    let mut tx = db.begin().await?;
+    let (id,): (i64,) = tx.one(&stmt).await.map_err(taken)?;
+    write_options(&mut tx, company, id, &input.options.unwrap_or_default(), &[]).await?;
+    change_log::record(&mut tx, company, "custom_field", id, "created", serde_json::json!({"name": name, "field_type": field_type.as_str()})).await?;
+    tx.commit().await?;
+    find(db, company, id).await
+}
+
+/// Updates a field. Its type cannot change (values already stored were checked
+/// against it); the HTTP layer refuses a different type.
+pub async fn update(db: &Db, company: CompanyId, id: i64, input: FieldInput) -> Result<CustomField, StoreError> {
+    let mut tx = db.begin().await?;
+    let current = {
+        let fields: Vec<FieldRow> = tx.all(&crate::scoped("custom_fields", company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned()).await?;
+        let options: Vec<OptionRow> = tx
+            .all(
+                &crate::scoped("custom_field_options", company)
+                    .columns(["id", "custom_field_id", "name"])
+                    .and_where(Expr::col("custom_field_id").eq(id))
+                    .to_owned(),
+            )
+            .await?;
+        assemble(fields, options).pop().ok_or(StoreError::NotFound)?
+    };
+    if let Some(t) = input.field_type {
+        if t != current.field_type {
+            return Err(StoreError::invalid("field_type", format!("can't be changed (it is {}); create a new field instead", current.field_type.as_str())));
+        }
+    }
+    if input.options.is_some() && !current.field_type.has_options() {
+        return Err(StoreError::invalid("options", format!("are only for dropdown and checkbox fields, not {}", current.field_type.as_str())));
+    }
+    if input.options.as_ref().is_some_and(|o| o.is_empty()) {
+        return Err(StoreError::invalid("options", "can't be empty for a dropdown or checkbox field"));
+    }
+    let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
+    if let Some(name) = &input.name {
+        values.push(("name", name.clone().into()));
+        values.push(("lookup_key", lookup_key(name).into()));
+    }
+    if let Some(targets) = &input.applies_to {
+        values.push(("applies_to", targets.to_stored().into()));
+    }
+    let stmt = Query::update()
+        .table("custom_fields")
+        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
+    tx.execute(&stmt).await.map_err(taken)?;
+    if let Some(names) = &input.options {
+        write_options(&mut tx, company, id, names, &current.options).await?;
+    }
+    change_log::record(&mut tx, company, "custom_field", id, "updated", serde_json::json!({"name": input.name.unwrap_or(current.name)})).await?;
+    tx.commit().await?;
+    find(db, company, id).await
+}
+
+pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, StoreError> {
+    let field = find(db, company, id).await?;
+    let mut tx = db.begin().await?;
+    let stmt = Query::delete()
+        .from_table("custom_fields")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
+    if tx.execute(&stmt).await? == 0 {
+        return Err(StoreError::NotFound);
+    }
+    change_log::record(&mut tx, company, "custom_field", id, "deleted", serde_json::json!({"name": field.name})).await?;
+    tx.commit().await?;
+    Ok(field)
+}

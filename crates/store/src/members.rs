@@ -1,0 +1,435 @@
+//! Members: the people of a company who hold items. The company owner is a member
+//! with the administrator role whose details the API cannot change.
+
+use chrono::{DateTime, Utc};
+use domain::member::{MemberFilter, Role, StatusFilter};
+use domain::{Change, CompanyId, Page};
+use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement, Value};
+use std::collections::BTreeMap;
+
+use crate::custom_fields::merge_values;
+use crate::{change_log, change_value, now, Count, Db, PageOf, Reader, StoreError, Tx};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Member {
+    pub id: i64,
+    pub email: Option<String>,
+    pub first_name: String,
+    pub last_name: String,
+    pub employee_id: Option<String>,
+    pub user_listing_id: Option<String>,
+    pub role_id: i64,
+    pub address_name: Option<String>,
+    pub address: Option<String>,
+    pub address_line_2: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zipcode: Option<String>,
+    pub country: Option<String>,
+    pub phone_number: Option<String>,
+    pub fax: Option<String>,
+    pub login_enabled: bool,
+    pub subscribed_to_emails: bool,
+    pub active: bool,
+    pub is_owner: bool,
+    /// JSON object keyed by custom field id.
+    pub custom_attributes: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// The custom role's name (joined); `None` for the built-in roles.
+    pub custom_role_name: Option<String>,
+}
+
+impl Member {
+    pub fn role(&self) -> Role {
+        Role::from_id(self.role_id).unwrap_or(Role::Staff)
+    }
+
+    pub fn role_name(&self) -> String {
+        self.role().builtin_name().map(str::to_owned).or_else(|| self.custom_role_name.clone()).unwrap_or_default()
+    }
+}
+
+/// A member with the ids of its teams.
+#[derive(Debug, Clone)]
+pub struct MemberView {
+    pub member: Member,
+    pub team_ids: Vec<i64>,
+}
+
+const COLUMNS: [&str; 24] = [
+    "id",
+    "email",
+    "first_name",
+    "last_name",
+    "employee_id",
+    "user_listing_id",
+    "role_id",
+    "address_name",
+    "address",
+    "address_line_2",
+    "city",
+    "state",
+    "zipcode",
+    "country",
+    "phone_number",
+    "fax",
+    "login_enabled",
+    "subscribed_to_emails",
+    "active",
+    "is_owner",
+    "custom_attributes",
+    "created_at",
+    "updated_at",
+    "custom_role_id",
+];
+
+/// Optional text fields, in the order of `MemberInput::text`.
+pub const TEXT_FIELDS: [&str; 11] =
+    ["employee_id", "user_listing_id", "address_name", "address", "address_line_2", "city", "state", "zipcode", "country", "phone_number", "fax"];
+
+#[derive(Debug, Clone, Default)]
+pub struct MemberInput {
+    /// Lower-cased by the HTTP layer.
+    pub email: Change<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub role: Option<Role>,
+    /// The complete list of teams, when given.
+    pub team_ids: Option<Vec<i64>>,
+    /// One change per entry of `TEXT_FIELDS`.
+    pub text: [Change<String>; 11],
+    pub login_enabled: Option<bool>,
+    pub subscribed_to_emails: Option<bool>,
+    pub custom_attributes: BTreeMap<i64, Change<String>>,
+}
+
+fn select(company: CompanyId) -> SelectStatement {
+    Query::select()
+        .from("members")
+        .columns(COLUMNS.map(|c| ("members", c)))
+        .expr_as(Expr::col(("custom_roles", "name")), "custom_role_name")
+        .left_join(
+            "custom_roles",
+            Cond::all()
+                .add(Expr::col(("custom_roles", "company_id")).equals(("members", "company_id")))
+                .add(Expr::col(("custom_roles", "id")).equals(("members", "custom_role_id"))),
+        )
+        .and_where(Expr::col(("members", "company_id")).eq(company.0))
+        .to_owned()
+}
+
+#[derive(sqlx::FromRow)]
+struct TeamLink {
+    member_id: i64,
+    team_id: i64,
+}
+
+async fn with_teams(read: &mut Reader<'_>, company: CompanyId, members: Vec<Member>) -> Result<Vec<MemberView>, StoreError> {
+    if members.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<i64> = members.iter().map(|m| m.id).collect();
+    let stmt = crate::scoped("member_teams", company)
+        .columns(["member_id", "team_id"])
+        .and_where(Expr::col("member_id").is_in(ids))
+        .order_by("team_id", Order::Asc)
+        .to_owned();
+    let links: Vec<TeamLink> = read.all(&stmt).await?;
+    Ok(members
+        .into_iter()
+        .map(|m| {
+            let team_ids = links.iter().filter(|l| l.member_id == m.id).map(|l| l.team_id).collect();
+            MemberView { member: m, team_ids }
+        })
+        .collect())
+}
+
+pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, StoreError> {
+    let mut read = db.read();
+    let stmt = select(company).and_where(Expr::col(("members", "id")).eq(id)).to_owned();
+    let member: Member = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    Ok(with_teams(&mut read, company, vec![member]).await?.remove(0))
+}
+
+/// A page of members (three queries: count, page, teams).
+pub async fn list(db: &Db, company: CompanyId, filter: Option<&MemberFilter>, page: Page) -> Result<PageOf<MemberView>, StoreError> {
+    let condition = match filter {
+        None | Some(MemberFilter::Status(StatusFilter::All)) => Cond::all(),
+        Some(MemberFilter::Email(email)) => Cond::all().add(Expr::col(("members", "email")).eq(email.as_str())),
+        Some(MemberFilter::EmployeeId(id)) => Cond::all().add(Expr::col(("members", "employee_id")).eq(id.as_str())),
+        Some(MemberFilter::Status(StatusFilter::Active)) => Cond::all().add(Expr::col(("members", "active")).eq(true)),
+        Some(MemberFilter::Status(StatusFilter::Inactive)) => Cond::all().add(Expr::col(("members", "active")).eq(false)),
+        Some(MemberFilter::Status(StatusFilter::Login)) => Cond::all().add(Expr::col(("members", "login_enabled")).eq(true)),
+        Some(MemberFilter::Status(StatusFilter::NonLogin)) => Cond::all().add(Expr::col(("members", "login_enabled")).eq(false)),
+    };
+    let count = crate::scoped("members", company).expr_as(Expr::col("id").count(), "n").cond_where(condition.clone()).to_owned();
+    let rows = select(company)
+        .cond_where(condition)
+        .order_by(("members", "id"), Order::Asc)
+        .limit(page.limit())
+        .offset(page.offset())
+        .to_owned();
+    let mut read = db.read();
+    let total: Count = read.one(&count).await?;
+    let members: Vec<Member> = read.all(&rows).await?;
+    let records = with_teams(&mut read, company, members).await?;
+    Ok(PageOf { records, total: u64::try_from(total.n).unwrap_or(0) })
+}
+
+/// Checks a role and team list against the company's records, naming each problem.
+async fn check_references(tx: &mut Tx, company: CompanyId, input: &MemberInput) -> Result<(), StoreError> {
+    let mut errors = crate::FieldErrors::new();
+    if let Some(role_id) = input.role.and_then(Role::custom_role_id) {
+        let stmt = crate::scoped("custom_roles", company).column("id").and_where(Expr::col("id").eq(role_id)).to_owned();
+        if tx.optional::<(i64,)>(&stmt).await?.is_none() {
+            errors.insert("role_id".into(), vec![format!("is not a role of this company: use 1 (administrator), 2 (staff) or a custom role id, not {role_id}")]);
+        }
+    }
+    if let Some(team_ids) = input.team_ids.as_ref().filter(|t| !t.is_empty()) {
+        let stmt = crate::scoped("teams", company).column("id").and_where(Expr::col("id").is_in(team_ids.clone())).to_owned();
+        let found: Vec<(i64,)> = tx.all(&stmt).await?;
+        let missing: Vec<String> = team_ids.iter().filter(|id| !found.iter().any(|f| f.0 == **id)).map(|id| id.to_string()).collect();
+        if !missing.is_empty() {
+            errors.insert("team_ids".into(), vec![format!("has no team with id {}", missing.join(", "))]);
+        }
+    }
+    if errors.is_empty() { Ok(()) } else { Err(StoreError::Invalid(errors)) }
+}
+
+async fn write_teams(tx: &mut Tx, company: CompanyId, member: i64, team_ids: &[i64]) -> Result<(), StoreError> {
+    let clear = Query::delete()
+        .from_table("member_teams")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("member_id").eq(member))
+        .to_owned();
+    tx.execute(&clear).await?;
+    let mut unique = team_ids.to_vec();
+    unique.sort_unstable();
+    unique.dedup();
+    if unique.is_empty() {
+        return Ok(());
+    }
+    let mut insert = Query::insert().into_table("member_teams").columns(["company_id", "member_id", "team_id"]).to_owned();
+    for team in unique {
+        insert.values_panic([company.0.into(), member.into(), team.into()]);
+    }
+    tx.execute(&insert).await?;
+    Ok(())
+}
+
+fn write_error(e: StoreError) -> StoreError {
+    if e.is_unique_violation() {
+        StoreError::invalid("email", "has already been taken by another member of this company")
+    } else if e.is_foreign_key_violation() {
+        StoreError::invalid("role_id", "names a role or team that no longer exists")
+    } else {
+        e
+    }
+}
+
+fn login_needs_email(login_enabled: bool, email: Option<&str>) -> Result<(), StoreError> {
+    if login_enabled && email.is_none() {
+        Err(StoreError::invalid("email", "can't be blank unless login_enabled is false"))
+    } else {
+        Ok(())
+    }
+}
+
+pub async fn create(db: &Db, company: CompanyId, input: MemberInput) -> Result<MemberView, StoreError> {
+    let (Some(first_name), Some(last_name), Some(role)) = (input.first_name.clone(), input.last_name.clone(), input.role) else {
+        return Err(StoreError::invalid("first_name", "can't be blank"));
+    };
+    let email = match &input.email {
+        Change::Set(e) => Some(e.clone()),
+        _ => None,
+    };
+    let login_enabled = input.login_enabled.unwrap_or(true);
+    login_needs_email(login_enabled, email.as_deref())?;
+    let at = now();
+    let mut columns = vec![
+        "company_id",
+        "email",
+        "first_name",
+        "last_name",
+        "role_id",
+        "custom_role_id",
+        "login_enabled",
+        "subscribed_to_emails",
+        "active",
+        "is_owner",
+        "custom_attributes",
+        "created_at",
+        "updated_at",
+    ];
+    let mut values: Vec<Value> = vec![
+        company.0.into(),
+        email.into(),
+        first_name.into(),
+        last_name.into(),
+        role.id().into(),
+        role.custom_role_id().into(),
+        login_enabled.into(),
+        input.subscribed_to_emails.unwrap_or(true).into(),
+        true.into(),
+        false.into(),
+        merge_values("{}", &input.custom_attributes).into(),
+        at.into(),
+        at.into(),
+    ];
+    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
+        if let Change::Set(v) = change {
+            columns.push(column);
+            values.push(v.clone().into());
+        }
+    }
+    let insert = Query::insert()
+        .into_table("members")
+        .columns(columns)
+        .values_panic(values.into_iter().map(Expr::val))
+        .returning(Query::returning().column("id"))
+        .to_owned();
+    let mut tx = db.begin().await?;
+    check_references(&mut tx, company, &input).await?;
+    let (id,): (i64,) = tx.one(&insert).await.map_err(write_error)?;
+    write_teams(&mut tx, company, id, input.team_ids.as_deref().unwrap_or_default()).await.map_err(write_error)?;
+    change_log::record(&mut tx, company, "member", id, "created", serde_json::json!({"role_id": role.id()})).await?;
+    tx.commit().await?;
+    find(db, company, id).await
+}
+
+async fn locked(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Member, StoreError> {
+    let stmt = select(company).and_where(Expr::col(("members", "id")).eq(id)).to_owned();
+    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+pub const OWNER_REFUSED: &str = "The company owner's details cannot be changed through the API.";
+
+pub async fn update(db: &Db, company: CompanyId, id: i64, input: MemberInput) -> Result<MemberView, StoreError> {
+    let mut tx = db.begin().await?;
+    let before = locked(&mut tx, company, id).await?;
+    if before.is_owner {
+        return Err(StoreError::Forbidden(OWNER_REFUSED.into()));
+    }
+    let login_enabled = input.login_enabled.unwrap_or(before.login_enabled);
+    if login_enabled && input.email.is_keep() {
+        return Err(StoreError::invalid("email", "can't be blank unless login_enabled is false"));
+    }
+    let email = match &input.email {
+        Change::Keep => before.email.clone(),
+        Change::Set(e) => Some(e.clone()),
+        Change::Clear => None,
+    };
+    login_needs_email(login_enabled, email.as_deref())?;
+    check_references(&mut tx, company, &input).await?;
+    let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
+    if let Some(v) = change_value(&input.email) {
+        values.push(("email", v));
+    }
+    if let Some(v) = &input.first_name {
+        values.push(("first_name", v.clone().into()));
+    }
+    if let Some(v) = &input.last_name {
+        values.push(("last_name", v.clone().into()));
+    }
+    if let Some(role) = input.role {
+        values.push(("role_id", role.id().into()));
+        values.push(("custom_role_id", role.custom_role_id().into()));
+    }
+    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
+        if let Some(v) = change_value(change) {
+            values.push((column, v));
+        }
+    }
+    if let Some(v) = input.login_enabled {
+        values.push(("login_enabled", v.into()));
+    }
+    if let Some(v) = input.subscribed_to_emails {
+        values.push(("subscribed_to_emails", v.into()));
+    }
+    if !input.custom_attributes.is_empty() {
+        values.push(("custom_attributes", merge_values(&before.custom_attributes, &input.custom_attributes).into()));
+    }
+    let changed: Vec<&str> = values.iter().map(|(c, _)| *c).filter(|c| *c != "updated_at").collect();
+    let details = serde_json::json!({"fields": changed, "team_ids": input.team_ids});
+    let stmt = Query::update()
+        .table("members")
+        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
+    tx.execute(&stmt).await.map_err(write_error)?;
+    if let Some(team_ids) = &input.team_ids {
+        write_teams(&mut tx, company, id, team_ids).await.map_err(write_error)?;
+    }
+    change_log::record(&mut tx, company, "member", id, "updated", details).await?;
+    tx.commit().await?;
+    find(db, company, id).await
+}
+
+/// Activates or deactivates a member. Deactivating the owner is refused. Items
+/// checked out to a deactivated member stay with them; the change log records the
+/// deactivation so the check-out records can show it once check-outs exist.
+pub async fn set_active(db: &Db, company: CompanyId, id: i64, active: bool) -> Result<MemberView, StoreError> {
+    let mut tx = db.begin().await?;
+    let before = locked(&mut tx, company, id).await?;
+    if before.is_owner && !active {
+        return Err(StoreError::Forbidden("The company owner cannot be deactivated.".into()));
+    }
+    if before.active != active {
+        let stmt = Query::update()
+            .table("members")
+            .values([("active", Expr::val(active)), ("updated_at", Expr::val(now()))])
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").eq(id))
+            .to_owned();
+        tx.execute(&stmt).await?;
+        let action = if active { "activated" } else { "deactivated" };
+        change_log::record(&mut tx, company, "member", id, action, serde_json::json!({})).await?;
+    }
+    tx.commit().await?;
+    find(db, company, id).await
+}
+
+/// True when the member exists in the company (for references such as `created_by_id`).
+pub async fn exists(tx: &mut Tx, company: CompanyId, id: i64) -> Result<bool, StoreError> {
+    let stmt = crate::scoped("members", company).column("id").and_where(Expr::col("id").eq(id)).to_owned();
+    Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
+}
+
+/// Lists the owner as a member; called in the transaction that creates the company.
+pub(crate) async fn insert_owner(tx: &mut Tx, company: CompanyId, email: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
+    let insert = Query::insert()
+        .into_table("members")
+        .columns([
+            "company_id",
+            "email",
+            "first_name",
+            "last_name",
+            "role_id",
+            "login_enabled",
+            "subscribed_to_emails",
+            "active",
+            "is_owner",
+            "custom_attributes",
+            "created_at",
+            "updated_at",
+        ])
+        .values_panic([
+            company.0.into(),
+            email.into(),
+            "Account".into(),
+            "Owner".into(),
+            Role::ADMINISTRATOR_ID.into(),
+            true.into(),
+            true.into(),
+            true.into(),
+            true.into(),
+            "{}".into(),
+            at.into(),
+            at.into(),
+        ])
+        .to_owned();
+    tx.execute(&insert).await?;
+    Ok(())
+}
