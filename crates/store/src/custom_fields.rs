@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use domain::custom_field::{lookup_key, FieldOption, FieldType, Target, Targets};
 use domain::{Change, CompanyId, Page};
-use sea_query::{Expr, ExprTrait, Order, Query, Value};
+use sea_query::{Expr, ExprTrait, LockType, Order, Query, Value};
 use std::collections::BTreeMap;
 
 use crate::{change_log, now, Db, PageOf, Reader, StoreError, Tx};
@@ -210,7 +210,8 @@ pub async fn create(db: &Db, company: CompanyId, input: FieldInput) -> Result<Cu
 pub async fn update(db: &Db, company: CompanyId, id: i64, input: FieldInput) -> Result<CustomField, StoreError> {
     let mut tx = db.begin().await?;
     let current = {
-        let fields: Vec<FieldRow> = tx.all(&crate::scoped("custom_fields", company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned()).await?;
+        let select = crate::scoped("custom_fields", company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
+        let fields: Vec<FieldRow> = tx.all(&select).await?;
         let options: Vec<OptionRow> = tx
             .all(
                 &crate::scoped("custom_field_options", company)

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use domain::depreciation::{DepreciationMode, DepreciationRates};
 use domain::{Change, CompanyId, Name, Page};
-use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value};
+use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value, LockType};
 
 use crate::{change_log, change_value, now, Db, PageOf, StoreError, Tx};
 
@@ -101,7 +101,7 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: GroupInput) -> 
     let mut tx = db.begin().await?;
     // A new mode without new rates must fit the rates already stored.
     if let (Some(mode), None) = (input.mode, &input.rates) {
-        let select = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+        let select = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
         let stored: Group = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
         for (method, rate) in stored.rates() {
             let rate = rate.as_str().unwrap_or_default().to_owned();

@@ -68,10 +68,6 @@ fn scoped(company: CompanyId, member: i64) -> SelectStatement {
     crate::scoped("member_addresses", company).and_where(Expr::col("member_id").eq(member)).to_owned()
 }
 
-async fn member_exists(tx: &mut Tx, company: CompanyId, member: i64) -> Result<(), StoreError> {
-    if crate::members::exists(tx, company, member).await? { Ok(()) } else { Err(StoreError::NotFound) }
-}
-
 /// Lists a member's addresses; an unknown member is a 404, not an empty list.
 pub async fn list(db: &Db, company: CompanyId, member: i64, page: Page) -> Result<PageOf<Address>, StoreError> {
     let mut read = db.read();
@@ -119,7 +115,7 @@ pub async fn create(db: &Db, company: CompanyId, member: i64, input: AddressInpu
         return Err(StoreError::invalid("street1", "can't be blank"));
     };
     let mut tx = db.begin().await?;
-    member_exists(&mut tx, company, member).await?;
+    crate::members::lock(&mut tx, company, member).await?;
     check_creator(&mut tx, company, input.created_by_id).await?;
     let has_default = {
         let stmt = scoped(company, member).column("id").and_where(Expr::col("is_default").eq(true)).to_owned();
@@ -165,6 +161,7 @@ pub async fn create(db: &Db, company: CompanyId, member: i64, input: AddressInpu
 
 pub async fn update(db: &Db, company: CompanyId, member: i64, id: i64, input: AddressInput) -> Result<Address, StoreError> {
     let mut tx = db.begin().await?;
+    crate::members::lock(&mut tx, company, member).await?;
     let select = scoped(company, member).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
     let _: Address = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
     let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];

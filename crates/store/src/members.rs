@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use domain::member::{MemberFilter, Role, StatusFilter};
 use domain::{Change, CompanyId, Page};
-use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement, Value};
+use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement, Value};
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
@@ -298,8 +298,10 @@ pub async fn create(db: &Db, company: CompanyId, input: MemberInput) -> Result<M
     find(db, company, id).await
 }
 
+/// Reads a member under a row lock (PostgreSQL; SQLite's write transaction already
+/// excludes other writers), so concurrent changes to one member run one after the other.
 async fn locked(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Member, StoreError> {
-    let stmt = select(company).and_where(Expr::col(("members", "id")).eq(id)).to_owned();
+    let stmt = select(company).and_where(Expr::col(("members", "id")).eq(id)).lock_with_tables(LockType::Update, ["members"]).to_owned();
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
@@ -395,6 +397,13 @@ pub async fn set_active(db: &Db, company: CompanyId, id: i64, active: bool) -> R
 pub async fn exists(tx: &mut Tx, company: CompanyId, id: i64) -> Result<bool, StoreError> {
     let stmt = crate::scoped("members", company).column("id").and_where(Expr::col("id").eq(id)).to_owned();
     Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
+}
+
+/// Locks a member's row for the rest of the transaction: changes to what hangs off a
+/// member (its default address) then run one after the other. `NotFound` if absent.
+pub async fn lock(tx: &mut Tx, company: CompanyId, id: i64) -> Result<(), StoreError> {
+    let stmt = crate::scoped("members", company).column("id").and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
+    tx.optional::<(i64,)>(&stmt).await?.map(|_| ()).ok_or(StoreError::NotFound)
 }
 
 /// Lists the owner as a member; called in the transaction that creates the company.

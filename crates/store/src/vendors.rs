@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::{Change, CompanyId, Name, Page};
-use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value};
+use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement, Value};
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
@@ -96,7 +96,7 @@ pub async fn create(db: &Db, company: CompanyId, name: Name, input: VendorInput)
 
 pub async fn update(db: &Db, company: CompanyId, id: i64, input: VendorInput) -> Result<Vendor, StoreError> {
     let mut tx = db.begin().await?;
-    let select = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    let select = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
     let before: Vendor = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
     let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
     if let Some(name) = &input.name {
