@@ -31,7 +31,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Create locations, groups and vendors through the API.
+    /// Create locations, groups, vendors and members through the API.
     Seed(SeedArgs),
     /// Run a fixed request mix and report throughput and latency.
     Run(RunArgs),
@@ -63,6 +63,9 @@ struct SeedArgs {
     /// Vendors to create.
     #[arg(long, default_value_t = 100)]
     vendors: usize,
+    /// Members to create.
+    #[arg(long, default_value_t = 0)]
+    members: usize,
     /// Concurrent create requests (one connection each).
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
@@ -123,6 +126,7 @@ fn main() -> Result<()> {
                 locations: a.locations,
                 groups: a.groups,
                 vendors: a.vendors,
+                members: a.members,
                 concurrency: a.concurrency,
                 nested: a.nested,
                 tag: a.tag,

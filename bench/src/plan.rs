@@ -22,6 +22,12 @@ pub enum Mix {
     VendorList,
     /// GET /vendors/<id>.api, ids round-robin.
     VendorDetails,
+    /// GET /members.api?page=N, pages round-robin.
+    MemberList,
+    /// GET /members/<id>.api, ids round-robin.
+    MemberDetails,
+    /// GET /members.api?filter=status&filter_val=active&page=N, pages round-robin.
+    MemberListActive,
     /// Even blend of location/group/vendor details and lists.
     Catalog,
 }
@@ -103,6 +109,12 @@ impl Plan {
                     let ids = collect_ids(conn, Listing::VENDORS, id_pages).await?;
                     ids.iter().map(|id| format!("/vendors/{id}.api")).collect()
                 }
+                Mix::MemberDetails => {
+                    let ids = collect_ids(conn, Listing::MEMBERS, id_pages).await?;
+                    ids.iter().map(|id| format!("/members/{id}.api")).collect()
+                }
+                Mix::MemberList => page_uris(conn, Listing::MEMBERS).await?,
+                Mix::MemberListActive => page_uris(conn, Listing::ACTIVE_MEMBERS).await?,
                 Mix::LocationList => page_uris(conn, Listing::LOCATIONS).await?,
                 Mix::GroupList => page_uris(conn, Listing::GROUPS).await?,
                 Mix::VendorList => page_uris(conn, Listing::VENDORS).await?,
@@ -156,6 +168,17 @@ impl Listing {
         what: "vendors",
         path: "/assets/vendors.api",
         extra: "",
+    };
+
+    const MEMBERS: Listing = Listing {
+        what: "members",
+        path: "/members.api",
+        extra: "",
+    };
+    const ACTIVE_MEMBERS: Listing = Listing {
+        what: "members",
+        path: "/members.api",
+        extra: "&filter=status&filter_val=active",
     };
 
     fn page(self, n: u64) -> String {

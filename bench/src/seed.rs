@@ -1,4 +1,4 @@
-//! `seed`: create locations, groups and vendors through the API, concurrently.
+//! `seed`: create locations, groups, vendors and members through the API, concurrently.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,6 +15,7 @@ pub struct SeedOpts {
     pub locations: usize,
     pub groups: usize,
     pub vendors: usize,
+    pub members: usize,
     pub concurrency: usize,
     /// Make 10% of the locations roots and the rest their children.
     pub nested: bool,
@@ -28,6 +29,7 @@ enum Kind {
     Location,
     Group,
     Vendor,
+    Member,
 }
 
 impl Kind {
@@ -36,6 +38,7 @@ impl Kind {
             Kind::Location => "location",
             Kind::Group => "group",
             Kind::Vendor => "vendor",
+            Kind::Member => "member",
         }
     }
 
@@ -44,6 +47,7 @@ impl Kind {
             Kind::Location => "/locations.api",
             Kind::Group => "/groups.api",
             Kind::Vendor => "/vendors.api",
+            Kind::Member => "/members.api",
         }
     }
 }
@@ -81,6 +85,7 @@ fn named_job(kind: Kind, n: usize, tag: &str) -> Job {
         Kind::Location => "Location",
         Kind::Group => "Group",
         Kind::Vendor => "Vendor",
+        Kind::Member => unreachable!("members have their own job"),
     };
     Job {
         kind,
@@ -89,6 +94,24 @@ fn named_job(kind: Kind, n: usize, tag: &str) -> Job {
             format!("Bench {label} {n:04} {tag}"),
         )],
     }
+}
+
+/// A staff member with a unique e-mail; every tenth has login disabled and no
+/// e-mail, so the status filters have both kinds to tell apart.
+fn member_job(n: usize, tag: &str) -> Job {
+    let mut fields = vec![
+        ("user[first_name]".to_owned(), format!("Bench{n:05}")),
+        ("user[last_name]".to_owned(), format!("Member {tag}")),
+        ("user[role_id]".to_owned(), "2".to_owned()),
+        ("user[employee_id]".to_owned(), format!("E{n:05}-{tag}")),
+        ("user[city]".to_owned(), CITIES[n % CITIES.len()].to_owned()),
+    ];
+    if n % 10 == 0 {
+        fields.push(("user[login_enabled]".to_owned(), "false".to_owned()));
+    } else {
+        fields.push(("user[email]".to_owned(), format!("bench{n}-{tag}@bench.test")));
+    }
+    Job { kind: Kind::Member, fields }
 }
 
 /// What one phase produced.
@@ -133,11 +156,12 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         .collect();
     jobs.extend((1..=opts.groups).map(|n| named_job(Kind::Group, n, &tag)));
     jobs.extend((1..=opts.vendors).map(|n| named_job(Kind::Vendor, n, &tag)));
+    jobs.extend((1..=opts.members).map(|n| member_job(n, &tag)));
     let phase = run_jobs(&target, jobs, concurrency, opts.timeout).await;
     absorb(&mut total, phase);
 
     let elapsed = started.elapsed().as_secs_f64();
-    let requested = opts.locations + opts.groups + opts.vendors;
+    let requested = opts.locations + opts.groups + opts.vendors + opts.members;
     let errors = total.tally.errors();
     let lat = LatencySummary::from_samples(&mut total.tally.samples);
     let range = |kind| {
@@ -147,7 +171,7 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
             _ => json!(null),
         }
     };
-    let counts: Vec<usize> = [Kind::Location, Kind::Group, Kind::Vendor]
+    let counts: Vec<usize> = [Kind::Location, Kind::Group, Kind::Vendor, Kind::Member]
         .iter()
         .map(|&k| total.ids(k).len())
         .collect();
@@ -158,11 +182,12 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
     };
 
     eprintln!(
-        "seed: created {} locations, {} groups, {} vendors in {elapsed:.2}s ({per_s:.1}/s, \
+        "seed: created {} locations, {} groups, {} vendors, {} members in {elapsed:.2}s ({per_s:.1}/s, \
          p50 {:.3} ms, p99 {:.3} ms, {concurrency} concurrent), {errors} errors",
         counts[0],
         counts[1],
         counts[2],
+        counts[3],
         ms(lat.p50.into()),
         ms(lat.p99.into()),
     );
@@ -181,11 +206,13 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         "locations": counts[0],
         "groups": counts[1],
         "vendors": counts[2],
+        "members": counts[3],
         "requested": requested,
         "nested": opts.nested,
         "location_ids": range(Kind::Location),
         "group_ids": range(Kind::Group),
         "vendor_ids": range(Kind::Vendor),
+        "member_ids": range(Kind::Member),
         "concurrency": concurrency,
         "elapsed_s": (elapsed * 1000.0).round() / 1000.0,
         "creates_per_s": (per_s * 10.0).round() / 10.0,

@@ -73,5 +73,42 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
         let input = vendors::VendorInput { name: None, text, custom_attributes: Default::default() };
         vendors::create(db, company, name(vendor), input).await?;
     }
+    seed_people(db, company).await
+}
+
+async fn seed_people(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
+    use domain::custom_field::{FieldType, Target, Targets};
+    use domain::member::Role;
+    use store::{custom_fields, members, reference_data};
+    let crew = reference_data::create(db, company, reference_data::Kind::Team, "Field Crew".into(), Change::Keep).await?;
+    let tech = reference_data::create(db, company, reference_data::Kind::CustomRole, "Technician".into(), Change::Keep).await?;
+    reference_data::create(db, company, reference_data::Kind::RetireReason, "Damaged beyond repair".into(), Change::Keep).await?;
+    let badge = custom_fields::create(
+        db,
+        company,
+        custom_fields::FieldInput {
+            name: Some("Badge Number".into()),
+            field_type: Some(FieldType::Number),
+            applies_to: Targets::new([Target::Members]),
+            options: None,
+        },
+    )
+    .await?;
+    for (first, last, email, role, badge_number) in [
+        ("Dana", "Lopez", "dana@demo.rentrack.test", Role::Administrator, "101"),
+        ("Sam", "Okafor", "sam@demo.rentrack.test", Role::Staff, "102"),
+        ("Kim", "Tanaka", "kim@demo.rentrack.test", Role::Custom(tech.id), "103"),
+    ] {
+        let input = members::MemberInput {
+            email: Change::Set(email.into()),
+            first_name: Some(first.into()),
+            last_name: Some(last.into()),
+            role: Some(role),
+            team_ids: Some(vec![crew.id]),
+            custom_attributes: [(badge.id, Change::Set(badge_number.into()))].into(),
+            ..Default::default()
+        };
+        members::create(db, company, input).await?;
+    }
     Ok(())
 }

@@ -286,6 +286,13 @@ fn demo_prints_a_working_token_and_serves_sample_data() {
     let (status, body) = get(server.port(), "/assets/classification_view.api", &[("token", &token)]);
     assert_eq!(status, 200);
     assert!(body.contains("Cameras"), "demo groups: {body}");
+    let (status, body) = get(server.port(), "/members.api?include_custom_fields=true", &[("token", &token)]);
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    let members = body["members"].as_array().unwrap();
+    assert_eq!(members.len(), 4, "the owner and three demo members: {body}");
+    assert_eq!(members[3]["role_name"], "Technician");
+    assert_eq!(members[3]["Badge Number"], "103");
     drop(server);
 
     // A second start keeps the data and issues a fresh token; the old one stops working.
