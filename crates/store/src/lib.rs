@@ -75,3 +75,77 @@ pub(crate) fn scoped(table: &'static str, company: domain::CompanyId) -> sea_que
     use sea_query::{Expr, ExprTrait, Query};
     Query::select().from(table).and_where(Expr::col("company_id").eq(company.0)).to_owned()
 }
+
+/// The column values of one INSERT or UPDATE of a company's record, gathered field by
+/// field, so creates and updates share how optional fields are written.
+pub(crate) struct Assignments {
+    /// On insert a field left out or cleared is simply not written; on update a clear
+    /// writes NULL.
+    inserting: bool,
+    pairs: Vec<(&'static str, sea_query::Value)>,
+}
+
+impl Assignments {
+    pub(crate) fn insert() -> Self {
+        Assignments { inserting: true, pairs: Vec::new() }
+    }
+
+    /// Starts an update, which always stamps `updated_at`.
+    pub(crate) fn update() -> Self {
+        Assignments { inserting: false, pairs: vec![("updated_at", now().into())] }
+    }
+
+    pub(crate) fn set(&mut self, column: &'static str, value: impl Into<sea_query::Value>) -> &mut Self {
+        self.pairs.push((column, value.into()));
+        self
+    }
+
+    /// An optional field: written when set, and on update also when cleared.
+    pub(crate) fn change<T>(&mut self, column: &'static str, change: &domain::Change<T>) -> &mut Self
+    where
+        T: Clone + Into<sea_query::Value> + sea_query::Nullable,
+    {
+        let value = match change {
+            domain::Change::Set(v) => Some(v.clone().into()),
+            domain::Change::Clear if !self.inserting => change_value(change),
+            _ => None,
+        };
+        if let Some(v) = value {
+            self.pairs.push((column, v));
+        }
+        self
+    }
+
+    /// Optional text fields, one change per column.
+    pub(crate) fn changes(&mut self, columns: &[&'static str], changes: &[domain::Change<String>]) -> &mut Self {
+        for (column, change) in columns.iter().zip(changes) {
+            self.change(column, change);
+        }
+        self
+    }
+
+    /// The columns written besides `updated_at`, for the change log.
+    pub(crate) fn columns(&self) -> Vec<&'static str> {
+        self.pairs.iter().map(|(c, _)| *c).filter(|c| *c != "updated_at").collect()
+    }
+
+    pub(crate) fn into_insert(self, table: &'static str) -> sea_query::InsertStatement {
+        let (columns, values): (Vec<_>, Vec<_>) = self.pairs.into_iter().unzip();
+        sea_query::Query::insert()
+            .into_table(table)
+            .columns(columns)
+            .values_panic(values.into_iter().map(sea_query::Expr::val))
+            .to_owned()
+    }
+
+    /// An UPDATE of the record `id` of `company`.
+    pub(crate) fn into_update(self, table: &'static str, company: domain::CompanyId, id: i64) -> sea_query::UpdateStatement {
+        use sea_query::{Expr, ExprTrait};
+        sea_query::Query::update()
+            .table(table)
+            .values(self.pairs.into_iter().map(|(c, v)| (c, Expr::val(v))))
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").eq(id))
+            .to_owned()
+    }
+}

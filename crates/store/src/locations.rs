@@ -2,10 +2,10 @@
 
 use chrono::{DateTime, Utc};
 use domain::{Change, CompanyId, Name, Page};
-use sea_query::{Expr, ExprTrait, Order, Query, SelectStatement, Value, Values};
+use sea_query::{Expr, ExprTrait, Order, Query, SelectStatement, Values};
 
 use crate::counters::{self, Sequence};
-use crate::{change_log, change_value, now, Db, PageOf, Sql, StoreError, Tx};
+use crate::{change_log, Assignments, now, Db, PageOf, Sql, StoreError, Tx};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Location {
@@ -149,31 +149,18 @@ pub async fn create(db: &Db, company: CompanyId, name: Name, fields: LocationFie
     }
     let sequence_num = counters::next(&mut tx, company, Sequence::Locations).await?;
     let at = now();
-    let mut columns = vec!["company_id", "sequence_num", "name", "active", "created_at", "updated_at"];
-    let mut values: Vec<Value> = vec![
-        company.0.into(),
-        sequence_num.into(),
-        name.as_str().into(),
-        fields.active.unwrap_or(true).into(),
-        at.into(),
-        at.into(),
-    ];
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set("sequence_num", sequence_num)
+        .set("name", name.as_str())
+        .set("active", fields.active.unwrap_or(true))
+        .set("created_at", at)
+        .set("updated_at", at);
     for (column, change) in fields.text_columns() {
-        if let Change::Set(v) = change {
-            columns.push(column);
-            values.push(v.clone().into());
-        }
+        row.change(column, change);
     }
-    if let Change::Set(parent) = fields.parent_id {
-        columns.push("parent_id");
-        values.push(parent.into());
-    }
-    let stmt = Query::insert()
-        .into_table("locations")
-        .columns(columns)
-        .values_panic(values.into_iter().map(Expr::val))
-        .returning(Query::returning().columns(COLUMNS))
-        .to_owned();
+    row.change("parent_id", &fields.parent_id);
+    let stmt = row.into_insert("locations").returning(Query::returning().columns(COLUMNS)).to_owned();
     let location: Location = tx.one(&stmt).await?;
     change_log::record(&mut tx, company, "location", location.id, "created", serde_json::json!({"name": location.name})).await?;
     tx.commit().await?;
@@ -186,25 +173,16 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, name: Name, fields: Lo
     if let Change::Set(parent) = fields.parent_id {
         check_parent(&mut tx, company, Some(id), parent).await?;
     }
-    let mut values: Vec<(&'static str, Value)> = vec![("name", name.as_str().into()), ("updated_at", now().into())];
+    let mut row = Assignments::update();
+    row.set("name", name.as_str());
     for (column, change) in fields.text_columns() {
-        if let Some(v) = change_value(change) {
-            values.push((column, v));
-        }
+        row.change(column, change);
     }
-    if let Some(v) = change_value(&fields.parent_id) {
-        values.push(("parent_id", v));
-    }
+    row.change("parent_id", &fields.parent_id);
     if let Some(active) = fields.active {
-        values.push(("active", active.into()));
+        row.set("active", active);
     }
-    let stmt = Query::update()
-        .table("locations")
-        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(id))
-        .returning(Query::returning().columns(COLUMNS))
-        .to_owned();
+    let stmt = row.into_update("locations", company, id).returning(Query::returning().columns(COLUMNS)).to_owned();
     let after: Location = tx.one(&stmt).await?;
     change_log::record(
         &mut tx,

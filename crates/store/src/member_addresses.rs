@@ -3,9 +3,9 @@
 
 use chrono::{DateTime, Utc};
 use domain::{Change, CompanyId, Page};
-use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value};
+use sea_query::{Expr, ExprTrait, Query, SelectStatement};
 
-use crate::{change_log, change_value, now, Db, PageOf, StoreError, Tx};
+use crate::{change_log, Assignments, now, Db, PageOf, StoreError, Tx};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Address {
@@ -130,29 +130,17 @@ pub async fn create(db: &Db, company: CompanyId, member: i64, input: AddressInpu
         None => !has_default,
     };
     let at = now();
-    let mut columns = vec!["company_id", "member_id", "street1", "active", "is_default", "created_by_id", "created_at", "updated_at"];
-    let mut values: Vec<Value> = vec![
-        company.0.into(),
-        member.into(),
-        street1.into(),
-        input.active.unwrap_or(true).into(),
-        is_default.into(),
-        input.created_by_id.into(),
-        at.into(),
-        at.into(),
-    ];
-    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
-        if let Change::Set(v) = change {
-            columns.push(column);
-            values.push(v.clone().into());
-        }
-    }
-    let stmt = Query::insert()
-        .into_table("member_addresses")
-        .columns(columns)
-        .values_panic(values.into_iter().map(Expr::val))
-        .returning(Query::returning().columns(COLUMNS))
-        .to_owned();
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set("member_id", member)
+        .set("street1", street1)
+        .set("active", input.active.unwrap_or(true))
+        .set("is_default", is_default)
+        .set("created_by_id", input.created_by_id)
+        .set("created_at", at)
+        .set("updated_at", at)
+        .changes(&TEXT_FIELDS, &input.text);
+    let stmt = row.into_insert("member_addresses").returning(Query::returning().columns(COLUMNS)).to_owned();
     let address: Address = tx.one(&stmt).await?;
     change_log::record(&mut tx, company, "member_address", address.id, "created", serde_json::json!({"member_id": member, "default": is_default})).await?;
     tx.commit().await?;
@@ -164,31 +152,21 @@ pub async fn update(db: &Db, company: CompanyId, member: i64, id: i64, input: Ad
     crate::members::lock(&mut tx, company, member).await?;
     let select = scoped(company, member).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
     let _: Address = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
-    let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
+    let mut row = Assignments::update();
     if let Some(street1) = &input.street1 {
-        values.push(("street1", street1.clone().into()));
+        row.set("street1", street1.clone());
     }
-    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
-        if let Some(v) = change_value(change) {
-            values.push((column, v));
-        }
-    }
+    row.changes(&TEXT_FIELDS, &input.text);
     if let Some(active) = input.active {
-        values.push(("active", active.into()));
+        row.set("active", active);
     }
     if let Some(default) = input.default_address {
         if default {
             clear_default(&mut tx, company, member).await?;
         }
-        values.push(("is_default", default.into()));
+        row.set("is_default", default);
     }
-    let stmt = Query::update()
-        .table("member_addresses")
-        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(id))
-        .returning(Query::returning().columns(COLUMNS))
-        .to_owned();
+    let stmt = row.into_update("member_addresses", company, id).returning(Query::returning().columns(COLUMNS)).to_owned();
     let address: Address = tx.one(&stmt).await?;
     change_log::record(&mut tx, company, "member_address", id, "updated", serde_json::json!({"member_id": member, "default": address.is_default})).await?;
     tx.commit().await?;

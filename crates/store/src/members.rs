@@ -4,11 +4,11 @@
 use chrono::{DateTime, Utc};
 use domain::member::{MemberFilter, Role, StatusFilter};
 use domain::{Change, CompanyId, Page};
-use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement, Value};
+use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement};
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
-use crate::{change_log, change_value, now, Count, Db, PageOf, Reader, StoreError, Tx};
+use crate::{change_log, Assignments, now, Count, Db, PageOf, Reader, StoreError, Tx};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Member {
@@ -247,48 +247,22 @@ pub async fn create(db: &Db, company: CompanyId, input: MemberInput) -> Result<M
     let login_enabled = input.login_enabled.unwrap_or(true);
     login_needs_email(login_enabled, email.as_deref())?;
     let at = now();
-    let mut columns = vec![
-        "company_id",
-        "email",
-        "first_name",
-        "last_name",
-        "role_id",
-        "custom_role_id",
-        "login_enabled",
-        "subscribed_to_emails",
-        "active",
-        "is_owner",
-        "custom_attributes",
-        "created_at",
-        "updated_at",
-    ];
-    let mut values: Vec<Value> = vec![
-        company.0.into(),
-        email.into(),
-        first_name.into(),
-        last_name.into(),
-        role.id().into(),
-        role.custom_role_id().into(),
-        login_enabled.into(),
-        input.subscribed_to_emails.unwrap_or(true).into(),
-        true.into(),
-        false.into(),
-        merge_values("{}", &input.custom_attributes).into(),
-        at.into(),
-        at.into(),
-    ];
-    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
-        if let Change::Set(v) = change {
-            columns.push(column);
-            values.push(v.clone().into());
-        }
-    }
-    let insert = Query::insert()
-        .into_table("members")
-        .columns(columns)
-        .values_panic(values.into_iter().map(Expr::val))
-        .returning(Query::returning().column("id"))
-        .to_owned();
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set("email", email)
+        .set("first_name", first_name)
+        .set("last_name", last_name)
+        .set("role_id", role.id())
+        .set("custom_role_id", role.custom_role_id())
+        .set("login_enabled", login_enabled)
+        .set("subscribed_to_emails", input.subscribed_to_emails.unwrap_or(true))
+        .set("active", true)
+        .set("is_owner", false)
+        .set("custom_attributes", merge_values("{}", &input.custom_attributes))
+        .set("created_at", at)
+        .set("updated_at", at)
+        .changes(&TEXT_FIELDS, &input.text);
+    let insert = row.into_insert("members").returning(Query::returning().column("id")).to_owned();
     let mut tx = db.begin().await?;
     check_references(&mut tx, company, &input).await?;
     let (id,): (i64,) = tx.one(&insert).await.map_err(write_error)?;
@@ -324,42 +298,29 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: MemberInput) ->
     };
     login_needs_email(login_enabled, email.as_deref())?;
     check_references(&mut tx, company, &input).await?;
-    let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
-    if let Some(v) = change_value(&input.email) {
-        values.push(("email", v));
-    }
+    let mut row = Assignments::update();
+    row.change("email", &input.email);
     if let Some(v) = &input.first_name {
-        values.push(("first_name", v.clone().into()));
+        row.set("first_name", v.clone());
     }
     if let Some(v) = &input.last_name {
-        values.push(("last_name", v.clone().into()));
+        row.set("last_name", v.clone());
     }
     if let Some(role) = input.role {
-        values.push(("role_id", role.id().into()));
-        values.push(("custom_role_id", role.custom_role_id().into()));
+        row.set("role_id", role.id()).set("custom_role_id", role.custom_role_id());
     }
-    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
-        if let Some(v) = change_value(change) {
-            values.push((column, v));
-        }
-    }
+    row.changes(&TEXT_FIELDS, &input.text);
     if let Some(v) = input.login_enabled {
-        values.push(("login_enabled", v.into()));
+        row.set("login_enabled", v);
     }
     if let Some(v) = input.subscribed_to_emails {
-        values.push(("subscribed_to_emails", v.into()));
+        row.set("subscribed_to_emails", v);
     }
     if !input.custom_attributes.is_empty() {
-        values.push(("custom_attributes", merge_values(&before.custom_attributes, &input.custom_attributes).into()));
+        row.set("custom_attributes", merge_values(&before.custom_attributes, &input.custom_attributes));
     }
-    let changed: Vec<&str> = values.iter().map(|(c, _)| *c).filter(|c| *c != "updated_at").collect();
-    let details = serde_json::json!({"fields": changed, "team_ids": input.team_ids});
-    let stmt = Query::update()
-        .table("members")
-        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
+    let details = serde_json::json!({"fields": row.columns(), "team_ids": input.team_ids});
+    let stmt = row.into_update("members", company, id);
     tx.execute(&stmt).await.map_err(write_error)?;
     if let Some(team_ids) = &input.team_ids {
         write_teams(&mut tx, company, id, team_ids).await.map_err(write_error)?;

@@ -2,11 +2,11 @@
 
 use chrono::{DateTime, Utc};
 use domain::{Change, CompanyId, Name, Page};
-use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement, Value};
+use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
-use crate::{change_log, change_value, now, Db, PageOf, StoreError};
+use crate::{change_log, Assignments, now, Db, PageOf, StoreError};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Vendor {
@@ -67,26 +67,14 @@ pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Vend
 /// `name` is required here; the HTTP layer has already said so.
 pub async fn create(db: &Db, company: CompanyId, name: Name, input: VendorInput) -> Result<Vendor, StoreError> {
     let at = now();
-    let mut columns = vec!["company_id", "name", "custom_attributes", "created_at", "updated_at"];
-    let mut values: Vec<Value> = vec![
-        company.0.into(),
-        name.as_str().into(),
-        merge_values("{}", &input.custom_attributes).into(),
-        at.into(),
-        at.into(),
-    ];
-    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
-        if let Change::Set(v) = change {
-            columns.push(column);
-            values.push(v.clone().into());
-        }
-    }
-    let stmt = Query::insert()
-        .into_table("vendors")
-        .columns(columns)
-        .values_panic(values.into_iter().map(Expr::val))
-        .returning(Query::returning().columns(COLUMNS))
-        .to_owned();
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set("name", name.as_str())
+        .set("custom_attributes", merge_values("{}", &input.custom_attributes))
+        .set("created_at", at)
+        .set("updated_at", at)
+        .changes(&TEXT_FIELDS, &input.text);
+    let stmt = row.into_insert("vendors").returning(Query::returning().columns(COLUMNS)).to_owned();
     let mut tx = db.begin().await?;
     let vendor: Vendor = tx.one(&stmt).await?;
     change_log::record(&mut tx, company, "vendor", vendor.id, "created", serde_json::json!({"name": vendor.name})).await?;
@@ -98,25 +86,15 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: VendorInput) ->
     let mut tx = db.begin().await?;
     let select = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
     let before: Vendor = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
-    let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
+    let mut row = Assignments::update();
     if let Some(name) = &input.name {
-        values.push(("name", name.as_str().into()));
+        row.set("name", name.as_str());
     }
-    for (column, change) in TEXT_FIELDS.iter().zip(&input.text) {
-        if let Some(v) = change_value(change) {
-            values.push((column, v));
-        }
-    }
+    row.changes(&TEXT_FIELDS, &input.text);
     if !input.custom_attributes.is_empty() {
-        values.push(("custom_attributes", merge_values(&before.custom_attributes, &input.custom_attributes).into()));
+        row.set("custom_attributes", merge_values(&before.custom_attributes, &input.custom_attributes));
     }
-    let stmt = Query::update()
-        .table("vendors")
-        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(id))
-        .returning(Query::returning().columns(COLUMNS))
-        .to_owned();
+    let stmt = row.into_update("vendors", company, id).returning(Query::returning().columns(COLUMNS)).to_owned();
     let vendor: Vendor = tx.one(&stmt).await?;
     change_log::record(&mut tx, company, "vendor", id, "updated", serde_json::json!({"name": [before.name, vendor.name.clone()]})).await?;
     tx.commit().await?;
