@@ -1,36 +1,8 @@
 #!/usr/bin/env bash
 # Seed 1000 locations / 100 groups / 100 vendors, then run the healthz,
-# location-details and location-list mixes at 64 connections for 10 s each.
+# location-details and location-list mixes (see run.sh for the knobs).
 #
 #   BASE_URL=http://127.0.0.1:3000 TOKEN=... bench/run-catalog.sh
-#
-# Human-readable lines go to stderr as it runs; the JSON lines (one per step)
-# are printed on stdout at the end, ready to paste into notes.
-# Optional: SKIP_SEED=1, CONNECTIONS, DURATION, WARMUP, BENCH_THREADS,
-# BENCH (path to a prebuilt rentrack-bench binary).
-set -euo pipefail
-
-: "${BASE_URL:?set BASE_URL, e.g. http://127.0.0.1:3000}"
-: "${TOKEN:?set TOKEN to the company API token}"
-export BASE_URL TOKEN
-CONNECTIONS=${CONNECTIONS:-64}
-DURATION=${DURATION:-10}
-WARMUP=${WARMUP:-2}
-
-if [[ -z "${BENCH:-}" ]]; then
-    cd "$(dirname "$0")/.."
-    export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-    cargo build --release --quiet -p rentrack-bench
-    BENCH="$CARGO_TARGET_DIR/release/rentrack-bench"
-fi
-
-results=()
-if [[ "${SKIP_SEED:-0}" != 1 ]]; then
-    results+=("$("$BENCH" seed --locations 1000 --groups 100 --vendors 100 --concurrency 16)")
-fi
-for mix in healthz location-details location-list; do
-    results+=("$("$BENCH" run --mix "$mix" --connections "$CONNECTIONS" \
-        --duration "$DURATION" --warmup "$WARMUP")")
-done
-
-printf '%s\n' "${results[@]}"
+SEED_ARGS=${SEED_ARGS:-"--locations 1000 --groups 100 --vendors 100"} \
+MIXES=${MIXES:-"healthz location-details location-list"} \
+    exec "$(dirname "$0")/run.sh"

@@ -194,6 +194,12 @@ fn get(port: u16, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
     })
 }
 
+/// Creates company `acme` on the unlimited plan with the API on; returns its token.
+fn unlimited_company(db: &str) -> String {
+    let created = json(db, &["company", "create", "--name", "Acme Rentals", "--subdomain", "acme", "--plan", "unlimited", "--enable-api"]);
+    created["token"].as_str().expect("a token").to_owned()
+}
+
 #[test]
 fn company_create_prints_the_company_and_token_once() {
     for db in databases() {
@@ -255,8 +261,7 @@ fn plan_rate_limit_and_api_switch_commands_change_the_company() {
 #[test]
 fn token_regenerate_stops_the_old_token_at_once() {
     for db in databases() {
-        let created = json(&db, &["company", "create", "--name", "Acme Rentals", "--subdomain", "acme", "--plan", "unlimited", "--enable-api"]);
-        let old = created["token"].as_str().unwrap().to_owned();
+        let old = unlimited_company(&db);
         let server = Server::start(&db, &["serve"]);
         let path = "/locations/get_line_item_locations.api";
         assert_eq!(get(server.port(), path, &[("token", &old)]).0, 200);
@@ -353,10 +358,7 @@ fn serve_speaks_https_with_the_given_certificate() {
 #[test]
 fn sigterm_lets_the_request_in_flight_finish_then_exits_cleanly() {
     let db = sqlite_url();
-    let token = json(&db, &["company", "create", "--name", "Acme Rentals", "--subdomain", "acme", "--plan", "unlimited", "--enable-api"])["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let token = unlimited_company(&db);
     let mut server = Server::start(&db, &["serve"]);
     let port = server.port();
 
@@ -400,10 +402,7 @@ fn sigterm_lets_the_request_in_flight_finish_then_exits_cleanly() {
 #[test]
 fn the_log_has_one_line_per_request_and_never_the_token() {
     let db = sqlite_url();
-    let token = json(&db, &["company", "create", "--name", "Acme Rentals", "--subdomain", "acme", "--plan", "unlimited", "--enable-api"])["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let token = unlimited_company(&db);
     let mut server = Server::start(&db, &["serve"]);
     let port = server.port();
     let bearer = format!("Bearer {token}");

@@ -369,37 +369,20 @@ pub async fn lock(tx: &mut Tx, company: CompanyId, id: i64) -> Result<(), StoreE
 
 /// Lists the owner as a member; called in the transaction that creates the company.
 pub(crate) async fn insert_owner(tx: &mut Tx, company: CompanyId, email: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
-    let insert = Query::insert()
-        .into_table("members")
-        .columns([
-            "company_id",
-            "email",
-            "first_name",
-            "last_name",
-            "role_id",
-            "login_enabled",
-            "subscribed_to_emails",
-            "active",
-            "is_owner",
-            "custom_attributes",
-            "created_at",
-            "updated_at",
-        ])
-        .values_panic([
-            company.0.into(),
-            email.into(),
-            "Account".into(),
-            "Owner".into(),
-            Role::ADMINISTRATOR_ID.into(),
-            true.into(),
-            true.into(),
-            true.into(),
-            true.into(),
-            "{}".into(),
-            at.into(),
-            at.into(),
-        ])
-        .to_owned();
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set("email", email)
+        .set("first_name", "Account")
+        .set("last_name", "Owner")
+        .set("role_id", Role::ADMINISTRATOR_ID)
+        .set("login_enabled", true)
+        .set("subscribed_to_emails", true)
+        .set("active", true)
+        .set("is_owner", true)
+        .set("custom_attributes", "{}")
+        .set("created_at", at)
+        .set("updated_at", at);
+    let insert = row.into_insert("members");
     tx.execute(&insert).await?;
     Ok(())
 }
