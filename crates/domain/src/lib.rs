@@ -3,6 +3,7 @@
 
 pub mod country;
 pub mod custom_field;
+pub mod customer_filter;
 pub mod depreciation;
 pub mod ids;
 pub mod member;

@@ -36,10 +36,14 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let api = resources::sub_groups::routes(api);
     let api = resources::vendors::routes(api);
     let api = resources::members::routes(api);
-    let api = resources::member_addresses::routes(api);
+    let api = resources::addresses::routes(api);
     let api = resources::reference_data::routes(api);
     let api = resources::custom_fields::routes(api);
     let api = resources::company_settings::routes(api);
+    let api = resources::customers::routes(api);
+    let api = resources::businesses::routes(api);
+    let api = resources::contacts::routes(api);
+    let api = resources::persons::routes(api);
     api.into_parts()
 }
 

@@ -4,14 +4,17 @@
 mod db;
 mod error;
 
+pub mod addresses;
+pub mod businesses;
 pub mod change_log;
 pub mod companies;
 pub mod counters;
 pub mod custom_fields;
 pub mod groups;
 pub mod locations;
-pub mod member_addresses;
 pub mod members;
+pub mod orders;
+pub mod persons;
 pub mod rate_limits;
 pub mod reference_data;
 pub mod sub_groups;

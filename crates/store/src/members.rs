@@ -360,13 +360,6 @@ pub async fn exists(tx: &mut Tx, company: CompanyId, id: i64) -> Result<bool, St
     Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
 }
 
-/// Locks a member's row for the rest of the transaction: changes to what hangs off a
-/// member (its default address) then run one after the other. `NotFound` if absent.
-pub async fn lock(tx: &mut Tx, company: CompanyId, id: i64) -> Result<(), StoreError> {
-    let stmt = crate::scoped("members", company).column("id").and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
-    tx.optional::<(i64,)>(&stmt).await?.map(|_| ()).ok_or(StoreError::NotFound)
-}
-
 /// Lists the owner as a member; called in the transaction that creates the company.
 pub(crate) async fn insert_owner(tx: &mut Tx, company: CompanyId, email: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
     let mut row = Assignments::insert();

@@ -1,11 +1,15 @@
 //! One module per resource family of the spec, plus rentrack's reference data.
 
+pub mod addresses;
+pub mod businesses;
 pub mod company_settings;
+pub mod contacts;
 pub mod custom_fields;
+pub mod customers;
 pub mod groups;
 pub mod locations;
-pub mod member_addresses;
 pub mod members;
+pub mod persons;
 pub mod reference_data;
 pub mod sub_groups;
 pub mod vendors;

@@ -1,0 +1,103 @@
+//! Customers: `/customers.api`, `/customers/{id}.api`, `mark_active`, `mark_inactive`.
+
+use axum::extract::{Path, State};
+use axum::routing::{get, patch};
+use axum::Json;
+use domain::customer_filter::PersonList;
+use serde_json::Value;
+use store::persons::{self, Kind};
+
+use crate::api::{Api, Doc};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::params::Params;
+use crate::resources::persons::{answer, page_of, read_input};
+use crate::state::AppState;
+use crate::views::{self, path_id};
+
+pub const FIELDS: &[(&str, &str)] = &[
+    ("first_name", "required on create and update"),
+    ("last_name", "required on create and update"),
+    ("email", "e-mail address; required when login_enabled is true"),
+    ("description", "text"),
+    ("employee_identification_number", "text"),
+    ("category", "text (a rentrack addition; the `category` filter matches it)"),
+    ("collect_tax", "boolean, default true"),
+    ("login_enabled", "boolean, default false"),
+    ("subscribed_to_emails", "boolean, default false"),
+    ("address_name", "text"),
+    ("address", "text"),
+    ("address_line_2", "text"),
+    ("city", "text"),
+    ("state", "state code, kept as given"),
+    ("zip_code", "text"),
+    ("country", "two-letter code (ISO 3166-1 alpha-2)"),
+    ("phone_number", "text"),
+    ("fax", "text"),
+    ("custom_attributes][<field name>", "value of a custom field that applies to customers; null clears"),
+];
+
+pub fn routes(api: Api) -> Api {
+    api.route(
+        "/customers",
+        get(list).post(create),
+        Doc::new("Customers", "List customers, 25 a page, active ones unless filter=inactive_customers (GET), or create one (POST)")
+            .form("customer", FIELDS)
+            .query(&[
+                ("page", "page number, default 1"),
+                ("filter", PersonList::Customers.values()),
+                ("filter_val", "the e-mail (URL-encoded), the category, part of the name (account_name), or a comparison such as >5 (completed_orders)"),
+                ("include_custom_fields", "boolean"),
+            ])
+            .returns_page("customers"),
+    )
+    .route(
+        "/customers/{id}",
+        get(details).patch(update).put(update).delete(delete),
+        Doc::new("Customers", "Customer details (GET), update (PATCH or PUT) or delete (DELETE; 409 while it has open orders)")
+            .form("customer", FIELDS)
+            .query(&[("include_custom_fields", "boolean")])
+            .returns("customer"),
+    )
+    .route("/customers/{id}/mark_active", patch(mark_active), Doc::new("Customers", "Mark a customer active").returns("customer"))
+    .route("/customers/{id}/mark_inactive", patch(mark_inactive), Doc::new("Customers", "Mark a customer inactive").returns("customer"))
+}
+
+async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+    page_of(&state, &company, &params, Some(Kind::Customer), PersonList::Customers, "customers").await
+}
+
+async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+    let input = read_input(&state, company.id, &params, Kind::Customer, true).await?;
+    let customer = persons::create(state.db(), company.id, Kind::Customer, input).await?;
+    answer(&state, &company, "customer", customer, true).await
+}
+
+async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+    let include = views::flag(&params, "include_custom_fields")?;
+    let customer = persons::find(state.db(), company.id, Kind::Customer, path_id(&id, "customer")?).await?;
+    answer(&state, &company, "customer", customer, include).await
+}
+
+async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+    let id = path_id(&id, "customer")?;
+    persons::find(state.db(), company.id, Kind::Customer, id).await?;
+    let input = read_input(&state, company.id, &params, Kind::Customer, false).await?;
+    let customer = persons::update(state.db(), company.id, Kind::Customer, id, input).await?;
+    answer(&state, &company, "customer", customer, true).await
+}
+
+async fn delete(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let customer = persons::delete(state.db(), company.id, Kind::Customer, path_id(&id, "customer")?).await?;
+    answer(&state, &company, "customer", customer, true).await
+}
+
+async fn mark_active(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let customer = persons::set_active(state.db(), company.id, Kind::Customer, path_id(&id, "customer")?, true).await?;
+    answer(&state, &company, "customer", customer, true).await
+}
+
+async fn mark_inactive(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let customer = persons::set_active(state.db(), company.id, Kind::Customer, path_id(&id, "customer")?, false).await?;
+    answer(&state, &company, "customer", customer, true).await
+}

@@ -1,0 +1,350 @@
+//! Addresses of members, customers and businesses. Each owner has at most one default
+//! address (a business one per address type: shipping, billing, other); the first
+//! address of an owner (of a type) becomes the default. Changes to one owner's
+//! addresses lock the owner's row, so racing requests never leave two defaults.
+
+use chrono::{DateTime, Utc};
+use domain::{Change, CompanyId, Page};
+use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
+
+use crate::{change_log, Assignments, Db, PageOf, StoreError, Tx};
+
+/// Whose addresses: the id is the owner's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    Member(i64),
+    Customer(i64),
+    Business(i64),
+}
+
+/// The kinds of business address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddressType {
+    Shipping,
+    Billing,
+    Other,
+}
+
+impl AddressType {
+    pub const NAMES: &'static str = "shipping, billing, other";
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw.trim().to_ascii_lowercase().as_str() {
+            "shipping" => Some(AddressType::Shipping),
+            "billing" => Some(AddressType::Billing),
+            "other" => Some(AddressType::Other),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AddressType::Shipping => "shipping",
+            AddressType::Billing => "billing",
+            AddressType::Other => "other",
+        }
+    }
+}
+
+impl Owner {
+    fn table(self) -> &'static str {
+        match self {
+            Owner::Member(_) => "member_addresses",
+            Owner::Customer(_) => "customer_addresses",
+            Owner::Business(_) => "business_addresses",
+        }
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            Owner::Member(_) => "member_id",
+            Owner::Customer(_) => "customer_id",
+            Owner::Business(_) => "business_id",
+        }
+    }
+
+    fn id(self) -> i64 {
+        match self {
+            Owner::Member(id) | Owner::Customer(id) | Owner::Business(id) => id,
+        }
+    }
+
+    /// The select that finds the owner itself (a customer that is not deleted).
+    fn owner_row(self, company: CompanyId) -> SelectStatement {
+        let mut stmt = match self {
+            Owner::Member(_) => crate::scoped("members", company),
+            Owner::Customer(_) => crate::persons::live(company, crate::persons::Kind::Customer),
+            Owner::Business(_) => crate::scoped("businesses", company),
+        };
+        stmt.column("id").and_where(Expr::col("id").eq(self.id())).to_owned()
+    }
+
+    /// Columns this owner's table has besides the common ones.
+    fn extra_columns(self) -> &'static [&'static str] {
+        match self {
+            Owner::Member(_) => &[],
+            Owner::Customer(_) => &["billing_address"],
+            Owner::Business(_) => &["address_type", "contact_id"],
+        }
+    }
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Address {
+    pub id: i64,
+    pub owner_id: i64,
+    pub name: Option<String>,
+    pub street1: String,
+    pub street2: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zipcode: Option<String>,
+    pub country: Option<String>,
+    pub longi: Option<String>,
+    pub lati: Option<String>,
+    pub email: Option<String>,
+    pub phone_number: Option<String>,
+    pub active: bool,
+    pub is_default: bool,
+    pub created_by_id: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// Customer addresses only.
+    #[sqlx(default)]
+    pub billing_address: Option<bool>,
+    /// Business addresses only.
+    #[sqlx(default)]
+    pub address_type: Option<String>,
+    #[sqlx(default)]
+    pub contact_id: Option<i64>,
+}
+
+const COLUMNS: [&str; 17] = [
+    "id",
+    "name",
+    "street1",
+    "street2",
+    "city",
+    "state",
+    "zipcode",
+    "country",
+    "longi",
+    "lati",
+    "email",
+    "phone_number",
+    "active",
+    "is_default",
+    "created_by_id",
+    "created_at",
+    "updated_at",
+];
+
+/// Optional text fields, in the order of `AddressInput::text`.
+pub const TEXT_FIELDS: [&str; 10] = ["name", "street2", "city", "state", "zipcode", "country", "longi", "lati", "email", "phone_number"];
+
+#[derive(Debug, Clone, Default)]
+pub struct AddressInput {
+    /// Required on create.
+    pub street1: Option<String>,
+    pub text: [Change<String>; 10],
+    pub active: Option<bool>,
+    /// `Some(true)` makes this the owner's only default (of its type); `Some(false)`
+    /// unsets it.
+    pub default_address: Option<bool>,
+    pub created_by_id: Option<i64>,
+    /// Customer addresses.
+    pub billing_address: Option<bool>,
+    /// Business addresses; shipping when not given on create.
+    pub address_type: Option<AddressType>,
+    /// Business addresses: a contact of the business.
+    pub contact_id: Change<i64>,
+}
+
+fn select(company: CompanyId, owner: Owner) -> SelectStatement {
+    crate::scoped(owner.table(), company)
+        .columns(COLUMNS)
+        .columns(owner.extra_columns().iter().copied())
+        .expr_as(Expr::col(owner.column()), "owner_id")
+        .and_where(Expr::col(owner.column()).eq(owner.id()))
+        .to_owned()
+}
+
+/// Lists an owner's addresses; an unknown owner is a 404, not an empty list.
+pub async fn list(db: &Db, company: CompanyId, owner: Owner, page: Page) -> Result<PageOf<Address>, StoreError> {
+    let mut read = db.read();
+    if read.optional::<(i64,)>(&owner.owner_row(company)).await?.is_none() {
+        return Err(StoreError::NotFound);
+    }
+    let base = crate::scoped(owner.table(), company).and_where(Expr::col(owner.column()).eq(owner.id())).to_owned();
+    let count = base.clone().expr_as(Expr::col("id").count(), "n").to_owned();
+    let rows = select(company, owner).order_by("id", sea_query::Order::Asc).limit(page.limit()).offset(page.offset()).to_owned();
+    let total: crate::Count = read.one(&count).await?;
+    let records = read.all(&rows).await?;
+    Ok(PageOf { records, total: u64::try_from(total.n).unwrap_or(0) })
+}
+
+pub async fn find(db: &Db, company: CompanyId, owner: Owner, id: i64) -> Result<Address, StoreError> {
+    let stmt = select(company, owner).and_where(Expr::col("id").eq(id)).to_owned();
+    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+/// The owner's default address (of `address_type`, for a business).
+pub async fn default_address(db: &Db, company: CompanyId, owner: Owner, address_type: Option<AddressType>) -> Result<Address, StoreError> {
+    let mut stmt = select(company, owner).and_where(Expr::col("is_default").eq(true)).to_owned();
+    if let Some(t) = address_type {
+        stmt.and_where(Expr::col("address_type").eq(t.as_str()));
+    }
+    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+async fn clear_default(tx: &mut Tx, company: CompanyId, owner: Owner, address_type: Option<AddressType>) -> Result<(), StoreError> {
+    let mut stmt = Query::update()
+        .table(owner.table())
+        .values([("is_default", Expr::val(false))])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col(owner.column()).eq(owner.id()))
+        .and_where(Expr::col("is_default").eq(true))
+        .to_owned();
+    if let Some(t) = address_type {
+        stmt.and_where(Expr::col("address_type").eq(t.as_str()));
+    }
+    tx.execute(&stmt).await?;
+    Ok(())
+}
+
+/// Checks the references an address makes: its recorder is a member, and a business
+/// address's contact is a contact of that business.
+async fn check_references(tx: &mut Tx, company: CompanyId, owner: Owner, input: &AddressInput) -> Result<(), StoreError> {
+    if let Some(id) = input.created_by_id {
+        if !crate::members::exists(tx, company, id).await? {
+            return Err(StoreError::invalid("created_by_id", format!("is not a member of this company: no member with id {id}")));
+        }
+    }
+    if let (Owner::Business(business), Change::Set(contact)) = (owner, &input.contact_id) {
+        let stmt = crate::scoped("business_contacts", company)
+            .column("contact_id")
+            .and_where(Expr::col("business_id").eq(business))
+            .and_where(Expr::col("contact_id").eq(*contact))
+            .to_owned();
+        if tx.optional::<(i64,)>(&stmt).await?.is_none() {
+            return Err(StoreError::invalid("contact_id", format!("is not a contact of this business: no contact with id {contact} belongs to it")));
+        }
+    }
+    Ok(())
+}
+
+/// Locks the owner's row for the rest of the transaction; `NotFound` if absent.
+async fn lock_owner(tx: &mut Tx, company: CompanyId, owner: Owner) -> Result<(), StoreError> {
+    let stmt = owner.owner_row(company).lock(LockType::Update).to_owned();
+    tx.optional::<(i64,)>(&stmt).await?.map(|_| ()).ok_or(StoreError::NotFound)
+}
+
+fn subject(owner: Owner) -> &'static str {
+    match owner {
+        Owner::Member(_) => "member_address",
+        Owner::Customer(_) => "customer_address",
+        Owner::Business(_) => "business_address",
+    }
+}
+
+pub async fn create(db: &Db, company: CompanyId, owner: Owner, input: AddressInput) -> Result<Address, StoreError> {
+    let Some(street1) = input.street1.clone() else {
+        return Err(StoreError::invalid("street1", "can't be blank"));
+    };
+    let address_type = match owner {
+        Owner::Business(_) => Some(input.address_type.unwrap_or(AddressType::Shipping)),
+        _ => None,
+    };
+    let mut tx = db.begin().await?;
+    lock_owner(&mut tx, company, owner).await?;
+    check_references(&mut tx, company, owner, &input).await?;
+    let has_default = {
+        let mut stmt = select(company, owner).and_where(Expr::col("is_default").eq(true)).to_owned();
+        if let Some(t) = address_type {
+            stmt.and_where(Expr::col("address_type").eq(t.as_str()));
+        }
+        tx.optional::<Address>(&stmt).await?.is_some()
+    };
+    let is_default = match input.default_address {
+        Some(true) => {
+            clear_default(&mut tx, company, owner, address_type).await?;
+            true
+        }
+        Some(false) => false,
+        None => !has_default,
+    };
+    let at = crate::now();
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set(owner.column(), owner.id())
+        .set("street1", street1)
+        .set("active", input.active.unwrap_or(true))
+        .set("is_default", is_default)
+        .set("created_by_id", input.created_by_id)
+        .set("created_at", at)
+        .set("updated_at", at)
+        .changes(&TEXT_FIELDS, &input.text);
+    match owner {
+        Owner::Member(_) => {}
+        Owner::Customer(_) => {
+            row.set("billing_address", input.billing_address.unwrap_or(false));
+        }
+        Owner::Business(_) => {
+            row.set("address_type", address_type.map(AddressType::as_str)).change("contact_id", &input.contact_id);
+        }
+    }
+    let (id,): (i64,) = tx.one(&row.into_insert(owner.table()).returning(Query::returning().column("id")).to_owned()).await?;
+    change_log::record(&mut tx, company, subject(owner), id, "created", serde_json::json!({"owner_id": owner.id(), "default": is_default})).await?;
+    let address: Address = tx.one(&select(company, owner).and_where(Expr::col("id").eq(id)).to_owned()).await?;
+    tx.commit().await?;
+    Ok(address)
+}
+
+pub async fn update(db: &Db, company: CompanyId, owner: Owner, id: i64, input: AddressInput) -> Result<Address, StoreError> {
+    let mut tx = db.begin().await?;
+    lock_owner(&mut tx, company, owner).await?;
+    let before: Address = tx.optional(&select(company, owner).and_where(Expr::col("id").eq(id)).to_owned()).await?.ok_or(StoreError::NotFound)?;
+    check_references(&mut tx, company, owner, &input).await?;
+    let stored_type = before.address_type.as_deref().and_then(AddressType::parse);
+    let address_type = input.address_type.or(stored_type);
+    let mut row = Assignments::update();
+    if let Some(street1) = &input.street1 {
+        row.set("street1", street1.clone());
+    }
+    row.changes(&TEXT_FIELDS, &input.text);
+    if let Some(active) = input.active {
+        row.set("active", active);
+    }
+    match owner {
+        Owner::Member(_) => {}
+        Owner::Customer(_) => {
+            if let Some(b) = input.billing_address {
+                row.set("billing_address", b);
+            }
+        }
+        Owner::Business(_) => {
+            if let Some(t) = input.address_type {
+                row.set("address_type", t.as_str());
+            }
+            row.change("contact_id", &input.contact_id);
+        }
+    }
+    // Moving a default address to another type leaves it the default only if that
+    // type has none; `default_address` decides otherwise.
+    let default = match input.default_address {
+        Some(d) => Some(d),
+        None if before.is_default && address_type != stored_type => Some(false),
+        None => None,
+    };
+    if let Some(default) = default {
+        if default {
+            clear_default(&mut tx, company, owner, address_type).await?;
+        }
+        row.set("is_default", default);
+    }
+    tx.execute(&row.into_update(owner.table(), company, id)).await?;
+    change_log::record(&mut tx, company, subject(owner), id, "updated", serde_json::json!({"owner_id": owner.id()})).await?;
+    let address: Address = tx.one(&select(company, owner).and_where(Expr::col("id").eq(id)).to_owned()).await?;
+    tx.commit().await?;
+    Ok(address)
+}

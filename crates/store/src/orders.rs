@@ -1,0 +1,39 @@
+//! Orders, as far as the customer and business filters need them: who an order is
+//! for and its state. The orders issue builds the rest on this table.
+
+use domain::CompanyId;
+
+use crate::{change_log, counters, Assignments, Db, StoreError};
+use counters::Sequence;
+
+pub const CHECKED_OUT: &str = "checked_out";
+pub const COMPLETED: &str = "completed";
+pub const BOOKED: &str = "booked";
+/// States in which an order still involves its customer (not yet completed, void,
+/// sold or cancelled).
+pub const OPEN: [&str; 5] = ["drafted", "web_order", "booked", "checked_out", "returned"];
+/// Every `basket_state` an order can be in.
+pub const STATES: [&str; 9] = ["drafted", "web_order", "booked", "checked_out", "returned", "completed", "void", "sold", "cancelled"];
+
+/// Records an order for a customer or contact (and optionally a business) in a given
+/// state. Used by tests and the benchmark seed until the orders endpoints exist.
+pub async fn record(db: &Db, company: CompanyId, customer: Option<i64>, business: Option<i64>, state: &str) -> Result<i64, StoreError> {
+    if !STATES.contains(&state) {
+        return Err(StoreError::invalid("basket_state", format!("must be one of {}", STATES.join(", "))));
+    }
+    let mut tx = db.begin().await?;
+    let sequence_num = counters::next(&mut tx, company, Sequence::Orders).await?;
+    let at = crate::now();
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set("sequence_num", sequence_num)
+        .set("customer_id", customer)
+        .set("business_id", business)
+        .set("basket_state", state)
+        .set("created_at", at)
+        .set("updated_at", at);
+    let (id,): (i64,) = tx.one(&row.into_insert("orders").returning(sea_query::Query::returning().column("id")).to_owned()).await?;
+    change_log::record(&mut tx, company, "order", id, "created", serde_json::json!({"basket_state": state})).await?;
+    tx.commit().await?;
+    Ok(id)
+}

@@ -1,0 +1,474 @@
+//! Customers and business contacts: one `persons` table told apart by `kind`, so the
+//! persons list is one query. A deleted person keeps its row (`deleted_at`) for the
+//! orders that name it, and is gone for every read.
+
+use chrono::{DateTime, Utc};
+use domain::customer_filter::{Comparison, Op, PersonFilter};
+use domain::{Change, CompanyId, Page};
+use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, QueryStatementBuilder, SelectStatement};
+use std::collections::BTreeMap;
+
+use crate::custom_fields::merge_values;
+use crate::{change_log, orders, Assignments, Count, Db, PageOf, Reader, StoreError, Tx};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Customer,
+    Contact,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Customer => "customer",
+            Kind::Contact => "contact",
+        }
+    }
+}
+
+/// The live (not deleted) persons of one kind.
+pub(crate) fn live(company: CompanyId, kind: Kind) -> SelectStatement {
+    crate::scoped("persons", company).and_where(Expr::col("kind").eq(kind.as_str())).and_where(Expr::col("deleted_at").is_null()).to_owned()
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Person {
+    pub id: i64,
+    pub kind: String,
+    pub first_name: Option<String>,
+    pub last_name: String,
+    pub description: Option<String>,
+    pub employee_identification_number: Option<String>,
+    pub category: Option<String>,
+    pub collect_tax: bool,
+    pub email: Option<String>,
+    pub login_enabled: bool,
+    pub subscribed_to_emails: bool,
+    pub address_name: Option<String>,
+    pub address: Option<String>,
+    pub address_line_2: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zip_code: Option<String>,
+    pub country: Option<String>,
+    pub phone_number: Option<String>,
+    pub fax: Option<String>,
+    pub active: bool,
+    /// JSON object keyed by custom field id.
+    pub custom_attributes: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl Person {
+    pub fn full_name(&self) -> String {
+        match &self.first_name {
+            Some(first) => format!("{first} {}", self.last_name),
+            None => self.last_name.clone(),
+        }
+    }
+
+    pub fn is_contact(&self) -> bool {
+        self.kind == Kind::Contact.as_str()
+    }
+}
+
+/// A person with the businesses it is a contact of (empty for customers).
+#[derive(Debug, Clone)]
+pub struct PersonView {
+    pub person: Person,
+    pub business_ids: Vec<i64>,
+}
+
+const COLUMNS: [&str; 24] = [
+    "id",
+    "kind",
+    "first_name",
+    "last_name",
+    "description",
+    "employee_identification_number",
+    "category",
+    "collect_tax",
+    "email",
+    "login_enabled",
+    "subscribed_to_emails",
+    "address_name",
+    "address",
+    "address_line_2",
+    "city",
+    "state",
+    "zip_code",
+    "country",
+    "phone_number",
+    "fax",
+    "active",
+    "custom_attributes",
+    "created_at",
+    "updated_at",
+];
+
+/// Optional text fields, in the order of `PersonInput::text`.
+pub const TEXT_FIELDS: [&str; 12] = [
+    "description",
+    "employee_identification_number",
+    "category",
+    "address_name",
+    "address",
+    "address_line_2",
+    "city",
+    "state",
+    "zip_code",
+    "country",
+    "phone_number",
+    "fax",
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct PersonInput {
+    pub first_name: Change<String>,
+    pub last_name: Option<String>,
+    /// Lower-cased by the HTTP layer.
+    pub email: Change<String>,
+    pub text: [Change<String>; 12],
+    pub collect_tax: Option<bool>,
+    pub login_enabled: Option<bool>,
+    pub subscribed_to_emails: Option<bool>,
+    /// Contacts: the complete list of their businesses, when given.
+    pub business_ids: Option<Vec<i64>>,
+    pub custom_attributes: BTreeMap<i64, Change<String>>,
+}
+
+#[derive(sqlx::FromRow)]
+struct Link {
+    business_id: i64,
+    contact_id: i64,
+}
+
+async fn with_businesses(read: &mut Reader<'_>, company: CompanyId, persons: Vec<Person>) -> Result<Vec<PersonView>, StoreError> {
+    let contact_ids: Vec<i64> = persons.iter().filter(|p| p.is_contact()).map(|p| p.id).collect();
+    let links: Vec<Link> = if contact_ids.is_empty() {
+        Vec::new()
+    } else {
+        let stmt = crate::scoped("business_contacts", company)
+            .columns(["business_id", "contact_id"])
+            .and_where(Expr::col("contact_id").is_in(contact_ids))
+            .order_by("business_id", Order::Asc)
+            .to_owned();
+        read.all(&stmt).await?
+    };
+    Ok(persons
+        .into_iter()
+        .map(|p| {
+            let business_ids = links.iter().filter(|l| l.contact_id == p.id).map(|l| l.business_id).collect();
+            PersonView { person: p, business_ids }
+        })
+        .collect())
+}
+
+pub async fn find(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<PersonView, StoreError> {
+    let mut read = db.read();
+    let stmt = live(company, kind).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    let person: Person = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    Ok(with_businesses(&mut read, company, vec![person]).await?.remove(0))
+}
+
+/// The number of orders in `states` of the account the outer row is (`owner_table`,
+/// matched on `orders.<owner_column>`), compared as asked.
+fn order_count(owner_table: &'static str, owner_column: &'static str, states: &[&str], comparison: Comparison) -> Expr {
+    let count = Query::select()
+        .expr(Expr::col(("o", "id")).count())
+        .from_as("orders", "o")
+        .and_where(Expr::col(("o", "company_id")).equals((owner_table, "company_id")))
+        .and_where(Expr::col(("o", owner_column)).equals((owner_table, "id")))
+        .and_where(Expr::col(("o", "basket_state")).is_in(states.iter().map(|s| s.to_string())))
+        .to_owned();
+    let count = Expr::SubQuery(None, Box::new(count.into_sub_query_statement()));
+    let n = comparison.value;
+    match comparison.op {
+        Op::Gt => count.gt(n),
+        Op::Ge => count.gte(n),
+        Op::Lt => count.lt(n),
+        Op::Le => count.lte(n),
+        Op::Eq => count.eq(n),
+    }
+}
+
+/// Accounts with at least one order in one of `states`.
+pub(crate) fn has_orders(owner_table: &'static str, owner_column: &'static str, states: &[&str]) -> Expr {
+    order_count(owner_table, owner_column, states, Comparison { op: Op::Gt, value: 0 })
+}
+
+pub(crate) fn completed_orders(owner_table: &'static str, owner_column: &'static str, comparison: Comparison) -> Expr {
+    order_count(owner_table, owner_column, &[orders::COMPLETED], comparison)
+}
+
+/// Contacts named as the point of contact of a business address (of one of `types`).
+fn contact_of_addresses(types: &[&str]) -> Expr {
+    let mut addresses = Query::select()
+        .expr(Expr::val(1))
+        .from_as("business_addresses", "a")
+        .and_where(Expr::col(("a", "company_id")).equals(("persons", "company_id")))
+        .and_where(Expr::col(("a", "contact_id")).equals(("persons", "id")))
+        .to_owned();
+    if !types.is_empty() {
+        addresses.and_where(Expr::col(("a", "address_type")).is_in(types.iter().map(|t| t.to_string())));
+    }
+    Expr::exists(addresses)
+}
+
+/// Every word of `text` is in the first or the last name, case aside.
+fn name_contains(text: &str) -> Cond {
+    let mut all = Cond::all();
+    for word in text.split_whitespace() {
+        let escaped = word.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+        let pattern = || LikeExpr::new(format!("%{escaped}%")).escape('\\');
+        all = all.add(
+            Cond::any()
+                .add(Expr::expr(Func::lower(Expr::col("first_name"))).like(pattern()))
+                .add(Expr::expr(Func::lower(Expr::col("last_name"))).like(pattern())),
+        );
+    }
+    all
+}
+
+fn condition(filter: &PersonFilter) -> Cond {
+    let active = Expr::col("active").eq(true);
+    let only = |e: Expr| Cond::all().add(active.clone()).add(e);
+    match filter {
+        PersonFilter::Active => Cond::all().add(active),
+        PersonFilter::All => Cond::all(),
+        PersonFilter::Inactive => Cond::all().add(Expr::col("active").eq(false)),
+        PersonFilter::Email(email) => only(Expr::col("email").eq(email.as_str())),
+        PersonFilter::Category(c) => only(Expr::col("category").eq(c.as_str())),
+        PersonFilter::Taxed => only(Expr::col("collect_tax").eq(true)),
+        PersonFilter::NonTaxed => only(Expr::col("collect_tax").eq(false)),
+        PersonFilter::SubscribedEmails => only(Expr::col("subscribed_to_emails").eq(true)),
+        PersonFilter::NotSubscribedEmails => only(Expr::col("subscribed_to_emails").eq(false)),
+        PersonFilter::LoginEnabled => only(Expr::col("login_enabled").eq(true)),
+        PersonFilter::CheckedOutOrders => only(has_orders("persons", "customer_id", &[orders::CHECKED_OUT])),
+        PersonFilter::CompletedOrders(c) => only(completed_orders("persons", "customer_id", *c)),
+        PersonFilter::AccountName(text) => Cond::all().add(active).add(name_contains(text)),
+        PersonFilter::Customers => only(Expr::col("kind").eq(Kind::Customer.as_str())),
+        PersonFilter::BusinessContacts => only(Expr::col("kind").eq(Kind::Contact.as_str())),
+        PersonFilter::PrimaryContactPerson => only(contact_of_addresses(&[])),
+        PersonFilter::Shipping => only(contact_of_addresses(&["shipping"])),
+        PersonFilter::Billing => only(contact_of_addresses(&["billing"])),
+        PersonFilter::Both => Cond::all().add(active).add(contact_of_addresses(&["shipping"])).add(contact_of_addresses(&["billing"])),
+    }
+}
+
+/// A page of customers, of contacts, or (`kind` None) of both: three queries.
+pub async fn list(db: &Db, company: CompanyId, kind: Option<Kind>, filter: &PersonFilter, page: Page) -> Result<PageOf<PersonView>, StoreError> {
+    let mut base = crate::scoped("persons", company).and_where(Expr::col("deleted_at").is_null()).cond_where(condition(filter)).to_owned();
+    if let Some(kind) = kind {
+        base.and_where(Expr::col("kind").eq(kind.as_str()));
+    }
+    let persons: PageOf<Person> = crate::paged(db, base, COLUMNS, page).await?;
+    let records = with_businesses(&mut db.read(), company, persons.records).await?;
+    Ok(PageOf { records, total: persons.total })
+}
+
+/// Checks that every id names a business of the company.
+pub(crate) async fn check_businesses(tx: &mut Tx, company: CompanyId, field: &str, ids: &[i64]) -> Result<(), StoreError> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let stmt = crate::scoped("businesses", company).column("id").and_where(Expr::col("id").is_in(ids.to_vec())).to_owned();
+    let found: Vec<(i64,)> = tx.all(&stmt).await?;
+    let missing: Vec<String> = ids.iter().filter(|id| !found.iter().any(|f| f.0 == **id)).map(|id| id.to_string()).collect();
+    if missing.is_empty() { Ok(()) } else { Err(StoreError::invalid(field, format!("has no business with id {}", missing.join(", ")))) }
+}
+
+/// Links `contact` to each business it is not yet linked to.
+pub(crate) async fn link(tx: &mut Tx, company: CompanyId, contact: i64, businesses: &[i64]) -> Result<(), StoreError> {
+    let existing = crate::scoped("business_contacts", company).column("business_id").and_where(Expr::col("contact_id").eq(contact)).to_owned();
+    let existing: Vec<(i64,)> = tx.all(&existing).await?;
+    let mut new: Vec<i64> = businesses.iter().copied().filter(|b| !existing.iter().any(|e| e.0 == *b)).collect();
+    new.sort_unstable();
+    new.dedup();
+    if new.is_empty() {
+        return Ok(());
+    }
+    let mut insert = Query::insert().into_table("business_contacts").columns(["company_id", "business_id", "contact_id"]).to_owned();
+    for business in new {
+        insert.values_panic([company.0.into(), business.into(), contact.into()]);
+    }
+    tx.execute(&insert).await?;
+    Ok(())
+}
+
+/// Removes `contact` from every business not in `keep`, and from the addresses of
+/// those businesses it was the point of contact of.
+async fn unlink_except(tx: &mut Tx, company: CompanyId, contact: i64, keep: &[i64]) -> Result<(), StoreError> {
+    let addresses = Query::update()
+        .table("business_addresses")
+        .values([("contact_id", Expr::val(Option::<i64>::None))])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("contact_id").eq(contact))
+        .and_where(Expr::col("business_id").is_not_in(keep.to_vec()))
+        .to_owned();
+    tx.execute(&addresses).await?;
+    let links = Query::delete()
+        .from_table("business_contacts")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("contact_id").eq(contact))
+        .and_where(Expr::col("business_id").is_not_in(keep.to_vec()))
+        .to_owned();
+    tx.execute(&links).await?;
+    Ok(())
+}
+
+fn login_needs_email(login_enabled: bool, email: Option<&str>) -> Result<(), StoreError> {
+    if login_enabled && email.is_none() {
+        Err(StoreError::invalid("email", "can't be blank when login_enabled is true"))
+    } else {
+        Ok(())
+    }
+}
+
+pub async fn create(db: &Db, company: CompanyId, kind: Kind, input: PersonInput) -> Result<PersonView, StoreError> {
+    let Some(last_name) = input.last_name.clone() else {
+        return Err(StoreError::invalid("last_name", "can't be blank"));
+    };
+    let email = match &input.email {
+        Change::Set(e) => Some(e.clone()),
+        _ => None,
+    };
+    let login_enabled = input.login_enabled.unwrap_or(false);
+    login_needs_email(login_enabled, email.as_deref())?;
+    let at = crate::now();
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set("kind", kind.as_str())
+        .set("last_name", last_name)
+        .set("email", email)
+        .set("collect_tax", input.collect_tax.unwrap_or(true))
+        .set("login_enabled", login_enabled)
+        .set("subscribed_to_emails", input.subscribed_to_emails.unwrap_or(false))
+        .set("active", true)
+        .set("custom_attributes", merge_values("{}", &input.custom_attributes))
+        .set("created_at", at)
+        .set("updated_at", at)
+        .change("first_name", &input.first_name)
+        .changes(&TEXT_FIELDS, &input.text);
+    let mut tx = db.begin().await?;
+    let businesses = input.business_ids.clone().unwrap_or_default();
+    check_businesses(&mut tx, company, "business_ids", &businesses).await?;
+    let (id,): (i64,) = tx.one(&row.into_insert("persons").returning(Query::returning().column("id")).to_owned()).await?;
+    link(&mut tx, company, id, &businesses).await?;
+    change_log::record(&mut tx, company, kind.as_str(), id, "created", serde_json::json!({"business_ids": businesses})).await?;
+    tx.commit().await?;
+    find(db, company, kind, id).await
+}
+
+async fn locked(tx: &mut Tx, company: CompanyId, kind: Kind, id: i64) -> Result<Person, StoreError> {
+    let stmt = live(company, kind).columns(COLUMNS).and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
+    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+pub async fn update(db: &Db, company: CompanyId, kind: Kind, id: i64, input: PersonInput) -> Result<PersonView, StoreError> {
+    let mut tx = db.begin().await?;
+    let before = locked(&mut tx, company, kind, id).await?;
+    let email = match &input.email {
+        Change::Keep => before.email.clone(),
+        Change::Set(e) => Some(e.clone()),
+        Change::Clear => None,
+    };
+    login_needs_email(input.login_enabled.unwrap_or(before.login_enabled), email.as_deref())?;
+    if kind == Kind::Customer && matches!(input.first_name, Change::Clear) {
+        return Err(StoreError::invalid("first_name", "can't be blank"));
+    }
+    if let Some(businesses) = &input.business_ids {
+        check_businesses(&mut tx, company, "business_ids", businesses).await?;
+    }
+    let mut row = Assignments::update();
+    row.change("first_name", &input.first_name).change("email", &input.email).changes(&TEXT_FIELDS, &input.text);
+    if let Some(v) = &input.last_name {
+        row.set("last_name", v.clone());
+    }
+    for (column, value) in [("collect_tax", input.collect_tax), ("login_enabled", input.login_enabled), ("subscribed_to_emails", input.subscribed_to_emails)] {
+        if let Some(v) = value {
+            row.set(column, v);
+        }
+    }
+    if !input.custom_attributes.is_empty() {
+        row.set("custom_attributes", merge_values(&before.custom_attributes, &input.custom_attributes));
+    }
+    let details = serde_json::json!({"fields": row.columns(), "business_ids": input.business_ids});
+    tx.execute(&row.into_update("persons", company, id)).await?;
+    if let Some(businesses) = &input.business_ids {
+        unlink_except(&mut tx, company, id, businesses).await?;
+        link(&mut tx, company, id, businesses).await?;
+    }
+    change_log::record(&mut tx, company, kind.as_str(), id, "updated", details).await?;
+    tx.commit().await?;
+    find(db, company, kind, id).await
+}
+
+pub async fn set_active(db: &Db, company: CompanyId, kind: Kind, id: i64, active: bool) -> Result<PersonView, StoreError> {
+    let mut tx = db.begin().await?;
+    let before = locked(&mut tx, company, kind, id).await?;
+    if before.active != active {
+        let mut row = Assignments::update();
+        row.set("active", active);
+        tx.execute(&row.into_update("persons", company, id)).await?;
+        change_log::record(&mut tx, company, kind.as_str(), id, if active { "activated" } else { "deactivated" }, serde_json::json!({})).await?;
+    }
+    tx.commit().await?;
+    find(db, company, kind, id).await
+}
+
+/// Deletes a customer or contact: refused (409) while it has open orders. The row is
+/// kept, marked deleted, so orders keep naming it; its business links go.
+pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<PersonView, StoreError> {
+    let view = find(db, company, kind, id).await?;
+    let mut tx = db.begin().await?;
+    let person = locked(&mut tx, company, kind, id).await?;
+    let open = crate::scoped("orders", company)
+        .expr_as(Expr::col("id").count(), "n")
+        .and_where(Expr::col("customer_id").eq(id))
+        .and_where(Expr::col("basket_state").is_in(orders::OPEN.to_vec()))
+        .to_owned();
+    let n: Count = tx.one(&open).await?;
+    if n.n > 0 {
+        return Err(StoreError::Conflict(format!(
+            "{} {} has {} open order(s) (draft, booked, rented out or returned); complete or cancel them first, or mark the {} inactive.",
+            if kind == Kind::Customer { "Customer" } else { "Contact" },
+            person.full_name(),
+            n.n,
+            kind.as_str()
+        )));
+    }
+    unlink_except(&mut tx, company, id, &[]).await?;
+    let mut row = Assignments::update();
+    row.set("deleted_at", crate::now());
+    tx.execute(&row.into_update("persons", company, id)).await?;
+    change_log::record(&mut tx, company, kind.as_str(), id, "deleted", serde_json::json!({"name": person.full_name()})).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Adds existing contacts to a business (those already in it stay as they are).
+pub async fn add_contacts_to_business(db: &Db, company: CompanyId, business: i64, contacts: &[i64]) -> Result<Vec<PersonView>, StoreError> {
+    let mut tx = db.begin().await?;
+    let stmt = crate::scoped("businesses", company).column("id").and_where(Expr::col("id").eq(business)).lock(LockType::Update).to_owned();
+    if tx.optional::<(i64,)>(&stmt).await?.is_none() {
+        return Err(StoreError::invalid("business_id", format!("is not a business of this company: no business with id {business}")));
+    }
+    let found = live(company, Kind::Contact).column("id").and_where(Expr::col("id").is_in(contacts.to_vec())).to_owned();
+    let found: Vec<(i64,)> = tx.all(&found).await?;
+    let missing: Vec<String> = contacts.iter().filter(|id| !found.iter().any(|f| f.0 == **id)).map(|id| id.to_string()).collect();
+    if !missing.is_empty() {
+        return Err(StoreError::invalid("contact_ids", format!("has no contact with id {}", missing.join(", "))));
+    }
+    for contact in contacts {
+        link(&mut tx, company, *contact, &[business]).await?;
+    }
+    change_log::record(&mut tx, company, "business", business, "contacts_added", serde_json::json!({"contact_ids": contacts})).await?;
+    tx.commit().await?;
+    let mut views = Vec::new();
+    for contact in contacts {
+        views.push(find(db, company, Kind::Contact, *contact).await?);
+    }
+    Ok(views)
+}
