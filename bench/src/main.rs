@@ -31,7 +31,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Create locations, groups, vendors and members through the API.
+    /// Create locations, groups, vendors, members and customers through the API.
     Seed(SeedArgs),
     /// Run a fixed request mix and report throughput and latency.
     Run(RunArgs),
@@ -66,6 +66,9 @@ struct SeedArgs {
     /// Members to create.
     #[arg(long, default_value_t = 0)]
     members: usize,
+    /// Customers to create.
+    #[arg(long, default_value_t = 0)]
+    customers: usize,
     /// Concurrent create requests (one connection each).
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
@@ -127,6 +130,7 @@ fn main() -> Result<()> {
                 groups: a.groups,
                 vendors: a.vendors,
                 members: a.members,
+                customers: a.customers,
                 concurrency: a.concurrency,
                 nested: a.nested,
                 tag: a.tag,

@@ -28,6 +28,12 @@ pub enum Mix {
     MemberDetails,
     /// GET /members.api?filter=status&filter_val=active&page=N, pages round-robin.
     MemberListActive,
+    /// GET /customers.api?page=N, pages round-robin (capped by --list-pages).
+    CustomerList,
+    /// GET /customers.api?filter=non_taxed&page=N (one customer in ten).
+    CustomerListNonTaxed,
+    /// GET /customers.api?filter=email&filter_val=<e-mail>, e-mails of seeded customers round-robin.
+    CustomerListEmail,
     /// Even blend of location/group/vendor details and lists.
     Catalog,
 }
@@ -115,6 +121,19 @@ impl Plan {
                 }
                 Mix::MemberList => page_uris(conn, Listing::MEMBERS).await?,
                 Mix::MemberListActive => page_uris(conn, Listing::ACTIVE_MEMBERS).await?,
+                Mix::CustomerList => page_uris(conn, Listing::CUSTOMERS).await?,
+                Mix::CustomerListNonTaxed => page_uris(conn, Listing::NON_TAXED_CUSTOMERS).await?,
+                Mix::CustomerListEmail => {
+                    let body = Listing::CUSTOMERS.fetch(conn, 1).await?;
+                    let emails: Vec<String> = body["customers"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(|c| c["email"].as_str().map(str::to_owned)).collect())
+                        .unwrap_or_default();
+                    if emails.is_empty() {
+                        bail!("no customer with an e-mail on the first page; seed customers first");
+                    }
+                    emails.iter().map(|e| format!("/customers.api?filter=email&filter_val={}", e.replace('@', "%40").replace('+', "%2B"))).collect()
+                }
                 Mix::LocationList => page_uris(conn, Listing::LOCATIONS).await?,
                 Mix::GroupList => page_uris(conn, Listing::GROUPS).await?,
                 Mix::VendorList => page_uris(conn, Listing::VENDORS).await?,
@@ -170,6 +189,16 @@ impl Listing {
         extra: "",
     };
 
+    const CUSTOMERS: Listing = Listing {
+        what: "customers",
+        path: "/customers.api",
+        extra: "",
+    };
+    const NON_TAXED_CUSTOMERS: Listing = Listing {
+        what: "customers",
+        path: "/customers.api",
+        extra: "&filter=non_taxed",
+    };
     const MEMBERS: Listing = Listing {
         what: "members",
         path: "/members.api",

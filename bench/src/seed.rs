@@ -16,6 +16,7 @@ pub struct SeedOpts {
     pub groups: usize,
     pub vendors: usize,
     pub members: usize,
+    pub customers: usize,
     pub concurrency: usize,
     /// Make 10% of the locations roots and the rest their children.
     pub nested: bool,
@@ -30,6 +31,7 @@ enum Kind {
     Group,
     Vendor,
     Member,
+    Customer,
 }
 
 impl Kind {
@@ -39,6 +41,7 @@ impl Kind {
             Kind::Group => "group",
             Kind::Vendor => "vendor",
             Kind::Member => "member",
+            Kind::Customer => "customer",
         }
     }
 
@@ -48,6 +51,7 @@ impl Kind {
             Kind::Group => "/groups.api",
             Kind::Vendor => "/vendors.api",
             Kind::Member => "/members.api",
+            Kind::Customer => "/customers.api",
         }
     }
 }
@@ -85,7 +89,7 @@ fn named_job(kind: Kind, n: usize, tag: &str) -> Job {
         Kind::Location => "Location",
         Kind::Group => "Group",
         Kind::Vendor => "Vendor",
-        Kind::Member => unreachable!("members have their own job"),
+        Kind::Member | Kind::Customer => unreachable!("members and customers have their own jobs"),
     };
     Job {
         kind,
@@ -112,6 +116,21 @@ fn member_job(n: usize, tag: &str) -> Job {
         fields.push(("user[email]".to_owned(), format!("bench{n}-{tag}@bench.test")));
     }
     Job { kind: Kind::Member, fields }
+}
+
+/// A customer with a unique e-mail; every tenth is not taxed, so the non_taxed
+/// filter matches a tenth of them.
+fn customer_job(n: usize, tag: &str) -> Job {
+    let mut fields = vec![
+        ("customer[first_name]".to_owned(), format!("Bench{n:06}")),
+        ("customer[last_name]".to_owned(), format!("Customer {tag}")),
+        ("customer[email]".to_owned(), format!("customer{n}-{tag}@bench.test")),
+        ("customer[city]".to_owned(), CITIES[n % CITIES.len()].to_owned()),
+    ];
+    if n % 10 == 0 {
+        fields.push(("customer[collect_tax]".to_owned(), "false".to_owned()));
+    }
+    Job { kind: Kind::Customer, fields }
 }
 
 /// What one phase produced.
@@ -157,11 +176,12 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
     jobs.extend((1..=opts.groups).map(|n| named_job(Kind::Group, n, &tag)));
     jobs.extend((1..=opts.vendors).map(|n| named_job(Kind::Vendor, n, &tag)));
     jobs.extend((1..=opts.members).map(|n| member_job(n, &tag)));
+    jobs.extend((1..=opts.customers).map(|n| customer_job(n, &tag)));
     let phase = run_jobs(&target, jobs, concurrency, opts.timeout).await;
     absorb(&mut total, phase);
 
     let elapsed = started.elapsed().as_secs_f64();
-    let requested = opts.locations + opts.groups + opts.vendors + opts.members;
+    let requested = opts.locations + opts.groups + opts.vendors + opts.members + opts.customers;
     let errors = total.tally.errors();
     let lat = LatencySummary::from_samples(&mut total.tally.samples);
     let range = |kind| {
@@ -171,7 +191,7 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
             _ => json!(null),
         }
     };
-    let counts: Vec<usize> = [Kind::Location, Kind::Group, Kind::Vendor, Kind::Member]
+    let counts: Vec<usize> = [Kind::Location, Kind::Group, Kind::Vendor, Kind::Member, Kind::Customer]
         .iter()
         .map(|&k| total.ids(k).len())
         .collect();
@@ -182,12 +202,13 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
     };
 
     eprintln!(
-        "seed: created {} locations, {} groups, {} vendors, {} members in {elapsed:.2}s ({per_s:.1}/s, \
+        "seed: created {} locations, {} groups, {} vendors, {} members, {} customers in {elapsed:.2}s ({per_s:.1}/s, \
          p50 {:.3} ms, p99 {:.3} ms, {concurrency} concurrent), {errors} errors",
         counts[0],
         counts[1],
         counts[2],
         counts[3],
+        counts[4],
         ms(lat.p50.into()),
         ms(lat.p99.into()),
     );
@@ -207,12 +228,14 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         "groups": counts[1],
         "vendors": counts[2],
         "members": counts[3],
+        "customers": counts[4],
         "requested": requested,
         "nested": opts.nested,
         "location_ids": range(Kind::Location),
         "group_ids": range(Kind::Group),
         "vendor_ids": range(Kind::Vendor),
         "member_ids": range(Kind::Member),
+        "customer_ids": range(Kind::Customer),
         "concurrency": concurrency,
         "elapsed_s": (elapsed * 1000.0).round() / 1000.0,
         "creates_per_s": (per_s * 10.0).round() / 10.0,
