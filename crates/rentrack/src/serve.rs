@@ -29,6 +29,22 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// Serves until SIGTERM or Ctrl-C, then lets requests in flight finish (up to 30 s).
 pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
     let state = state_for(db.clone(), &args);
+    if let Err(e) = db.optimize().await {
+        tracing::warn!(error = %e, "could not refresh the query planner's statistics");
+    }
+    tokio::spawn({
+        let db = db.clone();
+        async move {
+            let mut every_minute = tokio::time::interval(Duration::from_secs(60));
+            every_minute.tick().await;
+            loop {
+                every_minute.tick().await;
+                if let Err(e) = db.optimize().await {
+                    tracing::warn!(error = %e, "could not refresh the query planner's statistics");
+                }
+            }
+        }
+    });
     let app = http_api::router(state);
     let handle = axum_server::Handle::new();
     tokio::spawn({

@@ -234,6 +234,20 @@ impl Db {
         Ok(())
     }
 
+    /// Refreshes SQLite's table statistics where they are missing or stale, so the
+    /// query planner picks the selective index (an e-mail lookup among 100,000
+    /// customers, say) rather than the first that fits. Cheap when nothing changed;
+    /// `serve` runs it at start and every minute. PostgreSQL's autovacuum does this
+    /// itself, so there it does nothing.
+    pub async fn optimize(&self) -> Result<(), StoreError> {
+        if let Pool::Sqlite(p) = &self.pool {
+            let mut conn = p.acquire().await?;
+            sqlx::query("PRAGMA analysis_limit = 1000").execute(&mut *conn).await?;
+            sqlx::query("PRAGMA optimize = 0x10002").execute(&mut *conn).await?;
+        }
+        Ok(())
+    }
+
     pub fn read(&self) -> Reader<'_> {
         Reader { db: self }
     }

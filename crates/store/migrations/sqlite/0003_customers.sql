@@ -35,9 +35,12 @@ CREATE TABLE persons (
     UNIQUE (company_id, id),
     CHECK (kind = 'contact' OR first_name IS NOT NULL)
 );
-CREATE INDEX persons_kind ON persons (company_id, kind, active, id);
-CREATE INDEX persons_active ON persons (company_id, active, id);
-CREATE INDEX persons_email ON persons (company_id, email);
+-- Lists and lookups only read live persons: partial indexes let counts and pages run on
+-- the index alone.
+CREATE INDEX persons_kind ON persons (company_id, kind, active, id) WHERE deleted_at IS NULL;
+CREATE INDEX persons_active ON persons (company_id, active, id) WHERE deleted_at IS NULL;
+CREATE INDEX persons_email ON persons (company_id, email) WHERE deleted_at IS NULL;
+CREATE INDEX persons_tax ON persons (company_id, kind, active, collect_tax, id) WHERE deleted_at IS NULL;
 
 -- status 1 is active, 0 inactive (stored as the boolean `active`).
 CREATE TABLE businesses (
