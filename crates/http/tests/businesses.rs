@@ -3,7 +3,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{Kind, TestApp};
+use common::{ids, Kind, TestApp};
 use serde_json::{json, Value};
 
 both!(
@@ -17,33 +17,6 @@ both!(
     business_addresses_have_types_defaults_and_contacts,
     other_companies_cannot_see_touch_or_refer_to_businesses_and_contacts,
 );
-
-async fn business(app: &TestApp, name: &str, extra: &[(&str, &str)]) -> i64 {
-    let mut form = vec![("business[name]", name)];
-    form.extend_from_slice(extra);
-    let res = app.post("/businesses.api", &form).await;
-    res.expect(StatusCode::OK)["business"]["id"].as_i64().expect("id")
-}
-
-async fn contact(app: &TestApp, last: &str, businesses: &str, extra: &[(&str, &str)]) -> i64 {
-    let mut form = vec![("contact[last_name]", last), ("business_ids", businesses)];
-    form.extend_from_slice(extra);
-    let res = app.post("/contacts.api", &form).await;
-    res.expect(StatusCode::OK)["contact"]["id"].as_i64().expect("id")
-}
-
-async fn customer(app: &TestApp, first: &str, last: &str) -> i64 {
-    let res = app.post("/customers.api", &[("customer[first_name]", first), ("customer[last_name]", last)]).await;
-    res.expect(StatusCode::OK)["customer"]["id"].as_i64().expect("id")
-}
-
-fn ids(body: &Value, key: &str) -> Vec<i64> {
-    body[key].as_array().unwrap_or_else(|| panic!("no {key} in {body}")).iter().map(|c| c["id"].as_i64().unwrap()).collect()
-}
-
-async fn order(app: &TestApp, customer: Option<i64>, business: Option<i64>, state: &str) {
-    store::orders::record(&app.db, app.company.id, customer, business, state).await.expect("order recorded");
-}
 
 async fn businesses_are_created_read_updated_with_every_field(kind: Kind) {
     let app = TestApp::new(kind).await;
@@ -121,7 +94,7 @@ async fn business_validation_and_refusals_write_nothing(kind: Kind) {
     }
     app.post("/businesses.api", &[("business[name]", "Acme"), ("business[custom_attributes][Nope]", "1")]).await.expect_invalid("custom_attributes[Nope]");
     assert_eq!(app.get("/businesses.api").await.body["businesses"], json!([]), "nothing was written");
-    let id = business(&app, "Acme", &[]).await;
+    let id = app.business("Acme", &[]).await;
     let path = format!("/businesses/{id}.api");
     let before = app.get(&path).await.body["business"].clone();
     app.patch(&path, &[("business[industry]", "Film")]).await.expect_invalid("name");
@@ -131,16 +104,16 @@ async fn business_validation_and_refusals_write_nothing(kind: Kind) {
 
 async fn business_list_pages_at_20_with_every_filter(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let renting = business(&app, "Renting Co", &[]).await;
-    let booked = business(&app, "Booked Co", &[]).await;
-    let regular = business(&app, "Regular Co", &[]).await;
-    let asleep = business(&app, "Asleep Co", &[("business[status]", "0")]).await;
-    order(&app, None, Some(renting), "checked_out").await;
-    order(&app, None, Some(booked), "booked").await;
+    let renting = app.business("Renting Co", &[]).await;
+    let booked = app.business("Booked Co", &[]).await;
+    let regular = app.business("Regular Co", &[]).await;
+    let asleep = app.business("Asleep Co", &[("business[status]", "0")]).await;
+    app.order(None, Some(renting), "checked_out").await;
+    app.order(None, Some(booked), "booked").await;
     for _ in 0..3 {
-        order(&app, None, Some(regular), "completed").await;
+        app.order(None, Some(regular), "completed").await;
     }
-    order(&app, None, Some(asleep), "completed").await;
+    app.order(None, Some(asleep), "completed").await;
     let list = |q: &'static str| {
         let app = &app;
         async move { ids(app.get(&format!("/businesses.api?{q}")).await.expect(StatusCode::OK), "businesses") }
@@ -159,7 +132,7 @@ async fn business_list_pages_at_20_with_every_filter(kind: Kind) {
     app.get("/businesses.api?filter=completed_orders&filter_val=many").await.expect_invalid("filter_val");
 
     for i in 0..17 {
-        business(&app, &format!("Filler {i:02}"), &[]).await;
+        app.business(&format!("Filler {i:02}"), &[]).await;
     }
     let res = app.get("/businesses.api").await;
     let body = res.expect(StatusCode::OK);
@@ -171,8 +144,8 @@ async fn business_list_pages_at_20_with_every_filter(kind: Kind) {
 
 async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let acme = business(&app, "Acme", &[]).await;
-    let globex = business(&app, "Globex", &[]).await;
+    let acme = app.business("Acme", &[]).await;
+    let globex = app.business("Globex", &[]).await;
     app.custom_field("Extension", "number", &["contacts"], &[]).await;
     let res = app
         .post(
@@ -205,7 +178,7 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     assert_eq!(app.get(&format!("{path}?include_custom_fields=true")).await.expect(StatusCode::OK)["contact"], c);
 
     // A first name is optional for contacts; last name and businesses are not.
-    let solo = contact(&app, "Solo", &acme.to_string(), &[]).await;
+    let solo = app.contact("Solo", &acme.to_string(), &[]).await;
     let s = app.get(&format!("/contacts/{solo}.api")).await;
     assert_eq!(s.body["contact"]["full_name"], "Solo");
     app.post("/contacts.api", &[("contact[first_name]", "No"), ("business_ids", &acme.to_string())]).await.expect_invalid("last_name");
@@ -223,7 +196,7 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     assert_eq!(u["email"], "bob@acme.example");
 
     // Delete: refused with open orders, then gone.
-    order(&app, Some(id), Some(globex), "checked_out").await;
+    app.order(Some(id), Some(globex), "checked_out").await;
     app.delete(&path).await.expect(StatusCode::CONFLICT);
     app.delete(&format!("/contacts/{solo}.api")).await.expect(StatusCode::OK);
     app.get(&format!("/contacts/{solo}.api")).await.expect(StatusCode::NOT_FOUND);
@@ -232,10 +205,10 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
 
 async fn contacts_join_businesses_and_change_status(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let acme = business(&app, "Acme", &[]).await;
-    let globex = business(&app, "Globex", &[]).await;
-    let bob = contact(&app, "Builder", &acme.to_string(), &[]).await;
-    let sue = contact(&app, "Smith", &globex.to_string(), &[]).await;
+    let acme = app.business("Acme", &[]).await;
+    let globex = app.business("Globex", &[]).await;
+    let bob = app.contact("Builder", &acme.to_string(), &[]).await;
+    let sue = app.contact("Smith", &globex.to_string(), &[]).await;
     let res = app.post("/contacts/add_existing_contacts_to_business.api", &[("contact_ids", &format!("{bob},{sue}")), ("business_id", &globex.to_string())]).await;
     let body = res.expect(StatusCode::OK);
     assert_eq!(body["business_id"], globex);
@@ -252,7 +225,7 @@ async fn contacts_join_businesses_and_change_status(kind: Kind) {
     add(vec![("business_id", acme.to_string())]).await.expect_invalid("contact_ids");
     add(vec![("contact_ids", "999999".into()), ("business_id", acme.to_string())]).await.expect_invalid("contact_ids");
     add(vec![("contact_ids", bob.to_string()), ("business_id", "999999".into())]).await.expect_invalid("business_id");
-    let customer = customer(&app, "Ada", "Lovelace").await;
+    let customer = app.customer("Ada", "Lovelace", &[]).await;
     add(vec![("contact_ids", customer.to_string()), ("business_id", acme.to_string())]).await.expect_invalid("contact_ids");
 
     let res = app.patch(&format!("/contacts/{bob}/update_status.api"), &[("mark_inactive", "TRUE")]).await;
@@ -268,13 +241,13 @@ async fn contacts_join_businesses_and_change_status(kind: Kind) {
 
 async fn contact_list_filters_by_every_value(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let acme = business(&app, "Acme", &[]).await;
+    let acme = app.business("Acme", &[]).await;
     let a = acme.to_string();
-    let ship = contact(&app, "Shipper", &a, &[("contact[email]", "ship@acme.example"), ("contact[subscribed_to_emails]", "true")]).await;
-    let bill = contact(&app, "Biller", &a, &[("contact[email]", "bill@acme.example"), ("contact[login_enabled]", "true")]).await;
-    let both = contact(&app, "Both", &a, &[]).await;
-    let other = contact(&app, "Other", &a, &[]).await;
-    let gone = contact(&app, "Gone", &a, &[]).await;
+    let ship = app.contact("Shipper", &a, &[("contact[email]", "ship@acme.example"), ("contact[subscribed_to_emails]", "true")]).await;
+    let bill = app.contact("Biller", &a, &[("contact[email]", "bill@acme.example"), ("contact[login_enabled]", "true")]).await;
+    let both = app.contact("Both", &a, &[]).await;
+    let other = app.contact("Other", &a, &[]).await;
+    let gone = app.contact("Gone", &a, &[]).await;
     app.patch(&format!("/contacts/{gone}/update_status.api"), &[("mark_inactive", "true")]).await.expect(StatusCode::OK);
     let addr = |ty: &'static str, who: i64| {
         let app = &app;
@@ -311,7 +284,7 @@ async fn contact_list_filters_by_every_value(kind: Kind) {
 
 async fn customer_addresses_keep_one_default(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let ada = customer(&app, "Ada", "Lovelace").await;
+    let ada = app.customer("Ada", "Lovelace", &[]).await;
     let base = format!("/customers/{ada}/shipping_addresses");
     let res = app
         .post(
@@ -342,17 +315,17 @@ async fn customer_addresses_keep_one_default(kind: Kind) {
     assert_eq!(list.body["total_pages"], 1);
     app.get("/customers/999999/shipping_addresses.api").await.expect(StatusCode::NOT_FOUND);
     // A business contact is not a customer.
-    let acme = business(&app, "Acme", &[]).await;
-    let bob = contact(&app, "Builder", &acme.to_string(), &[]).await;
+    let acme = app.business("Acme", &[]).await;
+    let bob = app.contact("Builder", &acme.to_string(), &[]).await;
     app.get(&format!("/customers/{bob}/shipping_addresses.api")).await.expect(StatusCode::NOT_FOUND);
 }
 
 async fn business_addresses_have_types_defaults_and_contacts(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let acme = business(&app, "Acme", &[]).await;
-    let globex = business(&app, "Globex", &[]).await;
-    let bob = contact(&app, "Builder", &acme.to_string(), &[]).await;
-    let stranger = contact(&app, "Stranger", &globex.to_string(), &[]).await;
+    let acme = app.business("Acme", &[]).await;
+    let globex = app.business("Globex", &[]).await;
+    let bob = app.contact("Builder", &acme.to_string(), &[]).await;
+    let stranger = app.contact("Stranger", &globex.to_string(), &[]).await;
     let base = format!("/businesses/{acme}/shipping_addresses");
     let post = |form: Vec<(&'static str, String)>| {
         let app = &app;
@@ -400,8 +373,8 @@ async fn business_addresses_have_types_defaults_and_contacts(kind: Kind) {
 async fn other_companies_cannot_see_touch_or_refer_to_businesses_and_contacts(kind: Kind) {
     let a = TestApp::new(kind).await;
     let b = TestApp::builder(kind).beside(&a).build().await;
-    let acme = business(&a, "Acme", &[]).await;
-    let bob = contact(&a, "Builder", &acme.to_string(), &[]).await;
+    let acme = a.business("Acme", &[]).await;
+    let bob = a.contact("Builder", &acme.to_string(), &[]).await;
     b.get(&format!("/businesses/{acme}.api")).await.expect(StatusCode::NOT_FOUND);
     b.patch(&format!("/businesses/{acme}.api"), &[("business[name]", "Hijacked")]).await.expect(StatusCode::NOT_FOUND);
     b.get(&format!("/contacts/{bob}.api")).await.expect(StatusCode::NOT_FOUND);
@@ -412,7 +385,7 @@ async fn other_companies_cannot_see_touch_or_refer_to_businesses_and_contacts(ki
     b.post(&format!("/businesses/{acme}/shipping_addresses.api"), &[("shipping_address[street1]", "1 Intruder Way")]).await.expect(StatusCode::NOT_FOUND);
     // A's business and contact do not exist for B's references.
     b.post("/contacts.api", &[("contact[last_name]", "Theirs"), ("business_ids", &acme.to_string())]).await.expect_invalid("business_ids");
-    let theirs = business(&b, "Theirs", &[]).await;
+    let theirs = b.business("Theirs", &[]).await;
     b.post("/contacts/add_existing_contacts_to_business.api", &[("contact_ids", &bob.to_string()), ("business_id", &theirs.to_string())])
         .await
         .expect_invalid("contact_ids");

@@ -3,7 +3,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{Kind, TestApp};
+use common::{ids, Kind, TestApp};
 use serde_json::{json, Value};
 
 both!(
@@ -17,33 +17,6 @@ both!(
     persons_list_shows_customers_and_contacts_with_every_filter,
     other_companies_cannot_see_touch_or_refer_to_customers,
 );
-
-async fn customer(app: &TestApp, first: &str, last: &str, extra: &[(&str, &str)]) -> i64 {
-    let mut form = vec![("customer[first_name]", first), ("customer[last_name]", last)];
-    form.extend_from_slice(extra);
-    let res = app.post("/customers.api", &form).await;
-    res.expect(StatusCode::OK)["customer"]["id"].as_i64().expect("id")
-}
-
-async fn business(app: &TestApp, name: &str) -> i64 {
-    let res = app.post("/businesses.api", &[("business[name]", name)]).await;
-    res.expect(StatusCode::OK)["business"]["id"].as_i64().expect("id")
-}
-
-async fn contact(app: &TestApp, last: &str, businesses: &str, extra: &[(&str, &str)]) -> i64 {
-    let mut form = vec![("contact[last_name]", last), ("business_ids", businesses)];
-    form.extend_from_slice(extra);
-    let res = app.post("/contacts.api", &form).await;
-    res.expect(StatusCode::OK)["contact"]["id"].as_i64().expect("id")
-}
-
-fn ids(body: &Value, key: &str) -> Vec<i64> {
-    body[key].as_array().unwrap_or_else(|| panic!("no {key} in {body}")).iter().map(|c| c["id"].as_i64().unwrap()).collect()
-}
-
-async fn order(app: &TestApp, customer: Option<i64>, business: Option<i64>, state: &str) {
-    store::orders::record(&app.db, app.company.id, customer, business, state).await.expect("order recorded");
-}
 
 async fn create_with_every_field_and_read(kind: Kind) {
     let app = TestApp::new(kind).await;
@@ -137,7 +110,7 @@ async fn create_and_update_validate_and_refusals_write_nothing(kind: Kind) {
 
 async fn update_requires_names_and_keeps_the_rest(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let id = customer(&app, "Ada", "Lovelace", &[("customer[email]", "ada@example.com"), ("customer[city]", "London"), ("customer[phone_number]", "1")]).await;
+    let id = app.customer("Ada", "Lovelace", &[("customer[email]", "ada@example.com"), ("customer[city]", "London"), ("customer[phone_number]", "1")]).await;
     let path = format!("/customers/{id}.api");
     let before = app.get(&path).await.body["customer"].clone();
     app.patch(&path, &[("customer[last_name]", "King")]).await.expect_invalid("first_name");
@@ -162,7 +135,7 @@ async fn update_requires_names_and_keeps_the_rest(kind: Kind) {
 
 async fn mark_active_and_inactive(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let id = customer(&app, "Ada", "Lovelace", &[]).await;
+    let id = app.customer("Ada", "Lovelace", &[]).await;
     let res = app.patch(&format!("/customers/{id}/mark_inactive.api"), &[]).await;
     assert_eq!(res.expect(StatusCode::OK)["customer"]["status"], "inactive");
     assert_eq!(ids(app.get("/customers.api").await.expect(StatusCode::OK), "customers"), Vec::<i64>::new(), "the default list shows active customers");
@@ -174,17 +147,17 @@ async fn mark_active_and_inactive(kind: Kind) {
 
 async fn delete_is_refused_while_orders_are_open(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let id = customer(&app, "Ada", "Lovelace", &[]).await;
-    order(&app, Some(id), None, "booked").await;
+    let id = app.customer("Ada", "Lovelace", &[]).await;
+    app.order(Some(id), None, "booked").await;
     let res = app.delete(&format!("/customers/{id}.api")).await;
     res.expect(StatusCode::CONFLICT);
     assert!(res.body["message"].as_str().unwrap().contains("open order"), "{}", res.text);
     app.get(&format!("/customers/{id}.api")).await.expect(StatusCode::OK);
 
     // A customer whose orders are all closed can go; it is then gone for every read.
-    let done = customer(&app, "Done", "Deal", &[]).await;
-    order(&app, Some(done), None, "completed").await;
-    order(&app, Some(done), None, "cancelled").await;
+    let done = app.customer("Done", "Deal", &[]).await;
+    app.order(Some(done), None, "completed").await;
+    app.order(Some(done), None, "cancelled").await;
     app.post(&format!("/customers/{done}/shipping_addresses.api"), &[("shipping_address[street1]", "1 Main St")]).await.expect(StatusCode::OK);
     let res = app.delete(&format!("/customers/{done}.api")).await;
     assert_eq!(res.expect(StatusCode::OK)["customer"]["id"], done);
@@ -197,9 +170,9 @@ async fn delete_is_refused_while_orders_are_open(kind: Kind) {
 
 async fn list_pages_at_25_and_filters_by_every_value(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let plus = customer(&app, "Pat", "Plus", &[("customer[email]", "pat+film@example.com"), ("customer[category]", "Film"), ("customer[subscribed_to_emails]", "true")]).await;
-    let untaxed = customer(&app, "Nat", "Notax", &[("customer[collect_tax]", "false"), ("customer[category]", "Theatre")]).await;
-    let gone = customer(&app, "Gina", "Gone", &[("customer[subscribed_to_emails]", "true")]).await;
+    let plus = app.customer("Pat", "Plus", &[("customer[email]", "pat+film@example.com"), ("customer[category]", "Film"), ("customer[subscribed_to_emails]", "true")]).await;
+    let untaxed = app.customer("Nat", "Notax", &[("customer[collect_tax]", "false"), ("customer[category]", "Theatre")]).await;
+    let gone = app.customer("Gina", "Gone", &[("customer[subscribed_to_emails]", "true")]).await;
     app.patch(&format!("/customers/{gone}/mark_inactive.api"), &[]).await.expect(StatusCode::OK);
     let list = |q: &'static str| {
         let app = &app;
@@ -231,7 +204,7 @@ async fn list_pages_at_25_and_filters_by_every_value(kind: Kind) {
     }
 
     for i in 0..24 {
-        customer(&app, &format!("Many{i:02}"), "Customer", &[]).await;
+        app.customer(&format!("Many{i:02}"), "Customer", &[]).await;
     }
     let res = app.get("/customers.api").await;
     let body = res.expect(StatusCode::OK);
@@ -244,18 +217,18 @@ async fn list_pages_at_25_and_filters_by_every_value(kind: Kind) {
 
 async fn order_filters_count_real_orders(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let renting = customer(&app, "Rita", "Renting", &[]).await;
-    let regular = customer(&app, "Reg", "Ular", &[]).await;
-    let once = customer(&app, "Olly", "Once", &[]).await;
-    let never = customer(&app, "Nev", "Er", &[]).await;
-    order(&app, Some(renting), None, "checked_out").await;
-    order(&app, Some(renting), None, "completed").await;
+    let renting = app.customer("Rita", "Renting", &[]).await;
+    let regular = app.customer("Reg", "Ular", &[]).await;
+    let once = app.customer("Olly", "Once", &[]).await;
+    let never = app.customer("Nev", "Er", &[]).await;
+    app.order(Some(renting), None, "checked_out").await;
+    app.order(Some(renting), None, "completed").await;
     for _ in 0..6 {
-        order(&app, Some(regular), None, "completed").await;
+        app.order(Some(regular), None, "completed").await;
     }
-    order(&app, Some(regular), None, "booked").await;
-    order(&app, Some(once), None, "completed").await;
-    order(&app, Some(once), None, "void").await;
+    app.order(Some(regular), None, "booked").await;
+    app.order(Some(once), None, "completed").await;
+    app.order(Some(once), None, "void").await;
     let list = |q: &'static str| {
         let app = &app;
         async move { ids(app.get(&format!("/customers.api?{q}")).await.expect(StatusCode::OK), "customers") }
@@ -270,17 +243,17 @@ async fn order_filters_count_real_orders(kind: Kind) {
     assert_eq!(list("filter=completed_orders&filter_val=6").await, vec![regular]);
     // Another company's orders never count.
     let other = TestApp::builder(kind).beside(&app).build().await;
-    let theirs = customer(&other, "Their", "Customer", &[]).await;
-    order(&other, Some(theirs), None, "checked_out").await;
+    let theirs = other.customer("Their", "Customer", &[]).await;
+    other.order(Some(theirs), None, "checked_out").await;
     assert_eq!(list("filter=checked_out_orders").await, vec![renting]);
 }
 
 async fn persons_list_shows_customers_and_contacts_with_every_filter(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let acme = business(&app, "Acme Rentals").await;
-    let ada = customer(&app, "Ada", "Lovelace", &[("customer[email]", "ada@example.com"), ("customer[login_enabled]", "true"), ("customer[subscribed_to_emails]", "true")]).await;
-    let bob = contact(&app, "Builder", &acme.to_string(), &[("contact[collect_tax]", "false")]).await;
-    let quiet = customer(&app, "Quinn", "Quiet", &[]).await;
+    let acme = app.business("Acme Rentals", &[]).await;
+    let ada = app.customer("Ada", "Lovelace", &[("customer[email]", "ada@example.com"), ("customer[login_enabled]", "true"), ("customer[subscribed_to_emails]", "true")]).await;
+    let bob = app.contact("Builder", &acme.to_string(), &[("contact[collect_tax]", "false")]).await;
+    let quiet = app.customer("Quinn", "Quiet", &[]).await;
     app.patch(&format!("/customers/{quiet}/mark_inactive.api"), &[]).await.expect(StatusCode::OK);
     let list = |q: &'static str| {
         let app = &app;
@@ -313,7 +286,7 @@ async fn persons_list_shows_customers_and_contacts_with_every_filter(kind: Kind)
 async fn other_companies_cannot_see_touch_or_refer_to_customers(kind: Kind) {
     let a = TestApp::new(kind).await;
     let b = TestApp::builder(kind).beside(&a).build().await;
-    let id = customer(&a, "Ada", "Lovelace", &[("customer[email]", "ada@example.com")]).await;
+    let id = a.customer("Ada", "Lovelace", &[("customer[email]", "ada@example.com")]).await;
     let path = format!("/customers/{id}.api");
     let before = a.get(&path).await.body["customer"].clone();
     b.get(&path).await.expect(StatusCode::NOT_FOUND);

@@ -220,6 +220,42 @@ impl TestApp {
         res.body["member"]["id"].as_i64().expect("id")
     }
 
+    /// Creates a customer and returns its id.
+    #[allow(dead_code)]
+    pub async fn customer(&self, first: &str, last: &str, extra: &[(&str, &str)]) -> i64 {
+        let mut form = vec![("customer[first_name]", first), ("customer[last_name]", last)];
+        form.extend_from_slice(extra);
+        let res = self.post("/customers.api", &form).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["customer"]["id"].as_i64().expect("id")
+    }
+
+    /// Creates a business and returns its id.
+    #[allow(dead_code)]
+    pub async fn business(&self, name: &str, extra: &[(&str, &str)]) -> i64 {
+        let mut form = vec![("business[name]", name)];
+        form.extend_from_slice(extra);
+        let res = self.post("/businesses.api", &form).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["business"]["id"].as_i64().expect("id")
+    }
+
+    /// Creates a business contact of `businesses` (a comma list) and returns its id.
+    #[allow(dead_code)]
+    pub async fn contact(&self, last: &str, businesses: &str, extra: &[(&str, &str)]) -> i64 {
+        let mut form = vec![("contact[last_name]", last), ("business_ids", businesses)];
+        form.extend_from_slice(extra);
+        let res = self.post("/contacts.api", &form).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["contact"]["id"].as_i64().expect("id")
+    }
+
+    /// Records an order through the store (the orders endpoints come later).
+    #[allow(dead_code)]
+    pub async fn order(&self, customer: Option<i64>, business: Option<i64>, state: &str) {
+        store::orders::record(&self.db, self.company.id, customer, business, state).await.expect("order recorded");
+    }
+
     pub async fn group(&self, name: &str) -> i64 {
         let res = self.post("/groups.api", &[("group[name]", name)]).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
@@ -319,4 +355,10 @@ impl Res {
         assert!(self.body["errors"][field].is_array(), "errors should name {field}: {}", self.text);
         assert!(self.body["message"].is_string(), "{}", self.text);
     }
+}
+
+/// The ids of the records listed under `key`.
+#[allow(dead_code)]
+pub fn ids(body: &Value, key: &str) -> Vec<i64> {
+    body[key].as_array().unwrap_or_else(|| panic!("no {key} in {body}")).iter().map(|c| c["id"].as_i64().unwrap()).collect()
 }
