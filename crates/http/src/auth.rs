@@ -130,11 +130,12 @@ async fn admit(state: &AppState, req: &mut Request) -> Result<Option<Decision>, 
         };
         return Err((error, Some(company)));
     }
+    state.inner().usage.record(state.db(), company.id);
     req.extensions_mut().insert(Tenant(company));
     Ok(Some(decision))
 }
 
-fn describe(policy: domain::RateLimitPolicy) -> String {
+pub fn describe(policy: domain::RateLimitPolicy) -> String {
     match policy {
         domain::RateLimitPolicy::Unlimited => "unlimited".into(),
         domain::RateLimitPolicy::Limited { requests, window_secs: 86_400 } => format!("{requests} per day"),

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod console;
 pub mod custom_attributes;
 pub mod error;
 pub mod form;
@@ -13,6 +14,7 @@ pub mod rate_limit;
 pub mod resources;
 pub mod routing;
 pub mod state;
+pub mod usage;
 pub mod views;
 
 use axum::extract::State;
@@ -63,6 +65,7 @@ pub fn router(state: AppState) -> Router {
     let api_routes = api_routes.route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate));
     let inner = Router::new()
         .merge(api_routes)
+        .merge(console::routes())
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .route(

@@ -3,6 +3,7 @@ use store::Db;
 
 use crate::metrics::Metrics;
 use crate::rate_limit::Limiter;
+use crate::usage::Usage;
 
 /// Server configuration that the HTTP layer needs.
 #[derive(Debug, Clone, Default)]
@@ -22,12 +23,13 @@ pub struct Inner {
     pub config: Config,
     pub limiter: Limiter,
     pub metrics: Metrics,
+    pub usage: Usage,
 }
 
 impl AppState {
     pub fn new(db: Db, config: Config) -> Self {
         let limiter = if config.shared_rate_limits { Limiter::shared() } else { Limiter::in_process() };
-        AppState(Arc::new(Inner { db, config, limiter, metrics: Metrics::default() }))
+        AppState(Arc::new(Inner { db, config, limiter, metrics: Metrics::default(), usage: Usage::default() }))
     }
 
     pub fn db(&self) -> &Db {

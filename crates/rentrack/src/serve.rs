@@ -62,7 +62,7 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
     let base_url = format!("{scheme}://{addr}");
     tracing::info!(address = %base_url, database = ?db.backend(), "rentrack listening");
     on_ready(&base_url);
-    let service = app.into_make_service();
+    let service = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => {
             let _ = rustls::crypto::ring::default_provider().install_default();

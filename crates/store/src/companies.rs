@@ -191,6 +191,12 @@ pub async fn find_by_subdomain(db: &Db, subdomain: &str) -> Result<Company, Stor
     row.map(Company::from).ok_or(StoreError::NotFound)
 }
 
+pub async fn find(db: &Db, id: CompanyId) -> Result<Company, StoreError> {
+    let stmt = Query::select().columns(COLUMNS).from("companies").and_where(Expr::col("id").eq(id.0)).to_owned();
+    let row: Option<CompanyRow> = db.read().optional(&stmt).await?;
+    row.map(Company::from).ok_or(StoreError::NotFound)
+}
+
 /// The company a token belongs to, if the token is current.
 pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Company>, StoreError> {
     let stmt = Query::select()

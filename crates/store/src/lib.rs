@@ -8,6 +8,7 @@ pub mod addresses;
 pub mod businesses;
 pub mod change_log;
 pub mod companies;
+pub mod console;
 pub mod counters;
 pub mod custom_fields;
 pub mod groups;

@@ -1,0 +1,191 @@
+//! What the owner console needs: checking an owner's password, sessions kept in the
+//! database (so any instance can serve them), log-in throttling, and daily API usage.
+
+use argon2::password_hash::{PasswordHash, PasswordVerifier};
+use argon2::Argon2;
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use domain::CompanyId;
+use rand::RngCore;
+use sea_query::{Expr, ExprTrait, Query};
+use std::collections::HashMap;
+
+use crate::companies::{self, hash_token, Company};
+use crate::{Db, Sql, StoreError};
+
+/// How long a session lasts without signing in again.
+pub const SESSION_DAYS: i64 = 14;
+
+/// A signed-in owner.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub company: Company,
+    pub owner_id: i64,
+    pub owner_email: String,
+    pub csrf_token: String,
+}
+
+fn random_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// A fixed hash verified when the account does not exist, so an unknown e-mail costs
+/// the same time as a wrong password.
+fn decoy_hash() -> &'static str {
+    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DECOY.get_or_init(|| companies::hash_password("not-a-real-password").unwrap_or_default())
+}
+
+#[derive(sqlx::FromRow)]
+struct OwnerRow {
+    id: i64,
+    password_hash: Option<String>,
+}
+
+/// The owner of company `subdomain` with this e-mail and password, if they match.
+pub async fn check_password(db: &Db, subdomain: &str, email: &str, password: &str) -> Result<Option<(Company, i64)>, StoreError> {
+    let company = match companies::find_by_subdomain(db, subdomain).await {
+        Ok(c) => Some(c),
+        Err(StoreError::NotFound) => None,
+        Err(e) => return Err(e),
+    };
+    let owner: Option<OwnerRow> = match &company {
+        Some(c) => {
+            let stmt = crate::scoped("owners", c.id)
+                .columns(["id", "password_hash"])
+                .and_where(Expr::col("email").eq(email.trim().to_lowercase()))
+                .to_owned();
+            db.read().optional(&stmt).await?
+        }
+        None => None,
+    };
+    let hash = owner.as_ref().and_then(|o| o.password_hash.clone()).unwrap_or_else(|| decoy_hash().to_owned());
+    let matches = PasswordHash::new(&hash).map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok()).unwrap_or(false);
+    Ok(match (company, owner) {
+        (Some(c), Some(o)) if matches && o.password_hash.is_some() => Some((c, o.id)),
+        _ => None,
+    })
+}
+
+/// Starts a session; returns the cookie token (only its hash is stored).
+pub async fn start_session(db: &Db, company: CompanyId, owner_id: i64) -> Result<String, StoreError> {
+    let token = random_token();
+    let now = crate::now();
+    let stmt = Query::insert()
+        .into_table("sessions")
+        .columns(["token_hash", "company_id", "owner_id", "csrf_token", "created_at", "expires_at"])
+        .values_panic([
+            hash_token(&token).into(),
+            company.0.into(),
+            owner_id.into(),
+            random_token().into(),
+            now.into(),
+            (now + Duration::days(SESSION_DAYS)).into(),
+        ])
+        .to_owned();
+    let mut tx = db.begin().await?;
+    tx.execute(&stmt).await?;
+    crate::change_log::record(&mut tx, company, "owner", owner_id, "signed_in", serde_json::json!({})).await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+#[derive(sqlx::FromRow)]
+struct SessionRow {
+    company_id: i64,
+    owner_id: i64,
+    csrf_token: String,
+    expires_at: DateTime<Utc>,
+    email: String,
+}
+
+/// The live session a cookie token names.
+pub async fn session(db: &Db, token: &str) -> Result<Option<Session>, StoreError> {
+    let stmt = Query::select()
+        .columns([("sessions", "company_id"), ("sessions", "owner_id"), ("sessions", "csrf_token"), ("sessions", "expires_at")])
+        .column(("owners", "email"))
+        .from("sessions")
+        .inner_join(
+            "owners",
+            Expr::col(("owners", "company_id")).equals(("sessions", "company_id")).and(Expr::col(("owners", "id")).equals(("sessions", "owner_id"))),
+        )
+        .and_where(Expr::col(("sessions", "token_hash")).eq(hash_token(token)))
+        .to_owned();
+    let Some(row): Option<SessionRow> = db.read().optional(&stmt).await? else { return Ok(None) };
+    if row.expires_at <= Utc::now() {
+        return Ok(None);
+    }
+    let company = companies::find(db, CompanyId(row.company_id)).await?;
+    Ok(Some(Session { company, owner_id: row.owner_id, owner_email: row.email, csrf_token: row.csrf_token }))
+}
+
+pub async fn end_session(db: &Db, token: &str) -> Result<(), StoreError> {
+    let stmt = Query::delete().from_table("sessions").and_where(Expr::col("token_hash").eq(hash_token(token))).to_owned();
+    let mut tx = db.begin().await?;
+    tx.execute(&stmt).await?;
+    tx.commit().await
+}
+
+/// Log-in throttling: at most `limit` failures per key in a window of `window_secs`.
+pub struct Throttle {
+    pub limit: i64,
+    pub window_secs: i64,
+}
+
+/// Seconds until `key` may try again, when it has used up its failures.
+pub async fn throttled(db: &Db, key: &str, throttle: &Throttle) -> Result<Option<i64>, StoreError> {
+    let stmt = Query::select().columns(["window_start", "failures"]).from("login_attempts").and_where(Expr::col("throttle_key").eq(key)).to_owned();
+    let row: Option<(i64, i64)> = db.read().optional(&stmt).await?;
+    let now = Utc::now().timestamp();
+    Ok(match row {
+        Some((start, failures)) if now < start + throttle.window_secs && failures >= throttle.limit => Some(start + throttle.window_secs - now),
+        _ => None,
+    })
+}
+
+/// Counts a failed log-in against `key` (one atomic upsert; a stale window restarts).
+pub async fn record_failure(db: &Db, key: &str, throttle: &Throttle) -> Result<(), StoreError> {
+    let now = Utc::now().timestamp();
+    let stmt = Sql {
+        text: "INSERT INTO login_attempts (throttle_key, window_start, failures) VALUES ($1, $2, 1) \
+               ON CONFLICT (throttle_key) DO UPDATE SET \
+               failures = CASE WHEN login_attempts.window_start + $3 <= $2 THEN 1 ELSE login_attempts.failures + 1 END, \
+               window_start = CASE WHEN login_attempts.window_start + $3 <= $2 THEN $2 ELSE login_attempts.window_start END",
+        values: sea_query::Values(vec![key.into(), now.into(), throttle.window_secs.into()]),
+    };
+    let mut tx = db.begin().await?;
+    tx.execute(&stmt).await?;
+    tx.commit().await
+}
+
+/// Forgets the failures of `key` (after a successful log-in).
+pub async fn clear_failures(db: &Db, key: &str) -> Result<(), StoreError> {
+    let stmt = Query::delete().from_table("login_attempts").and_where(Expr::col("throttle_key").eq(key)).to_owned();
+    let mut tx = db.begin().await?;
+    tx.execute(&stmt).await?;
+    tx.commit().await
+}
+
+/// Adds counted API requests per company and day.
+pub async fn add_usage(db: &Db, counts: &HashMap<(CompanyId, NaiveDate), i64>) -> Result<(), StoreError> {
+    if counts.is_empty() {
+        return Ok(());
+    }
+    let mut tx = db.begin().await?;
+    for ((company, day), n) in counts {
+        let stmt = Sql {
+            text: "INSERT INTO api_usage (company_id, day, requests) VALUES ($1, $2, $3) \
+                   ON CONFLICT (company_id, day) DO UPDATE SET requests = api_usage.requests + $3",
+            values: sea_query::Values(vec![company.0.into(), day.format("%Y-%m-%d").to_string().into(), (*n).into()]),
+        };
+        tx.execute(&stmt).await?;
+    }
+    tx.commit().await
+}
+
+/// API requests counted for `company` on `day` (UTC), as flushed so far.
+pub async fn usage(db: &Db, company: CompanyId, day: NaiveDate) -> Result<i64, StoreError> {
+    let stmt = crate::scoped("api_usage", company).column("requests").and_where(Expr::col("day").eq(day.format("%Y-%m-%d").to_string())).to_owned();
+    Ok(db.read().optional::<(i64,)>(&stmt).await?.map(|r| r.0).unwrap_or(0))
+}
