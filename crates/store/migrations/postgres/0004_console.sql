@@ -4,7 +4,7 @@
 -- A signed-in owner. The cookie holds the token; only its SHA-256 is stored. The
 -- CSRF token guards every form posted in the session.
 CREATE TABLE sessions (
-    token_hash TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL PRIMARY KEY,
     company_id BIGINT NOT NULL REFERENCES companies (id),
     owner_id BIGINT NOT NULL,
     csrf_token TEXT NOT NULL,
@@ -16,7 +16,7 @@ CREATE INDEX sessions_owner ON sessions (company_id, owner_id);
 
 -- Failed log-ins per key (an account, or an address) in the current window.
 CREATE TABLE login_attempts (
-    throttle_key TEXT PRIMARY KEY,
+    throttle_key TEXT NOT NULL PRIMARY KEY,
     window_start BIGINT NOT NULL,
     failures BIGINT NOT NULL
 );
