@@ -60,6 +60,24 @@ enum Command {
     /// Manage API tokens.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Manage the company owner's console log-in.
+    #[command(subcommand)]
+    Owner(OwnerCommand),
+}
+
+#[derive(Subcommand)]
+enum OwnerCommand {
+    /// Set (or reset) the owner's console password, read from the first line of standard
+    /// input so it never shows in the process list; creates the owner if the company has
+    /// none with that e-mail. Prints {"subdomain": ..., "email": ...}.
+    SetPassword {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+        #[arg(long)]
+        email: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -161,6 +179,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Company(cmd) => company(cmd).await,
+        Command::Owner(OwnerCommand::SetPassword { db, subdomain, email }) => {
+            let email = email.trim().to_lowercase();
+            if !domain::wire::is_email(&email) {
+                bail!("--email is not an e-mail address");
+            }
+            let db = open(&db).await?;
+            let company = find(&db, &subdomain).await?;
+            let mut password = String::new();
+            std::io::stdin().read_line(&mut password).context("cannot read the password from standard input")?;
+            let password = password.trim_end_matches(['\r', '\n']);
+            if password.chars().count() < http_api::console::MIN_PASSWORD_CHARS {
+                bail!("the password must have at least {} characters", http_api::console::MIN_PASSWORD_CHARS);
+            }
+            companies::set_owner_password(&db, company.id, &email, password).await.map_err(|e| match e {
+                store::StoreError::Invalid(errors) => anyhow::anyhow!("{}", json!(errors)),
+                other => other.into(),
+            })?;
+            println!("{}", json!({"subdomain": company.subdomain, "email": email}));
+            Ok(())
+        }
         Command::Token(TokenCommand::Regenerate { db, subdomain }) => {
             let db = open(&db).await?;
             let company = find(&db, &subdomain).await?;

@@ -276,6 +276,49 @@ fn token_regenerate_stops_the_old_token_at_once() {
 }
 
 #[test]
+fn owner_set_password_lets_the_owner_log_in_to_the_console() {
+    use std::io::Write;
+    for db in databases() {
+        json(&db, &["company", "create", "--name", "Acme Rentals", "--subdomain", "acme", "--owner-email", "boss@acme.test"]);
+        let set = |email: &str, password: &str| {
+            let mut child = Command::new(BIN)
+                .args(["owner", "set-password", "--subdomain", "acme", "--email", email, "--database-url", &db])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes()).unwrap();
+            child.wait_with_output().unwrap()
+        };
+        let check = |email: &str, password: &str| {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            rt.block_on(async {
+                let store = store::Db::connect(&db).await.unwrap();
+                let ok = store::console::check_password(&store, "acme", email, password).await.unwrap().is_some();
+                store.close().await;
+                ok
+            })
+        };
+        assert!(!check("boss@acme.test", "correct-horse-battery"), "an owner made by the CLI has no password yet");
+        let out = set("Boss@Acme.test", "correct-horse-battery");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(printed, serde_json::json!({"subdomain": "acme", "email": "boss@acme.test"}));
+        assert!(check("boss@acme.test", "correct-horse-battery"));
+        assert!(!check("boss@acme.test", "wrong-password-here"));
+        // The password is never an argument, and a short one is refused.
+        let out = set("boss@acme.test", "short");
+        assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("at least 10"));
+        assert!(check("boss@acme.test", "correct-horse-battery"), "a refused change keeps the old password");
+        // A second owner e-mail is added as an owner and listed as an administrator.
+        assert!(set("partner@acme.test", "another-long-password").status.success());
+        assert!(check("partner@acme.test", "another-long-password"));
+        fails(&db, &["owner", "set-password", "--subdomain", "nobody", "--email", "a@b.test"], "no company");
+    }
+}
+
+#[test]
 fn demo_prints_a_working_token_and_serves_sample_data() {
     let db = sqlite_url();
     let mut server = Server::start(&db, &["demo"]);

@@ -321,6 +321,33 @@ pub async fn regenerate_token(db: &Db, company: CompanyId) -> Result<IssuedToken
     Ok(token)
 }
 
+/// Sets the password of the company's owner with this e-mail, adding that owner (and
+/// listing them as an administrator member) when the company has none by that e-mail.
+pub async fn set_owner_password(db: &Db, company: CompanyId, email: &str, password: &str) -> Result<(), StoreError> {
+    let hash = hash_password(password)?;
+    let mut tx = db.begin().await?;
+    let update = Query::update()
+        .table("owners")
+        .values([("password_hash", Expr::val(hash.clone()))])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("email").eq(email))
+        .to_owned();
+    if tx.execute(&update).await? == 0 {
+        let at = now();
+        let insert = Query::insert()
+            .into_table("owners")
+            .columns(["company_id", "email", "password_hash", "created_at"])
+            .values_panic([company.0.into(), email.into(), hash.into(), at.into()])
+            .to_owned();
+        tx.execute(&insert).await?;
+        crate::members::insert_owner(&mut tx, company, email, at).await.map_err(|e| {
+            if e.is_unique_violation() { StoreError::invalid("email", "is already a member of this company who is not its owner") } else { e }
+        })?;
+    }
+    change_log::record(&mut tx, company, "company", company.0, "owner_password_set", serde_json::json!({"email": email})).await?;
+    tx.commit().await
+}
+
 /// A cheap query proving the database answers, for `/healthz`.
 pub async fn list_ping(db: &Db) -> Result<(), StoreError> {
     let stmt = crate::Sql { text: "SELECT 1", values: sea_query::Values(vec![]) };
