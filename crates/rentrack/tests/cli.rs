@@ -15,9 +15,22 @@ use tokio::net::TcpStream;
 
 const BIN: &str = env!("CARGO_BIN_EXE_rentrack");
 
+/// A new folder for one test's files, under the temp dir's `rentrack-tests`, where the
+/// first test of a run also clears folders earlier runs left more than an hour ago.
 fn scratch_dir() -> PathBuf {
     static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!("rentrack-cli-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    static CLEARED: std::sync::Once = std::sync::Once::new();
+    let root = std::env::temp_dir().join("rentrack-tests");
+    CLEARED.call_once(|| {
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t < hour_ago);
+            if old && entry.file_name().to_string_lossy().starts_with("cli-") {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    });
+    let dir = root.join(format!("cli-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -51,11 +51,31 @@ fn unique(prefix: &str) -> String {
     format!("{prefix}{:012x}", rand::thread_rng().r#gen::<u64>() & 0xffff_ffff_ffff)
 }
 
+/// Where the SQLite test databases go. A database outlives its test (another app may
+/// share it), so instead of deleting each one, the first test of a run clears what
+/// earlier runs left more than an hour ago.
+fn sqlite_dir() -> std::path::PathBuf {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join("rentrack-tests");
+        let _ = std::fs::create_dir_all(&dir);
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t < hour_ago);
+            if old {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        dir
+    })
+    .clone()
+}
+
 /// A fresh, migrated, empty database of the given kind.
 pub async fn fresh_db(kind: Kind) -> (Db, String) {
     let url = match kind {
         Kind::Sqlite => {
-            let path = std::env::temp_dir().join(format!("{}.db", unique("rentrack-test-")));
+            let path = sqlite_dir().join(format!("{}.db", unique("rentrack-test-")));
             format!("sqlite://{}", path.display())
         }
         Kind::Postgres => {
