@@ -74,6 +74,18 @@ where
     }
 }
 
+/// The ids among `ids` that `records` (a select of the company's candidates, e.g. its
+/// teams) does not hold, as text for a message naming them; empty when all exist.
+pub(crate) async fn missing_ids(tx: &mut Tx, mut records: sea_query::SelectStatement, ids: &[i64]) -> Result<Vec<String>, StoreError> {
+    use sea_query::{Expr, ExprTrait};
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let stmt = records.column("id").and_where(Expr::col("id").is_in(ids.to_vec())).to_owned();
+    let found: Vec<(i64,)> = tx.all(&stmt).await?;
+    Ok(ids.iter().filter(|id| !found.iter().any(|f| f.0 == **id)).map(|id| id.to_string()).collect())
+}
+
 /// A select on one of a company's tables, already scoped to the company.
 pub(crate) fn scoped(table: &'static str, company: domain::CompanyId) -> sea_query::SelectStatement {
     use sea_query::{Expr, ExprTrait, Query};

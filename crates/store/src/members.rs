@@ -187,9 +187,7 @@ async fn check_references(tx: &mut Tx, company: CompanyId, input: &MemberInput) 
         }
     }
     if let Some(team_ids) = input.team_ids.as_ref().filter(|t| !t.is_empty()) {
-        let stmt = crate::scoped("teams", company).column("id").and_where(Expr::col("id").is_in(team_ids.clone())).to_owned();
-        let found: Vec<(i64,)> = tx.all(&stmt).await?;
-        let missing: Vec<String> = team_ids.iter().filter(|id| !found.iter().any(|f| f.0 == **id)).map(|id| id.to_string()).collect();
+        let missing = crate::missing_ids(tx, crate::scoped("teams", company), team_ids).await?;
         if !missing.is_empty() {
             errors.insert("team_ids".into(), vec![format!("has no team with id {}", missing.join(", "))]);
         }

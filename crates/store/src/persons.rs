@@ -270,12 +270,7 @@ pub async fn list(db: &Db, company: CompanyId, kind: Option<Kind>, filter: &Pers
 
 /// Checks that every id names a business of the company.
 pub(crate) async fn check_businesses(tx: &mut Tx, company: CompanyId, field: &str, ids: &[i64]) -> Result<(), StoreError> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let stmt = crate::scoped("businesses", company).column("id").and_where(Expr::col("id").is_in(ids.to_vec())).to_owned();
-    let found: Vec<(i64,)> = tx.all(&stmt).await?;
-    let missing: Vec<String> = ids.iter().filter(|id| !found.iter().any(|f| f.0 == **id)).map(|id| id.to_string()).collect();
+    let missing = crate::missing_ids(tx, crate::scoped("businesses", company), ids).await?;
     if missing.is_empty() { Ok(()) } else { Err(StoreError::invalid(field, format!("has no business with id {}", missing.join(", ")))) }
 }
 
@@ -455,9 +450,7 @@ pub async fn add_contacts_to_business(db: &Db, company: CompanyId, business: i64
     if tx.optional::<(i64,)>(&stmt).await?.is_none() {
         return Err(StoreError::invalid("business_id", format!("is not a business of this company: no business with id {business}")));
     }
-    let found = live(company, Kind::Contact).column("id").and_where(Expr::col("id").is_in(contacts.to_vec())).to_owned();
-    let found: Vec<(i64,)> = tx.all(&found).await?;
-    let missing: Vec<String> = contacts.iter().filter(|id| !found.iter().any(|f| f.0 == **id)).map(|id| id.to_string()).collect();
+    let missing = crate::missing_ids(&mut tx, live(company, Kind::Contact), contacts).await?;
     if !missing.is_empty() {
         return Err(StoreError::invalid("contact_ids", format!("has no contact with id {}", missing.join(", "))));
     }
