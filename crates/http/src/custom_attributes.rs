@@ -17,17 +17,18 @@ pub async fn fields_for_input(db: &Db, company: CompanyId, target: Target, form:
     if form.params().map(path).is_empty() {
         Ok(FieldSet::default())
     } else {
-        Ok(custom_fields::for_target(db, company, target).await?)
+        Ok(custom_fields::for_targets(db, company, &[target]).await?)
     }
 }
 
-/// The fields needed to render records whose stored values are `stored`: none when
-/// every record is without values, so plain lists cost no extra query.
-pub async fn fields_for_output<'a>(db: &Db, company: CompanyId, target: Target, mut stored: impl Iterator<Item = &'a str>) -> Result<FieldSet, ApiError> {
+/// The fields (of any of `targets`) needed to render records whose stored values are
+/// `stored`: none when every record is without values, so plain lists cost no extra
+/// query.
+pub async fn fields_for_output<'a>(db: &Db, company: CompanyId, targets: &[Target], mut stored: impl Iterator<Item = &'a str>) -> Result<FieldSet, ApiError> {
     if stored.all(|s| s == "{}") {
         Ok(FieldSet::default())
     } else {
-        Ok(custom_fields::for_target(db, company, target).await?)
+        Ok(custom_fields::for_targets(db, company, targets).await?)
     }
 }
 

@@ -113,10 +113,11 @@ fn assemble(rows: Vec<FieldRow>, option_rows: Vec<OptionRow>) -> Vec<CustomField
         .collect()
 }
 
-/// The company's fields for one kind of record (two queries, whatever the count).
-pub async fn for_target(db: &Db, company: CompanyId, target: Target) -> Result<FieldSet, StoreError> {
+/// The company's fields that apply to any of `targets`, in id order (two queries,
+/// whatever the count).
+pub async fn for_targets(db: &Db, company: CompanyId, targets: &[Target]) -> Result<FieldSet, StoreError> {
     let fields = load(&mut db.read(), company, None).await?;
-    Ok(FieldSet(fields.into_iter().filter(|f| f.applies_to.contains(target)).collect()))
+    Ok(FieldSet(fields.into_iter().filter(|f| targets.iter().any(|t| f.applies_to.contains(*t))).collect()))
 }
 
 pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<CustomField>, StoreError> {

@@ -119,7 +119,7 @@ async fn read_input(state: &AppState, company: CompanyId, params: &Params) -> Re
 }
 
 async fn fields_for(state: &AppState, company: CompanyId, records: &[&Business]) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(state.db(), company, Target::Businesses, records.iter().map(|b| b.custom_attributes.as_str())).await
+    custom_attributes::fields_for_output(state.db(), company, &[Target::Businesses], records.iter().map(|b| b.custom_attributes.as_str())).await
 }
 
 async fn answer(state: &AppState, company: &store::companies::Company, business: Business, include: bool) -> Result<Json<Value>, ApiError> {

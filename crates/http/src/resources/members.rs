@@ -146,7 +146,7 @@ async fn read_input(state: &AppState, company: CompanyId, params: &Params, creat
 }
 
 async fn fields_for(state: &AppState, company: CompanyId, members: &[&MemberView]) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(state.db(), company, Target::Members, members.iter().map(|m| m.member.custom_attributes.as_str())).await
+    custom_attributes::fields_for_output(state.db(), company, &[Target::Members], members.iter().map(|m| m.member.custom_attributes.as_str())).await
 }
 
 async fn answer(state: &AppState, company: &store::companies::Company, view: MemberView, include: bool) -> Result<Json<Value>, ApiError> {

@@ -79,18 +79,15 @@ pub fn render(view: &PersonView, tz: chrono_tz::Tz, fields: &FieldSet, include_c
     body
 }
 
-/// The custom fields needed to render `views` (none when no record has values).
+/// The custom fields needed to render `views`: those of the kinds of person among them
+/// (none when no record has values).
 pub async fn fields_for(state: &AppState, company: CompanyId, views: &[&PersonView]) -> Result<FieldSet, ApiError> {
-    let stored = || views.iter().map(|v| v.person.custom_attributes.as_str());
-    if stored().all(|s| s == "{}") {
-        return Ok(FieldSet::default());
-    }
-    let mut fields = store::custom_fields::for_target(state.db(), company, Target::Customers).await?;
-    if views.iter().any(|v| v.person.is_contact()) {
-        let contacts = store::custom_fields::for_target(state.db(), company, Target::Contacts).await?;
-        fields.0.extend(contacts.0.into_iter().filter(|f| !f.applies_to.contains(Target::Customers)));
-    }
-    Ok(fields)
+    let targets: Vec<Target> = [Kind::Customer, Kind::Contact]
+        .into_iter()
+        .filter(|kind| views.iter().any(|v| v.person.is_contact() == (*kind == Kind::Contact)))
+        .map(target)
+        .collect();
+    custom_attributes::fields_for_output(state.db(), company, &targets, views.iter().map(|v| v.person.custom_attributes.as_str())).await
 }
 
 /// Reads `<resource>[...]` for a customer (`customer`) or a contact (`contact`).

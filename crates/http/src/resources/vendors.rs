@@ -80,7 +80,7 @@ async fn read_input(state: &AppState, company: CompanyId, params: &Params, creat
 const ATTRIBUTES: &str = "vendor[custom_attributes]";
 
 async fn fields_for(state: &AppState, company: CompanyId, vendors: &[&Vendor]) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(state.db(), company, Target::Vendors, vendors.iter().map(|v| v.custom_attributes.as_str())).await
+    custom_attributes::fields_for_output(state.db(), company, &[Target::Vendors], vendors.iter().map(|v| v.custom_attributes.as_str())).await
 }
 
 async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
