@@ -273,8 +273,10 @@ async fn signup(State(state): State<AppState>, headers: HeaderMap, params: Param
         }
         Err(e) => return internal(e),
     };
-    match console::check_password(state.db(), &company.subdomain, &email, params.get("password").unwrap_or_default()).await {
-        Ok(Some((company, owner))) => sign_in(&state, company.id, owner).await,
+    // The owner was just created with this e-mail: sign them in without hashing the
+    // password a second time.
+    match console::owner_id(state.db(), company.id, &email).await {
+        Ok(Some(owner)) => sign_in(&state, company.id, owner).await,
         Ok(None) => redirect("/login", vec![]),
         Err(e) => internal(e),
     }

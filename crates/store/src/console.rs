@@ -43,6 +43,16 @@ struct OwnerRow {
     password_hash: Option<String>,
 }
 
+async fn find_owner(db: &Db, company: CompanyId, email: &str) -> Result<Option<OwnerRow>, StoreError> {
+    let stmt = crate::scoped("owners", company).columns(["id", "password_hash"]).and_where(Expr::col("email").eq(email.trim().to_lowercase())).to_owned();
+    db.read().optional(&stmt).await
+}
+
+/// The id of the company's owner with this e-mail (e.g. right after sign-up created it).
+pub async fn owner_id(db: &Db, company: CompanyId, email: &str) -> Result<Option<i64>, StoreError> {
+    Ok(find_owner(db, company, email).await?.map(|o| o.id))
+}
+
 /// The owner of company `subdomain` with this e-mail and password, if they match.
 pub async fn check_password(db: &Db, subdomain: &str, email: &str, password: &str) -> Result<Option<(Company, i64)>, StoreError> {
     let company = match companies::find_by_subdomain(db, subdomain).await {
@@ -50,14 +60,8 @@ pub async fn check_password(db: &Db, subdomain: &str, email: &str, password: &st
         Err(StoreError::NotFound) => None,
         Err(e) => return Err(e),
     };
-    let owner: Option<OwnerRow> = match &company {
-        Some(c) => {
-            let stmt = crate::scoped("owners", c.id)
-                .columns(["id", "password_hash"])
-                .and_where(Expr::col("email").eq(email.trim().to_lowercase()))
-                .to_owned();
-            db.read().optional(&stmt).await?
-        }
+    let owner = match &company {
+        Some(c) => find_owner(db, c.id, email).await?,
         None => None,
     };
     let hash = owner.as_ref().and_then(|o| o.password_hash.clone()).unwrap_or_else(|| decoy_hash().to_owned());
