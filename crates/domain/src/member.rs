@@ -1,5 +1,7 @@
 //! Members: the people of a company, their roles, and how member lists are filtered.
 
+use crate::customer_filter::FilterError;
+
 /// A member's role: the two built-in ones, or one of the company's custom roles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -82,9 +84,15 @@ impl MemberFilter {
     pub const NAMES: &'static str = "email, employee_identification_number, status";
     pub const STATUS_VALUES: &'static str = "active, inactive, login, non_login, all";
 
-    /// `Err` names the parameter at fault and the problem.
-    pub fn parse(filter: &str, value: Option<&str>) -> Result<Self, (&'static str, String)> {
+    /// Reads `filter` (absent: every member) and `filter_val`.
+    pub fn parse(filter: Option<&str>, value: Option<&str>) -> Result<Self, FilterError> {
         let value = value.map(str::trim).filter(|v| !v.is_empty());
+        let Some(filter) = filter else {
+            return match value {
+                Some(_) => Err(("filter", format!("can't be blank with filter_val: use one of {}", Self::NAMES))),
+                None => Ok(MemberFilter::Status(StatusFilter::All)),
+            };
+        };
         match filter.trim() {
             "email" => value.map(|v| MemberFilter::Email(v.to_lowercase())).ok_or(("filter_val", "is required with filter=email".into())),
             "employee_identification_number" | "employee_id" => value
@@ -116,10 +124,12 @@ mod tests {
 
     #[test]
     fn filters() {
-        assert_eq!(MemberFilter::parse("email", Some("A@B.test")), Ok(MemberFilter::Email("a@b.test".into())));
-        assert_eq!(MemberFilter::parse("status", Some("non_login")), Ok(MemberFilter::Status(StatusFilter::NonLogin)));
-        assert_eq!(MemberFilter::parse("status", Some("gone")).unwrap_err().0, "filter_val");
-        assert_eq!(MemberFilter::parse("email", None).unwrap_err().0, "filter_val");
-        assert_eq!(MemberFilter::parse("colour", Some("x")).unwrap_err().0, "filter");
+        assert_eq!(MemberFilter::parse(Some("email"), Some("A@B.test")), Ok(MemberFilter::Email("a@b.test".into())));
+        assert_eq!(MemberFilter::parse(Some("status"), Some("non_login")), Ok(MemberFilter::Status(StatusFilter::NonLogin)));
+        assert_eq!(MemberFilter::parse(Some("status"), Some("gone")).unwrap_err().0, "filter_val");
+        assert_eq!(MemberFilter::parse(Some("email"), None).unwrap_err().0, "filter_val");
+        assert_eq!(MemberFilter::parse(Some("colour"), Some("x")).unwrap_err().0, "filter");
+        assert_eq!(MemberFilter::parse(None, None), Ok(MemberFilter::Status(StatusFilter::All)));
+        assert_eq!(MemberFilter::parse(None, Some("active")).unwrap_err().0, "filter");
     }
 }

@@ -34,6 +34,11 @@ impl ApiError {
         ApiError::Invalid(StoreError::invalid(field, problem).into_field_errors())
     }
 
+    /// A list filter the domain refused: the parameter at fault and the problem.
+    pub fn filter((field, problem): domain::customer_filter::FilterError) -> Self {
+        ApiError::field(field, problem)
+    }
+
     pub fn not_found(what: &str) -> Self {
         ApiError::NotFound(format!("No such {what} in this company. Check the id."))
     }

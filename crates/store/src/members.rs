@@ -153,15 +153,15 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, St
 }
 
 /// A page of members (three queries: count, page, teams).
-pub async fn list(db: &Db, company: CompanyId, filter: Option<&MemberFilter>, page: Page) -> Result<PageOf<MemberView>, StoreError> {
+pub async fn list(db: &Db, company: CompanyId, filter: &MemberFilter, page: Page) -> Result<PageOf<MemberView>, StoreError> {
     let condition = match filter {
-        None | Some(MemberFilter::Status(StatusFilter::All)) => Cond::all(),
-        Some(MemberFilter::Email(email)) => Cond::all().add(Expr::col(("members", "email")).eq(email.as_str())),
-        Some(MemberFilter::EmployeeId(id)) => Cond::all().add(Expr::col(("members", "employee_id")).eq(id.as_str())),
-        Some(MemberFilter::Status(StatusFilter::Active)) => Cond::all().add(Expr::col(("members", "active")).eq(true)),
-        Some(MemberFilter::Status(StatusFilter::Inactive)) => Cond::all().add(Expr::col(("members", "active")).eq(false)),
-        Some(MemberFilter::Status(StatusFilter::Login)) => Cond::all().add(Expr::col(("members", "login_enabled")).eq(true)),
-        Some(MemberFilter::Status(StatusFilter::NonLogin)) => Cond::all().add(Expr::col(("members", "login_enabled")).eq(false)),
+        MemberFilter::Status(StatusFilter::All) => Cond::all(),
+        MemberFilter::Email(email) => Cond::all().add(Expr::col(("members", "email")).eq(email.as_str())),
+        MemberFilter::EmployeeId(id) => Cond::all().add(Expr::col(("members", "employee_id")).eq(id.as_str())),
+        MemberFilter::Status(StatusFilter::Active) => Cond::all().add(Expr::col(("members", "active")).eq(true)),
+        MemberFilter::Status(StatusFilter::Inactive) => Cond::all().add(Expr::col(("members", "active")).eq(false)),
+        MemberFilter::Status(StatusFilter::Login) => Cond::all().add(Expr::col(("members", "login_enabled")).eq(true)),
+        MemberFilter::Status(StatusFilter::NonLogin) => Cond::all().add(Expr::col(("members", "login_enabled")).eq(false)),
     };
     let count = crate::scoped("members", company).expr_as(Expr::col("id").count(), "n").cond_where(condition.clone()).to_owned();
     let rows = select(company)

@@ -130,7 +130,7 @@ async fn answer(state: &AppState, company: &store::companies::Company, business:
 async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::BUSINESSES)?;
-    let filter = BusinessFilter::parse(params.get("filter"), params.get("filter_val")).map_err(|(field, problem)| ApiError::field(field, problem))?;
+    let filter = BusinessFilter::parse(params.get("filter"), params.get("filter_val")).map_err(ApiError::filter)?;
     let records = businesses::list(state.db(), company.id, filter, page).await?;
     let fields = fields_for(&state, company.id, &records.records.iter().collect::<Vec<_>>()).await?;
     Ok(Json(views::paged("businesses", page, records, |b| render(b, company.time_zone, &fields, include))))

@@ -163,12 +163,8 @@ async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: 
 async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
-    let filter = match params.get("filter") {
-        None if params.get("filter_val").is_some() => return Err(ApiError::field("filter", format!("can't be blank with filter_val: use one of {}", MemberFilter::NAMES))),
-        None => None,
-        Some(filter) => Some(MemberFilter::parse(filter, params.get("filter_val")).map_err(|(field, problem)| ApiError::field(field, problem))?),
-    };
-    let records = members::list(state.db(), company.id, filter.as_ref(), page).await?;
+    let filter = MemberFilter::parse(params.get("filter"), params.get("filter_val")).map_err(ApiError::filter)?;
+    let records = members::list(state.db(), company.id, &filter, page).await?;
     let fields = fields_for(&state, company.id, &records.records.iter().collect::<Vec<_>>()).await?;
     Ok(Json(views::paged("members", page, records, |m| render(m, company.time_zone, &fields, include))))
 }

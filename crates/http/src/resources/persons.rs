@@ -156,7 +156,7 @@ fn read_business_ids(form: &mut Form<'_>, creating: bool) -> Option<Vec<i64>> {
 
 /// Reads `filter` and `filter_val` for one of the person lists.
 pub fn filter(params: &Params, list: PersonList) -> Result<PersonFilter, ApiError> {
-    PersonFilter::parse(list, params.get("filter"), params.get("filter_val")).map_err(|(field, problem)| ApiError::field(field, problem))
+    PersonFilter::parse(list, params.get("filter"), params.get("filter_val")).map_err(ApiError::filter)
 }
 
 /// A page of persons (`kind` None: both kinds) wrapped under `plural`.
