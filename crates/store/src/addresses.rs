@@ -190,11 +190,15 @@ pub async fn find(db: &Db, company: CompanyId, owner: Owner, id: i64) -> Result<
 
 /// The owner's default address (of `address_type`, for a business).
 pub async fn default_address(db: &Db, company: CompanyId, owner: Owner, address_type: Option<AddressType>) -> Result<Address, StoreError> {
+    db.read().optional(&default_of(company, owner, address_type)).await?.ok_or(StoreError::NotFound)
+}
+
+fn default_of(company: CompanyId, owner: Owner, address_type: Option<AddressType>) -> SelectStatement {
     let mut stmt = select(company, owner).and_where(Expr::col("is_default").eq(true)).to_owned();
     if let Some(t) = address_type {
         stmt.and_where(Expr::col("address_type").eq(t.as_str()));
     }
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    stmt
 }
 
 async fn clear_default(tx: &mut Tx, company: CompanyId, owner: Owner, address_type: Option<AddressType>) -> Result<(), StoreError> {
@@ -258,13 +262,7 @@ pub async fn create(db: &Db, company: CompanyId, owner: Owner, input: AddressInp
     let mut tx = db.begin().await?;
     lock_owner(&mut tx, company, owner).await?;
     check_references(&mut tx, company, owner, &input).await?;
-    let has_default = {
-        let mut stmt = select(company, owner).and_where(Expr::col("is_default").eq(true)).to_owned();
-        if let Some(t) = address_type {
-            stmt.and_where(Expr::col("address_type").eq(t.as_str()));
-        }
-        tx.optional::<Address>(&stmt).await?.is_some()
-    };
+    let has_default = tx.optional::<Address>(&default_of(company, owner, address_type)).await?.is_some();
     let is_default = match input.default_address {
         Some(true) => {
             clear_default(&mut tx, company, owner, address_type).await?;
