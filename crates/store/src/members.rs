@@ -226,14 +226,6 @@ fn write_error(e: StoreError) -> StoreError {
     }
 }
 
-fn login_needs_email(login_enabled: bool, email: Option<&str>) -> Result<(), StoreError> {
-    if login_enabled && email.is_none() {
-        Err(StoreError::invalid("email", "can't be blank unless login_enabled is false"))
-    } else {
-        Ok(())
-    }
-}
-
 pub async fn create(db: &Db, company: CompanyId, input: MemberInput) -> Result<MemberView, StoreError> {
     let (Some(first_name), Some(last_name), Some(role)) = (input.first_name.clone(), input.last_name.clone(), input.role) else {
         return Err(StoreError::invalid("first_name", "can't be blank"));
@@ -243,7 +235,7 @@ pub async fn create(db: &Db, company: CompanyId, input: MemberInput) -> Result<M
         _ => None,
     };
     let login_enabled = input.login_enabled.unwrap_or(true);
-    login_needs_email(login_enabled, email.as_deref())?;
+    crate::login_needs_email(login_enabled, email.as_deref())?;
     let at = now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
@@ -294,7 +286,7 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: MemberInput) ->
         Change::Set(e) => Some(e.clone()),
         Change::Clear => None,
     };
-    login_needs_email(login_enabled, email.as_deref())?;
+    crate::login_needs_email(login_enabled, email.as_deref())?;
     check_references(&mut tx, company, &input).await?;
     let mut row = Assignments::update();
     row.change("email", &input.email);

@@ -313,14 +313,6 @@ async fn unlink_except(tx: &mut Tx, company: CompanyId, contact: i64, keep: &[i6
     Ok(())
 }
 
-fn login_needs_email(login_enabled: bool, email: Option<&str>) -> Result<(), StoreError> {
-    if login_enabled && email.is_none() {
-        Err(StoreError::invalid("email", "can't be blank when login_enabled is true"))
-    } else {
-        Ok(())
-    }
-}
-
 pub async fn create(db: &Db, company: CompanyId, kind: Kind, input: PersonInput) -> Result<PersonView, StoreError> {
     let Some(last_name) = input.last_name.clone() else {
         return Err(StoreError::invalid("last_name", "can't be blank"));
@@ -330,7 +322,7 @@ pub async fn create(db: &Db, company: CompanyId, kind: Kind, input: PersonInput)
         _ => None,
     };
     let login_enabled = input.login_enabled.unwrap_or(false);
-    login_needs_email(login_enabled, email.as_deref())?;
+    crate::login_needs_email(login_enabled, email.as_deref())?;
     let at = crate::now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
@@ -369,7 +361,7 @@ pub async fn update(db: &Db, company: CompanyId, kind: Kind, id: i64, input: Per
         Change::Set(e) => Some(e.clone()),
         Change::Clear => None,
     };
-    login_needs_email(input.login_enabled.unwrap_or(before.login_enabled), email.as_deref())?;
+    crate::login_needs_email(input.login_enabled.unwrap_or(before.login_enabled), email.as_deref())?;
     if kind == Kind::Customer && matches!(input.first_name, Change::Clear) {
         return Err(StoreError::invalid("first_name", "can't be blank"));
     }
