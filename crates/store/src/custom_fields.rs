@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use domain::custom_field::{lookup_key, FieldOption, FieldType, Target, Targets};
 use domain::{Change, CompanyId, Page};
-use sea_query::{Expr, ExprTrait, LockType, Order, Query, Value};
+use sea_query::{Expr, ExprTrait, LockType, Order, Query, SelectStatement, Value};
 use std::collections::BTreeMap;
 
 use crate::{change_log, now, Db, PageOf, Reader, StoreError, Tx};
@@ -83,7 +83,9 @@ pub fn merge_values(stored: &str, changes: &BTreeMap<i64, Change<String>>) -> St
     serde_json::to_string(&values).unwrap_or_else(|_| "{}".into())
 }
 
-async fn load(read: &mut Reader<'_>, company: CompanyId, only: Option<i64>) -> Result<Vec<CustomField>, StoreError> {
+/// The selects of the company's field definitions and their options, in order (of one
+/// field with `only`).
+fn definition_selects(company: CompanyId, only: Option<i64>) -> (SelectStatement, SelectStatement) {
     let mut fields = crate::scoped("custom_fields", company).columns(COLUMNS).order_by("id", Order::Asc).to_owned();
     let mut options = crate::scoped("custom_field_options", company)
         .columns(["id", "custom_field_id", "name"])
@@ -94,6 +96,11 @@ async fn load(read: &mut Reader<'_>, company: CompanyId, only: Option<i64>) -> R
         fields.and_where(Expr::col("id").eq(id));
         options.and_where(Expr::col("custom_field_id").eq(id));
     }
+    (fields, options)
+}
+
+async fn load(read: &mut Reader<'_>, company: CompanyId, only: Option<i64>) -> Result<Vec<CustomField>, StoreError> {
+    let (fields, options) = definition_selects(company, only);
     let rows: Vec<FieldRow> = read.all(&fields).await?;
     let option_rows: Vec<OptionRow> = read.all(&options).await?;
     Ok(assemble(rows, option_rows))
@@ -211,16 +218,9 @@ pub async fn create(db: &Db, company: CompanyId, input: FieldInput) -> Result<Cu
 pub async fn update(db: &Db, company: CompanyId, id: i64, input: FieldInput) -> Result<CustomField, StoreError> {
     let mut tx = db.begin().await?;
     let current = {
-        let select = crate::scoped("custom_fields", company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
-        let fields: Vec<FieldRow> = tx.all(&select).await?;
-        let options: Vec<OptionRow> = tx
-            .all(
-                &crate::scoped("custom_field_options", company)
-                    .columns(["id", "custom_field_id", "name"])
-                    .and_where(Expr::col("custom_field_id").eq(id))
-                    .to_owned(),
-            )
-            .await?;
+        let (mut fields, options) = definition_selects(company, Some(id));
+        let fields: Vec<FieldRow> = tx.all(&fields.lock(LockType::Update).to_owned()).await?;
+        let options: Vec<OptionRow> = tx.all(&options).await?;
         assemble(fields, options).pop().ok_or(StoreError::NotFound)?
     };
     if let Some(t) = input.field_type {
