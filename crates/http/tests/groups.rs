@@ -13,6 +13,7 @@ both!(
     rates_on_update_follow_the_stored_mode,
     delete_refuses_a_group_with_subgroups,
     delete_of_an_empty_group,
+    delete_refuses_a_group_with_items,
     other_companies_cannot_see_or_touch_a_group,
     mode_change_must_fit_the_stored_rates,
 );
@@ -277,6 +278,24 @@ async fn delete_refuses_a_group_with_subgroups(kind: Kind) {
     app.delete(&format!("/groups/{gid}/sub_groups/{sid}.api")).await.expect(StatusCode::OK);
     app.delete(&format!("/groups/{gid}.api")).await.expect(StatusCode::OK);
     app.get(&format!("/groups/{gid}.api")).await.expect(StatusCode::NOT_FOUND);
+}
+
+async fn delete_refuses_a_group_with_items(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let gid = app.group("Cameras").await;
+    let other = app.group("Lighting").await;
+    // Items come with the assets issue; until then the tests record them in the store.
+    store::items::record(&app.db, app.company.id, "FixedAsset", "Cinema Camera", gid, None).await.expect("item recorded");
+    let res = app.delete(&format!("/groups/{gid}.api")).await;
+    let message = res.expect(StatusCode::CONFLICT)["message"].as_str().expect("a message").to_owned();
+    assert!(message.contains("1 item"), "{message}");
+    app.get(&format!("/groups/{gid}.api")).await.expect(StatusCode::OK);
+    assert_eq!(group_names(&app).await, vec!["Cameras".to_owned(), "Lighting".to_owned()]);
+    // Another company's items never hold a group of this one.
+    let b = TestApp::builder(kind).beside(&app).build().await;
+    let theirs = b.group("Their Cameras").await;
+    store::items::record(&b.db, b.company.id, "StockAsset", "Their Camera", theirs, None).await.expect("item recorded");
+    app.delete(&format!("/groups/{other}.api")).await.expect(StatusCode::OK);
 }
 
 async fn delete_of_an_empty_group(kind: Kind) {

@@ -12,6 +12,7 @@ both!(
     details_need_the_owning_group,
     update_changes_fields_and_refuses_cycles,
     delete_refuses_a_subgroup_with_children,
+    delete_refuses_a_subgroup_with_items,
     other_companies_cannot_see_or_touch_a_subgroup,
 );
 
@@ -203,6 +204,19 @@ async fn update_changes_fields_and_refuses_cycles(kind: Kind) {
     assert_eq!(app.get(&path(c)).await.body["sub_group"], *sub);
 
     app.put(&path(424242), &[("sub_group[name]", "Nobody")]).await.expect(StatusCode::NOT_FOUND);
+}
+
+async fn delete_refuses_a_subgroup_with_items(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let gid = app.group("Furniture").await;
+    let chairs = sub_group(&app, gid, "Chairs", &[]).await;
+    let tables = sub_group(&app, gid, "Tables", &[]).await;
+    store::items::record(&app.db, app.company.id, "VolatileAsset", "Folding Chair", gid, Some(chairs)).await.expect("item recorded");
+    let res = app.delete(&format!("/groups/{gid}/sub_groups/{chairs}.api")).await;
+    let message = res.expect(StatusCode::CONFLICT)["message"].as_str().expect("a message").to_owned();
+    assert!(message.contains("1 item"), "{message}");
+    app.get(&format!("/groups/{gid}/sub_groups/{chairs}.api")).await.expect(StatusCode::OK);
+    app.delete(&format!("/groups/{gid}/sub_groups/{tables}.api")).await.expect(StatusCode::OK);
 }
 
 async fn delete_refuses_a_subgroup_with_children(kind: Kind) {

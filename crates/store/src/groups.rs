@@ -143,6 +143,13 @@ pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<Group, Store
             group.name
         )));
     }
+    let items = crate::items::count_in(&mut tx, company, "group_id", id).await?;
+    if items > 0 {
+        return Err(StoreError::Conflict(format!(
+            "Group {:?} still has {items} item(s); move them to another group or delete them first.",
+            group.name
+        )));
+    }
     let stmt = Query::delete()
         .from_table("asset_groups")
         .and_where(Expr::col("company_id").eq(company.0))

@@ -12,6 +12,7 @@ pub mod console;
 pub mod counters;
 pub mod custom_fields;
 pub mod groups;
+pub mod items;
 pub mod locations;
 pub mod members;
 pub mod orders;

@@ -151,6 +151,13 @@ pub async fn delete(db: &Db, company: CompanyId, group: i64, id: i64) -> Result<
             sub.name
         )));
     }
+    let items = crate::items::count_in(&mut tx, company, "sub_group_id", id).await?;
+    if items > 0 {
+        return Err(StoreError::Conflict(format!(
+            "Subgroup {:?} still has {items} item(s); move them to another subgroup or delete them first.",
+            sub.name
+        )));
+    }
     let stmt = Query::delete()
         .from_table("sub_groups")
         .and_where(Expr::col("company_id").eq(company.0))

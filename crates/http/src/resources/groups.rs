@@ -41,7 +41,7 @@ pub fn routes(api: Api) -> Api {
     .route(
         "/groups/{id}",
         put(update).delete(delete).get(details),
-        Doc::new("Groups", "Group details (GET), update (PUT, as create) or delete (DELETE; 409 while it has subgroups)")
+        Doc::new("Groups", "Group details (GET), update (PUT, as create) or delete (DELETE; 409 while it has subgroups or items)")
             .form("group", FIELDS)
             .returns("group"),
     )

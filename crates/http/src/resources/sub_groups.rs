@@ -37,7 +37,7 @@ pub fn routes(api: Api) -> Api {
     .route(
         "/groups/{group_id}/sub_groups/{id}",
         get(details).put(update).delete(delete),
-        Doc::new("Subgroups", "Subgroup details (GET), update (PUT) or delete (DELETE; 409 while it has child subgroups)")
+        Doc::new("Subgroups", "Subgroup details (GET), update (PUT) or delete (DELETE; 409 while it has child subgroups or items)")
             .form("sub_group", FIELDS)
             .returns("sub_group"),
     )
