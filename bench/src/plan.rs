@@ -127,12 +127,24 @@ impl Plan {
                     let body = Listing::CUSTOMERS.fetch(conn, 1).await?;
                     let emails: Vec<String> = body["customers"]
                         .as_array()
-                        .map(|a| a.iter().filter_map(|c| c["email"].as_str().map(str::to_owned)).collect())
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|c| c["email"].as_str().map(str::to_owned))
+                                .collect()
+                        })
                         .unwrap_or_default();
                     if emails.is_empty() {
                         bail!("no customer with an e-mail on the first page; seed customers first");
                     }
-                    emails.iter().map(|e| format!("/customers.api?filter=email&filter_val={}", e.replace('@', "%40").replace('+', "%2B"))).collect()
+                    emails
+                        .iter()
+                        .map(|e| {
+                            format!(
+                                "/customers.api?filter=email&filter_val={}",
+                                e.replace('@', "%40").replace('+', "%2B")
+                            )
+                        })
+                        .collect()
                 }
                 Mix::LocationList => page_uris(conn, Listing::LOCATIONS).await?,
                 Mix::GroupList => page_uris(conn, Listing::GROUPS).await?,

@@ -113,9 +113,15 @@ fn member_job(n: usize, tag: &str) -> Job {
     if n % 10 == 0 {
         fields.push(("user[login_enabled]".to_owned(), "false".to_owned()));
     } else {
-        fields.push(("user[email]".to_owned(), format!("bench{n}-{tag}@bench.test")));
+        fields.push((
+            "user[email]".to_owned(),
+            format!("bench{n}-{tag}@bench.test"),
+        ));
     }
-    Job { kind: Kind::Member, fields }
+    Job {
+        kind: Kind::Member,
+        fields,
+    }
 }
 
 /// A customer with a unique e-mail; every tenth is not taxed, so the non_taxed
@@ -124,13 +130,22 @@ fn customer_job(n: usize, tag: &str) -> Job {
     let mut fields = vec![
         ("customer[first_name]".to_owned(), format!("Bench{n:06}")),
         ("customer[last_name]".to_owned(), format!("Customer {tag}")),
-        ("customer[email]".to_owned(), format!("customer{n}-{tag}@bench.test")),
-        ("customer[city]".to_owned(), CITIES[n % CITIES.len()].to_owned()),
+        (
+            "customer[email]".to_owned(),
+            format!("customer{n}-{tag}@bench.test"),
+        ),
+        (
+            "customer[city]".to_owned(),
+            CITIES[n % CITIES.len()].to_owned(),
+        ),
     ];
     if n % 10 == 0 {
         fields.push(("customer[collect_tax]".to_owned(), "false".to_owned()));
     }
-    Job { kind: Kind::Customer, fields }
+    Job {
+        kind: Kind::Customer,
+        fields,
+    }
 }
 
 /// What one phase produced.
@@ -191,10 +206,16 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
             _ => json!(null),
         }
     };
-    let counts: Vec<usize> = [Kind::Location, Kind::Group, Kind::Vendor, Kind::Member, Kind::Customer]
-        .iter()
-        .map(|&k| total.ids(k).len())
-        .collect();
+    let counts: Vec<usize> = [
+        Kind::Location,
+        Kind::Group,
+        Kind::Vendor,
+        Kind::Member,
+        Kind::Customer,
+    ]
+    .iter()
+    .map(|&k| total.ids(k).len())
+    .collect();
     let per_s = if elapsed > 0.0 {
         total.created.len() as f64 / elapsed
     } else {

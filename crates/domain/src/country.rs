@@ -25,7 +25,10 @@ pub struct CountryCode(String);
 impl CountryCode {
     pub fn parse(raw: &str) -> Option<Self> {
         let code = raw.trim().to_ascii_uppercase();
-        CODES.binary_search(&code.as_str()).ok().map(|_| CountryCode(code))
+        CODES
+            .binary_search(&code.as_str())
+            .ok()
+            .map(|_| CountryCode(code))
     }
 
     pub fn into_string(self) -> String {

@@ -125,7 +125,10 @@ impl Targets {
     }
 
     pub fn to_stored(&self) -> String {
-        self.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(",")
+        self.iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     pub fn contains(&self, target: Target) -> bool {
@@ -140,7 +143,12 @@ impl Targets {
 /// How a field name is looked up: case-insensitive, with underscores standing for
 /// spaces (the wire form `custom_attributes[Serial_Number]` names "Serial Number").
 pub fn lookup_key(name: &str) -> String {
-    name.trim().replace('_', " ").split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    name.trim()
+        .replace('_', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// One option of a dropdown or checkbox field.
@@ -153,7 +161,11 @@ pub struct FieldOption {
 /// Checks a value given for a field and returns the form it is stored in: numbers
 /// and dates normalised, options by their name (a value may name an option or give
 /// its id), checkbox choices joined by ", ".
-pub fn normalise_value(field_type: FieldType, options: &[FieldOption], raw: &str) -> Result<String, String> {
+pub fn normalise_value(
+    field_type: FieldType,
+    options: &[FieldOption],
+    raw: &str,
+) -> Result<String, String> {
     let value = raw.trim();
     match field_type {
         FieldType::Text | FieldType::TextArea => Ok(value.to_owned()),
@@ -172,8 +184,14 @@ pub fn normalise_value(field_type: FieldType, options: &[FieldOption], raw: &str
             }
         }
         FieldType::Url => {
-            let ok = (value.starts_with("http://") || value.starts_with("https://")) && value.len() > 8 && !value.contains(char::is_whitespace);
-            if ok { Ok(value.to_owned()) } else { Err("must be an http:// or https:// address".to_owned()) }
+            let ok = (value.starts_with("http://") || value.starts_with("https://"))
+                && value.len() > 8
+                && !value.contains(char::is_whitespace);
+            if ok {
+                Ok(value.to_owned())
+            } else {
+                Err("must be an http:// or https:// address".to_owned())
+            }
         }
         FieldType::Dropdown => find_option(options, value).map(|o| o.name.clone()),
         FieldType::Checkbox => {
@@ -189,13 +207,20 @@ pub fn normalise_value(field_type: FieldType, options: &[FieldOption], raw: &str
             }
             // Options keep the field's order, whatever order they were sent in.
             chosen.sort_by_key(|o| options.iter().position(|x| x.id == o.id));
-            Ok(chosen.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "))
+            Ok(chosen
+                .iter()
+                .map(|o| o.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "))
         }
     }
 }
 
 fn find_option<'a>(options: &'a [FieldOption], value: &str) -> Result<&'a FieldOption, String> {
-    let by_id = value.parse::<i64>().ok().and_then(|id| options.iter().find(|o| o.id == id));
+    let by_id = value
+        .parse::<i64>()
+        .ok()
+        .and_then(|id| options.iter().find(|o| o.id == id));
     by_id
         .or_else(|| options.iter().find(|o| o.name.eq_ignore_ascii_case(value)))
         .ok_or_else(|| option_problem(options))
@@ -203,7 +228,10 @@ fn find_option<'a>(options: &'a [FieldOption], value: &str) -> Result<&'a FieldO
 
 fn option_problem(options: &[FieldOption]) -> String {
     let names: Vec<&str> = options.iter().map(|o| o.name.as_str()).collect();
-    format!("must be one of the field's options ({}), by name or id", names.join(", "))
+    format!(
+        "must be one of the field's options ({}), by name or id",
+        names.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -211,19 +239,43 @@ mod tests {
     use super::*;
 
     fn opts() -> Vec<FieldOption> {
-        vec![FieldOption { id: 7, name: "Red".into() }, FieldOption { id: 9, name: "Blue".into() }]
+        vec![
+            FieldOption {
+                id: 7,
+                name: "Red".into(),
+            },
+            FieldOption {
+                id: 9,
+                name: "Blue".into(),
+            },
+        ]
     }
 
     #[test]
     fn values_are_checked_and_normalised() {
-        assert_eq!(normalise_value(FieldType::Number, &[], " 12.50 ").unwrap(), "12.5");
+        assert_eq!(
+            normalise_value(FieldType::Number, &[], " 12.50 ").unwrap(),
+            "12.5"
+        );
         assert!(normalise_value(FieldType::Number, &[], "twelve").is_err());
-        assert_eq!(normalise_value(FieldType::Date, &[], "03/04/2025").unwrap(), "2025-03-04");
+        assert_eq!(
+            normalise_value(FieldType::Date, &[], "03/04/2025").unwrap(),
+            "2025-03-04"
+        );
         assert!(normalise_value(FieldType::Date, &[], "2025-13-01").is_err());
-        assert_eq!(normalise_value(FieldType::Dropdown, &opts(), "9").unwrap(), "Blue");
-        assert_eq!(normalise_value(FieldType::Dropdown, &opts(), "red").unwrap(), "Red");
+        assert_eq!(
+            normalise_value(FieldType::Dropdown, &opts(), "9").unwrap(),
+            "Blue"
+        );
+        assert_eq!(
+            normalise_value(FieldType::Dropdown, &opts(), "red").unwrap(),
+            "Red"
+        );
         assert!(normalise_value(FieldType::Dropdown, &opts(), "Green").is_err());
-        assert_eq!(normalise_value(FieldType::Checkbox, &opts(), "Blue, 7, blue").unwrap(), "Red, Blue");
+        assert_eq!(
+            normalise_value(FieldType::Checkbox, &opts(), "Blue, 7, blue").unwrap(),
+            "Red, Blue"
+        );
         assert!(normalise_value(FieldType::Checkbox, &opts(), "Red, Green").is_err());
         assert!(normalise_value(FieldType::Email, &[], "a@b").is_err());
         assert!(normalise_value(FieldType::Url, &[], "ftp://x.y").is_err());

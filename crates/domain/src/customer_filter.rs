@@ -110,28 +110,49 @@ impl PersonList {
 pub type FilterError = (&'static str, String);
 
 fn needs_value(filter: &str, value: Option<&str>, what: &str) -> Result<String, FilterError> {
-    value.map(str::to_owned).ok_or(("filter_val", format!("is required with filter={filter}: give {what}")))
+    value.map(str::to_owned).ok_or((
+        "filter_val",
+        format!("is required with filter={filter}: give {what}"),
+    ))
 }
 
 fn comparison(value: Option<&str>) -> Result<Comparison, FilterError> {
-    let raw = value.ok_or(("filter_val", "is required with filter=completed_orders: give a comparison such as >5 or <2".to_owned()))?;
-    Comparison::parse(raw).ok_or(("filter_val", format!("{raw:?} is not a comparison: use >N, >=N, <N, <=N or =N with a whole number N")))
+    let raw = value.ok_or((
+        "filter_val",
+        "is required with filter=completed_orders: give a comparison such as >5 or <2".to_owned(),
+    ))?;
+    Comparison::parse(raw).ok_or((
+        "filter_val",
+        format!("{raw:?} is not a comparison: use >N, >=N, <N, <=N or =N with a whole number N"),
+    ))
 }
 
 impl PersonFilter {
     /// Reads `filter` (absent: the default, active records) and `filter_val` for `list`.
-    pub fn parse(list: PersonList, filter: Option<&str>, value: Option<&str>) -> Result<Self, FilterError> {
+    pub fn parse(
+        list: PersonList,
+        filter: Option<&str>,
+        value: Option<&str>,
+    ) -> Result<Self, FilterError> {
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         let Some(filter) = filter.map(str::trim) else {
             return match value {
-                Some(_) => Err(("filter", format!("can't be blank with filter_val: use one of {}", list.values()))),
+                Some(_) => Err((
+                    "filter",
+                    format!(
+                        "can't be blank with filter_val: use one of {}",
+                        list.values()
+                    ),
+                )),
                 None => Ok(PersonFilter::Active),
             };
         };
         use PersonFilter as F;
         use PersonList as L;
         let parsed = match (list, filter) {
-            (_, "email") => F::Email(needs_value(filter, value, "the e-mail address (URL-encoded)")?.to_lowercase()),
+            (_, "email") => F::Email(
+                needs_value(filter, value, "the e-mail address (URL-encoded)")?.to_lowercase(),
+            ),
             (_, "subscribed_emails") => F::SubscribedEmails,
             (_, "not_subscribed_emails") => F::NotSubscribedEmails,
             (L::Customers, "category") => F::Category(needs_value(filter, value, "the category")?),
@@ -140,7 +161,9 @@ impl PersonFilter {
             (L::Customers, "inactive_customers") => F::Inactive,
             (L::Customers, "checked_out_orders") => F::CheckedOutOrders,
             (L::Customers, "completed_orders") => F::CompletedOrders(comparison(value)?),
-            (L::Customers, "account_name") => F::AccountName(needs_value(filter, value, "part of the name")?),
+            (L::Customers, "account_name") => {
+                F::AccountName(needs_value(filter, value, "part of the name")?)
+            }
             (L::Contacts | L::Persons, "all") => F::All,
             (L::Contacts | L::Persons, "active_contacts") => F::Active,
             (L::Contacts | L::Persons, "login_enabled") => F::LoginEnabled,
@@ -175,7 +198,15 @@ impl BusinessFilter {
     pub fn parse(filter: Option<&str>, value: Option<&str>) -> Result<Self, FilterError> {
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         Ok(match filter.map(str::trim) {
-            None if value.is_some() => return Err(("filter", format!("can't be blank with filter_val: use one of {}", Self::VALUES))),
+            None if value.is_some() => {
+                return Err((
+                    "filter",
+                    format!(
+                        "can't be blank with filter_val: use one of {}",
+                        Self::VALUES
+                    ),
+                ));
+            }
             None | Some("all") => BusinessFilter::All,
             Some("active_businesses") => BusinessFilter::Active,
             Some("inactive_businesses") => BusinessFilter::Inactive,
@@ -193,9 +224,27 @@ mod tests {
 
     #[test]
     fn comparisons() {
-        assert_eq!(Comparison::parse(">5"), Some(Comparison { op: Op::Gt, value: 5 }));
-        assert_eq!(Comparison::parse(" <= 2"), Some(Comparison { op: Op::Le, value: 2 }));
-        assert_eq!(Comparison::parse("3"), Some(Comparison { op: Op::Eq, value: 3 }));
+        assert_eq!(
+            Comparison::parse(">5"),
+            Some(Comparison {
+                op: Op::Gt,
+                value: 5
+            })
+        );
+        assert_eq!(
+            Comparison::parse(" <= 2"),
+            Some(Comparison {
+                op: Op::Le,
+                value: 2
+            })
+        );
+        assert_eq!(
+            Comparison::parse("3"),
+            Some(Comparison {
+                op: Op::Eq,
+                value: 3
+            })
+        );
         assert_eq!(Comparison::parse(">-1"), None);
         assert_eq!(Comparison::parse("lots"), None);
         assert_eq!(Comparison::parse(">"), None);
@@ -204,13 +253,44 @@ mod tests {
     #[test]
     fn filters_per_list() {
         use PersonList::*;
-        assert_eq!(PersonFilter::parse(Customers, None, None), Ok(PersonFilter::Active));
-        assert_eq!(PersonFilter::parse(Customers, Some("email"), Some("A@B.C")), Ok(PersonFilter::Email("a@b.c".into())));
-        assert_eq!(PersonFilter::parse(Customers, Some("all"), None).unwrap_err().0, "filter");
-        assert_eq!(PersonFilter::parse(Contacts, Some("all"), None), Ok(PersonFilter::All));
-        assert_eq!(PersonFilter::parse(Customers, Some("completed_orders"), Some("x")).unwrap_err().0, "filter_val");
-        assert_eq!(PersonFilter::parse(Persons, Some("business_contacts"), None), Ok(PersonFilter::BusinessContacts));
-        assert_eq!(BusinessFilter::parse(Some("completed_orders"), Some(">2")), Ok(BusinessFilter::CompletedOrders(Comparison { op: Op::Gt, value: 2 })));
-        assert_eq!(BusinessFilter::parse(None, Some("x")).unwrap_err().0, "filter");
+        assert_eq!(
+            PersonFilter::parse(Customers, None, None),
+            Ok(PersonFilter::Active)
+        );
+        assert_eq!(
+            PersonFilter::parse(Customers, Some("email"), Some("A@B.C")),
+            Ok(PersonFilter::Email("a@b.c".into()))
+        );
+        assert_eq!(
+            PersonFilter::parse(Customers, Some("all"), None)
+                .unwrap_err()
+                .0,
+            "filter"
+        );
+        assert_eq!(
+            PersonFilter::parse(Contacts, Some("all"), None),
+            Ok(PersonFilter::All)
+        );
+        assert_eq!(
+            PersonFilter::parse(Customers, Some("completed_orders"), Some("x"))
+                .unwrap_err()
+                .0,
+            "filter_val"
+        );
+        assert_eq!(
+            PersonFilter::parse(Persons, Some("business_contacts"), None),
+            Ok(PersonFilter::BusinessContacts)
+        );
+        assert_eq!(
+            BusinessFilter::parse(Some("completed_orders"), Some(">2")),
+            Ok(BusinessFilter::CompletedOrders(Comparison {
+                op: Op::Gt,
+                value: 2
+            }))
+        );
+        assert_eq!(
+            BusinessFilter::parse(None, Some("x")).unwrap_err().0,
+            "filter"
+        );
     }
 }

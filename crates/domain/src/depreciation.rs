@@ -31,7 +31,8 @@ impl DepreciationMode {
         let value = Decimal::from_str(raw.trim()).map_err(|_| "is not a number".to_string())?;
         match self {
             DepreciationMode::UsefulLife => {
-                if value.fract().is_zero() && value >= Decimal::ONE && value <= Decimal::from(1200) {
+                if value.fract().is_zero() && value >= Decimal::ONE && value <= Decimal::from(1200)
+                {
                     Ok(value.normalize())
                 } else {
                     Err("must be a whole number of months from 1 to 1200".into())
@@ -62,6 +63,9 @@ mod tests {
         assert!(DepreciationMode::Percentage.parse_rate("12.5").is_ok());
         assert!(DepreciationMode::Percentage.parse_rate("101").is_err());
         assert!(DepreciationMode::Percentage.parse_rate("0").is_err());
-        assert_eq!(DepreciationMode::parse("useful life"), Some(DepreciationMode::UsefulLife));
+        assert_eq!(
+            DepreciationMode::parse("useful life"),
+            Some(DepreciationMode::UsefulLife)
+        );
     }
 }

@@ -89,20 +89,29 @@ impl MemberFilter {
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         let Some(filter) = filter else {
             return match value {
-                Some(_) => Err(("filter", format!("can't be blank with filter_val: use one of {}", Self::NAMES))),
+                Some(_) => Err((
+                    "filter",
+                    format!("can't be blank with filter_val: use one of {}", Self::NAMES),
+                )),
                 None => Ok(MemberFilter::Status(StatusFilter::All)),
             };
         };
         match filter.trim() {
-            "email" => value.map(|v| MemberFilter::Email(v.to_lowercase())).ok_or(("filter_val", "is required with filter=email".into())),
+            "email" => value
+                .map(|v| MemberFilter::Email(v.to_lowercase()))
+                .ok_or(("filter_val", "is required with filter=email".into())),
             "employee_identification_number" | "employee_id" => value
                 .map(|v| MemberFilter::EmployeeId(v.to_owned()))
-                .ok_or(("filter_val", "is required with filter=employee_identification_number".into())),
+                .ok_or((
+                    "filter_val",
+                    "is required with filter=employee_identification_number".into(),
+                )),
             "status" => match value {
                 None => Ok(MemberFilter::Status(StatusFilter::All)),
-                Some(v) => StatusFilter::parse(v)
-                    .map(MemberFilter::Status)
-                    .ok_or(("filter_val", format!("must be one of {}", Self::STATUS_VALUES))),
+                Some(v) => StatusFilter::parse(v).map(MemberFilter::Status).ok_or((
+                    "filter_val",
+                    format!("must be one of {}", Self::STATUS_VALUES),
+                )),
             },
             _ => Err(("filter", format!("must be one of {}", Self::NAMES))),
         }
@@ -124,12 +133,37 @@ mod tests {
 
     #[test]
     fn filters() {
-        assert_eq!(MemberFilter::parse(Some("email"), Some("A@B.test")), Ok(MemberFilter::Email("a@b.test".into())));
-        assert_eq!(MemberFilter::parse(Some("status"), Some("non_login")), Ok(MemberFilter::Status(StatusFilter::NonLogin)));
-        assert_eq!(MemberFilter::parse(Some("status"), Some("gone")).unwrap_err().0, "filter_val");
-        assert_eq!(MemberFilter::parse(Some("email"), None).unwrap_err().0, "filter_val");
-        assert_eq!(MemberFilter::parse(Some("colour"), Some("x")).unwrap_err().0, "filter");
-        assert_eq!(MemberFilter::parse(None, None), Ok(MemberFilter::Status(StatusFilter::All)));
-        assert_eq!(MemberFilter::parse(None, Some("active")).unwrap_err().0, "filter");
+        assert_eq!(
+            MemberFilter::parse(Some("email"), Some("A@B.test")),
+            Ok(MemberFilter::Email("a@b.test".into()))
+        );
+        assert_eq!(
+            MemberFilter::parse(Some("status"), Some("non_login")),
+            Ok(MemberFilter::Status(StatusFilter::NonLogin))
+        );
+        assert_eq!(
+            MemberFilter::parse(Some("status"), Some("gone"))
+                .unwrap_err()
+                .0,
+            "filter_val"
+        );
+        assert_eq!(
+            MemberFilter::parse(Some("email"), None).unwrap_err().0,
+            "filter_val"
+        );
+        assert_eq!(
+            MemberFilter::parse(Some("colour"), Some("x"))
+                .unwrap_err()
+                .0,
+            "filter"
+        );
+        assert_eq!(
+            MemberFilter::parse(None, None),
+            Ok(MemberFilter::Status(StatusFilter::All))
+        );
+        assert_eq!(
+            MemberFilter::parse(None, Some("active")).unwrap_err().0,
+            "filter"
+        );
     }
 }

@@ -18,7 +18,10 @@ pub struct Page {
 impl Page {
     /// Pages past u32 range are clamped; the list is simply empty there.
     pub fn new(number: u32, size: PageSize) -> Self {
-        Page { number: number.max(1), size }
+        Page {
+            number: number.max(1),
+            size,
+        }
     }
 
     pub fn limit(&self) -> u64 {

@@ -21,8 +21,14 @@ impl Plan {
 
     pub fn default_policy(self) -> RateLimitPolicy {
         match self {
-            Plan::Trial => RateLimitPolicy::Limited { requests: 1000, window_secs: 86_400 },
-            Plan::Paid => RateLimitPolicy::Limited { requests: 60, window_secs: 60 },
+            Plan::Trial => RateLimitPolicy::Limited {
+                requests: 1000,
+                window_secs: 86_400,
+            },
+            Plan::Paid => RateLimitPolicy::Limited {
+                requests: 60,
+                window_secs: 60,
+            },
             Plan::Unlimited => RateLimitPolicy::Unlimited,
         }
     }
@@ -42,7 +48,9 @@ impl FromStr for Plan {
             "trial" => Ok(Plan::Trial),
             "paid" => Ok(Plan::Paid),
             "unlimited" => Ok(Plan::Unlimited),
-            other => Err(format!("unknown plan {other:?}: use trial, paid or unlimited")),
+            other => Err(format!(
+                "unknown plan {other:?}: use trial, paid or unlimited"
+            )),
         }
     }
 }
@@ -69,9 +77,10 @@ impl RateLimitPolicy {
     pub fn to_columns(self) -> (Option<i64>, Option<i64>) {
         match self {
             RateLimitPolicy::Unlimited => (None, None),
-            RateLimitPolicy::Limited { requests, window_secs } => {
-                (Some(i64::from(requests)), Some(i64::from(window_secs)))
-            }
+            RateLimitPolicy::Limited {
+                requests,
+                window_secs,
+            } => (Some(i64::from(requests)), Some(i64::from(window_secs))),
         }
     }
 }

@@ -21,7 +21,12 @@ pub enum Decision {
     Refused { limit: u32, retry_after_secs: u32 },
 }
 
-pub fn decide(state: WindowState, now: i64, requests: u32, window_secs: u32) -> (WindowState, Decision) {
+pub fn decide(
+    state: WindowState,
+    now: i64,
+    requests: u32,
+    window_secs: u32,
+) -> (WindowState, Decision) {
     let window = i64::from(window_secs.max(1));
     let current_start = now - now.rem_euclid(window);
     let mut next = state;
@@ -30,7 +35,13 @@ pub fn decide(state: WindowState, now: i64, requests: u32, window_secs: u32) -> 
         // An early retry: the full wait starts again.
         next.blocked_until = now + state.block_secs;
         let retry = next.blocked_until - now;
-        return (next, Decision::Refused { limit: requests, retry_after_secs: secs(retry) });
+        return (
+            next,
+            Decision::Refused {
+                limit: requests,
+                retry_after_secs: secs(retry),
+            },
+        );
     }
     if state.window_start != current_start {
         next.window_start = current_start;
@@ -40,11 +51,23 @@ pub fn decide(state: WindowState, now: i64, requests: u32, window_secs: u32) -> 
         let wait = (current_start + window - now).max(1);
         next.blocked_until = now + wait;
         next.block_secs = wait;
-        return (next, Decision::Refused { limit: requests, retry_after_secs: secs(wait) });
+        return (
+            next,
+            Decision::Refused {
+                limit: requests,
+                retry_after_secs: secs(wait),
+            },
+        );
     }
     next.used += 1;
     let remaining = i64::from(requests) - next.used;
-    (next, Decision::Allowed { limit: requests, remaining: secs(remaining) })
+    (
+        next,
+        Decision::Allowed {
+            limit: requests,
+            remaining: secs(remaining),
+        },
+    )
 }
 
 fn secs(n: i64) -> u32 {
@@ -62,21 +85,45 @@ mod tests {
         let start = now - now % 60;
         for i in 0..3 {
             let (n, d) = decide(s, now, 3, 60);
-            assert_eq!(d, Decision::Allowed { limit: 3, remaining: 2 - i });
+            assert_eq!(
+                d,
+                Decision::Allowed {
+                    limit: 3,
+                    remaining: 2 - i
+                }
+            );
             s = n;
         }
         let (n, d) = decide(s, now, 3, 60);
         let wait = (start + 60 - now) as u32;
-        assert_eq!(d, Decision::Refused { limit: 3, retry_after_secs: wait });
+        assert_eq!(
+            d,
+            Decision::Refused {
+                limit: 3,
+                retry_after_secs: wait
+            }
+        );
         s = n;
         // Early retry five seconds later: told to wait the full time again.
         let (n, d) = decide(s, now + 5, 3, 60);
-        assert_eq!(d, Decision::Refused { limit: 3, retry_after_secs: wait });
+        assert_eq!(
+            d,
+            Decision::Refused {
+                limit: 3,
+                retry_after_secs: wait
+            }
+        );
         assert_eq!(n.used, 3, "refusals are not counted as served");
         s = n;
         // After waiting as told, the next window serves again.
         let later = n.blocked_until;
         let (_, d) = decide(s, later, 3, 60);
-        assert_eq!(d, Decision::Allowed { limit: 3, remaining: 2 });
+        assert_eq!(
+            d,
+            Decision::Allowed {
+                limit: 3,
+                remaining: 2
+            }
+        );
     }
 }

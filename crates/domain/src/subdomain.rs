@@ -9,7 +9,10 @@ impl Subdomain {
         if s.is_empty() || s.len() > 63 {
             return Err("must be 1 to 63 characters");
         }
-        if !s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+        if !s
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
             return Err("may contain only lower-case letters, digits and hyphens");
         }
         if s.starts_with('-') || s.ends_with('-') {

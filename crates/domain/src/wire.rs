@@ -13,7 +13,11 @@ pub fn parse_date(raw: &str) -> Option<NaiveDate> {
 /// Something@something.tld, without spaces.
 pub fn is_email(raw: &str) -> bool {
     raw.split_once('@').is_some_and(|(local, host)| {
-        !local.is_empty() && host.contains('.') && !host.starts_with('.') && !host.ends_with('.') && !host.contains('@')
+        !local.is_empty()
+            && host.contains('.')
+            && !host.starts_with('.')
+            && !host.ends_with('.')
+            && !host.contains('@')
     }) && !raw.contains(char::is_whitespace)
 }
 
@@ -102,7 +106,11 @@ mod tests {
     fn id_lists() {
         assert_eq!(
             parse_id_list("12, 15,7-b,"),
-            Ok(vec![ListEntry::Id(12), ListEntry::Id(15), ListEntry::Bundle(7)])
+            Ok(vec![
+                ListEntry::Id(12),
+                ListEntry::Id(15),
+                ListEntry::Bundle(7)
+            ])
         );
         assert_eq!(parse_id_list("12,x"), Err("x".into()));
         assert_eq!(parse_id_list("0"), Err("0".into()));

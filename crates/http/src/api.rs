@@ -1,11 +1,12 @@
 //! The API's route table: each route is registered once, with its documentation, so
 //! the router and `/openapi.json` cannot drift apart.
 
-use axum::routing::MethodRouter;
 use axum::Router;
+use axum::routing::MethodRouter;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::{
-    ContentBuilder, InfoBuilder, ObjectBuilder, OpenApi, OpenApiBuilder, Paths, Required, ResponseBuilder, Type,
+    ContentBuilder, InfoBuilder, ObjectBuilder, OpenApi, OpenApiBuilder, Paths, Required,
+    ResponseBuilder, Type,
 };
 
 use crate::routing::API_PREFIX;
@@ -21,17 +22,30 @@ pub struct Doc {
 
 impl Doc {
     pub fn new(tag: &'static str, summary: &'static str) -> Self {
-        Doc { tag, summary, params: Vec::new(), returns: String::new() }
+        Doc {
+            tag,
+            summary,
+            params: Vec::new(),
+            returns: String::new(),
+        }
     }
 
     /// Fields nested under the resource name, e.g. `location[name]`.
     pub fn form(mut self, resource: &str, fields: &[(&str, &str)]) -> Self {
-        self.params.extend(fields.iter().map(|(f, d)| (format!("{resource}[{f}]"), (*d).to_owned())));
+        self.params.extend(
+            fields
+                .iter()
+                .map(|(f, d)| (format!("{resource}[{f}]"), (*d).to_owned())),
+        );
         self
     }
 
     pub fn query(mut self, params: &[(&str, &str)]) -> Self {
-        self.params.extend(params.iter().map(|(n, d)| ((*n).to_owned(), (*d).to_owned())));
+        self.params.extend(
+            params
+                .iter()
+                .map(|(n, d)| ((*n).to_owned(), (*d).to_owned())),
+        );
         self
     }
 
@@ -59,7 +73,10 @@ pub struct Api {
 
 impl Default for Api {
     fn default() -> Self {
-        Api { router: Router::new(), documented: Vec::new() }
+        Api {
+            router: Router::new(),
+            documented: Vec::new(),
+        }
     }
 }
 
@@ -74,7 +91,10 @@ fn methods_of(route: &MethodRouter<AppState>) -> Vec<HttpMethod> {
         ("delete", HttpMethod::Delete),
     ]
     .into_iter()
-    .filter(|(name, _)| debug.contains(&format!("{name}: BoxedHandler")) || debug.contains(&format!("{name}: Route")))
+    .filter(|(name, _)| {
+        debug.contains(&format!("{name}: BoxedHandler"))
+            || debug.contains(&format!("{name}: Route"))
+    })
     .map(|(_, m)| m)
     .collect()
 }
@@ -83,7 +103,11 @@ impl Api {
     /// Registers `path` (without `.api`) for the methods of `route`.
     pub fn route(mut self, path: &str, route: MethodRouter<AppState>, doc: Doc) -> Self {
         let methods = methods_of(&route);
-        self.documented.push(Documented { path: format!("{path}.api"), methods, doc });
+        self.documented.push(Documented {
+            path: format!("{path}.api"),
+            methods,
+            doc,
+        });
         self.router = self.router.route(&format!("{API_PREFIX}{path}"), route);
         self
     }
@@ -145,7 +169,12 @@ fn document(routes: &[Documented]) -> OpenApi {
         OperationBuilder::new()
             .tag("Operations")
             .summary(Some("Liveness and database check (no token)"))
-            .response("200", ResponseBuilder::new().description("{\"status\": \"ok\"}").build())
+            .response(
+                "200",
+                ResponseBuilder::new()
+                    .description("{\"status\": \"ok\"}")
+                    .build(),
+            )
             .build(),
     );
     OpenApiBuilder::new()

@@ -21,11 +21,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Tenant {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        parts
-            .extensions
-            .get::<Tenant>()
-            .cloned()
-            .ok_or_else(|| ApiError::Unauthorized("Send your company token in the `token` header.".into()))
+        parts.extensions.get::<Tenant>().cloned().ok_or_else(|| {
+            ApiError::Unauthorized("Send your company token in the `token` header.".into())
+        })
     }
 }
 
@@ -34,7 +32,12 @@ impl<S: Send + Sync> FromRequestParts<S> for Tenant {
 pub struct ServedCompany(pub i64);
 
 fn token_from(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
-    if let Some(t) = headers.get("token").and_then(|v| v.to_str().ok()).map(str::trim).filter(|t| !t.is_empty()) {
+    if let Some(t) = headers
+        .get("token")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
         return Some(t.to_owned());
     }
     if let Some(auth) = headers.get("authorization").and_then(|v| v.to_str().ok()) {
@@ -45,14 +48,19 @@ fn token_from(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
         }
     }
     query.and_then(|q| {
-        form_urlencoded::parse(q.as_bytes()).find(|(k, v)| k == "token" && !v.trim().is_empty()).map(|(_, v)| v.trim().to_owned())
+        form_urlencoded::parse(q.as_bytes())
+            .find(|(k, v)| k == "token" && !v.trim().is_empty())
+            .map(|(_, v)| v.trim().to_owned())
     })
 }
 
 /// The subdomain the Host names under the configured base domain, if any.
 fn host_subdomain<'a>(headers: &'a HeaderMap, base_domain: &str) -> Option<&'a str> {
     let host = headers.get("host")?.to_str().ok()?;
-    let host = host.rsplit_once(':').filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit())).map_or(host, |(h, _)| h);
+    let host = host
+        .rsplit_once(':')
+        .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(host, |(h, _)| h);
     let sub = host.strip_suffix(base_domain)?.strip_suffix('.')?;
     (!sub.is_empty()).then_some(sub)
 }
@@ -91,9 +99,16 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
     }
 }
 
-async fn admit(state: &AppState, req: &mut Request) -> Result<Option<Decision>, (ApiError, Option<Company>)> {
-    let token = token_from(req.headers(), req.uri().query())
-        .ok_or_else(|| (ApiError::Unauthorized("Send your company token in the `token` header.".into()), None))?;
+async fn admit(
+    state: &AppState,
+    req: &mut Request,
+) -> Result<Option<Decision>, (ApiError, Option<Company>)> {
+    let token = token_from(req.headers(), req.uri().query()).ok_or_else(|| {
+        (
+            ApiError::Unauthorized("Send your company token in the `token` header.".into()),
+            None,
+        )
+    })?;
     let company = companies::authenticate(state.db(), &token)
         .await
         .map_err(|e| (ApiError::from(e), None))?
@@ -103,7 +118,12 @@ async fn admit(state: &AppState, req: &mut Request) -> Result<Option<Decision>, 
     if let Some(base) = &state.inner().config.base_domain {
         if let Some(sub) = host_subdomain(req.headers(), base) {
             if sub != company.subdomain {
-                return Err((ApiError::Unauthorized("The token does not belong to the company of this address.".into()), None));
+                return Err((
+                    ApiError::Unauthorized(
+                        "The token does not belong to the company of this address.".into(),
+                    ),
+                    None,
+                ));
             }
         }
     }
@@ -119,7 +139,10 @@ async fn admit(state: &AppState, req: &mut Request) -> Result<Option<Decision>, 
         .check(state.db(), company.id, company.rate_limit)
         .await
         .map_err(|e| (ApiError::from(e), Some(company.clone())))?;
-    if let Decision::Refused { retry_after_secs, .. } = decision {
+    if let Decision::Refused {
+        retry_after_secs, ..
+    } = decision
+    {
         let error = ApiError::RateLimited {
             message: format!(
                 "Rate limit exceeded: the {} plan allows {} requests. Retry after {retry_after_secs} seconds; an earlier retry restarts the wait.",
@@ -138,10 +161,22 @@ async fn admit(state: &AppState, req: &mut Request) -> Result<Option<Decision>, 
 pub fn describe(policy: domain::RateLimitPolicy) -> String {
     match policy {
         domain::RateLimitPolicy::Unlimited => "unlimited".into(),
-        domain::RateLimitPolicy::Limited { requests, window_secs: 86_400 } => format!("{requests} per day"),
-        domain::RateLimitPolicy::Limited { requests, window_secs: 3_600 } => format!("{requests} per hour"),
-        domain::RateLimitPolicy::Limited { requests, window_secs: 60 } => format!("{requests} per minute"),
-        domain::RateLimitPolicy::Limited { requests, window_secs } => format!("{requests} per {window_secs} seconds"),
+        domain::RateLimitPolicy::Limited {
+            requests,
+            window_secs: 86_400,
+        } => format!("{requests} per day"),
+        domain::RateLimitPolicy::Limited {
+            requests,
+            window_secs: 3_600,
+        } => format!("{requests} per hour"),
+        domain::RateLimitPolicy::Limited {
+            requests,
+            window_secs: 60,
+        } => format!("{requests} per minute"),
+        domain::RateLimitPolicy::Limited {
+            requests,
+            window_secs,
+        } => format!("{requests} per {window_secs} seconds"),
     }
 }
 
@@ -156,7 +191,10 @@ mod tests {
         assert_eq!(token_from(&h, Some("token=q")), Some("b".into()));
         h.insert("token", HeaderValue::from_static("t"));
         assert_eq!(token_from(&h, Some("token=q")), Some("t".into()));
-        assert_eq!(token_from(&HeaderMap::new(), Some("page=1&token=q")), Some("q".into()));
+        assert_eq!(
+            token_from(&HeaderMap::new(), Some("page=1&token=q")),
+            Some("q".into())
+        );
     }
 
     #[test]

@@ -5,17 +5,17 @@
 //! session's own. Pages work without JavaScript.
 
 use askama::Template;
+use axum::Router;
 use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::header::{COOKIE, HOST, LOCATION, ORIGIN, SET_COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
 use domain::{Plan, RateLimitPolicy, Subdomain};
 use std::net::SocketAddr;
 use store::companies::{self, NewCompany};
-use store::console::{self, Session, Throttle, SESSION_DAYS};
+use store::console::{self, SESSION_DAYS, Session, Throttle};
 
 use crate::params::Params;
 use crate::state::AppState;
@@ -25,8 +25,14 @@ const CSRF_COOKIE: &str = "rentrack_csrf";
 /// A sensible minimum for owner passwords.
 pub const MIN_PASSWORD_CHARS: usize = 10;
 /// Failed log-ins allowed per account, and per client address, in 15 minutes.
-const ACCOUNT_THROTTLE: Throttle = Throttle { limit: 5, window_secs: 900 };
-const ADDRESS_THROTTLE: Throttle = Throttle { limit: 20, window_secs: 900 };
+const ACCOUNT_THROTTLE: Throttle = Throttle {
+    limit: 5,
+    window_secs: 900,
+};
+const ADDRESS_THROTTLE: Throttle = Throttle {
+    limit: 20,
+    window_secs: 900,
+};
 const BAD_LOGIN: &str = "The company, e-mail or password is not right.";
 
 pub fn routes() -> Router<AppState> {
@@ -84,7 +90,9 @@ struct SettingsPage {
 }
 
 fn page(status: StatusCode, template: impl Template, cookies: Vec<String>) -> Response {
-    let html = template.render().unwrap_or_else(|e| format!("<p>Could not render the page: {e}</p>"));
+    let html = template
+        .render()
+        .unwrap_or_else(|e| format!("<p>Could not render the page: {e}</p>"));
     let mut response = (status, Html(html)).into_response();
     let headers = response.headers_mut();
     headers.insert("cache-control", HeaderValue::from_static("no-store"));
@@ -129,7 +137,9 @@ fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
 
 /// `Set-Cookie` for a secure, HTTP-only cookie of the whole site.
 fn set_cookie(name: &str, value: &str, same_site: &str, max_age_secs: i64) -> String {
-    format!("{name}={value}; Path=/; HttpOnly; Secure; SameSite={same_site}; Max-Age={max_age_secs}")
+    format!(
+        "{name}={value}; Path=/; HttpOnly; Secure; SameSite={same_site}; Max-Age={max_age_secs}"
+    )
 }
 
 fn random_hex() -> String {
@@ -155,9 +165,16 @@ fn login_csrf(headers: &HeaderMap) -> (String, Vec<String>) {
 /// A form from another site is refused: its Origin (when the browser sends one) must be
 /// this host.
 fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(ORIGIN).and_then(|v| v.to_str().ok()) else { return true };
-    let host = headers.get(HOST).and_then(|v| v.to_str().ok()).unwrap_or_default();
-    origin.split_once("://").is_some_and(|(_, rest)| rest == host)
+    let Some(origin) = headers.get(ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    let host = headers
+        .get(HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    origin
+        .split_once("://")
+        .is_some_and(|(_, rest)| rest == host)
 }
 
 fn forbidden_form() -> Response {
@@ -167,7 +184,9 @@ fn forbidden_form() -> Response {
 
 fn pre_login_csrf_ok(headers: &HeaderMap, params: &Params) -> bool {
     let sent = params.get("csrf_token");
-    same_origin(headers) && sent.is_some() && sent.map(str::to_owned) == cookie(headers, CSRF_COOKIE)
+    same_origin(headers)
+        && sent.is_some()
+        && sent.map(str::to_owned) == cookie(headers, CSRF_COOKIE)
 }
 
 /// The client's address for log-in throttling: the peer's, or, when the peer is a
@@ -178,7 +197,10 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
         let forwarded = parts
             .headers
             .get("x-forwarded-for")
@@ -197,13 +219,19 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
 
 /// The signed-in owner, if the session cookie names a live session.
 async fn current(state: &AppState, headers: &HeaderMap) -> Result<Option<Session>, Response> {
-    let Some(token) = cookie(headers, SESSION_COOKIE) else { return Ok(None) };
+    let Some(token) = cookie(headers, SESSION_COOKIE) else {
+        return Ok(None);
+    };
     console::session(state.db(), &token).await.map_err(internal)
 }
 
 fn internal(e: store::StoreError) -> Response {
     tracing::error!(error = %e, "console request failed");
-    (StatusCode::INTERNAL_SERVER_ERROR, Html("<p>Something went wrong on our side. Try again.</p>")).into_response()
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        Html("<p>Something went wrong on our side. Try again.</p>"),
+    )
+        .into_response()
 }
 
 async fn home(State(state): State<AppState>, headers: HeaderMap) -> Response {
@@ -214,22 +242,43 @@ async fn home(State(state): State<AppState>, headers: HeaderMap) -> Response {
     }
 }
 
-fn signup_form(state: &AppState, csrf: String, errors: Vec<String>, params: Option<&Params>) -> SignupPage {
-    let field = |name: &str| params.and_then(|p| p.get(name)).unwrap_or_default().to_owned();
+fn signup_form(
+    state: &AppState,
+    csrf: String,
+    errors: Vec<String>,
+    params: Option<&Params>,
+) -> SignupPage {
+    let field = |name: &str| {
+        params
+            .and_then(|p| p.get(name))
+            .unwrap_or_default()
+            .to_owned()
+    };
     SignupPage {
         csrf,
         errors,
         company_name: field("company_name"),
         subdomain: field("subdomain"),
         email: field("email"),
-        base_domain: state.inner().config.base_domain.as_deref().map(|d| format!(" .{d}")).unwrap_or_default().replace(" .", "."),
+        base_domain: state
+            .inner()
+            .config
+            .base_domain
+            .as_deref()
+            .map(|d| format!(" .{d}"))
+            .unwrap_or_default()
+            .replace(" .", "."),
         min_password: MIN_PASSWORD_CHARS,
     }
 }
 
 async fn signup_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
     let (csrf, cookies) = login_csrf(&headers);
-    page(StatusCode::OK, signup_form(&state, csrf, vec![], None), cookies)
+    page(
+        StatusCode::OK,
+        signup_form(&state, csrf, vec![], None),
+        cookies,
+    )
 }
 
 async fn signup(State(state): State<AppState>, headers: HeaderMap, params: Params) -> Response {
@@ -257,19 +306,42 @@ async fn signup(State(state): State<AppState>, headers: HeaderMap, params: Param
     }
     let password = params.get("password").unwrap_or_default().to_owned();
     if password.chars().count() < MIN_PASSWORD_CHARS {
-        errors.push(format!("Password is too short (at least {MIN_PASSWORD_CHARS} characters)."));
+        errors.push(format!(
+            "Password is too short (at least {MIN_PASSWORD_CHARS} characters)."
+        ));
     } else if password.len() > 1024 {
         errors.push("Password is too long (at most 1024 bytes).".to_owned());
     }
     let Some(subdomain) = subdomain.filter(|_| errors.is_empty()) else {
-        return page(StatusCode::UNPROCESSABLE_ENTITY, signup_form(&state, csrf, errors, Some(&params)), vec![]);
+        return page(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            signup_form(&state, csrf, errors, Some(&params)),
+            vec![],
+        );
     };
-    let new = NewCompany { name, subdomain, plan: Plan::Trial, owner_email: Some(email.clone()), owner_password: Some(password), enable_api: false };
+    let new = NewCompany {
+        name,
+        subdomain,
+        plan: Plan::Trial,
+        owner_email: Some(email.clone()),
+        owner_password: Some(password),
+        enable_api: false,
+    };
     let company = match companies::create(state.db(), new).await {
         Ok((company, _)) => company,
         Err(store::StoreError::Invalid(problems)) => {
-            let errors = problems.iter().flat_map(|(field, list)| list.iter().map(move |p| format!("{} {p}.", capitalise(field)))).collect();
-            return page(StatusCode::UNPROCESSABLE_ENTITY, signup_form(&state, csrf, errors, Some(&params)), vec![]);
+            let errors = problems
+                .iter()
+                .flat_map(|(field, list)| {
+                    list.iter()
+                        .map(move |p| format!("{} {p}.", capitalise(field)))
+                })
+                .collect();
+            return page(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                signup_form(&state, csrf, errors, Some(&params)),
+                vec![],
+            );
         }
         Err(e) => return internal(e),
     };
@@ -284,28 +356,66 @@ async fn signup(State(state): State<AppState>, headers: HeaderMap, params: Param
 
 fn capitalise(s: &str) -> String {
     let mut chars = s.chars();
-    chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_default()
+    chars
+        .next()
+        .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
+        .unwrap_or_default()
 }
 
 async fn sign_in(state: &AppState, company: domain::CompanyId, owner: i64) -> Response {
     match console::start_session(state.db(), company, owner).await {
-        Ok(token) => redirect("/settings", vec![set_cookie(SESSION_COOKIE, &token, "Lax", SESSION_DAYS * 86_400)]),
+        Ok(token) => redirect(
+            "/settings",
+            vec![set_cookie(
+                SESSION_COOKIE,
+                &token,
+                "Lax",
+                SESSION_DAYS * 86_400,
+            )],
+        ),
         Err(e) => internal(e),
     }
 }
 
-fn login_form(csrf: String, error: Option<String>, notice: Option<String>, params: Option<&Params>) -> LoginPage {
-    let field = |name: &str| params.and_then(|p| p.get(name)).unwrap_or_default().to_owned();
-    LoginPage { csrf, error, notice, subdomain: field("subdomain"), email: field("email") }
+fn login_form(
+    csrf: String,
+    error: Option<String>,
+    notice: Option<String>,
+    params: Option<&Params>,
+) -> LoginPage {
+    let field = |name: &str| {
+        params
+            .and_then(|p| p.get(name))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    LoginPage {
+        csrf,
+        error,
+        notice,
+        subdomain: field("subdomain"),
+        email: field("email"),
+    }
 }
 
 async fn login_page(headers: HeaderMap, params: Params) -> Response {
     let (csrf, cookies) = login_csrf(&headers);
-    let notice = params.get("signed_out").map(|_| "You are logged out.".to_owned());
-    page(StatusCode::OK, login_form(csrf, None, notice, None), cookies)
+    let notice = params
+        .get("signed_out")
+        .map(|_| "You are logged out.".to_owned());
+    page(
+        StatusCode::OK,
+        login_form(csrf, None, notice, None),
+        cookies,
+    )
 }
 
-async fn login(State(state): State<AppState>, headers: HeaderMap, ClientAddr(addr): ClientAddr, params: Params) -> Response {
+async fn login(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ClientAddr(addr): ClientAddr,
+    params: Params,
+) -> Response {
     if !pre_login_csrf_ok(&headers, &params) {
         return forbidden_form();
     }
@@ -315,12 +425,22 @@ async fn login(State(state): State<AppState>, headers: HeaderMap, ClientAddr(add
     let password = params.get("password").unwrap_or_default();
     let account_key = format!("account:{subdomain}:{email}");
     let address_key = format!("address:{addr}");
-    for (key, throttle) in [(&account_key, &ACCOUNT_THROTTLE), (&address_key, &ADDRESS_THROTTLE)] {
+    for (key, throttle) in [
+        (&account_key, &ACCOUNT_THROTTLE),
+        (&address_key, &ADDRESS_THROTTLE),
+    ] {
         match console::throttled(state.db(), key, throttle).await {
             Ok(Some(wait)) => {
                 let minutes = (wait + 59) / 60;
-                let error = format!("Too many failed log-ins. Try again in {minutes} minute{}.", if minutes == 1 { "" } else { "s" });
-                return page(StatusCode::TOO_MANY_REQUESTS, login_form(csrf, Some(error), None, Some(&params)), vec![]);
+                let error = format!(
+                    "Too many failed log-ins. Try again in {minutes} minute{}.",
+                    if minutes == 1 { "" } else { "s" }
+                );
+                return page(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    login_form(csrf, Some(error), None, Some(&params)),
+                    vec![],
+                );
             }
             Ok(None) => {}
             Err(e) => return internal(e),
@@ -334,20 +454,33 @@ async fn login(State(state): State<AppState>, headers: HeaderMap, ClientAddr(add
             sign_in(&state, company.id, owner).await
         }
         Ok(None) => {
-            for (key, throttle) in [(&account_key, &ACCOUNT_THROTTLE), (&address_key, &ADDRESS_THROTTLE)] {
+            for (key, throttle) in [
+                (&account_key, &ACCOUNT_THROTTLE),
+                (&address_key, &ADDRESS_THROTTLE),
+            ] {
                 if let Err(e) = console::record_failure(state.db(), key, throttle).await {
                     return internal(e);
                 }
             }
-            page(StatusCode::UNAUTHORIZED, login_form(csrf, Some(BAD_LOGIN.to_owned()), None, Some(&params)), vec![])
+            page(
+                StatusCode::UNAUTHORIZED,
+                login_form(csrf, Some(BAD_LOGIN.to_owned()), None, Some(&params)),
+                vec![],
+            )
         }
         Err(e) => internal(e),
     }
 }
 
 /// The session of a form posted after log-in, with its CSRF token checked.
-async fn posted_session(state: &AppState, headers: &HeaderMap, params: &Params) -> Result<Session, Response> {
-    let Some(session) = current(state, headers).await? else { return Err(redirect("/login", vec![])) };
+async fn posted_session(
+    state: &AppState,
+    headers: &HeaderMap,
+    params: &Params,
+) -> Result<Session, Response> {
+    let Some(session) = current(state, headers).await? else {
+        return Err(redirect("/login", vec![]));
+    };
     if !same_origin(headers) || params.get("csrf_token") != Some(session.csrf_token.as_str()) {
         return Err(forbidden_form());
     }
@@ -363,11 +496,20 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap, params: Param
             return internal(e);
         }
     }
-    redirect("/login?signed_out=1", vec![set_cookie(SESSION_COOKIE, "", "Lax", 0)])
+    redirect(
+        "/login?signed_out=1",
+        vec![set_cookie(SESSION_COOKIE, "", "Lax", 0)],
+    )
 }
 
 /// Renders Settings for `session`, with a just-issued token or a message.
-async fn settings(state: &AppState, session: Session, new_token: Option<String>, notice: Option<String>, error: Option<String>) -> Response {
+async fn settings(
+    state: &AppState,
+    session: Session,
+    new_token: Option<String>,
+    notice: Option<String>,
+    error: Option<String>,
+) -> Response {
     let company = match companies::find(state.db(), session.company.id).await {
         Ok(c) => c,
         Err(e) => return internal(e),
@@ -382,8 +524,13 @@ async fn settings(state: &AppState, session: Session, new_token: Option<String>,
     };
     let remaining = match company.rate_limit {
         RateLimitPolicy::Unlimited => "no limit".to_owned(),
-        RateLimitPolicy::Limited { requests, window_secs: 86_400 } => (i64::from(requests) - used_today).max(0).to_string(),
-        RateLimitPolicy::Limited { requests, .. } => format!("{requests} in each window (fair use)"),
+        RateLimitPolicy::Limited {
+            requests,
+            window_secs: 86_400,
+        } => (i64::from(requests) - used_today).max(0).to_string(),
+        RateLimitPolicy::Limited { requests, .. } => {
+            format!("{requests} in each window (fair use)")
+        }
     };
     let template = SettingsPage {
         csrf: session.csrf_token,
@@ -397,7 +544,10 @@ async fn settings(state: &AppState, session: Session, new_token: Option<String>,
         limit: crate::auth::describe(company.rate_limit),
         used_today,
         remaining,
-        zones: chrono_tz::TZ_VARIANTS.iter().map(|z| (z.name(), *z == company.time_zone)).collect(),
+        zones: chrono_tz::TZ_VARIANTS
+            .iter()
+            .map(|z| (z.name(), *z == company.time_zone))
+            .collect(),
         notice,
         error,
     };
@@ -418,16 +568,33 @@ async fn set_api(State(state): State<AppState>, headers: HeaderMap, params: Para
         Err(r) => return r,
     };
     let Some(enabled) = params.get("enabled").and_then(domain::wire::parse_bool) else {
-        return settings(&state, session, None, None, Some("Choose whether to enable or disable the API.".into())).await;
+        return settings(
+            &state,
+            session,
+            None,
+            None,
+            Some("Choose whether to enable or disable the API.".into()),
+        )
+        .await;
     };
-    if let Err(e) = companies::set_api_enabled(state.db(), &session.company.subdomain, enabled).await {
+    if let Err(e) =
+        companies::set_api_enabled(state.db(), &session.company.subdomain, enabled).await
+    {
         return internal(e);
     }
-    let notice = if enabled { "The API is enabled." } else { "The API is disabled; tokens now get 403." };
+    let notice = if enabled {
+        "The API is enabled."
+    } else {
+        "The API is disabled; tokens now get 403."
+    };
     settings(&state, session, None, Some(notice.into()), None).await
 }
 
-async fn regenerate_token(State(state): State<AppState>, headers: HeaderMap, params: Params) -> Response {
+async fn regenerate_token(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    params: Params,
+) -> Response {
     let session = match posted_session(&state, &headers, &params).await {
         Ok(s) => s,
         Err(r) => return r,
@@ -438,16 +605,37 @@ async fn regenerate_token(State(state): State<AppState>, headers: HeaderMap, par
     }
 }
 
-async fn set_time_zone(State(state): State<AppState>, headers: HeaderMap, params: Params) -> Response {
+async fn set_time_zone(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    params: Params,
+) -> Response {
     let session = match posted_session(&state, &headers, &params).await {
         Ok(s) => s,
         Err(r) => return r,
     };
-    let Some(tz) = params.get("time_zone").and_then(domain::subdomain::parse_time_zone) else {
-        return settings(&state, session, None, None, Some("That is not a time zone name (e.g. Europe/Paris).".into())).await;
+    let Some(tz) = params
+        .get("time_zone")
+        .and_then(domain::subdomain::parse_time_zone)
+    else {
+        return settings(
+            &state,
+            session,
+            None,
+            None,
+            Some("That is not a time zone name (e.g. Europe/Paris).".into()),
+        )
+        .await;
     };
     if let Err(e) = companies::set_time_zone(state.db(), &session.company.subdomain, tz).await {
         return internal(e);
     }
-    settings(&state, session, None, Some(format!("Time zone set to {}.", tz.name())), None).await
+    settings(
+        &state,
+        session,
+        None,
+        Some(format!("Time zone set to {}.", tz.name())),
+        None,
+    )
+    .await
 }

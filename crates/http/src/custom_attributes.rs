@@ -2,18 +2,24 @@
 //! (underscores stand for spaces), checked against the company's fields for that kind
 //! of record, and rendered back by field name.
 
-use domain::custom_field::{normalise_value, Target};
+use domain::custom_field::{Target, normalise_value};
 use domain::{Change, CompanyId};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
-use store::custom_fields::{self, FieldSet};
 use store::Db;
+use store::custom_fields::{self, FieldSet};
 
 use crate::error::ApiError;
 use crate::form::{Form, MAX_TEXT_CHARS};
 
 /// The company's fields for `target`, loaded only when the request sends values.
-pub async fn fields_for_input(db: &Db, company: CompanyId, target: Target, form: &Form<'_>, path: &str) -> Result<FieldSet, ApiError> {
+pub async fn fields_for_input(
+    db: &Db,
+    company: CompanyId,
+    target: Target,
+    form: &Form<'_>,
+    path: &str,
+) -> Result<FieldSet, ApiError> {
     if form.params().map(path).is_empty() {
         Ok(FieldSet::default())
     } else {
@@ -24,7 +30,12 @@ pub async fn fields_for_input(db: &Db, company: CompanyId, target: Target, form:
 /// The fields (of any of `targets`) needed to render records whose stored values are
 /// `stored`: none when every record is without values, so plain lists cost no extra
 /// query.
-pub async fn fields_for_output<'a>(db: &Db, company: CompanyId, targets: &[Target], mut stored: impl Iterator<Item = &'a str>) -> Result<FieldSet, ApiError> {
+pub async fn fields_for_output<'a>(
+    db: &Db,
+    company: CompanyId,
+    targets: &[Target],
+    mut stored: impl Iterator<Item = &'a str>,
+) -> Result<FieldSet, ApiError> {
     if stored.all(|s| s == "{}") {
         Ok(FieldSet::default())
     } else {
@@ -34,19 +45,33 @@ pub async fn fields_for_output<'a>(db: &Db, company: CompanyId, targets: &[Targe
 
 /// Reads the values under `path` (e.g. `user[custom_attributes]`): empty keeps,
 /// `null` clears, anything else must suit the field's type and options.
-pub fn read(form: &mut Form<'_>, path: &str, fields: &FieldSet, target: Target) -> BTreeMap<i64, Change<String>> {
+pub fn read(
+    form: &mut Form<'_>,
+    path: &str,
+    fields: &FieldSet,
+    target: Target,
+) -> BTreeMap<i64, Change<String>> {
     let mut changes = BTreeMap::new();
     for (raw_name, value) in form.params().map(path) {
         let key = format!("custom_attributes[{raw_name}]");
         let Some(field) = fields.by_name(&raw_name) else {
-            form.error(&key, format!("is not a custom field for {}; create it at /custom_fields.api first", target.as_str()));
+            form.error(
+                &key,
+                format!(
+                    "is not a custom field for {}; create it at /custom_fields.api first",
+                    target.as_str()
+                ),
+            );
             continue;
         };
         let change = match value.as_str() {
             "" => continue,
             "null" => Change::Clear,
             v if v.chars().count() > MAX_TEXT_CHARS => {
-                form.error(&key, format!("is too long (maximum is {MAX_TEXT_CHARS} characters)"));
+                form.error(
+                    &key,
+                    format!("is too long (maximum is {MAX_TEXT_CHARS} characters)"),
+                );
                 continue;
             }
             v => match normalise_value(field.field_type, &field.options, v) {
@@ -69,9 +94,13 @@ pub fn render_into(body: &mut Value, fields: &FieldSet, stored: &str, include_cu
     let Value::Object(map) = body else { return };
     if include_custom_fields {
         for (name, value) in &values {
-            map.entry(name.clone()).or_insert_with(|| Value::String(value.clone()));
+            map.entry(name.clone())
+                .or_insert_with(|| Value::String(value.clone()));
         }
     }
-    let attributes: Map<String, Value> = values.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
+    let attributes: Map<String, Value> = values
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
     map.insert("custom_attributes".into(), Value::Object(attributes));
 }

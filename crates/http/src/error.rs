@@ -24,7 +24,10 @@ pub enum ApiError {
     /// 422: validation failed; names each field.
     Invalid(FieldErrors),
     /// 429: over the rate limit.
-    RateLimited { message: String, retry_after_secs: u32 },
+    RateLimited {
+        message: String,
+        retry_after_secs: u32,
+    },
     /// 500: our fault. The detail is logged, never sent.
     Internal(String),
 }
@@ -85,7 +88,9 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
         let body = match &self {
-            ApiError::Invalid(errors) => serde_json::json!({"message": summary(errors), "errors": errors}),
+            ApiError::Invalid(errors) => {
+                serde_json::json!({"message": summary(errors), "errors": errors})
+            }
             ApiError::Internal(detail) => {
                 tracing::error!(detail = %detail, "internal error");
                 serde_json::json!({"message": "Something went wrong on our side. Try again; if it keeps failing, report the request id."})
@@ -100,8 +105,13 @@ impl IntoResponse for ApiError {
             | ApiError::RateLimited { message: m, .. } => serde_json::json!({"message": m}),
         };
         let mut response = (status, axum::Json(body)).into_response();
-        if let ApiError::RateLimited { retry_after_secs, .. } = self {
-            response.headers_mut().insert("retry-after", HeaderValue::from(retry_after_secs));
+        if let ApiError::RateLimited {
+            retry_after_secs, ..
+        } = self
+        {
+            response
+                .headers_mut()
+                .insert("retry-after", HeaderValue::from(retry_after_secs));
         }
         response
     }

@@ -21,7 +21,11 @@ pub struct Form<'a> {
 
 impl<'a> Form<'a> {
     pub fn new(params: &'a Params, resource: &'static str) -> Self {
-        Form { params, resource, errors: FieldErrors::new() }
+        Form {
+            params,
+            resource,
+            errors: FieldErrors::new(),
+        }
     }
 
     fn path(&self, field: &str) -> String {
@@ -33,7 +37,10 @@ impl<'a> Form<'a> {
     }
 
     pub fn error(&mut self, field: &str, problem: impl Into<String>) {
-        self.errors.entry(field.to_owned()).or_default().push(problem.into());
+        self.errors
+            .entry(field.to_owned())
+            .or_default()
+            .push(problem.into());
     }
 
     /// A required name of at least three characters.
@@ -71,7 +78,13 @@ impl<'a> Form<'a> {
                 None
             }
             Some(v) if v.chars().count() > domain::Name::MAX_CHARS => {
-                self.error(field, format!("is too long (maximum is {} characters)", domain::Name::MAX_CHARS));
+                self.error(
+                    field,
+                    format!(
+                        "is too long (maximum is {} characters)",
+                        domain::Name::MAX_CHARS
+                    ),
+                );
                 None
             }
             Some(v) => Some(v.to_owned()),
@@ -90,7 +103,10 @@ impl<'a> Form<'a> {
             None => Change::Keep,
             Some("null") => Change::Clear,
             Some(v) if v.chars().count() > MAX_TEXT_CHARS => {
-                self.error(field, format!("is too long (maximum is {MAX_TEXT_CHARS} characters)"));
+                self.error(
+                    field,
+                    format!("is too long (maximum is {MAX_TEXT_CHARS} characters)"),
+                );
                 Change::Keep
             }
             Some(v) => Change::Set(v.to_owned()),
@@ -115,7 +131,10 @@ impl<'a> Form<'a> {
             Change::Set(v) => match CountryCode::parse(&v) {
                 Some(code) => Change::Set(code.into_string()),
                 None => {
-                    self.error(field, "is not a two-letter country code (ISO 3166-1 alpha-2, e.g. US)");
+                    self.error(
+                        field,
+                        "is not a two-letter country code (ISO 3166-1 alpha-2, e.g. US)",
+                    );
                     Change::Keep
                 }
             },
@@ -173,7 +192,10 @@ impl<'a> Form<'a> {
         for raw in self.params.list(&path) {
             match parse_id(&raw) {
                 Some(id) => ids.push(id),
-                None => self.error(field, format!("must hold ids (positive whole numbers), not {raw:?}")),
+                None => self.error(
+                    field,
+                    format!("must hold ids (positive whole numbers), not {raw:?}"),
+                ),
             }
         }
         Some(ids)
@@ -190,7 +212,11 @@ impl<'a> Form<'a> {
 
     /// Ends reading: a 422 naming every bad field, or nothing.
     pub fn finish(self) -> Result<(), ApiError> {
-        if self.errors.is_empty() { Ok(()) } else { Err(ApiError::Invalid(self.errors)) }
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::Invalid(self.errors))
+        }
     }
 }
 

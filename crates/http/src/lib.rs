@@ -18,10 +18,10 @@ pub mod usage;
 pub mod views;
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::{middleware, Json, Router};
+use axum::{Json, Router, middleware};
 use std::time::Duration;
 use tower::ServiceExt as _;
 use tower_http::timeout::TimeoutLayer;
@@ -62,7 +62,10 @@ pub fn app(state: AppState) -> axum::routing::RouterIntoService<axum::body::Body
 pub fn router(state: AppState) -> Router {
     let (api_routes, openapi) = api();
     let openapi = std::sync::Arc::new(openapi.to_pretty_json().unwrap_or_default());
-    let api_routes = api_routes.route_layer(middleware::from_fn_with_state(state.clone(), auth::authenticate));
+    let api_routes = api_routes.route_layer(middleware::from_fn_with_state(
+        state.clone(),
+        auth::authenticate,
+    ));
     let inner = Router::new()
         .merge(api_routes)
         .merge(console::routes())
@@ -72,32 +75,53 @@ pub fn router(state: AppState) -> Router {
             "/openapi.json",
             get(move || {
                 let body = openapi.clone();
-                async move { ([(header::CONTENT_TYPE, "application/json")], body.as_str().to_owned()) }
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, "application/json")],
+                        body.as_str().to_owned(),
+                    )
+                }
             }),
         )
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(middleware::from_fn_with_state(state.clone(), observe::observe))
-        .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, Duration::from_secs(30)))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            observe::observe,
+        ))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::GATEWAY_TIMEOUT,
+            Duration::from_secs(30),
+        ))
         .with_state(state);
     Router::new().fallback_service(inner.map_request(routing::rewrite))
 }
 
 async fn not_found() -> ApiError {
-    ApiError::NotFound("No such route. Every API path ends in .api; see /openapi.json for the list.".into())
+    ApiError::NotFound(
+        "No such route. Every API path ends in .api; see /openapi.json for the list.".into(),
+    )
 }
 
 async fn method_not_allowed() -> ApiError {
-    ApiError::MethodNotAllowed("This path does not take that method; see /openapi.json for the methods it takes.".into())
+    ApiError::MethodNotAllowed(
+        "This path does not take that method; see /openapi.json for the methods it takes.".into(),
+    )
 }
 
 async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
     match store::companies::list_ping(state.db()).await {
         Ok(()) => (StatusCode::OK, Json(serde_json::json!({"status": "ok"}))),
-        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({"status": "database unavailable"}))),
+        Err(_) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(serde_json::json!({"status": "database unavailable"})),
+        ),
     }
 }
 
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.inner().metrics.render())
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.inner().metrics.render(),
+    )
 }

@@ -7,7 +7,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-const BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0];
+const BUCKETS: [f64; 12] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
+];
 
 #[derive(Default)]
 struct Histogram {
@@ -28,7 +30,9 @@ impl Metrics {
         let secs = elapsed.as_secs_f64();
         {
             let mut requests = self.requests.lock().unwrap_or_else(|e| e.into_inner());
-            *requests.entry((method.to_owned(), route.to_owned(), status)).or_default() += 1;
+            *requests
+                .entry((method.to_owned(), route.to_owned(), status))
+                .or_default() += 1;
         }
         let mut latency = self.latency.lock().unwrap_or_else(|e| e.into_inner());
         let h = latency.entry(route.to_owned()).or_default();
@@ -47,24 +51,58 @@ impl Metrics {
 
     pub fn render(&self) -> String {
         let mut out = String::new();
-        out.push_str("# HELP rentrack_http_requests_total Requests served, by method, route and status.\n");
+        out.push_str(
+            "# HELP rentrack_http_requests_total Requests served, by method, route and status.\n",
+        );
         out.push_str("# TYPE rentrack_http_requests_total counter\n");
-        for ((method, route, status), n) in self.requests.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-            let _ = writeln!(out, "rentrack_http_requests_total{{method=\"{method}\",route=\"{route}\",status=\"{status}\"}} {n}");
+        for ((method, route, status), n) in self
+            .requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            let _ = writeln!(
+                out,
+                "rentrack_http_requests_total{{method=\"{method}\",route=\"{route}\",status=\"{status}\"}} {n}"
+            );
         }
         out.push_str("# HELP rentrack_http_request_duration_seconds Time to answer, by route.\n");
         out.push_str("# TYPE rentrack_http_request_duration_seconds histogram\n");
-        for (route, h) in self.latency.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        for (route, h) in self
+            .latency
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
             for (bound, n) in BUCKETS.iter().zip(h.buckets.iter()) {
-                let _ = writeln!(out, "rentrack_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {n}");
+                let _ = writeln!(
+                    out,
+                    "rentrack_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {n}"
+                );
             }
-            let _ = writeln!(out, "rentrack_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {}", h.count);
-            let _ = writeln!(out, "rentrack_http_request_duration_seconds_sum{{route=\"{route}\"}} {}", h.sum);
-            let _ = writeln!(out, "rentrack_http_request_duration_seconds_count{{route=\"{route}\"}} {}", h.count);
+            let _ = writeln!(
+                out,
+                "rentrack_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {}",
+                h.count
+            );
+            let _ = writeln!(
+                out,
+                "rentrack_http_request_duration_seconds_sum{{route=\"{route}\"}} {}",
+                h.sum
+            );
+            let _ = writeln!(
+                out,
+                "rentrack_http_request_duration_seconds_count{{route=\"{route}\"}} {}",
+                h.count
+            );
         }
         out.push_str("# HELP rentrack_rate_limited_total Requests refused by a rate limit.\n");
         out.push_str("# TYPE rentrack_rate_limited_total counter\n");
-        let _ = writeln!(out, "rentrack_rate_limited_total {}", self.rate_limited.load(Ordering::Relaxed));
+        let _ = writeln!(
+            out,
+            "rentrack_rate_limited_total {}",
+            self.rate_limited.load(Ordering::Relaxed)
+        );
         out
     }
 }

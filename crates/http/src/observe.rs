@@ -54,7 +54,10 @@ pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next
     let elapsed = started.elapsed();
     let status = response.status().as_u16();
     let company = response.extensions().get::<ServedCompany>().map(|c| c.0);
-    state.inner().metrics.observe(method.as_str(), &route, status, elapsed);
+    state
+        .inner()
+        .metrics
+        .observe(method.as_str(), &route, status, elapsed);
     tracing::info!(
         target: "rentrack::request",
         request_id = %request_id,

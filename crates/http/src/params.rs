@@ -62,11 +62,15 @@ fn insert(map: &mut BTreeMap<String, Node>, path: &[&str], value: String) {
     }
     if rest[0].is_empty() {
         // `first[]...`: a list element.
-        let entry = map.entry(first.to_owned()).or_insert_with(|| Node::List(Vec::new()));
+        let entry = map
+            .entry(first.to_owned())
+            .or_insert_with(|| Node::List(Vec::new()));
         if !matches!(entry, Node::List(_)) {
             *entry = Node::List(Vec::new());
         }
-        let Node::List(items) = entry else { unreachable!() };
+        let Node::List(items) = entry else {
+            unreachable!()
+        };
         let tail = &rest[1..];
         if tail.is_empty() {
             items.push(Node::Value(value));
@@ -85,7 +89,9 @@ fn insert(map: &mut BTreeMap<String, Node>, path: &[&str], value: String) {
         }
         return;
     }
-    let entry = map.entry(first.to_owned()).or_insert_with(|| Node::Map(BTreeMap::new()));
+    let entry = map
+        .entry(first.to_owned())
+        .or_insert_with(|| Node::Map(BTreeMap::new()));
     if !matches!(entry, Node::Map(_)) {
         *entry = Node::Map(BTreeMap::new());
     }
@@ -101,14 +107,23 @@ fn from_json(value: serde_json::Value) -> Option<Node> {
         J::Bool(b) => Some(Node::Value(b.to_string())),
         J::Number(n) => Some(Node::Value(n.to_string())),
         J::String(s) => Some(Node::Value(s)),
-        J::Array(items) => Some(Node::List(items.into_iter().filter_map(from_json).collect())),
-        J::Object(map) => Some(Node::Map(map.into_iter().filter_map(|(k, v)| from_json(v).map(|n| (k, n))).collect())),
+        J::Array(items) => Some(Node::List(
+            items.into_iter().filter_map(from_json).collect(),
+        )),
+        J::Object(map) => Some(Node::Map(
+            map.into_iter()
+                .filter_map(|(k, v)| from_json(v).map(|n| (k, n)))
+                .collect(),
+        )),
     }
 }
 
 impl Params {
     /// Adds `key=value` pairs; later pairs win over earlier ones.
-    pub fn add_pairs<'a>(&mut self, pairs: impl IntoIterator<Item = (String, String)>) -> Result<(), ApiError> {
+    pub fn add_pairs<'a>(
+        &mut self,
+        pairs: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<(), ApiError> {
         for (key, value) in pairs {
             let path = segments(&key).map_err(|k| {
                 ApiError::BadRequest(format!(
@@ -127,15 +142,20 @@ impl Params {
     }
 
     fn merge_json(&mut self, body: &[u8]) -> Result<(), ApiError> {
-        let value: serde_json::Value = serde_json::from_slice(body)
-            .map_err(|e| ApiError::BadRequest(format!("The JSON body cannot be read ({e}); send one JSON object.")))?;
+        let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
+            ApiError::BadRequest(format!(
+                "The JSON body cannot be read ({e}); send one JSON object."
+            ))
+        })?;
         match from_json(value) {
             Some(Node::Map(map)) => {
                 self.root.extend(map);
                 Ok(())
             }
             None => Ok(()),
-            Some(_) => Err(ApiError::BadRequest("The JSON body must be an object of parameters.".into())),
+            Some(_) => Err(ApiError::BadRequest(
+                "The JSON body must be an object of parameters.".into(),
+            )),
         }
     }
 
@@ -174,7 +194,12 @@ impl Params {
                     _ => None,
                 })
                 .collect(),
-            Some(Node::Value(v)) => v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect(),
+            Some(Node::Value(v)) => v
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -198,7 +223,13 @@ fn media_type(req: &Request) -> String {
     req.headers()
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
         .unwrap_or_default()
 }
 
@@ -209,23 +240,31 @@ impl<S: Send + Sync> FromRequest<S> for Params {
         let mut params = Params::from_query(req.uri().query().unwrap_or(""))?;
         let media = media_type(&req);
         if media == "multipart/form-data" {
-            let mut multipart = Multipart::from_request(req, state)
-                .await
-                .map_err(|e| ApiError::BadRequest(format!("The multipart body cannot be read: {}.", e.body_text())))?;
+            let mut multipart = Multipart::from_request(req, state).await.map_err(|e| {
+                ApiError::BadRequest(format!(
+                    "The multipart body cannot be read: {}.",
+                    e.body_text()
+                ))
+            })?;
             let mut pairs = Vec::new();
-            while let Some(field) = multipart
-                .next_field()
-                .await
-                .map_err(|e| ApiError::BadRequest(format!("The multipart body cannot be read: {}.", e.body_text())))?
-            {
-                let Some(name) = field.name().map(str::to_owned) else { continue };
+            while let Some(field) = multipart.next_field().await.map_err(|e| {
+                ApiError::BadRequest(format!(
+                    "The multipart body cannot be read: {}.",
+                    e.body_text()
+                ))
+            })? {
+                let Some(name) = field.name().map(str::to_owned) else {
+                    continue;
+                };
                 if field.file_name().is_some() {
                     continue; // files are not parameters
                 }
-                let text = field
-                    .text()
-                    .await
-                    .map_err(|e| ApiError::BadRequest(format!("A multipart field cannot be read: {}.", e.body_text())))?;
+                let text = field.text().await.map_err(|e| {
+                    ApiError::BadRequest(format!(
+                        "A multipart field cannot be read: {}.",
+                        e.body_text()
+                    ))
+                })?;
                 pairs.push((name, text));
             }
             params.add_pairs(pairs)?;
@@ -233,7 +272,9 @@ impl<S: Send + Sync> FromRequest<S> for Params {
         }
         let body = axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES)
             .await
-            .map_err(|_| ApiError::TooLarge(format!("The body is larger than {MAX_BODY_BYTES} bytes.")))?;
+            .map_err(|_| {
+                ApiError::TooLarge(format!("The body is larger than {MAX_BODY_BYTES} bytes."))
+            })?;
         params.merge_body(&media, &body)?;
         Ok(params)
     }
@@ -263,7 +304,8 @@ mod tests {
 
     #[test]
     fn nesting_and_encoded_brackets() {
-        let p = Params::from_query("location%5Bname%5D=Depot&a[b][c]=1&t[]=1&t[]=2&e=&list=3,4").unwrap();
+        let p = Params::from_query("location%5Bname%5D=Depot&a[b][c]=1&t[]=1&t[]=2&e=&list=3,4")
+            .unwrap();
         assert_eq!(p.get("location[name]"), Some("Depot"));
         assert_eq!(p.get("a[b][c]"), Some("1"));
         assert_eq!(p.list("t"), vec!["1", "2"]);
@@ -275,10 +317,18 @@ mod tests {
     #[test]
     fn body_wins_over_query() {
         let mut p = Params::from_query("a[b]=query&c=1").unwrap();
-        p.merge_body("application/x-www-form-urlencoded", &Bytes::from_static(b"a%5Bb%5D=body")).unwrap();
+        p.merge_body(
+            "application/x-www-form-urlencoded",
+            &Bytes::from_static(b"a%5Bb%5D=body"),
+        )
+        .unwrap();
         assert_eq!(p.get("a[b]"), Some("body"));
         assert_eq!(p.get("c"), Some("1"));
-        p.merge_body("application/json", &Bytes::from_static(br#"{"c": 2, "d": {"e": true}}"#)).unwrap();
+        p.merge_body(
+            "application/json",
+            &Bytes::from_static(br#"{"c": 2, "d": {"e": true}}"#),
+        )
+        .unwrap();
         assert_eq!(p.get("c"), Some("2"));
         assert_eq!(p.get("d[e]"), Some("true"));
     }

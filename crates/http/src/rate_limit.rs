@@ -1,7 +1,7 @@
 //! Per-company rate limiting, in this process or in the database. Both apply the
 //! same rule (`domain::rate_limit::decide`).
 
-use domain::rate_limit::{decide, Decision, WindowState};
+use domain::rate_limit::{Decision, WindowState, decide};
 use domain::{CompanyId, RateLimitPolicy};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -24,9 +24,21 @@ impl Limiter {
         Limiter::Shared
     }
 
-    pub async fn check(&self, db: &Db, company: CompanyId, policy: RateLimitPolicy) -> Result<Decision, StoreError> {
-        let RateLimitPolicy::Limited { requests, window_secs } = policy else {
-            return Ok(Decision::Allowed { limit: UNLIMITED, remaining: UNLIMITED });
+    pub async fn check(
+        &self,
+        db: &Db,
+        company: CompanyId,
+        policy: RateLimitPolicy,
+    ) -> Result<Decision, StoreError> {
+        let RateLimitPolicy::Limited {
+            requests,
+            window_secs,
+        } = policy
+        else {
+            return Ok(Decision::Allowed {
+                limit: UNLIMITED,
+                remaining: UNLIMITED,
+            });
         };
         let now = chrono::Utc::now().timestamp();
         match self {
@@ -37,7 +49,9 @@ impl Limiter {
                 *state = next;
                 Ok(decision)
             }
-            Limiter::Shared => store::rate_limits::take(db, company, requests, window_secs, now).await,
+            Limiter::Shared => {
+                store::rate_limits::take(db, company, requests, window_secs, now).await
+            }
         }
     }
 }

@@ -28,8 +28,18 @@ pub struct Inner {
 
 impl AppState {
     pub fn new(db: Db, config: Config) -> Self {
-        let limiter = if config.shared_rate_limits { Limiter::shared() } else { Limiter::in_process() };
-        AppState(Arc::new(Inner { db, config, limiter, metrics: Metrics::default(), usage: Usage::default() }))
+        let limiter = if config.shared_rate_limits {
+            Limiter::shared()
+        } else {
+            Limiter::in_process()
+        };
+        AppState(Arc::new(Inner {
+            db,
+            config,
+            limiter,
+            metrics: Metrics::default(),
+            usage: Usage::default(),
+        }))
     }
 
     pub fn db(&self) -> &Db {

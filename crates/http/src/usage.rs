@@ -19,7 +19,10 @@ pub struct Usage {
 
 impl Default for Usage {
     fn default() -> Self {
-        Usage { counts: Mutex::new(HashMap::new()), last_flush: Mutex::new(Instant::now()) }
+        Usage {
+            counts: Mutex::new(HashMap::new()),
+            last_flush: Mutex::new(Instant::now()),
+        }
     }
 }
 
@@ -27,7 +30,12 @@ impl Usage {
     /// Counts one served request; starts a flush in the background when one is due.
     pub fn record(&self, db: &Db, company: CompanyId) {
         let today = Utc::now().date_naive();
-        *self.counts.lock().unwrap_or_else(|e| e.into_inner()).entry((company, today)).or_insert(0) += 1;
+        *self
+            .counts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry((company, today))
+            .or_insert(0) += 1;
         let due = {
             let mut last = self.last_flush.lock().unwrap_or_else(|e| e.into_inner());
             let due = last.elapsed() >= FLUSH_EVERY;

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use domain::{Page, PageSize};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use store::PageOf;
 
 use crate::error::ApiError;
@@ -12,7 +12,9 @@ use crate::params::Params;
 
 /// `YYYY-MM-DD HH:MM:SS` in the company's time zone.
 pub fn moment(at: DateTime<Utc>, tz: Tz) -> String {
-    at.with_timezone(&tz).format("%Y-%m-%d %H:%M:%S").to_string()
+    at.with_timezone(&tz)
+        .format("%Y-%m-%d %H:%M:%S")
+        .to_string()
 }
 
 /// The `page` parameter: a whole number from 1, default 1.
@@ -27,9 +29,17 @@ pub fn page(params: &Params, size: PageSize) -> Result<Page, ApiError> {
 }
 
 /// `{"<plural>": [...], "total_pages": n, "current_page": p}`.
-pub fn paged<T>(plural: &str, page: Page, records: PageOf<T>, render: impl Fn(&T) -> Value) -> Value {
+pub fn paged<T>(
+    plural: &str,
+    page: Page,
+    records: PageOf<T>,
+    render: impl Fn(&T) -> Value,
+) -> Value {
     let mut body = Map::new();
-    body.insert(plural.to_owned(), Value::Array(records.records.iter().map(render).collect()));
+    body.insert(
+        plural.to_owned(),
+        Value::Array(records.records.iter().map(render).collect()),
+    );
     body.insert("total_pages".into(), json!(page.total_pages(records.total)));
     body.insert("current_page".into(), json!(page.number));
     Value::Object(body)
@@ -46,7 +56,8 @@ pub fn one(singular: &str, record: Value) -> Value {
 pub fn flag(params: &Params, name: &str) -> Result<bool, ApiError> {
     match params.get(name) {
         None => Ok(false),
-        Some(raw) => domain::wire::parse_bool(raw).ok_or_else(|| ApiError::field(name, "must be true or false")),
+        Some(raw) => domain::wire::parse_bool(raw)
+            .ok_or_else(|| ApiError::field(name, "must be true or false")),
     }
 }
 

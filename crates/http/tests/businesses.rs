@@ -3,8 +3,8 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{ids, Kind, TestApp};
-use serde_json::{json, Value};
+use common::{Kind, TestApp, ids};
+use serde_json::{Value, json};
 
 both!(
     businesses_are_created_read_updated_with_every_field,
@@ -20,7 +20,8 @@ both!(
 
 async fn businesses_are_created_read_updated_with_every_field(kind: Kind) {
     let app = TestApp::new(kind).await;
-    app.custom_field("Account Manager", "text", &["businesses"], &[]).await;
+    app.custom_field("Account Manager", "text", &["businesses"], &[])
+        .await;
     let res = app
         .post(
             "/businesses.api",
@@ -67,9 +68,24 @@ async fn businesses_are_created_read_updated_with_every_field(kind: Kind) {
     assert_eq!(b["custom_attributes"], json!({"Account Manager": "Sam"}));
     let id = b["id"].as_i64().unwrap();
     let path = format!("/businesses/{id}.api");
-    assert_eq!(app.get(&format!("{path}?include_custom_fields=true")).await.expect(StatusCode::OK)["business"]["Account Manager"], "Sam");
+    assert_eq!(
+        app.get(&format!("{path}?include_custom_fields=true"))
+            .await
+            .expect(StatusCode::OK)["business"]["Account Manager"],
+        "Sam"
+    );
 
-    let res = app.patch(&path, &[("business[name]", "Acme Rentals Inc"), ("business[status]", "0"), ("business[fax]", "null"), ("business[tax_free]", "false")]).await;
+    let res = app
+        .patch(
+            &path,
+            &[
+                ("business[name]", "Acme Rentals Inc"),
+                ("business[status]", "0"),
+                ("business[fax]", "null"),
+                ("business[tax_free]", "false"),
+            ],
+        )
+        .await;
     let u = &res.expect(StatusCode::OK)["business"];
     assert_eq!(u["name"], "Acme Rentals Inc");
     assert_eq!(u["status"], 0);
@@ -77,28 +93,67 @@ async fn businesses_are_created_read_updated_with_every_field(kind: Kind) {
     assert_eq!(u["tax_free"], false);
     assert_eq!(u["industry"], "Film", "fields left out are kept");
     assert_eq!(u["custom_attributes"], json!({"Account Manager": "Sam"}));
-    let bare = app.post("/businesses.api", &[("business[name]", "Bare")]).await;
+    let bare = app
+        .post("/businesses.api", &[("business[name]", "Bare")])
+        .await;
     let bare = &bare.expect(StatusCode::OK)["business"];
     assert_eq!(bare["status"], 1, "active by default");
     assert_eq!(bare["tax_free"], false);
-    app.get("/businesses/999999.api").await.expect(StatusCode::NOT_FOUND);
-    app.patch("/businesses/999999.api", &[("business[name]", "Nobody")]).await.expect(StatusCode::NOT_FOUND);
+    app.get("/businesses/999999.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    app.patch("/businesses/999999.api", &[("business[name]", "Nobody")])
+        .await
+        .expect(StatusCode::NOT_FOUND);
 }
 
 async fn business_validation_and_refusals_write_nothing(kind: Kind) {
     let app = TestApp::new(kind).await;
-    app.post("/businesses.api", &[("business[industry]", "Film")]).await.expect_invalid("name");
-    for (field, bad) in [("status", "2"), ("status", "active"), ("email", "nope"), ("country", "USA"), ("tax_free", "maybe"), ("company_default_payment_terms", "x")] {
+    app.post("/businesses.api", &[("business[industry]", "Film")])
+        .await
+        .expect_invalid("name");
+    for (field, bad) in [
+        ("status", "2"),
+        ("status", "active"),
+        ("email", "nope"),
+        ("country", "USA"),
+        ("tax_free", "maybe"),
+        ("company_default_payment_terms", "x"),
+    ] {
         let key = format!("business[{field}]");
-        app.post("/businesses.api", &[("business[name]", "Acme"), (&key, bad)]).await.expect_invalid(field);
+        app.post(
+            "/businesses.api",
+            &[("business[name]", "Acme"), (&key, bad)],
+        )
+        .await
+        .expect_invalid(field);
     }
-    app.post("/businesses.api", &[("business[name]", "Acme"), ("business[custom_attributes][Nope]", "1")]).await.expect_invalid("custom_attributes[Nope]");
-    assert_eq!(app.get("/businesses.api").await.body["businesses"], json!([]), "nothing was written");
+    app.post(
+        "/businesses.api",
+        &[
+            ("business[name]", "Acme"),
+            ("business[custom_attributes][Nope]", "1"),
+        ],
+    )
+    .await
+    .expect_invalid("custom_attributes[Nope]");
+    assert_eq!(
+        app.get("/businesses.api").await.body["businesses"],
+        json!([]),
+        "nothing was written"
+    );
     let id = app.business("Acme", &[]).await;
     let path = format!("/businesses/{id}.api");
     let before = app.get(&path).await.body["business"].clone();
-    app.patch(&path, &[("business[industry]", "Film")]).await.expect_invalid("name");
-    app.patch(&path, &[("business[name]", "Acme"), ("business[status]", "9")]).await.expect_invalid("status");
+    app.patch(&path, &[("business[industry]", "Film")])
+        .await
+        .expect_invalid("name");
+    app.patch(
+        &path,
+        &[("business[name]", "Acme"), ("business[status]", "9")],
+    )
+    .await
+    .expect_invalid("status");
     assert_eq!(app.get(&path).await.body["business"], before);
 }
 
@@ -107,7 +162,9 @@ async fn business_list_pages_at_20_with_every_filter(kind: Kind) {
     let renting = app.business("Renting Co", &[]).await;
     let booked = app.business("Booked Co", &[]).await;
     let regular = app.business("Regular Co", &[]).await;
-    let asleep = app.business("Asleep Co", &[("business[status]", "0")]).await;
+    let asleep = app
+        .business("Asleep Co", &[("business[status]", "0")])
+        .await;
     app.order(None, Some(renting), "checked_out").await;
     app.order(None, Some(booked), "booked").await;
     for _ in 0..3 {
@@ -116,37 +173,80 @@ async fn business_list_pages_at_20_with_every_filter(kind: Kind) {
     app.order(None, Some(asleep), "completed").await;
     let list = |q: &'static str| {
         let app = &app;
-        async move { ids(app.get(&format!("/businesses.api?{q}")).await.expect(StatusCode::OK), "businesses") }
+        async move {
+            ids(
+                app.get(&format!("/businesses.api?{q}"))
+                    .await
+                    .expect(StatusCode::OK),
+                "businesses",
+            )
+        }
     };
-    assert_eq!(list("").await, vec![renting, booked, regular, asleep], "all by default");
-    assert_eq!(list("filter=all").await, vec![renting, booked, regular, asleep]);
-    assert_eq!(list("filter=active_businesses").await, vec![renting, booked, regular]);
+    assert_eq!(
+        list("").await,
+        vec![renting, booked, regular, asleep],
+        "all by default"
+    );
+    assert_eq!(
+        list("filter=all").await,
+        vec![renting, booked, regular, asleep]
+    );
+    assert_eq!(
+        list("filter=active_businesses").await,
+        vec![renting, booked, regular]
+    );
     assert_eq!(list("filter=inactive_businesses").await, vec![asleep]);
     assert_eq!(list("filter=checked_out_orders").await, vec![renting]);
     assert_eq!(list("filter=active_customers").await, vec![renting, booked]);
-    assert_eq!(list("filter=completed_orders&filter_val=%3E2").await, vec![regular]);
-    assert_eq!(list("filter=completed_orders&filter_val=%3C1").await, vec![renting, booked]);
-    assert_eq!(list("filter=completed_orders&filter_val=1").await, vec![asleep]);
-    app.get("/businesses.api?filter=colour").await.expect_invalid("filter");
-    app.get("/businesses.api?filter=completed_orders").await.expect_invalid("filter_val");
-    app.get("/businesses.api?filter=completed_orders&filter_val=many").await.expect_invalid("filter_val");
+    assert_eq!(
+        list("filter=completed_orders&filter_val=%3E2").await,
+        vec![regular]
+    );
+    assert_eq!(
+        list("filter=completed_orders&filter_val=%3C1").await,
+        vec![renting, booked]
+    );
+    assert_eq!(
+        list("filter=completed_orders&filter_val=1").await,
+        vec![asleep]
+    );
+    app.get("/businesses.api?filter=colour")
+        .await
+        .expect_invalid("filter");
+    app.get("/businesses.api?filter=completed_orders")
+        .await
+        .expect_invalid("filter_val");
+    app.get("/businesses.api?filter=completed_orders&filter_val=many")
+        .await
+        .expect_invalid("filter_val");
 
     for i in 0..17 {
         app.business(&format!("Filler {i:02}"), &[]).await;
     }
     let res = app.get("/businesses.api").await;
     let body = res.expect(StatusCode::OK);
-    assert_eq!(body["businesses"].as_array().unwrap().len(), 20, "20 a page");
+    assert_eq!(
+        body["businesses"].as_array().unwrap().len(),
+        20,
+        "20 a page"
+    );
     assert_eq!(body["total_pages"], 2);
     let res = app.get("/businesses.api?page=2").await;
-    assert_eq!(res.expect(StatusCode::OK)["businesses"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        res.expect(StatusCode::OK)["businesses"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     let app = TestApp::new(kind).await;
     let acme = app.business("Acme", &[]).await;
     let globex = app.business("Globex", &[]).await;
-    app.custom_field("Extension", "number", &["contacts"], &[]).await;
+    app.custom_field("Extension", "number", &["contacts"], &[])
+        .await;
     let res = app
         .post(
             "/contacts.api",
@@ -175,21 +275,65 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     assert_eq!(c["custom_attributes"], json!({"Extension": "42"}));
     let id = c["id"].as_i64().unwrap();
     let path = format!("/contacts/{id}.api");
-    assert_eq!(app.get(&format!("{path}?include_custom_fields=true")).await.expect(StatusCode::OK)["contact"], c);
+    assert_eq!(
+        app.get(&format!("{path}?include_custom_fields=true"))
+            .await
+            .expect(StatusCode::OK)["contact"],
+        c
+    );
 
     // A first name is optional for contacts; last name and businesses are not.
     let solo = app.contact("Solo", &acme.to_string(), &[]).await;
     let s = app.get(&format!("/contacts/{solo}.api")).await;
     assert_eq!(s.body["contact"]["full_name"], "Solo");
-    app.post("/contacts.api", &[("contact[first_name]", "No"), ("business_ids", &acme.to_string())]).await.expect_invalid("last_name");
-    app.post("/contacts.api", &[("contact[last_name]", "Nobiz")]).await.expect_invalid("business_ids");
-    app.post("/contacts.api", &[("contact[last_name]", "Nobiz"), ("business_ids", "999999")]).await.expect_invalid("business_ids");
-    app.post("/contacts.api", &[("contact[last_name]", "Nobiz"), ("business_ids", "abc")]).await.expect_invalid("business_ids");
+    app.post(
+        "/contacts.api",
+        &[
+            ("contact[first_name]", "No"),
+            ("business_ids", &acme.to_string()),
+        ],
+    )
+    .await
+    .expect_invalid("last_name");
+    app.post("/contacts.api", &[("contact[last_name]", "Nobiz")])
+        .await
+        .expect_invalid("business_ids");
+    app.post(
+        "/contacts.api",
+        &[("contact[last_name]", "Nobiz"), ("business_ids", "999999")],
+    )
+    .await
+    .expect_invalid("business_ids");
+    app.post(
+        "/contacts.api",
+        &[("contact[last_name]", "Nobiz"), ("business_ids", "abc")],
+    )
+    .await
+    .expect_invalid("business_ids");
 
     // Update: last name required; business_ids replaces the list.
-    app.patch(&path, &[("contact[first_name]", "Robert")]).await.expect_invalid("last_name");
-    app.patch(&path, &[("contact[last_name]", "Builder"), ("business_ids", "999999")]).await.expect_invalid("business_ids");
-    let res = app.patch(&path, &[("contact[last_name]", "Builder"), ("contact[first_name]", "Robert"), ("business_ids", &globex.to_string())]).await;
+    app.patch(&path, &[("contact[first_name]", "Robert")])
+        .await
+        .expect_invalid("last_name");
+    app.patch(
+        &path,
+        &[
+            ("contact[last_name]", "Builder"),
+            ("business_ids", "999999"),
+        ],
+    )
+    .await
+    .expect_invalid("business_ids");
+    let res = app
+        .patch(
+            &path,
+            &[
+                ("contact[last_name]", "Builder"),
+                ("contact[first_name]", "Robert"),
+                ("business_ids", &globex.to_string()),
+            ],
+        )
+        .await;
     let u = &res.expect(StatusCode::OK)["contact"];
     assert_eq!(u["full_name"], "Robert Builder");
     assert_eq!(u["business_ids"], json!([globex]));
@@ -198,9 +342,21 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     // Delete: refused with open orders, then gone.
     app.order(Some(id), Some(globex), "checked_out").await;
     app.delete(&path).await.expect(StatusCode::CONFLICT);
-    app.delete(&format!("/contacts/{solo}.api")).await.expect(StatusCode::OK);
-    app.get(&format!("/contacts/{solo}.api")).await.expect(StatusCode::NOT_FOUND);
-    assert_eq!(ids(app.get("/contacts.api?filter=all").await.expect(StatusCode::OK), "contacts"), vec![id]);
+    app.delete(&format!("/contacts/{solo}.api"))
+        .await
+        .expect(StatusCode::OK);
+    app.get(&format!("/contacts/{solo}.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    assert_eq!(
+        ids(
+            app.get("/contacts.api?filter=all")
+                .await
+                .expect(StatusCode::OK),
+            "contacts"
+        ),
+        vec![id]
+    );
 }
 
 async fn contacts_join_businesses_and_change_status(kind: Kind) {
@@ -209,52 +365,146 @@ async fn contacts_join_businesses_and_change_status(kind: Kind) {
     let globex = app.business("Globex", &[]).await;
     let bob = app.contact("Builder", &acme.to_string(), &[]).await;
     let sue = app.contact("Smith", &globex.to_string(), &[]).await;
-    let res = app.post("/contacts/add_existing_contacts_to_business.api", &[("contact_ids", &format!("{bob},{sue}")), ("business_id", &globex.to_string())]).await;
+    let res = app
+        .post(
+            "/contacts/add_existing_contacts_to_business.api",
+            &[
+                ("contact_ids", &format!("{bob},{sue}")),
+                ("business_id", &globex.to_string()),
+            ],
+        )
+        .await;
     let body = res.expect(StatusCode::OK);
     assert_eq!(body["business_id"], globex);
     assert_eq!(body["contacts"][0]["business_ids"], json!([acme, globex]));
-    assert_eq!(body["contacts"][1]["business_ids"], json!([globex]), "already there: unchanged");
+    assert_eq!(
+        body["contacts"][1]["business_ids"],
+        json!([globex]),
+        "already there: unchanged"
+    );
     let add = |form: Vec<(&'static str, String)>| {
         let app = &app;
         async move {
             let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            app.post("/contacts/add_existing_contacts_to_business.api", &form).await
+            app.post("/contacts/add_existing_contacts_to_business.api", &form)
+                .await
         }
     };
-    add(vec![("contact_ids", bob.to_string())]).await.expect_invalid("business_id");
-    add(vec![("business_id", acme.to_string())]).await.expect_invalid("contact_ids");
-    add(vec![("contact_ids", "999999".into()), ("business_id", acme.to_string())]).await.expect_invalid("contact_ids");
-    add(vec![("contact_ids", bob.to_string()), ("business_id", "999999".into())]).await.expect_invalid("business_id");
+    add(vec![("contact_ids", bob.to_string())])
+        .await
+        .expect_invalid("business_id");
+    add(vec![("business_id", acme.to_string())])
+        .await
+        .expect_invalid("contact_ids");
+    add(vec![
+        ("contact_ids", "999999".into()),
+        ("business_id", acme.to_string()),
+    ])
+    .await
+    .expect_invalid("contact_ids");
+    add(vec![
+        ("contact_ids", bob.to_string()),
+        ("business_id", "999999".into()),
+    ])
+    .await
+    .expect_invalid("business_id");
     let customer = app.customer("Ada", "Lovelace", &[]).await;
-    add(vec![("contact_ids", customer.to_string()), ("business_id", acme.to_string())]).await.expect_invalid("contact_ids");
+    add(vec![
+        ("contact_ids", customer.to_string()),
+        ("business_id", acme.to_string()),
+    ])
+    .await
+    .expect_invalid("contact_ids");
 
-    let res = app.patch(&format!("/contacts/{bob}/update_status.api"), &[("mark_inactive", "TRUE")]).await;
+    let res = app
+        .patch(
+            &format!("/contacts/{bob}/update_status.api"),
+            &[("mark_inactive", "TRUE")],
+        )
+        .await;
     assert_eq!(res.expect(StatusCode::OK)["contact"]["status"], "inactive");
-    assert_eq!(ids(app.get("/contacts.api").await.expect(StatusCode::OK), "contacts"), vec![sue]);
-    let res = app.patch(&format!("/contacts/{bob}/update_status.api"), &[("mark_active", "TRUE")]).await;
+    assert_eq!(
+        ids(
+            app.get("/contacts.api").await.expect(StatusCode::OK),
+            "contacts"
+        ),
+        vec![sue]
+    );
+    let res = app
+        .patch(
+            &format!("/contacts/{bob}/update_status.api"),
+            &[("mark_active", "TRUE")],
+        )
+        .await;
     assert_eq!(res.expect(StatusCode::OK)["contact"]["status"], "active");
-    app.patch(&format!("/contacts/{bob}/update_status.api"), &[]).await.expect_invalid("mark_active");
-    app.patch(&format!("/contacts/{bob}/update_status.api"), &[("mark_active", "TRUE"), ("mark_inactive", "TRUE")]).await.expect_invalid("mark_active");
-    app.patch(&format!("/contacts/{bob}/update_status.api"), &[("mark_active", "yes please")]).await.expect_invalid("mark_active");
-    app.patch("/contacts/999999/update_status.api", &[("mark_active", "TRUE")]).await.expect(StatusCode::NOT_FOUND);
+    app.patch(&format!("/contacts/{bob}/update_status.api"), &[])
+        .await
+        .expect_invalid("mark_active");
+    app.patch(
+        &format!("/contacts/{bob}/update_status.api"),
+        &[("mark_active", "TRUE"), ("mark_inactive", "TRUE")],
+    )
+    .await
+    .expect_invalid("mark_active");
+    app.patch(
+        &format!("/contacts/{bob}/update_status.api"),
+        &[("mark_active", "yes please")],
+    )
+    .await
+    .expect_invalid("mark_active");
+    app.patch(
+        "/contacts/999999/update_status.api",
+        &[("mark_active", "TRUE")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
 }
 
 async fn contact_list_filters_by_every_value(kind: Kind) {
     let app = TestApp::new(kind).await;
     let acme = app.business("Acme", &[]).await;
     let a = acme.to_string();
-    let ship = app.contact("Shipper", &a, &[("contact[email]", "ship@acme.example"), ("contact[subscribed_to_emails]", "true")]).await;
-    let bill = app.contact("Biller", &a, &[("contact[email]", "bill@acme.example"), ("contact[login_enabled]", "true")]).await;
+    let ship = app
+        .contact(
+            "Shipper",
+            &a,
+            &[
+                ("contact[email]", "ship@acme.example"),
+                ("contact[subscribed_to_emails]", "true"),
+            ],
+        )
+        .await;
+    let bill = app
+        .contact(
+            "Biller",
+            &a,
+            &[
+                ("contact[email]", "bill@acme.example"),
+                ("contact[login_enabled]", "true"),
+            ],
+        )
+        .await;
     let both = app.contact("Both", &a, &[]).await;
     let other = app.contact("Other", &a, &[]).await;
     let gone = app.contact("Gone", &a, &[]).await;
-    app.patch(&format!("/contacts/{gone}/update_status.api"), &[("mark_inactive", "true")]).await.expect(StatusCode::OK);
+    app.patch(
+        &format!("/contacts/{gone}/update_status.api"),
+        &[("mark_inactive", "true")],
+    )
+    .await
+    .expect(StatusCode::OK);
     let addr = |ty: &'static str, who: i64| {
         let app = &app;
         async move {
             let who = who.to_string();
-            let form = [("shipping_address[street1]", "1 Main St"), ("shipping_address[address_type]", ty), ("shipping_address[contact_id]", who.as_str())];
-            app.post(&format!("/businesses/{acme}/shipping_addresses.api"), &form).await.expect(StatusCode::OK);
+            let form = [
+                ("shipping_address[street1]", "1 Main St"),
+                ("shipping_address[address_type]", ty),
+                ("shipping_address[contact_id]", who.as_str()),
+            ];
+            app.post(&format!("/businesses/{acme}/shipping_addresses.api"), &form)
+                .await
+                .expect(StatusCode::OK);
         }
     };
     addr("shipping", ship).await;
@@ -264,22 +514,48 @@ async fn contact_list_filters_by_every_value(kind: Kind) {
     addr("other", other).await;
     let list = |q: &'static str| {
         let app = &app;
-        async move { ids(app.get(&format!("/contacts.api?{q}")).await.expect(StatusCode::OK), "contacts") }
+        async move {
+            ids(
+                app.get(&format!("/contacts.api?{q}"))
+                    .await
+                    .expect(StatusCode::OK),
+                "contacts",
+            )
+        }
     };
     assert_eq!(list("").await, vec![ship, bill, both, other]);
-    assert_eq!(list("filter=all").await, vec![ship, bill, both, other, gone]);
-    assert_eq!(list("filter=active_contacts").await, vec![ship, bill, both, other]);
+    assert_eq!(
+        list("filter=all").await,
+        vec![ship, bill, both, other, gone]
+    );
+    assert_eq!(
+        list("filter=active_contacts").await,
+        vec![ship, bill, both, other]
+    );
     assert_eq!(list("filter=inactive_contacts").await, vec![gone]);
-    assert_eq!(list("filter=email&filter_val=bill%40acme.example").await, vec![bill]);
+    assert_eq!(
+        list("filter=email&filter_val=bill%40acme.example").await,
+        vec![bill]
+    );
     assert_eq!(list("filter=subscribed_emails").await, vec![ship]);
-    assert_eq!(list("filter=not_subscribed_emails").await, vec![bill, both, other]);
+    assert_eq!(
+        list("filter=not_subscribed_emails").await,
+        vec![bill, both, other]
+    );
     assert_eq!(list("filter=login_enabled").await, vec![bill]);
-    assert_eq!(list("filter=primary_contact_person").await, vec![ship, bill, both, other]);
+    assert_eq!(
+        list("filter=primary_contact_person").await,
+        vec![ship, bill, both, other]
+    );
     assert_eq!(list("filter=shipping").await, vec![ship, both]);
     assert_eq!(list("filter=billing").await, vec![bill, both]);
     assert_eq!(list("filter=both").await, vec![both]);
-    app.get("/contacts.api?filter=taxed").await.expect_invalid("filter");
-    app.get("/contacts.api?filter=email").await.expect_invalid("filter_val");
+    app.get("/contacts.api?filter=taxed")
+        .await
+        .expect_invalid("filter");
+    app.get("/contacts.api?filter=email")
+        .await
+        .expect_invalid("filter_val");
 }
 
 async fn customer_addresses_keep_one_default(kind: Kind) {
@@ -289,35 +565,85 @@ async fn customer_addresses_keep_one_default(kind: Kind) {
     let res = app
         .post(
             &format!("{base}.api"),
-            &[("shipping_address[street1]", "1 Main St"), ("shipping_address[country]", "gb"), ("billing_address", "true"), ("shipping_address[lati]", "51.5")],
+            &[
+                ("shipping_address[street1]", "1 Main St"),
+                ("shipping_address[country]", "gb"),
+                ("billing_address", "true"),
+                ("shipping_address[lati]", "51.5"),
+            ],
         )
         .await;
     let first = res.expect(StatusCode::OK)["shipping_address"].clone();
     assert_eq!(first["customer_id"], ada);
     assert_eq!(first["billing_address"], true);
-    assert_eq!(first["default_address"], true, "the first address becomes the default");
+    assert_eq!(
+        first["default_address"], true,
+        "the first address becomes the default"
+    );
     assert_eq!(first["country"], "GB");
-    let res = app.post(&format!("{base}.api"), &[("shipping_address[street1]", "2 Side St"), ("default_address", "true")]).await;
+    let res = app
+        .post(
+            &format!("{base}.api"),
+            &[
+                ("shipping_address[street1]", "2 Side St"),
+                ("default_address", "true"),
+            ],
+        )
+        .await;
     let second = res.expect(StatusCode::OK)["shipping_address"].clone();
     assert_eq!(second["billing_address"], false);
     let default = app.get(&format!("{base}/default_address.api")).await;
-    assert_eq!(default.expect(StatusCode::OK)["shipping_address"]["id"], second["id"]);
+    assert_eq!(
+        default.expect(StatusCode::OK)["shipping_address"]["id"],
+        second["id"]
+    );
     let one = app.get(&format!("{base}/{}.api", first["id"])).await;
-    assert_eq!(one.expect(StatusCode::OK)["shipping_address"]["default_address"], false);
-    let res = app.patch(&format!("{base}/{}.api", first["id"]), &[("shipping_address[city]", "London"), ("billing_address", "false")]).await;
+    assert_eq!(
+        one.expect(StatusCode::OK)["shipping_address"]["default_address"],
+        false
+    );
+    let res = app
+        .patch(
+            &format!("{base}/{}.api", first["id"]),
+            &[
+                ("shipping_address[city]", "London"),
+                ("billing_address", "false"),
+            ],
+        )
+        .await;
     let updated = &res.expect(StatusCode::OK)["shipping_address"];
     assert_eq!(updated["city"], "London");
     assert_eq!(updated["billing_address"], false);
-    app.post(&format!("{base}.api"), &[("shipping_address[city]", "X")]).await.expect_invalid("street1");
-    app.post(&format!("{base}.api"), &[("shipping_address[street1]", "X"), ("billing_address", "maybe")]).await.expect_invalid("billing_address");
+    app.post(&format!("{base}.api"), &[("shipping_address[city]", "X")])
+        .await
+        .expect_invalid("street1");
+    app.post(
+        &format!("{base}.api"),
+        &[
+            ("shipping_address[street1]", "X"),
+            ("billing_address", "maybe"),
+        ],
+    )
+    .await
+    .expect_invalid("billing_address");
     let list = app.get(&format!("{base}.api")).await;
-    assert_eq!(list.expect(StatusCode::OK)["shipping_addresses"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        list.expect(StatusCode::OK)["shipping_addresses"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
     assert_eq!(list.body["total_pages"], 1);
-    app.get("/customers/999999/shipping_addresses.api").await.expect(StatusCode::NOT_FOUND);
+    app.get("/customers/999999/shipping_addresses.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
     // A business contact is not a customer.
     let acme = app.business("Acme", &[]).await;
     let bob = app.contact("Builder", &acme.to_string(), &[]).await;
-    app.get(&format!("/customers/{bob}/shipping_addresses.api")).await.expect(StatusCode::NOT_FOUND);
+    app.get(&format!("/customers/{bob}/shipping_addresses.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
 }
 
 async fn business_addresses_have_types_defaults_and_contacts(kind: Kind) {
@@ -335,39 +661,108 @@ async fn business_addresses_have_types_defaults_and_contacts(kind: Kind) {
             app.post(&format!("{base}.api"), &form).await
         }
     };
-    let res = post(vec![("shipping_address[street1]", "1 Dock Rd".into()), ("shipping_address[contact_id]", bob.to_string())]).await;
+    let res = post(vec![
+        ("shipping_address[street1]", "1 Dock Rd".into()),
+        ("shipping_address[contact_id]", bob.to_string()),
+    ])
+    .await;
     let ship = res.expect(StatusCode::OK)["shipping_address"].clone();
     assert_eq!(ship["business_id"], acme);
     assert_eq!(ship["address_type"], "shipping", "shipping by default");
     assert_eq!(ship["contact_id"], bob);
     assert_eq!(ship["default_address"], true);
-    let res = post(vec![("shipping_address[street1]", "2 Ledger Ln".into()), ("shipping_address[address_type]", "billing".into())]).await;
+    let res = post(vec![
+        ("shipping_address[street1]", "2 Ledger Ln".into()),
+        ("shipping_address[address_type]", "billing".into()),
+    ])
+    .await;
     let bill = res.expect(StatusCode::OK)["shipping_address"].clone();
-    assert_eq!(bill["default_address"], true, "the first billing address is the default billing address");
-    let res = post(vec![("shipping_address[street1]", "3 Dock Rd".into()), ("default_address", "true".into())]).await;
+    assert_eq!(
+        bill["default_address"], true,
+        "the first billing address is the default billing address"
+    );
+    let res = post(vec![
+        ("shipping_address[street1]", "3 Dock Rd".into()),
+        ("default_address", "true".into()),
+    ])
+    .await;
     let ship2 = res.expect(StatusCode::OK)["shipping_address"].clone();
 
     let default = app.get(&format!("{base}/default_address.api")).await;
-    assert_eq!(default.expect(StatusCode::OK)["shipping_address"]["id"], ship2["id"]);
-    let billing = app.get(&format!("{base}/default_billing_address.api")).await;
-    assert_eq!(billing.expect(StatusCode::OK)["shipping_address"]["id"], bill["id"], "defaults are kept per type");
-    app.get(&format!("/businesses/{globex}/shipping_addresses/default_billing_address.api")).await.expect(StatusCode::NOT_FOUND);
+    assert_eq!(
+        default.expect(StatusCode::OK)["shipping_address"]["id"],
+        ship2["id"]
+    );
+    let billing = app
+        .get(&format!("{base}/default_billing_address.api"))
+        .await;
+    assert_eq!(
+        billing.expect(StatusCode::OK)["shipping_address"]["id"],
+        bill["id"],
+        "defaults are kept per type"
+    );
+    app.get(&format!(
+        "/businesses/{globex}/shipping_addresses/default_billing_address.api"
+    ))
+    .await
+    .expect(StatusCode::NOT_FOUND);
 
-    post(vec![("shipping_address[street1]", "X".into()), ("shipping_address[address_type]", "warehouse".into())]).await.expect_invalid("address_type");
-    post(vec![("shipping_address[street1]", "X".into()), ("shipping_address[contact_id]", stranger.to_string())]).await.expect_invalid("contact_id");
-    post(vec![("shipping_address[street1]", "X".into()), ("shipping_address[contact_id]", "abc".into())]).await.expect_invalid("contact_id");
+    post(vec![
+        ("shipping_address[street1]", "X".into()),
+        ("shipping_address[address_type]", "warehouse".into()),
+    ])
+    .await
+    .expect_invalid("address_type");
+    post(vec![
+        ("shipping_address[street1]", "X".into()),
+        ("shipping_address[contact_id]", stranger.to_string()),
+    ])
+    .await
+    .expect_invalid("contact_id");
+    post(vec![
+        ("shipping_address[street1]", "X".into()),
+        ("shipping_address[contact_id]", "abc".into()),
+    ])
+    .await
+    .expect_invalid("contact_id");
     // Moving the default shipping address to billing leaves billing's default alone.
-    let res = app.patch(&format!("{base}/{}.api", ship2["id"]), &[("shipping_address[address_type]", "billing")]).await;
+    let res = app
+        .patch(
+            &format!("{base}/{}.api", ship2["id"]),
+            &[("shipping_address[address_type]", "billing")],
+        )
+        .await;
     let moved = &res.expect(StatusCode::OK)["shipping_address"];
     assert_eq!(moved["address_type"], "billing");
     assert_eq!(moved["default_address"], false);
-    let billing = app.get(&format!("{base}/default_billing_address.api")).await;
+    let billing = app
+        .get(&format!("{base}/default_billing_address.api"))
+        .await;
     assert_eq!(billing.body["shipping_address"]["id"], bill["id"]);
-    let res = app.patch(&format!("{base}/{}.api", ship["id"]), &[("shipping_address[contact_id]", "null")]).await;
-    assert_eq!(res.expect(StatusCode::OK)["shipping_address"]["contact_id"], Value::Null);
+    let res = app
+        .patch(
+            &format!("{base}/{}.api", ship["id"]),
+            &[("shipping_address[contact_id]", "null")],
+        )
+        .await;
+    assert_eq!(
+        res.expect(StatusCode::OK)["shipping_address"]["contact_id"],
+        Value::Null
+    );
     let list = app.get(&format!("{base}.api")).await;
-    assert_eq!(list.expect(StatusCode::OK)["shipping_addresses"].as_array().unwrap().len(), 3);
-    app.get(&format!("/businesses/{globex}/shipping_addresses/{}.api", ship["id"])).await.expect(StatusCode::NOT_FOUND);
+    assert_eq!(
+        list.expect(StatusCode::OK)["shipping_addresses"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    app.get(&format!(
+        "/businesses/{globex}/shipping_addresses/{}.api",
+        ship["id"]
+    ))
+    .await
+    .expect(StatusCode::NOT_FOUND);
 }
 
 async fn other_companies_cannot_see_touch_or_refer_to_businesses_and_contacts(kind: Kind) {
@@ -375,25 +770,86 @@ async fn other_companies_cannot_see_touch_or_refer_to_businesses_and_contacts(ki
     let b = TestApp::builder(kind).beside(&a).build().await;
     let acme = a.business("Acme", &[]).await;
     let bob = a.contact("Builder", &acme.to_string(), &[]).await;
-    b.get(&format!("/businesses/{acme}.api")).await.expect(StatusCode::NOT_FOUND);
-    b.patch(&format!("/businesses/{acme}.api"), &[("business[name]", "Hijacked")]).await.expect(StatusCode::NOT_FOUND);
-    b.get(&format!("/contacts/{bob}.api")).await.expect(StatusCode::NOT_FOUND);
-    b.patch(&format!("/contacts/{bob}.api"), &[("contact[last_name]", "Hijacked")]).await.expect(StatusCode::NOT_FOUND);
-    b.delete(&format!("/contacts/{bob}.api")).await.expect(StatusCode::NOT_FOUND);
-    b.patch(&format!("/contacts/{bob}/update_status.api"), &[("mark_inactive", "TRUE")]).await.expect(StatusCode::NOT_FOUND);
-    b.get(&format!("/businesses/{acme}/shipping_addresses.api")).await.expect(StatusCode::NOT_FOUND);
-    b.post(&format!("/businesses/{acme}/shipping_addresses.api"), &[("shipping_address[street1]", "1 Intruder Way")]).await.expect(StatusCode::NOT_FOUND);
+    b.get(&format!("/businesses/{acme}.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.patch(
+        &format!("/businesses/{acme}.api"),
+        &[("business[name]", "Hijacked")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
+    b.get(&format!("/contacts/{bob}.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.patch(
+        &format!("/contacts/{bob}.api"),
+        &[("contact[last_name]", "Hijacked")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
+    b.delete(&format!("/contacts/{bob}.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.patch(
+        &format!("/contacts/{bob}/update_status.api"),
+        &[("mark_inactive", "TRUE")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
+    b.get(&format!("/businesses/{acme}/shipping_addresses.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.post(
+        &format!("/businesses/{acme}/shipping_addresses.api"),
+        &[("shipping_address[street1]", "1 Intruder Way")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
     // A's business and contact do not exist for B's references.
-    b.post("/contacts.api", &[("contact[last_name]", "Theirs"), ("business_ids", &acme.to_string())]).await.expect_invalid("business_ids");
+    b.post(
+        "/contacts.api",
+        &[
+            ("contact[last_name]", "Theirs"),
+            ("business_ids", &acme.to_string()),
+        ],
+    )
+    .await
+    .expect_invalid("business_ids");
     let theirs = b.business("Theirs", &[]).await;
-    b.post("/contacts/add_existing_contacts_to_business.api", &[("contact_ids", &bob.to_string()), ("business_id", &theirs.to_string())])
-        .await
-        .expect_invalid("contact_ids");
-    b.post("/contacts/add_existing_contacts_to_business.api", &[("contact_ids", &bob.to_string()), ("business_id", &acme.to_string())])
-        .await
-        .expect_invalid("business_id");
-    assert_eq!(b.get("/contacts.api?filter=all").await.body["contacts"], json!([]));
-    assert_eq!(ids(b.get("/businesses.api").await.expect(StatusCode::OK), "businesses"), vec![theirs]);
+    b.post(
+        "/contacts/add_existing_contacts_to_business.api",
+        &[
+            ("contact_ids", &bob.to_string()),
+            ("business_id", &theirs.to_string()),
+        ],
+    )
+    .await
+    .expect_invalid("contact_ids");
+    b.post(
+        "/contacts/add_existing_contacts_to_business.api",
+        &[
+            ("contact_ids", &bob.to_string()),
+            ("business_id", &acme.to_string()),
+        ],
+    )
+    .await
+    .expect_invalid("business_id");
+    assert_eq!(
+        b.get("/contacts.api?filter=all").await.body["contacts"],
+        json!([])
+    );
+    assert_eq!(
+        ids(
+            b.get("/businesses.api").await.expect(StatusCode::OK),
+            "businesses"
+        ),
+        vec![theirs]
+    );
     let c = a.get(&format!("/contacts/{bob}.api")).await;
-    assert_eq!(c.expect(StatusCode::OK)["contact"]["business_ids"], json!([acme]), "untouched");
+    assert_eq!(
+        c.expect(StatusCode::OK)["contact"]["business_ids"],
+        json!([acme]),
+        "untouched"
+    );
 }

@@ -22,78 +22,175 @@ both!(
 async fn token_sources_and_precedence(kind: Kind) {
     let app = TestApp::new(kind).await;
     let path = "/locations/get_line_item_locations.api";
-    app.anonymous(Method::GET, path).send().await.expect(StatusCode::UNAUTHORIZED);
-    let res = app.anonymous(Method::GET, path).header("token", "nope").send().await;
+    app.anonymous(Method::GET, path)
+        .send()
+        .await
+        .expect(StatusCode::UNAUTHORIZED);
+    let res = app
+        .anonymous(Method::GET, path)
+        .header("token", "nope")
+        .send()
+        .await;
     assert!(res.expect(StatusCode::UNAUTHORIZED)["message"].is_string());
-    app.anonymous(Method::GET, path).header("authorization", &format!("Bearer {}", app.token)).send().await.expect(StatusCode::OK);
-    app.anonymous(Method::GET, &format!("{path}?token={}", app.token)).send().await.expect(StatusCode::OK);
+    app.anonymous(Method::GET, path)
+        .header("authorization", &format!("Bearer {}", app.token))
+        .send()
+        .await
+        .expect(StatusCode::OK);
+    app.anonymous(Method::GET, &format!("{path}?token={}", app.token))
+        .send()
+        .await
+        .expect(StatusCode::OK);
     // The `token` header wins over a wrong bearer token and query token.
-    app.req(Method::GET, &format!("{path}?token=wrong")).header("authorization", "Bearer wrong").send().await.expect(StatusCode::OK);
+    app.req(Method::GET, &format!("{path}?token=wrong"))
+        .header("authorization", "Bearer wrong")
+        .send()
+        .await
+        .expect(StatusCode::OK);
     // A wrong header is not rescued by a right query token.
-    app.anonymous(Method::GET, &format!("{path}?token={}", app.token)).header("token", "wrong").send().await.expect(StatusCode::UNAUTHORIZED);
+    app.anonymous(Method::GET, &format!("{path}?token={}", app.token))
+        .header("token", "wrong")
+        .send()
+        .await
+        .expect(StatusCode::UNAUTHORIZED);
 }
 
 async fn regenerated_token_stops_working_at_once(kind: Kind) {
     let app = TestApp::new(kind).await;
     let old = app.token.clone();
-    let new = store::companies::regenerate_token(&app.db, app.company.id).await.unwrap().0;
-    app.anonymous(Method::GET, "/assets/vendors.api").header("token", &old).send().await.expect(StatusCode::UNAUTHORIZED);
-    app.anonymous(Method::GET, "/assets/vendors.api").header("token", &new).send().await.expect(StatusCode::OK);
+    let new = store::companies::regenerate_token(&app.db, app.company.id)
+        .await
+        .unwrap()
+        .0;
+    app.anonymous(Method::GET, "/assets/vendors.api")
+        .header("token", &old)
+        .send()
+        .await
+        .expect(StatusCode::UNAUTHORIZED);
+    app.anonymous(Method::GET, "/assets/vendors.api")
+        .header("token", &new)
+        .send()
+        .await
+        .expect(StatusCode::OK);
 }
 
 async fn disabled_api_is_forbidden(kind: Kind) {
     let app = TestApp::builder(kind).api_disabled().build().await;
     let res = app.get("/assets/vendors.api").await;
-    assert!(res.expect(StatusCode::FORBIDDEN)["message"].as_str().unwrap().contains("disabled"));
+    assert!(
+        res.expect(StatusCode::FORBIDDEN)["message"]
+            .as_str()
+            .unwrap()
+            .contains("disabled")
+    );
     // Nothing is created through a disabled API.
-    app.post("/locations.api", &[("location[name]", "Sneaky")]).await.expect(StatusCode::FORBIDDEN);
-    store::companies::set_api_enabled(&app.db, &app.company.subdomain, true).await.unwrap();
+    app.post("/locations.api", &[("location[name]", "Sneaky")])
+        .await
+        .expect(StatusCode::FORBIDDEN);
+    store::companies::set_api_enabled(&app.db, &app.company.subdomain, true)
+        .await
+        .unwrap();
     let res = app.get("/locations/get_line_item_locations.api").await;
     assert_eq!(res.expect(StatusCode::OK)["locations"], json!([]));
 }
 
 async fn host_must_match_the_token_company(kind: Kind) {
-    let config = rentrack_http::Config { base_domain: Some("rentrack.test".into()), shared_rate_limits: false };
-    let app = TestApp::builder(kind).config(config).subdomain("acme").build().await;
+    let config = rentrack_http::Config {
+        base_domain: Some("rentrack.test".into()),
+        shared_rate_limits: false,
+    };
+    let app = TestApp::builder(kind)
+        .config(config)
+        .subdomain("acme")
+        .build()
+        .await;
     let path = "/assets/vendors.api";
-    app.req(Method::GET, path).header("host", "acme.rentrack.test").send().await.expect(StatusCode::OK);
-    app.req(Method::GET, path).header("host", "acme.rentrack.test:8443").send().await.expect(StatusCode::OK);
-    app.req(Method::GET, path).header("host", "globex.rentrack.test").send().await.expect(StatusCode::UNAUTHORIZED);
+    app.req(Method::GET, path)
+        .header("host", "acme.rentrack.test")
+        .send()
+        .await
+        .expect(StatusCode::OK);
+    app.req(Method::GET, path)
+        .header("host", "acme.rentrack.test:8443")
+        .send()
+        .await
+        .expect(StatusCode::OK);
+    app.req(Method::GET, path)
+        .header("host", "globex.rentrack.test")
+        .send()
+        .await
+        .expect(StatusCode::UNAUTHORIZED);
     // Other hosts are served by the token alone.
-    app.req(Method::GET, path).header("host", "127.0.0.1:3000").send().await.expect(StatusCode::OK);
-    app.req(Method::GET, path).header("host", "proxy.internal").send().await.expect(StatusCode::OK);
+    app.req(Method::GET, path)
+        .header("host", "127.0.0.1:3000")
+        .send()
+        .await
+        .expect(StatusCode::OK);
+    app.req(Method::GET, path)
+        .header("host", "proxy.internal")
+        .send()
+        .await
+        .expect(StatusCode::OK);
 }
 
 async fn tenant_records_do_not_exist_for_others(kind: Kind) {
     let a = TestApp::new(kind).await;
     let b = TestApp::builder(kind).beside(&a).build().await;
     let loc = a.location("Secret Depot", &[]).await;
-    b.get(&format!("/locations/{loc}.api")).await.expect(StatusCode::NOT_FOUND);
-    b.put(&format!("/locations/{loc}.api"), &[("location[name]", "Mine now")]).await.expect(StatusCode::NOT_FOUND);
-    b.patch(&format!("/locations/{loc}/deactivate.api"), &[]).await.expect(StatusCode::NOT_FOUND);
-    b.patch(&format!("/locations/{loc}/activate.api"), &[]).await.expect(StatusCode::NOT_FOUND);
-    b.get(&format!("/locations/{loc}/quantities_by_asset_ids.api")).await.expect(StatusCode::NOT_FOUND);
+    b.get(&format!("/locations/{loc}.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.put(
+        &format!("/locations/{loc}.api"),
+        &[("location[name]", "Mine now")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
+    b.patch(&format!("/locations/{loc}/deactivate.api"), &[])
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.patch(&format!("/locations/{loc}/activate.api"), &[])
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.get(&format!("/locations/{loc}/quantities_by_asset_ids.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
     let list = b.get("/locations/get_line_item_locations.api").await;
     assert_eq!(list.expect(StatusCode::OK)["locations"], json!([]));
     // Guessing ids does not help: every id of A is "no such record" for B.
     for id in loc - 2..loc + 3 {
         if id > 0 {
-            b.get(&format!("/locations/{id}.api")).await.expect(StatusCode::NOT_FOUND);
+            b.get(&format!("/locations/{id}.api"))
+                .await
+                .expect(StatusCode::NOT_FOUND);
         }
     }
     let after = a.get(&format!("/locations/{loc}.api")).await;
-    assert_eq!(after.expect(StatusCode::OK)["location"]["name"], "Secret Depot");
+    assert_eq!(
+        after.expect(StatusCode::OK)["location"]["name"],
+        "Secret Depot"
+    );
     assert_eq!(after.body["location"]["status"], "active");
     // Sequence numbers are per company.
-    let theirs = b.post("/locations.api", &[("location[name]", "Their Depot")]).await;
+    let theirs = b
+        .post("/locations.api", &[("location[name]", "Their Depot")])
+        .await;
     assert_eq!(theirs.expect(StatusCode::OK)["location"]["sequence_num"], 1);
 }
 
 async fn unknown_routes_and_missing_suffix_are_json_404(kind: Kind) {
     let app = TestApp::new(kind).await;
     let res = app.req(Method::PATCH, "/assets/vendors.api").send().await;
-    assert!(res.expect(StatusCode::METHOD_NOT_ALLOWED)["message"].is_string(), "a 405 is JSON too");
-    for path in ["/nothing.api", "/locations/get_line_item_locations", "/__api/assets/vendors", "/locations/1/explode.api"] {
+    assert!(
+        res.expect(StatusCode::METHOD_NOT_ALLOWED)["message"].is_string(),
+        "a 405 is JSON too"
+    );
+    for path in [
+        "/nothing.api",
+        "/locations/get_line_item_locations",
+        "/__api/assets/vendors",
+        "/locations/1/explode.api",
+    ] {
         let res = app.get(path).await;
         assert_eq!(res.status, StatusCode::NOT_FOUND, "{path}");
         assert!(res.body["message"].is_string(), "{path}: {}", res.text);
@@ -104,45 +201,109 @@ async fn unknown_routes_and_missing_suffix_are_json_404(kind: Kind) {
 async fn parameters_merge_query_and_every_body_kind(kind: Kind) {
     let app = TestApp::new(kind).await;
     // Percent-encoded brackets, in the query of a POST.
-    let res = app.req(Method::POST, "/locations.api?location%5Bname%5D=From%20Query&location%5Bcity%5D=Quito").send().await;
+    let res = app
+        .req(
+            Method::POST,
+            "/locations.api?location%5Bname%5D=From%20Query&location%5Bcity%5D=Quito",
+        )
+        .send()
+        .await;
     assert_eq!(res.expect(StatusCode::OK)["location"]["name"], "From Query");
     // The body wins over the query.
-    let res = app.req(Method::POST, "/locations.api?location[name]=Query%20Name&location[city]=Lima").form(&[("location[name]", "Body Name")]).send().await;
+    let res = app
+        .req(
+            Method::POST,
+            "/locations.api?location[name]=Query%20Name&location[city]=Lima",
+        )
+        .form(&[("location[name]", "Body Name")])
+        .send()
+        .await;
     assert_eq!(res.expect(StatusCode::OK)["location"]["name"], "Body Name");
     assert_eq!(res.body["location"]["city"], "Lima");
     // JSON bodies, nested.
-    let res = app.req(Method::POST, "/locations.api").json(json!({"location": {"name": "Json Place", "zipcode": 12345}})).send().await;
+    let res = app
+        .req(Method::POST, "/locations.api")
+        .json(json!({"location": {"name": "Json Place", "zipcode": 12345}}))
+        .send()
+        .await;
     assert_eq!(res.expect(StatusCode::OK)["location"]["zipcode"], "12345");
     // Multipart bodies.
     let boundary = "XyZ";
     let body = format!(
         "--{boundary}\r\nContent-Disposition: form-data; name=\"location[name]\"\r\n\r\nMultipart Place\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"location[state]\"\r\n\r\nCO\r\n--{boundary}--\r\n"
     );
-    let res = app.req(Method::POST, "/locations.api").raw_body(&format!("multipart/form-data; boundary={boundary}"), &body).send().await;
+    let res = app
+        .req(Method::POST, "/locations.api")
+        .raw_body(&format!("multipart/form-data; boundary={boundary}"), &body)
+        .send()
+        .await;
     assert_eq!(res.expect(StatusCode::OK)["location"]["state"], "CO");
     // A form body on GET is read.
-    let res = app.req(Method::GET, "/locations/get_line_item_locations.api").form(&[("status", "inactive")]).send().await;
+    let res = app
+        .req(Method::GET, "/locations/get_line_item_locations.api")
+        .form(&[("status", "inactive")])
+        .send()
+        .await;
     assert_eq!(res.expect(StatusCode::OK)["locations"], json!([]));
-    let res = app.req(Method::GET, "/locations/get_line_item_locations.api").form(&[("status", "bogus")]).send().await;
+    let res = app
+        .req(Method::GET, "/locations/get_line_item_locations.api")
+        .form(&[("status", "bogus")])
+        .send()
+        .await;
     res.expect_invalid("status");
     // Empty optional values are absent: an empty page is page 1, an empty status is all.
-    let res = app.get("/locations/get_line_item_locations.api?page=&status=").await;
-    assert_eq!(res.expect(StatusCode::OK)["locations"].as_array().unwrap().len(), 4);
+    let res = app
+        .get("/locations/get_line_item_locations.api?page=&status=")
+        .await;
+    assert_eq!(
+        res.expect(StatusCode::OK)["locations"]
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
     // A body on DELETE is read too (here: an unknown parameter, ignored).
     let g = app.group("Deletable").await;
-    app.req(Method::DELETE, &format!("/groups/{g}.api")).form(&[("unused", "1")]).send().await.expect(StatusCode::OK);
+    app.req(Method::DELETE, &format!("/groups/{g}.api"))
+        .form(&[("unused", "1")])
+        .send()
+        .await
+        .expect(StatusCode::OK);
 }
 
 async fn malformed_requests_are_400(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let res = app.req(Method::POST, "/locations.api").raw_body("application/json", "{not json").send().await;
+    let res = app
+        .req(Method::POST, "/locations.api")
+        .raw_body("application/json", "{not json")
+        .send()
+        .await;
     assert!(res.expect(StatusCode::BAD_REQUEST)["message"].is_string());
-    app.req(Method::POST, "/locations.api").raw_body("application/json", "[1,2]").send().await.expect(StatusCode::BAD_REQUEST);
-    app.req(Method::POST, "/locations.api").form(&[("location[name", "Broken")]).send().await.expect(StatusCode::BAD_REQUEST);
-    app.req(Method::POST, "/locations.api?location%5Bname=x").send().await.expect(StatusCode::BAD_REQUEST);
-    app.req(Method::POST, "/locations.api").raw_body("application/xml", "<a/>").send().await.expect(StatusCode::BAD_REQUEST);
+    app.req(Method::POST, "/locations.api")
+        .raw_body("application/json", "[1,2]")
+        .send()
+        .await
+        .expect(StatusCode::BAD_REQUEST);
+    app.req(Method::POST, "/locations.api")
+        .form(&[("location[name", "Broken")])
+        .send()
+        .await
+        .expect(StatusCode::BAD_REQUEST);
+    app.req(Method::POST, "/locations.api?location%5Bname=x")
+        .send()
+        .await
+        .expect(StatusCode::BAD_REQUEST);
+    app.req(Method::POST, "/locations.api")
+        .raw_body("application/xml", "<a/>")
+        .send()
+        .await
+        .expect(StatusCode::BAD_REQUEST);
     let big = "x".repeat(rentrack_http::params::MAX_BODY_BYTES + 10);
-    app.req(Method::POST, "/locations.api").raw_body("application/x-www-form-urlencoded", &format!("a={big}")).send().await.expect(StatusCode::PAYLOAD_TOO_LARGE);
+    app.req(Method::POST, "/locations.api")
+        .raw_body("application/x-www-form-urlencoded", &format!("a={big}"))
+        .send()
+        .await
+        .expect(StatusCode::PAYLOAD_TOO_LARGE);
     let list = app.get("/locations/get_line_item_locations.api").await;
     assert_eq!(list.body["locations"], json!([]), "nothing was written");
 }
@@ -152,11 +313,16 @@ async fn healthz_metrics_and_openapi(kind: Kind) {
     let res = app.anonymous(Method::GET, "/healthz").send().await;
     assert_eq!(res.expect(StatusCode::OK)["status"], "ok");
     app.get("/assets/vendors.api").await.expect(StatusCode::OK);
-    app.anonymous(Method::GET, "/assets/vendors.api").send().await.expect(StatusCode::UNAUTHORIZED);
+    app.anonymous(Method::GET, "/assets/vendors.api")
+        .send()
+        .await
+        .expect(StatusCode::UNAUTHORIZED);
     let metrics = app.anonymous(Method::GET, "/metrics").send().await;
     assert!(metrics.text.contains("rentrack_http_requests_total{method=\"GET\",route=\"/assets/vendors.api\",status=\"200\"} 1"), "{}", metrics.text);
     assert!(metrics.text.contains("status=\"401\"} 1"));
-    assert!(metrics.text.contains("rentrack_http_request_duration_seconds_bucket{route=\"/assets/vendors.api\",le=\"+Inf\"} 2"));
+    assert!(metrics.text.contains(
+        "rentrack_http_request_duration_seconds_bucket{route=\"/assets/vendors.api\",le=\"+Inf\"} 2"
+    ));
     assert!(metrics.text.contains("rentrack_rate_limited_total 0"));
     let res = app.anonymous(Method::GET, "/openapi.json").send().await;
     assert!(res.expect(StatusCode::OK)["paths"]["/locations/{id}.api"]["put"].is_object());

@@ -4,7 +4,7 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{Kind, TestApp};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 both!(
     fields_are_created_listed_read_updated_and_deleted,
@@ -18,20 +18,46 @@ both!(
 
 async fn fields_are_created_listed_read_updated_and_deleted(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let field = app.custom_field("Condition", "dropdown", &["fixed_assets", "inventory"], &["New", "Used", "Broken"]).await;
+    let field = app
+        .custom_field(
+            "Condition",
+            "dropdown",
+            &["fixed_assets", "inventory"],
+            &["New", "Used", "Broken"],
+        )
+        .await;
     assert_eq!(field["name"], "Condition");
     assert_eq!(field["field_type"], "dropdown");
     assert_eq!(field["applies_to"], json!(["fixed_assets", "inventory"]));
     let options = field["options"].as_array().unwrap();
-    assert_eq!(options.iter().map(|o| o["name"].as_str().unwrap()).collect::<Vec<_>>(), vec!["New", "Used", "Broken"]);
-    assert!(options.iter().all(|o| o["id"].as_i64().unwrap() > 0), "options carry ids for item_custom_attribute_values");
+    assert_eq!(
+        options
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        vec!["New", "Used", "Broken"]
+    );
+    assert!(
+        options.iter().all(|o| o["id"].as_i64().unwrap() > 0),
+        "options carry ids for item_custom_attribute_values"
+    );
     let id = field["id"].as_i64().unwrap();
     let path = format!("/custom_fields/{id}.api");
-    assert_eq!(app.get(&path).await.expect(StatusCode::OK)["custom_field"], field);
+    assert_eq!(
+        app.get(&path).await.expect(StatusCode::OK)["custom_field"],
+        field
+    );
 
     // One field may apply to several kinds, given as a list or one comma-separated value.
     let notes = app
-        .post("/custom_fields.api", &[("custom_field[name]", "Notes"), ("custom_field[field_type]", "Text Area"), ("custom_field[applies_to]", "members,vendors,orders")])
+        .post(
+            "/custom_fields.api",
+            &[
+                ("custom_field[name]", "Notes"),
+                ("custom_field[field_type]", "Text Area"),
+                ("custom_field[applies_to]", "members,vendors,orders"),
+            ],
+        )
         .await;
     let notes = notes.expect(StatusCode::OK)["custom_field"].clone();
     assert_eq!(notes["field_type"], "text_area");
@@ -43,17 +69,30 @@ async fn fields_are_created_listed_read_updated_and_deleted(kind: Kind) {
     assert_eq!(body["custom_fields"], json!([field, notes]));
     assert_eq!(body["total_pages"], 1);
 
-    let res = app.put(&path, &[("custom_field[name]", "State"), ("custom_field[applies_to][]", "asset_stock")]).await;
+    let res = app
+        .put(
+            &path,
+            &[
+                ("custom_field[name]", "State"),
+                ("custom_field[applies_to][]", "asset_stock"),
+            ],
+        )
+        .await;
     let updated = &res.expect(StatusCode::OK)["custom_field"];
     assert_eq!(updated["name"], "State");
     assert_eq!(updated["applies_to"], json!(["asset_stock"]));
-    assert_eq!(updated["options"], field["options"], "options left out are kept");
+    assert_eq!(
+        updated["options"], field["options"],
+        "options left out are kept"
+    );
 
     let res = app.delete(&path).await;
     assert_eq!(res.expect(StatusCode::OK)["custom_field"]["name"], "State");
     app.get(&path).await.expect(StatusCode::NOT_FOUND);
     app.delete(&path).await.expect(StatusCode::NOT_FOUND);
-    app.put(&path, &[("custom_field[name]", "Back")]).await.expect(StatusCode::NOT_FOUND);
+    app.put(&path, &[("custom_field[name]", "Back")])
+        .await
+        .expect(StatusCode::NOT_FOUND);
 }
 
 async fn definitions_are_validated(kind: Kind) {
@@ -62,11 +101,26 @@ async fn definitions_are_validated(kind: Kind) {
         let app = &app;
         async move { app.post("/custom_fields.api", &form).await }
     };
-    let ok = vec![("custom_field[name]", "Serial"), ("custom_field[field_type]", "text"), ("custom_field[applies_to][]", "members")];
-    let without = |field: &str| ok.iter().copied().filter(|(f, _)| *f != field).collect::<Vec<_>>();
-    post(without("custom_field[name]")).await.expect_invalid("name");
-    post(without("custom_field[field_type]")).await.expect_invalid("field_type");
-    post(without("custom_field[applies_to][]")).await.expect_invalid("applies_to");
+    let ok = vec![
+        ("custom_field[name]", "Serial"),
+        ("custom_field[field_type]", "text"),
+        ("custom_field[applies_to][]", "members"),
+    ];
+    let without = |field: &str| {
+        ok.iter()
+            .copied()
+            .filter(|(f, _)| *f != field)
+            .collect::<Vec<_>>()
+    };
+    post(without("custom_field[name]"))
+        .await
+        .expect_invalid("name");
+    post(without("custom_field[field_type]"))
+        .await
+        .expect_invalid("field_type");
+    post(without("custom_field[applies_to][]"))
+        .await
+        .expect_invalid("applies_to");
     let mut bad_type = without("custom_field[field_type]");
     bad_type.push(("custom_field[field_type]", "colour"));
     post(bad_type).await.expect_invalid("field_type");
@@ -76,15 +130,26 @@ async fn definitions_are_validated(kind: Kind) {
     let mut options_on_text = ok.clone();
     options_on_text.push(("custom_field[options][]", "A"));
     post(options_on_text).await.expect_invalid("options");
-    let dropdown = vec![("custom_field[name]", "Size"), ("custom_field[field_type]", "dropdown"), ("custom_field[applies_to][]", "members")];
+    let dropdown = vec![
+        ("custom_field[name]", "Size"),
+        ("custom_field[field_type]", "dropdown"),
+        ("custom_field[applies_to][]", "members"),
+    ];
     post(dropdown.clone()).await.expect_invalid("options");
     let mut twice = dropdown.clone();
-    twice.extend([("custom_field[options][]", "Small"), ("custom_field[options][]", "small")]);
+    twice.extend([
+        ("custom_field[options][]", "Small"),
+        ("custom_field[options][]", "small"),
+    ]);
     post(twice).await.expect_invalid("options");
     let mut comma = dropdown.clone();
     comma.push(("custom_field[options][]", "Small, really"));
     post(comma).await.expect_invalid("options");
-    assert_eq!(app.get("/custom_fields.api").await.body["custom_fields"], json!([]), "refused requests wrote nothing");
+    assert_eq!(
+        app.get("/custom_fields.api").await.body["custom_fields"],
+        json!([]),
+        "refused requests wrote nothing"
+    );
 
     // Names are unique in the company, case, spaces and underscores aside.
     post(ok.clone()).await.expect(StatusCode::OK);
@@ -95,22 +160,44 @@ async fn definitions_are_validated(kind: Kind) {
     }
     let mut spaced = without("custom_field[name]");
     spaced.push(("custom_field[name]", "Serial Number"));
-    let id = post(spaced).await.expect(StatusCode::OK)["custom_field"]["id"].as_i64().unwrap();
+    let id = post(spaced).await.expect(StatusCode::OK)["custom_field"]["id"]
+        .as_i64()
+        .unwrap();
     let mut underscored = without("custom_field[name]");
     underscored.push(("custom_field[name]", "serial_number"));
     post(underscored).await.expect_invalid("name");
 
     // The type cannot change; options only for dropdown and checkbox; never emptied.
     let path = format!("/custom_fields/{id}.api");
-    app.put(&path, &[("custom_field[field_type]", "number")]).await.expect_invalid("field_type");
-    app.put(&path, &[("custom_field[options][]", "A")]).await.expect_invalid("options");
-    app.put(&path, &[("custom_field[applies_to][]", "nowhere")]).await.expect_invalid("applies_to");
-    app.put(&path, &[("custom_field[name]", "SERIAL")]).await.expect_invalid("name");
+    app.put(&path, &[("custom_field[field_type]", "number")])
+        .await
+        .expect_invalid("field_type");
+    app.put(&path, &[("custom_field[options][]", "A")])
+        .await
+        .expect_invalid("options");
+    app.put(&path, &[("custom_field[applies_to][]", "nowhere")])
+        .await
+        .expect_invalid("applies_to");
+    app.put(&path, &[("custom_field[name]", "SERIAL")])
+        .await
+        .expect_invalid("name");
     let mut list = dropdown.clone();
     list.push(("custom_field[options][]", "Small"));
-    let size = post(list).await.expect(StatusCode::OK)["custom_field"]["id"].as_i64().unwrap();
-    app.put(&format!("/custom_fields/{size}.api"), &[("custom_field[options][]", "")]).await.expect_invalid("options");
-    app.put(&format!("/custom_fields/{size}.api"), &[("custom_field[field_type]", "dropdown")]).await.expect(StatusCode::OK);
+    let size = post(list).await.expect(StatusCode::OK)["custom_field"]["id"]
+        .as_i64()
+        .unwrap();
+    app.put(
+        &format!("/custom_fields/{size}.api"),
+        &[("custom_field[options][]", "")],
+    )
+    .await
+    .expect_invalid("options");
+    app.put(
+        &format!("/custom_fields/{size}.api"),
+        &[("custom_field[field_type]", "dropdown")],
+    )
+    .await
+    .expect(StatusCode::OK);
 }
 
 async fn values_are_checked_against_type_and_options(kind: Kind) {
@@ -124,11 +211,18 @@ async fn values_are_checked_against_type_and_options(kind: Kind) {
         ("Profile", "url", &[]),
         ("Bio", "text_area", &[]),
     ] {
-        app.custom_field(name, field_type, &["members"], options).await;
+        app.custom_field(name, field_type, &["members"], options)
+            .await;
     }
-    let shirt = app.get("/custom_fields.api").await.body["custom_fields"][2]["options"][2]["id"].to_string();
+    let shirt = app.get("/custom_fields.api").await.body["custom_fields"][2]["options"][2]["id"]
+        .to_string();
     let id = app.member("Jane", "Doe", "jane@example.com", &[]).await;
-    let base = [("user[email]", "jane@example.com"), ("user[first_name]", "Jane"), ("user[last_name]", "Doe"), ("user[role_id]", "2")];
+    let base = [
+        ("user[email]", "jane@example.com"),
+        ("user[first_name]", "Jane"),
+        ("user[last_name]", "Doe"),
+        ("user[role_id]", "2"),
+    ];
     let put = |extra: Vec<(&'static str, String)>| {
         let app = &app;
         async move {
@@ -145,16 +239,28 @@ async fn values_are_checked_against_type_and_options(kind: Kind) {
         ("Backup_Email", "jane-at-home"),
         ("Profile", "not a url"),
     ] {
-        let key: &'static str = Box::leak(format!("user[custom_attributes][{field}]").into_boxed_str());
-        put(vec![(key, bad.to_owned())]).await.expect_invalid(&format!("custom_attributes[{field}]"));
+        let key: &'static str =
+            Box::leak(format!("user[custom_attributes][{field}]").into_boxed_str());
+        put(vec![(key, bad.to_owned())])
+            .await
+            .expect_invalid(&format!("custom_attributes[{field}]"));
     }
     let res = put(vec![
         ("user[custom_attributes][Badge]", "1.50".into()),
         ("user[custom_attributes][Hired_On]", "03/04/2024".into()),
         ("user[custom_attributes][Shirt]", shirt),
-        ("user[custom_attributes][Skills]", "rigging, Forklift".into()),
-        ("user[custom_attributes][Backup_Email]", "jane@home.example".into()),
-        ("user[custom_attributes][Profile]", "https://example.com/jane".into()),
+        (
+            "user[custom_attributes][Skills]",
+            "rigging, Forklift".into(),
+        ),
+        (
+            "user[custom_attributes][Backup_Email]",
+            "jane@home.example".into(),
+        ),
+        (
+            "user[custom_attributes][Profile]",
+            "https://example.com/jane".into(),
+        ),
         ("user[custom_attributes][bio]", "Line one\nLine two".into()),
     ])
     .await;
@@ -173,7 +279,11 @@ async fn values_are_checked_against_type_and_options(kind: Kind) {
         "dates as YYYY-MM-DD, options by name in the field's order"
     );
     // null clears one value; empty keeps it.
-    let res = put(vec![("user[custom_attributes][Badge]", "null".into()), ("user[custom_attributes][Shirt]", "".into())]).await;
+    let res = put(vec![
+        ("user[custom_attributes][Badge]", "null".into()),
+        ("user[custom_attributes][Shirt]", "".into()),
+    ])
+    .await;
     let values = &res.expect(StatusCode::OK)["member"]["custom_attributes"];
     assert!(values.get("Badge").is_none());
     assert_eq!(values["Shirt"], "L");
@@ -181,25 +291,64 @@ async fn values_are_checked_against_type_and_options(kind: Kind) {
 
 async fn renaming_keeps_values_and_deleting_drops_them(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let field = app.custom_field("Tier", "dropdown", &["vendors"], &["Gold", "Silver"]).await;
-    let res = app.post("/vendors.api", &[("vendor[name]", "Acme Supply"), ("vendor[custom_attributes][Tier]", "gold")]).await;
+    let field = app
+        .custom_field("Tier", "dropdown", &["vendors"], &["Gold", "Silver"])
+        .await;
+    let res = app
+        .post(
+            "/vendors.api",
+            &[
+                ("vendor[name]", "Acme Supply"),
+                ("vendor[custom_attributes][Tier]", "gold"),
+            ],
+        )
+        .await;
     let vendor = res.expect(StatusCode::OK)["vendor"]["id"].as_i64().unwrap();
     let path = format!("/custom_fields/{}.api", field["id"]);
-    app.put(&path, &[("custom_field[name]", "Level"), ("custom_field[options][]", "Platinum"), ("custom_field[options][]", "GOLD")]).await.expect(StatusCode::OK);
-    let v = app.get(&format!("/vendors/{vendor}.api?include_custom_fields=true")).await;
+    app.put(
+        &path,
+        &[
+            ("custom_field[name]", "Level"),
+            ("custom_field[options][]", "Platinum"),
+            ("custom_field[options][]", "GOLD"),
+        ],
+    )
+    .await
+    .expect(StatusCode::OK);
+    let v = app
+        .get(&format!("/vendors/{vendor}.api?include_custom_fields=true"))
+        .await;
     let v = &v.expect(StatusCode::OK)["vendor"];
-    assert_eq!(v["custom_attributes"], json!({"Level": "Gold"}), "the value follows the renamed field");
+    assert_eq!(
+        v["custom_attributes"],
+        json!({"Level": "Gold"}),
+        "the value follows the renamed field"
+    );
     assert_eq!(v["Level"], "Gold");
     // A field that stops applying to vendors no longer shows, and cannot be set.
-    app.put(&path, &[("custom_field[applies_to][]", "members")]).await.expect(StatusCode::OK);
+    app.put(&path, &[("custom_field[applies_to][]", "members")])
+        .await
+        .expect(StatusCode::OK);
     let v = app.get(&format!("/vendors/{vendor}.api")).await;
     assert_eq!(v.body["vendor"]["custom_attributes"], json!({}));
-    app.put(&format!("/vendors/{vendor}.api"), &[("vendor[custom_attributes][Level]", "Gold")]).await.expect_invalid("custom_attributes[Level]");
-    app.put(&path, &[("custom_field[applies_to][]", "vendors")]).await.expect(StatusCode::OK);
+    app.put(
+        &format!("/vendors/{vendor}.api"),
+        &[("vendor[custom_attributes][Level]", "Gold")],
+    )
+    .await
+    .expect_invalid("custom_attributes[Level]");
+    app.put(&path, &[("custom_field[applies_to][]", "vendors")])
+        .await
+        .expect(StatusCode::OK);
     let v = app.get(&format!("/vendors/{vendor}.api")).await;
-    assert_eq!(v.body["vendor"]["custom_attributes"], json!({"Level": "Gold"}));
+    assert_eq!(
+        v.body["vendor"]["custom_attributes"],
+        json!({"Level": "Gold"})
+    );
     app.delete(&path).await.expect(StatusCode::OK);
-    let v = app.get(&format!("/vendors/{vendor}.api?include_custom_fields=true")).await;
+    let v = app
+        .get(&format!("/vendors/{vendor}.api?include_custom_fields=true"))
+        .await;
     let v = &v.expect(StatusCode::OK)["vendor"];
     assert_eq!(v["custom_attributes"], json!({}));
     assert!(v.get("Level").is_none());
@@ -211,42 +360,98 @@ async fn renaming_keeps_values_and_deleting_drops_them(kind: Kind) {
 
 async fn options_keep_their_ids_across_updates(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let field = app.custom_field("Size", "checkbox", &["members"], &["Small", "Medium", "Large"]).await;
-    let ids: Vec<i64> = field["options"].as_array().unwrap().iter().map(|o| o["id"].as_i64().unwrap()).collect();
+    let field = app
+        .custom_field(
+            "Size",
+            "checkbox",
+            &["members"],
+            &["Small", "Medium", "Large"],
+        )
+        .await;
+    let ids: Vec<i64> = field["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["id"].as_i64().unwrap())
+        .collect();
     let path = format!("/custom_fields/{}.api", field["id"]);
-    let res = app.put(&path, &[("custom_field[options][]", "Large"), ("custom_field[options][]", "Huge"), ("custom_field[options][]", "small")]).await;
-    let options: Vec<Value> = res.expect(StatusCode::OK)["custom_field"]["options"].as_array().unwrap().clone();
+    let res = app
+        .put(
+            &path,
+            &[
+                ("custom_field[options][]", "Large"),
+                ("custom_field[options][]", "Huge"),
+                ("custom_field[options][]", "small"),
+            ],
+        )
+        .await;
+    let options: Vec<Value> = res.expect(StatusCode::OK)["custom_field"]["options"]
+        .as_array()
+        .unwrap()
+        .clone();
     assert_eq!(options[0], json!({"id": ids[2], "name": "Large"}));
     assert_eq!(options[1]["name"], "Huge");
-    assert!(!ids.contains(&options[1]["id"].as_i64().unwrap()), "a new option gets a new id");
-    assert_eq!(options[2], json!({"id": ids[0], "name": "small"}), "matched without regard to case, renamed as sent");
+    assert!(
+        !ids.contains(&options[1]["id"].as_i64().unwrap()),
+        "a new option gets a new id"
+    );
+    assert_eq!(
+        options[2],
+        json!({"id": ids[0], "name": "small"}),
+        "matched without regard to case, renamed as sent"
+    );
     assert_eq!(options.len(), 3, "Medium was removed");
 }
 
 async fn other_companies_cannot_see_touch_or_use_fields(kind: Kind) {
     let a = TestApp::new(kind).await;
     let b = TestApp::builder(kind).beside(&a).build().await;
-    let field = a.custom_field("Secret", "text", &["members", "vendors"], &[]).await;
+    let field = a
+        .custom_field("Secret", "text", &["members", "vendors"], &[])
+        .await;
     let path = format!("/custom_fields/{}.api", field["id"]);
     b.get(&path).await.expect(StatusCode::NOT_FOUND);
-    b.put(&path, &[("custom_field[name]", "Hijacked")]).await.expect(StatusCode::NOT_FOUND);
-    b.delete(&path).await.expect(StatusCode::NOT_FOUND);
-    assert_eq!(b.get("/custom_fields.api").await.body["custom_fields"], json!([]));
-    b.post("/vendors.api", &[("vendor[name]", "Their Supplier"), ("vendor[custom_attributes][Secret]", "x")])
+    b.put(&path, &[("custom_field[name]", "Hijacked")])
         .await
-        .expect_invalid("custom_attributes[Secret]");
+        .expect(StatusCode::NOT_FOUND);
+    b.delete(&path).await.expect(StatusCode::NOT_FOUND);
+    assert_eq!(
+        b.get("/custom_fields.api").await.body["custom_fields"],
+        json!([])
+    );
+    b.post(
+        "/vendors.api",
+        &[
+            ("vendor[name]", "Their Supplier"),
+            ("vendor[custom_attributes][Secret]", "x"),
+        ],
+    )
+    .await
+    .expect_invalid("custom_attributes[Secret]");
     // B may define its own field of the same name.
     b.custom_field("Secret", "number", &["vendors"], &[]).await;
-    assert_eq!(a.get(&path).await.expect(StatusCode::OK)["custom_field"], field, "untouched");
+    assert_eq!(
+        a.get(&path).await.expect(StatusCode::OK)["custom_field"],
+        field,
+        "untouched"
+    );
 }
 
 async fn concurrent_value_changes_are_all_kept(kind: Kind) {
     let app = TestApp::new(kind).await;
     for i in 0..8 {
-        app.custom_field(&format!("Field {i}"), "number", &["members", "vendors"], &[]).await;
+        app.custom_field(
+            &format!("Field {i}"),
+            "number",
+            &["members", "vendors"],
+            &[],
+        )
+        .await;
     }
     let member = app.member("Jane", "Doe", "jane@example.com", &[]).await;
-    let res = app.post("/vendors.api", &[("vendor[name]", "Acme Supply")]).await;
+    let res = app
+        .post("/vendors.api", &[("vendor[name]", "Acme Supply")])
+        .await;
     let vendor = res.expect(StatusCode::OK)["vendor"]["id"].as_i64().unwrap();
     let app = std::sync::Arc::new(app);
     let mut tasks = Vec::new();
@@ -255,19 +460,40 @@ async fn concurrent_value_changes_are_all_kept(kind: Kind) {
         tasks.push(tokio::spawn(async move {
             let key = format!("user[custom_attributes][Field_{i}]");
             let value = i.to_string();
-            let form = [("user[email]", "jane@example.com"), ("user[first_name]", "Jane"), ("user[last_name]", "Doe"), ("user[role_id]", "2"), (&key, &value)];
-            let m = app.put(&format!("/members/{member}.api"), &form).await.status;
+            let form = [
+                ("user[email]", "jane@example.com"),
+                ("user[first_name]", "Jane"),
+                ("user[last_name]", "Doe"),
+                ("user[role_id]", "2"),
+                (&key, &value),
+            ];
+            let m = app
+                .put(&format!("/members/{member}.api"), &form)
+                .await
+                .status;
             let key = format!("vendor[custom_attributes][Field_{i}]");
-            let v = app.put(&format!("/vendors/{vendor}.api"), &[(&key, &value)]).await.status;
+            let v = app
+                .put(&format!("/vendors/{vendor}.api"), &[(&key, &value)])
+                .await
+                .status;
             (m, v)
         }));
     }
     for t in tasks {
         assert_eq!(t.await.unwrap(), (StatusCode::OK, StatusCode::OK));
     }
-    let expected: serde_json::Map<String, Value> = (0..8).map(|i| (format!("Field {i}"), json!(i.to_string()))).collect();
+    let expected: serde_json::Map<String, Value> = (0..8)
+        .map(|i| (format!("Field {i}"), json!(i.to_string())))
+        .collect();
     let m = app.get(&format!("/members/{member}.api")).await;
-    assert_eq!(m.body["member"]["custom_attributes"], Value::Object(expected.clone()), "no concurrent change was lost");
+    assert_eq!(
+        m.body["member"]["custom_attributes"],
+        Value::Object(expected.clone()),
+        "no concurrent change was lost"
+    );
     let v = app.get(&format!("/vendors/{vendor}.api")).await;
-    assert_eq!(v.body["vendor"]["custom_attributes"], Value::Object(expected));
+    assert_eq!(
+        v.body["vendor"]["custom_attributes"],
+        Value::Object(expected)
+    );
 }

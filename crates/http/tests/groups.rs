@@ -2,7 +2,7 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{Kind, TestApp};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 both!(
     create_defaults_to_useful_life_and_reads_back,
@@ -31,11 +31,22 @@ async fn group_names(app: &TestApp) -> Vec<String> {
 
 async fn create_defaults_to_useful_life_and_reads_back(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let res = app.post("/groups.api", &[("group[name]", "Power Tools"), ("group[description]", "Drills and saws")]).await;
+    let res = app
+        .post(
+            "/groups.api",
+            &[
+                ("group[name]", "Power Tools"),
+                ("group[description]", "Drills and saws"),
+            ],
+        )
+        .await;
     let group = res.expect(StatusCode::OK)["group"].clone();
     assert_eq!(group["name"], "Power Tools");
     assert_eq!(group["description"], "Drills and saws");
-    assert_eq!(group["asset_depreciation_mode"], "Useful Life", "Useful Life applies when the mode is omitted");
+    assert_eq!(
+        group["asset_depreciation_mode"], "Useful Life",
+        "Useful Life applies when the mode is omitted"
+    );
     assert_eq!(group["depreciation_rates"], json!({}));
     assert_eq!(group["created_at"].as_str().unwrap().len(), 19);
     assert_eq!(group["updated_at"].as_str().unwrap().len(), 19);
@@ -45,14 +56,26 @@ async fn create_defaults_to_useful_life_and_reads_back(kind: Kind) {
     assert_eq!(details.expect(StatusCode::OK)["group"], group);
 
     // Rates under the default mode are whole months, returned as decimal strings.
-    let res = app.post("/groups.api", &[("group[name]", "Vehicles"), ("depreciation_rates[Straight Line]", "36")]).await;
+    let res = app
+        .post(
+            "/groups.api",
+            &[
+                ("group[name]", "Vehicles"),
+                ("depreciation_rates[Straight Line]", "36"),
+            ],
+        )
+        .await;
     let group = &res.expect(StatusCode::OK)["group"];
     assert_eq!(group["asset_depreciation_mode"], "Useful Life");
     assert_eq!(group["depreciation_rates"], json!({"Straight Line": "36"}));
     assert_eq!(group["description"], Value::Null);
 
-    app.get("/groups/999999.api").await.expect(StatusCode::NOT_FOUND);
-    app.get("/groups/abc.api").await.expect(StatusCode::NOT_FOUND);
+    app.get("/groups/999999.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    app.get("/groups/abc.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
     app.get("/groups/0.api").await.expect(StatusCode::NOT_FOUND);
 }
 
@@ -71,65 +94,125 @@ async fn create_with_percentage_mode_and_rates(kind: Kind) {
         .await;
     let group = res.expect(StatusCode::OK)["group"].clone();
     assert_eq!(group["asset_depreciation_mode"], "Percentage");
-    assert_eq!(group["depreciation_rates"], json!({"Straight Line": "12.5", "Declining Balance": "20"}));
-    assert!(group["depreciation_rates"]["Straight Line"].is_string(), "rates are decimal strings, never numbers");
+    assert_eq!(
+        group["depreciation_rates"],
+        json!({"Straight Line": "12.5", "Declining Balance": "20"})
+    );
+    assert!(
+        group["depreciation_rates"]["Straight Line"].is_string(),
+        "rates are decimal strings, never numbers"
+    );
     let id = group["id"].as_i64().unwrap();
     let details = app.get(&format!("/groups/{id}.api")).await;
-    assert_eq!(details.expect(StatusCode::OK)["group"]["depreciation_rates"], group["depreciation_rates"]);
+    assert_eq!(
+        details.expect(StatusCode::OK)["group"]["depreciation_rates"],
+        group["depreciation_rates"]
+    );
 
     // A fractional rate is fine as a percentage, though not as months.
     let res = app
         .post(
             "/groups.api",
-            &[("group[name]", "Phones"), ("group[asset_depreciation_mode]", "Percentage"), ("depreciation_rates[Straight Line]", "0.5")],
+            &[
+                ("group[name]", "Phones"),
+                ("group[asset_depreciation_mode]", "Percentage"),
+                ("depreciation_rates[Straight Line]", "0.5"),
+            ],
         )
         .await;
-    assert_eq!(res.expect(StatusCode::OK)["group"]["depreciation_rates"], json!({"Straight Line": "0.5"}));
+    assert_eq!(
+        res.expect(StatusCode::OK)["group"]["depreciation_rates"],
+        json!({"Straight Line": "0.5"})
+    );
 }
 
 async fn create_validates_mode_rates_and_name(kind: Kind) {
     let app = TestApp::new(kind).await;
-    app.post("/groups.api", &[("group[name]", "Ledgers"), ("group[asset_depreciation_mode]", "Straight")])
-        .await
-        .expect_invalid("asset_depreciation_mode");
+    app.post(
+        "/groups.api",
+        &[
+            ("group[name]", "Ledgers"),
+            ("group[asset_depreciation_mode]", "Straight"),
+        ],
+    )
+    .await
+    .expect_invalid("asset_depreciation_mode");
 
     // Months must be whole under Useful Life (explicit and default), percentages at most 100.
     let res = app
         .post(
             "/groups.api",
-            &[("group[name]", "Ledgers"), ("group[asset_depreciation_mode]", "Useful Life"), ("depreciation_rates[Straight Line]", "36.5")],
+            &[
+                ("group[name]", "Ledgers"),
+                ("group[asset_depreciation_mode]", "Useful Life"),
+                ("depreciation_rates[Straight Line]", "36.5"),
+            ],
         )
         .await;
     res.expect_invalid("depreciation_rates[Straight Line]");
-    app.post("/groups.api", &[("group[name]", "Ledgers"), ("depreciation_rates[Straight Line]", "36.5")])
-        .await
-        .expect_invalid("depreciation_rates[Straight Line]");
-    app.post("/groups.api", &[("group[name]", "Ledgers"), ("depreciation_rates[Straight Line]", "0")])
-        .await
-        .expect_invalid("depreciation_rates[Straight Line]");
-    app.post("/groups.api", &[("group[name]", "Ledgers"), ("depreciation_rates[Straight Line]", "1201")])
-        .await
-        .expect_invalid("depreciation_rates[Straight Line]");
+    app.post(
+        "/groups.api",
+        &[
+            ("group[name]", "Ledgers"),
+            ("depreciation_rates[Straight Line]", "36.5"),
+        ],
+    )
+    .await
+    .expect_invalid("depreciation_rates[Straight Line]");
+    app.post(
+        "/groups.api",
+        &[
+            ("group[name]", "Ledgers"),
+            ("depreciation_rates[Straight Line]", "0"),
+        ],
+    )
+    .await
+    .expect_invalid("depreciation_rates[Straight Line]");
+    app.post(
+        "/groups.api",
+        &[
+            ("group[name]", "Ledgers"),
+            ("depreciation_rates[Straight Line]", "1201"),
+        ],
+    )
+    .await
+    .expect_invalid("depreciation_rates[Straight Line]");
     for bad in ["150", "0", "-5", "lots"] {
         app.post(
             "/groups.api",
-            &[("group[name]", "Ledgers"), ("group[asset_depreciation_mode]", "Percentage"), ("depreciation_rates[Double Declining]", bad)],
+            &[
+                ("group[name]", "Ledgers"),
+                ("group[asset_depreciation_mode]", "Percentage"),
+                ("depreciation_rates[Double Declining]", bad),
+            ],
         )
         .await
         .expect_invalid("depreciation_rates[Double Declining]");
     }
 
     app.post("/groups.api", &[]).await.expect_invalid("name");
-    app.post("/groups.api", &[("group[description]", "no name")]).await.expect_invalid("name");
-    app.post("/groups.api", &[("group[name]", "ab")]).await.expect_invalid("name");
-    app.post("/groups.api", &[("group[name]", "   ")]).await.expect_invalid("name");
-    app.post("/groups.api", &[("group[name]", " ab ")]).await.expect_invalid("name");
+    app.post("/groups.api", &[("group[description]", "no name")])
+        .await
+        .expect_invalid("name");
+    app.post("/groups.api", &[("group[name]", "ab")])
+        .await
+        .expect_invalid("name");
+    app.post("/groups.api", &[("group[name]", "   ")])
+        .await
+        .expect_invalid("name");
+    app.post("/groups.api", &[("group[name]", " ab ")])
+        .await
+        .expect_invalid("name");
 
     // One 422 names every bad field.
     let res = app
         .post(
             "/groups.api",
-            &[("group[name]", "ab"), ("group[asset_depreciation_mode]", "Percentage"), ("depreciation_rates[Straight Line]", "150")],
+            &[
+                ("group[name]", "ab"),
+                ("group[asset_depreciation_mode]", "Percentage"),
+                ("depreciation_rates[Straight Line]", "150"),
+            ],
         )
         .await;
     res.expect_invalid("name");
@@ -156,13 +239,19 @@ async fn list_wraps_each_group_and_pages_at_25(kind: Kind) {
     assert_eq!(body["current_page"], 1);
     for (item, id) in items.iter().zip(&ids) {
         let obj = item.as_object().unwrap();
-        assert_eq!(obj.len(), 1, "each element is wrapped once as {{\"group\": ...}}: {item}");
+        assert_eq!(
+            obj.len(),
+            1,
+            "each element is wrapped once as {{\"group\": ...}}: {item}"
+        );
         assert_eq!(item["group"]["id"], *id);
         assert_eq!(item["group"]["asset_depreciation_mode"], "Useful Life");
     }
     assert_eq!(items[0]["group"]["name"], "Group 00");
 
-    let page2 = app.get("/assets/classification_view.api?page=2&show_document_details=true").await;
+    let page2 = app
+        .get("/assets/classification_view.api?page=2&show_document_details=true")
+        .await;
     let body = page2.expect(StatusCode::OK);
     assert_eq!(body["groups"].as_array().unwrap().len(), 1);
     assert_eq!(body["groups"][0]["group"]["name"], "Group 25");
@@ -170,11 +259,20 @@ async fn list_wraps_each_group_and_pages_at_25(kind: Kind) {
 
     let past = app.get("/assets/classification_view.api?page=7").await;
     assert_eq!(past.expect(StatusCode::OK)["groups"], json!([]));
-    assert_eq!(past.body["total_pages"], 2, "a page past the end keeps total_pages");
+    assert_eq!(
+        past.body["total_pages"], 2,
+        "a page past the end keeps total_pages"
+    );
 
-    app.get("/assets/classification_view.api?page=0").await.expect_invalid("page");
-    app.get("/assets/classification_view.api?page=two").await.expect_invalid("page");
-    app.get("/assets/classification_view.api?show_document_details=maybe").await.expect_invalid("show_document_details");
+    app.get("/assets/classification_view.api?page=0")
+        .await
+        .expect_invalid("page");
+    app.get("/assets/classification_view.api?page=two")
+        .await
+        .expect_invalid("page");
+    app.get("/assets/classification_view.api?show_document_details=maybe")
+        .await
+        .expect_invalid("show_document_details");
 }
 
 async fn update_requires_name_and_keeps_what_is_left_out(kind: Kind) {
@@ -195,22 +293,46 @@ async fn update_requires_name_and_keeps_what_is_left_out(kind: Kind) {
     let before = app.get(&path).await.body["group"].clone();
 
     // Name is required on update; refused updates change nothing.
-    app.put(&path, &[("group[description]", "Changed")]).await.expect_invalid("name");
-    app.put(&path, &[("group[name]", "ab")]).await.expect_invalid("name");
-    app.put(&path, &[("group[name]", "Notebooks"), ("group[asset_depreciation_mode]", "Yearly")])
+    app.put(&path, &[("group[description]", "Changed")])
         .await
-        .expect_invalid("asset_depreciation_mode");
-    app.put(&path, &[("group[name]", "Notebooks"), ("group[asset_depreciation_mode]", "Useful Life"), ("depreciation_rates[Straight Line]", "2.5")])
+        .expect_invalid("name");
+    app.put(&path, &[("group[name]", "ab")])
         .await
-        .expect_invalid("depreciation_rates[Straight Line]");
-    assert_eq!(app.get(&path).await.body["group"], before, "refused updates changed nothing");
+        .expect_invalid("name");
+    app.put(
+        &path,
+        &[
+            ("group[name]", "Notebooks"),
+            ("group[asset_depreciation_mode]", "Yearly"),
+        ],
+    )
+    .await
+    .expect_invalid("asset_depreciation_mode");
+    app.put(
+        &path,
+        &[
+            ("group[name]", "Notebooks"),
+            ("group[asset_depreciation_mode]", "Useful Life"),
+            ("depreciation_rates[Straight Line]", "2.5"),
+        ],
+    )
+    .await
+    .expect_invalid("depreciation_rates[Straight Line]");
+    assert_eq!(
+        app.get(&path).await.body["group"],
+        before,
+        "refused updates changed nothing"
+    );
 
     // Mode, rates and description are kept when left out.
     let res = app.put(&path, &[("group[name]", "Notebooks")]).await;
     let group = &res.expect(StatusCode::OK)["group"];
     assert_eq!(group["name"], "Notebooks");
     assert_eq!(group["description"], "Portable computers");
-    assert_eq!(group["asset_depreciation_mode"], "Percentage", "mode kept when omitted");
+    assert_eq!(
+        group["asset_depreciation_mode"], "Percentage",
+        "mode kept when omitted"
+    );
     assert_eq!(group["depreciation_rates"], json!({"Straight Line": "25"}));
     assert_eq!(group["id"], id);
     assert_eq!(group["created_at"], before["created_at"]);
@@ -231,11 +353,18 @@ async fn update_requires_name_and_keeps_what_is_left_out(kind: Kind) {
     let group = &res.expect(StatusCode::OK)["group"];
     assert_eq!(group["description"], Value::Null);
     assert_eq!(group["asset_depreciation_mode"], "Useful Life");
-    assert_eq!(group["depreciation_rates"], json!({"Straight Line": "48", "Sum of Years": "60"}));
+    assert_eq!(
+        group["depreciation_rates"],
+        json!({"Straight Line": "48", "Sum of Years": "60"})
+    );
     assert_eq!(app.get(&path).await.body["group"], *group);
 
-    app.put("/groups/424242.api", &[("group[name]", "Nobody")]).await.expect(StatusCode::NOT_FOUND);
-    app.put("/groups/abc.api", &[("group[name]", "Nobody")]).await.expect(StatusCode::NOT_FOUND);
+    app.put("/groups/424242.api", &[("group[name]", "Nobody")])
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    app.put("/groups/abc.api", &[("group[name]", "Nobody")])
+        .await
+        .expect(StatusCode::NOT_FOUND);
 }
 
 async fn rates_on_update_follow_the_stored_mode(kind: Kind) {
@@ -243,41 +372,79 @@ async fn rates_on_update_follow_the_stored_mode(kind: Kind) {
     let res = app
         .post(
             "/groups.api",
-            &[("group[name]", "Servers"), ("group[asset_depreciation_mode]", "Percentage"), ("depreciation_rates[Straight Line]", "12.5")],
+            &[
+                ("group[name]", "Servers"),
+                ("group[asset_depreciation_mode]", "Percentage"),
+                ("depreciation_rates[Straight Line]", "12.5"),
+            ],
         )
         .await;
     let id = res.expect(StatusCode::OK)["group"]["id"].as_i64().unwrap();
     let path = format!("/groups/{id}.api");
 
     // The mode is kept when omitted, so new rates are percentages of that mode.
-    let res = app.put(&path, &[("group[name]", "Servers"), ("depreciation_rates[Straight Line]", "20.5")]).await;
+    let res = app
+        .put(
+            &path,
+            &[
+                ("group[name]", "Servers"),
+                ("depreciation_rates[Straight Line]", "20.5"),
+            ],
+        )
+        .await;
     let group = &res.expect(StatusCode::OK)["group"];
     assert_eq!(group["asset_depreciation_mode"], "Percentage");
-    assert_eq!(group["depreciation_rates"], json!({"Straight Line": "20.5"}));
+    assert_eq!(
+        group["depreciation_rates"],
+        json!({"Straight Line": "20.5"})
+    );
     // ...and a percentage above 100 is refused even though it would be a fine number of months.
-    app.put(&path, &[("group[name]", "Servers"), ("depreciation_rates[Straight Line]", "120")])
-        .await
-        .expect_invalid("depreciation_rates[Straight Line]");
+    app.put(
+        &path,
+        &[
+            ("group[name]", "Servers"),
+            ("depreciation_rates[Straight Line]", "120"),
+        ],
+    )
+    .await
+    .expect_invalid("depreciation_rates[Straight Line]");
 }
 
 async fn delete_refuses_a_group_with_subgroups(kind: Kind) {
     let app = TestApp::new(kind).await;
     let gid = app.group("Furniture").await;
-    let res = app.post(&format!("/groups/{gid}/sub_groups.api"), &[("sub_group[name]", "Chairs")]).await;
-    let sid = res.expect(StatusCode::OK)["sub_group"]["id"].as_i64().unwrap();
+    let res = app
+        .post(
+            &format!("/groups/{gid}/sub_groups.api"),
+            &[("sub_group[name]", "Chairs")],
+        )
+        .await;
+    let sid = res.expect(StatusCode::OK)["sub_group"]["id"]
+        .as_i64()
+        .unwrap();
 
     let res = app.delete(&format!("/groups/{gid}.api")).await;
     let body = res.expect(StatusCode::CONFLICT);
     let message = body["message"].as_str().expect("a message");
     assert!(message.contains("subgroup"), "{message}");
-    app.get(&format!("/groups/{gid}.api")).await.expect(StatusCode::OK);
-    app.get(&format!("/groups/{gid}/sub_groups/{sid}.api")).await.expect(StatusCode::OK);
+    app.get(&format!("/groups/{gid}.api"))
+        .await
+        .expect(StatusCode::OK);
+    app.get(&format!("/groups/{gid}/sub_groups/{sid}.api"))
+        .await
+        .expect(StatusCode::OK);
     assert_eq!(group_names(&app).await, vec!["Furniture".to_owned()]);
 
     // Once the subgroup is gone the group can go.
-    app.delete(&format!("/groups/{gid}/sub_groups/{sid}.api")).await.expect(StatusCode::OK);
-    app.delete(&format!("/groups/{gid}.api")).await.expect(StatusCode::OK);
-    app.get(&format!("/groups/{gid}.api")).await.expect(StatusCode::NOT_FOUND);
+    app.delete(&format!("/groups/{gid}/sub_groups/{sid}.api"))
+        .await
+        .expect(StatusCode::OK);
+    app.delete(&format!("/groups/{gid}.api"))
+        .await
+        .expect(StatusCode::OK);
+    app.get(&format!("/groups/{gid}.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
 }
 
 async fn delete_refuses_a_group_with_items(kind: Kind) {
@@ -285,17 +452,45 @@ async fn delete_refuses_a_group_with_items(kind: Kind) {
     let gid = app.group("Cameras").await;
     let other = app.group("Lighting").await;
     // Items come with the assets issue; until then the tests record them in the store.
-    store::items::record(&app.db, app.company.id, "FixedAsset", "Cinema Camera", gid, None).await.expect("item recorded");
+    store::items::record(
+        &app.db,
+        app.company.id,
+        "FixedAsset",
+        "Cinema Camera",
+        gid,
+        None,
+    )
+    .await
+    .expect("item recorded");
     let res = app.delete(&format!("/groups/{gid}.api")).await;
-    let message = res.expect(StatusCode::CONFLICT)["message"].as_str().expect("a message").to_owned();
+    let message = res.expect(StatusCode::CONFLICT)["message"]
+        .as_str()
+        .expect("a message")
+        .to_owned();
     assert!(message.contains("1 item"), "{message}");
-    app.get(&format!("/groups/{gid}.api")).await.expect(StatusCode::OK);
-    assert_eq!(group_names(&app).await, vec!["Cameras".to_owned(), "Lighting".to_owned()]);
+    app.get(&format!("/groups/{gid}.api"))
+        .await
+        .expect(StatusCode::OK);
+    assert_eq!(
+        group_names(&app).await,
+        vec!["Cameras".to_owned(), "Lighting".to_owned()]
+    );
     // Another company's items never hold a group of this one.
     let b = TestApp::builder(kind).beside(&app).build().await;
     let theirs = b.group("Their Cameras").await;
-    store::items::record(&b.db, b.company.id, "StockAsset", "Their Camera", theirs, None).await.expect("item recorded");
-    app.delete(&format!("/groups/{other}.api")).await.expect(StatusCode::OK);
+    store::items::record(
+        &b.db,
+        b.company.id,
+        "StockAsset",
+        "Their Camera",
+        theirs,
+        None,
+    )
+    .await
+    .expect("item recorded");
+    app.delete(&format!("/groups/{other}.api"))
+        .await
+        .expect(StatusCode::OK);
 }
 
 async fn delete_of_an_empty_group(kind: Kind) {
@@ -306,13 +501,28 @@ async fn delete_of_an_empty_group(kind: Kind) {
     let group = &res.expect(StatusCode::OK)["group"];
     assert_eq!(group["id"], gone);
     assert_eq!(group["name"], "Goners");
-    app.get(&format!("/groups/{gone}.api")).await.expect(StatusCode::NOT_FOUND);
-    app.delete(&format!("/groups/{gone}.api")).await.expect(StatusCode::NOT_FOUND);
-    app.put(&format!("/groups/{gone}.api"), &[("group[name]", "Back Again")]).await.expect(StatusCode::NOT_FOUND);
-    app.get(&format!("/groups/{keep}.api")).await.expect(StatusCode::OK);
+    app.get(&format!("/groups/{gone}.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    app.delete(&format!("/groups/{gone}.api"))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    app.put(
+        &format!("/groups/{gone}.api"),
+        &[("group[name]", "Back Again")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
+    app.get(&format!("/groups/{keep}.api"))
+        .await
+        .expect(StatusCode::OK);
     assert_eq!(group_names(&app).await, vec!["Keepers".to_owned()]);
-    app.delete("/groups/31337.api").await.expect(StatusCode::NOT_FOUND);
-    app.delete("/groups/abc.api").await.expect(StatusCode::NOT_FOUND);
+    app.delete("/groups/31337.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    app.delete("/groups/abc.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
 }
 
 async fn other_companies_cannot_see_or_touch_a_group(kind: Kind) {
@@ -323,34 +533,80 @@ async fn other_companies_cannot_see_or_touch_a_group(kind: Kind) {
     let before = a.get(&path).await.body["group"].clone();
 
     b.get(&path).await.expect(StatusCode::NOT_FOUND);
-    b.put(&path, &[("group[name]", "Hijacked")]).await.expect(StatusCode::NOT_FOUND);
+    b.put(&path, &[("group[name]", "Hijacked")])
+        .await
+        .expect(StatusCode::NOT_FOUND);
     b.delete(&path).await.expect(StatusCode::NOT_FOUND);
-    assert!(group_names(&b).await.is_empty(), "another company's group is not listed");
+    assert!(
+        group_names(&b).await.is_empty(),
+        "another company's group is not listed"
+    );
 
     b.group("Their Group").await;
     assert_eq!(group_names(&b).await, vec!["Their Group".to_owned()]);
     assert_eq!(group_names(&a).await, vec!["Secret Group".to_owned()]);
-    assert_eq!(a.get(&path).await.expect(StatusCode::OK)["group"], before, "untouched by the other company");
+    assert_eq!(
+        a.get(&path).await.expect(StatusCode::OK)["group"],
+        before,
+        "untouched by the other company"
+    );
 }
 
 async fn mode_change_must_fit_the_stored_rates(kind: Kind) {
     let app = TestApp::new(kind).await;
     let res = app
-        .post("/groups.api", &[("group[name]", "Servers"), ("group[asset_depreciation_mode]", "Percentage"), ("depreciation_rates[Straight Line]", "12.5")])
+        .post(
+            "/groups.api",
+            &[
+                ("group[name]", "Servers"),
+                ("group[asset_depreciation_mode]", "Percentage"),
+                ("depreciation_rates[Straight Line]", "12.5"),
+            ],
+        )
         .await;
     let id = res.expect(StatusCode::OK)["group"]["id"].as_i64().unwrap();
     // 12.5 is not a whole number of months: switching mode alone is refused.
-    app.put(&format!("/groups/{id}.api"), &[("group[name]", "Servers"), ("group[asset_depreciation_mode]", "Useful Life")])
-        .await
-        .expect_invalid("depreciation_rates");
+    app.put(
+        &format!("/groups/{id}.api"),
+        &[
+            ("group[name]", "Servers"),
+            ("group[asset_depreciation_mode]", "Useful Life"),
+        ],
+    )
+    .await
+    .expect_invalid("depreciation_rates");
     let res = app.get(&format!("/groups/{id}.api")).await;
-    assert_eq!(res.body["group"]["asset_depreciation_mode"], "Percentage", "refused update changed nothing");
+    assert_eq!(
+        res.body["group"]["asset_depreciation_mode"], "Percentage",
+        "refused update changed nothing"
+    );
     // Switching with rates for the new mode works.
     let res = app
-        .put(&format!("/groups/{id}.api"), &[("group[name]", "Servers"), ("group[asset_depreciation_mode]", "Useful Life"), ("depreciation_rates[Straight Line]", "48")])
+        .put(
+            &format!("/groups/{id}.api"),
+            &[
+                ("group[name]", "Servers"),
+                ("group[asset_depreciation_mode]", "Useful Life"),
+                ("depreciation_rates[Straight Line]", "48"),
+            ],
+        )
         .await;
-    assert_eq!(res.expect(StatusCode::OK)["group"]["depreciation_rates"]["Straight Line"], "48");
+    assert_eq!(
+        res.expect(StatusCode::OK)["group"]["depreciation_rates"]["Straight Line"],
+        "48"
+    );
     // Rates sent alone follow the stored mode: 120 months is fine, as a percentage it would not be.
-    let res = app.put(&format!("/groups/{id}.api"), &[("group[name]", "Servers"), ("depreciation_rates[Straight Line]", "120")]).await;
-    assert_eq!(res.expect(StatusCode::OK)["group"]["depreciation_rates"]["Straight Line"], "120");
+    let res = app
+        .put(
+            &format!("/groups/{id}.api"),
+            &[
+                ("group[name]", "Servers"),
+                ("depreciation_rates[Straight Line]", "120"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        res.expect(StatusCode::OK)["group"]["depreciation_rates"]["Straight Line"],
+        "120"
+    );
 }

@@ -4,7 +4,7 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{Kind, TestApp};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 both!(
     create_with_every_field_and_read,
@@ -64,15 +64,26 @@ async fn create_with_every_field_and_read(kind: Kind) {
     assert_eq!(a["email"], "jane@home.example");
     assert_eq!(a["phone_number"], "+1 555 0100");
     assert_eq!(a["active"], true);
-    assert_eq!(a["default_address"], true, "a member's first address becomes the default");
+    assert_eq!(
+        a["default_address"], true,
+        "a member's first address becomes the default"
+    );
     assert_eq!(a["created_by_id"], clerk);
     let id = a["id"].as_i64().unwrap();
     let one = app.get(&format!("{}/{id}.api", base(member))).await;
     assert_eq!(one.expect(StatusCode::OK)["shipping_address"], a);
-    let default = app.get(&format!("{}/default_address.api", base(member))).await;
+    let default = app
+        .get(&format!("{}/default_address.api", base(member)))
+        .await;
     assert_eq!(default.expect(StatusCode::OK)["shipping_address"], a);
 
-    let second = address(&app, member, "2 Side St", &[("shipping_address[active]", "false")]).await;
+    let second = address(
+        &app,
+        member,
+        "2 Side St",
+        &[("shipping_address[active]", "false")],
+    )
+    .await;
     assert_eq!(second["default_address"], false);
     assert_eq!(second["active"], false);
     assert_eq!(second["name"], Value::Null);
@@ -90,24 +101,61 @@ async fn fields_are_validated_and_refusals_write_nothing(kind: Kind) {
         let path = path.clone();
         async move { app.post(&path, &form).await }
     };
-    app.post(&path, &[("shipping_address[city]", "Denver")]).await.expect_invalid("street1");
-    post(&[("shipping_address[country]", "ZZ")]).await.expect_invalid("country");
-    post(&[("shipping_address[email]", "nope")]).await.expect_invalid("email");
-    post(&[("shipping_address[longi]", "181")]).await.expect_invalid("longi");
-    post(&[("shipping_address[longi]", "east")]).await.expect_invalid("longi");
-    post(&[("shipping_address[lati]", "-90.5")]).await.expect_invalid("lati");
-    post(&[("shipping_address[active]", "sometimes")]).await.expect_invalid("active");
-    post(&[("default_address", "perhaps")]).await.expect_invalid("default_address");
-    post(&[("created_by_id", "abc")]).await.expect_invalid("created_by_id");
-    post(&[("created_by_id", "999999")]).await.expect_invalid("created_by_id");
-    let res = post(&[("shipping_address[country]", "ZZ"), ("shipping_address[lati]", "100")]).await;
+    app.post(&path, &[("shipping_address[city]", "Denver")])
+        .await
+        .expect_invalid("street1");
+    post(&[("shipping_address[country]", "ZZ")])
+        .await
+        .expect_invalid("country");
+    post(&[("shipping_address[email]", "nope")])
+        .await
+        .expect_invalid("email");
+    post(&[("shipping_address[longi]", "181")])
+        .await
+        .expect_invalid("longi");
+    post(&[("shipping_address[longi]", "east")])
+        .await
+        .expect_invalid("longi");
+    post(&[("shipping_address[lati]", "-90.5")])
+        .await
+        .expect_invalid("lati");
+    post(&[("shipping_address[active]", "sometimes")])
+        .await
+        .expect_invalid("active");
+    post(&[("default_address", "perhaps")])
+        .await
+        .expect_invalid("default_address");
+    post(&[("created_by_id", "abc")])
+        .await
+        .expect_invalid("created_by_id");
+    post(&[("created_by_id", "999999")])
+        .await
+        .expect_invalid("created_by_id");
+    let res = post(&[
+        ("shipping_address[country]", "ZZ"),
+        ("shipping_address[lati]", "100"),
+    ])
+    .await;
     res.expect_invalid("country");
     res.expect_invalid("lati");
     let list = app.get(&path).await;
-    assert_eq!(list.expect(StatusCode::OK)["shipping_addresses"], json!([]), "nothing was written");
-    let none = app.get(&format!("{}/default_address.api", base(member))).await;
+    assert_eq!(
+        list.expect(StatusCode::OK)["shipping_addresses"],
+        json!([]),
+        "nothing was written"
+    );
+    let none = app
+        .get(&format!("{}/default_address.api", base(member)))
+        .await;
     none.expect(StatusCode::NOT_FOUND);
-    assert!(none.body["message"].as_str().unwrap().contains("default address"), "{}", none.text);
+    assert!(
+        none.body["message"]
+            .as_str()
+            .unwrap()
+            .contains("default address"),
+        "{}",
+        none.text
+    );
 }
 
 async fn one_default_address_at_a_time(kind: Kind) {
@@ -116,9 +164,16 @@ async fn one_default_address_at_a_time(kind: Kind) {
     let first = address(&app, member, "1 First St", &[]).await;
     let second = address(&app, member, "2 Second St", &[("default_address", "true")]).await;
     assert_eq!(second["default_address"], true);
-    let first_now = app.get(&format!("{}/{}.api", base(member), first["id"])).await;
-    assert_eq!(first_now.body["shipping_address"]["default_address"], false, "the old default lost it");
-    let default = app.get(&format!("{}/default_address.api", base(member))).await;
+    let first_now = app
+        .get(&format!("{}/{}.api", base(member), first["id"]))
+        .await;
+    assert_eq!(
+        first_now.body["shipping_address"]["default_address"], false,
+        "the old default lost it"
+    );
+    let default = app
+        .get(&format!("{}/default_address.api", base(member)))
+        .await;
     assert_eq!(default.body["shipping_address"]["id"], second["id"]);
     let third = address(&app, member, "3 Third St", &[("default_address", "false")]).await;
     assert_eq!(third["default_address"], false);
@@ -130,7 +185,12 @@ async fn one_default_address_at_a_time(kind: Kind) {
         for _ in 0..4 {
             let app = app.clone();
             tasks.push(tokio::spawn(async move {
-                app.patch(&format!("/users/{member}/shipping_addresses/{id}.api"), &[("default_address", "true")]).await.status
+                app.patch(
+                    &format!("/users/{member}/shipping_addresses/{id}.api"),
+                    &[("default_address", "true")],
+                )
+                .await
+                .status
             }));
         }
     }
@@ -138,7 +198,12 @@ async fn one_default_address_at_a_time(kind: Kind) {
         assert_eq!(t.await.unwrap(), StatusCode::OK);
     }
     let list = app.get(&format!("{}.api", base(member))).await;
-    let defaults = list.body["shipping_addresses"].as_array().unwrap().iter().filter(|a| a["default_address"] == true).count();
+    let defaults = list.body["shipping_addresses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["default_address"] == true)
+        .count();
     assert_eq!(defaults, 1);
 }
 
@@ -154,22 +219,58 @@ async fn list_pages_at_25(kind: Kind) {
     assert_eq!(body["total_pages"], 2);
     assert_eq!(body["current_page"], 1);
     let res = app.get(&format!("{}.api?page=2", base(member))).await;
-    assert_eq!(res.expect(StatusCode::OK)["shipping_addresses"][0]["street1"], "25 Main St");
-    app.get(&format!("{}.api?page=-1", base(member))).await.expect_invalid("page");
+    assert_eq!(
+        res.expect(StatusCode::OK)["shipping_addresses"][0]["street1"],
+        "25 Main St"
+    );
+    app.get(&format!("{}.api?page=-1", base(member)))
+        .await
+        .expect_invalid("page");
 }
 
 async fn update_keeps_clears_and_moves_the_default(kind: Kind) {
     let app = TestApp::new(kind).await;
     let member = app.member("Jane", "Doe", "jane@example.com", &[]).await;
-    let a = address(&app, member, "1 Main St", &[("shipping_address[city]", "Denver"), ("shipping_address[name]", "Home")]).await;
+    let a = address(
+        &app,
+        member,
+        "1 Main St",
+        &[
+            ("shipping_address[city]", "Denver"),
+            ("shipping_address[name]", "Home"),
+        ],
+    )
+    .await;
     let b = address(&app, member, "2 Side St", &[]).await;
     let path = format!("{}/{}.api", base(member), a["id"]);
 
-    app.patch(&path, &[("shipping_address[country]", "XX"), ("shipping_address[zipcode]", "1")]).await.expect_invalid("country");
-    app.patch(&path, &[("shipping_address[street1]", "null")]).await.expect_invalid("street1");
-    assert_eq!(app.get(&path).await.body["shipping_address"], a, "refused updates changed nothing");
+    app.patch(
+        &path,
+        &[
+            ("shipping_address[country]", "XX"),
+            ("shipping_address[zipcode]", "1"),
+        ],
+    )
+    .await
+    .expect_invalid("country");
+    app.patch(&path, &[("shipping_address[street1]", "null")])
+        .await
+        .expect_invalid("street1");
+    assert_eq!(
+        app.get(&path).await.body["shipping_address"],
+        a,
+        "refused updates changed nothing"
+    );
 
-    let res = app.patch(&path, &[("shipping_address[zipcode]", "80202"), ("shipping_address[name]", "null")]).await;
+    let res = app
+        .patch(
+            &path,
+            &[
+                ("shipping_address[zipcode]", "80202"),
+                ("shipping_address[name]", "null"),
+            ],
+        )
+        .await;
     let updated = &res.expect(StatusCode::OK)["shipping_address"];
     assert_eq!(updated["zipcode"], "80202");
     assert_eq!(updated["name"], Value::Null);
@@ -179,15 +280,35 @@ async fn update_keeps_clears_and_moves_the_default(kind: Kind) {
 
     let b_path = format!("{}/{}.api", base(member), b["id"]);
     let res = app.patch(&b_path, &[("default_address", "true")]).await;
-    assert_eq!(res.expect(StatusCode::OK)["shipping_address"]["default_address"], true);
-    assert_eq!(app.get(&path).await.body["shipping_address"]["default_address"], false);
+    assert_eq!(
+        res.expect(StatusCode::OK)["shipping_address"]["default_address"],
+        true
+    );
+    assert_eq!(
+        app.get(&path).await.body["shipping_address"]["default_address"],
+        false
+    );
     // Unsetting the default leaves the member without one.
-    app.patch(&b_path, &[("default_address", "false")]).await.expect(StatusCode::OK);
-    app.get(&format!("{}/default_address.api", base(member))).await.expect(StatusCode::NOT_FOUND);
+    app.patch(&b_path, &[("default_address", "false")])
+        .await
+        .expect(StatusCode::OK);
+    app.get(&format!("{}/default_address.api", base(member)))
+        .await
+        .expect(StatusCode::NOT_FOUND);
     // PUT works like PATCH.
-    let res = app.put(&path, &[("shipping_address[street2]", "Rear")]).await;
-    assert_eq!(res.expect(StatusCode::OK)["shipping_address"]["street2"], "Rear");
-    app.patch(&format!("{}/999999.api", base(member)), &[("shipping_address[city]", "X")]).await.expect(StatusCode::NOT_FOUND);
+    let res = app
+        .put(&path, &[("shipping_address[street2]", "Rear")])
+        .await;
+    assert_eq!(
+        res.expect(StatusCode::OK)["shipping_address"]["street2"],
+        "Rear"
+    );
+    app.patch(
+        &format!("{}/999999.api", base(member)),
+        &[("shipping_address[city]", "X")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
 }
 
 async fn addresses_belong_to_their_member_and_company(kind: Kind) {
@@ -199,24 +320,66 @@ async fn addresses_belong_to_their_member_and_company(kind: Kind) {
     let id = home["id"].as_i64().unwrap();
 
     // Another member's path does not reach Jane's address.
-    a.get(&format!("{}/{id}.api", base(john))).await.expect(StatusCode::NOT_FOUND);
-    a.patch(&format!("{}/{id}.api", base(john)), &[("shipping_address[city]", "X")]).await.expect(StatusCode::NOT_FOUND);
-    a.get(&format!("{}/default_address.api", base(john))).await.expect(StatusCode::NOT_FOUND);
+    a.get(&format!("{}/{id}.api", base(john)))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    a.patch(
+        &format!("{}/{id}.api", base(john)),
+        &[("shipping_address[city]", "X")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
+    a.get(&format!("{}/default_address.api", base(john)))
+        .await
+        .expect(StatusCode::NOT_FOUND);
     // Unknown members are a 404, not an empty list.
-    a.get(&format!("{}.api", base(999999))).await.expect(StatusCode::NOT_FOUND);
-    a.post(&format!("{}.api", base(999999)), &[("shipping_address[street1]", "1 Nowhere")]).await.expect(StatusCode::NOT_FOUND);
+    a.get(&format!("{}.api", base(999999)))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    a.post(
+        &format!("{}.api", base(999999)),
+        &[("shipping_address[street1]", "1 Nowhere")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
 
     // Company B can neither read, list, change nor add to A's member's addresses.
-    b.get(&format!("{}/{id}.api", base(jane))).await.expect(StatusCode::NOT_FOUND);
-    b.get(&format!("{}.api", base(jane))).await.expect(StatusCode::NOT_FOUND);
-    b.get(&format!("{}/default_address.api", base(jane))).await.expect(StatusCode::NOT_FOUND);
-    b.patch(&format!("{}/{id}.api", base(jane)), &[("shipping_address[city]", "X")]).await.expect(StatusCode::NOT_FOUND);
-    b.post(&format!("{}.api", base(jane)), &[("shipping_address[street1]", "1 Intruder Way")]).await.expect(StatusCode::NOT_FOUND);
+    b.get(&format!("{}/{id}.api", base(jane)))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.get(&format!("{}.api", base(jane)))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.get(&format!("{}/default_address.api", base(jane)))
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.patch(
+        &format!("{}/{id}.api", base(jane)),
+        &[("shipping_address[city]", "X")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
+    b.post(
+        &format!("{}.api", base(jane)),
+        &[("shipping_address[street1]", "1 Intruder Way")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
     let b_member = b.member("Bea", "B", "bea@example.com", &[]).await;
     let jane_id = jane.to_string();
-    b.post(&format!("{}.api", base(b_member)), &[("shipping_address[street1]", "1 B St"), ("created_by_id", &jane_id)])
-        .await
-        .expect_invalid("created_by_id");
+    b.post(
+        &format!("{}.api", base(b_member)),
+        &[
+            ("shipping_address[street1]", "1 B St"),
+            ("created_by_id", &jane_id),
+        ],
+    )
+    .await
+    .expect_invalid("created_by_id");
     let list = a.get(&format!("{}.api", base(jane))).await;
-    assert_eq!(list.expect(StatusCode::OK)["shipping_addresses"], json!([home]), "untouched");
+    assert_eq!(
+        list.expect(StatusCode::OK)["shipping_addresses"],
+        json!([home]),
+        "untouched"
+    );
 }

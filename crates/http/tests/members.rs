@@ -2,7 +2,7 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{Kind, TestApp};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 both!(
     create_with_every_field_and_read,
@@ -24,8 +24,16 @@ fn member_of(res: &Value) -> &Value {
 
 async fn owner_id(app: &TestApp) -> i64 {
     let res = app.get("/members.api?filter=status&filter_val=all").await;
-    let members = res.expect(StatusCode::OK)["members"].as_array().unwrap().clone();
-    members.iter().find(|m| m["owner"] == true).expect("owner listed")["id"].as_i64().unwrap()
+    let members = res.expect(StatusCode::OK)["members"]
+        .as_array()
+        .unwrap()
+        .clone();
+    members
+        .iter()
+        .find(|m| m["owner"] == true)
+        .expect("owner listed")["id"]
+        .as_i64()
+        .unwrap()
 }
 
 async fn team(app: &TestApp, name: &str) -> i64 {
@@ -34,13 +42,20 @@ async fn team(app: &TestApp, name: &str) -> i64 {
 }
 
 async fn custom_role(app: &TestApp, name: &str) -> i64 {
-    let res = app.post("/custom_roles.api", &[("custom_role[name]", name)]).await;
-    res.expect(StatusCode::OK)["custom_role"]["id"].as_i64().unwrap()
+    let res = app
+        .post("/custom_roles.api", &[("custom_role[name]", name)])
+        .await;
+    res.expect(StatusCode::OK)["custom_role"]["id"]
+        .as_i64()
+        .unwrap()
 }
 
 async fn member_count(app: &TestApp) -> usize {
     let res = app.get("/members.api").await;
-    res.expect(StatusCode::OK)["members"].as_array().unwrap().len()
+    res.expect(StatusCode::OK)["members"]
+        .as_array()
+        .unwrap()
+        .len()
 }
 
 async fn create_with_every_field_and_read(kind: Kind) {
@@ -48,9 +63,14 @@ async fn create_with_every_field_and_read(kind: Kind) {
     let crew = team(&app, "Field Crew").await;
     let night = team(&app, "Night Shift").await;
     let role = custom_role(&app, "Technician").await;
-    assert!(role > 2, "custom role ids never collide with 1 and 2: {role}");
-    app.custom_field("Badge Number", "number", &["members"], &[]).await;
-    app.custom_field("Shirt Size", "dropdown", &["members"], &["S", "M", "L"]).await;
+    assert!(
+        role > 2,
+        "custom role ids never collide with 1 and 2: {role}"
+    );
+    app.custom_field("Badge Number", "number", &["members"], &[])
+        .await;
+    app.custom_field("Shirt Size", "dropdown", &["members"], &["S", "M", "L"])
+        .await;
 
     let res = app
         .post(
@@ -81,7 +101,10 @@ async fn create_with_every_field_and_read(kind: Kind) {
         )
         .await;
     let m = member_of(res.expect(StatusCode::OK)).clone();
-    assert_eq!(m["email"], "jane.doe@example.com", "e-mails are kept lower-case");
+    assert_eq!(
+        m["email"], "jane.doe@example.com",
+        "e-mails are kept lower-case"
+    );
     assert_eq!(m["first_name"], "Jane");
     assert_eq!(m["last_name"], "Doe");
     assert_eq!(m["full_name"], "Jane Doe");
@@ -103,36 +126,79 @@ async fn create_with_every_field_and_read(kind: Kind) {
     assert_eq!(m["login_enabled"], true, "login is enabled by default");
     assert_eq!(m["subscribed_to_emails"], false);
     assert_eq!(m["owner"], false);
-    assert_eq!(m["custom_attributes"], json!({"Badge Number": "42", "Shirt Size": "M"}));
+    assert_eq!(
+        m["custom_attributes"],
+        json!({"Badge Number": "42", "Shirt Size": "M"})
+    );
     assert_eq!(m["created_at"].as_str().unwrap().len(), 19);
     let id = m["id"].as_i64().unwrap();
 
-    let details = app.get(&format!("/members/{id}.api?include_custom_fields=true")).await;
-    assert_eq!(member_of(details.expect(StatusCode::OK)), &m, "create answers with the record as stored");
+    let details = app
+        .get(&format!("/members/{id}.api?include_custom_fields=true"))
+        .await;
+    assert_eq!(
+        member_of(details.expect(StatusCode::OK)),
+        &m,
+        "create answers with the record as stored"
+    );
     let plain = app.get(&format!("/members/{id}.api")).await;
     let plain = member_of(plain.expect(StatusCode::OK));
     assert!(plain.get("Badge Number").is_none());
     assert_eq!(plain["custom_attributes"]["Badge Number"], "42");
 
     // The built-in roles.
-    let admin = app.post("/members.api", &[("user[email]", "a@example.com"), ("user[first_name]", "Ann"), ("user[last_name]", "Admin"), ("user[role_id]", "1")]).await;
-    assert_eq!(member_of(admin.expect(StatusCode::OK))["role_name"], "Administrator");
-    let staff = app.post("/members.api", &[("user[email]", "s@example.com"), ("user[first_name]", "Sam"), ("user[last_name]", "Staff"), ("user[role_id]", "2")]).await;
+    let admin = app
+        .post(
+            "/members.api",
+            &[
+                ("user[email]", "a@example.com"),
+                ("user[first_name]", "Ann"),
+                ("user[last_name]", "Admin"),
+                ("user[role_id]", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        member_of(admin.expect(StatusCode::OK))["role_name"],
+        "Administrator"
+    );
+    let staff = app
+        .post(
+            "/members.api",
+            &[
+                ("user[email]", "s@example.com"),
+                ("user[first_name]", "Sam"),
+                ("user[last_name]", "Staff"),
+                ("user[role_id]", "2"),
+            ],
+        )
+        .await;
     let staff = member_of(staff.expect(StatusCode::OK));
     assert_eq!(staff["role_name"], "Staff");
     assert_eq!(staff["team_ids"], json!([]));
     assert_eq!(staff["subscribed_to_emails"], true, "subscribed by default");
     assert_eq!(staff["custom_attributes"], json!({}));
 
-    app.get("/members/999999.api").await.expect(StatusCode::NOT_FOUND);
-    app.get("/members/abc.api").await.expect(StatusCode::NOT_FOUND);
+    app.get("/members/999999.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    app.get("/members/abc.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
 }
 
 async fn create_validates_every_field_and_writes_nothing_when_refused(kind: Kind) {
     let app = TestApp::new(kind).await;
-    app.custom_field("Badge Number", "number", &["members"], &[]).await;
-    app.custom_field("Vendor Code", "text", &["vendors"], &[]).await;
-    let base = [("user[email]", "x@example.com"), ("user[first_name]", "Xavier"), ("user[last_name]", "Ray"), ("user[role_id]", "2")];
+    app.custom_field("Badge Number", "number", &["members"], &[])
+        .await;
+    app.custom_field("Vendor Code", "text", &["vendors"], &[])
+        .await;
+    let base = [
+        ("user[email]", "x@example.com"),
+        ("user[first_name]", "Xavier"),
+        ("user[last_name]", "Ray"),
+        ("user[role_id]", "2"),
+    ];
     let with = |field: &'static str, value: &'static str| -> Vec<(&'static str, &'static str)> {
         let mut form: Vec<_> = base.iter().copied().filter(|(f, _)| *f != field).collect();
         if !value.is_empty() {
@@ -140,59 +206,157 @@ async fn create_validates_every_field_and_writes_nothing_when_refused(kind: Kind
         }
         form
     };
-    app.post("/members.api", &with("user[email]", "")).await.expect_invalid("email");
-    app.post("/members.api", &with("user[email]", "not-an-email")).await.expect_invalid("email");
-    app.post("/members.api", &with("user[first_name]", "")).await.expect_invalid("first_name");
-    app.post("/members.api", &with("user[last_name]", "")).await.expect_invalid("last_name");
-    app.post("/members.api", &with("user[role_id]", "")).await.expect_invalid("role_id");
-    app.post("/members.api", &with("user[role_id]", "abc")).await.expect_invalid("role_id");
-    app.post("/members.api", &with("user[role_id]", "-1")).await.expect_invalid("role_id");
-    app.post("/members.api", &with("user[role_id]", "99999")).await.expect_invalid("role_id");
-    app.post("/members.api", &with("user[country]", "XX")).await.expect_invalid("country");
-    app.post("/members.api", &with("user[country]", "USA")).await.expect_invalid("country");
-    app.post("/members.api", &with("user[login_enabled]", "maybe")).await.expect_invalid("login_enabled");
-    app.post("/members.api", &with("user[subscribed_to_emails]", "perhaps")).await.expect_invalid("subscribed_to_emails");
-    app.post("/members.api", &with("skip_confirmation_email", "sometimes")).await.expect_invalid("skip_confirmation_email");
-    app.post("/members.api", &with("user[team_ids][]", "99999")).await.expect_invalid("team_ids");
-    app.post("/members.api", &with("user[team_ids][]", "two")).await.expect_invalid("team_ids");
-    app.post("/members.api", &with("user[custom_attributes][Badge_Number]", "forty")).await.expect_invalid("custom_attributes[Badge_Number]");
-    app.post("/members.api", &with("user[custom_attributes][Vendor_Code]", "V1")).await.expect_invalid("custom_attributes[Vendor_Code]");
-    app.post("/members.api", &with("user[custom_attributes][Nope]", "1")).await.expect_invalid("custom_attributes[Nope]");
+    app.post("/members.api", &with("user[email]", ""))
+        .await
+        .expect_invalid("email");
+    app.post("/members.api", &with("user[email]", "not-an-email"))
+        .await
+        .expect_invalid("email");
+    app.post("/members.api", &with("user[first_name]", ""))
+        .await
+        .expect_invalid("first_name");
+    app.post("/members.api", &with("user[last_name]", ""))
+        .await
+        .expect_invalid("last_name");
+    app.post("/members.api", &with("user[role_id]", ""))
+        .await
+        .expect_invalid("role_id");
+    app.post("/members.api", &with("user[role_id]", "abc"))
+        .await
+        .expect_invalid("role_id");
+    app.post("/members.api", &with("user[role_id]", "-1"))
+        .await
+        .expect_invalid("role_id");
+    app.post("/members.api", &with("user[role_id]", "99999"))
+        .await
+        .expect_invalid("role_id");
+    app.post("/members.api", &with("user[country]", "XX"))
+        .await
+        .expect_invalid("country");
+    app.post("/members.api", &with("user[country]", "USA"))
+        .await
+        .expect_invalid("country");
+    app.post("/members.api", &with("user[login_enabled]", "maybe"))
+        .await
+        .expect_invalid("login_enabled");
+    app.post(
+        "/members.api",
+        &with("user[subscribed_to_emails]", "perhaps"),
+    )
+    .await
+    .expect_invalid("subscribed_to_emails");
+    app.post(
+        "/members.api",
+        &with("skip_confirmation_email", "sometimes"),
+    )
+    .await
+    .expect_invalid("skip_confirmation_email");
+    app.post("/members.api", &with("user[team_ids][]", "99999"))
+        .await
+        .expect_invalid("team_ids");
+    app.post("/members.api", &with("user[team_ids][]", "two"))
+        .await
+        .expect_invalid("team_ids");
+    app.post(
+        "/members.api",
+        &with("user[custom_attributes][Badge_Number]", "forty"),
+    )
+    .await
+    .expect_invalid("custom_attributes[Badge_Number]");
+    app.post(
+        "/members.api",
+        &with("user[custom_attributes][Vendor_Code]", "V1"),
+    )
+    .await
+    .expect_invalid("custom_attributes[Vendor_Code]");
+    app.post("/members.api", &with("user[custom_attributes][Nope]", "1"))
+        .await
+        .expect_invalid("custom_attributes[Nope]");
     let long = "x".repeat(256);
     let mut form = with("user[first_name]", "");
     form.push(("user[first_name]", &long));
-    app.post("/members.api", &form).await.expect_invalid("first_name");
+    app.post("/members.api", &form)
+        .await
+        .expect_invalid("first_name");
 
     // One 422 names every bad field.
-    let res = app.post("/members.api", &[("user[email]", "bad"), ("user[role_id]", "0")]).await;
+    let res = app
+        .post(
+            "/members.api",
+            &[("user[email]", "bad"), ("user[role_id]", "0")],
+        )
+        .await;
     for field in ["email", "first_name", "last_name", "role_id"] {
         res.expect_invalid(field);
     }
-    assert_eq!(member_count(&app).await, 1, "only the owner: nothing was written");
+    assert_eq!(
+        member_count(&app).await,
+        1,
+        "only the owner: nothing was written"
+    );
 }
 
 async fn login_disabled_members_need_no_email(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let form = [("user[first_name]", "Nolan"), ("user[last_name]", "Login"), ("user[role_id]", "2"), ("user[login_enabled]", "false")];
+    let form = [
+        ("user[first_name]", "Nolan"),
+        ("user[last_name]", "Login"),
+        ("user[role_id]", "2"),
+        ("user[login_enabled]", "false"),
+    ];
     let res = app.post("/members.api", &form).await;
     let m = member_of(res.expect(StatusCode::OK)).clone();
     assert_eq!(m["email"], Value::Null);
     assert_eq!(m["login_enabled"], false);
     // Two members without e-mail do not collide.
-    app.post("/members.api", &[("user[first_name]", "Nora"), ("user[last_name]", "Login"), ("user[role_id]", "2"), ("user[login_enabled]", "0")])
-        .await
-        .expect(StatusCode::OK);
+    app.post(
+        "/members.api",
+        &[
+            ("user[first_name]", "Nora"),
+            ("user[last_name]", "Login"),
+            ("user[role_id]", "2"),
+            ("user[login_enabled]", "0"),
+        ],
+    )
+    .await
+    .expect(StatusCode::OK);
 
     // Turning login on needs an e-mail.
     let path = format!("/members/{}.api", m["id"]);
-    app.put(&path, &[("user[first_name]", "Nolan"), ("user[last_name]", "Login"), ("user[role_id]", "2"), ("user[login_enabled]", "true")])
-        .await
-        .expect_invalid("email");
+    app.put(
+        &path,
+        &[
+            ("user[first_name]", "Nolan"),
+            ("user[last_name]", "Login"),
+            ("user[role_id]", "2"),
+            ("user[login_enabled]", "true"),
+        ],
+    )
+    .await
+    .expect_invalid("email");
     // Without login the update needs no e-mail either.
-    let res = app.put(&path, &[("user[first_name]", "Nolan"), ("user[last_name]", "Logan"), ("user[role_id]", "2")]).await;
+    let res = app
+        .put(
+            &path,
+            &[
+                ("user[first_name]", "Nolan"),
+                ("user[last_name]", "Logan"),
+                ("user[role_id]", "2"),
+            ],
+        )
+        .await;
     assert_eq!(member_of(res.expect(StatusCode::OK))["last_name"], "Logan");
     let res = app
-        .put(&path, &[("user[first_name]", "Nolan"), ("user[last_name]", "Logan"), ("user[role_id]", "2"), ("user[login_enabled]", "true"), ("user[email]", "nolan@example.com")])
+        .put(
+            &path,
+            &[
+                ("user[first_name]", "Nolan"),
+                ("user[last_name]", "Logan"),
+                ("user[role_id]", "2"),
+                ("user[login_enabled]", "true"),
+                ("user[email]", "nolan@example.com"),
+            ],
+        )
         .await;
     let m = member_of(res.expect(StatusCode::OK));
     assert_eq!(m["login_enabled"], true);
@@ -202,13 +366,31 @@ async fn login_disabled_members_need_no_email(kind: Kind) {
 async fn duplicate_emails_are_refused_case_aside(kind: Kind) {
     let app = TestApp::new(kind).await;
     app.member("Jane", "Doe", "jane@example.com", &[]).await;
-    let res = app.post("/members.api", &[("user[email]", "JANE@example.com"), ("user[first_name]", "Janet"), ("user[last_name]", "Doe"), ("user[role_id]", "2")]).await;
+    let res = app
+        .post(
+            "/members.api",
+            &[
+                ("user[email]", "JANE@example.com"),
+                ("user[first_name]", "Janet"),
+                ("user[last_name]", "Doe"),
+                ("user[role_id]", "2"),
+            ],
+        )
+        .await;
     res.expect_invalid("email");
     // The owner's address is taken too.
     let owner = format!("owner@{}.test", app.company.subdomain);
-    app.post("/members.api", &[("user[email]", &owner), ("user[first_name]", "Fake"), ("user[last_name]", "Owner"), ("user[role_id]", "1")])
-        .await
-        .expect_invalid("email");
+    app.post(
+        "/members.api",
+        &[
+            ("user[email]", &owner),
+            ("user[first_name]", "Fake"),
+            ("user[last_name]", "Owner"),
+            ("user[role_id]", "1"),
+        ],
+    )
+    .await
+    .expect_invalid("email");
     // Another company may use the same address.
     let other = TestApp::builder(kind).beside(&app).build().await;
     other.member("Jane", "Doe", "jane@example.com", &[]).await;
@@ -222,7 +404,17 @@ async fn racing_creates_with_one_email_make_one_member(kind: Kind) {
         let app = app.clone();
         tasks.push(tokio::spawn(async move {
             let first = format!("Racer{i}");
-            let res = app.post("/members.api", &[("user[email]", "same@example.com"), ("user[first_name]", &first), ("user[last_name]", "Doe"), ("user[role_id]", "2")]).await;
+            let res = app
+                .post(
+                    "/members.api",
+                    &[
+                        ("user[email]", "same@example.com"),
+                        ("user[first_name]", &first),
+                        ("user[last_name]", "Doe"),
+                        ("user[role_id]", "2"),
+                    ],
+                )
+                .await;
             (res.status, res.text)
         }));
     }
@@ -236,53 +428,163 @@ async fn racing_creates_with_one_email_make_one_member(kind: Kind) {
         }
     }
     assert_eq!(created, 1, "exactly one member gets the address");
-    let res = app.get("/members.api?filter=email&filter_val=same%40example.com").await;
-    assert_eq!(res.expect(StatusCode::OK)["members"].as_array().unwrap().len(), 1);
+    let res = app
+        .get("/members.api?filter=email&filter_val=same%40example.com")
+        .await;
+    assert_eq!(
+        res.expect(StatusCode::OK)["members"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 async fn list_filters_by_email_employee_id_and_status(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let plus = app.member("Pat", "Plus", "pat+rentals@example.com", &[("user[employee_id]", "E-1")]).await;
-    let gone = app.member("Gina", "Gone", "gina@example.com", &[("user[employee_id]", "E-2")]).await;
-    app.put(&format!("/members/{gone}/deactivate.api"), &[]).await.expect(StatusCode::OK);
-    let quiet = app.post("/members.api", &[("user[first_name]", "Quinn"), ("user[last_name]", "Quiet"), ("user[role_id]", "2"), ("user[login_enabled]", "false")]).await;
-    let quiet = member_of(quiet.expect(StatusCode::OK))["id"].as_i64().unwrap();
+    let plus = app
+        .member(
+            "Pat",
+            "Plus",
+            "pat+rentals@example.com",
+            &[("user[employee_id]", "E-1")],
+        )
+        .await;
+    let gone = app
+        .member(
+            "Gina",
+            "Gone",
+            "gina@example.com",
+            &[("user[employee_id]", "E-2")],
+        )
+        .await;
+    app.put(&format!("/members/{gone}/deactivate.api"), &[])
+        .await
+        .expect(StatusCode::OK);
+    let quiet = app
+        .post(
+            "/members.api",
+            &[
+                ("user[first_name]", "Quinn"),
+                ("user[last_name]", "Quiet"),
+                ("user[role_id]", "2"),
+                ("user[login_enabled]", "false"),
+            ],
+        )
+        .await;
+    let quiet = member_of(quiet.expect(StatusCode::OK))["id"]
+        .as_i64()
+        .unwrap();
     let owner = owner_id(&app).await;
 
-    let ids = |res: &Value| -> Vec<i64> { res["members"].as_array().unwrap().iter().map(|m| m["id"].as_i64().unwrap()).collect() };
+    let ids = |res: &Value| -> Vec<i64> {
+        res["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["id"].as_i64().unwrap())
+            .collect()
+    };
     let list = |q: &'static str| {
         let app = &app;
         async move { app.get(&format!("/members.api?{q}")).await }
     };
     // A URL-encoded e-mail (`+` and `@` encoded), matched without regard to case.
-    assert_eq!(ids(list("filter=email&filter_val=pat%2Brentals%40example.com").await.expect(StatusCode::OK)), vec![plus]);
-    assert_eq!(ids(list("filter=email&filter_val=PAT%2BRENTALS%40EXAMPLE.COM").await.expect(StatusCode::OK)), vec![plus]);
-    assert_eq!(ids(list("filter=email&filter_val=nobody%40example.com").await.expect(StatusCode::OK)), Vec::<i64>::new());
-    assert_eq!(ids(list("filter=employee_identification_number&filter_val=E-2").await.expect(StatusCode::OK)), vec![gone]);
-    assert_eq!(ids(list("filter=status&filter_val=active").await.expect(StatusCode::OK)), vec![owner, plus, quiet]);
-    assert_eq!(ids(list("filter=status&filter_val=inactive").await.expect(StatusCode::OK)), vec![gone]);
-    assert_eq!(ids(list("filter=status&filter_val=login").await.expect(StatusCode::OK)), vec![owner, plus, gone]);
-    assert_eq!(ids(list("filter=status&filter_val=non_login").await.expect(StatusCode::OK)), vec![quiet]);
-    assert_eq!(ids(list("filter=status&filter_val=all").await.expect(StatusCode::OK)), vec![owner, plus, gone, quiet]);
-    assert_eq!(ids(list("").await.expect(StatusCode::OK)), vec![owner, plus, gone, quiet], "no filter lists everyone");
+    assert_eq!(
+        ids(list("filter=email&filter_val=pat%2Brentals%40example.com")
+            .await
+            .expect(StatusCode::OK)),
+        vec![plus]
+    );
+    assert_eq!(
+        ids(list("filter=email&filter_val=PAT%2BRENTALS%40EXAMPLE.COM")
+            .await
+            .expect(StatusCode::OK)),
+        vec![plus]
+    );
+    assert_eq!(
+        ids(list("filter=email&filter_val=nobody%40example.com")
+            .await
+            .expect(StatusCode::OK)),
+        Vec::<i64>::new()
+    );
+    assert_eq!(
+        ids(list("filter=employee_identification_number&filter_val=E-2")
+            .await
+            .expect(StatusCode::OK)),
+        vec![gone]
+    );
+    assert_eq!(
+        ids(list("filter=status&filter_val=active")
+            .await
+            .expect(StatusCode::OK)),
+        vec![owner, plus, quiet]
+    );
+    assert_eq!(
+        ids(list("filter=status&filter_val=inactive")
+            .await
+            .expect(StatusCode::OK)),
+        vec![gone]
+    );
+    assert_eq!(
+        ids(list("filter=status&filter_val=login")
+            .await
+            .expect(StatusCode::OK)),
+        vec![owner, plus, gone]
+    );
+    assert_eq!(
+        ids(list("filter=status&filter_val=non_login")
+            .await
+            .expect(StatusCode::OK)),
+        vec![quiet]
+    );
+    assert_eq!(
+        ids(list("filter=status&filter_val=all")
+            .await
+            .expect(StatusCode::OK)),
+        vec![owner, plus, gone, quiet]
+    );
+    assert_eq!(
+        ids(list("").await.expect(StatusCode::OK)),
+        vec![owner, plus, gone, quiet],
+        "no filter lists everyone"
+    );
     // The filter may come in a GET body too.
-    let res = app.req(axum::http::Method::GET, "/members.api").form(&[("filter", "status"), ("filter_val", "inactive")]).send().await;
+    let res = app
+        .req(axum::http::Method::GET, "/members.api")
+        .form(&[("filter", "status"), ("filter_val", "inactive")])
+        .send()
+        .await;
     assert_eq!(ids(res.expect(StatusCode::OK)), vec![gone]);
 
-    list("filter=colour&filter_val=red").await.expect_invalid("filter");
-    list("filter=status&filter_val=sleeping").await.expect_invalid("filter_val");
+    list("filter=colour&filter_val=red")
+        .await
+        .expect_invalid("filter");
+    list("filter=status&filter_val=sleeping")
+        .await
+        .expect_invalid("filter_val");
     list("filter=email").await.expect_invalid("filter_val");
-    list("filter=employee_identification_number").await.expect_invalid("filter_val");
+    list("filter=employee_identification_number")
+        .await
+        .expect_invalid("filter_val");
     list("filter_val=active").await.expect_invalid("filter");
 }
 
 async fn list_pages_at_25_and_includes_custom_fields_on_request(kind: Kind) {
     let app = TestApp::new(kind).await;
-    app.custom_field("Badge Number", "number", &["members"], &[]).await;
+    app.custom_field("Badge Number", "number", &["members"], &[])
+        .await;
     for i in 0..25 {
-        let attrs: Vec<(&str, String)> = vec![("user[custom_attributes][Badge_Number]", i.to_string())];
+        let attrs: Vec<(&str, String)> =
+            vec![("user[custom_attributes][Badge_Number]", i.to_string())];
         let extra: Vec<(&str, &str)> = attrs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        app.member(&format!("Member{i:02}"), "Test", &format!("m{i}@example.com"), &extra).await;
+        app.member(
+            &format!("Member{i:02}"),
+            "Test",
+            &format!("m{i}@example.com"),
+            &extra,
+        )
+        .await;
     }
     let res = app.get("/members.api").await;
     let body = res.expect(StatusCode::OK);
@@ -291,7 +593,9 @@ async fn list_pages_at_25_and_includes_custom_fields_on_request(kind: Kind) {
     assert_eq!(body["current_page"], 1);
     assert!(body["members"][1].get("Badge Number").is_none());
     assert_eq!(body["members"][1]["custom_attributes"]["Badge Number"], "0");
-    let res = app.get("/members.api?page=2&include_custom_fields=true").await;
+    let res = app
+        .get("/members.api?page=2&include_custom_fields=true")
+        .await;
     let body = res.expect(StatusCode::OK);
     assert_eq!(body["members"].as_array().unwrap().len(), 1);
     assert_eq!(body["members"][0]["Badge Number"], "24");
@@ -300,7 +604,9 @@ async fn list_pages_at_25_and_includes_custom_fields_on_request(kind: Kind) {
     assert_eq!(past.expect(StatusCode::OK)["members"], json!([]));
     assert_eq!(past.body["total_pages"], 2);
     app.get("/members.api?page=0").await.expect_invalid("page");
-    app.get("/members.api?include_custom_fields=perhaps").await.expect_invalid("include_custom_fields");
+    app.get("/members.api?include_custom_fields=perhaps")
+        .await
+        .expect_invalid("include_custom_fields");
 }
 
 async fn update_requires_the_spec_fields_and_keeps_the_rest(kind: Kind) {
@@ -312,17 +618,38 @@ async fn update_requires_the_spec_fields_and_keeps_the_rest(kind: Kind) {
             "Jane",
             "Doe",
             "jane@example.com",
-            &[("user[employee_id]", "E-1"), ("user[phone_number]", "555 0100"), ("user[city]", "Denver"), ("user[team_ids][]", &crew.to_string())],
+            &[
+                ("user[employee_id]", "E-1"),
+                ("user[phone_number]", "555 0100"),
+                ("user[city]", "Denver"),
+                ("user[team_ids][]", &crew.to_string()),
+            ],
         )
         .await;
-    app.member("Other", "Person", "other@example.com", &[]).await;
+    app.member("Other", "Person", "other@example.com", &[])
+        .await;
     let path = format!("/members/{id}.api");
     let before = app.get(&path).await.body["member"].clone();
-    let required = [("user[email]", "jane@example.com"), ("user[first_name]", "Jane"), ("user[last_name]", "Doe"), ("user[role_id]", "2")];
+    let required = [
+        ("user[email]", "jane@example.com"),
+        ("user[first_name]", "Jane"),
+        ("user[last_name]", "Doe"),
+        ("user[role_id]", "2"),
+    ];
 
     // Each of the spec's required fields must be sent.
-    for missing in ["user[email]", "user[first_name]", "user[last_name]", "user[role_id]"] {
-        let form: Vec<_> = required.iter().copied().filter(|(f, _)| *f != missing).chain([("user[fax]", "555 0199")]).collect();
+    for missing in [
+        "user[email]",
+        "user[first_name]",
+        "user[last_name]",
+        "user[role_id]",
+    ] {
+        let form: Vec<_> = required
+            .iter()
+            .copied()
+            .filter(|(f, _)| *f != missing)
+            .chain([("user[fax]", "555 0199")])
+            .collect();
         let field = missing.trim_start_matches("user[").trim_end_matches(']');
         app.put(&path, &form).await.expect_invalid(field);
     }
@@ -332,13 +659,21 @@ async fn update_requires_the_spec_fields_and_keeps_the_rest(kind: Kind) {
     let mut bad_team = required.to_vec();
     bad_team.push(("user[team_ids][]", "99999"));
     app.put(&path, &bad_team).await.expect_invalid("team_ids");
-    assert_eq!(app.get(&path).await.body["member"], before, "refused updates changed nothing");
+    assert_eq!(
+        app.get(&path).await.body["member"],
+        before,
+        "refused updates changed nothing"
+    );
 
     // Fields left out are kept; team_ids replaces the list.
     let mut form = required.to_vec();
     form[1] = ("user[first_name]", "Janet");
     let night_id = night.to_string();
-    form.extend([("user[team_ids][]", night_id.as_str()), ("user[city]", "null"), ("skip_confirmation_email", "1")]);
+    form.extend([
+        ("user[team_ids][]", night_id.as_str()),
+        ("user[city]", "null"),
+        ("skip_confirmation_email", "1"),
+    ]);
     let res = app.put(&path, &form).await;
     let m = member_of(res.expect(StatusCode::OK));
     assert_eq!(m["first_name"], "Janet");
@@ -351,13 +686,18 @@ async fn update_requires_the_spec_fields_and_keeps_the_rest(kind: Kind) {
 
     // Teams sent empty are cleared; left out, kept.
     let res = app.put(&path, &required).await;
-    assert_eq!(member_of(res.expect(StatusCode::OK))["team_ids"], json!([night]));
+    assert_eq!(
+        member_of(res.expect(StatusCode::OK))["team_ids"],
+        json!([night])
+    );
     let mut clear = required.to_vec();
     clear.push(("user[team_ids][]", ""));
     let res = app.put(&path, &clear).await;
     assert_eq!(member_of(res.expect(StatusCode::OK))["team_ids"], json!([]));
 
-    app.put("/members/999999.api", &required).await.expect(StatusCode::NOT_FOUND);
+    app.put("/members/999999.api", &required)
+        .await
+        .expect(StatusCode::NOT_FOUND);
 }
 
 async fn the_owner_is_an_administrator_member_the_api_cannot_change(kind: Kind) {
@@ -367,19 +707,41 @@ async fn the_owner_is_an_administrator_member_the_api_cannot_change(kind: Kind) 
     let before = app.get(&path).await.expect(StatusCode::OK)["member"].clone();
     assert_eq!(before["role_id"], 1);
     assert_eq!(before["role_name"], "Administrator");
-    assert_eq!(before["email"], format!("owner@{}.test", app.company.subdomain));
+    assert_eq!(
+        before["email"],
+        format!("owner@{}.test", app.company.subdomain)
+    );
     assert_eq!(before["owner"], true);
 
-    let form = [("user[email]", "new@example.com"), ("user[first_name]", "New"), ("user[last_name]", "Owner"), ("user[role_id]", "2")];
+    let form = [
+        ("user[email]", "new@example.com"),
+        ("user[first_name]", "New"),
+        ("user[last_name]", "Owner"),
+        ("user[role_id]", "2"),
+    ];
     let res = app.put(&path, &form).await;
     res.expect(StatusCode::FORBIDDEN);
-    assert!(res.body["message"].as_str().unwrap().contains("owner"), "{}", res.text);
+    assert!(
+        res.body["message"].as_str().unwrap().contains("owner"),
+        "{}",
+        res.text
+    );
     // Even an invalid update is refused as the owner's, not validated.
-    app.put(&path, &[("user[fax]", "1")]).await.expect(StatusCode::FORBIDDEN);
-    app.put(&format!("/members/{owner}/deactivate.api"), &[]).await.expect(StatusCode::FORBIDDEN);
-    assert_eq!(app.get(&path).await.body["member"], before, "the owner is unchanged");
+    app.put(&path, &[("user[fax]", "1")])
+        .await
+        .expect(StatusCode::FORBIDDEN);
+    app.put(&format!("/members/{owner}/deactivate.api"), &[])
+        .await
+        .expect(StatusCode::FORBIDDEN);
+    assert_eq!(
+        app.get(&path).await.body["member"],
+        before,
+        "the owner is unchanged"
+    );
     // Activating the (already active) owner changes nothing and is allowed.
-    app.put(&format!("/members/{owner}/activate.api"), &[]).await.expect(StatusCode::OK);
+    app.put(&format!("/members/{owner}/activate.api"), &[])
+        .await
+        .expect(StatusCode::OK);
 }
 
 async fn activate_and_deactivate_change_status(kind: Kind) {
@@ -387,14 +749,25 @@ async fn activate_and_deactivate_change_status(kind: Kind) {
     let id = app.member("Jane", "Doe", "jane@example.com", &[]).await;
     let res = app.put(&format!("/members/{id}/deactivate.api"), &[]).await;
     assert_eq!(member_of(res.expect(StatusCode::OK))["status"], "inactive");
-    assert_eq!(app.get(&format!("/members/{id}.api")).await.body["member"]["status"], "inactive");
+    assert_eq!(
+        app.get(&format!("/members/{id}.api")).await.body["member"]["status"],
+        "inactive"
+    );
     // Deactivating twice is harmless.
-    app.put(&format!("/members/{id}/deactivate.api"), &[]).await.expect(StatusCode::OK);
+    app.put(&format!("/members/{id}/deactivate.api"), &[])
+        .await
+        .expect(StatusCode::OK);
     let res = app.put(&format!("/members/{id}/activate.api"), &[]).await;
     assert_eq!(member_of(res.expect(StatusCode::OK))["status"], "active");
-    app.put("/members/999999/activate.api", &[]).await.expect(StatusCode::NOT_FOUND);
-    app.put("/members/999999/deactivate.api", &[]).await.expect(StatusCode::NOT_FOUND);
-    app.get(&format!("/members/{id}/activate.api")).await.expect(StatusCode::METHOD_NOT_ALLOWED);
+    app.put("/members/999999/activate.api", &[])
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    app.put("/members/999999/deactivate.api", &[])
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    app.get(&format!("/members/{id}/activate.api"))
+        .await
+        .expect(StatusCode::METHOD_NOT_ALLOWED);
 }
 
 async fn other_companies_cannot_see_touch_or_refer_to_members(kind: Kind) {
@@ -402,24 +775,59 @@ async fn other_companies_cannot_see_touch_or_refer_to_members(kind: Kind) {
     let b = TestApp::builder(kind).beside(&a).build().await;
     let a_team = team(&a, "Secret Team").await;
     let a_role = custom_role(&a, "Secret Role").await;
-    let id = a.member("Jane", "Doe", "jane@example.com", &[("user[team_ids][]", &a_team.to_string())]).await;
+    let id = a
+        .member(
+            "Jane",
+            "Doe",
+            "jane@example.com",
+            &[("user[team_ids][]", &a_team.to_string())],
+        )
+        .await;
     let path = format!("/members/{id}.api");
     let before = a.get(&path).await.body["member"].clone();
 
     b.get(&path).await.expect(StatusCode::NOT_FOUND);
-    let form = [("user[email]", "x@example.com"), ("user[first_name]", "Hi"), ("user[last_name]", "Jack"), ("user[role_id]", "2")];
+    let form = [
+        ("user[email]", "x@example.com"),
+        ("user[first_name]", "Hi"),
+        ("user[last_name]", "Jack"),
+        ("user[role_id]", "2"),
+    ];
     b.put(&path, &form).await.expect(StatusCode::NOT_FOUND);
-    b.put(&format!("/members/{id}/deactivate.api"), &[]).await.expect(StatusCode::NOT_FOUND);
-    b.get("/members.api?filter=email&filter_val=jane%40example.com").await.expect(StatusCode::OK);
+    b.put(&format!("/members/{id}/deactivate.api"), &[])
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    b.get("/members.api?filter=email&filter_val=jane%40example.com")
+        .await
+        .expect(StatusCode::OK);
     let listed = b.get("/members.api").await;
-    assert!(listed.body["members"].as_array().unwrap().iter().all(|m| m["id"] != id));
+    assert!(
+        listed.body["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["id"] != id)
+    );
     // Company A's team and role do not exist for B.
     let mut with_team = form.to_vec();
     let team_id = a_team.to_string();
     with_team.push(("user[team_ids][]", &team_id));
-    b.post("/members.api", &with_team).await.expect_invalid("team_ids");
+    b.post("/members.api", &with_team)
+        .await
+        .expect_invalid("team_ids");
     let role_id = a_role.to_string();
-    let with_role = [("user[email]", "y@example.com"), ("user[first_name]", "Hi"), ("user[last_name]", "Jack"), ("user[role_id]", role_id.as_str())];
-    b.post("/members.api", &with_role).await.expect_invalid("role_id");
-    assert_eq!(a.get(&path).await.body["member"], before, "untouched by the other company");
+    let with_role = [
+        ("user[email]", "y@example.com"),
+        ("user[first_name]", "Hi"),
+        ("user[last_name]", "Jack"),
+        ("user[role_id]", role_id.as_str()),
+    ];
+    b.post("/members.api", &with_role)
+        .await
+        .expect_invalid("role_id");
+    assert_eq!(
+        a.get(&path).await.body["member"],
+        before,
+        "untouched by the other company"
+    );
 }

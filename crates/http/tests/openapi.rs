@@ -6,14 +6,18 @@ fn openapi_matches_snapshot() {
     let actual = rentrack_http::openapi_json();
     // The directory cargo runs the test in, not the one it was compiled in: with a shared
     // target directory a test binary built in another checkout can be reused here.
-    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_owned());
+    let dir = std::env::var("CARGO_MANIFEST_DIR")
+        .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_owned());
     let path = std::path::Path::new(&dir).join("tests/snapshots/openapi.json");
     if std::env::var("UPDATE_SNAPSHOTS").is_ok() {
         std::fs::write(&path, &actual).unwrap();
         return;
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(expected == actual, "openapi.json changed; rerun with UPDATE_SNAPSHOTS=1 and review the diff");
+    assert!(
+        expected == actual,
+        "openapi.json changed; rerun with UPDATE_SNAPSHOTS=1 and review the diff"
+    );
 }
 
 #[test]
@@ -32,14 +36,20 @@ fn every_route_is_documented_with_its_methods() {
         ("/groups/{id}.api", &["get", "put", "delete"]),
         ("/groups/{group_id}/sub_groups.api", &["post"]),
         ("/groups/get_sub_groups.api", &["get"]),
-        ("/groups/{group_id}/sub_groups/{id}.api", &["get", "put", "delete"]),
+        (
+            "/groups/{group_id}/sub_groups/{id}.api",
+            &["get", "put", "delete"],
+        ),
         ("/vendors.api", &["post"]),
         ("/assets/vendors.api", &["get"]),
         ("/vendors/{id}.api", &["get", "put"]),
         ("/healthz", &["get"]),
     ] {
         for m in methods {
-            assert!(paths.get(path).and_then(|p| p.get(*m)).is_some(), "{m} {path} missing from openapi.json");
+            assert!(
+                paths.get(path).and_then(|p| p.get(*m)).is_some(),
+                "{m} {path} missing from openapi.json"
+            );
         }
     }
 }

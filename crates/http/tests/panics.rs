@@ -4,7 +4,7 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::routing::get;
-use axum::{middleware, Router};
+use axum::{Router, middleware};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 
@@ -14,16 +14,37 @@ async fn panic_becomes_json_500() {
     db.migrate().await.unwrap();
     let state = rentrack_http::AppState::new(db, rentrack_http::Config::default());
     let app: Router = Router::new()
-        .route("/boom", get(|| async { if true { panic!("kaboom") } }))
+        .route(
+            "/boom",
+            get(|| async {
+                if true {
+                    panic!("kaboom")
+                }
+            }),
+        )
         .route("/fine", get(|| async { "fine" }))
-        .layer(middleware::from_fn_with_state(state.clone(), rentrack_http::observe::observe))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            rentrack_http::observe::observe,
+        ))
         .with_state(state);
-    let res = app.clone().oneshot(Request::get("/boom").body(Body::empty()).unwrap()).await.unwrap();
+    let res = app
+        .clone()
+        .oneshot(Request::get("/boom").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
     assert!(res.headers().get("x-request-id").is_some());
-    let body: serde_json::Value = serde_json::from_slice(&res.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    let body: serde_json::Value =
+        serde_json::from_slice(&res.into_body().collect().await.unwrap().to_bytes()).unwrap();
     assert!(body["message"].as_str().unwrap().contains("request id"));
-    assert!(!body.to_string().contains("kaboom"), "panic details are not sent");
-    let res = app.oneshot(Request::get("/fine").body(Body::empty()).unwrap()).await.unwrap();
+    assert!(
+        !body.to_string().contains("kaboom"),
+        "panic details are not sent"
+    );
+    let res = app
+        .oneshot(Request::get("/fine").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
 }

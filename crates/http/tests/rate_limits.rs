@@ -8,15 +8,34 @@ use axum::http::StatusCode;
 use common::{Kind, TestApp};
 use domain::{Plan, RateLimitPolicy};
 
-both!(plan_limits_and_headers, over_the_limit_is_429_and_early_retry_waits_longer, limits_are_per_company, unlimited_plan_reports_numeric_headers);
+both!(
+    plan_limits_and_headers,
+    over_the_limit_is_429_and_early_retry_waits_longer,
+    limits_are_per_company,
+    unlimited_plan_reports_numeric_headers
+);
 
 async fn limited(kind: Kind, requests: u32, shared: bool) -> TestApp {
-    let config = rentrack_http::Config { base_domain: None, shared_rate_limits: shared };
-    let app = TestApp::builder(kind).plan(Plan::Paid).config(config).build().await;
+    let config = rentrack_http::Config {
+        base_domain: None,
+        shared_rate_limits: shared,
+    };
+    let app = TestApp::builder(kind)
+        .plan(Plan::Paid)
+        .config(config)
+        .build()
+        .await;
     // A long window so the test never straddles two windows.
-    store::companies::set_rate_limit(&app.db, &app.company.subdomain, RateLimitPolicy::Limited { requests, window_secs: 86_400 })
-        .await
-        .unwrap();
+    store::companies::set_rate_limit(
+        &app.db,
+        &app.company.subdomain,
+        RateLimitPolicy::Limited {
+            requests,
+            window_secs: 86_400,
+        },
+    )
+    .await
+    .unwrap();
     app
 }
 
@@ -30,8 +49,16 @@ async fn plan_limits_and_headers(kind: Kind) {
     let res = app.get("/locations/99999.api").await;
     res.expect(StatusCode::NOT_FOUND);
     assert_eq!(res.header("x-rate-limit-remaining"), Some("998"));
-    let paid = store::companies::set_plan(&app.db, &app.company.subdomain, Plan::Paid).await.unwrap();
-    assert_eq!(paid.rate_limit, RateLimitPolicy::Limited { requests: 60, window_secs: 60 });
+    let paid = store::companies::set_plan(&app.db, &app.company.subdomain, Plan::Paid)
+        .await
+        .unwrap();
+    assert_eq!(
+        paid.rate_limit,
+        RateLimitPolicy::Limited {
+            requests: 60,
+            window_secs: 60
+        }
+    );
 }
 
 async fn over_the_limit_is_429_and_early_retry_waits_longer(kind: Kind) {
@@ -43,8 +70,15 @@ async fn over_the_limit_is_429_and_early_retry_waits_longer(kind: Kind) {
             assert_eq!(res.header("x-rate-limit"), Some("3"));
             assert_eq!(res.header("x-rate-limit-remaining"), Some(remaining));
         }
-        let refused = app.post("/locations.api", &[("location[name]", "Too Many")]).await;
-        assert!(refused.expect(StatusCode::TOO_MANY_REQUESTS)["message"].as_str().unwrap().contains("Rate limit"));
+        let refused = app
+            .post("/locations.api", &[("location[name]", "Too Many")])
+            .await;
+        assert!(
+            refused.expect(StatusCode::TOO_MANY_REQUESTS)["message"]
+                .as_str()
+                .unwrap()
+                .contains("Rate limit")
+        );
         let first: u64 = refused.header("retry-after").unwrap().parse().unwrap();
         assert!(first > 0);
         assert_eq!(refused.header("x-rate-limit-remaining"), Some("0"));
@@ -54,18 +88,38 @@ async fn over_the_limit_is_429_and_early_retry_waits_longer(kind: Kind) {
         let second: u64 = again.header("retry-after").unwrap().parse().unwrap();
         assert!(second >= first, "early retry: {second} < {first}");
         // Refused requests were not served.
-        let list = store::locations::list(&app.db, app.company.id, store::locations::StatusFilter::All, domain::Page::new(1, domain::PageSize::DEFAULT)).await.unwrap();
+        let list = store::locations::list(
+            &app.db,
+            app.company.id,
+            store::locations::StatusFilter::All,
+            domain::Page::new(1, domain::PageSize::DEFAULT),
+        )
+        .await
+        .unwrap();
         assert_eq!(list.total, 0);
-        let metrics = app.anonymous(axum::http::Method::GET, "/metrics").send().await;
-        assert!(metrics.text.contains("rentrack_rate_limited_total 2"), "{}", metrics.text);
+        let metrics = app
+            .anonymous(axum::http::Method::GET, "/metrics")
+            .send()
+            .await;
+        assert!(
+            metrics.text.contains("rentrack_rate_limited_total 2"),
+            "{}",
+            metrics.text
+        );
     }
 }
 
 async fn limits_are_per_company(kind: Kind) {
     let a = limited(kind, 1, false).await;
-    let b = TestApp::builder(kind).beside(&a).plan(Plan::Paid).build().await;
+    let b = TestApp::builder(kind)
+        .beside(&a)
+        .plan(Plan::Paid)
+        .build()
+        .await;
     a.get("/assets/vendors.api").await.expect(StatusCode::OK);
-    a.get("/assets/vendors.api").await.expect(StatusCode::TOO_MANY_REQUESTS);
+    a.get("/assets/vendors.api")
+        .await
+        .expect(StatusCode::TOO_MANY_REQUESTS);
     b.get("/assets/vendors.api").await.expect(StatusCode::OK);
 }
 
@@ -73,7 +127,11 @@ async fn unlimited_plan_reports_numeric_headers(kind: Kind) {
     let app = TestApp::new(kind).await;
     let res = app.get("/assets/vendors.api").await;
     let limit: u64 = res.header("x-rate-limit").unwrap().parse().unwrap();
-    let remaining: u64 = res.header("x-rate-limit-remaining").unwrap().parse().unwrap();
+    let remaining: u64 = res
+        .header("x-rate-limit-remaining")
+        .unwrap()
+        .parse()
+        .unwrap();
     assert_eq!(limit, remaining);
 }
 
@@ -85,7 +143,10 @@ async fn limit_holds_across_two_instances_on_postgres() {
     }
     let first = limited(Kind::Postgres, 10, true).await;
     let second_db = store::Db::connect(&first.db_url).await.unwrap();
-    let config = rentrack_http::Config { base_domain: None, shared_rate_limits: true };
+    let config = rentrack_http::Config {
+        base_domain: None,
+        shared_rate_limits: true,
+    };
     let second = rentrack_http::router(rentrack_http::AppState::new(second_db, config));
     let instances = [first.router.clone(), second];
     let mut tasks = Vec::new();
@@ -94,7 +155,10 @@ async fn limit_holds_across_two_instances_on_postgres() {
         let token = first.token.clone();
         tasks.push(tokio::spawn(async move {
             use tower::ServiceExt;
-            let req = axum::http::Request::get("/assets/vendors.api").header("token", token).body(axum::body::Body::empty()).unwrap();
+            let req = axum::http::Request::get("/assets/vendors.api")
+                .header("token", token)
+                .body(axum::body::Body::empty())
+                .unwrap();
             router.oneshot(req).await.unwrap().status()
         }));
     }

@@ -4,7 +4,7 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{Kind, TestApp};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 both!(
     each_kind_is_created_listed_read_updated_and_deleted,
@@ -16,7 +16,11 @@ both!(
     company_settings_are_read_and_changed,
 );
 
-const KINDS: [(&str, &str, &str); 3] = [("custom_roles", "custom_role", "Technician"), ("teams", "team", "Field Crew"), ("retire_reasons", "retire_reason", "Damaged")];
+const KINDS: [(&str, &str, &str); 3] = [
+    ("custom_roles", "custom_role", "Technician"),
+    ("teams", "team", "Field Crew"),
+    ("retire_reasons", "retire_reason", "Damaged"),
+];
 
 async fn create(app: &TestApp, plural: &str, singular: &str, name: &str) -> Value {
     let field = format!("{singular}[name]");
@@ -28,7 +32,15 @@ async fn each_kind_is_created_listed_read_updated_and_deleted(kind: Kind) {
     let app = TestApp::new(kind).await;
     for (plural, singular, name) in KINDS {
         let description = format!("{singular}[description]");
-        let res = app.post(&format!("/{plural}.api"), &[(&format!("{singular}[name]"), name), (&description, "Said once")]).await;
+        let res = app
+            .post(
+                &format!("/{plural}.api"),
+                &[
+                    (&format!("{singular}[name]"), name),
+                    (&description, "Said once"),
+                ],
+            )
+            .await;
         let entry = res.expect(StatusCode::OK)[singular].clone();
         assert_eq!(entry["name"], name);
         assert_eq!(entry["description"], "Said once");
@@ -46,15 +58,21 @@ async fn each_kind_is_created_listed_read_updated_and_deleted(kind: Kind) {
         let updated = &res.expect(StatusCode::OK)[singular];
         assert_eq!(updated["name"], name);
         assert_eq!(updated["description"], Value::Null);
-        let res = app.put(&path, &[(&format!("{singular}[name]"), "Renamed")]).await;
+        let res = app
+            .put(&path, &[(&format!("{singular}[name]"), "Renamed")])
+            .await;
         assert_eq!(res.expect(StatusCode::OK)[singular]["name"], "Renamed");
 
         let res = app.delete(&path).await;
         assert_eq!(res.expect(StatusCode::OK)[singular]["name"], "Renamed");
         app.get(&path).await.expect(StatusCode::NOT_FOUND);
         app.delete(&path).await.expect(StatusCode::NOT_FOUND);
-        app.put(&path, &[(&description, "x")]).await.expect(StatusCode::NOT_FOUND);
-        app.get(&format!("/{plural}/abc.api")).await.expect(StatusCode::NOT_FOUND);
+        app.put(&path, &[(&description, "x")])
+            .await
+            .expect(StatusCode::NOT_FOUND);
+        app.get(&format!("/{plural}/abc.api"))
+            .await
+            .expect(StatusCode::NOT_FOUND);
     }
 }
 
@@ -63,22 +81,43 @@ async fn names_are_required_and_unique_per_company(kind: Kind) {
     let other = TestApp::builder(kind).beside(&app).build().await;
     for (plural, singular, name) in KINDS {
         let field = format!("{singular}[name]");
-        app.post(&format!("/{plural}.api"), &[]).await.expect_invalid("name");
-        app.post(&format!("/{plural}.api"), &[(&field, "   ")]).await.expect_invalid("name");
-        app.post(&format!("/{plural}.api"), &[(&field, &"x".repeat(256))]).await.expect_invalid("name");
+        app.post(&format!("/{plural}.api"), &[])
+            .await
+            .expect_invalid("name");
+        app.post(&format!("/{plural}.api"), &[(&field, "   ")])
+            .await
+            .expect_invalid("name");
+        app.post(&format!("/{plural}.api"), &[(&field, &"x".repeat(256))])
+            .await
+            .expect_invalid("name");
         let first = create(&app, plural, singular, name).await;
-        app.post(&format!("/{plural}.api"), &[(&field, name)]).await.expect_invalid("name");
+        app.post(&format!("/{plural}.api"), &[(&field, name)])
+            .await
+            .expect_invalid("name");
         let second = create(&app, plural, singular, "Second").await;
         let path = format!("/{plural}/{}.api", second["id"]);
-        app.put(&path, &[(&field, name)]).await.expect_invalid("name");
-        app.put(&path, &[(&field, "null")]).await.expect_invalid("name");
+        app.put(&path, &[(&field, name)])
+            .await
+            .expect_invalid("name");
+        app.put(&path, &[(&field, "null")])
+            .await
+            .expect_invalid("name");
         // Short names are fine here (the three-character rule is for items and groups).
         create(&app, plural, singular, "QA").await;
         // Another company may use the same name.
         create(&other, plural, singular, name).await;
         let list = app.get(&format!("/{plural}.api")).await;
-        let names: Vec<&str> = list.body[plural].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
-        assert_eq!(names, vec![first["name"].as_str().unwrap(), "Second", "QA"], "refused requests wrote nothing");
+        let names: Vec<&str> = list.body[plural]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            vec![first["name"].as_str().unwrap(), "Second", "QA"],
+            "refused requests wrote nothing"
+        );
     }
 }
 
@@ -104,30 +143,75 @@ async fn a_custom_role_in_use_cannot_be_deleted(kind: Kind) {
     let app = TestApp::new(kind).await;
     let role = create(&app, "custom_roles", "custom_role", "Technician").await;
     let role_id = role["id"].to_string();
-    let member = app.member("Jane", "Doe", "jane@example.com", &[("user[role_id]", &role_id)]).await;
+    let member = app
+        .member(
+            "Jane",
+            "Doe",
+            "jane@example.com",
+            &[("user[role_id]", &role_id)],
+        )
+        .await;
     let res = app.delete(&format!("/custom_roles/{role_id}.api")).await;
     res.expect(StatusCode::CONFLICT);
-    assert!(res.body["message"].as_str().unwrap().contains("Technician"), "{}", res.text);
+    assert!(
+        res.body["message"].as_str().unwrap().contains("Technician"),
+        "{}",
+        res.text
+    );
     // Renaming the role shows in the member's role_name.
-    app.put(&format!("/custom_roles/{role_id}.api"), &[("custom_role[name]", "Senior Technician")]).await.expect(StatusCode::OK);
+    app.put(
+        &format!("/custom_roles/{role_id}.api"),
+        &[("custom_role[name]", "Senior Technician")],
+    )
+    .await
+    .expect(StatusCode::OK);
     let m = app.get(&format!("/members/{member}.api")).await;
-    assert_eq!(m.expect(StatusCode::OK)["member"]["role_name"], "Senior Technician");
+    assert_eq!(
+        m.expect(StatusCode::OK)["member"]["role_name"],
+        "Senior Technician"
+    );
     // Once nobody has it, it can go.
-    let form = [("user[email]", "jane@example.com"), ("user[first_name]", "Jane"), ("user[last_name]", "Doe"), ("user[role_id]", "2")];
-    app.put(&format!("/members/{member}.api"), &form).await.expect(StatusCode::OK);
-    app.delete(&format!("/custom_roles/{role_id}.api")).await.expect(StatusCode::OK);
+    let form = [
+        ("user[email]", "jane@example.com"),
+        ("user[first_name]", "Jane"),
+        ("user[last_name]", "Doe"),
+        ("user[role_id]", "2"),
+    ];
+    app.put(&format!("/members/{member}.api"), &form)
+        .await
+        .expect(StatusCode::OK);
+    app.delete(&format!("/custom_roles/{role_id}.api"))
+        .await
+        .expect(StatusCode::OK);
     let roles = app.get("/custom_roles.api").await;
     assert_eq!(roles.body["custom_roles"], json!([]));
 }
 
 async fn deleting_a_team_takes_it_off_its_members(kind: Kind) {
     let app = TestApp::new(kind).await;
-    let crew = create(&app, "teams", "team", "Field Crew").await["id"].as_i64().unwrap();
-    let night = create(&app, "teams", "team", "Night Shift").await["id"].as_i64().unwrap();
-    let member = app.member("Jane", "Doe", "jane@example.com", &[("user[team_ids]", &format!("{crew},{night}"))]).await;
+    let crew = create(&app, "teams", "team", "Field Crew").await["id"]
+        .as_i64()
+        .unwrap();
+    let night = create(&app, "teams", "team", "Night Shift").await["id"]
+        .as_i64()
+        .unwrap();
+    let member = app
+        .member(
+            "Jane",
+            "Doe",
+            "jane@example.com",
+            &[("user[team_ids]", &format!("{crew},{night}"))],
+        )
+        .await;
     let m = app.get(&format!("/members/{member}.api")).await;
-    assert_eq!(m.body["member"]["team_ids"], json!([crew, night]), "a comma-separated list works too");
-    app.delete(&format!("/teams/{crew}.api")).await.expect(StatusCode::OK);
+    assert_eq!(
+        m.body["member"]["team_ids"],
+        json!([crew, night]),
+        "a comma-separated list works too"
+    );
+    app.delete(&format!("/teams/{crew}.api"))
+        .await
+        .expect(StatusCode::OK);
     let m = app.get(&format!("/members/{member}.api")).await;
     assert_eq!(m.body["member"]["team_ids"], json!([night]));
 }
@@ -139,10 +223,19 @@ async fn other_companies_cannot_see_or_touch_reference_data(kind: Kind) {
         let entry = create(&a, plural, singular, name).await;
         let path = format!("/{plural}/{}.api", entry["id"]);
         b.get(&path).await.expect(StatusCode::NOT_FOUND);
-        b.put(&path, &[(&format!("{singular}[name]"), "Hijacked")]).await.expect(StatusCode::NOT_FOUND);
+        b.put(&path, &[(&format!("{singular}[name]"), "Hijacked")])
+            .await
+            .expect(StatusCode::NOT_FOUND);
         b.delete(&path).await.expect(StatusCode::NOT_FOUND);
-        assert_eq!(b.get(&format!("/{plural}.api")).await.body[plural], json!([]));
-        assert_eq!(a.get(&path).await.expect(StatusCode::OK)[singular], entry, "untouched");
+        assert_eq!(
+            b.get(&format!("/{plural}.api")).await.body[plural],
+            json!([])
+        );
+        assert_eq!(
+            a.get(&path).await.expect(StatusCode::OK)[singular],
+            entry,
+            "untouched"
+        );
     }
 }
 
@@ -155,14 +248,42 @@ async fn company_settings_are_read_and_changed(kind: Kind) {
     assert_eq!(settings["retired_asset_activation_location"], "optional");
     assert_eq!(settings["subdomain"], app.company.subdomain);
 
-    app.put("/company_settings.api", &[("company_settings[time_zone]", "Mars/Olympus")]).await.expect_invalid("time_zone");
-    app.put("/company_settings.api", &[("company_settings[currency]", "DOLLARS")]).await.expect_invalid("currency");
-    app.put("/company_settings.api", &[("company_settings[currency]", "XYZ")]).await.expect_invalid("currency");
+    app.put(
+        "/company_settings.api",
+        &[("company_settings[time_zone]", "Mars/Olympus")],
+    )
+    .await
+    .expect_invalid("time_zone");
+    app.put(
+        "/company_settings.api",
+        &[("company_settings[currency]", "DOLLARS")],
+    )
+    .await
+    .expect_invalid("currency");
+    app.put(
+        "/company_settings.api",
+        &[("company_settings[currency]", "XYZ")],
+    )
+    .await
+    .expect_invalid("currency");
     let res = app
-        .put("/company_settings.api", &[("company_settings[retired_asset_activation_location]", "sometimes"), ("company_settings[currency]", "EUR")])
+        .put(
+            "/company_settings.api",
+            &[
+                (
+                    "company_settings[retired_asset_activation_location]",
+                    "sometimes",
+                ),
+                ("company_settings[currency]", "EUR"),
+            ],
+        )
         .await;
     res.expect_invalid("retired_asset_activation_location");
-    assert_eq!(app.get("/company_settings.api").await.body["company_settings"], settings, "refused changes wrote nothing");
+    assert_eq!(
+        app.get("/company_settings.api").await.body["company_settings"],
+        settings,
+        "refused changes wrote nothing"
+    );
 
     let res = app
         .put(
@@ -170,7 +291,10 @@ async fn company_settings_are_read_and_changed(kind: Kind) {
             &[
                 ("company_settings[time_zone]", "America/Denver"),
                 ("company_settings[currency]", "eur"),
-                ("company_settings[retired_asset_activation_location]", "required"),
+                (
+                    "company_settings[retired_asset_activation_location]",
+                    "required",
+                ),
             ],
         )
         .await;
@@ -178,14 +302,30 @@ async fn company_settings_are_read_and_changed(kind: Kind) {
     assert_eq!(changed["time_zone"], "America/Denver");
     assert_eq!(changed["currency"], "EUR");
     assert_eq!(changed["retired_asset_activation_location"], "required");
-    let res = app.patch("/company_settings.api", &[("company_settings[retired_asset_activation_location]", "not_needed")]).await;
+    let res = app
+        .patch(
+            "/company_settings.api",
+            &[(
+                "company_settings[retired_asset_activation_location]",
+                "not_needed",
+            )],
+        )
+        .await;
     let changed = &res.expect(StatusCode::OK)["company_settings"];
     assert_eq!(changed["retired_asset_activation_location"], "not_needed");
     assert_eq!(changed["currency"], "EUR", "settings left out are kept");
 
     // Moments in responses follow the company's time zone (Denver is 6 or 7 hours behind UTC).
     let created = create(&app, "teams", "team", "Clock Watchers").await;
-    let local = chrono::NaiveDateTime::parse_from_str(created["created_at"].as_str().unwrap(), "%Y-%m-%d %H:%M:%S").unwrap();
+    let local = chrono::NaiveDateTime::parse_from_str(
+        created["created_at"].as_str().unwrap(),
+        "%Y-%m-%d %H:%M:%S",
+    )
+    .unwrap();
     let behind = chrono::Utc::now().naive_utc() - local;
-    assert!(behind > chrono::Duration::minutes(5 * 60 + 50) && behind < chrono::Duration::minutes(7 * 60 + 10), "{behind:?}");
+    assert!(
+        behind > chrono::Duration::minutes(5 * 60 + 50)
+            && behind < chrono::Duration::minutes(7 * 60 + 10),
+        "{behind:?}"
+    );
 }

@@ -1,14 +1,18 @@
-use anyhow::{bail, Context};
+use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 use domain::{Plan, RateLimitPolicy, Subdomain};
 use serde_json::json;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use store::companies::{self, NewCompany};
 use store::Db;
+use store::companies::{self, NewCompany};
 
 #[derive(Parser)]
-#[command(name = "rentrack", version, about = "Equipment rental and asset tracking server")]
+#[command(
+    name = "rentrack",
+    version,
+    about = "Equipment rental and asset tracking server"
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -17,7 +21,11 @@ pub struct Cli {
 #[derive(Args, Clone)]
 pub struct DatabaseArg {
     /// sqlite://PATH (default: rentrack.db in the working directory) or postgres://...
-    #[arg(long, env = "RENTRACK_DATABASE_URL", default_value = "sqlite://rentrack.db")]
+    #[arg(
+        long,
+        env = "RENTRACK_DATABASE_URL",
+        default_value = "sqlite://rentrack.db"
+    )]
     pub database_url: String,
 }
 
@@ -152,7 +160,10 @@ pub async fn open(db: &DatabaseArg) -> anyhow::Result<Db> {
     let store = Db::connect(&db.database_url)
         .await
         .with_context(|| format!("cannot open database {}", store::redact(&db.database_url)))?;
-    store.migrate().await.context("cannot migrate the database")?;
+    store
+        .migrate()
+        .await
+        .context("cannot migrate the database")?;
     Ok(store)
 }
 
@@ -179,7 +190,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Company(cmd) => company(cmd).await,
-        Command::Owner(OwnerCommand::SetPassword { db, subdomain, email }) => {
+        Command::Owner(OwnerCommand::SetPassword {
+            db,
+            subdomain,
+            email,
+        }) => {
             let email = email.trim().to_lowercase();
             if !domain::wire::is_email(&email) {
                 bail!("--email is not an e-mail address");
@@ -187,16 +202,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let db = open(&db).await?;
             let company = find(&db, &subdomain).await?;
             let mut password = String::new();
-            std::io::stdin().read_line(&mut password).context("cannot read the password from standard input")?;
+            std::io::stdin()
+                .read_line(&mut password)
+                .context("cannot read the password from standard input")?;
             let password = password.trim_end_matches(['\r', '\n']);
             if password.chars().count() < http_api::console::MIN_PASSWORD_CHARS {
-                bail!("the password must have at least {} characters", http_api::console::MIN_PASSWORD_CHARS);
+                bail!(
+                    "the password must have at least {} characters",
+                    http_api::console::MIN_PASSWORD_CHARS
+                );
             }
-            companies::set_owner_password(&db, company.id, &email, password).await.map_err(|e| match e {
-                store::StoreError::Invalid(errors) => anyhow::anyhow!("{}", json!(errors)),
-                other => other.into(),
-            })?;
-            println!("{}", json!({"subdomain": company.subdomain, "email": email}));
+            companies::set_owner_password(&db, company.id, &email, password)
+                .await
+                .map_err(|e| match e {
+                    store::StoreError::Invalid(errors) => anyhow::anyhow!("{}", json!(errors)),
+                    other => other.into(),
+                })?;
+            println!(
+                "{}",
+                json!({"subdomain": company.subdomain, "email": email})
+            );
             Ok(())
         }
         Command::Token(TokenCommand::Regenerate { db, subdomain }) => {
@@ -219,14 +244,29 @@ async fn find(db: &Db, subdomain: &str) -> anyhow::Result<companies::Company> {
 
 async fn company(cmd: CompanyCommand) -> anyhow::Result<()> {
     match cmd {
-        CompanyCommand::Create { db, name, subdomain, plan, owner_email, enable_api } => {
-            let subdomain = Subdomain::parse(&subdomain).map_err(|e| anyhow::anyhow!("subdomain {e}"))?;
+        CompanyCommand::Create {
+            db,
+            name,
+            subdomain,
+            plan,
+            owner_email,
+            enable_api,
+        } => {
+            let subdomain =
+                Subdomain::parse(&subdomain).map_err(|e| anyhow::anyhow!("subdomain {e}"))?;
             if name.trim().is_empty() {
                 bail!("--name must not be blank");
             }
             let plan: Plan = plan.parse().map_err(anyhow::Error::msg)?;
             let db = open(&db).await?;
-            let new = NewCompany { name: name.trim().to_owned(), subdomain, plan, owner_email, owner_password: None, enable_api };
+            let new = NewCompany {
+                name: name.trim().to_owned(),
+                subdomain,
+                plan,
+                owner_email,
+                owner_password: None,
+                enable_api,
+            };
             let (company, token) = companies::create(&db, new).await.map_err(|e| match e {
                 store::StoreError::Invalid(errors) => anyhow::anyhow!("{}", json!(errors)),
                 other => other.into(),
@@ -245,17 +285,33 @@ async fn company(cmd: CompanyCommand) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        CompanyCommand::SetPlan { db, subdomain, plan } => {
+        CompanyCommand::SetPlan {
+            db,
+            subdomain,
+            plan,
+        } => {
             let db = open(&db).await?;
             find(&db, &subdomain).await?;
-            let c = companies::set_plan(&db, &subdomain, plan.parse().map_err(anyhow::Error::msg)?).await?;
+            let c = companies::set_plan(&db, &subdomain, plan.parse().map_err(anyhow::Error::msg)?)
+                .await?;
             println!("{}", company_json(&c));
             Ok(())
         }
-        CompanyCommand::SetRateLimit { db, subdomain, requests, window_secs, unlimited } => {
+        CompanyCommand::SetRateLimit {
+            db,
+            subdomain,
+            requests,
+            window_secs,
+            unlimited,
+        } => {
             let policy = match (unlimited, requests, window_secs) {
                 (true, _, _) => RateLimitPolicy::Unlimited,
-                (false, Some(requests), Some(window_secs)) if window_secs > 0 => RateLimitPolicy::Limited { requests, window_secs },
+                (false, Some(requests), Some(window_secs)) if window_secs > 0 => {
+                    RateLimitPolicy::Limited {
+                        requests,
+                        window_secs,
+                    }
+                }
                 _ => bail!("give --requests N and --window-secs S (S > 0), or --unlimited"),
             };
             let db = open(&db).await?;

@@ -4,9 +4,9 @@
 use domain::{Change, Name, Plan, Subdomain};
 use store::companies::{self, NewCompany};
 use store::locations::{self, LocationFields};
-use store::{groups, sub_groups, vendors, Db};
+use store::{Db, groups, sub_groups, vendors};
 
-use crate::cli::{open, ServeArgs};
+use crate::cli::{ServeArgs, open};
 
 const SUBDOMAIN: &str = "demo";
 
@@ -54,23 +54,65 @@ async fn prepare(db: &Db) -> anyhow::Result<String> {
 }
 
 async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
-    let city = |c: &str| LocationFields { city: Change::Set(c.into()), country: Change::Set("US".into()), ..Default::default() };
+    let city = |c: &str| LocationFields {
+        city: Change::Set(c.into()),
+        country: Change::Set("US".into()),
+        ..Default::default()
+    };
     let warehouse = locations::create(db, company, name("Main Warehouse"), city("Denver")).await?;
-    locations::create(db, company, name("Aisle A"), LocationFields { parent_id: Change::Set(warehouse.id), ..city("Denver") }).await?;
-    locations::create(db, company, name("Aisle B"), LocationFields { parent_id: Change::Set(warehouse.id), ..city("Denver") }).await?;
+    locations::create(
+        db,
+        company,
+        name("Aisle A"),
+        LocationFields {
+            parent_id: Change::Set(warehouse.id),
+            ..city("Denver")
+        },
+    )
+    .await?;
+    locations::create(
+        db,
+        company,
+        name("Aisle B"),
+        LocationFields {
+            parent_id: Change::Set(warehouse.id),
+            ..city("Denver")
+        },
+    )
+    .await?;
     locations::create(db, company, name("Downtown Shop"), city("Boulder")).await?;
-    for (group_name, subs) in [("Cameras", &["Cinema", "Mirrorless"][..]), ("Lighting", &["LED Panels", "Tungsten"]), ("Audio", &["Microphones"])] {
-        let input = groups::GroupInput { name: name(group_name), description: Change::Keep, mode: None, rates: None };
+    for (group_name, subs) in [
+        ("Cameras", &["Cinema", "Mirrorless"][..]),
+        ("Lighting", &["LED Panels", "Tungsten"]),
+        ("Audio", &["Microphones"]),
+    ] {
+        let input = groups::GroupInput {
+            name: name(group_name),
+            description: Change::Keep,
+            mode: None,
+            rates: None,
+        };
         let group = groups::create(db, company, input).await?;
         for sub in subs {
-            let input = sub_groups::SubGroupInput { name: name(sub), description: Change::Keep, parent_id: Change::Keep };
+            let input = sub_groups::SubGroupInput {
+                name: name(sub),
+                description: Change::Keep,
+                parent_id: Change::Keep,
+            };
             sub_groups::create(db, company, group.id, input).await?;
         }
     }
-    for (vendor, email) in [("Acme Camera Supply", "sales@acme.test"), ("Bright Lights Inc", "orders@bright.test")] {
+    for (vendor, email) in [
+        ("Acme Camera Supply", "sales@acme.test"),
+        ("Bright Lights Inc", "orders@bright.test"),
+    ] {
         let mut text: [Change<String>; 7] = Default::default();
         text[4] = Change::Set(email.into());
-        let input = vendors::VendorInput { name: None, text, custom_attributes: Default::default() };
+        let input = vendors::VendorInput {
+            name: None,
+            text,
+            custom_attributes: Default::default(),
+        };
         vendors::create(db, company, name(vendor), input).await?;
     }
     seed_people(db, company).await
@@ -80,9 +122,30 @@ async fn seed_people(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> 
     use domain::custom_field::{FieldType, Target, Targets};
     use domain::member::Role;
     use store::{custom_fields, members, reference_data};
-    let crew = reference_data::create(db, company, reference_data::Kind::Team, "Field Crew".into(), Change::Keep).await?;
-    let tech = reference_data::create(db, company, reference_data::Kind::CustomRole, "Technician".into(), Change::Keep).await?;
-    reference_data::create(db, company, reference_data::Kind::RetireReason, "Damaged beyond repair".into(), Change::Keep).await?;
+    let crew = reference_data::create(
+        db,
+        company,
+        reference_data::Kind::Team,
+        "Field Crew".into(),
+        Change::Keep,
+    )
+    .await?;
+    let tech = reference_data::create(
+        db,
+        company,
+        reference_data::Kind::CustomRole,
+        "Technician".into(),
+        Change::Keep,
+    )
+    .await?;
+    reference_data::create(
+        db,
+        company,
+        reference_data::Kind::RetireReason,
+        "Damaged beyond repair".into(),
+        Change::Keep,
+    )
+    .await?;
     let badge = custom_fields::create(
         db,
         company,
@@ -95,9 +158,27 @@ async fn seed_people(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> 
     )
     .await?;
     for (first, last, email, role, badge_number) in [
-        ("Dana", "Lopez", "dana@demo.rentrack.test", Role::Administrator, "101"),
-        ("Sam", "Okafor", "sam@demo.rentrack.test", Role::Staff, "102"),
-        ("Kim", "Tanaka", "kim@demo.rentrack.test", Role::Custom(tech.id), "103"),
+        (
+            "Dana",
+            "Lopez",
+            "dana@demo.rentrack.test",
+            Role::Administrator,
+            "101",
+        ),
+        (
+            "Sam",
+            "Okafor",
+            "sam@demo.rentrack.test",
+            Role::Staff,
+            "102",
+        ),
+        (
+            "Kim",
+            "Tanaka",
+            "kim@demo.rentrack.test",
+            Role::Custom(tech.id),
+            "103",
+        ),
     ] {
         let input = members::MemberInput {
             email: Change::Set(email.into()),

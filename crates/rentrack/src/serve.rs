@@ -3,12 +3,19 @@ use http_api::{AppState, Config};
 use std::time::Duration;
 use store::{Backend, Db};
 
-use crate::cli::{open, ServeArgs};
+use crate::cli::{ServeArgs, open};
 
 pub fn init_logging() {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_env("RENTRACK_LOG").unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
-    let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(filter).json().flatten_event(true).with_current_span(false).try_init();
+    let filter = EnvFilter::try_from_env("RENTRACK_LOG")
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(filter)
+        .json()
+        .flatten_event(true)
+        .with_current_span(false)
+        .try_init();
 }
 
 pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
@@ -17,7 +24,13 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
         Some(_) => false,
         None => db.backend() == Backend::Postgres,
     };
-    AppState::new(db, Config { base_domain: args.base_domain.clone(), shared_rate_limits: shared })
+    AppState::new(
+        db,
+        Config {
+            base_domain: args.base_domain.clone(),
+            shared_rate_limits: shared,
+        },
+    )
 }
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -55,8 +68,13 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             handle.graceful_shutdown(Some(Duration::from_secs(30)));
         }
     });
-    let scheme = if args.tls_cert.is_some() { "https" } else { "http" };
-    let listener = std::net::TcpListener::bind(args.listen).with_context(|| format!("cannot listen on {}", args.listen))?;
+    let scheme = if args.tls_cert.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    let listener = std::net::TcpListener::bind(args.listen)
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
     let base_url = format!("{scheme}://{addr}");
@@ -69,10 +87,16 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
                 .await
                 .context("cannot load the TLS certificate and key")?;
-            axum_server::from_tcp_rustls(listener, config)?.handle(handle).serve(service).await?;
+            axum_server::from_tcp_rustls(listener, config)?
+                .handle(handle)
+                .serve(service)
+                .await?;
         }
         _ => {
-            axum_server::from_tcp(listener)?.handle(handle).serve(service).await?;
+            axum_server::from_tcp(listener)?
+                .handle(handle)
+                .serve(service)
+                .await?;
         }
     }
     db.close().await;

@@ -7,8 +7,8 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -24,13 +24,20 @@ fn scratch_dir() -> PathBuf {
     CLEARED.call_once(|| {
         let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
         for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
-            let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t < hour_ago);
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t < hour_ago);
             if old && entry.file_name().to_string_lossy().starts_with("cli-") {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
         }
     });
-    let dir = root.join(format!("cli-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    let dir = root.join(format!(
+        "cli-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -42,15 +49,28 @@ fn sqlite_url() -> String {
 /// A URL for a fresh, empty schema in the test PostgreSQL database (its search_path
 /// names the schema), which the binary then migrates like any new database.
 fn postgres_url() -> Option<String> {
-    let base = std::env::var("TEST_POSTGRES_URL").ok().filter(|s| !s.is_empty())?;
+    let base = std::env::var("TEST_POSTGRES_URL")
+        .ok()
+        .filter(|s| !s.is_empty())?;
     let schema = format!("t_cli_{}_{}", std::process::id(), rand_suffix());
     let sep = if base.contains('?') { '&' } else { '?' };
     let url = format!("{base}{sep}options=-c%20search_path%3D{schema}");
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     rt.block_on(async {
-        let db = store::Db::connect(&base).await.expect("connect to TEST_POSTGRES_URL");
+        let db = store::Db::connect(&base)
+            .await
+            .expect("connect to TEST_POSTGRES_URL");
         let text: &'static str = Box::leak(format!("CREATE SCHEMA {schema}").into_boxed_str());
-        db.read().execute(&store::Sql { text, values: sea_query::Values(vec![]) }).await.unwrap();
+        db.read()
+            .execute(&store::Sql {
+                text,
+                values: sea_query::Values(vec![]),
+            })
+            .await
+            .unwrap();
         db.close().await;
     });
     Some(url)
@@ -70,14 +90,28 @@ fn databases() -> Vec<String> {
 }
 
 fn rentrack(db: &str, args: &[&str]) -> Output {
-    Command::new(BIN).args(args).arg("--database-url").arg(db).env_remove("RENTRACK_DATABASE_URL").output().expect("run rentrack")
+    Command::new(BIN)
+        .args(args)
+        .arg("--database-url")
+        .arg(db)
+        .env_remove("RENTRACK_DATABASE_URL")
+        .output()
+        .expect("run rentrack")
 }
 
 /// Runs a command that must succeed and print one JSON object per line.
 fn json_lines(db: &str, args: &[&str]) -> Vec<Value> {
     let out = rentrack(db, args);
-    assert!(out.status.success(), "rentrack {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect()
+    assert!(
+        out.status.success(),
+        "rentrack {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
 }
 
 fn json(db: &str, args: &[&str]) -> Value {
@@ -90,7 +124,10 @@ fn fails(db: &str, args: &[&str], message: &str) {
     let out = rentrack(db, args);
     assert!(!out.status.success(), "rentrack {args:?} should fail");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains(message), "stderr {stderr:?} should mention {message:?}");
+    assert!(
+        stderr.contains(message),
+        "stderr {stderr:?} should mention {message:?}"
+    );
 }
 
 /// A running server, its base URL, and everything it has written to stderr.
@@ -126,11 +163,18 @@ impl Server {
                 lines.lock().unwrap().push(line);
             }
         });
-        let base_url = rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| {
-            let _ = child.kill();
-            panic!("server did not start: {:?}", stderr.lock().unwrap())
-        });
-        Server { child, base_url, stdout: Vec::new(), stderr }
+        let base_url = rx
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| {
+                let _ = child.kill();
+                panic!("server did not start: {:?}", stderr.lock().unwrap())
+            });
+        Server {
+            child,
+            base_url,
+            stdout: Vec::new(),
+            stderr,
+        }
     }
 
     fn port(&self) -> u16 {
@@ -152,14 +196,20 @@ impl Server {
     }
 
     fn terminate(&mut self) -> std::process::ExitStatus {
-        let ok = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
+        let ok = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
         assert!(ok.success());
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return status;
             }
-            assert!(Instant::now() < deadline, "server did not stop after SIGTERM");
+            assert!(
+                Instant::now() < deadline,
+                "server did not stop after SIGTERM"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -177,7 +227,10 @@ impl Drop for Server {
 }
 
 /// One HTTP/1.1 exchange over any stream; returns the status and the body.
-async fn exchange<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, request: &str) -> (u16, String) {
+async fn exchange<S: AsyncRead + AsyncWrite + Unpin>(
+    mut stream: S,
+    request: &str,
+) -> (u16, String) {
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
     let _ = stream.read_to_end(&mut raw).await;
@@ -186,8 +239,15 @@ async fn exchange<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, request: &st
 
 fn parse_response(raw: &[u8]) -> (u16, String) {
     let text = String::from_utf8_lossy(raw);
-    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no HTTP response in {text:?}"));
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP response in {text:?}"));
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
     (status, body)
 }
 
@@ -200,7 +260,10 @@ fn get_request(path: &str, headers: &[(&str, &str)]) -> String {
 }
 
 fn get(port: u16, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     rt.block_on(async {
         let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
         exchange(stream, &get_request(path, headers)).await
@@ -209,27 +272,103 @@ fn get(port: u16, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
 
 /// Creates company `acme` on the unlimited plan with the API on; returns its token.
 fn unlimited_company(db: &str) -> String {
-    let created = json(db, &["company", "create", "--name", "Acme Rentals", "--subdomain", "acme", "--plan", "unlimited", "--enable-api"]);
+    let created = json(
+        db,
+        &[
+            "company",
+            "create",
+            "--name",
+            "Acme Rentals",
+            "--subdomain",
+            "acme",
+            "--plan",
+            "unlimited",
+            "--enable-api",
+        ],
+    );
     created["token"].as_str().expect("a token").to_owned()
 }
 
 #[test]
 fn company_create_prints_the_company_and_token_once() {
     for db in databases() {
-        let created = json(&db, &["company", "create", "--name", "Acme Rentals", "--subdomain", "acme", "--plan", "paid", "--owner-email", "boss@acme.test", "--enable-api"]);
+        let created = json(
+            &db,
+            &[
+                "company",
+                "create",
+                "--name",
+                "Acme Rentals",
+                "--subdomain",
+                "acme",
+                "--plan",
+                "paid",
+                "--owner-email",
+                "boss@acme.test",
+                "--enable-api",
+            ],
+        );
         assert!(created["company_id"].as_i64().unwrap() > 0);
         assert_eq!(created["subdomain"], "acme");
         assert_eq!(created["plan"], "paid");
         let token = created["token"].as_str().expect("token with --enable-api");
         assert!(token.len() >= 32);
 
-        let quiet = json(&db, &["company", "create", "--name", "Quiet Co", "--subdomain", "quiet"]);
+        let quiet = json(
+            &db,
+            &[
+                "company",
+                "create",
+                "--name",
+                "Quiet Co",
+                "--subdomain",
+                "quiet",
+            ],
+        );
         assert_eq!(quiet["plan"], "trial", "trial is the default plan");
-        assert!(quiet.get("token").is_none(), "no token without --enable-api");
+        assert!(
+            quiet.get("token").is_none(),
+            "no token without --enable-api"
+        );
 
-        fails(&db, &["company", "create", "--name", "Again", "--subdomain", "acme"], "subdomain");
-        fails(&db, &["company", "create", "--name", "Bad", "--subdomain", "Not Valid!"], "subdomain");
-        fails(&db, &["company", "create", "--name", "Bad", "--subdomain", "bad", "--plan", "gold"], "gold");
+        fails(
+            &db,
+            &[
+                "company",
+                "create",
+                "--name",
+                "Again",
+                "--subdomain",
+                "acme",
+            ],
+            "subdomain",
+        );
+        fails(
+            &db,
+            &[
+                "company",
+                "create",
+                "--name",
+                "Bad",
+                "--subdomain",
+                "Not Valid!",
+            ],
+            "subdomain",
+        );
+        fails(
+            &db,
+            &[
+                "company",
+                "create",
+                "--name",
+                "Bad",
+                "--subdomain",
+                "bad",
+                "--plan",
+                "gold",
+            ],
+            "gold",
+        );
 
         let list = json_lines(&db, &["company", "list"]);
         assert_eq!(list.len(), 2);
@@ -238,35 +377,104 @@ fn company_create_prints_the_company_and_token_once() {
         assert_eq!(acme["api_enabled"], true);
         assert_eq!(acme["rate_limit"]["requests"], 60);
         assert_eq!(acme["rate_limit"]["window_secs"], 60);
-        assert!(list.iter().all(|c| c.get("token").is_none()), "list never shows a token");
+        assert!(
+            list.iter().all(|c| c.get("token").is_none()),
+            "list never shows a token"
+        );
     }
 }
 
 #[test]
 fn plan_rate_limit_and_api_switch_commands_change_the_company() {
     for db in databases() {
-        json(&db, &["company", "create", "--name", "Acme Rentals", "--subdomain", "acme"]);
-        let paid = json(&db, &["company", "set-plan", "--subdomain", "acme", "--plan", "paid"]);
+        json(
+            &db,
+            &[
+                "company",
+                "create",
+                "--name",
+                "Acme Rentals",
+                "--subdomain",
+                "acme",
+            ],
+        );
+        let paid = json(
+            &db,
+            &[
+                "company",
+                "set-plan",
+                "--subdomain",
+                "acme",
+                "--plan",
+                "paid",
+            ],
+        );
         assert_eq!(paid["plan"], "paid");
         assert_eq!(paid["rate_limit"]["requests"], 60);
 
-        let custom = json(&db, &["company", "set-rate-limit", "--subdomain", "acme", "--requests", "5", "--window-secs", "10"]);
+        let custom = json(
+            &db,
+            &[
+                "company",
+                "set-rate-limit",
+                "--subdomain",
+                "acme",
+                "--requests",
+                "5",
+                "--window-secs",
+                "10",
+            ],
+        );
         assert_eq!(custom["rate_limit"]["requests"], 5);
         assert_eq!(custom["rate_limit"]["window_secs"], 10);
-        let unlimited = json(&db, &["company", "set-rate-limit", "--subdomain", "acme", "--unlimited"]);
+        let unlimited = json(
+            &db,
+            &[
+                "company",
+                "set-rate-limit",
+                "--subdomain",
+                "acme",
+                "--unlimited",
+            ],
+        );
         assert_eq!(unlimited["rate_limit"]["requests"], Value::Null);
 
         let enabled = json(&db, &["company", "enable-api", "--subdomain", "acme"]);
         assert_eq!(enabled["api_enabled"], true);
-        assert!(enabled["token"].is_string(), "the first enable issues a token");
+        assert!(
+            enabled["token"].is_string(),
+            "the first enable issues a token"
+        );
         let again = json(&db, &["company", "enable-api", "--subdomain", "acme"]);
-        assert!(again.get("token").is_none(), "an existing token is kept and not shown again");
+        assert!(
+            again.get("token").is_none(),
+            "an existing token is kept and not shown again"
+        );
         let disabled = json(&db, &["company", "disable-api", "--subdomain", "acme"]);
         assert_eq!(disabled["api_enabled"], false);
 
-        fails(&db, &["company", "set-plan", "--subdomain", "nobody", "--plan", "paid"], "no company");
-        fails(&db, &["company", "enable-api", "--subdomain", "nobody"], "no company");
-        fails(&db, &["token", "regenerate", "--subdomain", "nobody"], "no company");
+        fails(
+            &db,
+            &[
+                "company",
+                "set-plan",
+                "--subdomain",
+                "nobody",
+                "--plan",
+                "paid",
+            ],
+            "no company",
+        );
+        fails(
+            &db,
+            &["company", "enable-api", "--subdomain", "nobody"],
+            "no company",
+        );
+        fails(
+            &db,
+            &["token", "regenerate", "--subdomain", "nobody"],
+            "no company",
+        );
         assert_eq!(json(&db, &["migrate"])["migrated"], true);
     }
 }
@@ -279,11 +487,17 @@ fn token_regenerate_stops_the_old_token_at_once() {
         let path = "/locations/get_line_item_locations.api";
         assert_eq!(get(server.port(), path, &[("token", &old)]).0, 200);
 
-        let new = json(&db, &["token", "regenerate", "--subdomain", "acme"])["token"].as_str().unwrap().to_owned();
+        let new = json(&db, &["token", "regenerate", "--subdomain", "acme"])["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
         assert_ne!(new, old);
         let (status, body) = get(server.port(), path, &[("token", &old)]);
         assert_eq!(status, 401, "{body}");
-        assert!(serde_json::from_str::<Value>(&body).is_ok(), "a JSON error: {body}");
+        assert!(
+            serde_json::from_str::<Value>(&body).is_ok(),
+            "a JSON error: {body}"
+        );
         assert_eq!(get(server.port(), path, &[("token", &new)]).0, 200);
     }
 }
@@ -292,42 +506,104 @@ fn token_regenerate_stops_the_old_token_at_once() {
 fn owner_set_password_lets_the_owner_log_in_to_the_console() {
     use std::io::Write;
     for db in databases() {
-        json(&db, &["company", "create", "--name", "Acme Rentals", "--subdomain", "acme", "--owner-email", "boss@acme.test"]);
+        json(
+            &db,
+            &[
+                "company",
+                "create",
+                "--name",
+                "Acme Rentals",
+                "--subdomain",
+                "acme",
+                "--owner-email",
+                "boss@acme.test",
+            ],
+        );
         let set = |email: &str, password: &str| {
             let mut child = Command::new(BIN)
-                .args(["owner", "set-password", "--subdomain", "acme", "--email", email, "--database-url", &db])
+                .args([
+                    "owner",
+                    "set-password",
+                    "--subdomain",
+                    "acme",
+                    "--email",
+                    email,
+                    "--database-url",
+                    &db,
+                ])
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
                 .unwrap();
-            child.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes()).unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(format!("{password}\n").as_bytes())
+                .unwrap();
             child.wait_with_output().unwrap()
         };
         let check = |email: &str, password: &str| {
-            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
             rt.block_on(async {
                 let store = store::Db::connect(&db).await.unwrap();
-                let ok = store::console::check_password(&store, "acme", email, password).await.unwrap().is_some();
+                let ok = store::console::check_password(&store, "acme", email, password)
+                    .await
+                    .unwrap()
+                    .is_some();
                 store.close().await;
                 ok
             })
         };
-        assert!(!check("boss@acme.test", "correct-horse-battery"), "an owner made by the CLI has no password yet");
+        assert!(
+            !check("boss@acme.test", "correct-horse-battery"),
+            "an owner made by the CLI has no password yet"
+        );
         let out = set("Boss@Acme.test", "correct-horse-battery");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(printed, serde_json::json!({"subdomain": "acme", "email": "boss@acme.test"}));
+        assert_eq!(
+            printed,
+            serde_json::json!({"subdomain": "acme", "email": "boss@acme.test"})
+        );
         assert!(check("boss@acme.test", "correct-horse-battery"));
         assert!(!check("boss@acme.test", "wrong-password-here"));
         // The password is never an argument, and a short one is refused.
         let out = set("boss@acme.test", "short");
-        assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("at least 10"));
-        assert!(check("boss@acme.test", "correct-horse-battery"), "a refused change keeps the old password");
+        assert!(
+            !out.status.success() && String::from_utf8_lossy(&out.stderr).contains("at least 10")
+        );
+        assert!(
+            check("boss@acme.test", "correct-horse-battery"),
+            "a refused change keeps the old password"
+        );
         // A second owner e-mail is added as an owner and listed as an administrator.
-        assert!(set("partner@acme.test", "another-long-password").status.success());
+        assert!(
+            set("partner@acme.test", "another-long-password")
+                .status
+                .success()
+        );
         assert!(check("partner@acme.test", "another-long-password"));
-        fails(&db, &["owner", "set-password", "--subdomain", "nobody", "--email", "a@b.test"], "no company");
+        fails(
+            &db,
+            &[
+                "owner",
+                "set-password",
+                "--subdomain",
+                "nobody",
+                "--email",
+                "a@b.test",
+            ],
+            "no company",
+        );
     }
 }
 
@@ -338,16 +614,36 @@ fn demo_prints_a_working_token_and_serves_sample_data() {
     server.read_stdout_until("try:");
     let printed = server.stdout.join("");
     assert!(printed.contains(&server.base_url), "{printed}");
-    let token = printed.lines().find_map(|l| l.trim().strip_prefix("token: ")).expect("a token line").to_owned();
+    let token = printed
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("token: "))
+        .expect("a token line")
+        .to_owned();
 
-    let (status, body) = get(server.port(), "/locations/get_line_item_locations.api", &[("token", &token)]);
+    let (status, body) = get(
+        server.port(),
+        "/locations/get_line_item_locations.api",
+        &[("token", &token)],
+    );
     assert_eq!(status, 200, "{body}");
     let body: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(body["locations"].as_array().unwrap().len(), 4, "demo locations: {body}");
-    let (status, body) = get(server.port(), "/assets/classification_view.api", &[("token", &token)]);
+    assert_eq!(
+        body["locations"].as_array().unwrap().len(),
+        4,
+        "demo locations: {body}"
+    );
+    let (status, body) = get(
+        server.port(),
+        "/assets/classification_view.api",
+        &[("token", &token)],
+    );
     assert_eq!(status, 200);
     assert!(body.contains("Cameras"), "demo groups: {body}");
-    let (status, body) = get(server.port(), "/members.api?include_custom_fields=true", &[("token", &token)]);
+    let (status, body) = get(
+        server.port(),
+        "/members.api?include_custom_fields=true",
+        &[("token", &token)],
+    );
     assert_eq!(status, 200, "{body}");
     let body: Value = serde_json::from_str(&body).unwrap();
     let members = body["members"].as_array().unwrap();
@@ -360,13 +656,28 @@ fn demo_prints_a_working_token_and_serves_sample_data() {
     let mut server = Server::start(&db, &["demo"]);
     server.read_stdout_until("try:");
     let printed = server.stdout.join("");
-    let second = printed.lines().find_map(|l| l.trim().strip_prefix("token: ")).unwrap().to_owned();
+    let second = printed
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("token: "))
+        .unwrap()
+        .to_owned();
     assert_ne!(second, token);
-    assert_eq!(get(server.port(), "/assets/vendors.api", &[("token", &token)]).0, 401);
-    let (status, body) = get(server.port(), "/locations/get_line_item_locations.api", &[("token", &second)]);
+    assert_eq!(
+        get(server.port(), "/assets/vendors.api", &[("token", &token)]).0,
+        401
+    );
+    let (status, body) = get(
+        server.port(),
+        "/locations/get_line_item_locations.api",
+        &[("token", &second)],
+    );
     assert_eq!(status, 200);
     let body: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(body["locations"].as_array().unwrap().len(), 4, "the demo data is seeded once");
+    assert_eq!(
+        body["locations"].as_array().unwrap().len(),
+        4,
+        "the demo data is seeded once"
+    );
 }
 
 #[test]
@@ -376,10 +687,26 @@ fn serve_speaks_https_with_the_given_certificate() {
     std::fs::write(dir.join("cert.pem"), certified.cert.pem()).unwrap();
     std::fs::write(dir.join("key.pem"), certified.key_pair.serialize_pem()).unwrap();
     let db = format!("sqlite://{}", dir.join("rentrack.db").display());
-    let server = Server::start(&db, &["serve", "--tls-cert", dir.join("cert.pem").to_str().unwrap(), "--tls-key", dir.join("key.pem").to_str().unwrap()]);
-    assert!(server.base_url.starts_with("https://"), "{}", server.base_url);
+    let server = Server::start(
+        &db,
+        &[
+            "serve",
+            "--tls-cert",
+            dir.join("cert.pem").to_str().unwrap(),
+            "--tls-key",
+            dir.join("key.pem").to_str().unwrap(),
+        ],
+    );
+    assert!(
+        server.base_url.starts_with("https://"),
+        "{}",
+        server.base_url
+    );
 
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let (status, body) = rt.block_on(async {
         let mut roots = tokio_rustls::rustls::RootCertStore::empty();
         roots.add(certified.cert.der().clone()).unwrap();
@@ -390,25 +717,45 @@ fn serve_speaks_https_with_the_given_certificate() {
             .with_root_certificates(roots)
             .with_no_client_auth();
         let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-        let tcp = TcpStream::connect(("127.0.0.1", server.port())).await.unwrap();
+        let tcp = TcpStream::connect(("127.0.0.1", server.port()))
+            .await
+            .unwrap();
         let name = tokio_rustls::rustls::pki_types::ServerName::try_from("localhost").unwrap();
-        let tls = connector.connect(name, tcp).await.expect("TLS handshake with the served certificate");
+        let tls = connector
+            .connect(name, tcp)
+            .await
+            .expect("TLS handshake with the served certificate");
         exchange(tls, &get_request("/healthz", &[])).await
     });
     assert_eq!(status, 200, "{body}");
 
     // Plain HTTP on the TLS port gets no HTTP answer.
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let raw = rt.block_on(async {
-        let mut tcp = TcpStream::connect(("127.0.0.1", server.port())).await.unwrap();
-        tcp.write_all(get_request("/healthz", &[]).as_bytes()).await.unwrap();
+        let mut tcp = TcpStream::connect(("127.0.0.1", server.port()))
+            .await
+            .unwrap();
+        tcp.write_all(get_request("/healthz", &[]).as_bytes())
+            .await
+            .unwrap();
         let mut raw = Vec::new();
         let _ = tokio::time::timeout(Duration::from_secs(5), tcp.read_to_end(&mut raw)).await;
         raw
     });
     assert!(!String::from_utf8_lossy(&raw).starts_with("HTTP/1.1 200"));
 
-    fails(&db, &["serve", "--tls-cert", dir.join("cert.pem").to_str().unwrap()], "--tls-key");
+    fails(
+        &db,
+        &[
+            "serve",
+            "--tls-cert",
+            dir.join("cert.pem").to_str().unwrap(),
+        ],
+        "--tls-key",
+    );
 }
 
 #[test]
@@ -431,17 +778,30 @@ fn sigterm_lets_the_request_in_flight_finish_then_exits_cleanly() {
     std::thread::sleep(Duration::from_millis(300));
 
     let pid = server.child.id();
-    let waiter = std::thread::spawn(move || Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap());
+    let waiter = std::thread::spawn(move || {
+        Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap()
+    });
     assert!(waiter.join().unwrap().success());
     std::thread::sleep(Duration::from_millis(300));
-    assert!(server.child.try_wait().unwrap().is_none(), "the server waits for the request in flight");
-    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).map(|mut s| {
-        let _ = s.write_all(get_request("/healthz", &[]).as_bytes());
-        let mut raw = Vec::new();
-        let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-        let _ = s.read_to_end(&mut raw);
-        raw.is_empty()
-    }).unwrap_or(true), "no new requests are served while shutting down");
+    assert!(
+        server.child.try_wait().unwrap().is_none(),
+        "the server waits for the request in flight"
+    );
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port))
+            .map(|mut s| {
+                let _ = s.write_all(get_request("/healthz", &[]).as_bytes());
+                let mut raw = Vec::new();
+                let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+                let _ = s.read_to_end(&mut raw);
+                raw.is_empty()
+            })
+            .unwrap_or(true),
+        "no new requests are served while shutting down"
+    );
 
     stream.write_all(&body.as_bytes()[20..]).unwrap();
     let mut raw = Vec::new();
@@ -462,22 +822,58 @@ fn the_log_has_one_line_per_request_and_never_the_token() {
     let mut server = Server::start(&db, &["serve"]);
     let port = server.port();
     let bearer = format!("Bearer {token}");
-    assert_eq!(get(port, "/assets/vendors.api", &[("token", &token)]).0, 200);
-    assert_eq!(get(port, "/assets/vendors.api", &[("Authorization", &bearer)]).0, 200);
-    assert_eq!(get(port, &format!("/assets/vendors.api?token={token}"), &[]).0, 200);
-    assert_eq!(get(port, &format!("/vendors/999.api?token={token}&x=1"), &[]).0, 404);
-    assert_eq!(get(port, "/assets/vendors.api", &[("token", "wrong-token-value")]).0, 401);
+    assert_eq!(
+        get(port, "/assets/vendors.api", &[("token", &token)]).0,
+        200
+    );
+    assert_eq!(
+        get(port, "/assets/vendors.api", &[("Authorization", &bearer)]).0,
+        200
+    );
+    assert_eq!(
+        get(port, &format!("/assets/vendors.api?token={token}"), &[]).0,
+        200
+    );
+    assert_eq!(
+        get(port, &format!("/vendors/999.api?token={token}&x=1"), &[]).0,
+        404
+    );
+    assert_eq!(
+        get(
+            port,
+            "/assets/vendors.api",
+            &[("token", "wrong-token-value")]
+        )
+        .0,
+        401
+    );
     server.terminate();
 
     let log = server.log();
-    assert!(log.iter().all(|l| !l.contains(&token)), "the token appears in the log: {log:#?}");
-    assert!(log.iter().all(|l| !l.contains("wrong-token-value")), "a presented token appears in the log");
-    let requests: Vec<Value> = log.iter().filter_map(|l| serde_json::from_str::<Value>(l).ok()).filter(|v| v.get("status").is_some()).collect();
+    assert!(
+        log.iter().all(|l| !l.contains(&token)),
+        "the token appears in the log: {log:#?}"
+    );
+    assert!(
+        log.iter().all(|l| !l.contains("wrong-token-value")),
+        "a presented token appears in the log"
+    );
+    let requests: Vec<Value> = log
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.get("status").is_some())
+        .collect();
     assert_eq!(requests.len(), 5, "one line per request: {log:#?}");
     for line in &requests {
         for field in ["route", "status", "latency_us", "request_id"] {
             assert!(line.get(field).is_some(), "{field} missing from {line}");
         }
     }
-    assert!(requests.iter().filter(|l| l["status"] == 200).all(|l| l["company"].is_number() || l["company"].is_string()), "{requests:?}");
+    assert!(
+        requests
+            .iter()
+            .filter(|l| l["status"] == 200)
+            .all(|l| l["company"].is_number() || l["company"].is_string()),
+        "{requests:?}"
+    );
 }

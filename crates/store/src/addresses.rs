@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use domain::{Change, CompanyId, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
 
-use crate::{change_log, Assignments, Db, PageOf, StoreError, Tx};
+use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log};
 
 /// Whose addresses: the id is the owner's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +76,9 @@ impl Owner {
             Owner::Customer(_) => crate::persons::live(company, crate::persons::Kind::Customer),
             Owner::Business(_) => crate::scoped("businesses", company),
         };
-        stmt.column("id").and_where(Expr::col("id").eq(self.id())).to_owned()
+        stmt.column("id")
+            .and_where(Expr::col("id").eq(self.id()))
+            .to_owned()
     }
 
     /// Columns this owner's table has besides the common ones.
@@ -140,7 +142,18 @@ const COLUMNS: [&str; 17] = [
 ];
 
 /// Optional text fields, in the order of `AddressInput::text`.
-pub const TEXT_FIELDS: [&str; 10] = ["name", "street2", "city", "state", "zipcode", "country", "longi", "lati", "email", "phone_number"];
+pub const TEXT_FIELDS: [&str; 10] = [
+    "name",
+    "street2",
+    "city",
+    "state",
+    "zipcode",
+    "country",
+    "longi",
+    "lati",
+    "email",
+    "phone_number",
+];
 
 #[derive(Debug, Clone, Default)]
 pub struct AddressInput {
@@ -170,38 +183,85 @@ fn select(company: CompanyId, owner: Owner) -> SelectStatement {
 }
 
 /// Lists an owner's addresses; an unknown owner is a 404, not an empty list.
-pub async fn list(db: &Db, company: CompanyId, owner: Owner, page: Page) -> Result<PageOf<Address>, StoreError> {
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    owner: Owner,
+    page: Page,
+) -> Result<PageOf<Address>, StoreError> {
     let mut read = db.read();
-    if read.optional::<(i64,)>(&owner.owner_row(company)).await?.is_none() {
+    if read
+        .optional::<(i64,)>(&owner.owner_row(company))
+        .await?
+        .is_none()
+    {
         return Err(StoreError::NotFound);
     }
-    let base = crate::scoped(owner.table(), company).and_where(Expr::col(owner.column()).eq(owner.id())).to_owned();
-    let count = base.clone().expr_as(Expr::col("id").count(), "n").to_owned();
-    let rows = select(company, owner).order_by("id", sea_query::Order::Asc).limit(page.limit()).offset(page.offset()).to_owned();
+    let base = crate::scoped(owner.table(), company)
+        .and_where(Expr::col(owner.column()).eq(owner.id()))
+        .to_owned();
+    let count = base
+        .clone()
+        .expr_as(Expr::col("id").count(), "n")
+        .to_owned();
+    let rows = select(company, owner)
+        .order_by("id", sea_query::Order::Asc)
+        .limit(page.limit())
+        .offset(page.offset())
+        .to_owned();
     let total: crate::Count = read.one(&count).await?;
     let records = read.all(&rows).await?;
-    Ok(PageOf { records, total: u64::try_from(total.n).unwrap_or(0) })
+    Ok(PageOf {
+        records,
+        total: u64::try_from(total.n).unwrap_or(0),
+    })
 }
 
-pub async fn find(db: &Db, company: CompanyId, owner: Owner, id: i64) -> Result<Address, StoreError> {
-    let stmt = select(company, owner).and_where(Expr::col("id").eq(id)).to_owned();
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    owner: Owner,
+    id: i64,
+) -> Result<Address, StoreError> {
+    let stmt = select(company, owner)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
 /// The owner's default address (of `address_type`, for a business).
-pub async fn default_address(db: &Db, company: CompanyId, owner: Owner, address_type: Option<AddressType>) -> Result<Address, StoreError> {
-    db.read().optional(&default_of(company, owner, address_type)).await?.ok_or(StoreError::NotFound)
+pub async fn default_address(
+    db: &Db,
+    company: CompanyId,
+    owner: Owner,
+    address_type: Option<AddressType>,
+) -> Result<Address, StoreError> {
+    db.read()
+        .optional(&default_of(company, owner, address_type))
+        .await?
+        .ok_or(StoreError::NotFound)
 }
 
-fn default_of(company: CompanyId, owner: Owner, address_type: Option<AddressType>) -> SelectStatement {
-    let mut stmt = select(company, owner).and_where(Expr::col("is_default").eq(true)).to_owned();
+fn default_of(
+    company: CompanyId,
+    owner: Owner,
+    address_type: Option<AddressType>,
+) -> SelectStatement {
+    let mut stmt = select(company, owner)
+        .and_where(Expr::col("is_default").eq(true))
+        .to_owned();
     if let Some(t) = address_type {
         stmt.and_where(Expr::col("address_type").eq(t.as_str()));
     }
     stmt
 }
 
-async fn clear_default(tx: &mut Tx, company: CompanyId, owner: Owner, address_type: Option<AddressType>) -> Result<(), StoreError> {
+async fn clear_default(
+    tx: &mut Tx,
+    company: CompanyId,
+    owner: Owner,
+    address_type: Option<AddressType>,
+) -> Result<(), StoreError> {
     let mut stmt = Query::update()
         .table(owner.table())
         .values([("is_default", Expr::val(false))])
@@ -218,10 +278,18 @@ async fn clear_default(tx: &mut Tx, company: CompanyId, owner: Owner, address_ty
 
 /// Checks the references an address makes: its recorder is a member, and a business
 /// address's contact is a contact of that business.
-async fn check_references(tx: &mut Tx, company: CompanyId, owner: Owner, input: &AddressInput) -> Result<(), StoreError> {
+async fn check_references(
+    tx: &mut Tx,
+    company: CompanyId,
+    owner: Owner,
+    input: &AddressInput,
+) -> Result<(), StoreError> {
     if let Some(id) = input.created_by_id {
         if !crate::members::exists(tx, company, id).await? {
-            return Err(StoreError::invalid("created_by_id", format!("is not a member of this company: no member with id {id}")));
+            return Err(StoreError::invalid(
+                "created_by_id",
+                format!("is not a member of this company: no member with id {id}"),
+            ));
         }
     }
     if let (Owner::Business(business), Change::Set(contact)) = (owner, &input.contact_id) {
@@ -231,7 +299,12 @@ async fn check_references(tx: &mut Tx, company: CompanyId, owner: Owner, input: 
             .and_where(Expr::col("contact_id").eq(*contact))
             .to_owned();
         if tx.optional::<(i64,)>(&stmt).await?.is_none() {
-            return Err(StoreError::invalid("contact_id", format!("is not a contact of this business: no contact with id {contact} belongs to it")));
+            return Err(StoreError::invalid(
+                "contact_id",
+                format!(
+                    "is not a contact of this business: no contact with id {contact} belongs to it"
+                ),
+            ));
         }
     }
     Ok(())
@@ -240,7 +313,10 @@ async fn check_references(tx: &mut Tx, company: CompanyId, owner: Owner, input: 
 /// Locks the owner's row for the rest of the transaction; `NotFound` if absent.
 async fn lock_owner(tx: &mut Tx, company: CompanyId, owner: Owner) -> Result<(), StoreError> {
     let stmt = owner.owner_row(company).lock(LockType::Update).to_owned();
-    tx.optional::<(i64,)>(&stmt).await?.map(|_| ()).ok_or(StoreError::NotFound)
+    tx.optional::<(i64,)>(&stmt)
+        .await?
+        .map(|_| ())
+        .ok_or(StoreError::NotFound)
 }
 
 fn subject(owner: Owner) -> &'static str {
@@ -251,7 +327,12 @@ fn subject(owner: Owner) -> &'static str {
     }
 }
 
-pub async fn create(db: &Db, company: CompanyId, owner: Owner, input: AddressInput) -> Result<Address, StoreError> {
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    owner: Owner,
+    input: AddressInput,
+) -> Result<Address, StoreError> {
     let Some(street1) = input.street1.clone() else {
         return Err(StoreError::invalid("street1", "can't be blank"));
     };
@@ -262,7 +343,10 @@ pub async fn create(db: &Db, company: CompanyId, owner: Owner, input: AddressInp
     let mut tx = db.begin().await?;
     lock_owner(&mut tx, company, owner).await?;
     check_references(&mut tx, company, owner, &input).await?;
-    let has_default = tx.optional::<Address>(&default_of(company, owner, address_type)).await?.is_some();
+    let has_default = tx
+        .optional::<Address>(&default_of(company, owner, address_type))
+        .await?
+        .is_some();
     let is_default = match input.default_address {
         Some(true) => {
             clear_default(&mut tx, company, owner, address_type).await?;
@@ -288,20 +372,54 @@ pub async fn create(db: &Db, company: CompanyId, owner: Owner, input: AddressInp
             row.set("billing_address", input.billing_address.unwrap_or(false));
         }
         Owner::Business(_) => {
-            row.set("address_type", address_type.map(AddressType::as_str)).change("contact_id", &input.contact_id);
+            row.set("address_type", address_type.map(AddressType::as_str))
+                .change("contact_id", &input.contact_id);
         }
     }
-    let (id,): (i64,) = tx.one(&row.into_insert(owner.table()).returning(Query::returning().column("id")).to_owned()).await?;
-    change_log::record(&mut tx, company, subject(owner), id, "created", serde_json::json!({"owner_id": owner.id(), "default": is_default})).await?;
-    let address: Address = tx.one(&select(company, owner).and_where(Expr::col("id").eq(id)).to_owned()).await?;
+    let (id,): (i64,) = tx
+        .one(
+            &row.into_insert(owner.table())
+                .returning(Query::returning().column("id"))
+                .to_owned(),
+        )
+        .await?;
+    change_log::record(
+        &mut tx,
+        company,
+        subject(owner),
+        id,
+        "created",
+        serde_json::json!({"owner_id": owner.id(), "default": is_default}),
+    )
+    .await?;
+    let address: Address = tx
+        .one(
+            &select(company, owner)
+                .and_where(Expr::col("id").eq(id))
+                .to_owned(),
+        )
+        .await?;
     tx.commit().await?;
     Ok(address)
 }
 
-pub async fn update(db: &Db, company: CompanyId, owner: Owner, id: i64, input: AddressInput) -> Result<Address, StoreError> {
+pub async fn update(
+    db: &Db,
+    company: CompanyId,
+    owner: Owner,
+    id: i64,
+    input: AddressInput,
+) -> Result<Address, StoreError> {
     let mut tx = db.begin().await?;
     lock_owner(&mut tx, company, owner).await?;
-    let before: Address = tx.optional(&select(company, owner).and_where(Expr::col("id").eq(id)).to_owned()).await?.ok_or(StoreError::NotFound)?;
+    let before: Address = tx
+        .optional(
+            &select(company, owner)
+                .and_where(Expr::col("id").eq(id))
+                .to_owned(),
+        )
+        .await?
+        .ok_or(StoreError::NotFound)?;
     check_references(&mut tx, company, owner, &input).await?;
     let stored_type = before.address_type.as_deref().and_then(AddressType::parse);
     let address_type = input.address_type.or(stored_type);
@@ -340,9 +458,24 @@ pub async fn update(db: &Db, company: CompanyId, owner: Owner, id: i64, input: A
         }
         row.set("is_default", default);
     }
-    tx.execute(&row.into_update(owner.table(), company, id)).await?;
-    change_log::record(&mut tx, company, subject(owner), id, "updated", serde_json::json!({"owner_id": owner.id()})).await?;
-    let address: Address = tx.one(&select(company, owner).and_where(Expr::col("id").eq(id)).to_owned()).await?;
+    tx.execute(&row.into_update(owner.table(), company, id))
+        .await?;
+    change_log::record(
+        &mut tx,
+        company,
+        subject(owner),
+        id,
+        "updated",
+        serde_json::json!({"owner_id": owner.id()}),
+    )
+    .await?;
+    let address: Address = tx
+        .one(
+            &select(company, owner)
+                .and_where(Expr::col("id").eq(id))
+                .to_owned(),
+        )
+        .await?;
     tx.commit().await?;
     Ok(address)
 }

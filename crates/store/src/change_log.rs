@@ -5,7 +5,7 @@ use domain::CompanyId;
 use sea_query::{ExprTrait, Query};
 use serde_json::Value as Json;
 
-use crate::{now, StoreError, Tx};
+use crate::{StoreError, Tx, now};
 
 pub async fn record(
     tx: &mut Tx,
@@ -17,7 +17,14 @@ pub async fn record(
 ) -> Result<(), StoreError> {
     let stmt = Query::insert()
         .into_table("change_log")
-        .columns(["company_id", "subject_type", "subject_id", "action", "details", "created_at"])
+        .columns([
+            "company_id",
+            "subject_type",
+            "subject_id",
+            "action",
+            "details",
+            "created_at",
+        ])
         .values_panic([
             company.0.into(),
             subject_type.into(),

@@ -1,14 +1,14 @@
 //! Companies (tenants), their owners and their API token.
 
-use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
 use argon2::Argon2;
+use argon2::password_hash::{PasswordHasher, SaltString, rand_core::OsRng};
 use domain::settings::{ActivationLocation, Currency};
 use domain::{CompanyId, Plan, RateLimitPolicy, Subdomain};
 use rand::RngCore;
 use sea_query::{Expr, ExprTrait, Query};
 use sha2::{Digest, Sha256};
 
-use crate::{change_log, now, Db, StoreError};
+use crate::{Db, StoreError, change_log, now};
 
 #[derive(Debug, Clone)]
 pub struct Company {
@@ -44,11 +44,15 @@ impl From<CompanyRow> for Company {
             name: r.name,
             subdomain: r.subdomain,
             plan: r.plan.parse().unwrap_or(Plan::Trial),
-            rate_limit: RateLimitPolicy::from_columns(r.rate_limit_requests, r.rate_limit_window_secs),
+            rate_limit: RateLimitPolicy::from_columns(
+                r.rate_limit_requests,
+                r.rate_limit_window_secs,
+            ),
             api_enabled: r.api_enabled,
             time_zone: r.time_zone.parse().unwrap_or(chrono_tz::UTC),
             currency: Currency::parse(&r.currency).unwrap_or_else(Currency::usd),
-            retired_activation_location: ActivationLocation::parse(&r.retired_activation_location).unwrap_or(ActivationLocation::Optional),
+            retired_activation_location: ActivationLocation::parse(&r.retired_activation_location)
+                .unwrap_or(ActivationLocation::Optional),
         }
     }
 }
@@ -99,7 +103,10 @@ pub fn hash_password(password: &str) -> Result<String, StoreError> {
 
 /// Creates a company, its owner (when an e-mail is given) and, with `enable_api`,
 /// its token, in one transaction.
-pub async fn create(db: &Db, new: NewCompany) -> Result<(Company, Option<IssuedToken>), StoreError> {
+pub async fn create(
+    db: &Db,
+    new: NewCompany,
+) -> Result<(Company, Option<IssuedToken>), StoreError> {
     let at = now();
     let (requests, window) = new.plan.default_policy().to_columns();
     let mut tx = db.begin().await?;
@@ -145,7 +152,12 @@ pub async fn create(db: &Db, new: NewCompany) -> Result<(Company, Option<IssuedT
         let owner = Query::insert()
             .into_table("owners")
             .columns(["company_id", "email", "password_hash", "created_at"])
-            .values_panic([company.id.0.into(), email.trim().to_lowercase().into(), password_hash.into(), at.into()])
+            .values_panic([
+                company.id.0.into(),
+                email.trim().to_lowercase().into(),
+                password_hash.into(),
+                at.into(),
+            ])
             .to_owned();
         tx.execute(&owner).await?;
         crate::members::insert_owner(&mut tx, company.id, &email.trim().to_lowercase(), at).await?;
@@ -176,7 +188,11 @@ pub async fn create(db: &Db, new: NewCompany) -> Result<(Company, Option<IssuedT
 }
 
 pub async fn list(db: &Db) -> Result<Vec<Company>, StoreError> {
-    let stmt = Query::select().columns(COLUMNS).from("companies").order_by("id", sea_query::Order::Asc).to_owned();
+    let stmt = Query::select()
+        .columns(COLUMNS)
+        .from("companies")
+        .order_by("id", sea_query::Order::Asc)
+        .to_owned();
     let rows: Vec<CompanyRow> = db.read().all(&stmt).await?;
     Ok(rows.into_iter().map(Company::from).collect())
 }
@@ -192,7 +208,11 @@ pub async fn find_by_subdomain(db: &Db, subdomain: &str) -> Result<Company, Stor
 }
 
 pub async fn find(db: &Db, id: CompanyId) -> Result<Company, StoreError> {
-    let stmt = Query::select().columns(COLUMNS).from("companies").and_where(Expr::col("id").eq(id.0)).to_owned();
+    let stmt = Query::select()
+        .columns(COLUMNS)
+        .from("companies")
+        .and_where(Expr::col("id").eq(id.0))
+        .to_owned();
     let row: Option<CompanyRow> = db.read().optional(&stmt).await?;
     row.map(Company::from).ok_or(StoreError::NotFound)
 }
@@ -202,7 +222,10 @@ pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Company>, Store
     let stmt = Query::select()
         .columns(COLUMNS.map(|c| ("companies", c)))
         .from("api_tokens")
-        .inner_join("companies", Expr::col(("companies", "id")).equals(("api_tokens", "company_id")))
+        .inner_join(
+            "companies",
+            Expr::col(("companies", "id")).equals(("api_tokens", "company_id")),
+        )
         .and_where(Expr::col(("api_tokens", "token_hash")).eq(hash_token(token)))
         .to_owned();
     let row: Option<CompanyRow> = db.read().optional(&stmt).await?;
@@ -227,7 +250,15 @@ async fn update_company(
         .to_owned();
     let row: Option<CompanyRow> = tx.optional(&stmt).await?;
     let company = Company::from(row.ok_or(StoreError::NotFound)?);
-    change_log::record(&mut tx, company.id, "company", company.id.0, action, details).await?;
+    change_log::record(
+        &mut tx,
+        company.id,
+        "company",
+        company.id.0,
+        action,
+        details,
+    )
+    .await?;
     tx.commit().await?;
     Ok(company)
 }
@@ -250,24 +281,50 @@ pub async fn set_plan(db: &Db, subdomain: &str, plan: Plan) -> Result<Company, S
 }
 
 /// Overrides the company's rate limit, whatever its plan.
-pub async fn set_rate_limit(db: &Db, subdomain: &str, policy: RateLimitPolicy) -> Result<Company, StoreError> {
+pub async fn set_rate_limit(
+    db: &Db,
+    subdomain: &str,
+    policy: RateLimitPolicy,
+) -> Result<Company, StoreError> {
     let (requests, window) = policy.to_columns();
     update_company(
         db,
         Expr::col("subdomain").eq(subdomain),
-        vec![("rate_limit_requests", requests.into()), ("rate_limit_window_secs", window.into())],
+        vec![
+            ("rate_limit_requests", requests.into()),
+            ("rate_limit_window_secs", window.into()),
+        ],
         "rate_limit_changed",
         serde_json::json!({"requests": requests, "window_secs": window}),
     )
     .await
 }
 
-pub async fn set_api_enabled(db: &Db, subdomain: &str, enabled: bool) -> Result<Company, StoreError> {
-    let action = if enabled { "api_enabled" } else { "api_disabled" };
-    update_company(db, Expr::col("subdomain").eq(subdomain), vec![("api_enabled", enabled.into())], action, serde_json::json!({})).await
+pub async fn set_api_enabled(
+    db: &Db,
+    subdomain: &str,
+    enabled: bool,
+) -> Result<Company, StoreError> {
+    let action = if enabled {
+        "api_enabled"
+    } else {
+        "api_disabled"
+    };
+    update_company(
+        db,
+        Expr::col("subdomain").eq(subdomain),
+        vec![("api_enabled", enabled.into())],
+        action,
+        serde_json::json!({}),
+    )
+    .await
 }
 
-pub async fn set_time_zone(db: &Db, subdomain: &str, tz: chrono_tz::Tz) -> Result<Company, StoreError> {
+pub async fn set_time_zone(
+    db: &Db,
+    subdomain: &str,
+    tz: chrono_tz::Tz,
+) -> Result<Company, StoreError> {
     update_company(
         db,
         Expr::col("subdomain").eq(subdomain),
@@ -286,7 +343,11 @@ pub struct Settings {
     pub retired_activation_location: Option<ActivationLocation>,
 }
 
-pub async fn update_settings(db: &Db, company: CompanyId, settings: Settings) -> Result<Company, StoreError> {
+pub async fn update_settings(
+    db: &Db,
+    company: CompanyId,
+    settings: Settings,
+) -> Result<Company, StoreError> {
     let mut values: Vec<(&'static str, sea_query::Value)> = Vec::new();
     if let Some(tz) = settings.time_zone {
         values.push(("time_zone", tz.name().into()));
@@ -298,7 +359,14 @@ pub async fn update_settings(db: &Db, company: CompanyId, settings: Settings) ->
         values.push(("retired_activation_location", a.as_str().into()));
     }
     let details = serde_json::json!({"fields": values.iter().map(|(c, _)| *c).collect::<Vec<_>>()});
-    update_company(db, Expr::col("id").eq(company.0), values, "settings_changed", details).await
+    update_company(
+        db,
+        Expr::col("id").eq(company.0),
+        values,
+        "settings_changed",
+        details,
+    )
+    .await
 }
 
 /// Issues a new token; the previous one stops working when this commits.
@@ -316,14 +384,27 @@ pub async fn regenerate_token(db: &Db, company: CompanyId) -> Result<IssuedToken
         .values_panic([company.0.into(), hash_token(&token.0).into(), now().into()])
         .to_owned();
     tx.execute(&insert).await?;
-    change_log::record(&mut tx, company, "company", company.0, "token_regenerated", serde_json::json!({})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "company",
+        company.0,
+        "token_regenerated",
+        serde_json::json!({}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(token)
 }
 
 /// Sets the password of the company's owner with this e-mail, adding that owner (and
 /// listing them as an administrator member) when the company has none by that e-mail.
-pub async fn set_owner_password(db: &Db, company: CompanyId, email: &str, password: &str) -> Result<(), StoreError> {
+pub async fn set_owner_password(
+    db: &Db,
+    company: CompanyId,
+    email: &str,
+    password: &str,
+) -> Result<(), StoreError> {
     let hash = hash_password(password)?;
     let mut tx = db.begin().await?;
     let update = Query::update()
@@ -340,17 +421,37 @@ pub async fn set_owner_password(db: &Db, company: CompanyId, email: &str, passwo
             .values_panic([company.0.into(), email.into(), hash.into(), at.into()])
             .to_owned();
         tx.execute(&insert).await?;
-        crate::members::insert_owner(&mut tx, company, email, at).await.map_err(|e| {
-            if e.is_unique_violation() { StoreError::invalid("email", "is already a member of this company who is not its owner") } else { e }
-        })?;
+        crate::members::insert_owner(&mut tx, company, email, at)
+            .await
+            .map_err(|e| {
+                if e.is_unique_violation() {
+                    StoreError::invalid(
+                        "email",
+                        "is already a member of this company who is not its owner",
+                    )
+                } else {
+                    e
+                }
+            })?;
     }
-    change_log::record(&mut tx, company, "company", company.0, "owner_password_set", serde_json::json!({"email": email})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "company",
+        company.0,
+        "owner_password_set",
+        serde_json::json!({"email": email}),
+    )
+    .await?;
     tx.commit().await
 }
 
 /// A cheap query proving the database answers, for `/healthz`.
 pub async fn list_ping(db: &Db) -> Result<(), StoreError> {
-    let stmt = crate::Sql { text: "SELECT 1", values: sea_query::Values(vec![]) };
+    let stmt = crate::Sql {
+        text: "SELECT 1",
+        values: sea_query::Values(vec![]),
+    };
     let _: (i32,) = db.read().one(&stmt).await?;
     Ok(())
 }

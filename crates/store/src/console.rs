@@ -1,15 +1,15 @@
 //! What the owner console needs: checking an owner's password, sessions kept in the
 //! database (so any instance can serve them), log-in throttling, and daily API usage.
 
-use argon2::password_hash::{PasswordHash, PasswordVerifier};
 use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordVerifier};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use domain::CompanyId;
 use rand::RngCore;
 use sea_query::{Expr, ExprTrait, Query};
 use std::collections::HashMap;
 
-use crate::companies::{self, hash_token, Company};
+use crate::companies::{self, Company, hash_token};
 use crate::{Db, Sql, StoreError};
 
 /// How long a session lasts without signing in again.
@@ -43,8 +43,15 @@ struct OwnerRow {
     password_hash: Option<String>,
 }
 
-async fn find_owner(db: &Db, company: CompanyId, email: &str) -> Result<Option<OwnerRow>, StoreError> {
-    let stmt = crate::scoped("owners", company).columns(["id", "password_hash"]).and_where(Expr::col("email").eq(email.trim().to_lowercase())).to_owned();
+async fn find_owner(
+    db: &Db,
+    company: CompanyId,
+    email: &str,
+) -> Result<Option<OwnerRow>, StoreError> {
+    let stmt = crate::scoped("owners", company)
+        .columns(["id", "password_hash"])
+        .and_where(Expr::col("email").eq(email.trim().to_lowercase()))
+        .to_owned();
     db.read().optional(&stmt).await
 }
 
@@ -54,7 +61,12 @@ pub async fn owner_id(db: &Db, company: CompanyId, email: &str) -> Result<Option
 }
 
 /// The owner of company `subdomain` with this e-mail and password, if they match.
-pub async fn check_password(db: &Db, subdomain: &str, email: &str, password: &str) -> Result<Option<(Company, i64)>, StoreError> {
+pub async fn check_password(
+    db: &Db,
+    subdomain: &str,
+    email: &str,
+    password: &str,
+) -> Result<Option<(Company, i64)>, StoreError> {
     let company = match companies::find_by_subdomain(db, subdomain).await {
         Ok(c) => Some(c),
         Err(StoreError::NotFound) => None,
@@ -64,8 +76,17 @@ pub async fn check_password(db: &Db, subdomain: &str, email: &str, password: &st
         Some(c) => find_owner(db, c.id, email).await?,
         None => None,
     };
-    let hash = owner.as_ref().and_then(|o| o.password_hash.clone()).unwrap_or_else(|| decoy_hash().to_owned());
-    let matches = PasswordHash::new(&hash).map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok()).unwrap_or(false);
+    let hash = owner
+        .as_ref()
+        .and_then(|o| o.password_hash.clone())
+        .unwrap_or_else(|| decoy_hash().to_owned());
+    let matches = PasswordHash::new(&hash)
+        .map(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
+        .unwrap_or(false);
     Ok(match (company, owner) {
         (Some(c), Some(o)) if matches && o.password_hash.is_some() => Some((c, o.id)),
         _ => None,
@@ -73,12 +94,23 @@ pub async fn check_password(db: &Db, subdomain: &str, email: &str, password: &st
 }
 
 /// Starts a session; returns the cookie token (only its hash is stored).
-pub async fn start_session(db: &Db, company: CompanyId, owner_id: i64) -> Result<String, StoreError> {
+pub async fn start_session(
+    db: &Db,
+    company: CompanyId,
+    owner_id: i64,
+) -> Result<String, StoreError> {
     let token = random_token();
     let now = crate::now();
     let stmt = Query::insert()
         .into_table("sessions")
-        .columns(["token_hash", "company_id", "owner_id", "csrf_token", "created_at", "expires_at"])
+        .columns([
+            "token_hash",
+            "company_id",
+            "owner_id",
+            "csrf_token",
+            "created_at",
+            "expires_at",
+        ])
         .values_panic([
             hash_token(&token).into(),
             company.0.into(),
@@ -90,7 +122,15 @@ pub async fn start_session(db: &Db, company: CompanyId, owner_id: i64) -> Result
         .to_owned();
     let mut tx = db.begin().await?;
     tx.execute(&stmt).await?;
-    crate::change_log::record(&mut tx, company, "owner", owner_id, "signed_in", serde_json::json!({})).await?;
+    crate::change_log::record(
+        &mut tx,
+        company,
+        "owner",
+        owner_id,
+        "signed_in",
+        serde_json::json!({}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(token)
 }
@@ -107,25 +147,42 @@ struct SessionRow {
 /// The live session a cookie token names.
 pub async fn session(db: &Db, token: &str) -> Result<Option<Session>, StoreError> {
     let stmt = Query::select()
-        .columns([("sessions", "company_id"), ("sessions", "owner_id"), ("sessions", "csrf_token"), ("sessions", "expires_at")])
+        .columns([
+            ("sessions", "company_id"),
+            ("sessions", "owner_id"),
+            ("sessions", "csrf_token"),
+            ("sessions", "expires_at"),
+        ])
         .column(("owners", "email"))
         .from("sessions")
         .inner_join(
             "owners",
-            Expr::col(("owners", "company_id")).equals(("sessions", "company_id")).and(Expr::col(("owners", "id")).equals(("sessions", "owner_id"))),
+            Expr::col(("owners", "company_id"))
+                .equals(("sessions", "company_id"))
+                .and(Expr::col(("owners", "id")).equals(("sessions", "owner_id"))),
         )
         .and_where(Expr::col(("sessions", "token_hash")).eq(hash_token(token)))
         .to_owned();
-    let Some(row): Option<SessionRow> = db.read().optional(&stmt).await? else { return Ok(None) };
+    let Some(row): Option<SessionRow> = db.read().optional(&stmt).await? else {
+        return Ok(None);
+    };
     if row.expires_at <= Utc::now() {
         return Ok(None);
     }
     let company = companies::find(db, CompanyId(row.company_id)).await?;
-    Ok(Some(Session { company, owner_id: row.owner_id, owner_email: row.email, csrf_token: row.csrf_token }))
+    Ok(Some(Session {
+        company,
+        owner_id: row.owner_id,
+        owner_email: row.email,
+        csrf_token: row.csrf_token,
+    }))
 }
 
 pub async fn end_session(db: &Db, token: &str) -> Result<(), StoreError> {
-    let stmt = Query::delete().from_table("sessions").and_where(Expr::col("token_hash").eq(hash_token(token))).to_owned();
+    let stmt = Query::delete()
+        .from_table("sessions")
+        .and_where(Expr::col("token_hash").eq(hash_token(token)))
+        .to_owned();
     let mut tx = db.begin().await?;
     tx.execute(&stmt).await?;
     tx.commit().await
@@ -139,11 +196,19 @@ pub struct Throttle {
 
 /// Seconds until `key` may try again, when it has used up its failures.
 pub async fn throttled(db: &Db, key: &str, throttle: &Throttle) -> Result<Option<i64>, StoreError> {
-    let stmt = Query::select().columns(["window_start", "failures"]).from("login_attempts").and_where(Expr::col("throttle_key").eq(key)).to_owned();
+    let stmt = Query::select()
+        .columns(["window_start", "failures"])
+        .from("login_attempts")
+        .and_where(Expr::col("throttle_key").eq(key))
+        .to_owned();
     let row: Option<(i64, i64)> = db.read().optional(&stmt).await?;
     let now = Utc::now().timestamp();
     Ok(match row {
-        Some((start, failures)) if now < start + throttle.window_secs && failures >= throttle.limit => Some(start + throttle.window_secs - now),
+        Some((start, failures))
+            if now < start + throttle.window_secs && failures >= throttle.limit =>
+        {
+            Some(start + throttle.window_secs - now)
+        }
         _ => None,
     })
 }
@@ -165,14 +230,20 @@ pub async fn record_failure(db: &Db, key: &str, throttle: &Throttle) -> Result<(
 
 /// Forgets the failures of `key` (after a successful log-in).
 pub async fn clear_failures(db: &Db, key: &str) -> Result<(), StoreError> {
-    let stmt = Query::delete().from_table("login_attempts").and_where(Expr::col("throttle_key").eq(key)).to_owned();
+    let stmt = Query::delete()
+        .from_table("login_attempts")
+        .and_where(Expr::col("throttle_key").eq(key))
+        .to_owned();
     let mut tx = db.begin().await?;
     tx.execute(&stmt).await?;
     tx.commit().await
 }
 
 /// Adds counted API requests per company and day.
-pub async fn add_usage(db: &Db, counts: &HashMap<(CompanyId, NaiveDate), i64>) -> Result<(), StoreError> {
+pub async fn add_usage(
+    db: &Db,
+    counts: &HashMap<(CompanyId, NaiveDate), i64>,
+) -> Result<(), StoreError> {
     if counts.is_empty() {
         return Ok(());
     }
@@ -181,7 +252,11 @@ pub async fn add_usage(db: &Db, counts: &HashMap<(CompanyId, NaiveDate), i64>) -
         let stmt = Sql {
             text: "INSERT INTO api_usage (company_id, day, requests) VALUES ($1, $2, $3) \
                    ON CONFLICT (company_id, day) DO UPDATE SET requests = api_usage.requests + $3",
-            values: sea_query::Values(vec![company.0.into(), day.format("%Y-%m-%d").to_string().into(), (*n).into()]),
+            values: sea_query::Values(vec![
+                company.0.into(),
+                day.format("%Y-%m-%d").to_string().into(),
+                (*n).into(),
+            ]),
         };
         tx.execute(&stmt).await?;
     }
@@ -190,6 +265,14 @@ pub async fn add_usage(db: &Db, counts: &HashMap<(CompanyId, NaiveDate), i64>) -
 
 /// API requests counted for `company` on `day` (UTC), as flushed so far.
 pub async fn usage(db: &Db, company: CompanyId, day: NaiveDate) -> Result<i64, StoreError> {
-    let stmt = crate::scoped("api_usage", company).column("requests").and_where(Expr::col("day").eq(day.format("%Y-%m-%d").to_string())).to_owned();
-    Ok(db.read().optional::<(i64,)>(&stmt).await?.map(|r| r.0).unwrap_or(0))
+    let stmt = crate::scoped("api_usage", company)
+        .column("requests")
+        .and_where(Expr::col("day").eq(day.format("%Y-%m-%d").to_string()))
+        .to_owned();
+    Ok(db
+        .read()
+        .optional::<(i64,)>(&stmt)
+        .await?
+        .map(|r| r.0)
+        .unwrap_or(0))
 }

@@ -3,12 +3,12 @@
 //! option never touches the records, and a deleted field's values simply vanish.
 
 use chrono::{DateTime, Utc};
-use domain::custom_field::{lookup_key, FieldOption, FieldType, Target, Targets};
+use domain::custom_field::{FieldOption, FieldType, Target, Targets, lookup_key};
 use domain::{Change, CompanyId, Page};
 use sea_query::{Expr, ExprTrait, LockType, Order, Query, SelectStatement, Value};
 use std::collections::BTreeMap;
 
-use crate::{change_log, now, Db, PageOf, Reader, StoreError, Tx};
+use crate::{Db, PageOf, Reader, StoreError, Tx, change_log, now};
 
 #[derive(Debug, Clone)]
 pub struct CustomField {
@@ -38,7 +38,14 @@ struct OptionRow {
     name: String,
 }
 
-const COLUMNS: [&str; 6] = ["id", "name", "field_type", "applies_to", "created_at", "updated_at"];
+const COLUMNS: [&str; 6] = [
+    "id",
+    "name",
+    "field_type",
+    "applies_to",
+    "created_at",
+    "updated_at",
+];
 
 pub struct FieldInput {
     pub name: Option<String>,
@@ -62,7 +69,14 @@ impl FieldSet {
     /// Values by field name, for a record's stored JSON (keyed by field id).
     pub fn named_values(&self, stored: &str) -> BTreeMap<String, String> {
         let values: BTreeMap<String, String> = serde_json::from_str(stored).unwrap_or_default();
-        self.0.iter().filter_map(|f| values.get(&f.id.to_string()).map(|v| (f.name.clone(), v.clone()))).collect()
+        self.0
+            .iter()
+            .filter_map(|f| {
+                values
+                    .get(&f.id.to_string())
+                    .map(|v| (f.name.clone(), v.clone()))
+            })
+            .collect()
     }
 }
 
@@ -86,7 +100,10 @@ pub fn merge_values(stored: &str, changes: &BTreeMap<i64, Change<String>>) -> St
 /// The selects of the company's field definitions and their options, in order (of one
 /// field with `only`).
 fn definition_selects(company: CompanyId, only: Option<i64>) -> (SelectStatement, SelectStatement) {
-    let mut fields = crate::scoped("custom_fields", company).columns(COLUMNS).order_by("id", Order::Asc).to_owned();
+    let mut fields = crate::scoped("custom_fields", company)
+        .columns(COLUMNS)
+        .order_by("id", Order::Asc)
+        .to_owned();
     let mut options = crate::scoped("custom_field_options", company)
         .columns(["id", "custom_field_id", "name"])
         .order_by("custom_field_id", Order::Asc)
@@ -99,7 +116,11 @@ fn definition_selects(company: CompanyId, only: Option<i64>) -> (SelectStatement
     (fields, options)
 }
 
-async fn load(read: &mut Reader<'_>, company: CompanyId, only: Option<i64>) -> Result<Vec<CustomField>, StoreError> {
+async fn load(
+    read: &mut Reader<'_>,
+    company: CompanyId,
+    only: Option<i64>,
+) -> Result<Vec<CustomField>, StoreError> {
     let (fields, options) = definition_selects(company, only);
     let rows: Vec<FieldRow> = read.all(&fields).await?;
     let option_rows: Vec<OptionRow> = read.all(&options).await?;
@@ -110,7 +131,14 @@ fn assemble(rows: Vec<FieldRow>, option_rows: Vec<OptionRow>) -> Vec<CustomField
     rows.into_iter()
         .map(|r| CustomField {
             id: r.id,
-            options: option_rows.iter().filter(|o| o.custom_field_id == r.id).map(|o| FieldOption { id: o.id, name: o.name.clone() }).collect(),
+            options: option_rows
+                .iter()
+                .filter(|o| o.custom_field_id == r.id)
+                .map(|o| FieldOption {
+                    id: o.id,
+                    name: o.name.clone(),
+                })
+                .collect(),
             name: r.name,
             field_type: FieldType::parse(&r.field_type).unwrap_or(FieldType::Text),
             applies_to: Targets::from_stored(&r.applies_to),
@@ -122,13 +150,27 @@ fn assemble(rows: Vec<FieldRow>, option_rows: Vec<OptionRow>) -> Vec<CustomField
 
 /// The company's fields that apply to any of `targets`, in id order (two queries,
 /// whatever the count).
-pub async fn for_targets(db: &Db, company: CompanyId, targets: &[Target]) -> Result<FieldSet, StoreError> {
+pub async fn for_targets(
+    db: &Db,
+    company: CompanyId,
+    targets: &[Target],
+) -> Result<FieldSet, StoreError> {
     let fields = load(&mut db.read(), company, None).await?;
-    Ok(FieldSet(fields.into_iter().filter(|f| targets.iter().any(|t| f.applies_to.contains(*t))).collect()))
+    Ok(FieldSet(
+        fields
+            .into_iter()
+            .filter(|f| targets.iter().any(|t| f.applies_to.contains(*t)))
+            .collect(),
+    ))
 }
 
-pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<CustomField>, StoreError> {
-    let rows: PageOf<FieldRow> = crate::paged(db, crate::scoped("custom_fields", company), COLUMNS, page).await?;
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    page: Page,
+) -> Result<PageOf<CustomField>, StoreError> {
+    let rows: PageOf<FieldRow> =
+        crate::paged(db, crate::scoped("custom_fields", company), COLUMNS, page).await?;
     let ids: Vec<i64> = rows.records.iter().map(|r| r.id).collect();
     let options = crate::scoped("custom_field_options", company)
         .columns(["id", "custom_field_id", "name"])
@@ -137,21 +179,48 @@ pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Cust
         .order_by("position", Order::Asc)
         .to_owned();
     let option_rows: Vec<OptionRow> = db.read().all(&options).await?;
-    Ok(PageOf { records: assemble(rows.records, option_rows), total: rows.total })
+    Ok(PageOf {
+        records: assemble(rows.records, option_rows),
+        total: rows.total,
+    })
 }
 
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, StoreError> {
-    load(&mut db.read(), company, Some(id)).await?.pop().ok_or(StoreError::NotFound)
+    load(&mut db.read(), company, Some(id))
+        .await?
+        .pop()
+        .ok_or(StoreError::NotFound)
 }
 
 fn taken(e: StoreError) -> StoreError {
-    if e.is_unique_violation() { StoreError::invalid("name", "has already been taken (names differing only in case, spaces or underscores count as the same)") } else { e }
+    if e.is_unique_violation() {
+        StoreError::invalid(
+            "name",
+            "has already been taken (names differing only in case, spaces or underscores count as the same)",
+        )
+    } else {
+        e
+    }
 }
 
 /// Writes the option list: names already present keep their ids (matched without
 /// regard to case), new names get new ids, names left out are removed.
-async fn write_options(tx: &mut Tx, company: CompanyId, field: i64, names: &[String], existing: &[FieldOption]) -> Result<(), StoreError> {
-    let kept: Vec<i64> = names.iter().filter_map(|n| existing.iter().find(|o| o.name.eq_ignore_ascii_case(n)).map(|o| o.id)).collect();
+async fn write_options(
+    tx: &mut Tx,
+    company: CompanyId,
+    field: i64,
+    names: &[String],
+    existing: &[FieldOption],
+) -> Result<(), StoreError> {
+    let kept: Vec<i64> = names
+        .iter()
+        .filter_map(|n| {
+            existing
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(n))
+                .map(|o| o.id)
+        })
+        .collect();
     let remove = Query::delete()
         .from_table("custom_field_options")
         .and_where(Expr::col("company_id").eq(company.0))
@@ -165,7 +234,10 @@ async fn write_options(tx: &mut Tx, company: CompanyId, field: i64, names: &[Str
             Some(o) => {
                 let stmt = Query::update()
                     .table("custom_field_options")
-                    .values([("name", Expr::val(name.clone())), ("position", Expr::val(position))])
+                    .values([
+                        ("name", Expr::val(name.clone())),
+                        ("position", Expr::val(position)),
+                    ])
                     .and_where(Expr::col("company_id").eq(company.0))
                     .and_where(Expr::col("id").eq(o.id))
                     .to_owned();
@@ -175,7 +247,12 @@ async fn write_options(tx: &mut Tx, company: CompanyId, field: i64, names: &[Str
                 let stmt = Query::insert()
                     .into_table("custom_field_options")
                     .columns(["company_id", "custom_field_id", "name", "position"])
-                    .values_panic([company.0.into(), field.into(), name.clone().into(), position.into()])
+                    .values_panic([
+                        company.0.into(),
+                        field.into(),
+                        name.clone().into(),
+                        position.into(),
+                    ])
                     .to_owned();
                 tx.execute(&stmt).await?;
             }
@@ -186,14 +263,28 @@ async fn write_options(tx: &mut Tx, company: CompanyId, field: i64, names: &[Str
 
 /// Creates a field; the HTTP layer has checked that name, type and targets are
 /// present and that options come exactly with the types that take them.
-pub async fn create(db: &Db, company: CompanyId, input: FieldInput) -> Result<CustomField, StoreError> {
-    let (Some(name), Some(field_type), Some(applies_to)) = (input.name, input.field_type, input.applies_to) else {
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    input: FieldInput,
+) -> Result<CustomField, StoreError> {
+    let (Some(name), Some(field_type), Some(applies_to)) =
+        (input.name, input.field_type, input.applies_to)
+    else {
         return Err(StoreError::invalid("name", "can't be blank"));
     };
     let at = now();
     let stmt = Query::insert()
         .into_table("custom_fields")
-        .columns(["company_id", "name", "lookup_key", "field_type", "applies_to", "created_at", "updated_at"])
+        .columns([
+            "company_id",
+            "name",
+            "lookup_key",
+            "field_type",
+            "applies_to",
+            "created_at",
+            "updated_at",
+        ])
         .values_panic([
             company.0.into(),
             name.clone().into(),
@@ -207,32 +298,69 @@ pub async fn create(db: &Db, company: CompanyId, input: FieldInput) -> Result<Cu
         .to_owned();
     let mut tx = db.begin().await?;
     let (id,): (i64,) = tx.one(&stmt).await.map_err(taken)?;
-    write_options(&mut tx, company, id, &input.options.unwrap_or_default(), &[]).await?;
-    change_log::record(&mut tx, company, "custom_field", id, "created", serde_json::json!({"name": name, "field_type": field_type.as_str()})).await?;
+    write_options(
+        &mut tx,
+        company,
+        id,
+        &input.options.unwrap_or_default(),
+        &[],
+    )
+    .await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "custom_field",
+        id,
+        "created",
+        serde_json::json!({"name": name, "field_type": field_type.as_str()}),
+    )
+    .await?;
     tx.commit().await?;
     find(db, company, id).await
 }
 
 /// Updates a field. Its type cannot change (values already stored were checked
 /// against it); the HTTP layer refuses a different type.
-pub async fn update(db: &Db, company: CompanyId, id: i64, input: FieldInput) -> Result<CustomField, StoreError> {
+pub async fn update(
+    db: &Db,
+    company: CompanyId,
+    id: i64,
+    input: FieldInput,
+) -> Result<CustomField, StoreError> {
     let mut tx = db.begin().await?;
     let current = {
         let (mut fields, options) = definition_selects(company, Some(id));
         let fields: Vec<FieldRow> = tx.all(&fields.lock(LockType::Update).to_owned()).await?;
         let options: Vec<OptionRow> = tx.all(&options).await?;
-        assemble(fields, options).pop().ok_or(StoreError::NotFound)?
+        assemble(fields, options)
+            .pop()
+            .ok_or(StoreError::NotFound)?
     };
     if let Some(t) = input.field_type {
         if t != current.field_type {
-            return Err(StoreError::invalid("field_type", format!("can't be changed (it is {}); create a new field instead", current.field_type.as_str())));
+            return Err(StoreError::invalid(
+                "field_type",
+                format!(
+                    "can't be changed (it is {}); create a new field instead",
+                    current.field_type.as_str()
+                ),
+            ));
         }
     }
     if input.options.is_some() && !current.field_type.has_options() {
-        return Err(StoreError::invalid("options", format!("are only for dropdown and checkbox fields, not {}", current.field_type.as_str())));
+        return Err(StoreError::invalid(
+            "options",
+            format!(
+                "are only for dropdown and checkbox fields, not {}",
+                current.field_type.as_str()
+            ),
+        ));
     }
     if input.options.as_ref().is_some_and(|o| o.is_empty()) {
-        return Err(StoreError::invalid("options", "can't be empty for a dropdown or checkbox field"));
+        return Err(StoreError::invalid(
+            "options",
+            "can't be empty for a dropdown or checkbox field",
+        ));
     }
     let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
     if let Some(name) = &input.name {
@@ -252,7 +380,15 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: FieldInput) -> 
     if let Some(names) = &input.options {
         write_options(&mut tx, company, id, names, &current.options).await?;
     }
-    change_log::record(&mut tx, company, "custom_field", id, "updated", serde_json::json!({"name": input.name.unwrap_or(current.name)})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "custom_field",
+        id,
+        "updated",
+        serde_json::json!({"name": input.name.unwrap_or(current.name)}),
+    )
+    .await?;
     tx.commit().await?;
     find(db, company, id).await
 }
@@ -268,7 +404,15 @@ pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<CustomField,
     if tx.execute(&stmt).await? == 0 {
         return Err(StoreError::NotFound);
     }
-    change_log::record(&mut tx, company, "custom_field", id, "deleted", serde_json::json!({"name": field.name})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "custom_field",
+        id,
+        "deleted",
+        serde_json::json!({"name": field.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(field)
 }

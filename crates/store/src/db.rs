@@ -5,7 +5,9 @@
 use sea_query::{PostgresQueryBuilder, SqliteQueryBuilder, Values};
 use sea_query_sqlx::{SqlxBinder, SqlxValues};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
 use sqlx::{AssertSqlSafe, FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
@@ -47,8 +49,14 @@ impl Statement for Sql {
 }
 
 /// A row type readable from both backends.
-pub trait Record: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin {}
-impl<T> Record for T where T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin {}
+pub trait Record:
+    for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
+{
+}
+impl<T> Record for T where
+    T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
+{
+}
 
 #[derive(Clone, Debug)]
 enum Pool {
@@ -76,7 +84,10 @@ enum TxInner {
 macro_rules! run {
     ($backend:expr, $exec:expr, $stmt:expr, $method:ident) => {{
         let (sql, values) = $stmt.render($backend);
-        sqlx::query_as_with(AssertSqlSafe(sql), values).$method($exec).await.map_err(StoreError::from)
+        sqlx::query_as_with(AssertSqlSafe(sql), values)
+            .$method($exec)
+            .await
+            .map_err(StoreError::from)
     }};
 }
 
@@ -205,8 +216,16 @@ impl Db {
                     // An in-memory database lives in one connection.
                     .max_connections(if memory { 1 } else { 16 })
                     .min_connections(if memory { 1 } else { 0 })
-                    .idle_timeout(if memory { None } else { Some(Duration::from_secs(600)) })
-                    .max_lifetime(if memory { None } else { Some(Duration::from_secs(3600)) })
+                    .idle_timeout(if memory {
+                        None
+                    } else {
+                        Some(Duration::from_secs(600))
+                    })
+                    .max_lifetime(if memory {
+                        None
+                    } else {
+                        Some(Duration::from_secs(3600))
+                    })
                     .connect_with(options)
                     .await?,
             )
@@ -242,8 +261,12 @@ impl Db {
     pub async fn optimize(&self) -> Result<(), StoreError> {
         if let Pool::Sqlite(p) = &self.pool {
             let mut conn = p.acquire().await?;
-            sqlx::query("PRAGMA analysis_limit = 1000").execute(&mut *conn).await?;
-            sqlx::query("PRAGMA optimize = 0x10002").execute(&mut *conn).await?;
+            sqlx::query("PRAGMA analysis_limit = 1000")
+                .execute(&mut *conn)
+                .await?;
+            sqlx::query("PRAGMA optimize = 0x10002")
+                .execute(&mut *conn)
+                .await?;
         }
         Ok(())
     }

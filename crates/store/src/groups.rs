@@ -3,9 +3,9 @@
 use chrono::{DateTime, Utc};
 use domain::depreciation::{DepreciationMode, DepreciationRates};
 use domain::{Change, CompanyId, Name, Page};
-use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value, LockType};
+use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement, Value};
 
-use crate::{change_log, change_value, now, Db, PageOf, StoreError, Tx};
+use crate::{Db, PageOf, StoreError, Tx, change_log, change_value, now};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Group {
@@ -25,8 +25,15 @@ impl Group {
     }
 }
 
-const COLUMNS: [&str; 7] =
-    ["id", "name", "description", "depreciation_mode", "depreciation_rates", "created_at", "updated_at"];
+const COLUMNS: [&str; 7] = [
+    "id",
+    "name",
+    "description",
+    "depreciation_mode",
+    "depreciation_rates",
+    "created_at",
+    "updated_at",
+];
 
 /// A group as a create or an update gives it. On update, a mode or rates left out
 /// keep their stored value.
@@ -39,8 +46,10 @@ pub struct GroupInput {
 }
 
 fn rates_json(rates: &DepreciationRates) -> String {
-    let map: serde_json::Map<String, serde_json::Value> =
-        rates.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.to_string()))).collect();
+    let map: serde_json::Map<String, serde_json::Value> = rates
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.to_string())))
+        .collect();
     serde_json::Value::Object(map).to_string()
 }
 
@@ -49,12 +58,22 @@ fn scoped(company: CompanyId) -> SelectStatement {
 }
 
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Group, StoreError> {
-    let stmt = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    let stmt = scoped(company)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
-pub(crate) async fn exists_in(tx: &mut Tx, company: CompanyId, id: i64) -> Result<bool, StoreError> {
-    let stmt = scoped(company).column("id").and_where(Expr::col("id").eq(id)).to_owned();
+pub(crate) async fn exists_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: i64,
+) -> Result<bool, StoreError> {
+    let stmt = scoped(company)
+        .column("id")
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
     Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
 }
 
@@ -68,7 +87,15 @@ pub async fn create(db: &Db, company: CompanyId, input: GroupInput) -> Result<Gr
     let rates = input.rates.unwrap_or_default();
     let stmt = Query::insert()
         .into_table("asset_groups")
-        .columns(["company_id", "name", "description", "depreciation_mode", "depreciation_rates", "created_at", "updated_at"])
+        .columns([
+            "company_id",
+            "name",
+            "description",
+            "depreciation_mode",
+            "depreciation_rates",
+            "created_at",
+            "updated_at",
+        ])
         .values_panic([
             company.0.into(),
             input.name.as_str().into(),
@@ -82,13 +109,29 @@ pub async fn create(db: &Db, company: CompanyId, input: GroupInput) -> Result<Gr
         .to_owned();
     let mut tx = db.begin().await?;
     let group: Group = tx.one(&stmt).await?;
-    change_log::record(&mut tx, company, "group", group.id, "created", serde_json::json!({"name": group.name})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "group",
+        group.id,
+        "created",
+        serde_json::json!({"name": group.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(group)
 }
 
-pub async fn update(db: &Db, company: CompanyId, id: i64, input: GroupInput) -> Result<Group, StoreError> {
-    let mut values: Vec<(&'static str, Value)> = vec![("name", input.name.as_str().into()), ("updated_at", now().into())];
+pub async fn update(
+    db: &Db,
+    company: CompanyId,
+    id: i64,
+    input: GroupInput,
+) -> Result<Group, StoreError> {
+    let mut values: Vec<(&'static str, Value)> = vec![
+        ("name", input.name.as_str().into()),
+        ("updated_at", now().into()),
+    ];
     if let Some(v) = change_value(&input.description) {
         values.push(("description", v));
     }
@@ -101,14 +144,21 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: GroupInput) -> 
     let mut tx = db.begin().await?;
     // A new mode without new rates must fit the rates already stored.
     if let (Some(mode), None) = (input.mode, &input.rates) {
-        let select = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
+        let select = scoped(company)
+            .columns(COLUMNS)
+            .and_where(Expr::col("id").eq(id))
+            .lock(LockType::Update)
+            .to_owned();
         let stored: Group = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
         for (method, rate) in stored.rates() {
             let rate = rate.as_str().unwrap_or_default().to_owned();
             if let Err(problem) = mode.parse_rate(&rate) {
                 return Err(StoreError::invalid(
                     "depreciation_rates",
-                    format!("{method} = {rate} does not fit mode {}: {problem}; send depreciation_rates for the new mode", mode.as_str()),
+                    format!(
+                        "{method} = {rate} does not fit mode {}: {problem}; send depreciation_rates for the new mode",
+                        mode.as_str()
+                    ),
                 ));
             }
         }
@@ -121,7 +171,15 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: GroupInput) -> 
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let group: Group = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    change_log::record(&mut tx, company, "group", id, "updated", serde_json::json!({"name": group.name})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "group",
+        id,
+        "updated",
+        serde_json::json!({"name": group.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(group)
 }
@@ -158,7 +216,15 @@ pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<Group, Store
     if tx.execute(&stmt).await? == 0 {
         return Err(StoreError::NotFound);
     }
-    change_log::record(&mut tx, company, "group", id, "deleted", serde_json::json!({"name": group.name})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "group",
+        id,
+        "deleted",
+        serde_json::json!({"name": group.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(group)
 }

@@ -5,16 +5,26 @@ use domain::CompanyId;
 use sea_query::{Expr, ExprTrait};
 
 use crate::counters::{self, Sequence};
-use crate::{change_log, Assignments, Count, Db, StoreError, Tx};
+use crate::{Assignments, Count, Db, StoreError, Tx, change_log};
 
 /// The kinds of item, as `asset_type` names them.
 pub const ASSET_TYPES: [&str; 3] = ["FixedAsset", "VolatileAsset", "StockAsset"];
 
 /// Records an item in a group (and subgroup). Used by tests until the assets
 /// endpoints exist; returns its sequence number.
-pub async fn record(db: &Db, company: CompanyId, asset_type: &str, name: &str, group: i64, sub_group: Option<i64>) -> Result<i64, StoreError> {
+pub async fn record(
+    db: &Db,
+    company: CompanyId,
+    asset_type: &str,
+    name: &str,
+    group: i64,
+    sub_group: Option<i64>,
+) -> Result<i64, StoreError> {
     if !ASSET_TYPES.contains(&asset_type) {
-        return Err(StoreError::invalid("asset_type", format!("must be one of {}", ASSET_TYPES.join(", "))));
+        return Err(StoreError::invalid(
+            "asset_type",
+            format!("must be one of {}", ASSET_TYPES.join(", ")),
+        ));
     }
     let mut tx = db.begin().await?;
     let sequence_num = counters::next(&mut tx, company, Sequence::Items).await?;
@@ -29,14 +39,30 @@ pub async fn record(db: &Db, company: CompanyId, asset_type: &str, name: &str, g
         .set("created_at", at)
         .set("updated_at", at);
     tx.execute(&row.into_insert("items")).await?;
-    change_log::record(&mut tx, company, "item", sequence_num, "created", serde_json::json!({"group_id": group})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "item",
+        sequence_num,
+        "created",
+        serde_json::json!({"group_id": group}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(sequence_num)
 }
 
 /// How many items have `column` (`group_id` or `sub_group_id`) equal to `id`.
-pub(crate) async fn count_in(tx: &mut Tx, company: CompanyId, column: &'static str, id: i64) -> Result<i64, StoreError> {
-    let stmt = crate::scoped("items", company).expr_as(Expr::col("id").count(), "n").and_where(Expr::col(column).eq(id)).to_owned();
+pub(crate) async fn count_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    column: &'static str,
+    id: i64,
+) -> Result<i64, StoreError> {
+    let stmt = crate::scoped("items", company)
+        .expr_as(Expr::col("id").count(), "n")
+        .and_where(Expr::col(column).eq(id))
+        .to_owned();
     let n: Count = tx.one(&stmt).await?;
     Ok(n.n)
 }

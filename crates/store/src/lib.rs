@@ -22,7 +22,7 @@ pub mod reference_data;
 pub mod sub_groups;
 pub mod vendors;
 
-pub use db::{redact, Backend, Db, Reader, Record, Sql, Statement, Tx};
+pub use db::{Backend, Db, Reader, Record, Sql, Statement, Tx, redact};
 pub use error::{FieldErrors, StoreError};
 
 use chrono::{DateTime, Utc};
@@ -55,12 +55,23 @@ pub(crate) async fn paged<T: Record, C: sea_query::IntoColumnRef>(
     page: domain::Page,
 ) -> Result<PageOf<T>, StoreError> {
     use sea_query::{Expr, ExprTrait, Order};
-    let count = base.clone().expr_as(Expr::col("id").count(), "n").to_owned();
-    let rows = base.columns(columns).order_by("id", Order::Asc).limit(page.limit()).offset(page.offset()).to_owned();
+    let count = base
+        .clone()
+        .expr_as(Expr::col("id").count(), "n")
+        .to_owned();
+    let rows = base
+        .columns(columns)
+        .order_by("id", Order::Asc)
+        .limit(page.limit())
+        .offset(page.offset())
+        .to_owned();
     let mut read = db.read();
     let total: Count = read.one(&count).await?;
     let records = read.all(&rows).await?;
-    Ok(PageOf { records, total: u64::try_from(total.n).unwrap_or(0) })
+    Ok(PageOf {
+        records,
+        total: u64::try_from(total.n).unwrap_or(0),
+    })
 }
 
 /// Turns an optional-field change into the value an UPDATE sets, if any.
@@ -77,29 +88,52 @@ where
 
 /// The ids among `ids` that `records` (a select of the company's candidates, e.g. its
 /// teams) does not hold, as text for a message naming them; empty when all exist.
-pub(crate) async fn missing_ids(tx: &mut Tx, mut records: sea_query::SelectStatement, ids: &[i64]) -> Result<Vec<String>, StoreError> {
+pub(crate) async fn missing_ids(
+    tx: &mut Tx,
+    mut records: sea_query::SelectStatement,
+    ids: &[i64],
+) -> Result<Vec<String>, StoreError> {
     use sea_query::{Expr, ExprTrait};
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let stmt = records.column("id").and_where(Expr::col("id").is_in(ids.to_vec())).to_owned();
+    let stmt = records
+        .column("id")
+        .and_where(Expr::col("id").is_in(ids.to_vec()))
+        .to_owned();
     let found: Vec<(i64,)> = tx.all(&stmt).await?;
-    Ok(ids.iter().filter(|id| !found.iter().any(|f| f.0 == **id)).map(|id| id.to_string()).collect())
+    Ok(ids
+        .iter()
+        .filter(|id| !found.iter().any(|f| f.0 == **id))
+        .map(|id| id.to_string())
+        .collect())
 }
 
 /// A person who can log in (a member, customer or contact) needs an e-mail to log in with.
-pub(crate) fn login_needs_email(login_enabled: bool, email: Option<&str>) -> Result<(), StoreError> {
+pub(crate) fn login_needs_email(
+    login_enabled: bool,
+    email: Option<&str>,
+) -> Result<(), StoreError> {
     if login_enabled && email.is_none() {
-        Err(StoreError::invalid("email", "can't be blank unless login_enabled is false"))
+        Err(StoreError::invalid(
+            "email",
+            "can't be blank unless login_enabled is false",
+        ))
     } else {
         Ok(())
     }
 }
 
 /// A select on one of a company's tables, already scoped to the company.
-pub(crate) fn scoped(table: &'static str, company: domain::CompanyId) -> sea_query::SelectStatement {
+pub(crate) fn scoped(
+    table: &'static str,
+    company: domain::CompanyId,
+) -> sea_query::SelectStatement {
     use sea_query::{Expr, ExprTrait, Query};
-    Query::select().from(table).and_where(Expr::col("company_id").eq(company.0)).to_owned()
+    Query::select()
+        .from(table)
+        .and_where(Expr::col("company_id").eq(company.0))
+        .to_owned()
 }
 
 /// The column values of one INSERT or UPDATE of a company's record, gathered field by
@@ -113,21 +147,35 @@ pub(crate) struct Assignments {
 
 impl Assignments {
     pub(crate) fn insert() -> Self {
-        Assignments { inserting: true, pairs: Vec::new() }
+        Assignments {
+            inserting: true,
+            pairs: Vec::new(),
+        }
     }
 
     /// Starts an update, which always stamps `updated_at`.
     pub(crate) fn update() -> Self {
-        Assignments { inserting: false, pairs: vec![("updated_at", now().into())] }
+        Assignments {
+            inserting: false,
+            pairs: vec![("updated_at", now().into())],
+        }
     }
 
-    pub(crate) fn set(&mut self, column: &'static str, value: impl Into<sea_query::Value>) -> &mut Self {
+    pub(crate) fn set(
+        &mut self,
+        column: &'static str,
+        value: impl Into<sea_query::Value>,
+    ) -> &mut Self {
         self.pairs.push((column, value.into()));
         self
     }
 
     /// An optional field: written when set, and on update also when cleared.
-    pub(crate) fn change<T>(&mut self, column: &'static str, change: &domain::Change<T>) -> &mut Self
+    pub(crate) fn change<T>(
+        &mut self,
+        column: &'static str,
+        change: &domain::Change<T>,
+    ) -> &mut Self
     where
         T: Clone + Into<sea_query::Value> + sea_query::Nullable,
     {
@@ -143,7 +191,11 @@ impl Assignments {
     }
 
     /// Optional text fields, one change per column.
-    pub(crate) fn changes(&mut self, columns: &[&'static str], changes: &[domain::Change<String>]) -> &mut Self {
+    pub(crate) fn changes(
+        &mut self,
+        columns: &[&'static str],
+        changes: &[domain::Change<String>],
+    ) -> &mut Self {
         for (column, change) in columns.iter().zip(changes) {
             self.change(column, change);
         }
@@ -152,7 +204,11 @@ impl Assignments {
 
     /// The columns written besides `updated_at`, for the change log.
     pub(crate) fn columns(&self) -> Vec<&'static str> {
-        self.pairs.iter().map(|(c, _)| *c).filter(|c| *c != "updated_at").collect()
+        self.pairs
+            .iter()
+            .map(|(c, _)| *c)
+            .filter(|c| *c != "updated_at")
+            .collect()
     }
 
     pub(crate) fn into_insert(self, table: &'static str) -> sea_query::InsertStatement {
@@ -165,7 +221,12 @@ impl Assignments {
     }
 
     /// An UPDATE of the record `id` of `company`.
-    pub(crate) fn into_update(self, table: &'static str, company: domain::CompanyId, id: i64) -> sea_query::UpdateStatement {
+    pub(crate) fn into_update(
+        self,
+        table: &'static str,
+        company: domain::CompanyId,
+        id: i64,
+    ) -> sea_query::UpdateStatement {
         use sea_query::{Expr, ExprTrait};
         sea_query::Query::update()
             .table(table)

@@ -5,7 +5,7 @@ use domain::{Change, CompanyId, Name, Page};
 use sea_query::{Expr, ExprTrait, Order, Query, SelectStatement, Values};
 
 use crate::counters::{self, Sequence};
-use crate::{change_log, Assignments, now, Db, PageOf, Sql, StoreError, Tx};
+use crate::{Assignments, Db, PageOf, Sql, StoreError, Tx, change_log, now};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Location {
@@ -83,16 +83,27 @@ fn scoped(company: CompanyId) -> SelectStatement {
 }
 
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Location, StoreError> {
-    let stmt = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    let stmt = scoped(company)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
 async fn find_in(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Location, StoreError> {
-    let stmt = scoped(company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    let stmt = scoped(company)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
-pub async fn list(db: &Db, company: CompanyId, status: StatusFilter, page: Page) -> Result<PageOf<Location>, StoreError> {
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    status: StatusFilter,
+    page: Page,
+) -> Result<PageOf<Location>, StoreError> {
     let mut base = scoped(company);
     match status {
         StatusFilter::All => {}
@@ -125,9 +136,17 @@ async fn subtree(tx: &mut Tx, company: CompanyId, root: i64) -> Result<Vec<i64>,
 
 /// Checks that a new parent exists in the company and is not the location itself
 /// or one of its descendants.
-async fn check_parent(tx: &mut Tx, company: CompanyId, location: Option<i64>, parent: i64) -> Result<(), StoreError> {
+async fn check_parent(
+    tx: &mut Tx,
+    company: CompanyId,
+    location: Option<i64>,
+    parent: i64,
+) -> Result<(), StoreError> {
     if find_in(tx, company, parent).await.is_err() {
-        return Err(StoreError::invalid("parent_id", format!("location {parent} does not exist")));
+        return Err(StoreError::invalid(
+            "parent_id",
+            format!("location {parent} does not exist"),
+        ));
     }
     if let Some(id) = location {
         // Serialise tree changes per company so two re-parentings cannot race into a cycle.
@@ -142,7 +161,12 @@ async fn check_parent(tx: &mut Tx, company: CompanyId, location: Option<i64>, pa
     Ok(())
 }
 
-pub async fn create(db: &Db, company: CompanyId, name: Name, fields: LocationFields) -> Result<Location, StoreError> {
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    name: Name,
+    fields: LocationFields,
+) -> Result<Location, StoreError> {
     let mut tx = db.begin().await?;
     if let Change::Set(parent) = fields.parent_id {
         check_parent(&mut tx, company, None, parent).await?;
@@ -160,14 +184,31 @@ pub async fn create(db: &Db, company: CompanyId, name: Name, fields: LocationFie
         row.change(column, change);
     }
     row.change("parent_id", &fields.parent_id);
-    let stmt = row.into_insert("locations").returning(Query::returning().columns(COLUMNS)).to_owned();
+    let stmt = row
+        .into_insert("locations")
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
     let location: Location = tx.one(&stmt).await?;
-    change_log::record(&mut tx, company, "location", location.id, "created", serde_json::json!({"name": location.name})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "location",
+        location.id,
+        "created",
+        serde_json::json!({"name": location.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(location)
 }
 
-pub async fn update(db: &Db, company: CompanyId, id: i64, name: Name, fields: LocationFields) -> Result<Location, StoreError> {
+pub async fn update(
+    db: &Db,
+    company: CompanyId,
+    id: i64,
+    name: Name,
+    fields: LocationFields,
+) -> Result<Location, StoreError> {
     let mut tx = db.begin().await?;
     let before = find_in(&mut tx, company, id).await?;
     if let Change::Set(parent) = fields.parent_id {
@@ -182,7 +223,10 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, name: Name, fields: Lo
     if let Some(active) = fields.active {
         row.set("active", active);
     }
-    let stmt = row.into_update("locations", company, id).returning(Query::returning().columns(COLUMNS)).to_owned();
+    let stmt = row
+        .into_update("locations", company, id)
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
     let after: Location = tx.one(&stmt).await?;
     change_log::record(
         &mut tx,
@@ -198,7 +242,12 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, name: Name, fields: Lo
 }
 
 /// Activates a location, and with `with_children` its whole subtree.
-pub async fn activate(db: &Db, company: CompanyId, id: i64, with_children: bool) -> Result<Location, StoreError> {
+pub async fn activate(
+    db: &Db,
+    company: CompanyId,
+    id: i64,
+    with_children: bool,
+) -> Result<Location, StoreError> {
     set_active(db, company, id, true, with_children).await
 }
 
@@ -207,20 +256,41 @@ pub async fn deactivate(db: &Db, company: CompanyId, id: i64) -> Result<Location
     set_active(db, company, id, false, true).await
 }
 
-async fn set_active(db: &Db, company: CompanyId, id: i64, active: bool, subtree_too: bool) -> Result<Location, StoreError> {
+async fn set_active(
+    db: &Db,
+    company: CompanyId,
+    id: i64,
+    active: bool,
+    subtree_too: bool,
+) -> Result<Location, StoreError> {
     let mut tx = db.begin().await?;
     find_in(&mut tx, company, id).await?;
-    let ids = if subtree_too { subtree(&mut tx, company, id).await? } else { vec![id] };
+    let ids = if subtree_too {
+        subtree(&mut tx, company, id).await?
+    } else {
+        vec![id]
+    };
     let stmt = Query::update()
         .table("locations")
-        .values([("active", Expr::val(active)), ("updated_at", Expr::val(now()))])
+        .values([
+            ("active", Expr::val(active)),
+            ("updated_at", Expr::val(now())),
+        ])
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").is_in(ids.clone()))
         .and_where(Expr::col("active").ne(active))
         .to_owned();
     tx.execute(&stmt).await?;
     let action = if active { "activated" } else { "deactivated" };
-    change_log::record(&mut tx, company, "location", id, action, serde_json::json!({"locations": ids})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "location",
+        id,
+        action,
+        serde_json::json!({"locations": ids}),
+    )
+    .await?;
     let location = find_in(&mut tx, company, id).await?;
     tx.commit().await?;
     Ok(location)
@@ -233,7 +303,11 @@ pub struct ItemQuantity {
 }
 
 /// Stock held at a location, per item number.
-pub async fn quantities(db: &Db, company: CompanyId, location: i64) -> Result<Vec<ItemQuantity>, StoreError> {
+pub async fn quantities(
+    db: &Db,
+    company: CompanyId,
+    location: i64,
+) -> Result<Vec<ItemQuantity>, StoreError> {
     find(db, company, location).await?;
     let stmt = Query::select()
         .columns(["item_sequence_num", "quantity"])

@@ -8,7 +8,7 @@ use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement};
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
-use crate::{change_log, Assignments, now, Count, Db, PageOf, Reader, StoreError, Tx};
+use crate::{Assignments, Count, Db, PageOf, Reader, StoreError, Tx, change_log, now};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Member {
@@ -46,7 +46,11 @@ impl Member {
     }
 
     pub fn role_name(&self) -> String {
-        self.role().builtin_name().map(str::to_owned).or_else(|| self.custom_role_name.clone()).unwrap_or_default()
+        self.role()
+            .builtin_name()
+            .map(str::to_owned)
+            .or_else(|| self.custom_role_name.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -85,8 +89,19 @@ const COLUMNS: [&str; 24] = [
 ];
 
 /// Optional text fields, in the order of `MemberInput::text`.
-pub const TEXT_FIELDS: [&str; 11] =
-    ["employee_id", "user_listing_id", "address_name", "address", "address_line_2", "city", "state", "zipcode", "country", "phone_number", "fax"];
+pub const TEXT_FIELDS: [&str; 11] = [
+    "employee_id",
+    "user_listing_id",
+    "address_name",
+    "address",
+    "address_line_2",
+    "city",
+    "state",
+    "zipcode",
+    "country",
+    "phone_number",
+    "fax",
+];
 
 #[derive(Debug, Clone, Default)]
 pub struct MemberInput {
@@ -125,7 +140,11 @@ struct TeamLink {
     team_id: i64,
 }
 
-async fn with_teams(read: &mut Reader<'_>, company: CompanyId, members: Vec<Member>) -> Result<Vec<MemberView>, StoreError> {
+async fn with_teams(
+    read: &mut Reader<'_>,
+    company: CompanyId,
+    members: Vec<Member>,
+) -> Result<Vec<MemberView>, StoreError> {
     if members.is_empty() {
         return Ok(Vec::new());
     }
@@ -139,31 +158,62 @@ async fn with_teams(read: &mut Reader<'_>, company: CompanyId, members: Vec<Memb
     Ok(members
         .into_iter()
         .map(|m| {
-            let team_ids = links.iter().filter(|l| l.member_id == m.id).map(|l| l.team_id).collect();
-            MemberView { member: m, team_ids }
+            let team_ids = links
+                .iter()
+                .filter(|l| l.member_id == m.id)
+                .map(|l| l.team_id)
+                .collect();
+            MemberView {
+                member: m,
+                team_ids,
+            }
         })
         .collect())
 }
 
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, StoreError> {
     let mut read = db.read();
-    let stmt = select(company).and_where(Expr::col(("members", "id")).eq(id)).to_owned();
+    let stmt = select(company)
+        .and_where(Expr::col(("members", "id")).eq(id))
+        .to_owned();
     let member: Member = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    Ok(with_teams(&mut read, company, vec![member]).await?.remove(0))
+    Ok(with_teams(&mut read, company, vec![member])
+        .await?
+        .remove(0))
 }
 
 /// A page of members (three queries: count, page, teams).
-pub async fn list(db: &Db, company: CompanyId, filter: &MemberFilter, page: Page) -> Result<PageOf<MemberView>, StoreError> {
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    filter: &MemberFilter,
+    page: Page,
+) -> Result<PageOf<MemberView>, StoreError> {
     let condition = match filter {
         MemberFilter::Status(StatusFilter::All) => Cond::all(),
-        MemberFilter::Email(email) => Cond::all().add(Expr::col(("members", "email")).eq(email.as_str())),
-        MemberFilter::EmployeeId(id) => Cond::all().add(Expr::col(("members", "employee_id")).eq(id.as_str())),
-        MemberFilter::Status(StatusFilter::Active) => Cond::all().add(Expr::col(("members", "active")).eq(true)),
-        MemberFilter::Status(StatusFilter::Inactive) => Cond::all().add(Expr::col(("members", "active")).eq(false)),
-        MemberFilter::Status(StatusFilter::Login) => Cond::all().add(Expr::col(("members", "login_enabled")).eq(true)),
-        MemberFilter::Status(StatusFilter::NonLogin) => Cond::all().add(Expr::col(("members", "login_enabled")).eq(false)),
+        MemberFilter::Email(email) => {
+            Cond::all().add(Expr::col(("members", "email")).eq(email.as_str()))
+        }
+        MemberFilter::EmployeeId(id) => {
+            Cond::all().add(Expr::col(("members", "employee_id")).eq(id.as_str()))
+        }
+        MemberFilter::Status(StatusFilter::Active) => {
+            Cond::all().add(Expr::col(("members", "active")).eq(true))
+        }
+        MemberFilter::Status(StatusFilter::Inactive) => {
+            Cond::all().add(Expr::col(("members", "active")).eq(false))
+        }
+        MemberFilter::Status(StatusFilter::Login) => {
+            Cond::all().add(Expr::col(("members", "login_enabled")).eq(true))
+        }
+        MemberFilter::Status(StatusFilter::NonLogin) => {
+            Cond::all().add(Expr::col(("members", "login_enabled")).eq(false))
+        }
     };
-    let count = crate::scoped("members", company).expr_as(Expr::col("id").count(), "n").cond_where(condition.clone()).to_owned();
+    let count = crate::scoped("members", company)
+        .expr_as(Expr::col("id").count(), "n")
+        .cond_where(condition.clone())
+        .to_owned();
     let rows = select(company)
         .cond_where(condition)
         .order_by(("members", "id"), Order::Asc)
@@ -174,14 +224,24 @@ pub async fn list(db: &Db, company: CompanyId, filter: &MemberFilter, page: Page
     let total: Count = read.one(&count).await?;
     let members: Vec<Member> = read.all(&rows).await?;
     let records = with_teams(&mut read, company, members).await?;
-    Ok(PageOf { records, total: u64::try_from(total.n).unwrap_or(0) })
+    Ok(PageOf {
+        records,
+        total: u64::try_from(total.n).unwrap_or(0),
+    })
 }
 
 /// Checks a role and team list against the company's records, naming each problem.
-async fn check_references(tx: &mut Tx, company: CompanyId, input: &MemberInput) -> Result<(), StoreError> {
+async fn check_references(
+    tx: &mut Tx,
+    company: CompanyId,
+    input: &MemberInput,
+) -> Result<(), StoreError> {
     let mut errors = crate::FieldErrors::new();
     if let Some(role_id) = input.role.and_then(Role::custom_role_id) {
-        let stmt = crate::scoped("custom_roles", company).column("id").and_where(Expr::col("id").eq(role_id)).to_owned();
+        let stmt = crate::scoped("custom_roles", company)
+            .column("id")
+            .and_where(Expr::col("id").eq(role_id))
+            .to_owned();
         if tx.optional::<(i64,)>(&stmt).await?.is_none() {
             errors.insert("role_id".into(), vec![format!("is not a role of this company: use 1 (administrator), 2 (staff) or a custom role id, not {role_id}")]);
         }
@@ -189,13 +249,25 @@ async fn check_references(tx: &mut Tx, company: CompanyId, input: &MemberInput) 
     if let Some(team_ids) = input.team_ids.as_ref().filter(|t| !t.is_empty()) {
         let missing = crate::missing_ids(tx, crate::scoped("teams", company), team_ids).await?;
         if !missing.is_empty() {
-            errors.insert("team_ids".into(), vec![format!("has no team with id {}", missing.join(", "))]);
+            errors.insert(
+                "team_ids".into(),
+                vec![format!("has no team with id {}", missing.join(", "))],
+            );
         }
     }
-    if errors.is_empty() { Ok(()) } else { Err(StoreError::Invalid(errors)) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(StoreError::Invalid(errors))
+    }
 }
 
-async fn write_teams(tx: &mut Tx, company: CompanyId, member: i64, team_ids: &[i64]) -> Result<(), StoreError> {
+async fn write_teams(
+    tx: &mut Tx,
+    company: CompanyId,
+    member: i64,
+    team_ids: &[i64],
+) -> Result<(), StoreError> {
     let clear = Query::delete()
         .from_table("member_teams")
         .and_where(Expr::col("company_id").eq(company.0))
@@ -208,7 +280,10 @@ async fn write_teams(tx: &mut Tx, company: CompanyId, member: i64, team_ids: &[i
     if unique.is_empty() {
         return Ok(());
     }
-    let mut insert = Query::insert().into_table("member_teams").columns(["company_id", "member_id", "team_id"]).to_owned();
+    let mut insert = Query::insert()
+        .into_table("member_teams")
+        .columns(["company_id", "member_id", "team_id"])
+        .to_owned();
     for team in unique {
         insert.values_panic([company.0.into(), member.into(), team.into()]);
     }
@@ -218,7 +293,10 @@ async fn write_teams(tx: &mut Tx, company: CompanyId, member: i64, team_ids: &[i
 
 fn write_error(e: StoreError) -> StoreError {
     if e.is_unique_violation() {
-        StoreError::invalid("email", "has already been taken by another member of this company")
+        StoreError::invalid(
+            "email",
+            "has already been taken by another member of this company",
+        )
     } else if e.is_foreign_key_violation() {
         StoreError::invalid("role_id", "names a role or team that no longer exists")
     } else {
@@ -226,8 +304,16 @@ fn write_error(e: StoreError) -> StoreError {
     }
 }
 
-pub async fn create(db: &Db, company: CompanyId, input: MemberInput) -> Result<MemberView, StoreError> {
-    let (Some(first_name), Some(last_name), Some(role)) = (input.first_name.clone(), input.last_name.clone(), input.role) else {
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    input: MemberInput,
+) -> Result<MemberView, StoreError> {
+    let (Some(first_name), Some(last_name), Some(role)) = (
+        input.first_name.clone(),
+        input.last_name.clone(),
+        input.role,
+    ) else {
         return Err(StoreError::invalid("first_name", "can't be blank"));
     };
     let email = match &input.email {
@@ -245,19 +331,43 @@ pub async fn create(db: &Db, company: CompanyId, input: MemberInput) -> Result<M
         .set("role_id", role.id())
         .set("custom_role_id", role.custom_role_id())
         .set("login_enabled", login_enabled)
-        .set("subscribed_to_emails", input.subscribed_to_emails.unwrap_or(true))
+        .set(
+            "subscribed_to_emails",
+            input.subscribed_to_emails.unwrap_or(true),
+        )
         .set("active", true)
         .set("is_owner", false)
-        .set("custom_attributes", merge_values("{}", &input.custom_attributes))
+        .set(
+            "custom_attributes",
+            merge_values("{}", &input.custom_attributes),
+        )
         .set("created_at", at)
         .set("updated_at", at)
         .changes(&TEXT_FIELDS, &input.text);
-    let insert = row.into_insert("members").returning(Query::returning().column("id")).to_owned();
+    let insert = row
+        .into_insert("members")
+        .returning(Query::returning().column("id"))
+        .to_owned();
     let mut tx = db.begin().await?;
     check_references(&mut tx, company, &input).await?;
     let (id,): (i64,) = tx.one(&insert).await.map_err(write_error)?;
-    write_teams(&mut tx, company, id, input.team_ids.as_deref().unwrap_or_default()).await.map_err(write_error)?;
-    change_log::record(&mut tx, company, "member", id, "created", serde_json::json!({"role_id": role.id()})).await?;
+    write_teams(
+        &mut tx,
+        company,
+        id,
+        input.team_ids.as_deref().unwrap_or_default(),
+    )
+    .await
+    .map_err(write_error)?;
+    change_log::record(
+        &mut tx,
+        company,
+        "member",
+        id,
+        "created",
+        serde_json::json!({"role_id": role.id()}),
+    )
+    .await?;
     tx.commit().await?;
     find(db, company, id).await
 }
@@ -265,13 +375,21 @@ pub async fn create(db: &Db, company: CompanyId, input: MemberInput) -> Result<M
 /// Reads a member under a row lock (PostgreSQL; SQLite's write transaction already
 /// excludes other writers), so concurrent changes to one member run one after the other.
 async fn locked(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Member, StoreError> {
-    let stmt = select(company).and_where(Expr::col(("members", "id")).eq(id)).lock_with_tables(LockType::Update, ["members"]).to_owned();
+    let stmt = select(company)
+        .and_where(Expr::col(("members", "id")).eq(id))
+        .lock_with_tables(LockType::Update, ["members"])
+        .to_owned();
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
 pub const OWNER_REFUSED: &str = "The company owner's details cannot be changed through the API.";
 
-pub async fn update(db: &Db, company: CompanyId, id: i64, input: MemberInput) -> Result<MemberView, StoreError> {
+pub async fn update(
+    db: &Db,
+    company: CompanyId,
+    id: i64,
+    input: MemberInput,
+) -> Result<MemberView, StoreError> {
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, id).await?;
     if before.is_owner {
@@ -279,7 +397,10 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: MemberInput) ->
     }
     let login_enabled = input.login_enabled.unwrap_or(before.login_enabled);
     if login_enabled && input.email.is_keep() {
-        return Err(StoreError::invalid("email", "can't be blank unless login_enabled is false"));
+        return Err(StoreError::invalid(
+            "email",
+            "can't be blank unless login_enabled is false",
+        ));
     }
     let email = match &input.email {
         Change::Keep => before.email.clone(),
@@ -297,7 +418,8 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: MemberInput) ->
         row.set("last_name", v.clone());
     }
     if let Some(role) = input.role {
-        row.set("role_id", role.id()).set("custom_role_id", role.custom_role_id());
+        row.set("role_id", role.id())
+            .set("custom_role_id", role.custom_role_id());
     }
     row.changes(&TEXT_FIELDS, &input.text);
     if let Some(v) = input.login_enabled {
@@ -307,13 +429,18 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: MemberInput) ->
         row.set("subscribed_to_emails", v);
     }
     if !input.custom_attributes.is_empty() {
-        row.set("custom_attributes", merge_values(&before.custom_attributes, &input.custom_attributes));
+        row.set(
+            "custom_attributes",
+            merge_values(&before.custom_attributes, &input.custom_attributes),
+        );
     }
     let details = serde_json::json!({"fields": row.columns(), "team_ids": input.team_ids});
     let stmt = row.into_update("members", company, id);
     tx.execute(&stmt).await.map_err(write_error)?;
     if let Some(team_ids) = &input.team_ids {
-        write_teams(&mut tx, company, id, team_ids).await.map_err(write_error)?;
+        write_teams(&mut tx, company, id, team_ids)
+            .await
+            .map_err(write_error)?;
     }
     change_log::record(&mut tx, company, "member", id, "updated", details).await?;
     tx.commit().await?;
@@ -323,22 +450,40 @@ pub async fn update(db: &Db, company: CompanyId, id: i64, input: MemberInput) ->
 /// Activates or deactivates a member. Deactivating the owner is refused. Items
 /// checked out to a deactivated member stay with them; the change log records the
 /// deactivation so the check-out records can show it once check-outs exist.
-pub async fn set_active(db: &Db, company: CompanyId, id: i64, active: bool) -> Result<MemberView, StoreError> {
+pub async fn set_active(
+    db: &Db,
+    company: CompanyId,
+    id: i64,
+    active: bool,
+) -> Result<MemberView, StoreError> {
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, id).await?;
     if before.is_owner && !active {
-        return Err(StoreError::Forbidden("The company owner cannot be deactivated.".into()));
+        return Err(StoreError::Forbidden(
+            "The company owner cannot be deactivated.".into(),
+        ));
     }
     if before.active != active {
         let stmt = Query::update()
             .table("members")
-            .values([("active", Expr::val(active)), ("updated_at", Expr::val(now()))])
+            .values([
+                ("active", Expr::val(active)),
+                ("updated_at", Expr::val(now())),
+            ])
             .and_where(Expr::col("company_id").eq(company.0))
             .and_where(Expr::col("id").eq(id))
             .to_owned();
         tx.execute(&stmt).await?;
         let action = if active { "activated" } else { "deactivated" };
-        change_log::record(&mut tx, company, "member", id, action, serde_json::json!({})).await?;
+        change_log::record(
+            &mut tx,
+            company,
+            "member",
+            id,
+            action,
+            serde_json::json!({}),
+        )
+        .await?;
     }
     tx.commit().await?;
     find(db, company, id).await
@@ -346,12 +491,20 @@ pub async fn set_active(db: &Db, company: CompanyId, id: i64, active: bool) -> R
 
 /// True when the member exists in the company (for references such as `created_by_id`).
 pub async fn exists(tx: &mut Tx, company: CompanyId, id: i64) -> Result<bool, StoreError> {
-    let stmt = crate::scoped("members", company).column("id").and_where(Expr::col("id").eq(id)).to_owned();
+    let stmt = crate::scoped("members", company)
+        .column("id")
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
     Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
 }
 
 /// Lists the owner as a member; called in the transaction that creates the company.
-pub(crate) async fn insert_owner(tx: &mut Tx, company: CompanyId, email: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
+pub(crate) async fn insert_owner(
+    tx: &mut Tx,
+    company: CompanyId,
+    email: &str,
+    at: DateTime<Utc>,
+) -> Result<(), StoreError> {
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
         .set("email", email)

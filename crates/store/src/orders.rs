@@ -3,7 +3,7 @@
 
 use domain::CompanyId;
 
-use crate::{change_log, counters, Assignments, Db, StoreError};
+use crate::{Assignments, Db, StoreError, change_log, counters};
 use counters::Sequence;
 
 pub const CHECKED_OUT: &str = "checked_out";
@@ -13,13 +13,32 @@ pub const BOOKED: &str = "booked";
 /// sold or cancelled).
 pub const OPEN: [&str; 5] = ["drafted", "web_order", "booked", "checked_out", "returned"];
 /// Every `basket_state` an order can be in.
-pub const STATES: [&str; 9] = ["drafted", "web_order", "booked", "checked_out", "returned", "completed", "void", "sold", "cancelled"];
+pub const STATES: [&str; 9] = [
+    "drafted",
+    "web_order",
+    "booked",
+    "checked_out",
+    "returned",
+    "completed",
+    "void",
+    "sold",
+    "cancelled",
+];
 
 /// Records an order for a customer or contact (and optionally a business) in a given
 /// state. Used by tests and the benchmark seed until the orders endpoints exist.
-pub async fn record(db: &Db, company: CompanyId, customer: Option<i64>, business: Option<i64>, state: &str) -> Result<i64, StoreError> {
+pub async fn record(
+    db: &Db,
+    company: CompanyId,
+    customer: Option<i64>,
+    business: Option<i64>,
+    state: &str,
+) -> Result<i64, StoreError> {
     if !STATES.contains(&state) {
-        return Err(StoreError::invalid("basket_state", format!("must be one of {}", STATES.join(", "))));
+        return Err(StoreError::invalid(
+            "basket_state",
+            format!("must be one of {}", STATES.join(", ")),
+        ));
     }
     let mut tx = db.begin().await?;
     let sequence_num = counters::next(&mut tx, company, Sequence::Orders).await?;
@@ -32,8 +51,22 @@ pub async fn record(db: &Db, company: CompanyId, customer: Option<i64>, business
         .set("basket_state", state)
         .set("created_at", at)
         .set("updated_at", at);
-    let (id,): (i64,) = tx.one(&row.into_insert("orders").returning(sea_query::Query::returning().column("id")).to_owned()).await?;
-    change_log::record(&mut tx, company, "order", id, "created", serde_json::json!({"basket_state": state})).await?;
+    let (id,): (i64,) = tx
+        .one(
+            &row.into_insert("orders")
+                .returning(sea_query::Query::returning().column("id"))
+                .to_owned(),
+        )
+        .await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "order",
+        id,
+        "created",
+        serde_json::json!({"basket_state": state}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(id)
 }

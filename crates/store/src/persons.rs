@@ -5,11 +5,14 @@
 use chrono::{DateTime, Utc};
 use domain::customer_filter::{Comparison, Op, PersonFilter};
 use domain::{Change, CompanyId, Page};
-use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, QueryStatementBuilder, SelectStatement};
+use sea_query::{
+    Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, QueryStatementBuilder,
+    SelectStatement,
+};
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
-use crate::{change_log, orders, Assignments, Count, Db, PageOf, Reader, StoreError, Tx};
+use crate::{Assignments, Count, Db, PageOf, Reader, StoreError, Tx, change_log, orders};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -28,7 +31,10 @@ impl Kind {
 
 /// The live (not deleted) persons of one kind.
 pub(crate) fn live(company: CompanyId, kind: Kind) -> SelectStatement {
-    crate::scoped("persons", company).and_where(Expr::col("kind").eq(kind.as_str())).and_where(Expr::col("deleted_at").is_null()).to_owned()
+    crate::scoped("persons", company)
+        .and_where(Expr::col("kind").eq(kind.as_str()))
+        .and_where(Expr::col("deleted_at").is_null())
+        .to_owned()
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -144,8 +150,16 @@ struct Link {
     contact_id: i64,
 }
 
-async fn with_businesses(read: &mut Reader<'_>, company: CompanyId, persons: Vec<Person>) -> Result<Vec<PersonView>, StoreError> {
-    let contact_ids: Vec<i64> = persons.iter().filter(|p| p.is_contact()).map(|p| p.id).collect();
+async fn with_businesses(
+    read: &mut Reader<'_>,
+    company: CompanyId,
+    persons: Vec<Person>,
+) -> Result<Vec<PersonView>, StoreError> {
+    let contact_ids: Vec<i64> = persons
+        .iter()
+        .filter(|p| p.is_contact())
+        .map(|p| p.id)
+        .collect();
     let links: Vec<Link> = if contact_ids.is_empty() {
         Vec::new()
     } else {
@@ -159,22 +173,44 @@ async fn with_businesses(read: &mut Reader<'_>, company: CompanyId, persons: Vec
     Ok(persons
         .into_iter()
         .map(|p| {
-            let business_ids = links.iter().filter(|l| l.contact_id == p.id).map(|l| l.business_id).collect();
-            PersonView { person: p, business_ids }
+            let business_ids = links
+                .iter()
+                .filter(|l| l.contact_id == p.id)
+                .map(|l| l.business_id)
+                .collect();
+            PersonView {
+                person: p,
+                business_ids,
+            }
         })
         .collect())
 }
 
-pub async fn find(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<PersonView, StoreError> {
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    kind: Kind,
+    id: i64,
+) -> Result<PersonView, StoreError> {
     let mut read = db.read();
-    let stmt = live(company, kind).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    let stmt = live(company, kind)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
     let person: Person = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    Ok(with_businesses(&mut read, company, vec![person]).await?.remove(0))
+    Ok(with_businesses(&mut read, company, vec![person])
+        .await?
+        .remove(0))
 }
 
 /// The number of orders in `states` of the account the outer row is (`owner_table`,
 /// matched on `orders.<owner_column>`), compared as asked.
-fn order_count(owner_table: &'static str, owner_column: &'static str, states: &[&str], comparison: Comparison) -> Expr {
+fn order_count(
+    owner_table: &'static str,
+    owner_column: &'static str,
+    states: &[&str],
+    comparison: Comparison,
+) -> Expr {
     let count = Query::select()
         .expr(Expr::col(("o", "id")).count())
         .from_as("orders", "o")
@@ -194,11 +230,27 @@ fn order_count(owner_table: &'static str, owner_column: &'static str, states: &[
 }
 
 /// Accounts with at least one order in one of `states`.
-pub(crate) fn has_orders(owner_table: &'static str, owner_column: &'static str, states: &[&str]) -> Expr {
-    order_count(owner_table, owner_column, states, Comparison { op: Op::Gt, value: 0 })
+pub(crate) fn has_orders(
+    owner_table: &'static str,
+    owner_column: &'static str,
+    states: &[&str],
+) -> Expr {
+    order_count(
+        owner_table,
+        owner_column,
+        states,
+        Comparison {
+            op: Op::Gt,
+            value: 0,
+        },
+    )
 }
 
-pub(crate) fn completed_orders(owner_table: &'static str, owner_column: &'static str, comparison: Comparison) -> Expr {
+pub(crate) fn completed_orders(
+    owner_table: &'static str,
+    owner_column: &'static str,
+    comparison: Comparison,
+) -> Expr {
     order_count(owner_table, owner_column, &[orders::COMPLETED], comparison)
 }
 
@@ -211,7 +263,8 @@ fn contact_of_addresses(types: &[&str]) -> Expr {
         .and_where(Expr::col(("a", "contact_id")).equals(("persons", "id")))
         .to_owned();
     if !types.is_empty() {
-        addresses.and_where(Expr::col(("a", "address_type")).is_in(types.iter().map(|t| t.to_string())));
+        addresses
+            .and_where(Expr::col(("a", "address_type")).is_in(types.iter().map(|t| t.to_string())));
     }
     Expr::exists(addresses)
 }
@@ -220,7 +273,11 @@ fn contact_of_addresses(types: &[&str]) -> Expr {
 fn name_contains(text: &str) -> Cond {
     let mut all = Cond::all();
     for word in text.split_whitespace() {
-        let escaped = word.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+        let escaped = word
+            .to_lowercase()
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
         let pattern = || LikeExpr::new(format!("%{escaped}%")).escape('\\');
         all = all.add(
             Cond::any()
@@ -245,7 +302,9 @@ fn condition(filter: &PersonFilter) -> Cond {
         PersonFilter::SubscribedEmails => only(Expr::col("subscribed_to_emails").eq(true)),
         PersonFilter::NotSubscribedEmails => only(Expr::col("subscribed_to_emails").eq(false)),
         PersonFilter::LoginEnabled => only(Expr::col("login_enabled").eq(true)),
-        PersonFilter::CheckedOutOrders => only(has_orders("persons", "customer_id", &[orders::CHECKED_OUT])),
+        PersonFilter::CheckedOutOrders => {
+            only(has_orders("persons", "customer_id", &[orders::CHECKED_OUT]))
+        }
         PersonFilter::CompletedOrders(c) => only(completed_orders("persons", "customer_id", *c)),
         PersonFilter::AccountName(text) => Cond::all().add(active).add(name_contains(text)),
         PersonFilter::Customers => only(Expr::col("kind").eq(Kind::Customer.as_str())),
@@ -253,38 +312,80 @@ fn condition(filter: &PersonFilter) -> Cond {
         PersonFilter::PrimaryContactPerson => only(contact_of_addresses(&[])),
         PersonFilter::Shipping => only(contact_of_addresses(&["shipping"])),
         PersonFilter::Billing => only(contact_of_addresses(&["billing"])),
-        PersonFilter::Both => Cond::all().add(active).add(contact_of_addresses(&["shipping"])).add(contact_of_addresses(&["billing"])),
+        PersonFilter::Both => Cond::all()
+            .add(active)
+            .add(contact_of_addresses(&["shipping"]))
+            .add(contact_of_addresses(&["billing"])),
     }
 }
 
 /// A page of customers, of contacts, or (`kind` None) of both: three queries.
-pub async fn list(db: &Db, company: CompanyId, kind: Option<Kind>, filter: &PersonFilter, page: Page) -> Result<PageOf<PersonView>, StoreError> {
-    let mut base = crate::scoped("persons", company).and_where(Expr::col("deleted_at").is_null()).cond_where(condition(filter)).to_owned();
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    kind: Option<Kind>,
+    filter: &PersonFilter,
+    page: Page,
+) -> Result<PageOf<PersonView>, StoreError> {
+    let mut base = crate::scoped("persons", company)
+        .and_where(Expr::col("deleted_at").is_null())
+        .cond_where(condition(filter))
+        .to_owned();
     if let Some(kind) = kind {
         base.and_where(Expr::col("kind").eq(kind.as_str()));
     }
     let persons: PageOf<Person> = crate::paged(db, base, COLUMNS, page).await?;
     let records = with_businesses(&mut db.read(), company, persons.records).await?;
-    Ok(PageOf { records, total: persons.total })
+    Ok(PageOf {
+        records,
+        total: persons.total,
+    })
 }
 
 /// Checks that every id names a business of the company.
-pub(crate) async fn check_businesses(tx: &mut Tx, company: CompanyId, field: &str, ids: &[i64]) -> Result<(), StoreError> {
+pub(crate) async fn check_businesses(
+    tx: &mut Tx,
+    company: CompanyId,
+    field: &str,
+    ids: &[i64],
+) -> Result<(), StoreError> {
     let missing = crate::missing_ids(tx, crate::scoped("businesses", company), ids).await?;
-    if missing.is_empty() { Ok(()) } else { Err(StoreError::invalid(field, format!("has no business with id {}", missing.join(", ")))) }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(StoreError::invalid(
+            field,
+            format!("has no business with id {}", missing.join(", ")),
+        ))
+    }
 }
 
 /// Links `contact` to each business it is not yet linked to.
-pub(crate) async fn link(tx: &mut Tx, company: CompanyId, contact: i64, businesses: &[i64]) -> Result<(), StoreError> {
-    let existing = crate::scoped("business_contacts", company).column("business_id").and_where(Expr::col("contact_id").eq(contact)).to_owned();
+pub(crate) async fn link(
+    tx: &mut Tx,
+    company: CompanyId,
+    contact: i64,
+    businesses: &[i64],
+) -> Result<(), StoreError> {
+    let existing = crate::scoped("business_contacts", company)
+        .column("business_id")
+        .and_where(Expr::col("contact_id").eq(contact))
+        .to_owned();
     let existing: Vec<(i64,)> = tx.all(&existing).await?;
-    let mut new: Vec<i64> = businesses.iter().copied().filter(|b| !existing.iter().any(|e| e.0 == *b)).collect();
+    let mut new: Vec<i64> = businesses
+        .iter()
+        .copied()
+        .filter(|b| !existing.iter().any(|e| e.0 == *b))
+        .collect();
     new.sort_unstable();
     new.dedup();
     if new.is_empty() {
         return Ok(());
     }
-    let mut insert = Query::insert().into_table("business_contacts").columns(["company_id", "business_id", "contact_id"]).to_owned();
+    let mut insert = Query::insert()
+        .into_table("business_contacts")
+        .columns(["company_id", "business_id", "contact_id"])
+        .to_owned();
     for business in new {
         insert.values_panic([company.0.into(), business.into(), contact.into()]);
     }
@@ -294,7 +395,12 @@ pub(crate) async fn link(tx: &mut Tx, company: CompanyId, contact: i64, business
 
 /// Removes `contact` from every business not in `keep`, and from the addresses of
 /// those businesses it was the point of contact of.
-async fn unlink_except(tx: &mut Tx, company: CompanyId, contact: i64, keep: &[i64]) -> Result<(), StoreError> {
+async fn unlink_except(
+    tx: &mut Tx,
+    company: CompanyId,
+    contact: i64,
+    keep: &[i64],
+) -> Result<(), StoreError> {
     let addresses = Query::update()
         .table("business_addresses")
         .values([("contact_id", Expr::val(Option::<i64>::None))])
@@ -313,7 +419,12 @@ async fn unlink_except(tx: &mut Tx, company: CompanyId, contact: i64, keep: &[i6
     Ok(())
 }
 
-pub async fn create(db: &Db, company: CompanyId, kind: Kind, input: PersonInput) -> Result<PersonView, StoreError> {
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    kind: Kind,
+    input: PersonInput,
+) -> Result<PersonView, StoreError> {
     let Some(last_name) = input.last_name.clone() else {
         return Err(StoreError::invalid("last_name", "can't be blank"));
     };
@@ -331,9 +442,15 @@ pub async fn create(db: &Db, company: CompanyId, kind: Kind, input: PersonInput)
         .set("email", email)
         .set("collect_tax", input.collect_tax.unwrap_or(true))
         .set("login_enabled", login_enabled)
-        .set("subscribed_to_emails", input.subscribed_to_emails.unwrap_or(false))
+        .set(
+            "subscribed_to_emails",
+            input.subscribed_to_emails.unwrap_or(false),
+        )
         .set("active", true)
-        .set("custom_attributes", merge_values("{}", &input.custom_attributes))
+        .set(
+            "custom_attributes",
+            merge_values("{}", &input.custom_attributes),
+        )
         .set("created_at", at)
         .set("updated_at", at)
         .change("first_name", &input.first_name)
@@ -341,19 +458,48 @@ pub async fn create(db: &Db, company: CompanyId, kind: Kind, input: PersonInput)
     let mut tx = db.begin().await?;
     let businesses = input.business_ids.clone().unwrap_or_default();
     check_businesses(&mut tx, company, "business_ids", &businesses).await?;
-    let (id,): (i64,) = tx.one(&row.into_insert("persons").returning(Query::returning().column("id")).to_owned()).await?;
+    let (id,): (i64,) = tx
+        .one(
+            &row.into_insert("persons")
+                .returning(Query::returning().column("id"))
+                .to_owned(),
+        )
+        .await?;
     link(&mut tx, company, id, &businesses).await?;
-    change_log::record(&mut tx, company, kind.as_str(), id, "created", serde_json::json!({"business_ids": businesses})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        kind.as_str(),
+        id,
+        "created",
+        serde_json::json!({"business_ids": businesses}),
+    )
+    .await?;
     tx.commit().await?;
     find(db, company, kind, id).await
 }
 
-async fn locked(tx: &mut Tx, company: CompanyId, kind: Kind, id: i64) -> Result<Person, StoreError> {
-    let stmt = live(company, kind).columns(COLUMNS).and_where(Expr::col("id").eq(id)).lock(LockType::Update).to_owned();
+async fn locked(
+    tx: &mut Tx,
+    company: CompanyId,
+    kind: Kind,
+    id: i64,
+) -> Result<Person, StoreError> {
+    let stmt = live(company, kind)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").eq(id))
+        .lock(LockType::Update)
+        .to_owned();
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
-pub async fn update(db: &Db, company: CompanyId, kind: Kind, id: i64, input: PersonInput) -> Result<PersonView, StoreError> {
+pub async fn update(
+    db: &Db,
+    company: CompanyId,
+    kind: Kind,
+    id: i64,
+    input: PersonInput,
+) -> Result<PersonView, StoreError> {
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, kind, id).await?;
     let email = match &input.email {
@@ -361,7 +507,10 @@ pub async fn update(db: &Db, company: CompanyId, kind: Kind, id: i64, input: Per
         Change::Set(e) => Some(e.clone()),
         Change::Clear => None,
     };
-    crate::login_needs_email(input.login_enabled.unwrap_or(before.login_enabled), email.as_deref())?;
+    crate::login_needs_email(
+        input.login_enabled.unwrap_or(before.login_enabled),
+        email.as_deref(),
+    )?;
     if kind == Kind::Customer && matches!(input.first_name, Change::Clear) {
         return Err(StoreError::invalid("first_name", "can't be blank"));
     }
@@ -369,17 +518,26 @@ pub async fn update(db: &Db, company: CompanyId, kind: Kind, id: i64, input: Per
         check_businesses(&mut tx, company, "business_ids", businesses).await?;
     }
     let mut row = Assignments::update();
-    row.change("first_name", &input.first_name).change("email", &input.email).changes(&TEXT_FIELDS, &input.text);
+    row.change("first_name", &input.first_name)
+        .change("email", &input.email)
+        .changes(&TEXT_FIELDS, &input.text);
     if let Some(v) = &input.last_name {
         row.set("last_name", v.clone());
     }
-    for (column, value) in [("collect_tax", input.collect_tax), ("login_enabled", input.login_enabled), ("subscribed_to_emails", input.subscribed_to_emails)] {
+    for (column, value) in [
+        ("collect_tax", input.collect_tax),
+        ("login_enabled", input.login_enabled),
+        ("subscribed_to_emails", input.subscribed_to_emails),
+    ] {
         if let Some(v) = value {
             row.set(column, v);
         }
     }
     if !input.custom_attributes.is_empty() {
-        row.set("custom_attributes", merge_values(&before.custom_attributes, &input.custom_attributes));
+        row.set(
+            "custom_attributes",
+            merge_values(&before.custom_attributes, &input.custom_attributes),
+        );
     }
     let details = serde_json::json!({"fields": row.columns(), "business_ids": input.business_ids});
     tx.execute(&row.into_update("persons", company, id)).await?;
@@ -392,14 +550,28 @@ pub async fn update(db: &Db, company: CompanyId, kind: Kind, id: i64, input: Per
     find(db, company, kind, id).await
 }
 
-pub async fn set_active(db: &Db, company: CompanyId, kind: Kind, id: i64, active: bool) -> Result<PersonView, StoreError> {
+pub async fn set_active(
+    db: &Db,
+    company: CompanyId,
+    kind: Kind,
+    id: i64,
+    active: bool,
+) -> Result<PersonView, StoreError> {
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, kind, id).await?;
     if before.active != active {
         let mut row = Assignments::update();
         row.set("active", active);
         tx.execute(&row.into_update("persons", company, id)).await?;
-        change_log::record(&mut tx, company, kind.as_str(), id, if active { "activated" } else { "deactivated" }, serde_json::json!({})).await?;
+        change_log::record(
+            &mut tx,
+            company,
+            kind.as_str(),
+            id,
+            if active { "activated" } else { "deactivated" },
+            serde_json::json!({}),
+        )
+        .await?;
     }
     tx.commit().await?;
     find(db, company, kind, id).await
@@ -407,7 +579,12 @@ pub async fn set_active(db: &Db, company: CompanyId, kind: Kind, id: i64, active
 
 /// Deletes a customer or contact: refused (409) while it has open orders. The row is
 /// kept, marked deleted, so orders keep naming it; its business links go.
-pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<PersonView, StoreError> {
+pub async fn delete(
+    db: &Db,
+    company: CompanyId,
+    kind: Kind,
+    id: i64,
+) -> Result<PersonView, StoreError> {
     let view = find(db, company, kind, id).await?;
     let mut tx = db.begin().await?;
     let person = locked(&mut tx, company, kind, id).await?;
@@ -420,7 +597,11 @@ pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<
     if n.n > 0 {
         return Err(StoreError::Conflict(format!(
             "{} {} has {} open order(s) (draft, booked, rented out or returned); complete or cancel them first, or mark the {} inactive.",
-            if kind == Kind::Customer { "Customer" } else { "Contact" },
+            if kind == Kind::Customer {
+                "Customer"
+            } else {
+                "Contact"
+            },
             person.full_name(),
             n.n,
             kind.as_str()
@@ -430,26 +611,57 @@ pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<
     let mut row = Assignments::update();
     row.set("deleted_at", crate::now());
     tx.execute(&row.into_update("persons", company, id)).await?;
-    change_log::record(&mut tx, company, kind.as_str(), id, "deleted", serde_json::json!({"name": person.full_name()})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        kind.as_str(),
+        id,
+        "deleted",
+        serde_json::json!({"name": person.full_name()}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(view)
 }
 
 /// Adds existing contacts to a business (those already in it stay as they are).
-pub async fn add_contacts_to_business(db: &Db, company: CompanyId, business: i64, contacts: &[i64]) -> Result<Vec<PersonView>, StoreError> {
+pub async fn add_contacts_to_business(
+    db: &Db,
+    company: CompanyId,
+    business: i64,
+    contacts: &[i64],
+) -> Result<Vec<PersonView>, StoreError> {
     let mut tx = db.begin().await?;
-    let stmt = crate::scoped("businesses", company).column("id").and_where(Expr::col("id").eq(business)).lock(LockType::Update).to_owned();
+    let stmt = crate::scoped("businesses", company)
+        .column("id")
+        .and_where(Expr::col("id").eq(business))
+        .lock(LockType::Update)
+        .to_owned();
     if tx.optional::<(i64,)>(&stmt).await?.is_none() {
-        return Err(StoreError::invalid("business_id", format!("is not a business of this company: no business with id {business}")));
+        return Err(StoreError::invalid(
+            "business_id",
+            format!("is not a business of this company: no business with id {business}"),
+        ));
     }
     let missing = crate::missing_ids(&mut tx, live(company, Kind::Contact), contacts).await?;
     if !missing.is_empty() {
-        return Err(StoreError::invalid("contact_ids", format!("has no contact with id {}", missing.join(", "))));
+        return Err(StoreError::invalid(
+            "contact_ids",
+            format!("has no contact with id {}", missing.join(", ")),
+        ));
     }
     for contact in contacts {
         link(&mut tx, company, *contact, &[business]).await?;
     }
-    change_log::record(&mut tx, company, "business", business, "contacts_added", serde_json::json!({"contact_ids": contacts})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "business",
+        business,
+        "contacts_added",
+        serde_json::json!({"contact_ids": contacts}),
+    )
+    .await?;
     tx.commit().await?;
     let mut views = Vec::new();
     for contact in contacts {

@@ -2,8 +2,8 @@
 //! inside one transaction, so several server instances on one PostgreSQL database
 //! enforce one limit per company.
 
-use domain::rate_limit::{decide, Decision, WindowState};
 use domain::CompanyId;
+use domain::rate_limit::{Decision, WindowState, decide};
 use sea_query::Values;
 
 use crate::{Backend, Db, Sql, StoreError};
@@ -16,7 +16,13 @@ struct Row {
     block_secs: i64,
 }
 
-pub async fn take(db: &Db, company: CompanyId, requests: u32, window_secs: u32, now: i64) -> Result<Decision, StoreError> {
+pub async fn take(
+    db: &Db,
+    company: CompanyId,
+    requests: u32,
+    window_secs: u32,
+    now: i64,
+) -> Result<Decision, StoreError> {
     let mut tx = db.begin().await?;
     let ensure = Sql {
         text: "INSERT INTO rate_limit_windows (company_id, window_start, used, blocked_until, block_secs) \

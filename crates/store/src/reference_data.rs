@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use domain::{Change, CompanyId, Page};
 use sea_query::{Expr, ExprTrait, Query, Value};
 
-use crate::{change_log, change_value, now, Db, PageOf, StoreError};
+use crate::{Db, PageOf, StoreError, change_log, change_value, now};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -58,19 +58,37 @@ pub struct EntryInput {
 }
 
 fn taken(e: StoreError) -> StoreError {
-    if e.is_unique_violation() { StoreError::invalid("name", "has already been taken") } else { e }
+    if e.is_unique_violation() {
+        StoreError::invalid("name", "has already been taken")
+    } else {
+        e
+    }
 }
 
-pub async fn list(db: &Db, company: CompanyId, kind: Kind, page: Page) -> Result<PageOf<Entry>, StoreError> {
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    kind: Kind,
+    page: Page,
+) -> Result<PageOf<Entry>, StoreError> {
     crate::paged(db, crate::scoped(kind.table(), company), COLUMNS, page).await
 }
 
 pub async fn find(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<Entry, StoreError> {
-    let stmt = crate::scoped(kind.table(), company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    let stmt = crate::scoped(kind.table(), company)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
-pub async fn create(db: &Db, company: CompanyId, kind: Kind, name: String, description: Change<String>) -> Result<Entry, StoreError> {
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    kind: Kind,
+    name: String,
+    description: Change<String>,
+) -> Result<Entry, StoreError> {
     let at = now();
     let description = match description {
         Change::Set(d) => Some(d),
@@ -78,18 +96,44 @@ pub async fn create(db: &Db, company: CompanyId, kind: Kind, name: String, descr
     };
     let stmt = Query::insert()
         .into_table(kind.table())
-        .columns(["company_id", "name", "description", "created_at", "updated_at"])
-        .values_panic([company.0.into(), name.into(), description.into(), at.into(), at.into()])
+        .columns([
+            "company_id",
+            "name",
+            "description",
+            "created_at",
+            "updated_at",
+        ])
+        .values_panic([
+            company.0.into(),
+            name.into(),
+            description.into(),
+            at.into(),
+            at.into(),
+        ])
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let mut tx = db.begin().await?;
     let entry: Entry = tx.one(&stmt).await.map_err(taken)?;
-    change_log::record(&mut tx, company, kind.singular(), entry.id, "created", serde_json::json!({"name": entry.name})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        kind.singular(),
+        entry.id,
+        "created",
+        serde_json::json!({"name": entry.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(entry)
 }
 
-pub async fn update(db: &Db, company: CompanyId, kind: Kind, id: i64, input: EntryInput) -> Result<Entry, StoreError> {
+pub async fn update(
+    db: &Db,
+    company: CompanyId,
+    kind: Kind,
+    id: i64,
+    input: EntryInput,
+) -> Result<Entry, StoreError> {
     let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
     if let Some(name) = &input.name {
         values.push(("name", name.clone().into()));
@@ -105,8 +149,20 @@ pub async fn update(db: &Db, company: CompanyId, kind: Kind, id: i64, input: Ent
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let mut tx = db.begin().await?;
-    let entry: Entry = tx.optional(&stmt).await.map_err(taken)?.ok_or(StoreError::NotFound)?;
-    change_log::record(&mut tx, company, kind.singular(), id, "updated", serde_json::json!({"name": entry.name})).await?;
+    let entry: Entry = tx
+        .optional(&stmt)
+        .await
+        .map_err(taken)?
+        .ok_or(StoreError::NotFound)?;
+    change_log::record(
+        &mut tx,
+        company,
+        kind.singular(),
+        id,
+        "updated",
+        serde_json::json!({"name": entry.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(entry)
 }
@@ -115,7 +171,10 @@ pub async fn update(db: &Db, company: CompanyId, kind: Kind, id: i64, input: Ent
 /// given to members is refused (409), as is a retire reason that retired items use.
 pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<Entry, StoreError> {
     let mut tx = db.begin().await?;
-    let select = crate::scoped(kind.table(), company).columns(COLUMNS).and_where(Expr::col("id").eq(id)).to_owned();
+    let select = crate::scoped(kind.table(), company)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
     let entry: Entry = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
     if kind == Kind::CustomRole {
         let count = crate::scoped("members", company)
@@ -142,7 +201,15 @@ pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<
             e
         }
     })?;
-    change_log::record(&mut tx, company, kind.singular(), id, "deleted", serde_json::json!({"name": entry.name})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        kind.singular(),
+        id,
+        "deleted",
+        serde_json::json!({"name": entry.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(entry)
 }

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use domain::{Change, CompanyId, Name};
 use sea_query::{Expr, ExprTrait, Order, Query, SelectStatement, Value, Values};
 
-use crate::{change_log, change_value, groups, now, Db, Sql, StoreError, Tx};
+use crate::{Db, Sql, StoreError, Tx, change_log, change_value, groups, now};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SubGroup {
@@ -17,7 +17,15 @@ pub struct SubGroup {
     pub updated_at: DateTime<Utc>,
 }
 
-const COLUMNS: [&str; 7] = ["id", "group_id", "parent_id", "name", "description", "created_at", "updated_at"];
+const COLUMNS: [&str; 7] = [
+    "id",
+    "group_id",
+    "parent_id",
+    "name",
+    "description",
+    "created_at",
+    "updated_at",
+];
 
 #[derive(Debug, Clone)]
 pub struct SubGroupInput {
@@ -38,21 +46,40 @@ fn in_group(company: CompanyId, group: i64, id: i64) -> SelectStatement {
         .to_owned()
 }
 
-pub async fn find(db: &Db, company: CompanyId, group: i64, id: i64) -> Result<SubGroup, StoreError> {
-    db.read().optional(&in_group(company, group, id)).await?.ok_or(StoreError::NotFound)
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    group: i64,
+    id: i64,
+) -> Result<SubGroup, StoreError> {
+    db.read()
+        .optional(&in_group(company, group, id))
+        .await?
+        .ok_or(StoreError::NotFound)
 }
 
 /// Subgroups of the company, or of one group, in id order. The spec gives this list
 /// no paging.
-pub async fn list(db: &Db, company: CompanyId, group: Option<i64>) -> Result<Vec<SubGroup>, StoreError> {
-    let mut stmt = scoped(company).columns(COLUMNS).order_by("id", Order::Asc).to_owned();
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    group: Option<i64>,
+) -> Result<Vec<SubGroup>, StoreError> {
+    let mut stmt = scoped(company)
+        .columns(COLUMNS)
+        .order_by("id", Order::Asc)
+        .to_owned();
     if let Some(g) = group {
         stmt.and_where(Expr::col("group_id").eq(g));
     }
     db.read().all(&stmt).await
 }
 
-async fn descendants_and_self(tx: &mut Tx, company: CompanyId, root: i64) -> Result<Vec<i64>, StoreError> {
+async fn descendants_and_self(
+    tx: &mut Tx,
+    company: CompanyId,
+    root: i64,
+) -> Result<Vec<i64>, StoreError> {
     let stmt = Sql {
         text: "WITH RECURSIVE tree(id) AS ( \
                  SELECT id FROM sub_groups WHERE company_id = $1 AND id = $2 \
@@ -64,12 +91,28 @@ async fn descendants_and_self(tx: &mut Tx, company: CompanyId, root: i64) -> Res
     Ok(ids.into_iter().map(|(id,)| id).collect())
 }
 
-async fn check_parent(tx: &mut Tx, company: CompanyId, group: i64, this: Option<i64>, parent: i64) -> Result<(), StoreError> {
-    if tx.optional::<SubGroup>(&in_group(company, group, parent)).await?.is_none() {
-        return Err(StoreError::invalid("parent_id", format!("is not a subgroup of group {group}")));
+async fn check_parent(
+    tx: &mut Tx,
+    company: CompanyId,
+    group: i64,
+    this: Option<i64>,
+    parent: i64,
+) -> Result<(), StoreError> {
+    if tx
+        .optional::<SubGroup>(&in_group(company, group, parent))
+        .await?
+        .is_none()
+    {
+        return Err(StoreError::invalid(
+            "parent_id",
+            format!("is not a subgroup of group {group}"),
+        ));
     }
     if let Some(id) = this {
-        if descendants_and_self(tx, company, id).await?.contains(&parent) {
+        if descendants_and_self(tx, company, id)
+            .await?
+            .contains(&parent)
+        {
             return Err(StoreError::invalid(
                 "parent_id",
                 "would make the subgroup its own ancestor: choose a subgroup outside its subtree",
@@ -79,7 +122,12 @@ async fn check_parent(tx: &mut Tx, company: CompanyId, group: i64, this: Option<
     Ok(())
 }
 
-pub async fn create(db: &Db, company: CompanyId, group: i64, input: SubGroupInput) -> Result<SubGroup, StoreError> {
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    group: i64,
+    input: SubGroupInput,
+) -> Result<SubGroup, StoreError> {
     let mut tx = db.begin().await?;
     if !groups::exists_in(&mut tx, company, group).await? {
         return Err(StoreError::NotFound);
@@ -90,7 +138,15 @@ pub async fn create(db: &Db, company: CompanyId, group: i64, input: SubGroupInpu
     let at = now();
     let stmt = Query::insert()
         .into_table("sub_groups")
-        .columns(["company_id", "group_id", "parent_id", "name", "description", "created_at", "updated_at"])
+        .columns([
+            "company_id",
+            "group_id",
+            "parent_id",
+            "name",
+            "description",
+            "created_at",
+            "updated_at",
+        ])
         .values_panic([
             company.0.into(),
             group.into(),
@@ -103,20 +159,41 @@ pub async fn create(db: &Db, company: CompanyId, group: i64, input: SubGroupInpu
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let sub: SubGroup = tx.one(&stmt).await?;
-    change_log::record(&mut tx, company, "sub_group", sub.id, "created", serde_json::json!({"name": sub.name, "group_id": group})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "sub_group",
+        sub.id,
+        "created",
+        serde_json::json!({"name": sub.name, "group_id": group}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(sub)
 }
 
-pub async fn update(db: &Db, company: CompanyId, group: i64, id: i64, input: SubGroupInput) -> Result<SubGroup, StoreError> {
+pub async fn update(
+    db: &Db,
+    company: CompanyId,
+    group: i64,
+    id: i64,
+    input: SubGroupInput,
+) -> Result<SubGroup, StoreError> {
     let mut tx = db.begin().await?;
-    if tx.optional::<SubGroup>(&in_group(company, group, id)).await?.is_none() {
+    if tx
+        .optional::<SubGroup>(&in_group(company, group, id))
+        .await?
+        .is_none()
+    {
         return Err(StoreError::NotFound);
     }
     if let Change::Set(parent) = input.parent_id {
         check_parent(&mut tx, company, group, Some(id), parent).await?;
     }
-    let mut values: Vec<(&'static str, Value)> = vec![("name", input.name.as_str().into()), ("updated_at", now().into())];
+    let mut values: Vec<(&'static str, Value)> = vec![
+        ("name", input.name.as_str().into()),
+        ("updated_at", now().into()),
+    ];
     if let Some(v) = change_value(&input.description) {
         values.push(("description", v));
     }
@@ -131,15 +208,31 @@ pub async fn update(db: &Db, company: CompanyId, group: i64, id: i64, input: Sub
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let sub: SubGroup = tx.one(&stmt).await?;
-    change_log::record(&mut tx, company, "sub_group", id, "updated", serde_json::json!({"name": sub.name})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "sub_group",
+        id,
+        "updated",
+        serde_json::json!({"name": sub.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(sub)
 }
 
 /// Deletes a subgroup without child subgroups; one with children is refused (409).
-pub async fn delete(db: &Db, company: CompanyId, group: i64, id: i64) -> Result<SubGroup, StoreError> {
+pub async fn delete(
+    db: &Db,
+    company: CompanyId,
+    group: i64,
+    id: i64,
+) -> Result<SubGroup, StoreError> {
     let mut tx = db.begin().await?;
-    let sub: SubGroup = tx.optional(&in_group(company, group, id)).await?.ok_or(StoreError::NotFound)?;
+    let sub: SubGroup = tx
+        .optional(&in_group(company, group, id))
+        .await?
+        .ok_or(StoreError::NotFound)?;
     let children = scoped(company)
         .expr_as(Expr::col("id").count(), "n")
         .and_where(Expr::col("parent_id").eq(id))
@@ -164,7 +257,15 @@ pub async fn delete(db: &Db, company: CompanyId, group: i64, id: i64) -> Result<
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     tx.execute(&stmt).await?;
-    change_log::record(&mut tx, company, "sub_group", id, "deleted", serde_json::json!({"name": sub.name})).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "sub_group",
+        id,
+        "deleted",
+        serde_json::json!({"name": sub.name}),
+    )
+    .await?;
     tx.commit().await?;
     Ok(sub)
 }

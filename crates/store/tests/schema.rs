@@ -3,31 +3,65 @@
 
 #[tokio::test]
 async fn sqlite_and_postgres_schemas_agree() {
-    let Some(pg_url) = std::env::var("TEST_POSTGRES_URL").ok().filter(|s| !s.is_empty()) else {
+    let Some(pg_url) = std::env::var("TEST_POSTGRES_URL")
+        .ok()
+        .filter(|s| !s.is_empty())
+    else {
         eprintln!("TEST_POSTGRES_URL not set: schema agreement checked on SQLite only");
-        let sqlite = rentrack_store::Db::connect("sqlite::memory:").await.unwrap();
+        let sqlite = rentrack_store::Db::connect("sqlite::memory:")
+            .await
+            .unwrap();
         sqlite.migrate().await.unwrap();
         assert!(!sqlite.describe_schema().await.unwrap().is_empty());
         return;
     };
-    let sqlite = rentrack_store::Db::connect("sqlite::memory:").await.unwrap();
+    let sqlite = rentrack_store::Db::connect("sqlite::memory:")
+        .await
+        .unwrap();
     sqlite.migrate().await.unwrap();
 
     let schema = format!("schema_check_{}", std::process::id());
     let admin = rentrack_store::Db::connect(&pg_url).await.unwrap();
-    let create: &'static str = Box::leak(format!("CREATE SCHEMA IF NOT EXISTS {schema}").into_boxed_str());
-    admin.read().execute(&rentrack_store::Sql { text: create, values: sea_query::Values(vec![]) }).await.unwrap();
+    let create: &'static str =
+        Box::leak(format!("CREATE SCHEMA IF NOT EXISTS {schema}").into_boxed_str());
+    admin
+        .read()
+        .execute(&rentrack_store::Sql {
+            text: create,
+            values: sea_query::Values(vec![]),
+        })
+        .await
+        .unwrap();
     let sep = if pg_url.contains('?') { '&' } else { '?' };
-    let pg = rentrack_store::Db::connect(&format!("{pg_url}{sep}options=-c%20search_path%3D{schema}")).await.unwrap();
+    let pg =
+        rentrack_store::Db::connect(&format!("{pg_url}{sep}options=-c%20search_path%3D{schema}"))
+            .await
+            .unwrap();
     pg.migrate().await.unwrap();
 
     let lite = sqlite.describe_schema().await.unwrap();
     let post = pg.describe_schema().await.unwrap();
     let drop: &'static str = Box::leak(format!("DROP SCHEMA {schema} CASCADE").into_boxed_str());
-    admin.read().execute(&rentrack_store::Sql { text: drop, values: sea_query::Values(vec![]) }).await.unwrap();
-    assert!(lite.iter().all(|c| c.2 != "other"), "unrecognised SQLite type: {lite:?}");
-    assert!(post.iter().all(|c| c.2 != "other"), "unrecognised PostgreSQL type: {post:?}");
+    admin
+        .read()
+        .execute(&rentrack_store::Sql {
+            text: drop,
+            values: sea_query::Values(vec![]),
+        })
+        .await
+        .unwrap();
+    assert!(
+        lite.iter().all(|c| c.2 != "other"),
+        "unrecognised SQLite type: {lite:?}"
+    );
+    assert!(
+        post.iter().all(|c| c.2 != "other"),
+        "unrecognised PostgreSQL type: {post:?}"
+    );
     let only_sqlite: Vec<_> = lite.iter().filter(|c| !post.contains(c)).collect();
     let only_pg: Vec<_> = post.iter().filter(|c| !lite.contains(c)).collect();
-    assert!(only_sqlite.is_empty() && only_pg.is_empty(), "schemas differ\nonly SQLite: {only_sqlite:#?}\nonly PostgreSQL: {only_pg:#?}");
+    assert!(
+        only_sqlite.is_empty() && only_pg.is_empty(),
+        "schemas differ\nonly SQLite: {only_sqlite:#?}\nonly PostgreSQL: {only_pg:#?}"
+    );
 }

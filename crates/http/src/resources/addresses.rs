@@ -2,20 +2,20 @@
 //! (`/customers/{id}/shipping_addresses...`) and businesses
 //! (`/businesses/{id}/shipping_addresses...`, with a default billing address too).
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::MethodRouter;
 use axum::routing::get;
-use axum::Json;
 use domain::{Change, PageSize};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::str::FromStr;
 use store::addresses::{self, Address, AddressInput, AddressType, Owner, TEXT_FIELDS};
 
 use crate::api::{Api, Doc};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::{parse_id, Form};
+use crate::form::{Form, parse_id};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment, path_id};
@@ -36,8 +36,14 @@ const FIELDS: &[(&str, &str)] = &[
 ];
 
 const EXTRA: &[(&str, &str)] = &[
-    ("default_address", "boolean: true makes this the member's only default address (a member's first address becomes the default)"),
-    ("created_by_id", "id of the member who records the address (on create)"),
+    (
+        "default_address",
+        "boolean: true makes this the member's only default address (a member's first address becomes the default)",
+    ),
+    (
+        "created_by_id",
+        "id of the member who records the address (on create)",
+    ),
 ];
 
 /// Whose addresses a route family serves.
@@ -76,10 +82,19 @@ impl Family {
     fn extra(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Family::Member => &[],
-            Family::Customer => &[("billing_address", "boolean: a billing address (meaningful with credit card payments), default false")],
+            Family::Customer => &[(
+                "billing_address",
+                "boolean: a billing address (meaningful with credit card payments), default false",
+            )],
             Family::Business => &[
-                ("address_type", "shipping (default), billing or other; each type has its own default address"),
-                ("contact_id", "the point of contact: a contact of this business; null clears"),
+                (
+                    "address_type",
+                    "shipping (default), billing or other; each type has its own default address",
+                ),
+                (
+                    "contact_id",
+                    "the point of contact: a contact of this business; null clears",
+                ),
             ],
         }
     }
@@ -93,35 +108,71 @@ pub fn routes(api: Api) -> Api {
 
 fn family(api: Api, f: Family) -> Api {
     let fields: Vec<(&str, &str)> = FIELDS.iter().chain(f.extra()).copied().collect();
-    let list_route: MethodRouter<AppState> = get(move |s: State<AppState>, t: Tenant, p: Path<String>, q: Params| list(f, s, t, p, q))
-        .post(move |s: State<AppState>, t: Tenant, p: Path<String>, q: Params| create(f, s, t, p, q));
-    let one_route: MethodRouter<AppState> = get(move |s: State<AppState>, t: Tenant, p: Path<(String, String)>| details(f, s, t, p))
-        .patch(move |s: State<AppState>, t: Tenant, p: Path<(String, String)>, q: Params| update(f, s, t, p, q))
-        .put(move |s: State<AppState>, t: Tenant, p: Path<(String, String)>, q: Params| update(f, s, t, p, q));
-    let default_route = get(move |s: State<AppState>, t: Tenant, p: Path<String>| default_address(f, None, s, t, p));
-    let default_summary = if f == Family::Business { "The default shipping address (404 when none)" } else { "The default address (404 when none)" };
+    let list_route: MethodRouter<AppState> =
+        get(move |s: State<AppState>, t: Tenant, p: Path<String>, q: Params| list(f, s, t, p, q))
+            .post(
+                move |s: State<AppState>, t: Tenant, p: Path<String>, q: Params| {
+                    create(f, s, t, p, q)
+                },
+            );
+    let one_route: MethodRouter<AppState> =
+        get(move |s: State<AppState>, t: Tenant, p: Path<(String, String)>| details(f, s, t, p))
+            .patch(
+                move |s: State<AppState>, t: Tenant, p: Path<(String, String)>, q: Params| {
+                    update(f, s, t, p, q)
+                },
+            )
+            .put(
+                move |s: State<AppState>, t: Tenant, p: Path<(String, String)>, q: Params| {
+                    update(f, s, t, p, q)
+                },
+            );
+    let default_route = get(move |s: State<AppState>, t: Tenant, p: Path<String>| {
+        default_address(f, None, s, t, p)
+    });
+    let default_summary = if f == Family::Business {
+        "The default shipping address (404 when none)"
+    } else {
+        "The default address (404 when none)"
+    };
     let api = api
         .route(
             f.base(),
             list_route,
-            Doc::new(f.tag(), "List addresses, 25 a page (GET), or add one (POST)")
-                .form("shipping_address", &fields)
-                .query(EXTRA)
-                .query(&[("page", "page number, default 1")])
-                .returns_page("shipping_addresses"),
+            Doc::new(
+                f.tag(),
+                "List addresses, 25 a page (GET), or add one (POST)",
+            )
+            .form("shipping_address", &fields)
+            .query(EXTRA)
+            .query(&[("page", "page number, default 1")])
+            .returns_page("shipping_addresses"),
         )
-        .route(&format!("{}/default_address", f.base()), default_route, Doc::new(f.tag(), default_summary).returns("shipping_address"))
+        .route(
+            &format!("{}/default_address", f.base()),
+            default_route,
+            Doc::new(f.tag(), default_summary).returns("shipping_address"),
+        )
         .route(
             &format!("{}/{{id}}", f.base()),
             one_route,
-            Doc::new(f.tag(), "One address (GET) or update (PATCH; PUT does the same)").form("shipping_address", &fields).query(EXTRA).returns("shipping_address"),
+            Doc::new(
+                f.tag(),
+                "One address (GET) or update (PATCH; PUT does the same)",
+            )
+            .form("shipping_address", &fields)
+            .query(EXTRA)
+            .returns("shipping_address"),
         );
     if f == Family::Business {
-        let billing = get(move |s: State<AppState>, t: Tenant, p: Path<String>| default_address(f, Some(AddressType::Billing), s, t, p));
+        let billing = get(move |s: State<AppState>, t: Tenant, p: Path<String>| {
+            default_address(f, Some(AddressType::Billing), s, t, p)
+        });
         api.route(
             &format!("{}/default_billing_address", f.base()),
             billing,
-            Doc::new(f.tag(), "The default billing address (404 when none)").returns("shipping_address"),
+            Doc::new(f.tag(), "The default billing address (404 when none)")
+                .returns("shipping_address"),
         )
     } else {
         api
@@ -148,7 +199,9 @@ fn render(f: Family, a: &Address, tz: chrono_tz::Tz) -> Value {
         "created_at": moment(a.created_at, tz),
         "updated_at": moment(a.updated_at, tz),
     });
-    let Value::Object(map) = &mut body else { unreachable!("an object") };
+    let Value::Object(map) = &mut body else {
+        unreachable!("an object")
+    };
     let owner_key = match f {
         Family::Member => "user_id",
         Family::Customer => "customer_id",
@@ -158,7 +211,10 @@ fn render(f: Family, a: &Address, tz: chrono_tz::Tz) -> Value {
     match f {
         Family::Member => {}
         Family::Customer => {
-            map.insert("billing_address".into(), json!(a.billing_address.unwrap_or(false)));
+            map.insert(
+                "billing_address".into(),
+                json!(a.billing_address.unwrap_or(false)),
+            );
         }
         Family::Business => {
             map.insert("address_type".into(), json!(a.address_type));
@@ -184,7 +240,11 @@ fn coordinate(form: &mut Form<'_>, field: &str, limit: i64) -> Change<String> {
 
 fn read_input(f: Family, params: &Params, creating: bool) -> Result<AddressInput, ApiError> {
     let mut form = Form::new(params, "shipping_address");
-    let street1 = if creating { form.required_text("street1") } else { form.optional_required_text("street1") };
+    let street1 = if creating {
+        form.required_text("street1")
+    } else {
+        form.optional_required_text("street1")
+    };
     let text = TEXT_FIELDS.map(|field| match field {
         "country" => form.country(field),
         "email" => form.email(field),
@@ -193,32 +253,56 @@ fn read_input(f: Family, params: &Params, creating: bool) -> Result<AddressInput
         _ => form.text(field),
     });
     let active = form.boolean("active");
-    let default_address = form.boolean("default_address").or_else(|| top_level_bool(&mut form, "default_address"));
+    let default_address = form
+        .boolean("default_address")
+        .or_else(|| top_level_bool(&mut form, "default_address"));
     let created_by_id = match params.get("created_by_id") {
         Some(raw) if creating => {
             let id = parse_id(raw);
             if id.is_none() {
-                form.error("created_by_id", "must be a member id (a positive whole number)");
+                form.error(
+                    "created_by_id",
+                    "must be a member id (a positive whole number)",
+                );
             }
             id
         }
         _ => None,
     };
-    let billing_address = if f == Family::Customer { form.boolean("billing_address").or_else(|| top_level_bool(&mut form, "billing_address")) } else { None };
+    let billing_address = if f == Family::Customer {
+        form.boolean("billing_address")
+            .or_else(|| top_level_bool(&mut form, "billing_address"))
+    } else {
+        None
+    };
     let (address_type, contact_id) = if f == Family::Business {
-        let address_type = params.get("shipping_address[address_type]").and_then(|raw| {
-            let parsed = AddressType::parse(raw);
-            if parsed.is_none() {
-                form.error("address_type", format!("must be one of {}", AddressType::NAMES));
-            }
-            parsed
-        });
+        let address_type = params
+            .get("shipping_address[address_type]")
+            .and_then(|raw| {
+                let parsed = AddressType::parse(raw);
+                if parsed.is_none() {
+                    form.error(
+                        "address_type",
+                        format!("must be one of {}", AddressType::NAMES),
+                    );
+                }
+                parsed
+            });
         (address_type, form.id("contact_id"))
     } else {
         (None, Change::Keep)
     };
     form.finish()?;
-    Ok(AddressInput { street1, text, active, default_address, created_by_id, billing_address, address_type, contact_id })
+    Ok(AddressInput {
+        street1,
+        text,
+        active,
+        default_address,
+        created_by_id,
+        billing_address,
+        address_type,
+        contact_id,
+    })
 }
 
 /// A boolean sent at the top level (`default_address=true`) rather than inside
@@ -232,18 +316,38 @@ fn top_level_bool(form: &mut Form<'_>, name: &str) -> Option<bool> {
     parsed
 }
 
-async fn list(f: Family, State(state): State<AppState>, Tenant(company): Tenant, Path(owner): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn list(
+    f: Family,
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(owner): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let owner = f.owner(&owner)?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = addresses::list(state.db(), company.id, owner, page).await?;
-    Ok(Json(views::paged("shipping_addresses", page, records, |a| render(f, a, company.time_zone))))
+    Ok(Json(views::paged(
+        "shipping_addresses",
+        page,
+        records,
+        |a| render(f, a, company.time_zone),
+    )))
 }
 
-async fn create(f: Family, State(state): State<AppState>, Tenant(company): Tenant, Path(owner): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    f: Family,
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(owner): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let owner = f.owner(&owner)?;
     let input = read_input(f, &params, true)?;
     let address = addresses::create(state.db(), company.id, owner, input).await?;
-    Ok(Json(views::one("shipping_address", render(f, &address, company.time_zone))))
+    Ok(Json(views::one(
+        "shipping_address",
+        render(f, &address, company.time_zone),
+    )))
 }
 
 async fn default_address(
@@ -255,24 +359,45 @@ async fn default_address(
 ) -> Result<Json<Value>, ApiError> {
     let owner = f.owner(&owner)?;
     let address_type = address_type.or((f == Family::Business).then_some(AddressType::Shipping));
-    let address = addresses::default_address(state.db(), company.id, owner, address_type).await.map_err(|e| match e {
-        store::StoreError::NotFound => ApiError::NotFound(format!(
-            "There is no default {}address here (or no such {} in this company).",
-            address_type.map(|t| format!("{} ", t.as_str())).unwrap_or_default(),
-            match f {
-                Family::Member => "member",
-                Family::Customer => "customer",
-                Family::Business => "business",
-            }
-        )),
-        other => other.into(),
-    })?;
-    Ok(Json(views::one("shipping_address", render(f, &address, company.time_zone))))
+    let address = addresses::default_address(state.db(), company.id, owner, address_type)
+        .await
+        .map_err(|e| match e {
+            store::StoreError::NotFound => ApiError::NotFound(format!(
+                "There is no default {}address here (or no such {} in this company).",
+                address_type
+                    .map(|t| format!("{} ", t.as_str()))
+                    .unwrap_or_default(),
+                match f {
+                    Family::Member => "member",
+                    Family::Customer => "customer",
+                    Family::Business => "business",
+                }
+            )),
+            other => other.into(),
+        })?;
+    Ok(Json(views::one(
+        "shipping_address",
+        render(f, &address, company.time_zone),
+    )))
 }
 
-async fn details(f: Family, State(state): State<AppState>, Tenant(company): Tenant, Path((owner, id)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
-    let address = addresses::find(state.db(), company.id, f.owner(&owner)?, path_id(&id, "address")?).await?;
-    Ok(Json(views::one("shipping_address", render(f, &address, company.time_zone))))
+async fn details(
+    f: Family,
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path((owner, id)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let address = addresses::find(
+        state.db(),
+        company.id,
+        f.owner(&owner)?,
+        path_id(&id, "address")?,
+    )
+    .await?;
+    Ok(Json(views::one(
+        "shipping_address",
+        render(f, &address, company.time_zone),
+    )))
 }
 
 async fn update(
@@ -285,5 +410,8 @@ async fn update(
     let (owner, id) = (f.owner(&owner)?, path_id(&id, "address")?);
     let input = read_input(f, &params, false)?;
     let address = addresses::update(state.db(), company.id, owner, id, input).await?;
-    Ok(Json(views::one("shipping_address", render(f, &address, company.time_zone))))
+    Ok(Json(views::one(
+        "shipping_address",
+        render(f, &address, company.time_zone),
+    )))
 }

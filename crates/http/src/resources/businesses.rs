@@ -1,12 +1,12 @@
 //! Businesses: `/businesses.api`, `/businesses/{id}.api`. Status 1 is active, 0 inactive.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::get;
-use axum::Json;
 use domain::custom_field::Target;
 use domain::customer_filter::BusinessFilter;
 use domain::{CompanyId, PageSize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use store::businesses::{self, Business, BusinessInput, TEXT_FIELDS};
 use store::custom_fields::FieldSet;
 
@@ -37,7 +37,10 @@ const FIELDS: &[(&str, &str)] = &[
     ("display_picture", "image URL"),
     ("tax_free", "boolean, default false"),
     ("company_default_payment_terms", "boolean, default false"),
-    ("custom_attributes][<field name>", "value of a custom field that applies to businesses; null clears"),
+    (
+        "custom_attributes][<field name>",
+        "value of a custom field that applies to businesses; null clears",
+    ),
 ];
 
 const ATTRIBUTES: &str = "business[custom_attributes]";
@@ -46,27 +49,41 @@ pub fn routes(api: Api) -> Api {
     api.route(
         "/businesses",
         get(list).post(create),
-        Doc::new("Businesses", "List businesses, 20 a page (GET), or create one (POST)")
-            .form("business", FIELDS)
-            .query(&[
-                ("page", "page number, default 1"),
-                ("filter", BusinessFilter::VALUES),
-                ("filter_val", "a comparison such as >5 with filter=completed_orders"),
-                ("include_custom_fields", "boolean"),
-            ])
-            .returns_page("businesses"),
+        Doc::new(
+            "Businesses",
+            "List businesses, 20 a page (GET), or create one (POST)",
+        )
+        .form("business", FIELDS)
+        .query(&[
+            ("page", "page number, default 1"),
+            ("filter", BusinessFilter::VALUES),
+            (
+                "filter_val",
+                "a comparison such as >5 with filter=completed_orders",
+            ),
+            ("include_custom_fields", "boolean"),
+        ])
+        .returns_page("businesses"),
     )
     .route(
         "/businesses/{id}",
         get(details).patch(update).put(update),
-        Doc::new("Businesses", "Business details (GET) or update (PATCH or PUT; name required)")
-            .form("business", FIELDS)
-            .query(&[("include_custom_fields", "boolean")])
-            .returns("business"),
+        Doc::new(
+            "Businesses",
+            "Business details (GET) or update (PATCH or PUT; name required)",
+        )
+        .form("business", FIELDS)
+        .query(&[("include_custom_fields", "boolean")])
+        .returns("business"),
     )
 }
 
-fn render(b: &Business, tz: chrono_tz::Tz, fields: &FieldSet, include_custom_fields: bool) -> Value {
+fn render(
+    b: &Business,
+    tz: chrono_tz::Tz,
+    fields: &FieldSet,
+    include_custom_fields: bool,
+) -> Value {
     let mut body = json!({
         "id": b.id,
         "name": b.name,
@@ -89,13 +106,29 @@ fn render(b: &Business, tz: chrono_tz::Tz, fields: &FieldSet, include_custom_fie
         "created_at": moment(b.created_at, tz),
         "updated_at": moment(b.updated_at, tz),
     });
-    custom_attributes::render_into(&mut body, fields, &b.custom_attributes, include_custom_fields);
+    custom_attributes::render_into(
+        &mut body,
+        fields,
+        &b.custom_attributes,
+        include_custom_fields,
+    );
     body
 }
 
-async fn read_input(state: &AppState, company: CompanyId, params: &Params) -> Result<BusinessInput, ApiError> {
+async fn read_input(
+    state: &AppState,
+    company: CompanyId,
+    params: &Params,
+) -> Result<BusinessInput, ApiError> {
     let mut form = Form::new(params, "business");
-    let fields = custom_attributes::fields_for_input(state.db(), company, Target::Businesses, &form, ATTRIBUTES).await?;
+    let fields = custom_attributes::fields_for_input(
+        state.db(),
+        company,
+        Target::Businesses,
+        &form,
+        ATTRIBUTES,
+    )
+    .await?;
     let name = form.required_text("name");
     let text = TEXT_FIELDS.map(|field| match field {
         "email" => form.email(field),
@@ -113,42 +146,94 @@ async fn read_input(state: &AppState, company: CompanyId, params: &Params) -> Re
     };
     let tax_free = form.boolean("tax_free");
     let company_default_payment_terms = form.boolean("company_default_payment_terms");
-    let custom_attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Businesses);
+    let custom_attributes =
+        custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Businesses);
     form.finish()?;
-    Ok(BusinessInput { name, text, active, tax_free, company_default_payment_terms, custom_attributes })
+    Ok(BusinessInput {
+        name,
+        text,
+        active,
+        tax_free,
+        company_default_payment_terms,
+        custom_attributes,
+    })
 }
 
-async fn fields_for(state: &AppState, company: CompanyId, records: &[&Business]) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(state.db(), company, &[Target::Businesses], records.iter().map(|b| b.custom_attributes.as_str())).await
+async fn fields_for(
+    state: &AppState,
+    company: CompanyId,
+    records: &[&Business],
+) -> Result<FieldSet, ApiError> {
+    custom_attributes::fields_for_output(
+        state.db(),
+        company,
+        &[Target::Businesses],
+        records.iter().map(|b| b.custom_attributes.as_str()),
+    )
+    .await
 }
 
-async fn answer(state: &AppState, company: &store::companies::Company, business: Business, include: bool) -> Result<Json<Value>, ApiError> {
+async fn answer(
+    state: &AppState,
+    company: &store::companies::Company,
+    business: Business,
+    include: bool,
+) -> Result<Json<Value>, ApiError> {
     let fields = fields_for(state, company.id, &[&business]).await?;
-    Ok(Json(views::one("business", render(&business, company.time_zone, &fields, include))))
+    Ok(Json(views::one(
+        "business",
+        render(&business, company.time_zone, &fields, include),
+    )))
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::BUSINESSES)?;
-    let filter = BusinessFilter::parse(params.get("filter"), params.get("filter_val")).map_err(ApiError::filter)?;
+    let filter = BusinessFilter::parse(params.get("filter"), params.get("filter_val"))
+        .map_err(ApiError::filter)?;
     let records = businesses::list(state.db(), company.id, filter, page).await?;
-    let fields = fields_for(&state, company.id, &records.records.iter().collect::<Vec<_>>()).await?;
-    Ok(Json(views::paged("businesses", page, records, |b| render(b, company.time_zone, &fields, include))))
+    let fields = fields_for(
+        &state,
+        company.id,
+        &records.records.iter().collect::<Vec<_>>(),
+    )
+    .await?;
+    Ok(Json(views::paged("businesses", page, records, |b| {
+        render(b, company.time_zone, &fields, include)
+    })))
 }
 
-async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let input = read_input(&state, company.id, &params).await?;
     let business = businesses::create(state.db(), company.id, input).await?;
     answer(&state, &company, business, true).await
 }
 
-async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let business = businesses::find(state.db(), company.id, path_id(&id, "business")?).await?;
     answer(&state, &company, business, include).await
 }
 
-async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "business")?;
     businesses::find(state.db(), company.id, id).await?;
     let input = read_input(&state, company.id, &params).await?;

@@ -1,10 +1,10 @@
 //! Company settings (a rentrack extension): `/company_settings.api`.
 
+use axum::Json;
 use axum::extract::State;
 use axum::routing::get;
-use axum::Json;
 use domain::settings::{ActivationLocation, Currency};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use store::companies::{self, Company, Settings};
 
 use crate::api::{Api, Doc};
@@ -16,9 +16,15 @@ use crate::state::AppState;
 use crate::views;
 
 const FIELDS: &[(&str, &str)] = &[
-    ("time_zone", "IANA time zone name, e.g. America/Denver; moments in responses use it"),
+    (
+        "time_zone",
+        "IANA time zone name, e.g. America/Denver; moments in responses use it",
+    ),
     ("currency", "ISO 4217 code, e.g. USD"),
-    ("retired_asset_activation_location", "whether reactivating a retired asset needs a location: required, optional or not_needed"),
+    (
+        "retired_asset_activation_location",
+        "whether reactivating a retired asset needs a location: required, optional or not_needed",
+    ),
 ];
 
 pub fn routes(api: Api) -> Api {
@@ -46,25 +52,38 @@ async fn show(Tenant(company): Tenant) -> Json<Value> {
     Json(views::one("company_settings", render(&company)))
 }
 
-async fn update(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let mut form = Form::new(&params, "company_settings");
     let mut settings = Settings::default();
     if let Some(raw) = params.get("company_settings[time_zone]") {
         match domain::subdomain::parse_time_zone(raw) {
             Some(tz) => settings.time_zone = Some(tz),
-            None => form.error("time_zone", "is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)"),
+            None => form.error(
+                "time_zone",
+                "is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)",
+            ),
         }
     }
     if let Some(raw) = params.get("company_settings[currency]") {
         match Currency::parse(raw) {
             Some(c) => settings.currency = Some(c),
-            None => form.error("currency", "is not an ISO 4217 currency code (e.g. USD, EUR)"),
+            None => form.error(
+                "currency",
+                "is not an ISO 4217 currency code (e.g. USD, EUR)",
+            ),
         }
     }
     if let Some(raw) = params.get("company_settings[retired_asset_activation_location]") {
         match ActivationLocation::parse(raw) {
             Some(a) => settings.retired_activation_location = Some(a),
-            None => form.error("retired_asset_activation_location", format!("must be one of {}", ActivationLocation::NAMES)),
+            None => form.error(
+                "retired_asset_activation_location",
+                format!("must be one of {}", ActivationLocation::NAMES),
+            ),
         }
     }
     form.finish()?;

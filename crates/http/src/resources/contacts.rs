@@ -1,11 +1,11 @@
 //! Business contacts: `/contacts.api`, `/contacts/{id}.api`,
 //! `/contacts/add_existing_contacts_to_business.api`, `/contacts/{id}/update_status.api`.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::{get, patch, post};
-use axum::Json;
 use domain::customer_filter::PersonList;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use store::persons::{self, Kind};
 
 use crate::api::{Api, Doc};
@@ -20,7 +20,10 @@ use crate::views::{self, path_id};
 const FIELDS: &[(&str, &str)] = &[
     ("last_name", "required on create and update"),
     ("first_name", "text"),
-    ("email", "e-mail address; required when login_enabled is true"),
+    (
+        "email",
+        "e-mail address; required when login_enabled is true",
+    ),
     ("description", "text"),
     ("employee_identification_number", "text"),
     ("collect_tax", "boolean, default true"),
@@ -28,7 +31,10 @@ const FIELDS: &[(&str, &str)] = &[
     ("subscribed_to_emails", "boolean, default false"),
     ("phone_number", "text"),
     ("fax", "text"),
-    ("custom_attributes][<field name>", "value of a custom field that applies to contacts; null clears"),
+    (
+        "custom_attributes][<field name>",
+        "value of a custom field that applies to contacts; null clears",
+    ),
 ];
 
 pub fn routes(api: Api) -> Api {
@@ -70,23 +76,55 @@ pub fn routes(api: Api) -> Api {
     )
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
-    page_of(&state, &company, &params, Some(Kind::Contact), PersonList::Contacts, "contacts").await
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    page_of(
+        &state,
+        &company,
+        &params,
+        Some(Kind::Contact),
+        PersonList::Contacts,
+        "contacts",
+    )
+    .await
 }
 
-async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let input = read_input(&state, company.id, &params, Kind::Contact, true).await?;
     let contact = persons::create(state.db(), company.id, Kind::Contact, input).await?;
     answer(&state, &company, "contact", contact, true).await
 }
 
-async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
-    let contact = persons::find(state.db(), company.id, Kind::Contact, path_id(&id, "contact")?).await?;
+    let contact = persons::find(
+        state.db(),
+        company.id,
+        Kind::Contact,
+        path_id(&id, "contact")?,
+    )
+    .await?;
     answer(&state, &company, "contact", contact, include).await
 }
 
-async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "contact")?;
     persons::find(state.db(), company.id, Kind::Contact, id).await?;
     let input = read_input(&state, company.id, &params, Kind::Contact, false).await?;
@@ -94,26 +132,50 @@ async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id)
     answer(&state, &company, "contact", contact, true).await
 }
 
-async fn delete(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let contact = persons::delete(state.db(), company.id, Kind::Contact, path_id(&id, "contact")?).await?;
+async fn delete(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let contact = persons::delete(
+        state.db(),
+        company.id,
+        Kind::Contact,
+        path_id(&id, "contact")?,
+    )
+    .await?;
     answer(&state, &company, "contact", contact, true).await
 }
 
 /// Exactly one of `mark_active=TRUE` and `mark_inactive=TRUE`.
-async fn update_status(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update_status(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "contact")?;
     let active = views::flag(&params, "mark_active")?;
     let inactive = views::flag(&params, "mark_inactive")?;
     let active = match (active, inactive) {
         (true, false) => true,
         (false, true) => false,
-        _ => return Err(ApiError::field("mark_active", "send exactly one of mark_active=TRUE and mark_inactive=TRUE")),
+        _ => {
+            return Err(ApiError::field(
+                "mark_active",
+                "send exactly one of mark_active=TRUE and mark_inactive=TRUE",
+            ));
+        }
     };
     let contact = persons::set_active(state.db(), company.id, Kind::Contact, id, active).await?;
     answer(&state, &company, "contact", contact, true).await
 }
 
-async fn add_to_business(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn add_to_business(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let mut errors = store::FieldErrors::new();
     let business = match params.get("business_id").map(|raw| (raw, parse_id(raw))) {
         None => {
@@ -121,7 +183,10 @@ async fn add_to_business(State(state): State<AppState>, Tenant(company): Tenant,
             None
         }
         Some((raw, None)) => {
-            errors.insert("business_id".into(), vec![format!("must be a business id, not {raw:?}")]);
+            errors.insert(
+                "business_id".into(),
+                vec![format!("must be a business id, not {raw:?}")],
+            );
             None
         }
         Some((_, id)) => id,
@@ -129,15 +194,25 @@ async fn add_to_business(State(state): State<AppState>, Tenant(company): Tenant,
     let raw_ids = params.list("contact_ids");
     let contact_ids: Vec<i64> = raw_ids.iter().filter_map(|r| parse_id(r)).collect();
     if raw_ids.is_empty() {
-        errors.insert("contact_ids".into(), vec!["can't be blank: give a comma list of contact ids".into()]);
+        errors.insert(
+            "contact_ids".into(),
+            vec!["can't be blank: give a comma list of contact ids".into()],
+        );
     } else if contact_ids.len() != raw_ids.len() {
-        errors.insert("contact_ids".into(), vec!["must hold contact ids (positive whole numbers)".into()]);
+        errors.insert(
+            "contact_ids".into(),
+            vec!["must hold contact ids (positive whole numbers)".into()],
+        );
     }
     let Some(business) = business.filter(|_| errors.is_empty()) else {
         return Err(ApiError::Invalid(errors));
     };
-    let contacts = persons::add_contacts_to_business(state.db(), company.id, business, &contact_ids).await?;
+    let contacts =
+        persons::add_contacts_to_business(state.db(), company.id, business, &contact_ids).await?;
     let fields = fields_for(&state, company.id, &contacts.iter().collect::<Vec<_>>()).await?;
-    let rendered: Vec<Value> = contacts.iter().map(|c| render(c, company.time_zone, &fields, false)).collect();
+    let rendered: Vec<Value> = contacts
+        .iter()
+        .map(|c| render(c, company.time_zone, &fields, false))
+        .collect();
     Ok(Json(json!({"business_id": business, "contacts": rendered})))
 }

@@ -1,11 +1,11 @@
 //! Custom fields (a rentrack extension): `/custom_fields.api`, `/custom_fields/{id}.api`.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::get;
-use axum::Json;
-use domain::custom_field::{FieldType, Target, Targets};
 use domain::PageSize;
-use serde_json::{json, Value};
+use domain::custom_field::{FieldType, Target, Targets};
+use serde_json::{Value, json};
 use store::custom_fields::{self, CustomField, FieldInput};
 
 use crate::api::{Api, Doc};
@@ -17,10 +17,22 @@ use crate::state::AppState;
 use crate::views::{self, moment, path_id};
 
 const FIELDS: &[(&str, &str)] = &[
-    ("name", "required, unique in the company (case, spaces and underscores aside), at most 255 characters"),
-    ("field_type", "text, text_area, number, date, dropdown, checkbox, email or url; cannot change after creation"),
-    ("options][", "option names, in order, for dropdown and checkbox fields (required for them, refused for others); on update the full new list"),
-    ("applies_to][", "one or more of fixed_assets, inventory, asset_stock, members, vendors, customers, businesses, contacts, orders"),
+    (
+        "name",
+        "required, unique in the company (case, spaces and underscores aside), at most 255 characters",
+    ),
+    (
+        "field_type",
+        "text, text_area, number, date, dropdown, checkbox, email or url; cannot change after creation",
+    ),
+    (
+        "options][",
+        "option names, in order, for dropdown and checkbox fields (required for them, refused for others); on update the full new list",
+    ),
+    (
+        "applies_to][",
+        "one or more of fixed_assets, inventory, asset_stock, members, vendors, customers, businesses, contacts, orders",
+    ),
 ];
 
 pub fn routes(api: Api) -> Api {
@@ -55,17 +67,27 @@ pub fn render(f: &CustomField, tz: chrono_tz::Tz) -> Value {
 
 fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
     let mut form = Form::new(params, "custom_field");
-    let name = if creating { form.required_text("name") } else { form.optional_required_text("name") };
+    let name = if creating {
+        form.required_text("name")
+    } else {
+        form.optional_required_text("name")
+    };
     let field_type = match params.get("custom_field[field_type]") {
         None if creating => {
-            form.error("field_type", format!("can't be blank: use one of {}", FieldType::names()));
+            form.error(
+                "field_type",
+                format!("can't be blank: use one of {}", FieldType::names()),
+            );
             None
         }
         None => None,
         Some(raw) => {
             let parsed = FieldType::parse(raw);
             if parsed.is_none() {
-                form.error("field_type", format!("must be one of {}", FieldType::names()));
+                form.error(
+                    "field_type",
+                    format!("must be one of {}", FieldType::names()),
+                );
             }
             parsed
         }
@@ -75,12 +97,18 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
         for raw in params.list("custom_field[applies_to]") {
             match Target::parse(&raw) {
                 Some(t) => targets.push(t),
-                None => form.error("applies_to", format!("has {raw:?}, which is not one of {}", Target::names())),
+                None => form.error(
+                    "applies_to",
+                    format!("has {raw:?}, which is not one of {}", Target::names()),
+                ),
             }
         }
         let set = Targets::new(targets);
         if set.is_none() && !form.has_errors_for("applies_to") {
-            form.error("applies_to", format!("can't be blank: use one or more of {}", Target::names()));
+            form.error(
+                "applies_to",
+                format!("can't be blank: use one or more of {}", Target::names()),
+            );
         }
         set
     } else {
@@ -91,9 +119,15 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
         let mut seen: Vec<String> = Vec::new();
         for name in &names {
             if name.chars().count() > domain::Name::MAX_CHARS {
-                form.error("options", format!("{name:?} is too long (maximum is 255 characters)"));
+                form.error(
+                    "options",
+                    format!("{name:?} is too long (maximum is 255 characters)"),
+                );
             } else if name.contains(',') {
-                form.error("options", format!("{name:?} has a comma, which separates checkbox choices"));
+                form.error(
+                    "options",
+                    format!("{name:?} has a comma, which separates checkbox choices"),
+                );
             } else if seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
                 form.error("options", format!("{name:?} appears twice"));
             }
@@ -106,42 +140,93 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
     if creating {
         if let Some(t) = field_type {
             match (&options, t.has_options()) {
-                (None, true) => form.error("options", "can't be blank for a dropdown or checkbox field"),
-                (Some(o), true) if o.is_empty() => form.error("options", "can't be blank for a dropdown or checkbox field"),
-                (Some(_), false) => form.error("options", format!("are only for dropdown and checkbox fields, not {}", t.as_str())),
+                (None, true) => {
+                    form.error("options", "can't be blank for a dropdown or checkbox field")
+                }
+                (Some(o), true) if o.is_empty() => {
+                    form.error("options", "can't be blank for a dropdown or checkbox field")
+                }
+                (Some(_), false) => form.error(
+                    "options",
+                    format!(
+                        "are only for dropdown and checkbox fields, not {}",
+                        t.as_str()
+                    ),
+                ),
                 _ => {}
             }
         }
     }
     form.finish()?;
-    Ok(FieldInput { name, field_type, applies_to, options })
+    Ok(FieldInput {
+        name,
+        field_type,
+        applies_to,
+        options,
+    })
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = custom_fields::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("custom_fields", page, records, |f| render(f, company.time_zone))))
+    Ok(Json(views::paged("custom_fields", page, records, |f| {
+        render(f, company.time_zone)
+    })))
 }
 
-async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let input = read_input(&params, true)?;
     let field = custom_fields::create(state.db(), company.id, input).await?;
-    Ok(Json(views::one("custom_field", render(&field, company.time_zone))))
+    Ok(Json(views::one(
+        "custom_field",
+        render(&field, company.time_zone),
+    )))
 }
 
-async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let field = custom_fields::find(state.db(), company.id, path_id(&id, "custom field")?).await?;
-    Ok(Json(views::one("custom_field", render(&field, company.time_zone))))
+    Ok(Json(views::one(
+        "custom_field",
+        render(&field, company.time_zone),
+    )))
 }
 
-async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "custom field")?;
     let input = read_input(&params, false)?;
     let field = custom_fields::update(state.db(), company.id, id, input).await?;
-    Ok(Json(views::one("custom_field", render(&field, company.time_zone))))
+    Ok(Json(views::one(
+        "custom_field",
+        render(&field, company.time_zone),
+    )))
 }
 
-async fn delete(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let field = custom_fields::delete(state.db(), company.id, path_id(&id, "custom field")?).await?;
-    Ok(Json(views::one("custom_field", render(&field, company.time_zone))))
+async fn delete(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let field =
+        custom_fields::delete(state.db(), company.id, path_id(&id, "custom field")?).await?;
+    Ok(Json(views::one(
+        "custom_field",
+        render(&field, company.time_zone),
+    )))
 }

@@ -1,8 +1,8 @@
 //! Customers: `/customers.api`, `/customers/{id}.api`, `mark_active`, `mark_inactive`.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::{get, patch};
-use axum::Json;
 use domain::customer_filter::PersonList;
 use serde_json::Value;
 use store::persons::{self, Kind};
@@ -18,10 +18,16 @@ use crate::views::{self, path_id};
 pub const FIELDS: &[(&str, &str)] = &[
     ("first_name", "required on create and update"),
     ("last_name", "required on create and update"),
-    ("email", "e-mail address; required when login_enabled is true"),
+    (
+        "email",
+        "e-mail address; required when login_enabled is true",
+    ),
     ("description", "text"),
     ("employee_identification_number", "text"),
-    ("category", "text (a rentrack addition; the `category` filter matches it)"),
+    (
+        "category",
+        "text (a rentrack addition; the `category` filter matches it)",
+    ),
     ("collect_tax", "boolean, default true"),
     ("login_enabled", "boolean, default false"),
     ("subscribed_to_emails", "boolean, default false"),
@@ -34,7 +40,10 @@ pub const FIELDS: &[(&str, &str)] = &[
     ("country", "two-letter code (ISO 3166-1 alpha-2)"),
     ("phone_number", "text"),
     ("fax", "text"),
-    ("custom_attributes][<field name>", "value of a custom field that applies to customers; null clears"),
+    (
+        "custom_attributes][<field name>",
+        "value of a custom field that applies to customers; null clears",
+    ),
 ];
 
 pub fn routes(api: Api) -> Api {
@@ -63,23 +72,55 @@ pub fn routes(api: Api) -> Api {
     .route("/customers/{id}/mark_inactive", patch(mark_inactive), Doc::new("Customers", "Mark a customer inactive").returns("customer"))
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
-    page_of(&state, &company, &params, Some(Kind::Customer), PersonList::Customers, "customers").await
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    page_of(
+        &state,
+        &company,
+        &params,
+        Some(Kind::Customer),
+        PersonList::Customers,
+        "customers",
+    )
+    .await
 }
 
-async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let input = read_input(&state, company.id, &params, Kind::Customer, true).await?;
     let customer = persons::create(state.db(), company.id, Kind::Customer, input).await?;
     answer(&state, &company, "customer", customer, true).await
 }
 
-async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
-    let customer = persons::find(state.db(), company.id, Kind::Customer, path_id(&id, "customer")?).await?;
+    let customer = persons::find(
+        state.db(),
+        company.id,
+        Kind::Customer,
+        path_id(&id, "customer")?,
+    )
+    .await?;
     answer(&state, &company, "customer", customer, include).await
 }
 
-async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "customer")?;
     persons::find(state.db(), company.id, Kind::Customer, id).await?;
     let input = read_input(&state, company.id, &params, Kind::Customer, false).await?;
@@ -87,17 +128,49 @@ async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id)
     answer(&state, &company, "customer", customer, true).await
 }
 
-async fn delete(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let customer = persons::delete(state.db(), company.id, Kind::Customer, path_id(&id, "customer")?).await?;
+async fn delete(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let customer = persons::delete(
+        state.db(),
+        company.id,
+        Kind::Customer,
+        path_id(&id, "customer")?,
+    )
+    .await?;
     answer(&state, &company, "customer", customer, true).await
 }
 
-async fn mark_active(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let customer = persons::set_active(state.db(), company.id, Kind::Customer, path_id(&id, "customer")?, true).await?;
+async fn mark_active(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let customer = persons::set_active(
+        state.db(),
+        company.id,
+        Kind::Customer,
+        path_id(&id, "customer")?,
+        true,
+    )
+    .await?;
     answer(&state, &company, "customer", customer, true).await
 }
 
-async fn mark_inactive(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let customer = persons::set_active(state.db(), company.id, Kind::Customer, path_id(&id, "customer")?, false).await?;
+async fn mark_inactive(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let customer = persons::set_active(
+        state.db(),
+        company.id,
+        Kind::Customer,
+        path_id(&id, "customer")?,
+        false,
+    )
+    .await?;
     answer(&state, &company, "customer", customer, true).await
 }

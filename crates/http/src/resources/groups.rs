@@ -1,11 +1,11 @@
 //! Groups: `/groups.api`, `/assets/classification_view.api`, `/groups/{id}.api`.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::{get, post, put};
-use axum::Json;
-use domain::depreciation::{DepreciationMode, DepreciationRates};
 use domain::PageSize;
-use serde_json::{json, Value};
+use domain::depreciation::{DepreciationMode, DepreciationRates};
+use serde_json::{Value, json};
 use store::groups::{self, Group, GroupInput};
 
 use crate::api::{Api, Doc};
@@ -19,7 +19,10 @@ use crate::views::{self, moment, path_id};
 const FIELDS: &[(&str, &str)] = &[
     ("name", "required, at least 3 characters"),
     ("description", "text"),
-    ("asset_depreciation_mode", "`Useful Life` (default; rates in months) or `Percentage` (rates in percent a year)"),
+    (
+        "asset_depreciation_mode",
+        "`Useful Life` (default; rates in months) or `Percentage` (rates in percent a year)",
+    ),
 ];
 
 pub fn routes(api: Api) -> Api {
@@ -61,7 +64,10 @@ pub fn render(g: &Group, tz: chrono_tz::Tz) -> Value {
 
 /// `stored_mode` is the group's mode on update: rates sent without a mode are
 /// checked against it.
-fn read_input(params: &Params, stored_mode: Option<DepreciationMode>) -> Result<GroupInput, ApiError> {
+fn read_input(
+    params: &Params,
+    stored_mode: Option<DepreciationMode>,
+) -> Result<GroupInput, ApiError> {
     let mut form = Form::new(params, "group");
     let name = form.name("name");
     let description = form.text("description");
@@ -70,7 +76,10 @@ fn read_input(params: &Params, stored_mode: Option<DepreciationMode>) -> Result<
         Some(raw) => match DepreciationMode::parse(raw) {
             Some(m) => Some(m),
             None => {
-                form.error("asset_depreciation_mode", "must be `Useful Life` or `Percentage`");
+                form.error(
+                    "asset_depreciation_mode",
+                    "must be `Useful Life` or `Percentage`",
+                );
                 None
             }
         },
@@ -84,7 +93,10 @@ fn read_input(params: &Params, stored_mode: Option<DepreciationMode>) -> Result<
         for (method, raw) in entries {
             let method = method.trim().to_owned();
             if method.is_empty() {
-                form.error("depreciation_rates", "needs a depreciation method name in brackets");
+                form.error(
+                    "depreciation_rates",
+                    "needs a depreciation method name in brackets",
+                );
                 continue;
             }
             if raw.is_empty() {
@@ -100,27 +112,51 @@ fn read_input(params: &Params, stored_mode: Option<DepreciationMode>) -> Result<
         Some(rates)
     };
     form.finish()?;
-    Ok(GroupInput { name: name.expect("reported by finish"), description, mode, rates })
+    Ok(GroupInput {
+        name: name.expect("reported by finish"),
+        description,
+        mode,
+        rates,
+    })
 }
 
-async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let group = groups::create(state.db(), company.id, read_input(&params, None)?).await?;
     Ok(Json(views::one("group", render(&group, company.time_zone))))
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     views::flag(&params, "show_document_details")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = groups::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("groups", page, records, |g| views::one("group", render(g, company.time_zone)))))
+    Ok(Json(views::paged("groups", page, records, |g| {
+        views::one("group", render(g, company.time_zone))
+    })))
 }
 
-async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let group = groups::find(state.db(), company.id, path_id(&id, "group")?).await?;
     Ok(Json(views::one("group", render(&group, company.time_zone))))
 }
 
-async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "group")?;
     let stored = groups::find(state.db(), company.id, id).await?;
     let input = read_input(&params, DepreciationMode::parse(&stored.depreciation_mode))?;
@@ -128,7 +164,11 @@ async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id)
     Ok(Json(views::one("group", render(&group, company.time_zone))))
 }
 
-async fn delete(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn delete(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let group = groups::delete(state.db(), company.id, path_id(&id, "group")?).await?;
     Ok(Json(views::one("group", render(&group, company.time_zone))))
 }

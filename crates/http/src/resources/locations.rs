@@ -1,11 +1,11 @@
 //! Locations: `/locations.api`, `/locations/get_line_item_locations.api`,
 //! `/locations/{id}.api`, activate, deactivate, `quantities_by_asset_ids`.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::{get, patch, post};
-use axum::Json;
 use domain::{Change, PageSize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use store::locations::{self, Location, LocationFields, StatusFilter};
 
 use crate::api::{Api, Doc};
@@ -17,35 +17,59 @@ use crate::state::AppState;
 use crate::views::{self, moment, path_id};
 
 pub fn routes(api: Api) -> Api {
-    api.route("/locations", post(create), Doc::new("Locations", "Create a location").form("location", FIELDS).returns("location"))
-        .route(
-            "/locations/get_line_item_locations",
-            get(list),
-            Doc::new("Locations", "List locations, 25 a page")
-                .query(&[("status", "all (default), active or inactive"), ("page", "page number, default 1"), ("include_custom_fields", "boolean")])
-                .returns_page("locations"),
+    api.route(
+        "/locations",
+        post(create),
+        Doc::new("Locations", "Create a location")
+            .form("location", FIELDS)
+            .returns("location"),
+    )
+    .route(
+        "/locations/get_line_item_locations",
+        get(list),
+        Doc::new("Locations", "List locations, 25 a page")
+            .query(&[
+                ("status", "all (default), active or inactive"),
+                ("page", "page number, default 1"),
+                ("include_custom_fields", "boolean"),
+            ])
+            .returns_page("locations"),
+    )
+    .route(
+        "/locations/{id}",
+        get(details).put(update),
+        Doc::new(
+            "Locations",
+            "Location details (GET) or update (PUT; location[name] required)",
         )
-        .route(
-            "/locations/{id}",
-            get(details).put(update),
-            Doc::new("Locations", "Location details (GET) or update (PUT; location[name] required)")
-                .form("location", FIELDS)
-                .query(&[("include_custom_fields", "boolean")])
-                .returns("location"),
+        .form("location", FIELDS)
+        .query(&[("include_custom_fields", "boolean")])
+        .returns("location"),
+    )
+    .route(
+        "/locations/{id}/activate",
+        patch(activate),
+        Doc::new(
+            "Locations",
+            "Activate a location; activate_all_children_locations=1 activates its subtree",
         )
-        .route(
-            "/locations/{id}/activate",
-            patch(activate),
-            Doc::new("Locations", "Activate a location; activate_all_children_locations=1 activates its subtree")
-                .query(&[("activate_all_children_locations", "0 or 1")])
-                .returns("location"),
+        .query(&[("activate_all_children_locations", "0 or 1")])
+        .returns("location"),
+    )
+    .route(
+        "/locations/{id}/deactivate",
+        patch(deactivate),
+        Doc::new("Locations", "Deactivate a location and its subtree").returns("location"),
+    )
+    .route(
+        "/locations/{id}/quantities_by_asset_ids",
+        get(quantities),
+        Doc::new(
+            "Locations",
+            "Stock quantities held at the location, by asset number",
         )
-        .route("/locations/{id}/deactivate", patch(deactivate), Doc::new("Locations", "Deactivate a location and its subtree").returns("location"))
-        .route(
-            "/locations/{id}/quantities_by_asset_ids",
-            get(quantities),
-            Doc::new("Locations", "Stock quantities held at the location, by asset number").returns("quantities_by_asset_ids"),
-        )
+        .returns("quantities_by_asset_ids"),
+    )
 }
 
 const FIELDS: &[(&str, &str)] = &[
@@ -57,7 +81,10 @@ const FIELDS: &[(&str, &str)] = &[
     ("state", "text"),
     ("zipcode", "text"),
     ("country", "two-letter ISO 3166-1 code"),
-    ("status", "active or inactive (create only; use activate/deactivate afterwards)"),
+    (
+        "status",
+        "active or inactive (create only; use activate/deactivate afterwards)",
+    ),
     ("parent_id", "id of the parent location; null clears"),
 ];
 
@@ -80,7 +107,10 @@ pub fn render(l: &Location, tz: chrono_tz::Tz) -> Value {
     })
 }
 
-fn read_fields(params: &Params, creating: bool) -> Result<(domain::Name, LocationFields), ApiError> {
+fn read_fields(
+    params: &Params,
+    creating: bool,
+) -> Result<(domain::Name, LocationFields), ApiError> {
     let mut form = Form::new(params, "location");
     let name = form.name("name");
     let mut fields = LocationFields {
@@ -112,13 +142,24 @@ fn read_fields(params: &Params, creating: bool) -> Result<(domain::Name, Locatio
     Ok((name.expect("a missing name is reported by finish"), fields))
 }
 
-async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let (name, fields) = read_fields(&params, true)?;
     let location = locations::create(state.db(), company.id, name, fields).await?;
-    Ok(Json(views::one("location", render(&location, company.time_zone))))
+    Ok(Json(views::one(
+        "location",
+        render(&location, company.time_zone),
+    )))
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let status = match params.get("status") {
         None | Some("all") => StatusFilter::All,
         Some("active") => StatusFilter::Active,
@@ -128,37 +169,79 @@ async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Pa
     views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = locations::list(state.db(), company.id, status, page).await?;
-    Ok(Json(views::paged("locations", page, records, |l| render(l, company.time_zone))))
+    Ok(Json(views::paged("locations", page, records, |l| {
+        render(l, company.time_zone)
+    })))
 }
 
-async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     views::flag(&params, "include_custom_fields")?;
     let location = locations::find(state.db(), company.id, path_id(&id, "location")?).await?;
-    Ok(Json(views::one("location", render(&location, company.time_zone))))
+    Ok(Json(views::one(
+        "location",
+        render(&location, company.time_zone),
+    )))
 }
 
-async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "location")?;
     let (name, fields) = read_fields(&params, false)?;
     let location = locations::update(state.db(), company.id, id, name, fields).await?;
-    Ok(Json(views::one("location", render(&location, company.time_zone))))
+    Ok(Json(views::one(
+        "location",
+        render(&location, company.time_zone),
+    )))
 }
 
-async fn activate(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn activate(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "location")?;
     let with_children = views::flag(&params, "activate_all_children_locations")?;
     let location = locations::activate(state.db(), company.id, id, with_children).await?;
-    Ok(Json(views::one("location", render(&location, company.time_zone))))
+    Ok(Json(views::one(
+        "location",
+        render(&location, company.time_zone),
+    )))
 }
 
-async fn deactivate(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn deactivate(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let location = locations::deactivate(state.db(), company.id, path_id(&id, "location")?).await?;
-    Ok(Json(views::one("location", render(&location, company.time_zone))))
+    Ok(Json(views::one(
+        "location",
+        render(&location, company.time_zone),
+    )))
 }
 
-async fn quantities(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn quantities(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "location")?;
     let rows = locations::quantities(state.db(), company.id, id).await?;
-    let map: serde_json::Map<String, Value> = rows.iter().map(|q| (q.item_sequence_num.to_string(), json!(q.quantity))).collect();
-    Ok(Json(json!({"location_id": id, "quantities_by_asset_ids": map})))
+    let map: serde_json::Map<String, Value> = rows
+        .iter()
+        .map(|q| (q.item_sequence_num.to_string(), json!(q.quantity)))
+        .collect();
+    Ok(Json(
+        json!({"location_id": id, "quantities_by_asset_ids": map}),
+    ))
 }

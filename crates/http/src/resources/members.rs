@@ -1,13 +1,13 @@
 //! Members: `/members.api`, `/members/{id}.api`, `/members/{id}/activate.api`,
 //! `/members/{id}/deactivate.api`.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::{get, put};
-use axum::Json;
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
 use domain::{Change, CompanyId, PageSize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use store::custom_fields::FieldSet;
 use store::members::{self, MemberInput, MemberView, TEXT_FIELDS};
 
@@ -21,13 +21,22 @@ use crate::state::AppState;
 use crate::views::{self, moment, path_id};
 
 const FIELDS: &[(&str, &str)] = &[
-    ("email", "required unless login_enabled is false; unique in the company (case aside)"),
+    (
+        "email",
+        "required unless login_enabled is false; unique in the company (case aside)",
+    ),
     ("first_name", "required"),
     ("last_name", "required"),
-    ("role_id", "required: 1 administrator, 2 staff, or the id of a custom role"),
+    (
+        "role_id",
+        "required: 1 administrator, 2 staff, or the id of a custom role",
+    ),
     ("employee_id", "employee identification number"),
     ("user_listing_id", "text"),
-    ("team_ids][", "ids of the company's teams; on update the full new list (send it empty to clear)"),
+    (
+        "team_ids][",
+        "ids of the company's teams; on update the full new list (send it empty to clear)",
+    ),
     ("address_name", "text"),
     ("address", "text"),
     ("address_line_2", "text"),
@@ -39,7 +48,10 @@ const FIELDS: &[(&str, &str)] = &[
     ("fax", "text"),
     ("login_enabled", "boolean, default true"),
     ("subscribed_to_emails", "boolean, default true"),
-    ("custom_attributes][<field name>", "value of a custom field that applies to members; underscores stand for spaces; null clears"),
+    (
+        "custom_attributes][<field name>",
+        "value of a custom field that applies to members; underscores stand for spaces; null clears",
+    ),
 ];
 
 const ATTRIBUTES: &str = "user[custom_attributes]";
@@ -75,7 +87,12 @@ pub fn routes(api: Api) -> Api {
     )
 }
 
-pub fn render(view: &MemberView, tz: chrono_tz::Tz, fields: &FieldSet, include_custom_fields: bool) -> Value {
+pub fn render(
+    view: &MemberView,
+    tz: chrono_tz::Tz,
+    fields: &FieldSet,
+    include_custom_fields: bool,
+) -> Value {
     let m = &view.member;
     let mut body = json!({
         "id": m.id,
@@ -104,20 +121,39 @@ pub fn render(view: &MemberView, tz: chrono_tz::Tz, fields: &FieldSet, include_c
         "created_at": moment(m.created_at, tz),
         "updated_at": moment(m.updated_at, tz),
     });
-    custom_attributes::render_into(&mut body, fields, &m.custom_attributes, include_custom_fields);
+    custom_attributes::render_into(
+        &mut body,
+        fields,
+        &m.custom_attributes,
+        include_custom_fields,
+    );
     body
 }
 
 /// Reads `user[...]`. First and last name, role and (unless login is disabled) e-mail
 /// are required on create and on update alike, as the spec says; on update the store
 /// decides about the e-mail, since it knows whether the member can log in.
-async fn read_input(state: &AppState, company: CompanyId, params: &Params, creating: bool) -> Result<MemberInput, ApiError> {
+async fn read_input(
+    state: &AppState,
+    company: CompanyId,
+    params: &Params,
+    creating: bool,
+) -> Result<MemberInput, ApiError> {
     let mut form = Form::new(params, "user");
-    let fields = custom_attributes::fields_for_input(state.db(), company, Target::Members, &form, ATTRIBUTES).await?;
+    let fields = custom_attributes::fields_for_input(
+        state.db(),
+        company,
+        Target::Members,
+        &form,
+        ATTRIBUTES,
+    )
+    .await?;
     let login_enabled = form.boolean("login_enabled");
     let email = match form.email("email") {
         Change::Set(e) => Change::Set(e.to_lowercase()),
-        Change::Keep if creating && login_enabled != Some(false) && !form.has_errors_for("email") => {
+        Change::Keep
+            if creating && login_enabled != Some(false) && !form.has_errors_for("email") =>
+        {
             form.error("email", "can't be blank unless login_enabled is false");
             Change::Keep
         }
@@ -128,54 +164,118 @@ async fn read_input(state: &AppState, company: CompanyId, params: &Params, creat
     let role = form.required_id("role_id").and_then(|id| {
         let role = Role::from_id(id);
         if role.is_none() {
-            form.error("role_id", "must be 1 (administrator), 2 (staff) or a custom role id");
+            form.error(
+                "role_id",
+                "must be 1 (administrator), 2 (staff) or a custom role id",
+            );
         }
         role
     });
     let team_ids = form.id_list("team_ids");
-    let text = TEXT_FIELDS.map(|field| if field == "country" { form.country(field) } else { form.text(field) });
+    let text = TEXT_FIELDS.map(|field| {
+        if field == "country" {
+            form.country(field)
+        } else {
+            form.text(field)
+        }
+    });
     let subscribed_to_emails = form.boolean("subscribed_to_emails");
     if let Some(raw) = params.get("skip_confirmation_email") {
         if domain::wire::parse_bool(raw).is_none() {
             form.error("skip_confirmation_email", "must be true or false");
         }
     }
-    let custom_attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Members);
+    let custom_attributes =
+        custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Members);
     form.finish()?;
-    Ok(MemberInput { email, first_name, last_name, role, team_ids, text, login_enabled, subscribed_to_emails, custom_attributes })
+    Ok(MemberInput {
+        email,
+        first_name,
+        last_name,
+        role,
+        team_ids,
+        text,
+        login_enabled,
+        subscribed_to_emails,
+        custom_attributes,
+    })
 }
 
-async fn fields_for(state: &AppState, company: CompanyId, members: &[&MemberView]) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(state.db(), company, &[Target::Members], members.iter().map(|m| m.member.custom_attributes.as_str())).await
+async fn fields_for(
+    state: &AppState,
+    company: CompanyId,
+    members: &[&MemberView],
+) -> Result<FieldSet, ApiError> {
+    custom_attributes::fields_for_output(
+        state.db(),
+        company,
+        &[Target::Members],
+        members.iter().map(|m| m.member.custom_attributes.as_str()),
+    )
+    .await
 }
 
-async fn answer(state: &AppState, company: &store::companies::Company, view: MemberView, include: bool) -> Result<Json<Value>, ApiError> {
+async fn answer(
+    state: &AppState,
+    company: &store::companies::Company,
+    view: MemberView,
+    include: bool,
+) -> Result<Json<Value>, ApiError> {
     let fields = fields_for(state, company.id, &[&view]).await?;
-    Ok(Json(views::one("member", render(&view, company.time_zone, &fields, include))))
+    Ok(Json(views::one(
+        "member",
+        render(&view, company.time_zone, &fields, include),
+    )))
 }
 
-async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let input = read_input(&state, company.id, &params, true).await?;
     let member = members::create(state.db(), company.id, input).await?;
     answer(&state, &company, member, true).await
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
-    let filter = MemberFilter::parse(params.get("filter"), params.get("filter_val")).map_err(ApiError::filter)?;
+    let filter = MemberFilter::parse(params.get("filter"), params.get("filter_val"))
+        .map_err(ApiError::filter)?;
     let records = members::list(state.db(), company.id, &filter, page).await?;
-    let fields = fields_for(&state, company.id, &records.records.iter().collect::<Vec<_>>()).await?;
-    Ok(Json(views::paged("members", page, records, |m| render(m, company.time_zone, &fields, include))))
+    let fields = fields_for(
+        &state,
+        company.id,
+        &records.records.iter().collect::<Vec<_>>(),
+    )
+    .await?;
+    Ok(Json(views::paged("members", page, records, |m| {
+        render(m, company.time_zone, &fields, include)
+    })))
 }
 
-async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let member = members::find(state.db(), company.id, path_id(&id, "member")?).await?;
     answer(&state, &company, member, include).await
 }
 
-async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "member")?;
     let existing = members::find(state.db(), company.id, id).await?;
     if existing.member.is_owner {
@@ -186,12 +286,21 @@ async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id)
     answer(&state, &company, member, true).await
 }
 
-async fn activate(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn activate(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let member = members::set_active(state.db(), company.id, path_id(&id, "member")?, true).await?;
     answer(&state, &company, member, true).await
 }
 
-async fn deactivate(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let member = members::set_active(state.db(), company.id, path_id(&id, "member")?, false).await?;
+async fn deactivate(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let member =
+        members::set_active(state.db(), company.id, path_id(&id, "member")?, false).await?;
     answer(&state, &company, member, true).await
 }

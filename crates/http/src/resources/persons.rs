@@ -1,13 +1,13 @@
 //! What customers and business contacts share (their fields, how they are read and
 //! rendered), and the persons list `/individuals.api`, which shows both.
 
+use axum::Json;
 use axum::extract::State;
 use axum::routing::get;
-use axum::Json;
 use domain::custom_field::Target;
 use domain::customer_filter::{PersonFilter, PersonList};
 use domain::{Change, CompanyId, PageSize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use store::custom_fields::FieldSet;
 use store::persons::{self, Kind, PersonInput, PersonView, TEXT_FIELDS};
 
@@ -43,7 +43,12 @@ pub fn target(kind: Kind) -> Target {
     }
 }
 
-pub fn render(view: &PersonView, tz: chrono_tz::Tz, fields: &FieldSet, include_custom_fields: bool) -> Value {
+pub fn render(
+    view: &PersonView,
+    tz: chrono_tz::Tz,
+    fields: &FieldSet,
+    include_custom_fields: bool,
+) -> Value {
     let p = &view.person;
     let mut body = json!({
         "id": p.id,
@@ -75,43 +80,91 @@ pub fn render(view: &PersonView, tz: chrono_tz::Tz, fields: &FieldSet, include_c
     if p.is_contact() {
         body["business_ids"] = json!(view.business_ids);
     }
-    custom_attributes::render_into(&mut body, fields, &p.custom_attributes, include_custom_fields);
+    custom_attributes::render_into(
+        &mut body,
+        fields,
+        &p.custom_attributes,
+        include_custom_fields,
+    );
     body
 }
 
 /// The custom fields needed to render `views`: those of the kinds of person among them
 /// (none when no record has values).
-pub async fn fields_for(state: &AppState, company: CompanyId, views: &[&PersonView]) -> Result<FieldSet, ApiError> {
+pub async fn fields_for(
+    state: &AppState,
+    company: CompanyId,
+    views: &[&PersonView],
+) -> Result<FieldSet, ApiError> {
     let targets: Vec<Target> = [Kind::Customer, Kind::Contact]
         .into_iter()
-        .filter(|kind| views.iter().any(|v| v.person.is_contact() == (*kind == Kind::Contact)))
+        .filter(|kind| {
+            views
+                .iter()
+                .any(|v| v.person.is_contact() == (*kind == Kind::Contact))
+        })
         .map(target)
         .collect();
-    custom_attributes::fields_for_output(state.db(), company, &targets, views.iter().map(|v| v.person.custom_attributes.as_str())).await
+    custom_attributes::fields_for_output(
+        state.db(),
+        company,
+        &targets,
+        views.iter().map(|v| v.person.custom_attributes.as_str()),
+    )
+    .await
 }
 
 /// Reads `<resource>[...]` for a customer (`customer`) or a contact (`contact`).
 /// On update, first and last name are required as the spec says; the e-mail is
 /// required whenever login is enabled (checked by the store, which knows the state).
-pub async fn read_input(state: &AppState, company: CompanyId, params: &Params, kind: Kind, creating: bool) -> Result<PersonInput, ApiError> {
+pub async fn read_input(
+    state: &AppState,
+    company: CompanyId,
+    params: &Params,
+    kind: Kind,
+    creating: bool,
+) -> Result<PersonInput, ApiError> {
     let resource = match kind {
         Kind::Customer => "customer",
         Kind::Contact => "contact",
     };
     let attributes_path = format!("{resource}[custom_attributes]");
     let mut form = Form::new(params, resource);
-    let fields = custom_attributes::fields_for_input(state.db(), company, target(kind), &form, &attributes_path).await?;
+    let fields = custom_attributes::fields_for_input(
+        state.db(),
+        company,
+        target(kind),
+        &form,
+        &attributes_path,
+    )
+    .await?;
     let first_name = match kind {
-        Kind::Customer if creating => form.required_text("first_name").map(Change::Set).unwrap_or(Change::Keep),
-        Kind::Customer => form.optional_required_text("first_name").map(Change::Set).unwrap_or(Change::Keep),
+        Kind::Customer if creating => form
+            .required_text("first_name")
+            .map(Change::Set)
+            .unwrap_or(Change::Keep),
+        Kind::Customer => form
+            .optional_required_text("first_name")
+            .map(Change::Set)
+            .unwrap_or(Change::Keep),
         Kind::Contact => form.text("first_name"),
     };
-    let last_name = if creating { form.required_text("last_name") } else { form.optional_required_text("last_name") };
+    let last_name = if creating {
+        form.required_text("last_name")
+    } else {
+        form.optional_required_text("last_name")
+    };
     if !creating && !params.contains(&format!("{resource}[last_name]")) {
-        form.error("last_name", "can't be blank: send the first and last name with every update");
+        form.error(
+            "last_name",
+            "can't be blank: send the first and last name with every update",
+        );
     }
     if !creating && kind == Kind::Customer && !params.contains("customer[first_name]") {
-        form.error("first_name", "can't be blank: send the first and last name with every update");
+        form.error(
+            "first_name",
+            "can't be blank: send the first and last name with every update",
+        );
     }
     let email = match form.email("email") {
         Change::Set(e) => Change::Set(e.to_lowercase()),
@@ -124,20 +177,40 @@ pub async fn read_input(state: &AppState, company: CompanyId, params: &Params, k
     let collect_tax = form.boolean("collect_tax");
     let login_enabled = form.boolean("login_enabled");
     let subscribed_to_emails = form.boolean("subscribed_to_emails");
-    let custom_attributes = custom_attributes::read(&mut form, &attributes_path, &fields, target(kind));
-    let business_ids = if kind == Kind::Contact { read_business_ids(&mut form, creating) } else { None };
+    let custom_attributes =
+        custom_attributes::read(&mut form, &attributes_path, &fields, target(kind));
+    let business_ids = if kind == Kind::Contact {
+        read_business_ids(&mut form, creating)
+    } else {
+        None
+    };
     form.finish()?;
-    Ok(PersonInput { first_name, last_name, email, text, collect_tax, login_enabled, subscribed_to_emails, business_ids, custom_attributes })
+    Ok(PersonInput {
+        first_name,
+        last_name,
+        email,
+        text,
+        collect_tax,
+        login_enabled,
+        subscribed_to_emails,
+        business_ids,
+        custom_attributes,
+    })
 }
 
 /// `business_ids` (a comma list; `contact[business_ids]` and `business_ids[]` work
 /// too): required and non-empty on create; on update, when sent, the full new list.
 fn read_business_ids(form: &mut Form<'_>, creating: bool) -> Option<Vec<i64>> {
     let params = form.params();
-    let path = ["business_ids", "contact[business_ids]"].into_iter().find(|p| params.contains(p));
+    let path = ["business_ids", "contact[business_ids]"]
+        .into_iter()
+        .find(|p| params.contains(p));
     let Some(path) = path else {
         if creating {
-            form.error("business_ids", "can't be blank: give the ids of the contact's businesses");
+            form.error(
+                "business_ids",
+                "can't be blank: give the ids of the contact's businesses",
+            );
         }
         return None;
     };
@@ -145,36 +218,78 @@ fn read_business_ids(form: &mut Form<'_>, creating: bool) -> Option<Vec<i64>> {
     for raw in params.list(path) {
         match crate::form::parse_id(&raw) {
             Some(id) => ids.push(id),
-            None => form.error("business_ids", format!("must hold business ids (positive whole numbers), not {raw:?}")),
+            None => form.error(
+                "business_ids",
+                format!("must hold business ids (positive whole numbers), not {raw:?}"),
+            ),
         }
     }
     if ids.is_empty() && !form.has_errors_for("business_ids") {
-        form.error("business_ids", "can't be empty: a contact belongs to at least one business");
+        form.error(
+            "business_ids",
+            "can't be empty: a contact belongs to at least one business",
+        );
     }
     Some(ids)
 }
 
 /// Reads `filter` and `filter_val` for one of the person lists.
 pub fn filter(params: &Params, list: PersonList) -> Result<PersonFilter, ApiError> {
-    PersonFilter::parse(list, params.get("filter"), params.get("filter_val")).map_err(ApiError::filter)
+    PersonFilter::parse(list, params.get("filter"), params.get("filter_val"))
+        .map_err(ApiError::filter)
 }
 
 /// A page of persons (`kind` None: both kinds) wrapped under `plural`.
-pub async fn page_of(state: &AppState, company: &store::companies::Company, params: &Params, kind: Option<Kind>, list: PersonList, plural: &str) -> Result<Json<Value>, ApiError> {
+pub async fn page_of(
+    state: &AppState,
+    company: &store::companies::Company,
+    params: &Params,
+    kind: Option<Kind>,
+    list: PersonList,
+    plural: &str,
+) -> Result<Json<Value>, ApiError> {
     let include = views::flag(params, "include_custom_fields")?;
     let page = views::page(params, PageSize::DEFAULT)?;
     let filter = filter(params, list)?;
     let records = persons::list(state.db(), company.id, kind, &filter, page).await?;
-    let fields = fields_for(state, company.id, &records.records.iter().collect::<Vec<_>>()).await?;
-    Ok(Json(views::paged(plural, page, records, |p| render(p, company.time_zone, &fields, include))))
+    let fields = fields_for(
+        state,
+        company.id,
+        &records.records.iter().collect::<Vec<_>>(),
+    )
+    .await?;
+    Ok(Json(views::paged(plural, page, records, |p| {
+        render(p, company.time_zone, &fields, include)
+    })))
 }
 
 /// `{"<singular>": {...}}` for one person, with its custom fields.
-pub async fn answer(state: &AppState, company: &store::companies::Company, singular: &str, view: PersonView, include: bool) -> Result<Json<Value>, ApiError> {
+pub async fn answer(
+    state: &AppState,
+    company: &store::companies::Company,
+    singular: &str,
+    view: PersonView,
+    include: bool,
+) -> Result<Json<Value>, ApiError> {
     let fields = fields_for(state, company.id, &[&view]).await?;
-    Ok(Json(views::one(singular, render(&view, company.time_zone, &fields, include))))
+    Ok(Json(views::one(
+        singular,
+        render(&view, company.time_zone, &fields, include),
+    )))
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
-    page_of(&state, &company, &params, None, PersonList::Persons, "individuals").await
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    page_of(
+        &state,
+        &company,
+        &params,
+        None,
+        PersonList::Persons,
+        "individuals",
+    )
+    .await
 }

@@ -2,11 +2,11 @@
 //! how to manage): `/custom_roles.api`, `/teams.api`, `/retire_reasons.api`, each
 //! with `/<plural>/{id}.api`.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::get;
-use axum::Json;
 use domain::PageSize;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use store::reference_data::{self, Entry, EntryInput, Kind};
 
 use crate::api::{Api, Doc};
@@ -17,7 +17,13 @@ use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment, path_id};
 
-const FIELDS: &[(&str, &str)] = &[("name", "required, unique in the company, at most 255 characters"), ("description", "text; null clears")];
+const FIELDS: &[(&str, &str)] = &[
+    (
+        "name",
+        "required, unique in the company, at most 255 characters",
+    ),
+    ("description", "text; null clears"),
+];
 
 pub fn routes(api: Api) -> Api {
     let api = family(
@@ -51,21 +57,45 @@ fn plural(kind: Kind) -> &'static str {
     }
 }
 
-fn family(api: Api, kind: Kind, tag: &'static str, list_summary: &'static str, one_summary: &'static str) -> Api {
-    let collection = move |state: State<AppState>, tenant: Tenant, params: Params| list_or_create(kind, state, tenant, params, false);
-    let create = move |state: State<AppState>, tenant: Tenant, params: Params| list_or_create(kind, state, tenant, params, true);
-    let details = move |state: State<AppState>, tenant: Tenant, path: Path<String>, params: Params| one(kind, state, tenant, path, params, Action::Details);
-    let update = move |state: State<AppState>, tenant: Tenant, path: Path<String>, params: Params| one(kind, state, tenant, path, params, Action::Update);
-    let delete = move |state: State<AppState>, tenant: Tenant, path: Path<String>, params: Params| one(kind, state, tenant, path, params, Action::Delete);
+fn family(
+    api: Api,
+    kind: Kind,
+    tag: &'static str,
+    list_summary: &'static str,
+    one_summary: &'static str,
+) -> Api {
+    let collection = move |state: State<AppState>, tenant: Tenant, params: Params| {
+        list_or_create(kind, state, tenant, params, false)
+    };
+    let create = move |state: State<AppState>, tenant: Tenant, params: Params| {
+        list_or_create(kind, state, tenant, params, true)
+    };
+    let details =
+        move |state: State<AppState>, tenant: Tenant, path: Path<String>, params: Params| {
+            one(kind, state, tenant, path, params, Action::Details)
+        };
+    let update =
+        move |state: State<AppState>, tenant: Tenant, path: Path<String>, params: Params| {
+            one(kind, state, tenant, path, params, Action::Update)
+        };
+    let delete =
+        move |state: State<AppState>, tenant: Tenant, path: Path<String>, params: Params| {
+            one(kind, state, tenant, path, params, Action::Delete)
+        };
     api.route(
         &format!("/{}", plural(kind)),
         get(collection).post(create),
-        Doc::new(tag, list_summary).form(kind.singular(), FIELDS).query(&[("page", "page number, default 1")]).returns_page(plural(kind)),
+        Doc::new(tag, list_summary)
+            .form(kind.singular(), FIELDS)
+            .query(&[("page", "page number, default 1")])
+            .returns_page(plural(kind)),
     )
     .route(
         &format!("/{}/{{id}}", plural(kind)),
         get(details).put(update).delete(delete),
-        Doc::new(tag, one_summary).form(kind.singular(), FIELDS).returns(kind.singular()),
+        Doc::new(tag, one_summary)
+            .form(kind.singular(), FIELDS)
+            .returns(kind.singular()),
     )
 }
 
@@ -86,18 +116,36 @@ enum Action {
     Delete,
 }
 
-async fn list_or_create(kind: Kind, State(state): State<AppState>, Tenant(company): Tenant, params: Params, creating: bool) -> Result<Json<Value>, ApiError> {
+async fn list_or_create(
+    kind: Kind,
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+    creating: bool,
+) -> Result<Json<Value>, ApiError> {
     if creating {
         let mut form = Form::new(&params, kind.singular());
         let name = form.required_text("name");
         let description = form.text("description");
         form.finish()?;
-        let entry = reference_data::create(state.db(), company.id, kind, name.expect("reported by finish"), description).await?;
-        return Ok(Json(views::one(kind.singular(), render(&entry, company.time_zone))));
+        let entry = reference_data::create(
+            state.db(),
+            company.id,
+            kind,
+            name.expect("reported by finish"),
+            description,
+        )
+        .await?;
+        return Ok(Json(views::one(
+            kind.singular(),
+            render(&entry, company.time_zone),
+        )));
     }
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = reference_data::list(state.db(), company.id, kind, page).await?;
-    Ok(Json(views::paged(plural(kind), page, records, |e| render(e, company.time_zone))))
+    Ok(Json(views::paged(plural(kind), page, records, |e| {
+        render(e, company.time_zone)
+    })))
 }
 
 async fn one(
@@ -116,9 +164,19 @@ async fn one(
             let name = form.optional_required_text("name");
             let description = form.text("description");
             form.finish()?;
-            reference_data::update(state.db(), company.id, kind, id, EntryInput { name, description }).await?
+            reference_data::update(
+                state.db(),
+                company.id,
+                kind,
+                id,
+                EntryInput { name, description },
+            )
+            .await?
         }
         Action::Delete => reference_data::delete(state.db(), company.id, kind, id).await?,
     };
-    Ok(Json(views::one(kind.singular(), render(&entry, company.time_zone))))
+    Ok(Json(views::one(
+        kind.singular(),
+        render(&entry, company.time_zone),
+    )))
 }

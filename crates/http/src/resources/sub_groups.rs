@@ -1,10 +1,10 @@
 //! Subgroups: `/groups/{group}/sub_groups.api`, `/groups/get_sub_groups.api`,
 //! `/groups/{group}/sub_groups/{id}.api`.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
-use axum::Json;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use store::sub_groups::{self, SubGroup, SubGroupInput};
 
 use crate::api::{Api, Doc};
@@ -18,7 +18,10 @@ use crate::views::{self, moment, path_id};
 const FIELDS: &[(&str, &str)] = &[
     ("name", "required, at least 3 characters"),
     ("description", "text"),
-    ("parent_id", "id of a subgroup of the same group; null clears"),
+    (
+        "parent_id",
+        "id of a subgroup of the same group; null clears",
+    ),
 ];
 
 pub fn routes(api: Api) -> Api {
@@ -61,32 +64,65 @@ fn read_input(params: &Params) -> Result<SubGroupInput, ApiError> {
     let description = form.text("description");
     let parent_id = form.id("parent_id");
     form.finish()?;
-    Ok(SubGroupInput { name: name.expect("reported by finish"), description, parent_id })
+    Ok(SubGroupInput {
+        name: name.expect("reported by finish"),
+        description,
+        parent_id,
+    })
 }
 
-async fn create(State(state): State<AppState>, Tenant(company): Tenant, Path(group): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(group): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let group = path_id(&group, "group")?;
     let mut input = read_input(&params)?;
     if matches!(input.parent_id, domain::Change::Clear) {
         input.parent_id = domain::Change::Keep;
     }
     let sub = sub_groups::create(state.db(), company.id, group, input).await?;
-    Ok(Json(views::one("sub_group", render(&sub, company.time_zone))))
+    Ok(Json(views::one(
+        "sub_group",
+        render(&sub, company.time_zone),
+    )))
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let group = match params.get("group_id") {
         None => None,
-        Some(raw) => Some(crate::form::parse_id(raw).ok_or_else(|| ApiError::field("group_id", "must be a positive whole number (an id)"))?),
+        Some(raw) => Some(crate::form::parse_id(raw).ok_or_else(|| {
+            ApiError::field("group_id", "must be a positive whole number (an id)")
+        })?),
     };
     let subs = sub_groups::list(state.db(), company.id, group).await?;
     let rendered: Vec<Value> = subs.iter().map(|s| render(s, company.time_zone)).collect();
-    Ok(Json(json!({"sub_groups": rendered, "total_pages": if rendered.is_empty() { 0 } else { 1 }, "current_page": 1})))
+    Ok(Json(
+        json!({"sub_groups": rendered, "total_pages": if rendered.is_empty() { 0 } else { 1 }, "current_page": 1}),
+    ))
 }
 
-async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path((group, id)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
-    let sub = sub_groups::find(state.db(), company.id, path_id(&group, "group")?, path_id(&id, "subgroup")?).await?;
-    Ok(Json(views::one("sub_group", render(&sub, company.time_zone))))
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path((group, id)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let sub = sub_groups::find(
+        state.db(),
+        company.id,
+        path_id(&group, "group")?,
+        path_id(&id, "subgroup")?,
+    )
+    .await?;
+    Ok(Json(views::one(
+        "sub_group",
+        render(&sub, company.time_zone),
+    )))
 }
 
 async fn update(
@@ -97,10 +133,26 @@ async fn update(
 ) -> Result<Json<Value>, ApiError> {
     let (group, id) = (path_id(&group, "group")?, path_id(&id, "subgroup")?);
     let sub = sub_groups::update(state.db(), company.id, group, id, read_input(&params)?).await?;
-    Ok(Json(views::one("sub_group", render(&sub, company.time_zone))))
+    Ok(Json(views::one(
+        "sub_group",
+        render(&sub, company.time_zone),
+    )))
 }
 
-async fn delete(State(state): State<AppState>, Tenant(company): Tenant, Path((group, id)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
-    let sub = sub_groups::delete(state.db(), company.id, path_id(&group, "group")?, path_id(&id, "subgroup")?).await?;
-    Ok(Json(views::one("sub_group", render(&sub, company.time_zone))))
+async fn delete(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path((group, id)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let sub = sub_groups::delete(
+        state.db(),
+        company.id,
+        path_id(&group, "group")?,
+        path_id(&id, "subgroup")?,
+    )
+    .await?;
+    Ok(Json(views::one(
+        "sub_group",
+        render(&sub, company.time_zone),
+    )))
 }

@@ -1,13 +1,13 @@
 //! Vendors: `/vendors.api`, `/assets/vendors.api`, `/vendors/{id}.api`.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
-use axum::Json;
 use domain::custom_field::Target;
 use domain::{CompanyId, PageSize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use store::custom_fields::FieldSet;
-use store::vendors::{self, Vendor, VendorInput, TEXT_FIELDS};
+use store::vendors::{self, TEXT_FIELDS, Vendor, VendorInput};
 
 use crate::api::{Api, Doc};
 use crate::auth::Tenant;
@@ -27,29 +27,52 @@ const FIELDS: &[(&str, &str)] = &[
     ("email", "e-mail address"),
     ("phone_number", "text"),
     ("fax", "text"),
-    ("custom_attributes][<field name>", "value of a custom field that applies to vendors; underscores stand for spaces; null clears"),
+    (
+        "custom_attributes][<field name>",
+        "value of a custom field that applies to vendors; underscores stand for spaces; null clears",
+    ),
 ];
 
 pub fn routes(api: Api) -> Api {
-    api.route("/vendors", post(create), Doc::new("Vendors", "Create a vendor").form("vendor", FIELDS).returns("vendor"))
-        .route(
-            "/assets/vendors",
-            get(list),
-            Doc::new("Vendors", "List vendors, 25 a page, each wrapped as {\"vendor\": {...}}")
-                .query(&[("page", "page number, default 1"), ("include_custom_fields", "boolean")])
-                .returns_page("vendors"),
+    api.route(
+        "/vendors",
+        post(create),
+        Doc::new("Vendors", "Create a vendor")
+            .form("vendor", FIELDS)
+            .returns("vendor"),
+    )
+    .route(
+        "/assets/vendors",
+        get(list),
+        Doc::new(
+            "Vendors",
+            "List vendors, 25 a page, each wrapped as {\"vendor\": {...}}",
         )
-        .route(
-            "/vendors/{id}",
-            get(details).put(update),
-            Doc::new("Vendors", "Vendor details (GET) or update (PUT; fields left out are kept)")
-                .form("vendor", FIELDS)
-                .query(&[("include_custom_fields", "boolean")])
-                .returns("vendor"),
+        .query(&[
+            ("page", "page number, default 1"),
+            ("include_custom_fields", "boolean"),
+        ])
+        .returns_page("vendors"),
+    )
+    .route(
+        "/vendors/{id}",
+        get(details).put(update),
+        Doc::new(
+            "Vendors",
+            "Vendor details (GET) or update (PUT; fields left out are kept)",
         )
+        .form("vendor", FIELDS)
+        .query(&[("include_custom_fields", "boolean")])
+        .returns("vendor"),
+    )
 }
 
-pub fn render(v: &Vendor, tz: chrono_tz::Tz, fields: &FieldSet, include_custom_fields: bool) -> Value {
+pub fn render(
+    v: &Vendor,
+    tz: chrono_tz::Tz,
+    fields: &FieldSet,
+    include_custom_fields: bool,
+) -> Value {
     let mut body = json!({
         "id": v.id,
         "name": v.name,
@@ -63,54 +86,138 @@ pub fn render(v: &Vendor, tz: chrono_tz::Tz, fields: &FieldSet, include_custom_f
         "created_at": moment(v.created_at, tz),
         "updated_at": moment(v.updated_at, tz),
     });
-    custom_attributes::render_into(&mut body, fields, &v.custom_attributes, include_custom_fields);
+    custom_attributes::render_into(
+        &mut body,
+        fields,
+        &v.custom_attributes,
+        include_custom_fields,
+    );
     body
 }
 
-async fn read_input(state: &AppState, company: CompanyId, params: &Params, creating: bool) -> Result<(Option<domain::Name>, VendorInput), ApiError> {
+async fn read_input(
+    state: &AppState,
+    company: CompanyId,
+    params: &Params,
+    creating: bool,
+) -> Result<(Option<domain::Name>, VendorInput), ApiError> {
     let mut form = Form::new(params, "vendor");
-    let fields = custom_attributes::fields_for_input(state.db(), company, Target::Vendors, &form, ATTRIBUTES).await?;
-    let name = if creating { form.name("name") } else { form.optional_name("name") };
-    let text = TEXT_FIELDS.map(|field| if field == "email" { form.email(field) } else { form.text(field) });
-    let custom_attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Vendors);
+    let fields = custom_attributes::fields_for_input(
+        state.db(),
+        company,
+        Target::Vendors,
+        &form,
+        ATTRIBUTES,
+    )
+    .await?;
+    let name = if creating {
+        form.name("name")
+    } else {
+        form.optional_name("name")
+    };
+    let text = TEXT_FIELDS.map(|field| {
+        if field == "email" {
+            form.email(field)
+        } else {
+            form.text(field)
+        }
+    });
+    let custom_attributes =
+        custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Vendors);
     form.finish()?;
-    Ok((name, VendorInput { name: None, text, custom_attributes }))
+    Ok((
+        name,
+        VendorInput {
+            name: None,
+            text,
+            custom_attributes,
+        },
+    ))
 }
 
 const ATTRIBUTES: &str = "vendor[custom_attributes]";
 
-async fn fields_for(state: &AppState, company: CompanyId, vendors: &[&Vendor]) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(state.db(), company, &[Target::Vendors], vendors.iter().map(|v| v.custom_attributes.as_str())).await
+async fn fields_for(
+    state: &AppState,
+    company: CompanyId,
+    vendors: &[&Vendor],
+) -> Result<FieldSet, ApiError> {
+    custom_attributes::fields_for_output(
+        state.db(),
+        company,
+        &[Target::Vendors],
+        vendors.iter().map(|v| v.custom_attributes.as_str()),
+    )
+    .await
 }
 
-async fn create(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let (name, input) = read_input(&state, company.id, &params, true).await?;
-    let vendor = vendors::create(state.db(), company.id, name.expect("reported by finish"), input).await?;
+    let vendor = vendors::create(
+        state.db(),
+        company.id,
+        name.expect("reported by finish"),
+        input,
+    )
+    .await?;
     let fields = fields_for(&state, company.id, &[&vendor]).await?;
-    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, &fields, true))))
+    Ok(Json(views::one(
+        "vendor",
+        render(&vendor, company.time_zone, &fields, true),
+    )))
 }
 
-async fn list(State(state): State<AppState>, Tenant(company): Tenant, params: Params) -> Result<Json<Value>, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = vendors::list(state.db(), company.id, page).await?;
-    let fields = fields_for(&state, company.id, &records.records.iter().collect::<Vec<_>>()).await?;
-    Ok(Json(views::paged("vendors", page, records, |v| views::one("vendor", render(v, company.time_zone, &fields, include)))))
+    let fields = fields_for(
+        &state,
+        company.id,
+        &records.records.iter().collect::<Vec<_>>(),
+    )
+    .await?;
+    Ok(Json(views::paged("vendors", page, records, |v| {
+        views::one("vendor", render(v, company.time_zone, &fields, include))
+    })))
 }
 
-async fn details(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let vendor = vendors::find(state.db(), company.id, path_id(&id, "vendor")?).await?;
     let fields = fields_for(&state, company.id, &[&vendor]).await?;
-    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, &fields, include))))
+    Ok(Json(views::one(
+        "vendor",
+        render(&vendor, company.time_zone, &fields, include),
+    )))
 }
 
-async fn update(State(state): State<AppState>, Tenant(company): Tenant, Path(id): Path<String>, params: Params) -> Result<Json<Value>, ApiError> {
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
     let id = path_id(&id, "vendor")?;
     let (name, mut input) = read_input(&state, company.id, &params, false).await?;
     input.name = name;
     let vendor = vendors::update(state.db(), company.id, id, input).await?;
     let fields = fields_for(&state, company.id, &[&vendor]).await?;
-    Ok(Json(views::one("vendor", render(&vendor, company.time_zone, &fields, true))))
+    Ok(Json(views::one(
+        "vendor",
+        render(&vendor, company.time_zone, &fields, true),
+    )))
 }
-

@@ -3,14 +3,14 @@
 //! helpers to send real HTTP requests through the whole application.
 #![allow(dead_code)]
 
+use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
-use axum::Router;
 use domain::{Plan, Subdomain};
 use http_body_util::BodyExt;
 use serde_json::Value;
-use store::companies::{self, NewCompany};
 use store::Db;
+use store::companies::{self, NewCompany};
 use tower::ServiceExt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,12 +43,17 @@ macro_rules! both {
 }
 
 pub fn postgres_url() -> Option<String> {
-    std::env::var("TEST_POSTGRES_URL").ok().filter(|s| !s.is_empty())
+    std::env::var("TEST_POSTGRES_URL")
+        .ok()
+        .filter(|s| !s.is_empty())
 }
 
 fn unique(prefix: &str) -> String {
     use rand::Rng;
-    format!("{prefix}{:012x}", rand::thread_rng().r#gen::<u64>() & 0xffff_ffff_ffff)
+    format!(
+        "{prefix}{:012x}",
+        rand::thread_rng().r#gen::<u64>() & 0xffff_ffff_ffff
+    )
 }
 
 /// Where the SQLite test databases go. A database outlives its test (another app may
@@ -61,7 +66,10 @@ fn sqlite_dir() -> std::path::PathBuf {
         let _ = std::fs::create_dir_all(&dir);
         let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t < hour_ago);
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t < hour_ago);
             if old {
                 let _ = std::fs::remove_file(entry.path());
             }
@@ -81,10 +89,15 @@ pub async fn fresh_db(kind: Kind) -> (Db, String) {
         Kind::Postgres => {
             let base = postgres_url().expect("TEST_POSTGRES_URL");
             let schema = unique("t_");
-            let admin = Db::connect(&base).await.expect("connect to TEST_POSTGRES_URL");
+            let admin = Db::connect(&base)
+                .await
+                .expect("connect to TEST_POSTGRES_URL");
             admin
                 .read()
-                .execute(&store::Sql { text: leak(format!("CREATE SCHEMA {schema}")), values: sea_query::Values(vec![]) })
+                .execute(&store::Sql {
+                    text: leak(format!("CREATE SCHEMA {schema}")),
+                    values: sea_query::Values(vec![]),
+                })
                 .await
                 .expect("create schema");
             admin.close().await;
@@ -164,16 +177,32 @@ impl Builder {
         let company = if self.enable_api {
             company
         } else {
-            companies::set_api_enabled(&db, &company.subdomain, false).await.expect("disable api")
+            companies::set_api_enabled(&db, &company.subdomain, false)
+                .await
+                .expect("disable api")
         };
         let router = rentrack_http::router(rentrack_http::AppState::new(db.clone(), self.config));
-        TestApp { kind: self.kind, db, db_url, router, token: token.expect("token").0, company }
+        TestApp {
+            kind: self.kind,
+            db,
+            db_url,
+            router,
+            token: token.expect("token").0,
+            company,
+        }
     }
 }
 
 impl TestApp {
     pub fn builder(kind: Kind) -> Builder {
-        Builder { kind, plan: Plan::Unlimited, enable_api: true, config: rentrack_http::Config::default(), db: None, subdomain: None }
+        Builder {
+            kind,
+            plan: Plan::Unlimited,
+            enable_api: true,
+            config: rentrack_http::Config::default(),
+            db: None,
+            subdomain: None,
+        }
     }
 
     pub async fn new(kind: Kind) -> TestApp {
@@ -182,12 +211,24 @@ impl TestApp {
 
     /// A request carrying this company's token in the `token` header.
     pub fn req(&self, method: Method, path: &str) -> Req<'_> {
-        Req { app: self, method, path: path.to_owned(), headers: vec![("token".into(), self.token.clone())], body: None }
+        Req {
+            app: self,
+            method,
+            path: path.to_owned(),
+            headers: vec![("token".into(), self.token.clone())],
+            body: None,
+        }
     }
 
     /// A request without any token.
     pub fn anonymous(&self, method: Method, path: &str) -> Req<'_> {
-        Req { app: self, method, path: path.to_owned(), headers: vec![], body: None }
+        Req {
+            app: self,
+            method,
+            path: path.to_owned(),
+            headers: vec![],
+            body: None,
+        }
     }
 
     pub async fn get(&self, path: &str) -> Res {
@@ -221,9 +262,22 @@ impl TestApp {
 
     /// Creates a custom field and returns it (with its option ids).
     #[allow(dead_code)]
-    pub async fn custom_field(&self, name: &str, field_type: &str, applies_to: &[&str], options: &[&str]) -> Value {
-        let mut form = vec![("custom_field[name]", name), ("custom_field[field_type]", field_type)];
-        form.extend(applies_to.iter().map(|t| ("custom_field[applies_to][]", *t)));
+    pub async fn custom_field(
+        &self,
+        name: &str,
+        field_type: &str,
+        applies_to: &[&str],
+        options: &[&str],
+    ) -> Value {
+        let mut form = vec![
+            ("custom_field[name]", name),
+            ("custom_field[field_type]", field_type),
+        ];
+        form.extend(
+            applies_to
+                .iter()
+                .map(|t| ("custom_field[applies_to][]", *t)),
+        );
         form.extend(options.iter().map(|o| ("custom_field[options][]", *o)));
         let res = self.post("/custom_fields.api", &form).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
@@ -232,8 +286,19 @@ impl TestApp {
 
     /// Creates a staff member with a login and returns its id.
     #[allow(dead_code)]
-    pub async fn member(&self, first: &str, last: &str, email: &str, extra: &[(&str, &str)]) -> i64 {
-        let mut form = vec![("user[first_name]", first), ("user[last_name]", last), ("user[email]", email), ("user[role_id]", "2")];
+    pub async fn member(
+        &self,
+        first: &str,
+        last: &str,
+        email: &str,
+        extra: &[(&str, &str)],
+    ) -> i64 {
+        let mut form = vec![
+            ("user[first_name]", first),
+            ("user[last_name]", last),
+            ("user[email]", email),
+            ("user[role_id]", "2"),
+        ];
         form.extend_from_slice(extra);
         let res = self.post("/members.api", &form).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
@@ -243,7 +308,10 @@ impl TestApp {
     /// Creates a customer and returns its id.
     #[allow(dead_code)]
     pub async fn customer(&self, first: &str, last: &str, extra: &[(&str, &str)]) -> i64 {
-        let mut form = vec![("customer[first_name]", first), ("customer[last_name]", last)];
+        let mut form = vec![
+            ("customer[first_name]", first),
+            ("customer[last_name]", last),
+        ];
         form.extend_from_slice(extra);
         let res = self.post("/customers.api", &form).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
@@ -273,7 +341,9 @@ impl TestApp {
     /// Records an order through the store (the orders endpoints come later).
     #[allow(dead_code)]
     pub async fn order(&self, customer: Option<i64>, business: Option<i64>, state: &str) {
-        store::orders::record(&self.db, self.company.id, customer, business, state).await.expect("order recorded");
+        store::orders::record(&self.db, self.company.id, customer, business, state)
+            .await
+            .expect("order recorded");
     }
 
     pub async fn group(&self, name: &str) -> i64 {
@@ -312,7 +382,10 @@ impl Req<'_> {
     }
 
     pub fn form(mut self, form: &[(&str, &str)]) -> Self {
-        self.body = Some(("application/x-www-form-urlencoded".into(), encode(form).into_bytes()));
+        self.body = Some((
+            "application/x-www-form-urlencoded".into(),
+            encode(form).into_bytes(),
+        ));
         self
     }
 
@@ -338,13 +411,24 @@ impl Req<'_> {
             }
             None => Body::empty(),
         };
-        let response = self.app.router.clone().oneshot(builder.body(body).unwrap()).await.unwrap();
+        let response = self
+            .app
+            .router
+            .clone()
+            .oneshot(builder.body(body).unwrap())
+            .await
+            .unwrap();
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         let text = String::from_utf8_lossy(&bytes).to_string();
         let body = serde_json::from_slice(&bytes).unwrap_or(Value::String(text.clone()));
-        Res { status, headers, body, text }
+        Res {
+            status,
+            headers,
+            body,
+            text,
+        }
     }
 }
 
@@ -371,8 +455,17 @@ impl Res {
     /// Asserts a 422 whose `errors` name `field`.
     #[track_caller]
     pub fn expect_invalid(&self, field: &str) {
-        assert_eq!(self.status, StatusCode::UNPROCESSABLE_ENTITY, "body: {}", self.text);
-        assert!(self.body["errors"][field].is_array(), "errors should name {field}: {}", self.text);
+        assert_eq!(
+            self.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "body: {}",
+            self.text
+        );
+        assert!(
+            self.body["errors"][field].is_array(),
+            "errors should name {field}: {}",
+            self.text
+        );
         assert!(self.body["message"].is_string(), "{}", self.text);
     }
 }
@@ -380,5 +473,10 @@ impl Res {
 /// The ids of the records listed under `key`.
 #[allow(dead_code)]
 pub fn ids(body: &Value, key: &str) -> Vec<i64> {
-    body[key].as_array().unwrap_or_else(|| panic!("no {key} in {body}")).iter().map(|c| c["id"].as_i64().unwrap()).collect()
+    body[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {key} in {body}"))
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect()
 }
