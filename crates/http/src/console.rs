@@ -225,7 +225,22 @@ async fn current(state: &AppState, headers: &HeaderMap) -> Result<Option<Session
     console::session(state.db(), &token).await.map_err(internal)
 }
 
+/// A failed console request: a page saying to come back (503 with Retry-After) when the
+/// database is busy or out of reach, else an apology (500).
 fn internal(e: store::StoreError) -> Response {
+    if e.is_unavailable() {
+        tracing::warn!(error = %e, "console request: database unavailable");
+        let mut response = (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Html("<p>The service is busy. Try again in a few seconds.</p>"),
+        )
+            .into_response();
+        response.headers_mut().insert(
+            "retry-after",
+            HeaderValue::from(crate::error::UNAVAILABLE_RETRY_SECS),
+        );
+        return response;
+    }
     tracing::error!(error = %e, "console request failed");
     (
         StatusCode::INTERNAL_SERVER_ERROR,

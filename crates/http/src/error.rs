@@ -5,6 +5,12 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use store::{FieldErrors, StoreError};
 
+/// What a client is told when the database is busy or out of reach.
+pub const UNAVAILABLE: &str =
+    "The database is busy or unavailable. Retry after the number of seconds in Retry-After.";
+/// The `Retry-After` of a 503.
+pub const UNAVAILABLE_RETRY_SECS: u32 = 2;
+
 #[derive(Debug)]
 pub enum ApiError {
     /// 400: the request cannot be read.
@@ -28,6 +34,9 @@ pub enum ApiError {
         message: String,
         retry_after_secs: u32,
     },
+    /// 503: the database is busy or out of reach; the same request may succeed after
+    /// `Retry-After`. The detail is logged, never sent.
+    Unavailable(String),
     /// 500: our fault. The detail is logged, never sent.
     Internal(String),
 }
@@ -57,6 +66,7 @@ impl ApiError {
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -91,6 +101,10 @@ impl IntoResponse for ApiError {
             ApiError::Invalid(errors) => {
                 serde_json::json!({"message": summary(errors), "errors": errors})
             }
+            ApiError::Unavailable(detail) => {
+                tracing::warn!(detail = %detail, "database unavailable");
+                serde_json::json!({"message": UNAVAILABLE})
+            }
             ApiError::Internal(detail) => {
                 tracing::error!(detail = %detail, "internal error");
                 serde_json::json!({"message": "Something went wrong on our side. Try again; if it keeps failing, report the request id."})
@@ -105,13 +119,20 @@ impl IntoResponse for ApiError {
             | ApiError::RateLimited { message: m, .. } => serde_json::json!({"message": m}),
         };
         let mut response = (status, axum::Json(body)).into_response();
-        if let ApiError::RateLimited {
-            retry_after_secs, ..
-        } = self
-        {
-            response
-                .headers_mut()
-                .insert("retry-after", HeaderValue::from(retry_after_secs));
+        match self {
+            ApiError::RateLimited {
+                retry_after_secs, ..
+            } => {
+                response
+                    .headers_mut()
+                    .insert("retry-after", HeaderValue::from(retry_after_secs));
+            }
+            ApiError::Unavailable(_) => {
+                response
+                    .headers_mut()
+                    .insert("retry-after", HeaderValue::from(UNAVAILABLE_RETRY_SECS));
+            }
+            _ => {}
         }
         response
     }
@@ -124,6 +145,7 @@ impl From<StoreError> for ApiError {
             StoreError::Forbidden(m) => ApiError::Forbidden(m),
             StoreError::Conflict(m) => ApiError::Conflict(m),
             StoreError::Invalid(errors) => ApiError::Invalid(errors),
+            e if e.is_unavailable() => ApiError::Unavailable(e.to_string()),
             e if e.is_foreign_key_violation() => ApiError::Conflict(
                 "The record is still referred to by other records (it changed while this request ran); retry after checking them.".into(),
             ),

@@ -64,6 +64,33 @@ enum Pool {
     Postgres(PgPool),
 }
 
+/// How long a request may wait on the database before it is told to come back later
+/// (503). Each wait ends well inside the HTTP request timeout (30 s), so a busy or
+/// absent database gives a 503 and never a 504 or a stalled worker.
+#[derive(Debug, Clone)]
+pub struct DbOptions {
+    /// Waiting for a free connection from the pool (also covers connecting to an
+    /// unreachable PostgreSQL).
+    pub acquire_timeout: Duration,
+    /// SQLite: waiting for another writer's lock.
+    pub busy_timeout: Duration,
+    /// PostgreSQL: the longest one statement may run, lock waits included.
+    pub statement_timeout: Duration,
+    /// Connections in the pool; `None` for the backend's default (16 SQLite, 32 PostgreSQL).
+    pub max_connections: Option<u32>,
+}
+
+impl Default for DbOptions {
+    fn default() -> Self {
+        DbOptions {
+            acquire_timeout: Duration::from_secs(5),
+            busy_timeout: Duration::from_secs(5),
+            statement_timeout: Duration::from_secs(10),
+            max_connections: None,
+        }
+    }
+}
+
 /// The database: a pool for one of the two backends.
 #[derive(Clone, Debug)]
 pub struct Db {
@@ -192,30 +219,45 @@ static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 impl Db {
-    /// `sqlite://path` (created if missing), `sqlite::memory:`, or `postgres://...`.
+    /// `sqlite://path` (created if missing), `sqlite::memory:`, or `postgres://...`,
+    /// with the default timeouts and pool sizes.
     pub async fn connect(url: &str) -> Result<Db, StoreError> {
+        Db::connect_with(url, &DbOptions::default()).await
+    }
+
+    /// As `connect`, with the given timeouts and pool size.
+    pub async fn connect_with(url: &str, options: &DbOptions) -> Result<Db, StoreError> {
         let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let options = PgConnectOptions::from_str(url)?;
+            // The statement timeout ends a query stuck on a lock or a runaway plan with an
+            // error the HTTP layer answers as 503, well before the request timeout.
+            let timeout_ms = options.statement_timeout.as_millis().to_string();
+            let connect = PgConnectOptions::from_str(url)?
+                .options([("statement_timeout", timeout_ms.as_str())]);
             Pool::Postgres(
                 PgPoolOptions::new()
-                    .max_connections(32)
-                    .acquire_timeout(Duration::from_secs(10))
-                    .connect_with(options)
+                    .max_connections(options.max_connections.unwrap_or(32))
+                    .acquire_timeout(options.acquire_timeout)
+                    .connect_with(connect)
                     .await?,
             )
         } else if url.starts_with("sqlite:") {
-            let options = SqliteConnectOptions::from_str(url)?
+            let connect = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
                 .foreign_keys(true)
-                .busy_timeout(Duration::from_secs(10));
+                .busy_timeout(options.busy_timeout);
             let memory = url.contains(":memory:") || url.contains("mode=memory");
             Pool::Sqlite(
                 SqlitePoolOptions::new()
                     // An in-memory database lives in one connection.
-                    .max_connections(if memory { 1 } else { 16 })
+                    .max_connections(if memory {
+                        1
+                    } else {
+                        options.max_connections.unwrap_or(16)
+                    })
                     .min_connections(if memory { 1 } else { 0 })
+                    .acquire_timeout(options.acquire_timeout)
                     .idle_timeout(if memory {
                         None
                     } else {
@@ -226,7 +268,7 @@ impl Db {
                     } else {
                         Some(Duration::from_secs(3600))
                     })
-                    .connect_with(options)
+                    .connect_with(connect)
                     .await?,
             )
         } else {

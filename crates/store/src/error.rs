@@ -38,6 +38,44 @@ impl StoreError {
         matches!(self, StoreError::Database(sqlx::Error::Database(e)) if e.is_foreign_key_violation())
     }
 
+    /// True when the database is busy, overloaded or out of reach, so the same request
+    /// may succeed a moment later (HTTP 503 with Retry-After): no free connection in
+    /// time, a lost or refused connection, SQLite's lock held past the busy timeout,
+    /// PostgreSQL's statement timeout, a shutdown, too many clients, or a
+    /// serialization failure or deadlock that a retry resolves.
+    pub fn is_unavailable(&self) -> bool {
+        let StoreError::Database(e) = self else {
+            return false;
+        };
+        match e {
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::WorkerCrashed => true,
+            sqlx::Error::Tls(_) => true,
+            sqlx::Error::Database(db) => {
+                match db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>() {
+                    // SQLSTATE: connection exceptions (08), insufficient resources (53),
+                    // operator intervention (57: query canceled by the statement timeout,
+                    // shutdowns), lock not available, serialization failure, deadlock.
+                    Some(pg) => {
+                        let code = pg.code();
+                        ["08", "53", "57"]
+                            .iter()
+                            .any(|class| code.starts_with(class))
+                            || matches!(code, "55P03" | "40001" | "40P01")
+                    }
+                    // SQLite's (extended) result code: SQLITE_BUSY 5, SQLITE_LOCKED 6.
+                    None => db
+                        .code()
+                        .and_then(|c| c.parse::<i32>().ok())
+                        .is_some_and(|n| matches!(n & 0xff, 5 | 6)),
+                }
+            }
+            _ => false,
+        }
+    }
+
     /// True for a unique-constraint violation, which callers turn into a 422.
     pub fn is_unique_violation(&self) -> bool {
         matches!(self, StoreError::Database(sqlx::Error::Database(e)) if e.is_unique_violation())

@@ -81,6 +81,11 @@ fn sqlite_dir() -> std::path::PathBuf {
 
 /// A fresh, migrated, empty database of the given kind.
 pub async fn fresh_db(kind: Kind) -> (Db, String) {
+    fresh_db_with(kind, &store::DbOptions::default()).await
+}
+
+/// A fresh database connected with the given timeouts and pool size.
+pub async fn fresh_db_with(kind: Kind, options: &store::DbOptions) -> (Db, String) {
     let url = match kind {
         Kind::Sqlite => {
             let path = sqlite_dir().join(format!("{}.db", unique("rentrack-test-")));
@@ -105,7 +110,7 @@ pub async fn fresh_db(kind: Kind) -> (Db, String) {
             format!("{base}{sep}options=-c%20search_path%3D{schema}")
         }
     };
-    let db = Db::connect(&url).await.expect("connect");
+    let db = Db::connect_with(&url, options).await.expect("connect");
     db.migrate().await.expect("migrate");
     (db, url)
 }
@@ -151,6 +156,12 @@ impl Builder {
     /// Another company on the same database as `other`.
     pub fn beside(mut self, other: &TestApp) -> Self {
         self.db = Some((other.db.clone(), other.db_url.clone()));
+        self
+    }
+
+    /// A database of the test's own making (e.g. connected with short timeouts).
+    pub fn database(mut self, db: Db, url: String) -> Self {
+        self.db = Some((db, url));
         self
     }
 
