@@ -96,6 +96,7 @@ impl Target {
 /// A fully read response.
 pub struct Reply {
     pub status: u16,
+    pub headers: hyper::HeaderMap,
     pub body: Bytes,
 }
 
@@ -176,8 +177,13 @@ impl Conn {
         let result = async {
             let resp = sender.send_request(req).await?;
             let status = resp.status().as_u16();
+            let headers = resp.headers().clone();
             let body = resp.into_body().collect().await?.to_bytes();
-            Ok::<_, hyper::Error>(Reply { status, body })
+            Ok::<_, hyper::Error>(Reply {
+                status,
+                headers,
+                body,
+            })
         }
         .await;
         result.map_err(|e| {

@@ -20,6 +20,8 @@ pub struct RunOpts {
     pub timeout: Duration,
     pub id_pages: u64,
     pub threads: usize,
+    /// Background log-in loops and the account they use.
+    pub logins: Option<(usize, crate::logins::Account)>,
 }
 
 /// The measured window: responses completing in `start..end` count.
@@ -83,6 +85,14 @@ pub async fn run(target: Arc<Target>, base_url: &str, opts: RunOpts) -> Result<(
         start,
         end: start + opts.duration,
     };
+    let logins = opts.logins.clone().map(|(n, account)| {
+        tokio::spawn(crate::logins::background(
+            target.clone(),
+            n,
+            account,
+            window.end,
+        ))
+    });
     let stride = opts.connections as u64;
     let mut workers = JoinSet::new();
     for (w, conn) in conns.into_iter().enumerate() {
@@ -93,8 +103,12 @@ pub async fn run(target: Arc<Target>, base_url: &str, opts: RunOpts) -> Result<(
     while let Some(joined) = workers.join_next().await {
         tally.merge(joined?);
     }
+    let logins = match logins {
+        Some(task) => Some(task.await?),
+        None => None,
+    };
 
-    report(base_url, &opts, &plan, tally);
+    report(base_url, &opts, &plan, tally, logins);
     Ok(())
 }
 
@@ -171,7 +185,13 @@ async fn worker(
     tally
 }
 
-fn report(base_url: &str, opts: &RunOpts, plan: &Plan, mut tally: Tally) {
+fn report(
+    base_url: &str,
+    opts: &RunOpts,
+    plan: &Plan,
+    mut tally: Tally,
+    logins: Option<crate::logins::LoginTally>,
+) {
     let lat = LatencySummary::from_samples(&mut tally.samples);
     let secs = opts.duration.as_secs_f64();
     let rps = if secs > 0.0 {
@@ -206,6 +226,17 @@ fn report(base_url: &str, opts: &RunOpts, plan: &Plan, mut tally: Tally) {
     if let Some(e) = &tally.first_error {
         eprintln!("first error: {e}");
     }
+    if let Some(l) = &logins {
+        eprintln!(
+            "background log-ins: {} signed in, {} refused{}",
+            l.signed_in,
+            l.refused,
+            l.first_error
+                .as_deref()
+                .map(|e| format!(" (first: {e})"))
+                .unwrap_or_default()
+        );
+    }
     let line = json!({
         "bench": "run",
         "mix": opts.mix.name(),
@@ -229,6 +260,12 @@ fn report(base_url: &str, opts: &RunOpts, plan: &Plan, mut tally: Tally) {
         "reconnects": tally.reconnects,
         "targets": plan.targets(),
         "first_error": tally.first_error,
+        "background_logins": logins.map(|l| json!({
+            "workers": opts.logins.as_ref().map_or(0, |(n, _)| *n),
+            "signed_in": l.signed_in,
+            "refused": l.refused,
+            "first_error": l.first_error,
+        })),
     });
     println!("{line}");
 }

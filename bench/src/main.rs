@@ -2,6 +2,7 @@
 
 mod conn;
 mod load;
+mod logins;
 mod plan;
 mod seed;
 mod stats;
@@ -100,6 +101,20 @@ struct RunArgs {
     /// each); the default covers 1000 seeded records.
     #[arg(long, default_value_t = 40)]
     id_pages: u64,
+    /// Owner-console log-ins kept running in the background during the run (each
+    /// runs argon2), to measure what they cost the mix. Needs --login-subdomain,
+    /// --login-email and LOGIN_PASSWORD.
+    #[arg(long, default_value_t = 0)]
+    logins: usize,
+    /// Company of the owner the background log-ins use.
+    #[arg(long, env = "LOGIN_SUBDOMAIN")]
+    login_subdomain: Option<String>,
+    /// E-mail of that owner.
+    #[arg(long, env = "LOGIN_EMAIL")]
+    login_email: Option<String>,
+    /// That owner's password (right, so every log-in runs argon2 and none is throttled).
+    #[arg(long, env = "LOGIN_PASSWORD", hide_env_values = true)]
+    login_password: Option<String>,
 }
 
 fn seconds(name: &str, v: f64) -> Result<Duration> {
@@ -148,6 +163,19 @@ fn main() -> Result<()> {
                 timeout: seconds("timeout", a.server.timeout)?,
                 id_pages: a.id_pages,
                 threads,
+                logins: match a.logins {
+                    0 => None,
+                    n => Some((
+                        n,
+                        logins::Account {
+                            subdomain: a
+                                .login_subdomain
+                                .context("--logins needs --login-subdomain")?,
+                            email: a.login_email.context("--logins needs --login-email")?,
+                            password: a.login_password.context("--logins needs LOGIN_PASSWORD")?,
+                        },
+                    )),
+                },
             };
             if opts.duration.is_zero() {
                 bail!("--duration must be positive");

@@ -1,7 +1,5 @@
 //! Companies (tenants), their owners and their API token.
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHasher, SaltString, rand_core::OsRng};
 use domain::settings::{ActivationLocation, Currency};
 use domain::{CompanyId, Plan, RateLimitPolicy, Subdomain};
 use rand::RngCore;
@@ -93,14 +91,6 @@ fn generate_token() -> IssuedToken {
     IssuedToken(hex::encode(bytes))
 }
 
-pub fn hash_password(password: &str) -> Result<String, StoreError> {
-    let salt = SaltString::generate(&mut OsRng);
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| StoreError::Config(format!("cannot hash password: {e}")))
-}
-
 /// Creates a company, its owner (when an e-mail is given) and, with `enable_api`,
 /// its token, in one transaction.
 pub async fn create(
@@ -109,6 +99,11 @@ pub async fn create(
 ) -> Result<(Company, Option<IssuedToken>), StoreError> {
     let at = now();
     let (requests, window) = new.plan.default_policy().to_columns();
+    // Hashed before the transaction, so no lock is held while argon2 runs.
+    let password_hash = match &new.owner_password {
+        Some(p) => Some(crate::passwords::hash(p).await?),
+        None => None,
+    };
     let mut tx = db.begin().await?;
     let insert = Query::insert()
         .into_table("companies")
@@ -145,10 +140,6 @@ pub async fn create(
     })?;
     let company = Company::from(row);
     if let Some(email) = &new.owner_email {
-        let password_hash = match &new.owner_password {
-            Some(p) => Some(hash_password(p)?),
-            None => None,
-        };
         let owner = Query::insert()
             .into_table("owners")
             .columns(["company_id", "email", "password_hash", "created_at"])
@@ -405,7 +396,7 @@ pub async fn set_owner_password(
     email: &str,
     password: &str,
 ) -> Result<(), StoreError> {
-    let hash = hash_password(password)?;
+    let hash = crate::passwords::hash(password).await?;
     let mut tx = db.begin().await?;
     let update = Query::update()
         .table("owners")

@@ -1,8 +1,6 @@
 //! What the owner console needs: checking an owner's password, sessions kept in the
 //! database (so any instance can serve them), log-in throttling, and daily API usage.
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordVerifier};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use domain::CompanyId;
 use rand::RngCore;
@@ -28,13 +26,6 @@ fn random_token() -> String {
     let mut bytes = [0u8; 32];
     rand::thread_rng().fill_bytes(&mut bytes);
     hex::encode(bytes)
-}
-
-/// A fixed hash verified when the account does not exist, so an unknown e-mail costs
-/// the same time as a wrong password.
-fn decoy_hash() -> &'static str {
-    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DECOY.get_or_init(|| companies::hash_password("not-a-real-password").unwrap_or_default())
 }
 
 #[derive(sqlx::FromRow)]
@@ -76,19 +67,10 @@ pub async fn check_password(
         Some(c) => find_owner(db, c.id, email).await?,
         None => None,
     };
-    let hash = owner
-        .as_ref()
-        .and_then(|o| o.password_hash.clone())
-        .unwrap_or_else(|| decoy_hash().to_owned());
-    let matches = PasswordHash::new(&hash)
-        .map(|parsed| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &parsed)
-                .is_ok()
-        })
-        .unwrap_or(false);
+    let hash = owner.as_ref().and_then(|o| o.password_hash.clone());
+    let matches = crate::passwords::verify(password, hash).await?;
     Ok(match (company, owner) {
-        (Some(c), Some(o)) if matches && o.password_hash.is_some() => Some((c, o.id)),
+        (Some(c), Some(o)) if matches => Some((c, o.id)),
         _ => None,
     })
 }

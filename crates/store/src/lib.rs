@@ -16,6 +16,7 @@ pub mod items;
 pub mod locations;
 pub mod members;
 pub mod orders;
+pub mod passwords;
 pub mod persons;
 pub mod rate_limits;
 pub mod reference_data;
