@@ -37,6 +37,8 @@ pub enum ApiError {
     /// 503: the database is busy or out of reach; the same request may succeed after
     /// `Retry-After`. The detail is logged, never sent.
     Unavailable(String),
+    /// 503: the request ran longer than the request timeout (seconds) and was stopped.
+    TimedOut(u64),
     /// 500: our fault. The detail is logged, never sent.
     Internal(String),
 }
@@ -66,7 +68,7 @@ impl ApiError {
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::TimedOut(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -105,6 +107,9 @@ impl IntoResponse for ApiError {
                 tracing::warn!(detail = %detail, "database unavailable");
                 serde_json::json!({"message": UNAVAILABLE})
             }
+            ApiError::TimedOut(secs) => serde_json::json!({"message": format!(
+                "The request took longer than {secs} s and was stopped. It may or may not have been applied: check before sending it again."
+            )}),
             ApiError::Internal(detail) => {
                 tracing::error!(detail = %detail, "internal error");
                 serde_json::json!({"message": "Something went wrong on our side. Try again; if it keeps failing, report the request id."})
@@ -127,7 +132,7 @@ impl IntoResponse for ApiError {
                     .headers_mut()
                     .insert("retry-after", HeaderValue::from(retry_after_secs));
             }
-            ApiError::Unavailable(_) => {
+            ApiError::Unavailable(_) | ApiError::TimedOut(_) => {
                 response
                     .headers_mut()
                     .insert("retry-after", HeaderValue::from(UNAVAILABLE_RETRY_SECS));

@@ -22,9 +22,7 @@ use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router, middleware};
-use std::time::Duration;
 use tower::ServiceExt as _;
-use tower_http::timeout::TimeoutLayer;
 
 pub use state::{AppState, Config};
 
@@ -88,10 +86,6 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             observe::observe,
-        ))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::GATEWAY_TIMEOUT,
-            Duration::from_secs(30),
         ))
         .with_state(state);
     Router::new().fallback_service(inner.map_request(routing::rewrite))

@@ -18,6 +18,24 @@ struct Histogram {
     sum: f64,
 }
 
+/// The method as a metrics label: the standard methods by name, anything else `other`,
+/// so invented methods cannot grow `/metrics` without bound.
+pub fn method_label(method: &axum::http::Method) -> &'static str {
+    use axum::http::Method;
+    match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        Method::CONNECT => "CONNECT",
+        Method::TRACE => "TRACE",
+        _ => "other",
+    }
+}
+
 #[derive(Default)]
 pub struct Metrics {
     requests: Mutex<BTreeMap<(String, String, u16), u64>>,

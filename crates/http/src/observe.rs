@@ -39,9 +39,17 @@ pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next
         .map(|m| display_route(m.as_str()))
         .unwrap_or_else(|| "unmatched".to_owned());
 
-    let mut response = match AssertUnwindSafe(next.run(req)).catch_unwind().await {
-        Ok(response) => response,
-        Err(panic) => {
+    // The timeout sits inside this layer, so a timed-out request is logged and counted.
+    let timeout = state.inner().config.request_timeout;
+    let handled =
+        tokio::time::timeout(timeout, AssertUnwindSafe(next.run(req)).catch_unwind()).await;
+    let mut response = match handled {
+        Ok(Ok(response)) => response,
+        Err(_) => {
+            tracing::warn!(request_id = %request_id, route = %route, timeout_ms = timeout.as_millis() as u64, "request timed out");
+            crate::error::ApiError::TimedOut(timeout.as_secs()).into_response()
+        }
+        Ok(Err(panic)) => {
             let detail = panic
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
@@ -54,15 +62,17 @@ pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next
     let elapsed = started.elapsed();
     let status = response.status().as_u16();
     let company = response.extensions().get::<ServedCompany>().map(|c| c.0);
-    state
-        .inner()
-        .metrics
-        .observe(method.as_str(), &route, status, elapsed);
+    state.inner().metrics.observe(
+        crate::metrics::method_label(&method),
+        &route,
+        status,
+        elapsed,
+    );
     tracing::info!(
         target: "rentrack::request",
         request_id = %request_id,
         company = company,
-        method = %method,
+        method = crate::metrics::method_label(&method),
         route = %route,
         status = status,
         latency_us = elapsed.as_micros() as u64,

@@ -6,13 +6,26 @@ use crate::rate_limit::Limiter;
 use crate::usage::Usage;
 
 /// Server configuration that the HTTP layer needs.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Config {
     /// With `example.com`, a request for `acme.example.com` must carry acme's token.
     pub base_domain: Option<String>,
     /// Keep rate-limit windows in the database (needed when several instances share
     /// one PostgreSQL database) instead of in this process.
     pub shared_rate_limits: bool,
+    /// A request still unanswered after this long is answered 503 (and logged and
+    /// counted like any other).
+    pub request_timeout: std::time::Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            base_domain: None,
+            shared_rate_limits: false,
+            request_timeout: std::time::Duration::from_secs(30),
+        }
+    }
 }
 
 #[derive(Clone)]

@@ -98,6 +98,7 @@ async fn host_must_match_the_token_company(kind: Kind) {
     let config = rentrack_http::Config {
         base_domain: Some("rentrack.test".into()),
         shared_rate_limits: false,
+        ..Default::default()
     };
     let app = TestApp::builder(kind)
         .config(config)
@@ -128,6 +129,24 @@ async fn host_must_match_the_token_company(kind: Kind) {
         .expect(StatusCode::OK);
     app.req(Method::GET, path)
         .header("host", "proxy.internal")
+        .send()
+        .await
+        .expect(StatusCode::OK);
+    // HTTP/2 names the host in the URI's authority and sends no Host header; an
+    // HTTP/1.1 request in absolute form names it there too, and it wins over Host.
+    app.req(Method::GET, &format!("http://globex.rentrack.test{path}"))
+        .send()
+        .await
+        .expect(StatusCode::UNAUTHORIZED);
+    app.req(
+        Method::GET,
+        &format!("https://globex.rentrack.test:8443{path}"),
+    )
+    .header("host", "acme.rentrack.test")
+    .send()
+    .await
+    .expect(StatusCode::UNAUTHORIZED);
+    app.req(Method::GET, &format!("https://acme.rentrack.test{path}"))
         .send()
         .await
         .expect(StatusCode::OK);

@@ -19,6 +19,7 @@ async fn limited(kind: Kind, requests: u32, shared: bool) -> TestApp {
     let config = rentrack_http::Config {
         base_domain: None,
         shared_rate_limits: shared,
+        ..Default::default()
     };
     let app = TestApp::builder(kind)
         .plan(Plan::Paid)
@@ -146,6 +147,7 @@ async fn limit_holds_across_two_instances_on_postgres() {
     let config = rentrack_http::Config {
         base_domain: None,
         shared_rate_limits: true,
+        ..Default::default()
     };
     let second = rentrack_http::router(rentrack_http::AppState::new(second_db, config));
     let instances = [first.router.clone(), second];

@@ -49,6 +49,20 @@ pub struct ServeArgs {
     /// every instance on the same database). Default: memory on SQLite, database on PostgreSQL.
     #[arg(long, env = "RENTRACK_RATE_LIMITS", value_parser = ["memory", "database"])]
     pub rate_limits: Option<String>,
+    /// Seconds a request may take before it is answered 503 (logged and counted).
+    #[arg(long, env = "RENTRACK_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub request_timeout_secs: u64,
+    /// Seconds a client has to send a request's headers; on HTTP/1.1 also how long a
+    /// keep-alive connection may wait for its next request.
+    #[arg(long, env = "RENTRACK_HEADER_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_read_timeout_secs: u64,
+    /// Seconds a connection may go without a byte read or written before it is closed
+    /// (must exceed the request timeout).
+    #[arg(long, env = "RENTRACK_IDLE_TIMEOUT_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(2..=86_400))]
+    pub idle_timeout_secs: u64,
+    /// Connections served at once; more are closed as soon as they are accepted.
+    #[arg(long, env = "RENTRACK_MAX_CONNECTIONS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
 }
 
 #[derive(Subcommand)]

@@ -1,6 +1,7 @@
 //! The `rentrack` command line.
 
 mod cli;
+mod connections;
 mod demo;
 mod serve;
 

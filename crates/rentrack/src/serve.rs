@@ -4,6 +4,32 @@ use std::time::Duration;
 use store::{Backend, Db};
 
 use crate::cli::{ServeArgs, open};
+use crate::connections::Guarded;
+use axum_server::accept::DefaultAcceptor;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+
+/// Timeouts of the HTTP layer. Without a timer hyper enforces no header-read timeout:
+/// a client sending one header byte a minute would hold its connection for ever.
+fn configure(builder: &mut Builder<TokioExecutor>, args: &ServeArgs) {
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_secs(args.header_read_timeout_secs));
+    builder.http2().timer(TokioTimer::new());
+}
+
+/// Settings that only make sense together.
+pub fn check(args: &ServeArgs) -> anyhow::Result<()> {
+    if args.idle_timeout_secs <= args.request_timeout_secs {
+        anyhow::bail!(
+            "--idle-timeout-secs ({}) must exceed --request-timeout-secs ({}): a connection waiting for its answer is not idle",
+            args.idle_timeout_secs,
+            args.request_timeout_secs
+        );
+    }
+    Ok(())
+}
 
 pub fn init_logging() {
     use tracing_subscriber::EnvFilter;
@@ -29,11 +55,13 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
         Config {
             base_domain: args.base_domain.clone(),
             shared_rate_limits: shared,
+            request_timeout: Duration::from_secs(args.request_timeout_secs),
         },
     )
 }
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    check(&args)?;
     init_logging();
     let db = open(&args.db).await?;
     run(db, args, |_| {}).await
@@ -81,22 +109,28 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
     tracing::info!(address = %base_url, database = ?db.backend(), "rentrack listening");
     on_ready(&base_url);
     let service = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let max_connections = usize::try_from(args.max_connections).unwrap_or(usize::MAX);
+    let idle = Duration::from_secs(args.idle_timeout_secs);
     match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => {
             let _ = rustls::crypto::ring::default_provider().install_default();
             let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
                 .await
                 .context("cannot load the TLS certificate and key")?;
-            axum_server::from_tcp_rustls(listener, config)?
-                .handle(handle)
-                .serve(service)
-                .await?;
+            let tls = axum_server::tls_rustls::RustlsAcceptor::new(config);
+            let mut server =
+                axum_server::from_tcp(listener)?.acceptor(Guarded::new(tls, max_connections, idle));
+            configure(server.http_builder(), &args);
+            server.handle(handle).serve(service).await?;
         }
         _ => {
-            axum_server::from_tcp(listener)?
-                .handle(handle)
-                .serve(service)
-                .await?;
+            let mut server = axum_server::from_tcp(listener)?.acceptor(Guarded::new(
+                DefaultAcceptor,
+                max_connections,
+                idle,
+            ));
+            configure(server.http_builder(), &args);
+            server.handle(handle).serve(service).await?;
         }
     }
     db.close().await;
