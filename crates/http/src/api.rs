@@ -2,6 +2,7 @@
 //! the router and `/openapi.json` cannot drift apart.
 
 use axum::Router;
+use axum::handler::Handler;
 use axum::routing::MethodRouter;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::{
@@ -80,35 +81,76 @@ impl Default for Api {
     }
 }
 
-fn methods_of(route: &MethodRouter<AppState>) -> Vec<HttpMethod> {
-    // MethodRouter does not list its methods; its Debug output names them.
-    let debug = format!("{route:?}");
-    [
-        ("get", HttpMethod::Get),
-        ("post", HttpMethod::Post),
-        ("put", HttpMethod::Put),
-        ("patch", HttpMethod::Patch),
-        ("delete", HttpMethod::Delete),
-    ]
-    .into_iter()
-    .filter(|(name, _)| {
-        debug.contains(&format!("{name}: BoxedHandler"))
-            || debug.contains(&format!("{name}: Route"))
-    })
-    .map(|(_, m)| m)
-    .collect()
+/// The methods of one path. Built like axum's `MethodRouter` (`get(list).post(create)`),
+/// but an update is registered with `put_or_patch`, which answers both: the hosted
+/// service routes updates and state actions like a Rails application, and its clients
+/// send either. There is no way to register PUT or PATCH alone, so no route can forget
+/// one of them, and the methods documented are exactly the methods served.
+pub struct Methods {
+    router: MethodRouter<AppState>,
+    methods: Vec<HttpMethod>,
+}
+
+/// A path answering GET with `handler`.
+pub fn get<H: Handler<T, AppState>, T: 'static>(handler: H) -> Methods {
+    Methods::new().get(handler)
+}
+
+/// A path answering POST with `handler`.
+pub fn post<H: Handler<T, AppState>, T: 'static>(handler: H) -> Methods {
+    Methods::new().post(handler)
+}
+
+/// A path answering PUT and PATCH alike with `handler` (an update or a state action).
+pub fn put_or_patch<H: Handler<T, AppState>, T: 'static>(handler: H) -> Methods {
+    Methods::new().put_or_patch(handler)
+}
+
+impl Methods {
+    fn new() -> Self {
+        Methods {
+            router: MethodRouter::new(),
+            methods: Vec::new(),
+        }
+    }
+
+    pub fn get<H: Handler<T, AppState>, T: 'static>(mut self, handler: H) -> Self {
+        self.router = self.router.get(handler);
+        self.methods.push(HttpMethod::Get);
+        self
+    }
+
+    pub fn post<H: Handler<T, AppState>, T: 'static>(mut self, handler: H) -> Self {
+        self.router = self.router.post(handler);
+        self.methods.push(HttpMethod::Post);
+        self
+    }
+
+    /// An update or a state action: PUT and PATCH run the same handler.
+    pub fn put_or_patch<H: Handler<T, AppState>, T: 'static>(mut self, handler: H) -> Self {
+        self.router = self.router.put(handler.clone()).patch(handler);
+        self.methods.extend([HttpMethod::Put, HttpMethod::Patch]);
+        self
+    }
+
+    pub fn delete<H: Handler<T, AppState>, T: 'static>(mut self, handler: H) -> Self {
+        self.router = self.router.delete(handler);
+        self.methods.push(HttpMethod::Delete);
+        self
+    }
 }
 
 impl Api {
-    /// Registers `path` (without `.api`) for the methods of `route`.
-    pub fn route(mut self, path: &str, route: MethodRouter<AppState>, doc: Doc) -> Self {
-        let methods = methods_of(&route);
+    /// Registers `path` (without `.api`) for `methods`.
+    pub fn route(mut self, path: &str, methods: Methods, doc: Doc) -> Self {
         self.documented.push(Documented {
             path: format!("{path}.api"),
-            methods,
+            methods: methods.methods,
             doc,
         });
-        self.router = self.router.route(&format!("{API_PREFIX}{path}"), route);
+        self.router = self
+            .router
+            .route(&format!("{API_PREFIX}{path}"), methods.router);
         self
     }
 

@@ -27,22 +27,22 @@ fn every_route_is_documented_with_its_methods() {
     for (path, methods) in [
         ("/locations.api", &["post"][..]),
         ("/locations/get_line_item_locations.api", &["get"]),
-        ("/locations/{id}.api", &["get", "put"]),
-        ("/locations/{id}/activate.api", &["patch"]),
-        ("/locations/{id}/deactivate.api", &["patch"]),
+        ("/locations/{id}.api", &["get", "put", "patch"]),
+        ("/locations/{id}/activate.api", &["put", "patch"]),
+        ("/locations/{id}/deactivate.api", &["put", "patch"]),
         ("/locations/{id}/quantities_by_asset_ids.api", &["get"]),
         ("/groups.api", &["post"]),
         ("/assets/classification_view.api", &["get"]),
-        ("/groups/{id}.api", &["get", "put", "delete"]),
+        ("/groups/{id}.api", &["get", "put", "patch", "delete"]),
         ("/groups/{group_id}/sub_groups.api", &["post"]),
         ("/groups/get_sub_groups.api", &["get"]),
         (
             "/groups/{group_id}/sub_groups/{id}.api",
-            &["get", "put", "delete"],
+            &["get", "put", "patch", "delete"],
         ),
         ("/vendors.api", &["post"]),
         ("/assets/vendors.api", &["get"]),
-        ("/vendors/{id}.api", &["get", "put"]),
+        ("/vendors/{id}.api", &["get", "put", "patch"]),
         ("/healthz", &["get"]),
     ] {
         for m in methods {

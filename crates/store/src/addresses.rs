@@ -200,21 +200,10 @@ pub async fn list(
     let base = crate::scoped(owner.table(), company)
         .and_where(Expr::col(owner.column()).eq(owner.id()))
         .to_owned();
-    let count = base
-        .clone()
-        .expr_as(Expr::col("id").count(), "n")
-        .to_owned();
     let rows = select(company, owner)
         .order_by("id", sea_query::Order::Asc)
-        .limit(page.limit())
-        .offset(page.offset())
         .to_owned();
-    let total: crate::Count = read.one(&count).await?;
-    let records = read.all(&rows).await?;
-    Ok(PageOf {
-        records,
-        total: u64::try_from(total.n).unwrap_or(0),
-    })
+    crate::page_of(&mut read, &base, rows, page).await
 }
 
 pub async fn find(

@@ -51,23 +51,34 @@ pub(crate) struct Count {
 /// queries, whatever the page.
 pub(crate) async fn paged<T: Record, C: sea_query::IntoColumnRef>(
     db: &Db,
-    mut base: sea_query::SelectStatement,
+    base: sea_query::SelectStatement,
     columns: impl IntoIterator<Item = C>,
     page: domain::Page,
 ) -> Result<PageOf<T>, StoreError> {
-    use sea_query::{Expr, ExprTrait, Order};
+    let rows = base
+        .clone()
+        .columns(columns)
+        .order_by("id", sea_query::Order::Asc)
+        .to_owned();
+    page_of(&mut db.read(), &base, rows, page).await
+}
+
+/// The page `page` of `rows` (a select already ordered; the page's LIMIT and OFFSET are
+/// added here) and the number of records `base` (the same records, without columns)
+/// holds, for selects that join or compute columns.
+pub(crate) async fn page_of<T: Record>(
+    read: &mut Reader<'_>,
+    base: &sea_query::SelectStatement,
+    mut rows: sea_query::SelectStatement,
+    page: domain::Page,
+) -> Result<PageOf<T>, StoreError> {
+    use sea_query::{Expr, ExprTrait};
     let count = base
         .clone()
         .expr_as(Expr::col("id").count(), "n")
         .to_owned();
-    let rows = base
-        .columns(columns)
-        .order_by("id", Order::Asc)
-        .limit(page.limit())
-        .offset(page.offset())
-        .to_owned();
-    let mut read = db.read();
     let total: Count = read.one(&count).await?;
+    rows.limit(page.limit()).offset(page.offset());
     let records = read.all(&rows).await?;
     Ok(PageOf {
         records,

@@ -8,7 +8,7 @@ use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement};
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
-use crate::{Assignments, Count, Db, PageOf, Reader, StoreError, Tx, change_log, now};
+use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, now};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Member {
@@ -210,23 +210,19 @@ pub async fn list(
             Cond::all().add(Expr::col(("members", "login_enabled")).eq(false))
         }
     };
-    let count = crate::scoped("members", company)
-        .expr_as(Expr::col("id").count(), "n")
+    let base = crate::scoped("members", company)
         .cond_where(condition.clone())
         .to_owned();
     let rows = select(company)
         .cond_where(condition)
         .order_by(("members", "id"), Order::Asc)
-        .limit(page.limit())
-        .offset(page.offset())
         .to_owned();
     let mut read = db.read();
-    let total: Count = read.one(&count).await?;
-    let members: Vec<Member> = read.all(&rows).await?;
-    let records = with_teams(&mut read, company, members).await?;
+    let members: PageOf<Member> = crate::page_of(&mut read, &base, rows, page).await?;
+    let records = with_teams(&mut read, company, members.records).await?;
     Ok(PageOf {
         records,
-        total: u64::try_from(total.n).unwrap_or(0),
+        total: members.total,
     })
 }
 

@@ -1,10 +1,10 @@
 //! Subgroups: a tree inside one group (parent_id names a subgroup of the same group).
 
 use chrono::{DateTime, Utc};
-use domain::{Change, CompanyId, Name};
-use sea_query::{Expr, ExprTrait, Order, Query, SelectStatement, Value, Values};
+use domain::{Change, CompanyId, Name, Page};
+use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value, Values};
 
-use crate::{Db, Sql, StoreError, Tx, change_log, change_value, groups, now};
+use crate::{Db, PageOf, Sql, StoreError, Tx, change_log, change_value, groups, now};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SubGroup {
@@ -58,21 +58,19 @@ pub async fn find(
         .ok_or(StoreError::NotFound)
 }
 
-/// Subgroups of the company, or of one group, in id order. The spec gives this list
-/// no paging.
+/// A page of the subgroups of the company, or of one group, in id order. The spec shows
+/// this list without a page parameter, but clients page every list.
 pub async fn list(
     db: &Db,
     company: CompanyId,
     group: Option<i64>,
-) -> Result<Vec<SubGroup>, StoreError> {
-    let mut stmt = scoped(company)
-        .columns(COLUMNS)
-        .order_by("id", Order::Asc)
-        .to_owned();
+    page: Page,
+) -> Result<PageOf<SubGroup>, StoreError> {
+    let mut base = scoped(company);
     if let Some(g) = group {
-        stmt.and_where(Expr::col("group_id").eq(g));
+        base.and_where(Expr::col("group_id").eq(g));
     }
-    db.read().all(&stmt).await
+    crate::paged(db, base, COLUMNS, page).await
 }
 
 async fn descendants_and_self(

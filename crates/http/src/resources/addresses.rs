@@ -4,15 +4,13 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::MethodRouter;
-use axum::routing::get;
 use domain::{Change, PageSize};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use std::str::FromStr;
 use store::addresses::{self, Address, AddressInput, AddressType, Owner, TEXT_FIELDS};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, Methods, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::{Form, parse_id};
@@ -108,21 +106,16 @@ pub fn routes(api: Api) -> Api {
 
 fn family(api: Api, f: Family) -> Api {
     let fields: Vec<(&str, &str)> = FIELDS.iter().chain(f.extra()).copied().collect();
-    let list_route: MethodRouter<AppState> =
+    let list_route: Methods =
         get(move |s: State<AppState>, t: Tenant, p: Path<String>, q: Params| list(f, s, t, p, q))
             .post(
                 move |s: State<AppState>, t: Tenant, p: Path<String>, q: Params| {
                     create(f, s, t, p, q)
                 },
             );
-    let one_route: MethodRouter<AppState> =
+    let one_route: Methods =
         get(move |s: State<AppState>, t: Tenant, p: Path<(String, String)>| details(f, s, t, p))
-            .patch(
-                move |s: State<AppState>, t: Tenant, p: Path<(String, String)>, q: Params| {
-                    update(f, s, t, p, q)
-                },
-            )
-            .put(
+            .put_or_patch(
                 move |s: State<AppState>, t: Tenant, p: Path<(String, String)>, q: Params| {
                     update(f, s, t, p, q)
                 },
@@ -156,13 +149,10 @@ fn family(api: Api, f: Family) -> Api {
         .route(
             &format!("{}/{{id}}", f.base()),
             one_route,
-            Doc::new(
-                f.tag(),
-                "One address (GET) or update (PATCH; PUT does the same)",
-            )
-            .form("shipping_address", &fields)
-            .query(EXTRA)
-            .returns("shipping_address"),
+            Doc::new(f.tag(), "One address (GET) or update (PUT or PATCH)")
+                .form("shipping_address", &fields)
+                .query(EXTRA)
+                .returns("shipping_address"),
         );
     if f == Family::Business {
         let billing = get(move |s: State<AppState>, t: Tenant, p: Path<String>| {

@@ -2,7 +2,6 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::get;
 use domain::custom_field::Target;
 use domain::customer_filter::BusinessFilter;
 use domain::{CompanyId, PageSize};
@@ -10,7 +9,7 @@ use serde_json::{Value, json};
 use store::businesses::{self, Business, BusinessInput, TEXT_FIELDS};
 use store::custom_fields::FieldSet;
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
@@ -67,10 +66,10 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/businesses/{id}",
-        get(details).patch(update).put(update),
+        get(details).put_or_patch(update),
         Doc::new(
             "Businesses",
-            "Business details (GET) or update (PATCH or PUT; name required)",
+            "Business details (GET) or update (PUT or PATCH; name required)",
         )
         .form("business", FIELDS)
         .query(&[("include_custom_fields", "boolean")])

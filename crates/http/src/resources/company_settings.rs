@@ -2,12 +2,11 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::routing::get;
 use domain::settings::{ActivationLocation, Currency};
 use serde_json::{Value, json};
 use store::companies::{self, Company, Settings};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
@@ -30,7 +29,7 @@ const FIELDS: &[(&str, &str)] = &[
 pub fn routes(api: Api) -> Api {
     api.route(
         "/company_settings",
-        get(show).put(update).patch(update),
+        get(show).put_or_patch(update),
         Doc::new("Company settings", "The company's settings (GET) or change some of them (PUT or PATCH); a rentrack extension")
             .form("company_settings", FIELDS)
             .returns("company_settings"),

@@ -3,12 +3,11 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::{get, patch, post};
 use domain::customer_filter::PersonList;
 use serde_json::{Value, json};
 use store::persons::{self, Kind};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::parse_id;
@@ -54,8 +53,8 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/contacts/{id}",
-        get(details).patch(update).put(update).delete(delete),
-        Doc::new("Business contacts", "Contact details (GET), update (PATCH or PUT) or delete (DELETE; 409 while it has open orders)")
+        get(details).put_or_patch(update).delete(delete),
+        Doc::new("Business contacts", "Contact details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has open orders)")
             .form("contact", FIELDS)
             .query(&[("business_ids", "comma list: the contact's businesses, replacing the old list"), ("include_custom_fields", "boolean")])
             .returns("contact"),
@@ -69,8 +68,8 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/contacts/{id}/update_status",
-        patch(update_status),
-        Doc::new("Business contacts", "Mark a contact active (mark_active=TRUE) or inactive (mark_inactive=TRUE)")
+        put_or_patch(update_status),
+        Doc::new("Business contacts", "Mark a contact active (mark_active=TRUE) or inactive (mark_inactive=TRUE); PUT or PATCH")
             .query(&[("mark_active", "boolean"), ("mark_inactive", "boolean")])
             .returns("contact"),
     )

@@ -2,13 +2,12 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::get;
 use domain::PageSize;
 use domain::custom_field::{FieldType, Target, Targets};
 use serde_json::{Value, json};
 use store::custom_fields::{self, CustomField, FieldInput};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
@@ -46,8 +45,8 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/custom_fields/{id}",
-        get(details).put(update).delete(delete),
-        Doc::new("Custom fields", "Custom field details (GET), update (PUT) or delete (DELETE; records lose their values for it)")
+        get(details).put_or_patch(update).delete(delete),
+        Doc::new("Custom fields", "Custom field details (GET), update (PUT or PATCH) or delete (DELETE; records lose their values for it)")
             .form("custom_field", FIELDS)
             .returns("custom_field"),
     )

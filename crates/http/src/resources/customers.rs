@@ -2,12 +2,11 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::{get, patch};
 use domain::customer_filter::PersonList;
 use serde_json::Value;
 use store::persons::{self, Kind};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::params::Params;
@@ -62,14 +61,14 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/customers/{id}",
-        get(details).patch(update).put(update).delete(delete),
-        Doc::new("Customers", "Customer details (GET), update (PATCH or PUT) or delete (DELETE; 409 while it has open orders)")
+        get(details).put_or_patch(update).delete(delete),
+        Doc::new("Customers", "Customer details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has open orders)")
             .form("customer", FIELDS)
             .query(&[("include_custom_fields", "boolean")])
             .returns("customer"),
     )
-    .route("/customers/{id}/mark_active", patch(mark_active), Doc::new("Customers", "Mark a customer active").returns("customer"))
-    .route("/customers/{id}/mark_inactive", patch(mark_inactive), Doc::new("Customers", "Mark a customer inactive").returns("customer"))
+    .route("/customers/{id}/mark_active", put_or_patch(mark_active), Doc::new("Customers", "Mark a customer active (PUT or PATCH)").returns("customer"))
+    .route("/customers/{id}/mark_inactive", put_or_patch(mark_inactive), Doc::new("Customers", "Mark a customer inactive (PUT or PATCH)").returns("customer"))
 }
 
 async fn list(

@@ -2,13 +2,12 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::{get, post, put};
 use domain::PageSize;
 use domain::depreciation::{DepreciationMode, DepreciationRates};
 use serde_json::{Value, json};
 use store::groups::{self, Group, GroupInput};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
@@ -43,8 +42,8 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/groups/{id}",
-        put(update).delete(delete).get(details),
-        Doc::new("Groups", "Group details (GET), update (PUT, as create) or delete (DELETE; 409 while it has subgroups or items)")
+        put_or_patch(update).delete(delete).get(details),
+        Doc::new("Groups", "Group details (GET), update (PUT or PATCH, as create) or delete (DELETE; 409 while it has subgroups or items)")
             .form("group", FIELDS)
             .returns("group"),
     )

@@ -3,12 +3,11 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::{get, patch, post};
 use domain::{Change, PageSize};
 use serde_json::{Value, json};
 use store::locations::{self, Location, LocationFields, StatusFilter};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
@@ -17,59 +16,35 @@ use crate::state::AppState;
 use crate::views::{self, moment, path_id};
 
 pub fn routes(api: Api) -> Api {
-    api.route(
-        "/locations",
-        post(create),
-        Doc::new("Locations", "Create a location")
-            .form("location", FIELDS)
-            .returns("location"),
-    )
-    .route(
-        "/locations/get_line_item_locations",
-        get(list),
-        Doc::new("Locations", "List locations, 25 a page")
-            .query(&[
-                ("status", "all (default), active or inactive"),
-                ("page", "page number, default 1"),
-                ("include_custom_fields", "boolean"),
-            ])
-            .returns_page("locations"),
-    )
-    .route(
-        "/locations/{id}",
-        get(details).put(update),
-        Doc::new(
-            "Locations",
-            "Location details (GET) or update (PUT; location[name] required)",
+    api.route("/locations", post(create), Doc::new("Locations", "Create a location").form("location", FIELDS).returns("location"))
+        .route(
+            "/locations/get_line_item_locations",
+            get(list),
+            Doc::new("Locations", "List locations, 25 a page")
+                .query(&[("status", "all (default), active or inactive"), ("page", "page number, default 1"), ("include_custom_fields", "boolean")])
+                .returns_page("locations"),
         )
-        .form("location", FIELDS)
-        .query(&[("include_custom_fields", "boolean")])
-        .returns("location"),
-    )
-    .route(
-        "/locations/{id}/activate",
-        patch(activate),
-        Doc::new(
-            "Locations",
-            "Activate a location; activate_all_children_locations=1 activates its subtree",
+        .route(
+            "/locations/{id}",
+            get(details).put_or_patch(update),
+            Doc::new("Locations", "Location details (GET) or update (PUT or PATCH; location[name] required)")
+                .form("location", FIELDS)
+                .query(&[("include_custom_fields", "boolean")])
+                .returns("location"),
         )
-        .query(&[("activate_all_children_locations", "0 or 1")])
-        .returns("location"),
-    )
-    .route(
-        "/locations/{id}/deactivate",
-        patch(deactivate),
-        Doc::new("Locations", "Deactivate a location and its subtree").returns("location"),
-    )
-    .route(
-        "/locations/{id}/quantities_by_asset_ids",
-        get(quantities),
-        Doc::new(
-            "Locations",
-            "Stock quantities held at the location, by asset number",
+        .route(
+            "/locations/{id}/activate",
+            put_or_patch(activate),
+            Doc::new("Locations", "Activate a location; activate_all_children_locations=1 activates its subtree (PUT or PATCH)")
+                .query(&[("activate_all_children_locations", "0 or 1")])
+                .returns("location"),
         )
-        .returns("quantities_by_asset_ids"),
-    )
+        .route("/locations/{id}/deactivate", put_or_patch(deactivate), Doc::new("Locations", "Deactivate a location and its subtree (PUT or PATCH)").returns("location"))
+        .route(
+            "/locations/{id}/quantities_by_asset_ids",
+            get(quantities),
+            Doc::new("Locations", "Stock quantities held at the location, by asset number").returns("quantities_by_asset_ids"),
+        )
 }
 
 const FIELDS: &[(&str, &str)] = &[

@@ -3,7 +3,6 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::{get, put};
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
 use domain::{Change, CompanyId, PageSize};
@@ -11,7 +10,7 @@ use serde_json::{Value, json};
 use store::custom_fields::FieldSet;
 use store::members::{self, MemberInput, MemberView, TEXT_FIELDS};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
@@ -73,17 +72,17 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/members/{id}",
-        get(details).put(update),
-        Doc::new("Members", "Member details (GET) or update (PUT: email, first_name, last_name and role_id required; 403 for the company owner)")
+        get(details).put_or_patch(update),
+        Doc::new("Members", "Member details (GET) or update (PUT or PATCH: email, first_name, last_name and role_id required; 403 for the company owner)")
             .form("user", FIELDS)
             .query(&[("include_custom_fields", "boolean"), ("skip_confirmation_email", "boolean; accepted")])
             .returns("member"),
     )
-    .route("/members/{id}/activate", put(activate), Doc::new("Members", "Activate a member").returns("member"))
+    .route("/members/{id}/activate", put_or_patch(activate), Doc::new("Members", "Activate a member (PUT or PATCH)").returns("member"))
     .route(
         "/members/{id}/deactivate",
-        put(deactivate),
-        Doc::new("Members", "Deactivate a member (403 for the company owner)").returns("member"),
+        put_or_patch(deactivate),
+        Doc::new("Members", "Deactivate a member (PUT or PATCH; 403 for the company owner)").returns("member"),
     )
 }
 

@@ -3,7 +3,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::routing::get;
 use domain::custom_field::Target;
 use domain::customer_filter::{PersonFilter, PersonList};
 use domain::{Change, CompanyId, PageSize};
@@ -11,7 +10,7 @@ use serde_json::{Value, json};
 use store::custom_fields::FieldSet;
 use store::persons::{self, Kind, PersonInput, PersonView, TEXT_FIELDS};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;

@@ -4,12 +4,11 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::get;
 use domain::PageSize;
 use serde_json::{Value, json};
 use store::reference_data::{self, Entry, EntryInput, Kind};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
@@ -31,21 +30,21 @@ pub fn routes(api: Api) -> Api {
         Kind::CustomRole,
         "Roles",
         "List custom roles, 25 a page (POST creates one: a rentrack extension)",
-        "Custom role details (GET), update (PUT) or delete (DELETE; 409 while members have it)",
+        "Custom role details (GET), update (PUT or PATCH) or delete (DELETE; 409 while members have it)",
     );
     let api = family(
         api,
         Kind::Team,
         "Teams",
         "List teams, 25 a page (POST creates one: a rentrack extension)",
-        "Team details (GET), update (PUT) or delete (DELETE; its members leave it)",
+        "Team details (GET), update (PUT or PATCH) or delete (DELETE; its members leave it)",
     );
     family(
         api,
         Kind::RetireReason,
         "Retire reasons",
         "List retire reasons, 25 a page, or create one (POST); a rentrack extension",
-        "Retire reason details (GET), update (PUT) or delete (DELETE)",
+        "Retire reason details (GET), update (PUT or PATCH) or delete (DELETE)",
     )
 }
 
@@ -92,7 +91,7 @@ fn family(
     )
     .route(
         &format!("/{}/{{id}}", plural(kind)),
-        get(details).put(update).delete(delete),
+        get(details).put_or_patch(update).delete(delete),
         Doc::new(tag, one_summary)
             .form(kind.singular(), FIELDS)
             .returns(kind.singular()),

@@ -3,11 +3,11 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
+use domain::PageSize;
 use serde_json::{Value, json};
 use store::sub_groups::{self, SubGroup, SubGroupInput};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get, post};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
@@ -33,14 +33,14 @@ pub fn routes(api: Api) -> Api {
     .route(
         "/groups/get_sub_groups",
         get(list),
-        Doc::new("Subgroups", "List subgroups of the company or of one group (not paged)")
-            .query(&[("group_id", "only this group's subgroups")])
+        Doc::new("Subgroups", "List subgroups of the company or of one group, 25 a page")
+            .query(&[("group_id", "only this group's subgroups"), ("page", "page number, default 1")])
             .returns_page("sub_groups"),
     )
     .route(
         "/groups/{group_id}/sub_groups/{id}",
-        get(details).put(update).delete(delete),
-        Doc::new("Subgroups", "Subgroup details (GET), update (PUT) or delete (DELETE; 409 while it has child subgroups or items)")
+        get(details).put_or_patch(update).delete(delete),
+        Doc::new("Subgroups", "Subgroup details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has child subgroups or items)")
             .form("sub_group", FIELDS)
             .returns("sub_group"),
     )
@@ -100,11 +100,11 @@ async fn list(
             ApiError::field("group_id", "must be a positive whole number (an id)")
         })?),
     };
-    let subs = sub_groups::list(state.db(), company.id, group).await?;
-    let rendered: Vec<Value> = subs.iter().map(|s| render(s, company.time_zone)).collect();
-    Ok(Json(
-        json!({"sub_groups": rendered, "total_pages": if rendered.is_empty() { 0 } else { 1 }, "current_page": 1}),
-    ))
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = sub_groups::list(state.db(), company.id, group, page).await?;
+    Ok(Json(views::paged("sub_groups", page, records, |s| {
+        render(s, company.time_zone)
+    })))
 }
 
 async fn details(

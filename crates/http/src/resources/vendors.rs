@@ -2,14 +2,13 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
 use domain::custom_field::Target;
 use domain::{CompanyId, PageSize};
 use serde_json::{Value, json};
 use store::custom_fields::FieldSet;
 use store::vendors::{self, TEXT_FIELDS, Vendor, VendorInput};
 
-use crate::api::{Api, Doc};
+use crate::api::{Api, Doc, get, post};
 use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
@@ -56,10 +55,10 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/vendors/{id}",
-        get(details).put(update),
+        get(details).put_or_patch(update),
         Doc::new(
             "Vendors",
-            "Vendor details (GET) or update (PUT; fields left out are kept)",
+            "Vendor details (GET) or update (PUT or PATCH; fields left out are kept)",
         )
         .form("vendor", FIELDS)
         .query(&[("include_custom_fields", "boolean")])

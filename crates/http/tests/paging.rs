@@ -1,0 +1,370 @@
+//! Every list pages: `page` from 1, the list's page size, a true `total_pages`, and an
+//! empty list past the end with the same `total_pages`. Bulk-sync clients ask for page
+//! 1, 2, 3... until a page holds fewer records than the page size.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{Kind, TestApp};
+use serde_json::Value;
+
+both!(every_list_pages);
+
+/// How a list's records are made.
+#[derive(Clone, Copy, Debug)]
+enum Seed {
+    Locations,
+    Groups,
+    SubGroups,
+    SubGroupsOfOneGroup,
+    Vendors,
+    Members,
+    CustomRoles,
+    Teams,
+    RetireReasons,
+    CustomFields,
+    Customers,
+    Businesses,
+    Contacts,
+    Individuals,
+    MemberAddresses,
+    CustomerAddresses,
+    BusinessAddresses,
+}
+
+struct List {
+    /// The path as `/openapi.json` names it.
+    documented: &'static str,
+    key: &'static str,
+    size: usize,
+    seed: Seed,
+}
+
+const fn list(documented: &'static str, key: &'static str, size: usize, seed: Seed) -> List {
+    List {
+        documented,
+        key,
+        size,
+        seed,
+    }
+}
+
+const LISTS: &[List] = &[
+    list(
+        "/locations/get_line_item_locations.api",
+        "locations",
+        25,
+        Seed::Locations,
+    ),
+    list(
+        "/assets/classification_view.api",
+        "groups",
+        25,
+        Seed::Groups,
+    ),
+    list(
+        "/groups/get_sub_groups.api",
+        "sub_groups",
+        25,
+        Seed::SubGroups,
+    ),
+    list(
+        "/groups/get_sub_groups.api",
+        "sub_groups",
+        25,
+        Seed::SubGroupsOfOneGroup,
+    ),
+    list("/assets/vendors.api", "vendors", 25, Seed::Vendors),
+    list("/members.api", "members", 25, Seed::Members),
+    list("/custom_roles.api", "custom_roles", 25, Seed::CustomRoles),
+    list("/teams.api", "teams", 25, Seed::Teams),
+    list(
+        "/retire_reasons.api",
+        "retire_reasons",
+        25,
+        Seed::RetireReasons,
+    ),
+    list(
+        "/custom_fields.api",
+        "custom_fields",
+        25,
+        Seed::CustomFields,
+    ),
+    list("/customers.api", "customers", 25, Seed::Customers),
+    list("/businesses.api", "businesses", 20, Seed::Businesses),
+    list("/contacts.api", "contacts", 25, Seed::Contacts),
+    list("/individuals.api", "individuals", 25, Seed::Individuals),
+    list(
+        "/users/{owner_id}/shipping_addresses.api",
+        "shipping_addresses",
+        25,
+        Seed::MemberAddresses,
+    ),
+    list(
+        "/customers/{owner_id}/shipping_addresses.api",
+        "shipping_addresses",
+        25,
+        Seed::CustomerAddresses,
+    ),
+    list(
+        "/businesses/{owner_id}/shipping_addresses.api",
+        "shipping_addresses",
+        25,
+        Seed::BusinessAddresses,
+    ),
+];
+
+async fn ok(app: &TestApp, path: &str, form: &[(&str, &str)], key: &str) -> i64 {
+    let res = app.post(path, form).await;
+    res.expect(StatusCode::OK)[key]["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no {key} id: {}", res.text))
+}
+
+async fn subgroups(app: &TestApp, group: i64, n: usize) {
+    for i in 0..n {
+        ok(
+            app,
+            &format!("/groups/{group}/sub_groups.api"),
+            &[("sub_group[name]", &format!("Subgroup {i}"))],
+            "sub_group",
+        )
+        .await;
+    }
+}
+
+async fn addresses(app: &TestApp, owner_path: &str, n: usize) -> String {
+    let path = format!("{owner_path}/shipping_addresses.api");
+    for i in 0..n {
+        ok(
+            app,
+            &path,
+            &[("shipping_address[street1]", &format!("{i} Main Street"))],
+            "shipping_address",
+        )
+        .await;
+    }
+    path
+}
+
+/// Makes the list hold exactly `n` records and answers its path.
+async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
+    let name = |i: usize| format!("Record {i}");
+    match seed {
+        Seed::Locations => {
+            for i in 0..n {
+                app.location(&name(i), &[]).await;
+            }
+            "/locations/get_line_item_locations.api".into()
+        }
+        Seed::Groups => {
+            for i in 0..n {
+                app.group(&name(i)).await;
+            }
+            "/assets/classification_view.api".into()
+        }
+        Seed::SubGroups => {
+            let (a, b) = (app.group("Tools").await, app.group("Vehicles").await);
+            subgroups(app, a, n - 3).await;
+            subgroups(app, b, 3).await;
+            "/groups/get_sub_groups.api".into()
+        }
+        Seed::SubGroupsOfOneGroup => {
+            let (a, b) = (app.group("Tools").await, app.group("Vehicles").await);
+            subgroups(app, b, 3).await;
+            subgroups(app, a, n).await;
+            format!("/groups/get_sub_groups.api?group_id={a}")
+        }
+        Seed::Vendors => {
+            for i in 0..n {
+                ok(app, "/vendors.api", &[("vendor[name]", &name(i))], "vendor").await;
+            }
+            "/assets/vendors.api".into()
+        }
+        Seed::Members => {
+            // The company owner is listed too.
+            for i in 1..n {
+                app.member("Staff", &name(i), &format!("staff{i}@example.com"), &[])
+                    .await;
+            }
+            "/members.api".into()
+        }
+        Seed::CustomRoles | Seed::Teams | Seed::RetireReasons => {
+            let (plural, singular) = match seed {
+                Seed::CustomRoles => ("custom_roles", "custom_role"),
+                Seed::Teams => ("teams", "team"),
+                _ => ("retire_reasons", "retire_reason"),
+            };
+            for i in 0..n {
+                ok(
+                    app,
+                    &format!("/{plural}.api"),
+                    &[(&format!("{singular}[name]"), &name(i))],
+                    singular,
+                )
+                .await;
+            }
+            format!("/{plural}.api")
+        }
+        Seed::CustomFields => {
+            for i in 0..n {
+                app.custom_field(&name(i), "text", &["members"], &[]).await;
+            }
+            "/custom_fields.api".into()
+        }
+        Seed::Customers => {
+            for i in 0..n {
+                app.customer("Pat", &name(i), &[]).await;
+            }
+            "/customers.api".into()
+        }
+        Seed::Businesses => {
+            for i in 0..n {
+                app.business(&name(i), &[]).await;
+            }
+            "/businesses.api".into()
+        }
+        Seed::Contacts => {
+            let business = app.business("Acme", &[]).await.to_string();
+            for i in 0..n {
+                app.contact(&name(i), &business, &[]).await;
+            }
+            "/contacts.api".into()
+        }
+        Seed::Individuals => {
+            // Customers and contacts, interleaved, in one list.
+            let business = app.business("Acme", &[]).await.to_string();
+            for i in 0..n {
+                if i % 2 == 0 {
+                    app.customer("Pat", &name(i), &[]).await;
+                } else {
+                    app.contact(&name(i), &business, &[]).await;
+                }
+            }
+            "/individuals.api".into()
+        }
+        Seed::MemberAddresses => {
+            let member = app.member("Ada", "Lovelace", "ada@example.com", &[]).await;
+            addresses(app, &format!("/users/{member}"), n).await
+        }
+        Seed::CustomerAddresses => {
+            let customer = app.customer("Pat", "Smith", &[]).await;
+            addresses(app, &format!("/customers/{customer}"), n).await
+        }
+        Seed::BusinessAddresses => {
+            let business = app.business("Acme", &[]).await;
+            addresses(app, &format!("/businesses/{business}"), n).await
+        }
+    }
+}
+
+/// The id of a listed record, also when the list wraps each one (`{"group": {...}}`).
+fn id_of(record: &Value) -> i64 {
+    record["id"]
+        .as_i64()
+        .or_else(|| {
+            record
+                .as_object()
+                .and_then(|o| o.values().next())
+                .and_then(|v| v["id"].as_i64())
+        })
+        .expect("an id")
+}
+
+async fn pages_through(app: &TestApp, list: &List) {
+    let n = list.size + 1;
+    let path = seed(app, list.seed, n).await;
+    let sep = if path.contains('?') { '&' } else { '?' };
+    let mut seen = Vec::new();
+    for (page, expected) in [(1, list.size), (2, 1), (3, 0)] {
+        let res = app.get(&format!("{path}{sep}page={page}")).await;
+        let body = res.expect(StatusCode::OK);
+        let records = body[list.key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path}: no {} in {}", list.key, res.text));
+        assert_eq!(
+            records.len(),
+            expected,
+            "{:?}: page {page} of {path} holds {} records",
+            list.seed,
+            records.len()
+        );
+        assert_eq!(
+            body["total_pages"], 2,
+            "{:?}: {path} page {page}",
+            list.seed
+        );
+        assert_eq!(body["current_page"], page, "{path}");
+        seen.extend(records.iter().map(id_of));
+    }
+    let mut distinct = seen.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(
+        distinct.len(),
+        n,
+        "{:?}: pages 1 and 2 of {path} repeat or miss records: {seen:?}",
+        list.seed
+    );
+    let first = app.get(&path).await;
+    assert_eq!(
+        first.expect(StatusCode::OK)[list.key]
+            .as_array()
+            .map(Vec::len),
+        Some(list.size),
+        "{path} without page is page 1"
+    );
+    for bad in ["0", "-1", "x"] {
+        app.get(&format!("{path}{sep}page={bad}"))
+            .await
+            .expect_invalid("page");
+    }
+}
+
+async fn every_list_pages(kind: Kind) {
+    let first = TestApp::new(kind).await;
+    for list in LISTS {
+        // A company of its own for each list, on one database.
+        let app = TestApp::builder(kind).beside(&first).build().await;
+        pages_through(&app, list).await;
+    }
+}
+
+/// The table holds every list the API documents: each GET that takes `page`.
+#[test]
+fn the_table_holds_every_documented_list() {
+    let doc: Value = serde_json::from_str(&rentrack_http::openapi_json()).unwrap();
+    let mut documented: Vec<&str> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, ops)| {
+            let params = ops["get"]["parameters"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            params.iter().any(|p| p["name"] == "page")
+        })
+        .map(|(path, _)| path.as_str())
+        .collect();
+    let mut tested: Vec<&str> = LISTS.iter().map(|l| l.documented).collect();
+    documented.sort_unstable();
+    tested.sort_unstable();
+    tested.dedup();
+    assert_eq!(
+        documented, tested,
+        "every documented list needs a row in LISTS, and every row a documented page parameter"
+    );
+    // A response documented as a page takes `page`.
+    for (path, ops) in doc["paths"].as_object().unwrap() {
+        let returns_page = ops["get"]["responses"]["200"]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("total_pages"));
+        if returns_page {
+            assert!(
+                documented.contains(&path.as_str()),
+                "{path} answers a page but documents no page parameter"
+            );
+        }
+    }
+}
