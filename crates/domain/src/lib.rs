@@ -9,6 +9,7 @@ pub mod ids;
 pub mod member;
 pub mod name;
 pub mod paging;
+pub mod password;
 pub mod plan;
 pub mod rate_limit;
 pub mod settings;

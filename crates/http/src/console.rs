@@ -6,28 +6,30 @@
 
 use askama::Template;
 use axum::Router;
-use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::extract::State;
 use axum::http::header::{COOKIE, HOST, LOCATION, ORIGIN, SET_COOKIE};
-use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use domain::{Plan, RateLimitPolicy, Subdomain};
-use std::net::SocketAddr;
 use store::companies::{self, NewCompany};
 use store::console::{self, SESSION_DAYS, Session, Throttle};
 
+use crate::client_addr::ClientAddr;
 use crate::params::Params;
 use crate::state::AppState;
 
 const SESSION_COOKIE: &str = "rentrack_session";
 const CSRF_COOKIE: &str = "rentrack_csrf";
-/// A sensible minimum for owner passwords.
-pub const MIN_PASSWORD_CHARS: usize = 10;
 /// Failed log-ins allowed per account, and per client address, in 15 minutes.
 const ACCOUNT_THROTTLE: Throttle = Throttle {
     limit: 5,
     window_secs: 900,
+};
+/// Sign-ups allowed per client address in an hour.
+const SIGNUP_THROTTLE: Throttle = Throttle {
+    limit: 10,
+    window_secs: 3600,
 };
 const ADDRESS_THROTTLE: Throttle = Throttle {
     limit: 20,
@@ -189,34 +191,6 @@ fn pre_login_csrf_ok(headers: &HeaderMap, params: &Params) -> bool {
         && sent.map(str::to_owned) == cookie(headers, CSRF_COOKIE)
 }
 
-/// The client's address for log-in throttling: the peer's, or, when the peer is a
-/// proxy on this machine, the first address of `X-Forwarded-For`.
-struct ClientAddr(String);
-
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip());
-        let forwarded = parts
-            .headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-            .map(|v| v.trim().to_owned())
-            .filter(|v| !v.is_empty());
-        let addr = match (peer, forwarded) {
-            (Some(ip), Some(f)) if ip.is_loopback() => f,
-            (Some(ip), _) => ip.to_string(),
-            (None, _) => "unknown".to_owned(),
-        };
-        Ok(ClientAddr(addr))
-    }
-}
-
 /// The signed-in owner, if the session cookie names a live session.
 async fn current(state: &AppState, headers: &HeaderMap) -> Result<Option<Session>, Response> {
     let Some(token) = cookie(headers, SESSION_COOKIE) else {
@@ -283,7 +257,7 @@ fn signup_form(
             .map(|d| format!(" .{d}"))
             .unwrap_or_default()
             .replace(" .", "."),
-        min_password: MIN_PASSWORD_CHARS,
+        min_password: domain::password::MIN_CHARS,
     }
 }
 
@@ -296,7 +270,12 @@ async fn signup_page(State(state): State<AppState>, headers: HeaderMap) -> Respo
     )
 }
 
-async fn signup(State(state): State<AppState>, headers: HeaderMap, params: Params) -> Response {
+async fn signup(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ClientAddr(addr): ClientAddr,
+    params: Params,
+) -> Response {
     if !pre_login_csrf_ok(&headers, &params) {
         return forbidden_form();
     }
@@ -319,14 +298,14 @@ async fn signup(State(state): State<AppState>, headers: HeaderMap, params: Param
     if !domain::wire::is_email(&email) {
         errors.push("E-mail is not an e-mail address.".to_owned());
     }
-    let password = params.get("password").unwrap_or_default().to_owned();
-    if password.chars().count() < MIN_PASSWORD_CHARS {
-        errors.push(format!(
-            "Password is too short (at least {MIN_PASSWORD_CHARS} characters)."
-        ));
-    } else if password.len() > 1024 {
-        errors.push("Password is too long (at most 1024 bytes).".to_owned());
-    }
+    let password =
+        match domain::password::owner_password(params.get("password").unwrap_or_default()) {
+            Ok(p) => p.to_owned(),
+            Err(problem) => {
+                errors.push(format!("Password {problem}."));
+                String::new()
+            }
+        };
     let Some(subdomain) = subdomain.filter(|_| errors.is_empty()) else {
         return page(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -334,6 +313,23 @@ async fn signup(State(state): State<AppState>, headers: HeaderMap, params: Param
             vec![],
         );
     };
+    // Valid sign-ups (each runs argon2 and creates a company) are limited per address.
+    let key = format!("signup:{addr}");
+    match console::take_attempt(state.db(), &key, &SIGNUP_THROTTLE).await {
+        Ok(None) => {}
+        Ok(Some(wait)) => {
+            if let Err(e) = console::give_back(state.db(), &key).await {
+                return internal(e);
+            }
+            let errors = vec![too_many(wait, "sign-ups from your address")];
+            return page(
+                StatusCode::TOO_MANY_REQUESTS,
+                signup_form(&state, csrf, errors, Some(&params)),
+                vec![],
+            );
+        }
+        Err(e) => return internal(e),
+    }
     let new = NewCompany {
         name,
         subdomain,
@@ -437,54 +433,73 @@ async fn login(
     let (csrf, _) = login_csrf(&headers);
     let subdomain = params.get("subdomain").unwrap_or_default().to_lowercase();
     let email = params.get("email").unwrap_or_default().to_lowercase();
-    let password = params.get("password").unwrap_or_default();
+    let password = domain::password::offered(params.get("password").unwrap_or_default());
     let account_key = format!("account:{subdomain}:{email}");
     let address_key = format!("address:{addr}");
-    for (key, throttle) in [
+    let keys = [
         (&account_key, &ACCOUNT_THROTTLE),
         (&address_key, &ADDRESS_THROTTLE),
-    ] {
-        match console::throttled(state.db(), key, throttle).await {
-            Ok(Some(wait)) => {
-                let minutes = (wait + 59) / 60;
-                let error = format!(
-                    "Too many failed log-ins. Try again in {minutes} minute{}.",
-                    if minutes == 1 { "" } else { "s" }
-                );
-                return page(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    login_form(csrf, Some(error), None, Some(&params)),
-                    vec![],
-                );
-            }
+    ];
+    // Each attempt is counted before the password is checked, so parallel guesses
+    // cannot all pass the limit; attempts that check no password, or the right one,
+    // are given back, so what counts is failed checks.
+    let mut wait = None;
+    for (key, throttle) in keys {
+        match console::take_attempt(state.db(), key, throttle).await {
+            Ok(Some(w)) => wait = wait.max(Some(w)),
             Ok(None) => {}
             Err(e) => return internal(e),
         }
     }
+    if let Some(wait) = wait {
+        if let Err(e) = give_back(&state, &[&account_key, &address_key]).await {
+            return internal(e);
+        }
+        return page(
+            StatusCode::TOO_MANY_REQUESTS,
+            login_form(
+                csrf,
+                Some(too_many(wait, "failed log-ins")),
+                None,
+                Some(&params),
+            ),
+            vec![],
+        );
+    }
     match console::check_password(state.db(), &subdomain, &email, password).await {
         Ok(Some((company, owner))) => {
-            if let Err(e) = console::clear_failures(state.db(), &account_key).await {
+            let forgotten = console::clear_failures(state.db(), &account_key).await;
+            if let Err(e) = forgotten.and(give_back(&state, &[&address_key]).await) {
                 return internal(e);
             }
             sign_in(&state, company.id, owner).await
         }
-        Ok(None) => {
-            for (key, throttle) in [
-                (&account_key, &ACCOUNT_THROTTLE),
-                (&address_key, &ADDRESS_THROTTLE),
-            ] {
-                if let Err(e) = console::record_failure(state.db(), key, throttle).await {
-                    return internal(e);
-                }
-            }
-            page(
-                StatusCode::UNAUTHORIZED,
-                login_form(csrf, Some(BAD_LOGIN.to_owned()), None, Some(&params)),
-                vec![],
-            )
+        Ok(None) => page(
+            StatusCode::UNAUTHORIZED,
+            login_form(csrf, Some(BAD_LOGIN.to_owned()), None, Some(&params)),
+            vec![],
+        ),
+        Err(e) => {
+            let _ = give_back(&state, &[&account_key, &address_key]).await;
+            internal(e)
         }
-        Err(e) => internal(e),
     }
+}
+
+async fn give_back(state: &AppState, keys: &[&str]) -> Result<(), store::StoreError> {
+    for key in keys {
+        console::give_back(state.db(), key).await?;
+    }
+    Ok(())
+}
+
+/// "Too many failed log-ins. Try again in 15 minutes."
+fn too_many(wait_secs: i64, what: &str) -> String {
+    let minutes = (wait_secs + 59) / 60;
+    format!(
+        "Too many {what}. Try again in {minutes} minute{}.",
+        if minutes == 1 { "" } else { "s" }
+    )
 }
 
 /// The session of a form posted after log-in, with its CSRF token checked.

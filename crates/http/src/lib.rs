@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod client_addr;
 pub mod console;
 pub mod custom_attributes;
 pub mod error;

@@ -16,6 +16,8 @@ pub struct Config {
     /// A request still unanswered after this long is answered 503 (and logged and
     /// counted like any other).
     pub request_timeout: std::time::Duration,
+    /// Proxies whose `X-Forwarded-For` names the client (for log-in throttling).
+    pub trusted_proxies: crate::client_addr::TrustedProxies,
 }
 
 impl Default for Config {
@@ -24,6 +26,7 @@ impl Default for Config {
             base_domain: None,
             shared_rate_limits: false,
             request_timeout: std::time::Duration::from_secs(30),
+            trusted_proxies: Default::default(),
         }
     }
 }

@@ -16,6 +16,12 @@ both!(
     failed_log_ins_are_throttled_per_account_and_per_address,
     settings_switch_the_api_issue_tokens_and_show_usage,
     sessions_live_in_the_database_for_every_instance,
+    parallel_wrong_passwords_are_checked_at_most_the_limit,
+    forwarded_addresses_count_only_from_trusted_proxies,
+    sign_ups_are_throttled_per_address,
+    a_new_password_ends_the_owner_sessions,
+    expired_sessions_and_stale_attempts_are_purged,
+    passwords_are_trimmed_when_set_and_when_offered,
 );
 
 const PASSWORD: &str = "correct-horse-battery";
@@ -682,4 +688,380 @@ async fn sessions_live_in_the_database_for_every_instance(kind: Kind) {
         "another instance on the same database serves the session"
     );
     assert!(page.html.contains(&sub));
+}
+
+/// A log-in post with a fixed double-submit CSRF token, from `peer` with `forwarded` as
+/// its X-Forwarded-For (when given).
+async fn raw_log_in(
+    app: &TestApp,
+    sub: &str,
+    email: &str,
+    password: &str,
+    peer: &str,
+    forwarded: Option<&str>,
+) -> StatusCode {
+    let mut req = app
+        .anonymous(Method::POST, "/login")
+        .header("cookie", "rentrack_csrf=fixed")
+        .peer(peer)
+        .form(&[
+            ("csrf_token", "fixed"),
+            ("subdomain", sub),
+            ("email", email),
+            ("password", password),
+        ]);
+    if let Some(f) = forwarded {
+        req = req.header("x-forwarded-for", f);
+    }
+    req.send().await.status
+}
+
+async fn parallel_wrong_passwords_are_checked_at_most_the_limit(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let sub = unique("race");
+    Browser::new(&app).sign_up(&sub, "boss@acme.test").await;
+    let guesses = (0..50).map(|i| {
+        let (app, sub) = (&app, &sub);
+        async move {
+            raw_log_in(
+                app,
+                sub,
+                "boss@acme.test",
+                &format!("guess-{i:04}-guess"),
+                "192.0.2.1:5000",
+                None,
+            )
+            .await
+        }
+    });
+    let statuses = futures_util::future::join_all(guesses).await;
+    let checked = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::UNAUTHORIZED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!(checked + refused, 50, "{statuses:?}");
+    assert!(
+        checked <= 5,
+        "{checked} guesses were checked against a limit of 5"
+    );
+    assert!(checked >= 1, "{statuses:?}");
+    // Checks refused by the address's count are given back, so the race may have used
+    // fewer than 5; the account's failures are exactly the checks made: 5 in all.
+    let mut more = 0;
+    while raw_log_in(
+        &app,
+        &sub,
+        "boss@acme.test",
+        "one-more-guess",
+        "192.0.2.1:5000",
+        None,
+    )
+    .await
+        == StatusCode::UNAUTHORIZED
+    {
+        more += 1;
+        assert!(more <= 5, "guesses never stop being checked");
+    }
+    assert_eq!(
+        checked + more,
+        5,
+        "{checked} checked in the race, {more} after"
+    );
+    // Once the window's failures are used up, the right password waits too.
+    let right = raw_log_in(
+        &app,
+        &sub,
+        "boss@acme.test",
+        PASSWORD,
+        "192.0.2.1:5000",
+        None,
+    )
+    .await;
+    assert_eq!(right, StatusCode::TOO_MANY_REQUESTS);
+}
+
+async fn forwarded_addresses_count_only_from_trusted_proxies(kind: Kind) {
+    let config = rentrack_http::Config {
+        trusted_proxies: rentrack_http::client_addr::TrustedProxies(vec![
+            "10.0.0.0/8".parse().unwrap(),
+        ]),
+        ..Default::default()
+    };
+    let app = TestApp::builder(kind).config(config).build().await;
+    let sub = unique("proxy");
+    Browser::new(&app).sign_up(&sub, "boss@acme.test").await;
+    // Through the trusted proxy, each guess names a new address on the left (written by
+    // the client, not believed); the rightmost untrusted one is the client.
+    for i in 0..20 {
+        let forwarded = format!("203.0.113.{i}, 198.51.100.7");
+        let status = raw_log_in(
+            &app,
+            &sub,
+            &format!("u{i}@acme.test"),
+            "wrong-password",
+            "10.1.1.1:4000",
+            Some(&forwarded),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let status = raw_log_in(
+        &app,
+        &sub,
+        "boss@acme.test",
+        PASSWORD,
+        "10.1.1.1:4000",
+        Some("203.0.113.99, 198.51.100.7"),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "198.51.100.7 has used its 20 failures"
+    );
+    let status = raw_log_in(
+        &app,
+        &sub,
+        "boss@acme.test",
+        PASSWORD,
+        "10.1.1.1:4000",
+        Some("198.51.100.8"),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::SEE_OTHER,
+        "another client behind the same proxy logs in"
+    );
+    // A peer that is not a trusted proxy is its own address, whatever it forwards;
+    // loopback is not trusted unless named.
+    for i in 0..20 {
+        let status = raw_log_in(
+            &app,
+            &sub,
+            &format!("v{i}@acme.test"),
+            "wrong-password",
+            "127.0.0.1:4000",
+            Some(&format!("192.0.2.{i}")),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let status = raw_log_in(
+        &app,
+        &sub,
+        "boss@acme.test",
+        PASSWORD,
+        "127.0.0.1:4000",
+        Some("192.0.2.200"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+async fn sign_ups_are_throttled_per_address(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let sign_up = |sub: String, peer: &'static str| {
+        let app = &app;
+        async move {
+            app.anonymous(Method::POST, "/signup")
+                .header("cookie", "rentrack_csrf=fixed")
+                .peer(peer)
+                .form(&[
+                    ("csrf_token", "fixed"),
+                    ("company_name", "Acme"),
+                    ("subdomain", &sub),
+                    ("email", "boss@acme.test"),
+                    ("password", PASSWORD),
+                ])
+                .send()
+                .await
+        }
+    };
+    let base = unique("many");
+    for i in 0..10 {
+        let res = sign_up(format!("{base}x{i}"), "192.0.2.10:1000").await;
+        assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.text);
+    }
+    let res = sign_up(format!("{base}x10"), "192.0.2.10:1000").await;
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        res.text.contains("Too many sign-ups from your address"),
+        "{}",
+        res.text
+    );
+    assert!(
+        store::companies::find_by_subdomain(&app.db, &format!("{base}x10"))
+            .await
+            .is_err(),
+        "the refused sign-up created nothing"
+    );
+    let res = sign_up(format!("{base}y"), "192.0.2.11:1000").await;
+    assert_eq!(
+        res.status,
+        StatusCode::SEE_OTHER,
+        "another address signs up"
+    );
+}
+
+async fn a_new_password_ends_the_owner_sessions(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let sub = unique("reset");
+    let mut browser = Browser::new(&app);
+    browser.sign_up(&sub, "boss@acme.test").await;
+    assert_eq!(browser.get("/settings").await.status, StatusCode::OK);
+    let company = store::companies::find_by_subdomain(&app.db, &sub)
+        .await
+        .unwrap();
+    store::companies::set_owner_password(
+        &app.db,
+        company.id,
+        "boss@acme.test",
+        "a brand new password",
+    )
+    .await
+    .unwrap();
+    let page = browser.get("/settings").await;
+    assert_eq!(
+        page.status,
+        StatusCode::SEE_OTHER,
+        "the old session is over"
+    );
+    assert_eq!(page.location.as_deref(), Some("/login"));
+    let mut again = Browser::new(&app);
+    assert_eq!(
+        again
+            .log_in(&sub, "boss@acme.test", "a brand new password")
+            .await
+            .status,
+        StatusCode::SEE_OTHER
+    );
+}
+
+async fn expired_sessions_and_stale_attempts_are_purged(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let sub = unique("purge");
+    let mut live = Browser::new(&app);
+    live.sign_up(&sub, "boss@acme.test").await;
+    let mut expiring = Browser::new(&app);
+    expiring.log_in(&sub, "boss@acme.test", PASSWORD).await;
+    raw_log_in(
+        &app,
+        &sub,
+        "boss@acme.test",
+        "wrong-password",
+        "192.0.2.50:1",
+        None,
+    )
+    .await;
+    let run = |text: &'static str| store::Sql {
+        text,
+        values: sea_query::Values(vec![]),
+    };
+    // One session has expired; the throttle rows of a long-gone window are stale.
+    let expiring_token = expiring.cookies["rentrack_session"].clone();
+    let expired = store::Sql {
+        text: "UPDATE sessions SET expires_at = $1 WHERE token_hash = $2",
+        values: sea_query::Values(vec![
+            (chrono::Utc::now() - chrono::Duration::minutes(1)).into(),
+            store::companies::hash_token(&expiring_token).into(),
+        ]),
+    };
+    assert_eq!(app.db.read().execute(&expired).await.unwrap(), 1);
+    app.db
+        .read()
+        .execute(&run(
+            "UPDATE login_attempts SET window_start = window_start - 200000",
+        ))
+        .await
+        .unwrap();
+    let count = |table: &'static str| {
+        let db = app.db.clone();
+        async move {
+            let text: &'static str =
+                Box::leak(format!("SELECT count(*) FROM {table}").into_boxed_str());
+            db.read()
+                .one::<(i64,)>(&store::Sql {
+                    text,
+                    values: sea_query::Values(vec![]),
+                })
+                .await
+                .unwrap()
+                .0
+        }
+    };
+    assert_eq!(count("sessions").await, 2);
+    let attempts = count("login_attempts").await;
+    assert!(attempts >= 1);
+    let (sessions, purged) = store::console::purge_expired(&app.db).await.unwrap();
+    assert_eq!((sessions, purged as i64), (1, attempts));
+    assert_eq!(count("sessions").await, 1);
+    assert_eq!(count("login_attempts").await, 0);
+    assert_eq!(
+        live.get("/settings").await.status,
+        StatusCode::OK,
+        "the live session stays"
+    );
+}
+
+async fn passwords_are_trimmed_when_set_and_when_offered(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let sub = unique("trim");
+    let mut browser = Browser::new(&app);
+    let page = browser
+        .submit(
+            "/signup",
+            "/signup",
+            &[
+                ("company_name", "Acme"),
+                ("subdomain", &sub),
+                ("email", "boss@acme.test"),
+                ("password", "  spaced password  "),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.html);
+    let mut other = Browser::new(&app);
+    assert_eq!(
+        other
+            .log_in(&sub, "boss@acme.test", "spaced password")
+            .await
+            .status,
+        StatusCode::SEE_OTHER
+    );
+    // Set from the command line's rule: the same trimming.
+    let company = store::companies::find_by_subdomain(&app.db, &sub)
+        .await
+        .unwrap();
+    let password = domain::password::owner_password("  line from stdin \n").unwrap();
+    store::companies::set_owner_password(&app.db, company.id, "boss@acme.test", password)
+        .await
+        .unwrap();
+    let mut third = Browser::new(&app);
+    assert_eq!(
+        third
+            .log_in(&sub, "boss@acme.test", " line from stdin ")
+            .await
+            .status,
+        StatusCode::SEE_OTHER
+    );
+    // Too short once trimmed.
+    let page = Browser::new(&app)
+        .submit(
+            "/signup",
+            "/signup",
+            &[
+                ("company_name", "Acme"),
+                ("subdomain", &unique("short")),
+                ("email", "b@acme.test"),
+                ("password", "   short    "),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.html.contains("Password is too short"), "{}", page.html);
 }

@@ -63,6 +63,11 @@ pub struct ServeArgs {
     /// Connections served at once; more are closed as soon as they are accepted.
     #[arg(long, env = "RENTRACK_MAX_CONNECTIONS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_connections: u64,
+    /// A proxy (address or network, e.g. 10.0.0.0/8) whose X-Forwarded-For names the
+    /// client for log-in and sign-up throttling; repeat for several. None by default:
+    /// the peer's own address is used.
+    #[arg(long, env = "RENTRACK_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxy: Vec<http_api::client_addr::IpRange>,
 }
 
 #[derive(Subcommand)]
@@ -219,13 +224,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             std::io::stdin()
                 .read_line(&mut password)
                 .context("cannot read the password from standard input")?;
-            let password = password.trim_end_matches(['\r', '\n']);
-            if password.chars().count() < http_api::console::MIN_PASSWORD_CHARS {
-                bail!(
-                    "the password must have at least {} characters",
-                    http_api::console::MIN_PASSWORD_CHARS
-                );
-            }
+            let password = domain::password::owner_password(&password)
+                .map_err(|problem| anyhow::anyhow!("the password {problem}"))?;
             companies::set_owner_password(&db, company.id, &email, password)
                 .await
                 .map_err(|e| match e {

@@ -56,6 +56,7 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
             base_domain: args.base_domain.clone(),
             shared_rate_limits: shared,
             request_timeout: Duration::from_secs(args.request_timeout_secs),
+            trusted_proxies: http_api::client_addr::TrustedProxies(args.trusted_proxy.clone()),
         },
     )
 }
@@ -67,12 +68,27 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     run(db, args, |_| {}).await
 }
 
-/// Serves until SIGTERM or Ctrl-C, then lets requests in flight finish (up to 30 s).
-pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
-    let state = state_for(db.clone(), &args);
+/// Housekeeping at start and every minute: fresh planner statistics (SQLite), and
+/// expired sessions and stale log-in throttle rows purged.
+async fn maintain(db: &Db) {
     if let Err(e) = db.optimize().await {
         tracing::warn!(error = %e, "could not refresh the query planner's statistics");
     }
+    match store::console::purge_expired(db).await {
+        Ok((0, 0)) => {}
+        Ok((sessions, attempts)) => tracing::info!(
+            sessions,
+            attempts,
+            "purged expired sessions and log-in attempts"
+        ),
+        Err(e) => tracing::warn!(error = %e, "could not purge expired sessions"),
+    }
+}
+
+/// Serves until SIGTERM or Ctrl-C, then lets requests in flight finish (up to 30 s).
+pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
+    let state = state_for(db.clone(), &args);
+    maintain(&db).await;
     tokio::spawn({
         let db = db.clone();
         async move {
@@ -80,9 +96,7 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             every_minute.tick().await;
             loop {
                 every_minute.tick().await;
-                if let Err(e) = db.optimize().await {
-                    tracing::warn!(error = %e, "could not refresh the query planner's statistics");
-                }
+                maintain(&db).await;
             }
         }
     });

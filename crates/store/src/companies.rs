@@ -425,6 +425,20 @@ pub async fn set_owner_password(
                 }
             })?;
     }
+    // A new password ends every session of the old one.
+    let sessions = Query::delete()
+        .from_table("sessions")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(
+            Expr::col("owner_id").in_subquery(
+                crate::scoped("owners", company)
+                    .column("id")
+                    .and_where(Expr::col("email").eq(email))
+                    .to_owned(),
+            ),
+        )
+        .to_owned();
+    tx.execute(&sessions).await?;
     change_log::record(
         &mut tx,
         company,

@@ -176,38 +176,59 @@ pub struct Throttle {
     pub window_secs: i64,
 }
 
-/// Seconds until `key` may try again, when it has used up its failures.
-pub async fn throttled(db: &Db, key: &str, throttle: &Throttle) -> Result<Option<i64>, StoreError> {
-    let stmt = Query::select()
-        .columns(["window_start", "failures"])
-        .from("login_attempts")
-        .and_where(Expr::col("throttle_key").eq(key))
-        .to_owned();
-    let row: Option<(i64, i64)> = db.read().optional(&stmt).await?;
-    let now = Utc::now().timestamp();
-    Ok(match row {
-        Some((start, failures))
-            if now < start + throttle.window_secs && failures >= throttle.limit =>
-        {
-            Some(start + throttle.window_secs - now)
-        }
-        _ => None,
-    })
-}
-
-/// Counts a failed log-in against `key` (one atomic upsert; a stale window restarts).
-pub async fn record_failure(db: &Db, key: &str, throttle: &Throttle) -> Result<(), StoreError> {
+/// Takes one attempt of `key` before the password is checked, in one atomic upsert (a
+/// stale window restarts at this attempt), so parallel guesses cannot all pass a count
+/// read before any of them is recorded. Answers the seconds until `key` may try again
+/// when this attempt is over the limit; the caller then gives it back (`give_back`),
+/// as it also does when the password was right, so the count is the failed checks.
+pub async fn take_attempt(
+    db: &Db,
+    key: &str,
+    throttle: &Throttle,
+) -> Result<Option<i64>, StoreError> {
     let now = Utc::now().timestamp();
     let stmt = Sql {
         text: "INSERT INTO login_attempts (throttle_key, window_start, failures) VALUES ($1, $2, 1) \
                ON CONFLICT (throttle_key) DO UPDATE SET \
                failures = CASE WHEN login_attempts.window_start + $3 <= $2 THEN 1 ELSE login_attempts.failures + 1 END, \
-               window_start = CASE WHEN login_attempts.window_start + $3 <= $2 THEN $2 ELSE login_attempts.window_start END",
+               window_start = CASE WHEN login_attempts.window_start + $3 <= $2 THEN $2 ELSE login_attempts.window_start END \
+               RETURNING window_start, failures",
         values: sea_query::Values(vec![key.into(), now.into(), throttle.window_secs.into()]),
     };
-    let mut tx = db.begin().await?;
-    tx.execute(&stmt).await?;
-    tx.commit().await
+    let (start, attempts): (i64, i64) = db.read().one(&stmt).await?;
+    Ok((attempts > throttle.limit).then(|| Ord::max(start + throttle.window_secs - now, 1)))
+}
+
+/// Gives back an attempt taken by `take_attempt` that was not a failed password check.
+pub async fn give_back(db: &Db, key: &str) -> Result<(), StoreError> {
+    let stmt = Sql {
+        text: "UPDATE login_attempts SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END \
+               WHERE throttle_key = $1",
+        values: sea_query::Values(vec![key.into()]),
+    };
+    db.read().execute(&stmt).await?;
+    Ok(())
+}
+
+/// The longest window a `Throttle` may have; rows older than this are purged.
+pub const MAX_THROTTLE_WINDOW_SECS: i64 = 86_400;
+
+/// Deletes expired sessions and throttle rows whose window has long passed; returns
+/// how many of each. `serve` runs it every few minutes.
+pub async fn purge_expired(db: &Db) -> Result<(u64, u64), StoreError> {
+    let sessions = Query::delete()
+        .from_table("sessions")
+        .and_where(Expr::col("expires_at").lte(crate::now()))
+        .to_owned();
+    let attempts = Query::delete()
+        .from_table("login_attempts")
+        .and_where(Expr::col("window_start").lt(Utc::now().timestamp() - MAX_THROTTLE_WINDOW_SECS))
+        .to_owned();
+    let mut read = db.read();
+    Ok((
+        read.execute(&sessions).await?,
+        read.execute(&attempts).await?,
+    ))
 }
 
 /// Forgets the failures of `key` (after a successful log-in).

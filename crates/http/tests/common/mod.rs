@@ -228,6 +228,7 @@ impl TestApp {
             path: path.to_owned(),
             headers: vec![("token".into(), self.token.clone())],
             body: None,
+            peer: None,
         }
     }
 
@@ -239,6 +240,7 @@ impl TestApp {
             path: path.to_owned(),
             headers: vec![],
             body: None,
+            peer: None,
         }
     }
 
@@ -370,6 +372,7 @@ pub struct Req<'a> {
     path: String,
     headers: Vec<(String, String)>,
     body: Option<(String, Vec<u8>)>,
+    peer: Option<std::net::SocketAddr>,
 }
 
 pub fn encode(form: &[(&str, &str)]) -> String {
@@ -384,6 +387,12 @@ impl Req<'_> {
     pub fn header(mut self, name: &str, value: &str) -> Self {
         self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
         self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// The address the request comes from, as a served connection would report it.
+    pub fn peer(mut self, addr: &str) -> Self {
+        self.peer = Some(addr.parse().expect("ip:port"));
         self
     }
 
@@ -422,13 +431,13 @@ impl Req<'_> {
             }
             None => Body::empty(),
         };
-        let response = self
-            .app
-            .router
-            .clone()
-            .oneshot(builder.body(body).unwrap())
-            .await
-            .unwrap();
+        let mut request = builder.body(body).unwrap();
+        if let Some(peer) = self.peer {
+            request
+                .extensions_mut()
+                .insert(axum::extract::ConnectInfo(peer));
+        }
+        let response = self.app.router.clone().oneshot(request).await.unwrap();
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
