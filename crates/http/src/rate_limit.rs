@@ -40,9 +40,9 @@ impl Limiter {
                 remaining: UNLIMITED,
             });
         };
-        let now = chrono::Utc::now().timestamp();
         match self {
             Limiter::InProcess(windows) => {
+                let now = chrono::Utc::now().timestamp();
                 let mut windows = windows.lock().unwrap_or_else(|e| e.into_inner());
                 let state = windows.entry(company).or_default();
                 let (next, decision) = decide(*state, now, requests, window_secs);
@@ -50,7 +50,8 @@ impl Limiter {
                 Ok(decision)
             }
             Limiter::Shared => {
-                store::rate_limits::take(db, company, requests, window_secs, now).await
+                // The database's clock: instances whose clocks differ agree on the window.
+                store::rate_limits::take(db, company, requests, window_secs).await
             }
         }
     }

@@ -1,6 +1,6 @@
 //! The shared rate limiter: one row per company, read and written under a row lock
 //! inside one transaction, so several server instances on one PostgreSQL database
-//! enforce one limit per company.
+//! enforce one limit per company, on the database's clock.
 
 use domain::CompanyId;
 use domain::rate_limit::{Decision, WindowState, decide};
@@ -16,12 +16,13 @@ struct Row {
     block_secs: i64,
 }
 
+/// Takes one request of `company`'s window. The time is the database's, read in the
+/// same transaction, so instances whose clocks differ share one notion of the window.
 pub async fn take(
     db: &Db,
     company: CompanyId,
     requests: u32,
     window_secs: u32,
-    now: i64,
 ) -> Result<Decision, StoreError> {
     let mut tx = db.begin().await?;
     let ensure = Sql {
@@ -44,6 +45,14 @@ pub async fn take(
         values: Values(vec![company.0.into()]),
     };
     let row: Row = tx.one(&select).await?;
+    let clock = Sql {
+        text: match tx.backend() {
+            Backend::Postgres => "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS BIGINT)",
+            Backend::Sqlite => "SELECT CAST(strftime('%s', 'now') AS INTEGER)",
+        },
+        values: Values(vec![]),
+    };
+    let (now,): (i64,) = tx.one(&clock).await?;
     let state = WindowState {
         window_start: row.window_start,
         used: row.used,
