@@ -1,12 +1,16 @@
 use std::fmt;
 
-/// A record name: trimmed, at least three characters (the spec's rule for assets,
-/// groups, subgroups, locations and vendors), at most 255.
+/// A record name: trimmed, never empty, at most 255 characters. Assets, groups and
+/// subgroups need at least three ([`Name::parse`], the spec's rule for them); other
+/// names, such as a location's or a vendor's, are only required
+/// ([`Name::parse_required`]): "HQ" and "3M" are names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Name(String);
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
+    #[error("can't be blank")]
+    Blank,
     #[error("is too short (minimum is 3 characters)")]
     TooShort,
     #[error("is too long (maximum is 255 characters)")]
@@ -17,10 +21,22 @@ impl Name {
     pub const MIN_CHARS: usize = 3;
     pub const MAX_CHARS: usize = 255;
 
+    /// A name of at least [`Name::MIN_CHARS`] characters (assets, groups, subgroups).
     pub fn parse(raw: &str) -> Result<Self, NameError> {
+        Self::parse_at_least(raw, Self::MIN_CHARS)
+    }
+
+    /// A name of any length from one character (locations, vendors).
+    pub fn parse_required(raw: &str) -> Result<Self, NameError> {
+        Self::parse_at_least(raw, 1)
+    }
+
+    fn parse_at_least(raw: &str, min: usize) -> Result<Self, NameError> {
         let trimmed = raw.trim();
         let chars = trimmed.chars().count();
-        if chars < Self::MIN_CHARS {
+        if chars == 0 {
+            Err(NameError::Blank)
+        } else if chars < min {
             Err(NameError::TooShort)
         } else if chars > Self::MAX_CHARS {
             Err(NameError::TooLong)
@@ -54,5 +70,18 @@ mod tests {
         assert_eq!(Name::parse(" ab "), Err(NameError::TooShort));
         assert_eq!(Name::parse(&"x".repeat(256)), Err(NameError::TooLong));
         assert_eq!(Name::parse("  Depot  ").unwrap().as_str(), "Depot");
+    }
+
+    #[test]
+    fn required_names_may_be_short_but_not_blank() {
+        assert_eq!(Name::parse_required(" HQ ").unwrap().as_str(), "HQ");
+        assert_eq!(Name::parse_required("3M").unwrap().as_str(), "3M");
+        assert_eq!(Name::parse_required("x").unwrap().as_str(), "x");
+        assert_eq!(Name::parse_required("  "), Err(NameError::Blank));
+        assert_eq!(
+            Name::parse_required(&"x".repeat(256)),
+            Err(NameError::TooLong)
+        );
+        assert_eq!(Name::parse(""), Err(NameError::Blank));
     }
 }

@@ -2,7 +2,10 @@
 //! (`location[name]`), collecting every problem before answering, so one 422 names
 //! every bad field.
 
+use std::collections::HashSet;
+
 use domain::country::CountryCode;
+use domain::name::NameError;
 use domain::wire::parse_bool;
 use domain::{Change, Name};
 use store::FieldErrors;
@@ -10,8 +13,16 @@ use store::FieldErrors;
 use crate::error::ApiError;
 use crate::params::Params;
 
+/// How a name is checked: [`Name::parse`] or [`Name::parse_required`].
+pub type NameRule = fn(&str) -> Result<Name, NameError>;
+
 /// Free text longer than this is refused.
 pub const MAX_TEXT_CHARS: usize = 2000;
+
+/// The most entries one list parameter may send (`user[team_ids]`, `business_ids`,
+/// `contact_ids`, `custom_field[applies_to]`, ...): well under the databases' limits
+/// on bound parameters (32,766 on SQLite, 65,535 on PostgreSQL).
+pub const MAX_LIST_ENTRIES: usize = 1000;
 
 pub struct Form<'a> {
     params: &'a Params,
@@ -43,25 +54,27 @@ impl<'a> Form<'a> {
             .push(problem.into());
     }
 
-    /// A required name of at least three characters.
-    pub fn name(&mut self, field: &str) -> Option<Name> {
+    /// A required name, checked by `rule`: [`Name::parse`] (at least three
+    /// characters: assets, groups, subgroups) or [`Name::parse_required`] (locations,
+    /// vendors).
+    pub fn name(&mut self, field: &str, rule: NameRule) -> Option<Name> {
         match self.raw(field) {
             None => {
                 self.error(field, "can't be blank");
                 None
             }
-            Some(raw) => self.name_value(field, raw),
+            Some(raw) => self.name_value(field, raw, rule),
         }
     }
 
     /// A name that may be left out (an update that keeps the stored one).
-    pub fn optional_name(&mut self, field: &str) -> Option<Name> {
+    pub fn optional_name(&mut self, field: &str, rule: NameRule) -> Option<Name> {
         let raw = self.raw(field)?;
-        self.name_value(field, raw)
+        self.name_value(field, raw, rule)
     }
 
-    fn name_value(&mut self, field: &str, raw: &str) -> Option<Name> {
-        match Name::parse(raw) {
+    fn name_value(&mut self, field: &str, raw: &str, rule: NameRule) -> Option<Name> {
+        match rule(raw) {
             Ok(n) => Some(n),
             Err(e) => {
                 self.error(field, e.to_string());
@@ -188,17 +201,36 @@ impl<'a> Form<'a> {
         if !self.params.contains(&path) {
             return None;
         }
-        let mut ids = Vec::new();
-        for raw in self.params.list(&path) {
+        Some(self.ids_at(&path, field, "ids"))
+    }
+
+    /// The ids of the list parameter at `path`, reported as `field`: at most
+    /// [`MAX_LIST_ENTRIES`], each a positive whole number, repeats dropped (the first
+    /// one kept, in the order sent).
+    pub fn ids_at(&mut self, path: &str, field: &str, what: &str) -> Vec<i64> {
+        let raws = match self.params.list(path, MAX_LIST_ENTRIES) {
+            Ok(raws) => raws,
+            Err(too_long) => {
+                self.error(field, too_long.to_string());
+                return Vec::new();
+            }
+        };
+        let mut seen = HashSet::with_capacity(raws.len());
+        let mut ids = Vec::with_capacity(raws.len());
+        for raw in raws {
             match parse_id(&raw) {
-                Some(id) => ids.push(id),
+                Some(id) => {
+                    if seen.insert(id) {
+                        ids.push(id);
+                    }
+                }
                 None => self.error(
                     field,
-                    format!("must hold ids (positive whole numbers), not {raw:?}"),
+                    format!("must hold {what} (positive whole numbers), not {raw:?}"),
                 ),
             }
         }
-        Some(ids)
+        ids
     }
 
     /// True once a problem has been recorded for `field`.

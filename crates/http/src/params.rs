@@ -2,16 +2,31 @@
 //! (urlencoded, multipart or JSON, on any method) merged into one tree, the body
 //! winning. Bracketed names nest (`a[b][c]`, `a[]`), percent-encoded brackets are
 //! the same as literal ones, and an empty value counts as not given.
+//!
+//! Everything here is bounded and free of recursion, because its input is whatever
+//! anyone sends: names nest at most [`MAX_DEPTH`] levels, a request carries at most
+//! [`MAX_PARAMS`] parameters, a list is read with a cap of the caller's choosing, and
+//! text holding control characters is refused before any resource sees it.
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::header::CONTENT_TYPE;
 use std::collections::BTreeMap;
+use std::fmt;
 
 use crate::error::ApiError;
 
 /// Bodies larger than this are refused with 413.
 pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+
+/// The deepest nesting read: a name with at most this many bracket levels
+/// (`a[b]` is one), and JSON objects and arrays at most this deep inside the body's
+/// object. Deeper is a 400.
+pub const MAX_DEPTH: usize = 32;
+
+/// The most parameters one request may carry, query string and body together (each
+/// `name=value` pair, multipart field, or JSON value, object and array). More is a 400.
+pub const MAX_PARAMS: usize = 10_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Node {
@@ -23,30 +38,84 @@ pub enum Node {
 #[derive(Debug, Clone, Default)]
 pub struct Params {
     root: BTreeMap<String, Node>,
+    /// Parameters read so far, against [`MAX_PARAMS`].
+    count: usize,
+}
+
+/// A list holding more entries than its reader accepts; the reader names the parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListTooLong {
+    pub len: usize,
+    pub max: usize,
+}
+
+impl fmt::Display for ListTooLong {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "has {} entries, over the limit of {} for one list",
+            self.len, self.max
+        )
+    }
+}
+
+/// A name for messages: at most 60 characters of it, since a refused name may be huge.
+fn shown(name: &str) -> String {
+    let mut chars = name.chars();
+    let head: String = chars.by_ref().take(60).collect();
+    if chars.next().is_some() {
+        format!("{head:?}...")
+    } else {
+        format!("{head:?}")
+    }
+}
+
+fn too_deep(name: &str) -> ApiError {
+    ApiError::BadRequest(format!(
+        "Parameter {} is nested more than {MAX_DEPTH} levels deep (the nesting limit is {MAX_DEPTH}); flatten it.",
+        shown(name)
+    ))
+}
+
+fn too_many() -> ApiError {
+    ApiError::BadRequest(format!(
+        "The request has more than {MAX_PARAMS} parameters (the parameter limit is {MAX_PARAMS}); split it into several requests."
+    ))
+}
+
+fn unbalanced(name: &str) -> ApiError {
+    ApiError::BadRequest(format!(
+        "Parameter name {} has unbalanced brackets: write nested names as a[b][c] and lists as a[].",
+        shown(name)
+    ))
 }
 
 /// Splits `a[b][]` into `["a", "b", ""]`. Brackets must pair up and nothing may
-/// follow a closing bracket except another opening one.
-fn segments(key: &str) -> Result<Vec<&str>, String> {
+/// follow a closing bracket except another opening one; more than [`MAX_DEPTH`]
+/// bracket levels are refused before the rest of the name is looked at.
+fn segments(key: &str) -> Result<Vec<&str>, ApiError> {
     let (head, mut rest) = match key.find('[') {
         Some(i) => (&key[..i], &key[i..]),
         None => {
             if key.contains(']') {
-                return Err(key.to_owned());
+                return Err(unbalanced(key));
             }
             return Ok(vec![key]);
         }
     };
     if head.is_empty() || head.contains(']') {
-        return Err(key.to_owned());
+        return Err(unbalanced(key));
     }
     let mut out = vec![head];
     while !rest.is_empty() {
-        let inner = rest.strip_prefix('[').ok_or_else(|| key.to_owned())?;
-        let close = inner.find(']').ok_or_else(|| key.to_owned())?;
+        if out.len() > MAX_DEPTH {
+            return Err(too_deep(key));
+        }
+        let inner = rest.strip_prefix('[').ok_or_else(|| unbalanced(key))?;
+        let close = inner.find(']').ok_or_else(|| unbalanced(key))?;
         let segment = &inner[..close];
         if segment.contains('[') {
-            return Err(key.to_owned());
+            return Err(unbalanced(key));
         }
         out.push(segment);
         rest = &inner[close + 1..];
@@ -54,27 +123,32 @@ fn segments(key: &str) -> Result<Vec<&str>, String> {
     Ok(out)
 }
 
-fn insert(map: &mut BTreeMap<String, Node>, path: &[&str], value: String) {
-    let (first, rest) = (path[0], &path[1..]);
-    if rest.is_empty() {
-        map.insert(first.to_owned(), Node::Value(value));
-        return;
-    }
-    if rest[0].is_empty() {
-        // `first[]...`: a list element.
-        let entry = map
-            .entry(first.to_owned())
-            .or_insert_with(|| Node::List(Vec::new()));
-        if !matches!(entry, Node::List(_)) {
-            *entry = Node::List(Vec::new());
+/// Puts `value` at `path` (from [`segments`]), walking down one level at a time.
+fn insert(root: &mut BTreeMap<String, Node>, path: &[&str], value: String) {
+    let mut map = root;
+    let mut at = 0;
+    loop {
+        let (first, rest) = (path[at], &path[at + 1..]);
+        if rest.is_empty() {
+            map.insert(first.to_owned(), Node::Value(value));
+            return;
         }
-        let Node::List(items) = entry else {
-            unreachable!()
-        };
-        let tail = &rest[1..];
-        if tail.is_empty() {
-            items.push(Node::Value(value));
-        } else {
+        if rest[0].is_empty() {
+            // `first[]...`: a list element.
+            let entry = map
+                .entry(first.to_owned())
+                .or_insert_with(|| Node::List(Vec::new()));
+            if !matches!(entry, Node::List(_)) {
+                *entry = Node::List(Vec::new());
+            }
+            let Node::List(items) = entry else {
+                unreachable!("made a list above")
+            };
+            let tail = &rest[1..];
+            if tail.is_empty() {
+                items.push(Node::Value(value));
+                return;
+            }
             // `a[][name]=x&a[][qty]=1`: start a new element when the key repeats.
             let start_new = match items.last() {
                 Some(Node::Map(m)) => m.contains_key(tail[0]),
@@ -83,53 +157,179 @@ fn insert(map: &mut BTreeMap<String, Node>, path: &[&str], value: String) {
             if start_new {
                 items.push(Node::Map(BTreeMap::new()));
             }
-            if let Some(Node::Map(m)) = items.last_mut() {
-                insert(m, tail, value);
-            }
+            let Some(Node::Map(element)) = items.last_mut() else {
+                unreachable!("the last element is a map")
+            };
+            map = element;
+            at += 2;
+            continue;
         }
-        return;
-    }
-    let entry = map
-        .entry(first.to_owned())
-        .or_insert_with(|| Node::Map(BTreeMap::new()));
-    if !matches!(entry, Node::Map(_)) {
-        *entry = Node::Map(BTreeMap::new());
-    }
-    if let Node::Map(m) = entry {
-        insert(m, rest, value);
+        let entry = map
+            .entry(first.to_owned())
+            .or_insert_with(|| Node::Map(BTreeMap::new()));
+        if !matches!(entry, Node::Map(_)) {
+            *entry = Node::Map(BTreeMap::new());
+        }
+        let Node::Map(inner) = entry else {
+            unreachable!("made a map above")
+        };
+        map = inner;
+        at += 1;
     }
 }
 
-fn from_json(value: serde_json::Value) -> Option<Node> {
+/// An object or array of a JSON body being converted, with the key it goes under in
+/// its parent (none for list elements and the body itself).
+struct Open {
+    key: Option<String>,
+    container: Container,
+}
+
+enum Container {
+    List(Vec<Node>, std::vec::IntoIter<serde_json::Value>),
+    Map(BTreeMap<String, Node>, serde_json::map::IntoIter),
+}
+
+impl Open {
+    fn new(
+        key: Option<String>,
+        value: serde_json::Value,
+    ) -> Result<Open, (Option<String>, serde_json::Value)> {
+        use serde_json::Value as J;
+        let container = match value {
+            J::Array(items) => Container::List(Vec::new(), items.into_iter()),
+            J::Object(map) => Container::Map(BTreeMap::new(), map.into_iter()),
+            scalar => return Err((key, scalar)),
+        };
+        Ok(Open { key, container })
+    }
+
+    fn next_child(&mut self) -> Option<(Option<String>, serde_json::Value)> {
+        match &mut self.container {
+            Container::List(_, rest) => rest.next().map(|v| (None, v)),
+            Container::Map(_, rest) => rest.next().map(|(k, v)| (Some(k), v)),
+        }
+    }
+
+    fn add(&mut self, key: Option<String>, node: Node) {
+        match (&mut self.container, key) {
+            (Container::List(items, _), _) => items.push(node),
+            (Container::Map(map, _), Some(key)) => {
+                map.insert(key, node);
+            }
+            (Container::Map(..), None) => unreachable!("map children have keys"),
+        }
+    }
+
+    fn close(self) -> (Option<String>, Node) {
+        let node = match self.container {
+            Container::List(items, _) => Node::List(items),
+            Container::Map(map, _) => Node::Map(map),
+        };
+        (self.key, node)
+    }
+}
+
+/// A JSON scalar as text; `null` is not given.
+fn scalar(value: serde_json::Value) -> Option<Node> {
     use serde_json::Value as J;
     match value {
         J::Null => None,
         J::Bool(b) => Some(Node::Value(b.to_string())),
         J::Number(n) => Some(Node::Value(n.to_string())),
         J::String(s) => Some(Node::Value(s)),
-        J::Array(items) => Some(Node::List(
-            items.into_iter().filter_map(from_json).collect(),
-        )),
-        J::Object(map) => Some(Node::Map(
-            map.into_iter()
-                .filter_map(|(k, v)| from_json(v).map(|n| (k, n)))
-                .collect(),
-        )),
+        J::Array(_) | J::Object(_) => unreachable!("containers are opened, not converted"),
     }
 }
 
+/// Converts a JSON body's object into parameters with an explicit stack, counting
+/// every value against `count` and refusing nesting past [`MAX_DEPTH`].
+fn from_json(
+    body: serde_json::Map<String, serde_json::Value>,
+    count: &mut usize,
+) -> Result<BTreeMap<String, Node>, ApiError> {
+    let mut stack = vec![Open {
+        key: None,
+        container: Container::Map(BTreeMap::new(), body.into_iter()),
+    }];
+    loop {
+        let top = stack
+            .last_mut()
+            .expect("the body's object stays until the end");
+        match top.next_child() {
+            Some((key, value)) => {
+                *count += 1;
+                if *count > MAX_PARAMS {
+                    return Err(too_many());
+                }
+                match Open::new(key, value) {
+                    Ok(open) => {
+                        // The body's object is level 0, so its children's children are level 1 (`a[b]`).
+                        if stack.len() > MAX_DEPTH {
+                            return Err(too_deep(&open.key.unwrap_or_else(|| "[]".into())));
+                        }
+                        stack.push(open);
+                    }
+                    Err((key, value)) => {
+                        if let Some(node) = scalar(value) {
+                            top.add(key, node);
+                        }
+                    }
+                }
+            }
+            None => {
+                let done = stack.pop().expect("checked above");
+                let (key, node) = done.close();
+                match stack.last_mut() {
+                    Some(parent) => parent.add(key, node),
+                    None => {
+                        let Node::Map(map) = node else {
+                            unreachable!("the body is an object")
+                        };
+                        return Ok(map);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Control characters refused in text: all but tab, line feed and carriage return
+/// (browsers send a text area's line breaks as CR LF).
+fn forbidden(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// "contains a control character (U+0000) ..." for the first forbidden one in `text`.
+fn control_problem(text: &str) -> Option<String> {
+    text.chars().find(|c| forbidden(*c)).map(|c| {
+        format!(
+            "contains a control character (U+{:04X}); only tab, line feed and carriage return are allowed in text",
+            u32::from(c)
+        )
+    })
+}
+
 impl Params {
-    /// Adds `key=value` pairs; later pairs win over earlier ones.
-    pub fn add_pairs<'a>(
+    /// Counts one more parameter against [`MAX_PARAMS`].
+    fn count_one(&mut self) -> Result<(), ApiError> {
+        self.count += 1;
+        if self.count > MAX_PARAMS {
+            Err(too_many())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Adds `key=value` pairs; later pairs win over earlier ones. Stops at the first
+    /// pair past a limit, so a huge body is not read further.
+    pub fn add_pairs(
         &mut self,
         pairs: impl IntoIterator<Item = (String, String)>,
     ) -> Result<(), ApiError> {
         for (key, value) in pairs {
-            let path = segments(&key).map_err(|k| {
-                ApiError::BadRequest(format!(
-                    "Parameter name {k:?} has unbalanced brackets: write nested names as a[b][c] and lists as a[]."
-                ))
-            })?;
+            self.count_one()?;
+            let path = segments(&key)?;
             insert(&mut self.root, &path, value);
         }
         Ok(())
@@ -147,15 +347,46 @@ impl Params {
                 "The JSON body cannot be read ({e}); send one JSON object."
             ))
         })?;
-        match from_json(value) {
-            Some(Node::Map(map)) => {
+        match value {
+            serde_json::Value::Object(map) => {
+                let map = from_json(map, &mut self.count)?;
                 self.root.extend(map);
                 Ok(())
             }
-            None => Ok(()),
-            Some(_) => Err(ApiError::BadRequest(
+            serde_json::Value::Null => Ok(()),
+            _ => Err(ApiError::BadRequest(
                 "The JSON body must be an object of parameters.".into(),
             )),
+        }
+    }
+
+    /// Refuses, with a 422 naming each, the parameters whose name or text holds a
+    /// control character other than tab, line feed and carriage return. Checked once
+    /// for the whole request, so every reader of parameters, present or future,
+    /// only ever sees clean text. A parameter is named as sent (`location[name]`),
+    /// since no resource has read it yet.
+    fn refuse_control_characters(&self) -> Result<(), ApiError> {
+        let mut errors = store::FieldErrors::new();
+        let mut pending: Vec<(String, &Node)> =
+            self.root.iter().map(|(k, v)| (k.clone(), v)).collect();
+        while let Some((name, node)) = pending.pop() {
+            match node {
+                Node::Value(text) => {
+                    if let Some(problem) = control_problem(&name).or_else(|| control_problem(text))
+                    {
+                        errors.entry(name).or_default().push(problem);
+                    }
+                }
+                Node::List(items) => pending.extend(items.iter().map(|n| (format!("{name}[]"), n))),
+                Node::Map(map) => {
+                    pending.extend(map.iter().map(|(k, n)| (format!("{name}[{k}]"), n)))
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::Invalid(errors))
         }
     }
 
@@ -184,23 +415,36 @@ impl Params {
         self.node(path).is_some()
     }
 
-    /// The values of a list (`a[]=1&a[]=2`), or of one comma-separated value.
-    pub fn list(&self, path: &str) -> Vec<String> {
+    /// The values of a list (`a[]=1&a[]=2`), or of one comma-separated value, blanks
+    /// skipped; refused when it holds more than `max` entries. Every list has a cap,
+    /// since a comma list of a 2 MiB body holds a million entries.
+    pub fn list(&self, path: &str, max: usize) -> Result<Vec<String>, ListTooLong> {
         match self.node(path) {
-            Some(Node::List(items)) => items
-                .iter()
-                .filter_map(|n| match n {
-                    Node::Value(v) if !v.trim().is_empty() => Some(v.trim().to_owned()),
-                    _ => None,
-                })
-                .collect(),
-            Some(Node::Value(v)) => v
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            _ => Vec::new(),
+            Some(Node::List(items)) => {
+                let values: Vec<&str> = items
+                    .iter()
+                    .filter_map(|n| match n {
+                        Node::Value(v) if !v.trim().is_empty() => Some(v.trim()),
+                        _ => None,
+                    })
+                    .collect();
+                if values.len() > max {
+                    return Err(ListTooLong {
+                        len: values.len(),
+                        max,
+                    });
+                }
+                Ok(values.into_iter().map(str::to_owned).collect())
+            }
+            Some(Node::Value(v)) => {
+                let entries = || v.split(',').map(str::trim).filter(|s| !s.is_empty());
+                let len = entries().count();
+                if len > max {
+                    return Err(ListTooLong { len, max });
+                }
+                Ok(entries().map(str::to_owned).collect())
+            }
+            _ => Ok(Vec::new()),
         }
     }
 
@@ -246,13 +490,13 @@ impl<S: Send + Sync> FromRequest<S> for Params {
                     e.body_text()
                 ))
             })?;
-            let mut pairs = Vec::new();
             while let Some(field) = multipart.next_field().await.map_err(|e| {
                 ApiError::BadRequest(format!(
                     "The multipart body cannot be read: {}.",
                     e.body_text()
                 ))
             })? {
+                params.count_one()?;
                 let Some(name) = field.name().map(str::to_owned) else {
                     continue;
                 };
@@ -265,17 +509,18 @@ impl<S: Send + Sync> FromRequest<S> for Params {
                         e.body_text()
                     ))
                 })?;
-                pairs.push((name, text));
+                let path = segments(&name)?;
+                insert(&mut params.root, &path, text);
             }
-            params.add_pairs(pairs)?;
-            return Ok(params);
+        } else {
+            let body = axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES)
+                .await
+                .map_err(|_| {
+                    ApiError::TooLarge(format!("The body is larger than {MAX_BODY_BYTES} bytes."))
+                })?;
+            params.merge_body(&media, &body)?;
         }
-        let body = axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES)
-            .await
-            .map_err(|_| {
-                ApiError::TooLarge(format!("The body is larger than {MAX_BODY_BYTES} bytes."))
-            })?;
-        params.merge_body(&media, &body)?;
+        params.refuse_control_characters()?;
         Ok(params)
     }
 }
@@ -308,8 +553,8 @@ mod tests {
             .unwrap();
         assert_eq!(p.get("location[name]"), Some("Depot"));
         assert_eq!(p.get("a[b][c]"), Some("1"));
-        assert_eq!(p.list("t"), vec!["1", "2"]);
-        assert_eq!(p.list("list"), vec!["3", "4"]);
+        assert_eq!(p.list("t", 2).unwrap(), vec!["1", "2"]);
+        assert_eq!(p.list("list", 2).unwrap(), vec!["3", "4"]);
         assert_eq!(p.get("e"), None);
         assert!(p.contains("e"));
     }
@@ -347,5 +592,139 @@ mod tests {
             Some(Node::List(items)) => assert_eq!(items.len(), 2),
             other => panic!("{other:?}"),
         }
+    }
+
+    fn message(e: ApiError) -> String {
+        match e {
+            ApiError::BadRequest(m) => m,
+            other => panic!("a 400 expected, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn nesting_is_capped_without_recursion() {
+        let ok = format!("a{}=1", "[b]".repeat(MAX_DEPTH));
+        let p = Params::from_query(&ok).unwrap();
+        assert_eq!(p.get(&ok[..ok.len() - 2]), Some("1"));
+        let deep = format!("a{}=1", "[b]".repeat(MAX_DEPTH + 1));
+        assert!(message(Params::from_query(&deep).unwrap_err()).contains("nesting limit is 32"));
+        // The body of the crash report: half a million levels, refused at once.
+        let attack = format!("a{}=1", "[b]".repeat(500_000));
+        let mut p = Params::default();
+        let e = p
+            .merge_body("application/x-www-form-urlencoded", &Bytes::from(attack))
+            .unwrap_err();
+        assert!(message(e).contains("nested more than 32 levels"));
+    }
+
+    #[test]
+    fn lists_of_maps_nest_to_the_limit_too() {
+        let ok = format!("a{}=1", "[][b]".repeat(MAX_DEPTH / 2));
+        assert!(Params::from_query(&ok).is_ok());
+        let deep = format!("a{}[c]=1", "[][b]".repeat(MAX_DEPTH / 2));
+        assert!(Params::from_query(&deep).is_err());
+    }
+
+    #[test]
+    fn parameter_count_is_capped() {
+        let ok = vec!["x=1"; MAX_PARAMS].join("&");
+        assert!(Params::from_query(&ok).is_ok());
+        let over = format!("{ok}&y=2");
+        assert!(
+            message(Params::from_query(&over).unwrap_err()).contains("parameter limit is 10000")
+        );
+        // Query and body count together.
+        let mut p = Params::from_query(&ok).unwrap();
+        assert!(p.merge_body("", &Bytes::from_static(b"z=1")).is_err());
+    }
+
+    #[test]
+    fn json_nesting_and_count_are_capped() {
+        let nest = |levels: usize| {
+            format!(
+                "{{\"a\":{}1{}}}",
+                "{\"b\":".repeat(levels),
+                "}".repeat(levels)
+            )
+        };
+        let mut p = Params::default();
+        p.merge_body("application/json", &Bytes::from(nest(MAX_DEPTH)))
+            .unwrap();
+        let path = format!("a{}", "[b]".repeat(MAX_DEPTH));
+        assert_eq!(p.get(&path), Some("1"));
+        let e = Params::default()
+            .merge_body("application/json", &Bytes::from(nest(MAX_DEPTH + 1)))
+            .unwrap_err();
+        assert!(message(e).contains("nesting limit"));
+        let arrays = format!(
+            "{{\"a\":{}1{}}}",
+            "[".repeat(MAX_DEPTH + 1),
+            "]".repeat(MAX_DEPTH + 1)
+        );
+        assert!(
+            Params::default()
+                .merge_body("application/json", &Bytes::from(arrays))
+                .is_err()
+        );
+        let many = format!("{{\"a\":[{}]}}", vec!["1"; MAX_PARAMS].join(","));
+        let e = Params::default()
+            .merge_body("application/json", &Bytes::from(many))
+            .unwrap_err();
+        assert!(message(e).contains("parameter limit"));
+    }
+
+    #[test]
+    fn json_converts_to_the_same_tree_as_a_form() {
+        let mut from_json = Params::default();
+        from_json
+            .merge_body(
+                "application/json",
+                &Bytes::from_static(
+                    br#"{"u": {"n": "x", "t": [1, 2], "z": null, "m": {"k": true}}, "e": []}"#,
+                ),
+            )
+            .unwrap();
+        let from_form = Params::from_query("u[n]=x&u[t][]=1&u[t][]=2&u[m][k]=true").unwrap();
+        assert_eq!(from_json.root.get("u"), from_form.root.get("u"));
+        assert_eq!(from_json.root.get("e"), Some(&Node::List(Vec::new())));
+    }
+
+    #[test]
+    fn lists_are_capped_by_their_reader() {
+        let p = Params::from_query("a[]=1&a[]=2&a[]=3&c=1,2,,3").unwrap();
+        assert_eq!(p.list("a", 3).unwrap().len(), 3);
+        assert_eq!(p.list("a", 2), Err(ListTooLong { len: 3, max: 2 }));
+        assert_eq!(p.list("c", 2), Err(ListTooLong { len: 3, max: 2 }));
+        assert_eq!(p.list("missing", 0), Ok(vec![]));
+    }
+
+    fn refused(query: &str) -> Vec<String> {
+        match Params::from_query(query)
+            .unwrap()
+            .refuse_control_characters()
+        {
+            Err(ApiError::Invalid(errors)) => errors.into_keys().collect(),
+            other => panic!("{query}: a 422 expected, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn control_characters_are_refused_naming_the_parameter() {
+        assert_eq!(refused("location[name]=ab%00c"), vec!["location[name]"]);
+        assert_eq!(
+            refused("filter_val=%07&t[]=ok&t[]=a%1Bb"),
+            vec!["filter_val", "t[]"]
+        );
+        assert_eq!(
+            refused("u[custom_attributes][Se%01rial]=1"),
+            vec!["u[custom_attributes][Se\u{1}rial]"]
+        );
+        assert_eq!(refused("d=%7F"), vec!["d"]);
+        assert_eq!(refused("d=%C2%85"), vec!["d"], "C1 controls too");
+        let fine = Params::from_query("d=line%0D%0Anext%09tab%0Aend&e=%C3%A5%E2%82%AC").unwrap();
+        assert!(
+            fine.refuse_control_characters().is_ok(),
+            "tab, CR, LF and non-ASCII text are fine"
+        );
     }
 }

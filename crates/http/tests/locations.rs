@@ -12,6 +12,7 @@ both!(
     sequence_numbers_never_repeat_under_concurrent_creates,
     quantities_are_read_from_stock,
     unknown_or_foreign_parent_is_refused,
+    short_names_are_names,
 );
 
 async fn create_and_read(kind: Kind) {
@@ -75,17 +76,17 @@ async fn create_and_read(kind: Kind) {
 async fn create_validates_every_field(kind: Kind) {
     let app = TestApp::new(kind).await;
     app.post("/locations.api", &[]).await.expect_invalid("name");
-    app.post("/locations.api", &[("location[name]", "ab")])
+    app.post("/locations.api", &[("location[name]", "   ")])
         .await
         .expect_invalid("name");
-    app.post("/locations.api", &[("location[name]", "   ")])
+    app.post("/locations.api", &[("location[name]", &"x".repeat(256))])
         .await
         .expect_invalid("name");
     let res = app
         .post(
             "/locations.api",
             &[
-                ("location[name]", "ab"),
+                ("location[name]", ""),
                 ("location[country]", "Narnia"),
                 ("location[status]", "closed"),
             ],
@@ -393,4 +394,24 @@ async fn unknown_or_foreign_parent_is_refused(kind: Kind) {
     )
     .await
     .expect_invalid("parent_id");
+}
+
+/// Only assets, groups and subgroups need three characters: "HQ" is a location,
+/// trimmed, on create and on update.
+async fn short_names_are_names(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let res = app
+        .post("/locations.api", &[("location[name]", " HQ ")])
+        .await;
+    let id = res.expect(StatusCode::OK)["location"]["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(res.body["location"]["name"], "HQ");
+    let path = format!("/locations/{id}.api");
+    let res = app.put(&path, &[("location[name]", "A")]).await;
+    assert_eq!(res.expect(StatusCode::OK)["location"]["name"], "A");
+    app.put(&path, &[("location[name]", &"x".repeat(256))])
+        .await
+        .expect_invalid("name");
+    assert_eq!(app.get(&path).await.body["location"]["name"], "A");
 }

@@ -11,6 +11,7 @@ both!(
     include_custom_fields_adds_top_level_keys,
     update_keeps_clears_and_merges,
     other_companies_cannot_see_or_touch_a_vendor,
+    short_names_are_names,
 );
 
 /// Creates a vendor and returns its id.
@@ -151,7 +152,7 @@ async fn create_validates_name_email_and_attribute_names(kind: Kind) {
     app.post("/vendors.api", &[("vendor[email]", "a@b.example")])
         .await
         .expect_invalid("name");
-    app.post("/vendors.api", &[("vendor[name]", "ab")])
+    app.post("/vendors.api", &[("vendor[name]", &"x".repeat(256))])
         .await
         .expect_invalid("name");
     app.post("/vendors.api", &[("vendor[name]", "   ")])
@@ -217,7 +218,10 @@ async fn create_validates_name_email_and_attribute_names(kind: Kind) {
     let res = app
         .post(
             "/vendors.api",
-            &[("vendor[name]", "ab"), ("vendor[email]", "nope")],
+            &[
+                ("vendor[name]", &"x".repeat(256)),
+                ("vendor[email]", "nope"),
+            ],
         )
         .await;
     res.expect_invalid("name");
@@ -338,7 +342,7 @@ async fn update_keeps_clears_and_merges(kind: Kind) {
     let before = app.get(&path).await.body["vendor"].clone();
 
     // Refused updates change nothing.
-    app.put(&path, &[("vendor[name]", "ab")])
+    app.put(&path, &[("vendor[name]", &"x".repeat(256))])
         .await
         .expect_invalid("name");
     app.put(
@@ -477,4 +481,16 @@ async fn other_companies_cannot_see_or_touch_a_vendor(kind: Kind) {
         before,
         "untouched by the other company"
     );
+}
+
+/// Only assets, groups and subgroups need three characters: "3M" is a vendor,
+/// trimmed, on create and on update.
+async fn short_names_are_names(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let id = vendor(&app, " 3M ", &[]).await;
+    let path = format!("/vendors/{id}.api");
+    assert_eq!(app.get(&path).await.body["vendor"]["name"], "3M");
+    let res = app.put(&path, &[("vendor[name]", "HP")]).await;
+    assert_eq!(res.expect(StatusCode::OK)["vendor"]["name"], "HP");
+    assert_eq!(vendor_names(&app).await, vec!["HP"]);
 }

@@ -758,6 +758,54 @@ fn serve_speaks_https_with_the_given_certificate() {
     );
 }
 
+/// One form POST over a fresh connection; returns the status and the body.
+fn post_form(port: u16, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    let mut req = format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let request = req + "\r\n" + body;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        exchange(stream, &request).await
+    })
+}
+
+/// The crash report: `a` + `[b]` x 500,000 + `=1` posted to the console's log-in or
+/// to an API path overflowed a worker's stack and killed the process, so every
+/// tenant was down. Now it is a 400 naming the limit and the server answers on.
+#[test]
+fn deeply_nested_parameters_are_refused_and_the_server_lives_on() {
+    let db = sqlite_url();
+    let token = unlimited_company(&db);
+    let mut server = Server::start(&db, &["serve"]);
+    let port = server.port();
+    let attack = format!("a{}=1", "[b]".repeat(500_000));
+    for (path, headers) in [
+        ("/login", vec![]),
+        ("/locations.api", vec![("token", token.as_str())]),
+    ] {
+        let started = Instant::now();
+        let (status, body) = post_form(port, path, &headers, &attack);
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(body.contains("nesting limit is 32"), "{path}: {body}");
+        eprintln!("{path}: refused in {:?}", started.elapsed());
+        let (status, body) = get(port, "/healthz", &[]);
+        assert_eq!(status, 200, "the server still answers after {path}: {body}");
+        assert!(
+            server.child.try_wait().unwrap().is_none(),
+            "the server is still running after {path}"
+        );
+    }
+}
+
 #[test]
 fn sigterm_lets_the_request_in_flight_finish_then_exits_cleanly() {
     let db = sqlite_url();

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use domain::custom_field::{FieldOption, FieldType, Target, Targets, lookup_key};
 use domain::{Change, CompanyId, Page};
 use sea_query::{Expr, ExprTrait, LockType, Order, Query, SelectStatement, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::{Db, PageOf, Reader, StoreError, Tx, change_log, now};
 
@@ -212,14 +212,13 @@ async fn write_options(
     names: &[String],
     existing: &[FieldOption],
 ) -> Result<(), StoreError> {
+    let by_name: HashMap<String, i64> = existing
+        .iter()
+        .map(|o| (o.name.to_ascii_lowercase(), o.id))
+        .collect();
     let kept: Vec<i64> = names
         .iter()
-        .filter_map(|n| {
-            existing
-                .iter()
-                .find(|o| o.name.eq_ignore_ascii_case(n))
-                .map(|o| o.id)
-        })
+        .filter_map(|n| by_name.get(&n.to_ascii_lowercase()).copied())
         .collect();
     let remove = Query::delete()
         .from_table("custom_field_options")
@@ -230,8 +229,8 @@ async fn write_options(
     tx.execute(&remove).await?;
     for (position, name) in names.iter().enumerate() {
         let position = position as i64;
-        match existing.iter().find(|o| o.name.eq_ignore_ascii_case(name)) {
-            Some(o) => {
+        match by_name.get(&name.to_ascii_lowercase()) {
+            Some(&id) => {
                 let stmt = Query::update()
                     .table("custom_field_options")
                     .values([
@@ -239,7 +238,7 @@ async fn write_options(
                         ("position", Expr::val(position)),
                     ])
                     .and_where(Expr::col("company_id").eq(company.0))
-                    .and_where(Expr::col("id").eq(o.id))
+                    .and_where(Expr::col("id").eq(id))
                     .to_owned();
                 tx.execute(&stmt).await?;
             }

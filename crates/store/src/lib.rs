@@ -114,9 +114,10 @@ pub(crate) async fn missing_ids(
         .and_where(Expr::col("id").is_in(ids.to_vec()))
         .to_owned();
     let found: Vec<(i64,)> = tx.all(&stmt).await?;
+    let found: std::collections::HashSet<i64> = found.into_iter().map(|f| f.0).collect();
     Ok(ids
         .iter()
-        .filter(|id| !found.iter().any(|f| f.0 == **id))
+        .filter(|id| !found.contains(id))
         .map(|id| id.to_string())
         .collect())
 }

@@ -10,7 +10,7 @@ use store::persons::{self, Kind};
 use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::parse_id;
+use crate::form::{Form, parse_id};
 use crate::params::Params;
 use crate::resources::persons::{answer, fields_for, page_of, read_input, render};
 use crate::state::AppState;
@@ -175,37 +175,28 @@ async fn add_to_business(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let mut errors = store::FieldErrors::new();
+    // Both parameters are top-level; the form only collects their problems.
+    let mut form = Form::new(&params, "contact");
     let business = match params.get("business_id").map(|raw| (raw, parse_id(raw))) {
         None => {
-            errors.insert("business_id".into(), vec!["can't be blank".into()]);
+            form.error("business_id", "can't be blank");
             None
         }
         Some((raw, None)) => {
-            errors.insert(
-                "business_id".into(),
-                vec![format!("must be a business id, not {raw:?}")],
-            );
+            form.error("business_id", format!("must be a business id, not {raw:?}"));
             None
         }
         Some((_, id)) => id,
     };
-    let raw_ids = params.list("contact_ids");
-    let contact_ids: Vec<i64> = raw_ids.iter().filter_map(|r| parse_id(r)).collect();
-    if raw_ids.is_empty() {
-        errors.insert(
-            "contact_ids".into(),
-            vec!["can't be blank: give a comma list of contact ids".into()],
-        );
-    } else if contact_ids.len() != raw_ids.len() {
-        errors.insert(
-            "contact_ids".into(),
-            vec!["must hold contact ids (positive whole numbers)".into()],
+    let contact_ids = form.ids_at("contact_ids", "contact_ids", "contact ids");
+    if contact_ids.is_empty() && !form.has_errors_for("contact_ids") {
+        form.error(
+            "contact_ids",
+            "can't be blank: give a comma list of contact ids",
         );
     }
-    let Some(business) = business.filter(|_| errors.is_empty()) else {
-        return Err(ApiError::Invalid(errors));
-    };
+    form.finish()?;
+    let business = business.expect("reported by finish");
     let contacts =
         persons::add_contacts_to_business(state.db(), company.id, business, &contact_ids).await?;
     let fields = fields_for(&state, company.id, &contacts.iter().collect::<Vec<_>>()).await?;

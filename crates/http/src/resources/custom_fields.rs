@@ -5,15 +5,20 @@ use axum::extract::{Path, State};
 use domain::PageSize;
 use domain::custom_field::{FieldType, Target, Targets};
 use serde_json::{Value, json};
+use std::collections::HashSet;
 use store::custom_fields::{self, CustomField, FieldInput};
 
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::Form;
+use crate::form::{Form, MAX_LIST_ENTRIES};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment, path_id};
+
+/// The most options a dropdown or checkbox field may have: every response that
+/// shows the field lists them all.
+pub const MAX_OPTIONS: usize = 500;
 
 const FIELDS: &[(&str, &str)] = &[
     (
@@ -93,14 +98,19 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
     };
     let applies_to = if params.contains("custom_field[applies_to]") || creating {
         let mut targets = Vec::new();
-        for raw in params.list("custom_field[applies_to]") {
-            match Target::parse(&raw) {
-                Some(t) => targets.push(t),
-                None => form.error(
-                    "applies_to",
-                    format!("has {raw:?}, which is not one of {}", Target::names()),
-                ),
+        match params.list("custom_field[applies_to]", MAX_LIST_ENTRIES) {
+            Ok(raws) => {
+                for raw in raws {
+                    match Target::parse(&raw) {
+                        Some(t) => targets.push(t),
+                        None => form.error(
+                            "applies_to",
+                            format!("has {raw:?}, which is not one of {}", Target::names()),
+                        ),
+                    }
+                }
             }
+            Err(too_long) => form.error("applies_to", too_long.to_string()),
         }
         let set = Targets::new(targets);
         if set.is_none() && !form.has_errors_for("applies_to") {
@@ -114,29 +124,35 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
         None
     };
     let options = if params.contains("custom_field[options]") {
-        let names = params.list("custom_field[options]");
-        let mut seen: Vec<String> = Vec::new();
-        for name in &names {
-            if name.chars().count() > domain::Name::MAX_CHARS {
-                form.error(
-                    "options",
-                    format!("{name:?} is too long (maximum is 255 characters)"),
-                );
-            } else if name.contains(',') {
-                form.error(
-                    "options",
-                    format!("{name:?} has a comma, which separates checkbox choices"),
-                );
-            } else if seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
-                form.error("options", format!("{name:?} appears twice"));
+        match params.list("custom_field[options]", MAX_OPTIONS) {
+            Ok(names) => {
+                let mut seen = HashSet::with_capacity(names.len());
+                for name in &names {
+                    if name.chars().count() > domain::Name::MAX_CHARS {
+                        form.error(
+                            "options",
+                            format!("{name:?} is too long (maximum is 255 characters)"),
+                        );
+                    } else if name.contains(',') {
+                        form.error(
+                            "options",
+                            format!("{name:?} has a comma, which separates checkbox choices"),
+                        );
+                    } else if !seen.insert(name.to_ascii_lowercase()) {
+                        form.error("options", format!("{name:?} appears twice"));
+                    }
+                }
+                Some(names)
             }
-            seen.push(name.clone());
+            Err(too_long) => {
+                form.error("options", too_long.to_string());
+                None
+            }
         }
-        Some(names)
     } else {
         None
     };
-    if creating {
+    if creating && !form.has_errors_for("options") {
         if let Some(t) = field_type {
             match (&options, t.has_options()) {
                 (None, true) => {

@@ -68,7 +68,7 @@ fn read_input(
     stored_mode: Option<DepreciationMode>,
 ) -> Result<GroupInput, ApiError> {
     let mut form = Form::new(params, "group");
-    let name = form.name("name");
+    let name = form.name("name", domain::Name::parse);
     let description = form.text("description");
     let mode = match params.get("group[asset_depreciation_mode]") {
         None => None,

@@ -87,7 +87,7 @@ fn read_fields(
     creating: bool,
 ) -> Result<(domain::Name, LocationFields), ApiError> {
     let mut form = Form::new(params, "location");
-    let name = form.name("name");
+    let name = form.name("name", domain::Name::parse_required);
     let mut fields = LocationFields {
         description: form.text("description"),
         street1: form.text("street1"),

@@ -213,16 +213,7 @@ fn read_business_ids(form: &mut Form<'_>, creating: bool) -> Option<Vec<i64>> {
         }
         return None;
     };
-    let mut ids = Vec::new();
-    for raw in params.list(path) {
-        match crate::form::parse_id(&raw) {
-            Some(id) => ids.push(id),
-            None => form.error(
-                "business_ids",
-                format!("must hold business ids (positive whole numbers), not {raw:?}"),
-            ),
-        }
-    }
+    let ids = form.ids_at(path, "business_ids", "business ids");
     if ids.is_empty() && !form.has_errors_for("business_ids") {
         form.error(
             "business_ids",

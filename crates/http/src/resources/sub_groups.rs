@@ -60,7 +60,7 @@ pub fn render(s: &SubGroup, tz: chrono_tz::Tz) -> Value {
 
 fn read_input(params: &Params) -> Result<SubGroupInput, ApiError> {
     let mut form = Form::new(params, "sub_group");
-    let name = form.name("name");
+    let name = form.name("name", domain::Name::parse);
     let description = form.text("description");
     let parent_id = form.id("parent_id");
     form.finish()?;

@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use domain::custom_field::Target;
-use domain::{CompanyId, PageSize};
+use domain::{CompanyId, Name, PageSize};
 use serde_json::{Value, json};
 use store::custom_fields::FieldSet;
 use store::vendors::{self, TEXT_FIELDS, Vendor, VendorInput};
@@ -110,9 +110,9 @@ async fn read_input(
     )
     .await?;
     let name = if creating {
-        form.name("name")
+        form.name("name", Name::parse_required)
     } else {
-        form.optional_name("name")
+        form.optional_name("name", Name::parse_required)
     };
     let text = TEXT_FIELDS.map(|field| {
         if field == "email" {
