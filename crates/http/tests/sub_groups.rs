@@ -11,6 +11,7 @@ both!(
     list_with_and_without_group,
     details_need_the_owning_group,
     update_changes_fields_and_refuses_cycles,
+    racing_reparentings_never_form_a_cycle,
     delete_refuses_a_subgroup_with_children,
     delete_refuses_a_subgroup_with_items,
     other_companies_cannot_see_or_touch_a_subgroup,
@@ -411,6 +412,66 @@ async fn update_changes_fields_and_refuses_cycles(kind: Kind) {
     app.put(&path(424242), &[("sub_group[name]", "Nobody")])
         .await
         .expect(StatusCode::NOT_FOUND);
+}
+
+/// Fifty pairs A, B: one request moves A under B while another moves B under A. At
+/// most one of each pair may win; the loser is a 422 naming `parent_id`.
+async fn racing_reparentings_never_form_a_cycle(kind: Kind) {
+    let app = std::sync::Arc::new(TestApp::new(kind).await);
+    let gid = app.group("Racing").await;
+    let mut pairs = Vec::new();
+    for i in 0..50 {
+        pairs.push((
+            sub_group(&app, gid, &format!("Left {i}"), &[]).await,
+            sub_group(&app, gid, &format!("Right {i}"), &[]).await,
+        ));
+    }
+    let mut tasks = Vec::new();
+    for &(a, b) in &pairs {
+        for (child, parent) in [(a, b), (b, a)] {
+            let app = app.clone();
+            tasks.push(tokio::spawn(async move {
+                let path = format!("/groups/{gid}/sub_groups/{child}.api");
+                let res = app
+                    .put(
+                        &path,
+                        &[
+                            ("sub_group[name]", &format!("Moved {child}")),
+                            ("sub_group[parent_id]", &parent.to_string()),
+                        ],
+                    )
+                    .await;
+                (res.status, res.text)
+            }));
+        }
+    }
+    let mut moved = 0;
+    for t in tasks {
+        let (status, text) = t.await.unwrap();
+        match status {
+            StatusCode::OK => moved += 1,
+            StatusCode::UNPROCESSABLE_ENTITY => assert!(text.contains("parent_id"), "{text}"),
+            other => panic!("unexpected {other}: {text}"),
+        }
+    }
+    assert_eq!(moved, 50, "exactly one move of each pair succeeds");
+
+    let mut parent = std::collections::HashMap::new();
+    for id in pairs.iter().flat_map(|&(a, b)| [a, b]) {
+        let res = app.get(&format!("/groups/{gid}/sub_groups/{id}.api")).await;
+        parent.insert(
+            id,
+            res.expect(StatusCode::OK)["sub_group"]["parent_id"].as_i64(),
+        );
+    }
+    for &start in parent.keys() {
+        let (mut at, mut steps) = (Some(start), 0);
+        while let Some(id) = at {
+            steps += 1;
+            assert!(steps <= parent.len(), "subgroup {start} lies on a cycle");
+            at = parent[&id];
+        }
+    }
 }
 
 async fn delete_refuses_a_subgroup_with_items(kind: Kind) {

@@ -4,8 +4,8 @@ use domain::{Plan, RateLimitPolicy, Subdomain};
 use serde_json::json;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use store::Db;
 use store::companies::{self, NewCompany};
+use store::{Db, SqliteSync};
 
 #[derive(Parser)]
 #[command(
@@ -27,6 +27,16 @@ pub struct DatabaseArg {
         default_value = "sqlite://rentrack.db"
     )]
     pub database_url: String,
+    /// SQLite only: `full` syncs every commit to disk, so an acknowledged write survives
+    /// a power loss; `normal` is faster but may lose the last commits on a power loss
+    /// (never on a crash of the process alone).
+    #[arg(
+        long,
+        env = "RENTRACK_SQLITE_SYNCHRONOUS",
+        default_value = "full",
+        value_name = "full|normal"
+    )]
+    pub sqlite_synchronous: SqliteSync,
 }
 
 #[derive(Args, Clone)]
@@ -176,7 +186,11 @@ enum TokenCommand {
 }
 
 pub async fn open(db: &DatabaseArg) -> anyhow::Result<Db> {
-    let store = Db::connect(&db.database_url)
+    let options = store::DbOptions {
+        sqlite_synchronous: db.sqlite_synchronous,
+        ..Default::default()
+    };
+    let store = Db::connect_with(&db.database_url, &options)
         .await
         .with_context(|| format!("cannot open database {}", store::redact(&db.database_url)))?;
     store

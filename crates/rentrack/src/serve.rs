@@ -120,7 +120,11 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
     let base_url = format!("{scheme}://{addr}");
-    tracing::info!(address = %base_url, database = ?db.backend(), "rentrack listening");
+    let sqlite_synchronous = db
+        .sqlite_synchronous()
+        .await
+        .context("cannot read SQLite's synchronous setting")?;
+    tracing::info!(address = %base_url, database = ?db.backend(), sqlite_synchronous, "rentrack listening");
     on_ready(&base_url);
     let service = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     let max_connections = usize::try_from(args.max_connections).unwrap_or(usize::MAX);

@@ -15,6 +15,8 @@ pub enum Sequence {
     /// Not a number handed out: bumping it serialises changes to a company's
     /// location tree, so two concurrent re-parentings cannot form a cycle.
     LocationTree,
+    /// Likewise for the company's subgroup trees.
+    SubGroupTree,
 }
 
 impl Sequence {
@@ -24,6 +26,7 @@ impl Sequence {
             Sequence::Orders => "orders",
             Sequence::Locations => "locations",
             Sequence::LocationTree => "location_tree",
+            Sequence::SubGroupTree => "sub_group_tree",
         }
     }
 }

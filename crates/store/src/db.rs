@@ -20,6 +20,32 @@ pub enum Backend {
     Postgres,
 }
 
+/// When a SQLite commit counts as done. `Full` (the default) syncs the write-ahead
+/// log to disk at every commit, so an acknowledged write survives a power loss or an
+/// operating-system crash. `Normal` syncs only at checkpoints: commits are faster, and
+/// still survive a crash of the process, but the last ones before a power loss may be
+/// lost. PostgreSQL has its own setting (`synchronous_commit`) and ignores this one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SqliteSync {
+    #[default]
+    Full,
+    Normal,
+}
+
+impl FromStr for SqliteSync {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "full" => Ok(SqliteSync::Full),
+            "normal" => Ok(SqliteSync::Normal),
+            other => Err(format!(
+                "unknown SQLite synchronous setting {other:?}: use full or normal"
+            )),
+        }
+    }
+}
+
 /// A statement ready for either backend.
 pub trait Statement {
     fn render(&self, backend: Backend) -> (String, SqlxValues);
@@ -78,6 +104,8 @@ pub struct DbOptions {
     pub statement_timeout: Duration,
     /// Connections in the pool; `None` for the backend's default (16 SQLite, 32 PostgreSQL).
     pub max_connections: Option<u32>,
+    /// SQLite: how commits reach the disk (FULL unless traded away).
+    pub sqlite_synchronous: SqliteSync,
 }
 
 impl Default for DbOptions {
@@ -87,6 +115,7 @@ impl Default for DbOptions {
             busy_timeout: Duration::from_secs(5),
             statement_timeout: Duration::from_secs(10),
             max_connections: None,
+            sqlite_synchronous: SqliteSync::default(),
         }
     }
 }
@@ -220,12 +249,12 @@ static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migratio
 
 impl Db {
     /// `sqlite://path` (created if missing), `sqlite::memory:`, or `postgres://...`,
-    /// with the default timeouts and pool sizes.
+    /// with the default timeouts and pool sizes; SQLite commits with `synchronous=FULL`.
     pub async fn connect(url: &str) -> Result<Db, StoreError> {
         Db::connect_with(url, &DbOptions::default()).await
     }
 
-    /// As `connect`, with the given timeouts and pool size.
+    /// As `connect`, with the given timeouts, pool size and SQLite synchronous setting.
     pub async fn connect_with(url: &str, options: &DbOptions) -> Result<Db, StoreError> {
         let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             // The statement timeout ends a query stuck on a lock or a runaway plan with an
@@ -244,7 +273,10 @@ impl Db {
             let connect = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
-                .synchronous(SqliteSynchronous::Normal)
+                .synchronous(match options.sqlite_synchronous {
+                    SqliteSync::Full => SqliteSynchronous::Full,
+                    SqliteSync::Normal => SqliteSynchronous::Normal,
+                })
                 .foreign_keys(true)
                 .busy_timeout(options.busy_timeout);
             let memory = url.contains(":memory:") || url.contains("mode=memory");
@@ -311,6 +343,21 @@ impl Db {
                 .await?;
         }
         Ok(())
+    }
+
+    /// The synchronous setting SQLite's connections run with (`off`, `normal`, `full` or
+    /// `extra`), read from a live connection; `None` on PostgreSQL.
+    pub async fn sqlite_synchronous(&self) -> Result<Option<&'static str>, StoreError> {
+        let Pool::Sqlite(p) = &self.pool else {
+            return Ok(None);
+        };
+        let (level,): (i64,) = sqlx::query_as("PRAGMA synchronous").fetch_one(p).await?;
+        Ok(Some(match level {
+            0 => "off",
+            1 => "normal",
+            2 => "full",
+            _ => "extra",
+        }))
     }
 
     pub fn read(&self) -> Reader<'_> {

@@ -23,7 +23,7 @@ pub mod reference_data;
 pub mod sub_groups;
 pub mod vendors;
 
-pub use db::{Backend, Db, DbOptions, Reader, Record, Sql, Statement, Tx, redact};
+pub use db::{Backend, Db, DbOptions, Reader, Record, Sql, SqliteSync, Statement, Tx, redact};
 pub use error::{FieldErrors, StoreError};
 
 use chrono::{DateTime, Utc};

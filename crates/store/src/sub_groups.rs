@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use domain::{Change, CompanyId, Name, Page};
 use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value, Values};
 
+use crate::counters::{self, Sequence};
 use crate::{Db, PageOf, Sql, StoreError, Tx, change_log, change_value, groups, now};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -107,6 +108,9 @@ async fn check_parent(
         ));
     }
     if let Some(id) = this {
+        // Serialise tree changes per company so two re-parentings cannot race into a
+        // cycle: the second reads the subtree only after the first has committed.
+        counters::next(tx, company, Sequence::SubGroupTree).await?;
         if descendants_and_self(tx, company, id)
             .await?
             .contains(&parent)
