@@ -228,8 +228,8 @@ fn report(
     }
     if let Some(l) = &logins {
         eprintln!(
-            "background log-ins: {} signed in, {} refused{}",
-            l.signed_in,
+            "background log-ins: {} passwords checked, {} other answers{}",
+            l.checked,
             l.refused,
             l.first_error
                 .as_deref()
@@ -262,7 +262,7 @@ fn report(
         "first_error": tally.first_error,
         "background_logins": logins.map(|l| json!({
             "workers": opts.logins.as_ref().map_or(0, |(n, _)| *n),
-            "signed_in": l.signed_in,
+            "checked": l.checked,
             "refused": l.refused,
             "first_error": l.first_error,
         })),

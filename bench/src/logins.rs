@@ -1,6 +1,11 @@
 //! Owner-console log-ins sent in the background of a run (`run --logins N`), to see
 //! what a burst of password checks does to everything else the server answers: each
 //! log-in runs argon2, which must not take the async workers from other requests.
+//!
+//! Every attempt names a new unknown owner of the company and comes, by
+//! `X-Forwarded-For`, from a new address, so no log-in throttle applies and each one
+//! really checks a password (the decoy hash; the answer is 401). Start the server with
+//! `--trusted-proxy 127.0.0.1` so the forwarded address is believed.
 
 use std::sync::Arc;
 
@@ -11,25 +16,22 @@ use tokio::time::Instant;
 
 use crate::conn::{Conn, Target};
 
-/// The owner account the background log-ins use (its password must be right, so each
-/// log-in runs argon2 and none is throttled).
+/// The company whose console the background log-ins try.
 #[derive(Clone)]
 pub struct Account {
     pub subdomain: String,
-    pub email: String,
-    pub password: String,
 }
 
 #[derive(Default, Debug)]
 pub struct LoginTally {
-    pub signed_in: u64,
+    pub checked: u64,
     pub refused: u64,
     pub first_error: Option<String>,
 }
 
-/// One log-in: fetch the form's CSRF cookie, then post the credentials. A right
-/// password answers 303 to Settings.
-async fn log_in(conn: &mut Conn, account: &Account) -> Result<()> {
+/// One log-in as the `n`th unknown owner: fetch the form's CSRF cookie, then post the
+/// credentials. The password is checked and found wrong: 401.
+async fn log_in(conn: &mut Conn, account: &Account, n: u64) -> Result<()> {
     let target = conn.target();
     let page = target.get(target.uri("/login")?);
     let reply = conn.call(page).await?;
@@ -43,21 +45,25 @@ async fn log_in(conn: &mut Conn, account: &Account) -> Result<()> {
         .map(str::to_owned)
         .context("the log-in page set no rentrack_csrf cookie")?;
     let target = conn.target();
+    let email = format!("nobody-{n}@bench.test");
     let mut post = target.post_form(
         target.uri("/login")?,
         &[
             ("csrf_token", &csrf),
             ("subdomain", &account.subdomain),
-            ("email", &account.email),
-            ("password", &account.password),
+            ("email", &email),
+            ("password", "not-the-password"),
         ],
     );
-    post.headers_mut().insert(
+    let headers = post.headers_mut();
+    headers.insert(
         COOKIE,
         HeaderValue::from_str(&format!("rentrack_csrf={csrf}"))?,
     );
+    let from = format!("10.{}.{}.{}", (n >> 16) & 255, (n >> 8) & 255, n & 255);
+    headers.insert("x-forwarded-for", HeaderValue::from_str(&from)?);
     let reply = conn.call(post).await?;
-    if reply.status != 303 {
+    if reply.status != 401 {
         bail!("log-in answered {}: {}", reply.status, reply.snippet());
     }
     Ok(())
@@ -71,15 +77,17 @@ pub async fn background(
     until: Instant,
 ) -> LoginTally {
     let mut set = JoinSet::new();
-    for _ in 0..workers {
+    for w in 0..workers as u64 {
         let target = target.clone();
         let account = account.clone();
         set.spawn(async move {
             let mut conn = Conn::new(target);
             let mut tally = LoginTally::default();
+            let mut n = w;
             while Instant::now() < until {
-                match tokio::time::timeout_at(until, log_in(&mut conn, &account)).await {
-                    Ok(Ok(())) => tally.signed_in += 1,
+                n += workers as u64;
+                match tokio::time::timeout_at(until, log_in(&mut conn, &account, n)).await {
+                    Ok(Ok(())) => tally.checked += 1,
                     Ok(Err(e)) => {
                         tally.refused += 1;
                         tally.first_error.get_or_insert(format!("{e:#}"));
@@ -93,7 +101,7 @@ pub async fn background(
     }
     let mut total = LoginTally::default();
     while let Some(Ok(t)) = set.join_next().await {
-        total.signed_in += t.signed_in;
+        total.checked += t.checked;
         total.refused += t.refused;
         if total.first_error.is_none() {
             total.first_error = t.first_error;

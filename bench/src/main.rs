@@ -102,19 +102,14 @@ struct RunArgs {
     #[arg(long, default_value_t = 40)]
     id_pages: u64,
     /// Owner-console log-ins kept running in the background during the run (each
-    /// runs argon2), to measure what they cost the mix. Needs --login-subdomain,
-    /// --login-email and LOGIN_PASSWORD.
+    /// runs argon2), to measure what they cost the mix. Each names an unknown owner of
+    /// --login-subdomain and a new X-Forwarded-For address, so no throttle applies:
+    /// start the server with --trusted-proxy 127.0.0.1.
     #[arg(long, default_value_t = 0)]
     logins: usize,
-    /// Company of the owner the background log-ins use.
+    /// Company whose console the background log-ins try.
     #[arg(long, env = "LOGIN_SUBDOMAIN")]
     login_subdomain: Option<String>,
-    /// E-mail of that owner.
-    #[arg(long, env = "LOGIN_EMAIL")]
-    login_email: Option<String>,
-    /// That owner's password (right, so every log-in runs argon2 and none is throttled).
-    #[arg(long, env = "LOGIN_PASSWORD", hide_env_values = true)]
-    login_password: Option<String>,
 }
 
 fn seconds(name: &str, v: f64) -> Result<Duration> {
@@ -171,8 +166,6 @@ fn main() -> Result<()> {
                             subdomain: a
                                 .login_subdomain
                                 .context("--logins needs --login-subdomain")?,
-                            email: a.login_email.context("--logins needs --login-email")?,
-                            password: a.login_password.context("--logins needs LOGIN_PASSWORD")?,
                         },
                     )),
                 },
