@@ -281,7 +281,9 @@ fn retry_after() -> Header {
 
 /// The 200 body of `method` on a route.
 fn success_schema(doc: &Doc, method: &HttpMethod) -> serde_json::Value {
-    let record = json!({"type": "object"});
+    // Every record's `id` is an integer; saying so lets clients (and schemathesis's links)
+    // follow a created record to its own paths.
+    let record = json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}});
     if let (Some(plural), HttpMethod::Get) = (&doc.page, method) {
         return json!({
             "type": "object",
