@@ -4,10 +4,17 @@
 use axum::Router;
 use axum::handler::Handler;
 use axum::routing::MethodRouter;
-use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
+use serde_json::json;
+use utoipa::openapi::header::{Header, HeaderBuilder};
+use utoipa::openapi::path::{
+    HttpMethod, Operation, OperationBuilder, Parameter, ParameterBuilder, ParameterIn,
+    ParameterStyle,
+};
+use utoipa::openapi::request_body::{RequestBody, RequestBodyBuilder};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
-    ContentBuilder, InfoBuilder, ObjectBuilder, OpenApi, OpenApiBuilder, Paths, Required,
-    ResponseBuilder, Type,
+    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Paths, Ref, RefOr,
+    Required, Response, ResponseBuilder, Schema,
 };
 
 use crate::routing::API_PREFIX;
@@ -17,8 +24,32 @@ use crate::state::AppState;
 pub struct Doc {
     tag: &'static str,
     summary: &'static str,
-    params: Vec<(String, String)>,
-    returns: String,
+    params: Vec<Param>,
+    one: Option<String>,
+    page: Option<String>,
+    list: Option<String>,
+}
+
+/// A documented parameter: a field of the record being written (`location[name]`,
+/// sent by writes only) or a parameter every method of the route reads.
+struct Param {
+    name: String,
+    description: String,
+    write_only: bool,
+}
+
+impl Param {
+    /// A field described as "required" is required on create (POST), and on updates
+    /// too when described as "required on create and update". "required unless ..."
+    /// depends on other fields, so it is left optional (the 422 names it).
+    fn required_by(&self, method: &HttpMethod) -> bool {
+        let d = &self.description;
+        match method {
+            HttpMethod::Post => d.starts_with("required") && !d.starts_with("required unless"),
+            HttpMethod::Put | HttpMethod::Patch => d.starts_with("required on create and update"),
+            _ => false,
+        }
+    }
 }
 
 impl Doc {
@@ -27,36 +58,49 @@ impl Doc {
             tag,
             summary,
             params: Vec::new(),
-            returns: String::new(),
+            one: None,
+            page: None,
+            list: None,
         }
     }
 
-    /// Fields nested under the resource name, e.g. `location[name]`.
+    /// Fields nested under the resource name, e.g. `location[name]`, read by the
+    /// route's writes (POST, PUT, PATCH).
     pub fn form(mut self, resource: &str, fields: &[(&str, &str)]) -> Self {
-        self.params.extend(
-            fields
-                .iter()
-                .map(|(f, d)| (format!("{resource}[{f}]"), (*d).to_owned())),
-        );
+        self.params.extend(fields.iter().map(|(f, d)| Param {
+            name: format!("{resource}[{f}]"),
+            description: (*d).to_owned(),
+            write_only: true,
+        }));
         self
     }
 
     pub fn query(mut self, params: &[(&str, &str)]) -> Self {
-        self.params.extend(
-            params
-                .iter()
-                .map(|(n, d)| ((*n).to_owned(), (*d).to_owned())),
-        );
+        self.params.extend(params.iter().map(|(n, d)| Param {
+            name: (*n).to_owned(),
+            description: (*d).to_owned(),
+            write_only: false,
+        }));
         self
     }
 
+    /// The route answers `{"<singular>": {...}}` (on a route that also lists, its
+    /// methods other than GET do).
     pub fn returns(mut self, singular: &str) -> Self {
-        self.returns = format!("{{\"{singular}\": {{...}}}}");
+        self.one = Some(singular.to_owned());
         self
     }
 
+    /// GET answers a page: `{"<plural>": [...], "total_pages": n, "current_page": n}`.
     pub fn returns_page(mut self, plural: &str) -> Self {
-        self.returns = format!("{{\"{plural}\": [...], \"total_pages\": n, \"current_page\": n}}");
+        self.page = Some(plural.to_owned());
+        self
+    }
+
+    /// The route answers `{"<plural>": [...]}` with no paging, beside other keys its
+    /// summary names.
+    pub fn returns_list(mut self, plural: &str) -> Self {
+        self.list = Some(plural.to_owned());
         self
     }
 }
@@ -160,73 +204,416 @@ impl Api {
     }
 }
 
-fn document(routes: &[Documented]) -> OpenApi {
-    let mut paths = Paths::new();
-    for route in routes {
-        let mut op = OperationBuilder::new()
-            .tag(route.doc.tag)
-            .summary(Some(route.doc.summary))
-            .description(Some(
-                "Send the company token in the `token` header. Parameters may be sent in the query string or the body \
-                 (form, multipart or JSON); the body wins.",
-            ))
-            .response(
-                "200",
-                ResponseBuilder::new()
-                    .description(if route.doc.returns.is_empty() { "OK".to_owned() } else { route.doc.returns.clone() })
-                    .content("application/json", ContentBuilder::new().schema(Some(ObjectBuilder::new())).build()),
-            )
-            .response("401", ResponseBuilder::new().description("Token missing or not valid").build())
-            .response("403", ResponseBuilder::new().description("The company's API is disabled").build())
-            .response("404", ResponseBuilder::new().description("No such record in this company").build())
-            .response("422", ResponseBuilder::new().description("Validation failed; `errors` names each field").build())
-            .response("429", ResponseBuilder::new().description("Rate limit exceeded; see Retry-After").build());
-        for segment in route.path.split('/') {
-            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.split('}').next()) {
-                op = op.parameter(
-                    ParameterBuilder::new()
-                        .name(name)
-                        .parameter_in(ParameterIn::Path)
-                        .required(Required::True)
-                        .schema(Some(ObjectBuilder::new().schema_type(Type::Integer))),
-                );
+/// Statuses every API operation may answer, each with the error body; 409 is added for
+/// every method but GET. 405 answers a method a path does not take, so it belongs to no operation and
+/// is described in the document's introduction.
+const ERRORS: &[(&str, &str)] = &[
+    (
+        "400",
+        "The request cannot be read: a malformed body, unbalanced brackets in a parameter name, an unknown content type, or a parameter limit passed",
+    ),
+    (
+        "401",
+        "Token missing, unknown, regenerated away, or for another company's host",
+    ),
+    (
+        "403",
+        "The company's API is disabled, or the action is refused for this record",
+    ),
+    ("404", "No such record in this company"),
+    ("413", "The body is larger than 2 MiB"),
+    ("422", "Validation failed; `errors` names each field"),
+    (
+        "429",
+        "Rate limit exceeded; retry after `Retry-After` seconds",
+    ),
+    (
+        "503",
+        "The database is busy or unavailable; retry after `Retry-After` seconds",
+    ),
+];
+
+const CONFLICT: &str = "The record's state forbids the action (the message names it), or a record it refers to changed while the request ran";
+
+fn schema(value: serde_json::Value) -> RefOr<Schema> {
+    serde_json::from_value(value).expect("a valid schema")
+}
+
+fn json_content(value: serde_json::Value) -> utoipa::openapi::Content {
+    ContentBuilder::new().schema(Some(schema(value))).build()
+}
+
+/// `{"message": "...", "errors": {"field": ["problem"]}}`, `errors` on 422 only.
+fn error_schema() -> RefOr<Schema> {
+    schema(json!({
+        "type": "object",
+        "required": ["message"],
+        "properties": {
+            "message": {"type": "string", "description": "What went wrong and what to do about it"},
+            "errors": {
+                "type": "object",
+                "description": "On 422: each field at fault (without the resource prefix) and its problems",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}}
             }
         }
-        for (name, description) in &route.doc.params {
+    }))
+}
+
+fn error_response(status: &str, description: &str) -> Response {
+    let mut response = ResponseBuilder::new().description(description).content(
+        "application/json",
+        ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("Error")))
+            .build(),
+    );
+    if status == "429" || status == "503" {
+        response = response.header("Retry-After", retry_after());
+    }
+    response.build()
+}
+
+fn retry_after() -> Header {
+    HeaderBuilder::new()
+        .schema(schema(json!({"type": "integer", "minimum": 0})))
+        .description(Some("Whole seconds to wait before retrying"))
+        .build()
+}
+
+/// The 200 body of `method` on a route.
+fn success_schema(doc: &Doc, method: &HttpMethod) -> serde_json::Value {
+    // Every record's `id` is an integer; saying so lets clients (and schemathesis's links)
+    // follow a created record to its own paths.
+    let record = json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}});
+    if let (Some(plural), HttpMethod::Get) = (&doc.page, method) {
+        return json!({
+            "type": "object",
+            "required": [plural, "total_pages", "current_page"],
+            "properties": {
+                plural: {"type": "array", "items": record},
+                "total_pages": {"type": "integer", "minimum": 0},
+                "current_page": {"type": "integer", "minimum": 1}
+            }
+        });
+    }
+    if let Some(singular) = &doc.one {
+        return json!({"type": "object", "required": [singular], "properties": {singular: record}});
+    }
+    if let Some(plural) = &doc.list {
+        return json!({"type": "object", "required": [plural], "properties": {plural: {"type": "array", "items": record}}});
+    }
+    json!({"type": "object"})
+}
+
+/// The shape of a parameter, from the wire's naming conventions.
+enum Shape {
+    /// `x[]`: repeated `x[]=...`.
+    List,
+    /// `x[<key>]`: any number of `x[key]=value` pairs; holds `x`.
+    Map(String),
+    Scalar,
+}
+
+/// The schema of a parameter's value: `x[]` is a list (of ids when `x` ends in `_ids`),
+/// `x[<key>]` a map of texts, a description starting with "text" a text, `page` a whole
+/// number from 1, `x_id` an id (or `null` when the description says it clears), a
+/// description starting with "boolean" a boolean (every spelling docs/api.md lists is
+/// accepted), `lati` and `longi` decimals in their ranges. Everything else is text.
+fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
+    if let Some(list) = p.name.strip_suffix("[]") {
+        let item = if list.trim_end_matches(']').ends_with("_ids") {
+            json!({"type": "integer", "minimum": 1})
+        } else {
+            json!({"type": "string"})
+        };
+        return (Shape::List, json!({"type": "array", "items": item}));
+    }
+    if let Some((map, _)) = p.name.split_once("[<") {
+        return (
+            Shape::Map(map.to_owned()),
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        );
+    }
+    let last = p
+        .name
+        .rsplit('[')
+        .next()
+        .unwrap_or(&p.name)
+        .trim_end_matches(']');
+    let schema = match last {
+        "page" => json!({"type": "integer", "minimum": 1}),
+        "lati" => json!({"type": "number", "minimum": -90, "maximum": 90}),
+        "longi" => json!({"type": "number", "minimum": -180, "maximum": 180}),
+        _ if p.description.starts_with("text") => json!({"type": "string"}),
+        id if id.ends_with("_id") && p.description.contains("null clears") => {
+            json!({"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["null"]}]})
+        }
+        id if id.ends_with("_id") => json!({"type": "integer", "minimum": 1}),
+        _ if p.description.starts_with("boolean") => json!({"type": "boolean"}),
+        _ => json!({"type": "string"}),
+    };
+    (Shape::Scalar, schema)
+}
+
+/// A required text must hold something: an empty value counts as not given (so does a
+/// blank one, which the 422 names).
+fn non_blank(mut schema: serde_json::Value) -> serde_json::Value {
+    if schema["type"] == "string" {
+        schema["minLength"] = json!(1);
+    }
+    schema
+}
+
+fn with_description(mut schema: serde_json::Value, description: &str) -> serde_json::Value {
+    if !description.is_empty() {
+        schema["description"] = json!(description);
+    }
+    schema
+}
+
+/// `"required": []` says nothing; leave it out.
+fn drop_empty_required(schema: &mut serde_json::Value) {
+    if let Some(object) = schema.as_object_mut() {
+        if object
+            .get("required")
+            .and_then(|r| r.as_array())
+            .is_some_and(|r| r.is_empty())
+        {
+            object.remove("required");
+        }
+        if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut()) {
+            properties.values_mut().for_each(drop_empty_required);
+        }
+    }
+}
+
+fn parameter(p: &Param, method: &HttpMethod) -> Parameter {
+    let (shape, value) = value_schema(p);
+    let value = if p.required_by(method) {
+        non_blank(value)
+    } else {
+        value
+    };
+    let (name, style) = match shape {
+        Shape::List => (p.name.clone(), Some(ParameterStyle::Form)),
+        Shape::Map(map) => (map, Some(ParameterStyle::DeepObject)),
+        Shape::Scalar => (p.name.clone(), None),
+    };
+    let mut parameter = ParameterBuilder::new()
+        .name(name)
+        .parameter_in(ParameterIn::Query)
+        .required(if p.required_by(method) {
+            Required::True
+        } else {
+            Required::False
+        })
+        .schema(Some(schema(value)));
+    if !p.description.is_empty() {
+        parameter = parameter.description(Some(&p.description));
+    }
+    if let Some(style) = style {
+        parameter = parameter.style(Some(style)).explode(Some(true));
+    }
+    parameter.build()
+}
+
+/// The record's fields of a write, as a body: a form names them flat
+/// (`location[name]=...`, `vendor[custom_attributes][Serial]=...`), JSON nests them
+/// (`{"location": {"name": ...}}`).
+fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
+    let mut form = json!({"type": "object", "properties": {}, "required": []});
+    let mut nested = json!({"type": "object", "properties": {}, "required": []});
+    for p in fields {
+        let (shape, value) = value_schema(p);
+        let required = p.required_by(method);
+        let value = with_description(
+            if required { non_blank(value) } else { value },
+            &p.description,
+        );
+        let path: Vec<&str> = match &shape {
+            Shape::Map(map) => map.split('[').map(|s| s.trim_end_matches(']')).collect(),
+            _ => p
+                .name
+                .trim_end_matches("[]")
+                .split('[')
+                .map(|s| s.trim_end_matches(']'))
+                .collect(),
+        };
+        match &shape {
+            Shape::Map(map) => {
+                // Its keys (`vendor[custom_attributes][Serial]`) cannot be listed: any other
+                // name is a text, and names the record does not know are ignored.
+                form["additionalProperties"] = json!({"type": "string", "description": format!("{map}[<key>]: {}", p.description)});
+            }
+            _ => {
+                form["properties"][&p.name] = value.clone();
+                if required {
+                    form["required"]
+                        .as_array_mut()
+                        .expect("an array")
+                        .push(json!(p.name));
+                }
+            }
+        }
+        let mut node = &mut nested;
+        for (depth, segment) in path.iter().enumerate() {
+            if required
+                && !node["required"]
+                    .as_array()
+                    .is_some_and(|r| r.contains(&json!(segment)))
+            {
+                node["required"]
+                    .as_array_mut()
+                    .expect("an array")
+                    .push(json!(segment));
+            }
+            if depth + 1 == path.len() {
+                node["properties"][*segment] = value.clone();
+            } else {
+                let child = &mut node["properties"][*segment];
+                if child.is_null() {
+                    *child = json!({"type": "object", "properties": {}, "required": []});
+                }
+                node = child;
+            }
+        }
+    }
+    let content = |mut schema_value: serde_json::Value| {
+        drop_empty_required(&mut schema_value);
+        ContentBuilder::new()
+            .schema(Some(schema(schema_value)))
+            .build()
+    };
+    RequestBodyBuilder::new()
+        .description(Some(
+            "The record's fields, as a form (urlencoded or multipart) or as JSON; the query string may carry them too, \
+             and the body wins.",
+        ))
+        .content("application/x-www-form-urlencoded", content(form.clone()))
+        .content("multipart/form-data", content(form))
+        .content("application/json", content(nested))
+        .build()
+}
+
+fn operation(route: &Documented, method: &HttpMethod) -> Operation {
+    let mut op = OperationBuilder::new()
+        .tag(route.doc.tag)
+        .summary(Some(route.doc.summary))
+        .description(Some(
+            "Send the company token in the `token` header. Parameters may be sent in the query string or the body \
+             (form, multipart or JSON); the body wins.",
+        ))
+        .response(
+            "200",
+            ResponseBuilder::new()
+                .description("The record, the page or the outcome, as the summary says")
+                .content("application/json", json_content(success_schema(&route.doc, method))),
+        );
+    for (status, _) in ERRORS {
+        op = op.response(*status, Ref::from_response_name(*status));
+    }
+    if *method != HttpMethod::Get {
+        op = op.response("409", Ref::from_response_name("409"));
+    }
+    for segment in route.path.split('/') {
+        if let Some(name) = segment.strip_prefix('{').and_then(|s| s.split('}').next()) {
             op = op.parameter(
                 ParameterBuilder::new()
                     .name(name)
-                    .parameter_in(ParameterIn::Query)
-                    .required(Required::False)
-                    .description(Some(description))
-                    .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
+                    .parameter_in(ParameterIn::Path)
+                    .required(Required::True)
+                    .description(Some(
+                        "an id; anything but a whole number from 1 is no such record (404)",
+                    ))
+                    .schema(Some(schema(
+                        json!({"type": "integer", "format": "int64", "minimum": 1}),
+                    ))),
             );
         }
-        paths.add_path_operation(route.path.clone(), route.methods.clone(), op.build());
     }
-    let mut paths = paths;
+    for p in route.doc.params.iter().filter(|p| !p.write_only) {
+        op = op.parameter(parameter(p, method));
+    }
+    let fields: Vec<&Param> = route.doc.params.iter().filter(|p| p.write_only).collect();
+    if !fields.is_empty()
+        && matches!(
+            method,
+            HttpMethod::Post | HttpMethod::Put | HttpMethod::Patch
+        )
+    {
+        op = op.request_body(Some(request_body(&fields, method)));
+    }
+    op.build()
+}
+
+fn document(routes: &[Documented]) -> OpenApi {
+    let mut paths = Paths::new();
+    for route in routes {
+        for method in &route.methods {
+            paths.add_path_operation(
+                route.path.clone(),
+                vec![method.clone()],
+                operation(route, method),
+            );
+        }
+    }
     paths.add_path_operation(
         "/healthz",
         vec![HttpMethod::Get],
         OperationBuilder::new()
             .tag("Operations")
             .summary(Some("Liveness and database check (no token)"))
+            .securities(Some(Vec::<SecurityRequirement>::new()))
             .response(
                 "200",
+                ResponseBuilder::new().description("The database answers").content(
+                    "application/json",
+                    json_content(
+                        json!({"type": "object", "required": ["status"], "properties": {"status": {"type": "string", "enum": ["ok"]}}}),
+                    ),
+                ),
+            )
+            .response(
+                "503",
                 ResponseBuilder::new()
-                    .description("{\"status\": \"ok\"}")
-                    .build(),
+                    .description("The database does not answer")
+                    .content(
+                        "application/json",
+                        json_content(
+                            json!({"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}}),
+                        ),
+                    )
+                    .header("Retry-After", retry_after()),
             )
             .build(),
     );
+    let mut components = ComponentsBuilder::new()
+        .schema("Error", error_schema())
+        .security_scheme(
+            "token",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "token",
+                "The company's API token",
+            ))),
+        );
+    let mut statuses: Vec<(&str, &str)> = ERRORS.to_vec();
+    statuses.push(("409", CONFLICT));
+    for (status, description) in statuses {
+        components = components.response(status, error_response(status, description));
+    }
     OpenApiBuilder::new()
         .info(
             InfoBuilder::new()
                 .title("rentrack")
                 .version(env!("CARGO_PKG_VERSION"))
-                .description(Some("Equipment rental and asset tracking. Every API path ends in `.api`. See docs/api.md for the conventions."))
+                .description(Some(
+                    "Equipment rental and asset tracking. Every API path ends in `.api`. Every failure is JSON: \
+                     `{\"message\": ..., \"errors\": {field: [problem]}}`. A method a path does not take is a 405. \
+                     See docs/api.md for the conventions.",
+                ))
                 .build(),
         )
         .paths(paths)
+        .components(Some(components.build()))
+        .security(Some([SecurityRequirement::new("token", Vec::<String>::new())]))
         .build()
 }

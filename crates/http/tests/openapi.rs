@@ -53,3 +53,179 @@ fn every_route_is_documented_with_its_methods() {
         }
     }
 }
+
+fn document() -> serde_json::Value {
+    serde_json::from_str(&rentrack_http::openapi_json()).unwrap()
+}
+
+/// Every API operation with its path and method.
+fn api_operations(doc: &serde_json::Value) -> Vec<(String, String, serde_json::Value)> {
+    let mut ops = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        if !path.ends_with(".api") {
+            continue;
+        }
+        for (method, op) in item.as_object().unwrap() {
+            ops.push((path.clone(), method.clone(), op.clone()));
+        }
+    }
+    ops
+}
+
+#[test]
+fn every_operation_documents_the_statuses_the_server_answers() {
+    let doc = document();
+    let ops = api_operations(&doc);
+    assert!(ops.len() > 50, "{} operations", ops.len());
+    for (path, method, op) in ops {
+        let responses = op["responses"].as_object().unwrap();
+        let mut expected = vec![
+            "200", "400", "401", "403", "404", "413", "422", "429", "503",
+        ];
+        if method != "get" {
+            expected.push("409");
+        }
+        for status in &expected {
+            assert!(
+                responses.contains_key(*status),
+                "{method} {path} does not document {status}"
+            );
+        }
+        assert_eq!(
+            responses.len(),
+            expected.len(),
+            "{method} {path}: {:?}",
+            responses.keys()
+        );
+        for status in expected.iter().filter(|s| **s != "200") {
+            let response = &doc["components"]["responses"][*status];
+            assert_eq!(
+                response["content"]["application/json"]["schema"]["$ref"],
+                "#/components/schemas/Error",
+                "{status}"
+            );
+        }
+        let success = &responses["200"]["content"]["application/json"]["schema"];
+        let names = success["required"].as_array();
+        assert!(
+            names.is_some_and(|n| !n.is_empty()),
+            "{method} {path}: the 200 body names no key: {success}"
+        );
+    }
+    for status in ["429", "503"] {
+        assert!(
+            doc["components"]["responses"][status]["headers"]["Retry-After"].is_object(),
+            "{status} documents Retry-After"
+        );
+    }
+}
+
+#[test]
+fn errors_are_a_message_and_field_problems() {
+    let error = &document()["components"]["schemas"]["Error"];
+    assert_eq!(error["required"], serde_json::json!(["message"]));
+    assert_eq!(error["properties"]["message"]["type"], "string");
+    let errors = &error["properties"]["errors"];
+    assert_eq!(errors["type"], "object");
+    assert_eq!(errors["additionalProperties"]["type"], "array");
+    assert_eq!(errors["additionalProperties"]["items"]["type"], "string");
+}
+
+#[test]
+fn lists_answer_pages_and_writes_answer_the_record() {
+    let doc = document();
+    let members = &doc["paths"]["/members.api"];
+    let page = &members["get"]["responses"]["200"]["content"]["application/json"]["schema"];
+    assert_eq!(
+        page["required"],
+        serde_json::json!(["members", "total_pages", "current_page"])
+    );
+    assert_eq!(page["properties"]["members"]["type"], "array");
+    let created = &members["post"]["responses"]["200"]["content"]["application/json"]["schema"];
+    assert_eq!(created["required"], serde_json::json!(["member"]));
+    let added = &doc["paths"]["/contacts/add_existing_contacts_to_business.api"]["post"]["responses"]
+        ["200"]["content"]["application/json"]["schema"];
+    assert_eq!(added["required"], serde_json::json!(["contacts"]));
+}
+
+#[test]
+fn parameters_have_their_real_types() {
+    let doc = document();
+    let param = |path: &str, method: &str, name: &str| -> serde_json::Value {
+        doc["paths"][path][method]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("{method} {path} has no parameter {name}"))
+            .clone()
+    };
+    let id = param("/groups/{group_id}/sub_groups/{id}.api", "get", "id");
+    assert_eq!(id["in"], "path");
+    assert_eq!(id["schema"]["type"], "integer");
+    assert_eq!(id["schema"]["minimum"], 1);
+    let page = param("/members.api", "get", "page");
+    assert_eq!(page["schema"]["type"], "integer");
+    assert_eq!(page["schema"]["minimum"], 1);
+    let flag = param("/locations/{id}.api", "get", "include_custom_fields");
+    assert_eq!(flag["schema"]["type"], "boolean");
+    let group = param("/groups/get_sub_groups.api", "get", "group_id");
+    assert_eq!(group["schema"]["type"], "integer");
+
+    // Writes take the record's fields as a body: flat in a form, nested in JSON.
+    let body = &doc["paths"]["/members.api"]["post"]["requestBody"]["content"];
+    let form = &body["application/x-www-form-urlencoded"]["schema"];
+    assert_eq!(form["properties"]["user[role_id]"]["type"], "integer");
+    assert_eq!(form["properties"]["user[team_ids][]"]["type"], "array");
+    assert_eq!(
+        form["properties"]["user[team_ids][]"]["items"]["type"],
+        "integer"
+    );
+    assert_eq!(form["properties"]["user[employee_id]"]["type"], "string");
+    assert_eq!(form["properties"]["user[login_enabled]"]["type"], "boolean");
+    assert_eq!(
+        form["required"],
+        serde_json::json!(["user[first_name]", "user[last_name]", "user[role_id]"])
+    );
+    assert_eq!(body["multipart/form-data"]["schema"], *form);
+    let json = &body["application/json"]["schema"];
+    assert_eq!(json["required"], serde_json::json!(["user"]));
+    let user = &json["properties"]["user"];
+    assert_eq!(user["properties"]["team_ids"]["type"], "array");
+    assert_eq!(user["properties"]["custom_attributes"]["type"], "object");
+    assert_eq!(user["properties"]["first_name"]["minLength"], 1);
+
+    // Updates require only what every update needs; reads take no body.
+    let update = &doc["paths"]["/customers/{id}.api"]["put"]["requestBody"]["content"]["application/x-www-form-urlencoded"]
+        ["schema"];
+    assert_eq!(
+        update["required"],
+        serde_json::json!(["customer[first_name]", "customer[last_name]"])
+    );
+    let vendor = &doc["paths"]["/vendors/{id}.api"]["put"]["requestBody"]["content"]["application/x-www-form-urlencoded"]
+        ["schema"];
+    assert!(vendor.get("required").is_none(), "{vendor}");
+    assert!(
+        doc["paths"]["/vendors/{id}.api"]["get"]
+            .get("requestBody")
+            .is_none()
+    );
+    let parent = &doc["paths"]["/locations.api"]["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]
+        ["schema"]["properties"]["location[parent_id]"];
+    assert_eq!(parent["oneOf"][0]["type"], "integer");
+    assert_eq!(parent["oneOf"][1]["enum"], serde_json::json!(["null"]));
+}
+
+#[test]
+fn the_token_is_the_security_scheme_and_healthz_needs_none() {
+    let doc = document();
+    let scheme = &doc["components"]["securitySchemes"]["token"];
+    assert_eq!(scheme["type"], "apiKey");
+    assert_eq!(scheme["in"], "header");
+    assert_eq!(scheme["name"], "token");
+    assert_eq!(doc["security"], serde_json::json!([{"token": []}]));
+    assert_eq!(
+        doc["paths"]["/healthz"]["get"]["security"],
+        serde_json::json!([])
+    );
+}

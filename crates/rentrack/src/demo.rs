@@ -157,6 +157,7 @@ async fn seed_people(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> 
         },
     )
     .await?;
+    let mut first_member = None;
     for (first, last, email, role, badge_number) in [
         (
             "Dana",
@@ -189,7 +190,76 @@ async fn seed_people(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> 
             custom_attributes: [(badge.id, Change::Set(badge_number.into()))].into(),
             ..Default::default()
         };
-        members::create(db, company, input).await?;
+        let member = members::create(db, company, input).await?;
+        first_member.get_or_insert(member.member.id);
     }
+    if let Some(member) = first_member {
+        let input = store::addresses::AddressInput {
+            street1: Some("400 Market St".into()),
+            ..Default::default()
+        };
+        store::addresses::create(db, company, store::addresses::Owner::Member(member), input)
+            .await?;
+    }
+    seed_customers(db, company).await
+}
+
+/// Customers, a business with a contact, and an address for each kind of owner.
+async fn seed_customers(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
+    use store::addresses::{self, AddressInput, Owner};
+    use store::businesses::{self, BusinessInput};
+    use store::persons::{self, Kind, PersonInput};
+    let person = |first: &str, last: &str, email: &str| PersonInput {
+        first_name: Change::Set(first.into()),
+        last_name: Some(last.into()),
+        email: Change::Set(email.into()),
+        ..Default::default()
+    };
+    let street = |street: &str| AddressInput {
+        street1: Some(street.into()),
+        ..Default::default()
+    };
+    let ada = persons::create(
+        db,
+        company,
+        Kind::Customer,
+        person("Ada", "Lovelace", "ada@example.com"),
+    )
+    .await?;
+    persons::create(
+        db,
+        company,
+        Kind::Customer,
+        person("Grace", "Hopper", "grace@example.com"),
+    )
+    .await?;
+    addresses::create(
+        db,
+        company,
+        Owner::Customer(ada.person.id),
+        street("12 Analytical Row"),
+    )
+    .await?;
+    let business = businesses::create(
+        db,
+        company,
+        BusinessInput {
+            name: Some("Northwind Film".into()),
+            ..Default::default()
+        },
+    )
+    .await?;
+    let contact = PersonInput {
+        business_ids: Some(vec![business.id]),
+        ..person("Bob", "Builder", "bob@northwind.test")
+    };
+    persons::create(db, company, Kind::Contact, contact).await?;
+    addresses::create(
+        db,
+        company,
+        Owner::Business(business.id),
+        street("1 Dock Rd"),
+    )
+    .await?;
     Ok(())
 }

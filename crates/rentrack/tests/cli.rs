@@ -658,6 +658,28 @@ fn demo_prints_a_working_token_and_serves_sample_data() {
     assert_eq!(members.len(), 4, "the owner and three demo members: {body}");
     assert_eq!(members[3]["role_name"], "Technician");
     assert_eq!(members[3]["Badge Number"], "103");
+    // Rental customers, a business with its contact, and an address of each kind of owner.
+    for (path, key, count) in [
+        ("/customers.api", "customers", 2),
+        ("/businesses.api", "businesses", 1),
+        ("/contacts.api", "contacts", 1),
+        ("/users/2/shipping_addresses.api", "shipping_addresses", 1),
+        (
+            "/customers/1/shipping_addresses.api",
+            "shipping_addresses",
+            1,
+        ),
+        (
+            "/businesses/1/shipping_addresses.api",
+            "shipping_addresses",
+            1,
+        ),
+    ] {
+        let (status, body) = get(server.port(), path, &[("token", &token)]);
+        assert_eq!(status, 200, "{path}: {body}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(body[key].as_array().unwrap().len(), count, "{path}: {body}");
+    }
     drop(server);
 
     // A second start keeps the data and issues a fresh token; the old one stops working.

@@ -139,7 +139,8 @@ fn family(api: Api, f: Family) -> Api {
             .form("shipping_address", &fields)
             .query(EXTRA)
             .query(&[("page", "page number, default 1")])
-            .returns_page("shipping_addresses"),
+            .returns_page("shipping_addresses")
+            .returns("shipping_address"),
         )
         .route(
             &format!("{}/default_address", f.base()),

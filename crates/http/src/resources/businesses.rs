@@ -62,7 +62,8 @@ pub fn routes(api: Api) -> Api {
             ),
             ("include_custom_fields", "boolean"),
         ])
-        .returns_page("businesses"),
+        .returns_page("businesses")
+        .returns("business"),
     )
     .route(
         "/businesses/{id}",

@@ -49,7 +49,8 @@ pub fn routes(api: Api) -> Api {
                 ("filter_val", "the e-mail (URL-encoded) with filter=email"),
                 ("include_custom_fields", "boolean"),
             ])
-            .returns_page("contacts"),
+            .returns_page("contacts")
+            .returns("contact"),
     )
     .route(
         "/contacts/{id}",
@@ -64,7 +65,7 @@ pub fn routes(api: Api) -> Api {
         post(add_to_business),
         Doc::new("Business contacts", "Add existing contacts to a business; answers the contacts as they now are")
             .query(&[("contact_ids", "comma list of contact ids"), ("business_id", "the business")])
-            .returns_page("contacts"),
+            .returns_list("contacts"),
     )
     .route(
         "/contacts/{id}/update_status",

@@ -46,7 +46,8 @@ pub fn routes(api: Api) -> Api {
         Doc::new("Custom fields", "List custom fields, 25 a page, or create one (POST); a rentrack extension")
             .form("custom_field", FIELDS)
             .query(&[("page", "page number, default 1")])
-            .returns_page("custom_fields"),
+            .returns_page("custom_fields")
+            .returns("custom_field"),
     )
     .route(
         "/custom_fields/{id}",

@@ -57,7 +57,8 @@ pub fn routes(api: Api) -> Api {
                 ("filter_val", "the e-mail (URL-encoded), the category, part of the name (account_name), or a comparison such as >5 (completed_orders)"),
                 ("include_custom_fields", "boolean"),
             ])
-            .returns_page("customers"),
+            .returns_page("customers")
+            .returns("customer"),
     )
     .route(
         "/customers/{id}",

@@ -30,7 +30,7 @@ const FIELDS: &[(&str, &str)] = &[
         "role_id",
         "required: 1 administrator, 2 staff, or the id of a custom role",
     ),
-    ("employee_id", "employee identification number"),
+    ("employee_id", "text: the employee identification number"),
     ("user_listing_id", "text"),
     (
         "team_ids][",
@@ -68,7 +68,8 @@ pub fn routes(api: Api) -> Api {
                 ("filter_val", "the e-mail (URL-encoded), the employee id, or a status: active, inactive, login, non_login, all"),
                 ("include_custom_fields", "boolean: custom field values also as top-level keys"),
             ])
-            .returns_page("members"),
+            .returns_page("members")
+            .returns("member"),
     )
     .route(
         "/members/{id}",

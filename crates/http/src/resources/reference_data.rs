@@ -87,7 +87,8 @@ fn family(
         Doc::new(tag, list_summary)
             .form(kind.singular(), FIELDS)
             .query(&[("page", "page number, default 1")])
-            .returns_page(plural(kind)),
+            .returns_page(plural(kind))
+            .returns(kind.singular()),
     )
     .route(
         &format!("/{}/{{id}}", plural(kind)),
