@@ -110,7 +110,7 @@ fn member_job(n: usize, tag: &str) -> Job {
         ("user[employee_id]".to_owned(), format!("E{n:05}-{tag}")),
         ("user[city]".to_owned(), CITIES[n % CITIES.len()].to_owned()),
     ];
-    if n % 10 == 0 {
+    if n.is_multiple_of(10) {
         fields.push(("user[login_enabled]".to_owned(), "false".to_owned()));
     } else {
         fields.push((
@@ -139,7 +139,7 @@ fn customer_job(n: usize, tag: &str) -> Job {
             CITIES[n % CITIES.len()].to_owned(),
         ),
     ];
-    if n % 10 == 0 {
+    if n.is_multiple_of(10) {
         fields.push(("customer[collect_tax]".to_owned(), "false".to_owned()));
     }
     Job {

@@ -40,12 +40,12 @@ fn token_from(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
     {
         return Some(t.to_owned());
     }
-    if let Some(auth) = headers.get("authorization").and_then(|v| v.to_str().ok()) {
-        if let Some((scheme, t)) = auth.trim().split_once(' ') {
-            if scheme.eq_ignore_ascii_case("bearer") && !t.trim().is_empty() {
-                return Some(t.trim().to_owned());
-            }
-        }
+    if let Some(auth) = headers.get("authorization").and_then(|v| v.to_str().ok())
+        && let Some((scheme, t)) = auth.trim().split_once(' ')
+        && scheme.eq_ignore_ascii_case("bearer")
+        && !t.trim().is_empty()
+    {
+        return Some(t.trim().to_owned());
     }
     query.and_then(|q| {
         form_urlencoded::parse(q.as_bytes())
@@ -115,17 +115,16 @@ async fn admit(
         .ok_or_else(|| {
             (ApiError::Unauthorized("The token is not valid. Generate a new one in Settings and send it in the `token` header.".into()), None)
         })?;
-    if let Some(base) = &state.inner().config.base_domain {
-        if let Some(sub) = host_subdomain(req.headers(), base) {
-            if sub != company.subdomain {
-                return Err((
-                    ApiError::Unauthorized(
-                        "The token does not belong to the company of this address.".into(),
-                    ),
-                    None,
-                ));
-            }
-        }
+    if let Some(base) = &state.inner().config.base_domain
+        && let Some(sub) = host_subdomain(req.headers(), base)
+        && sub != company.subdomain
+    {
+        return Err((
+            ApiError::Unauthorized(
+                "The token does not belong to the company of this address.".into(),
+            ),
+            None,
+        ));
     }
     if !company.api_enabled {
         return Err((

@@ -521,10 +521,10 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap, params: Param
     if let Err(r) = posted_session(&state, &headers, &params).await {
         return r;
     }
-    if let Some(token) = cookie(&headers, SESSION_COOKIE) {
-        if let Err(e) = console::end_session(state.db(), &token).await {
-            return internal(e);
-        }
+    if let Some(token) = cookie(&headers, SESSION_COOKIE)
+        && let Err(e) = console::end_session(state.db(), &token).await
+    {
+        return internal(e);
     }
     redirect(
         "/login?signed_out=1",

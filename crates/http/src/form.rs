@@ -129,11 +129,11 @@ impl<'a> Form<'a> {
     /// An optional e-mail address: something@something.
     pub fn email(&mut self, field: &str) -> Change<String> {
         let change = self.text(field);
-        if let Change::Set(v) = &change {
-            if !domain::wire::is_email(v) {
-                self.error(field, "is not an e-mail address");
-                return Change::Keep;
-            }
+        if let Change::Set(v) = &change
+            && !domain::wire::is_email(v)
+        {
+            self.error(field, "is not an e-mail address");
+            return Change::Keep;
         }
         change
     }

@@ -44,16 +44,14 @@ impl Usage {
             }
             due
         };
-        if due {
-            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                let pending = self.take();
-                let db = db.clone();
-                runtime.spawn(async move {
-                    if let Err(e) = store::console::add_usage(&db, &pending).await {
-                        tracing::warn!(error = %e, "could not record API usage");
-                    }
-                });
-            }
+        if due && let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let pending = self.take();
+            let db = db.clone();
+            runtime.spawn(async move {
+                if let Err(e) = store::console::add_usage(&db, &pending).await {
+                    tracing::warn!(error = %e, "could not record API usage");
+                }
+            });
         }
     }
 

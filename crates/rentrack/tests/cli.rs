@@ -164,10 +164,10 @@ impl Server {
             for line in reader.lines().map_while(Result::ok) {
                 // Kept before the address is announced, so the log holds the line by then.
                 lines.lock().unwrap().push(line.clone());
-                if let Ok(v) = serde_json::from_str::<Value>(&line) {
-                    if let Some(address) = v["address"].as_str() {
-                        let _ = tx.send(address.to_owned());
-                    }
+                if let Ok(v) = serde_json::from_str::<Value>(&line)
+                    && let Some(address) = v["address"].as_str()
+                {
+                    let _ = tx.send(address.to_owned());
                 }
             }
         });

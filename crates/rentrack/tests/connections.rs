@@ -44,11 +44,10 @@ impl Server {
         let lines = log.clone();
         std::thread::spawn(move || {
             for line in reader.lines().map_while(Result::ok) {
-                if let Ok(v) = serde_json::from_str::<Value>(&line) {
-                    if let Some(address) = v["address"].as_str() {
-                        let _ =
-                            tx.send(address.rsplit(':').next().unwrap().parse::<u16>().unwrap());
-                    }
+                if let Ok(v) = serde_json::from_str::<Value>(&line)
+                    && let Some(address) = v["address"].as_str()
+                {
+                    let _ = tx.send(address.rsplit(':').next().unwrap().parse::<u16>().unwrap());
                 }
                 lines.lock().unwrap().push(line);
             }

@@ -273,13 +273,13 @@ async fn check_references(
     owner: Owner,
     input: &AddressInput,
 ) -> Result<(), StoreError> {
-    if let Some(id) = input.created_by_id {
-        if !crate::members::exists(tx, company, id).await? {
-            return Err(StoreError::invalid(
-                "created_by_id",
-                format!("is not a member of this company: no member with id {id}"),
-            ));
-        }
+    if let Some(id) = input.created_by_id
+        && !crate::members::exists(tx, company, id).await?
+    {
+        return Err(StoreError::invalid(
+            "created_by_id",
+            format!("is not a member of this company: no member with id {id}"),
+        ));
     }
     if let (Owner::Business(business), Change::Set(contact)) = (owner, &input.contact_id) {
         let stmt = crate::scoped("business_contacts", company)

@@ -335,16 +335,16 @@ pub async fn update(
             .pop()
             .ok_or(StoreError::NotFound)?
     };
-    if let Some(t) = input.field_type {
-        if t != current.field_type {
-            return Err(StoreError::invalid(
-                "field_type",
-                format!(
-                    "can't be changed (it is {}); create a new field instead",
-                    current.field_type.as_str()
-                ),
-            ));
-        }
+    if let Some(t) = input.field_type
+        && t != current.field_type
+    {
+        return Err(StoreError::invalid(
+            "field_type",
+            format!(
+                "can't be changed (it is {}); create a new field instead",
+                current.field_type.as_str()
+            ),
+        ));
     }
     if input.options.is_some() && !current.field_type.has_options() {
         return Err(StoreError::invalid(

@@ -153,24 +153,25 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
     } else {
         None
     };
-    if creating && !form.has_errors_for("options") {
-        if let Some(t) = field_type {
-            match (&options, t.has_options()) {
-                (None, true) => {
-                    form.error("options", "can't be blank for a dropdown or checkbox field")
-                }
-                (Some(o), true) if o.is_empty() => {
-                    form.error("options", "can't be blank for a dropdown or checkbox field")
-                }
-                (Some(_), false) => form.error(
-                    "options",
-                    format!(
-                        "are only for dropdown and checkbox fields, not {}",
-                        t.as_str()
-                    ),
-                ),
-                _ => {}
+    if creating
+        && !form.has_errors_for("options")
+        && let Some(t) = field_type
+    {
+        match (&options, t.has_options()) {
+            (None, true) => {
+                form.error("options", "can't be blank for a dropdown or checkbox field")
             }
+            (Some(o), true) if o.is_empty() => {
+                form.error("options", "can't be blank for a dropdown or checkbox field")
+            }
+            (Some(_), false) => form.error(
+                "options",
+                format!(
+                    "are only for dropdown and checkbox fields, not {}",
+                    t.as_str()
+                ),
+            ),
+            _ => {}
         }
     }
     form.finish()?;

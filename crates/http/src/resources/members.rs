@@ -180,10 +180,10 @@ async fn read_input(
         }
     });
     let subscribed_to_emails = form.boolean("subscribed_to_emails");
-    if let Some(raw) = params.get("skip_confirmation_email") {
-        if domain::wire::parse_bool(raw).is_none() {
-            form.error("skip_confirmation_email", "must be true or false");
-        }
+    if let Some(raw) = params.get("skip_confirmation_email")
+        && domain::wire::parse_bool(raw).is_none()
+    {
+        form.error("skip_confirmation_email", "must be true or false");
     }
     let custom_attributes =
         custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Members);
