@@ -2,107 +2,47 @@
 //! header-read timeout, the keep-alive idle timeout, the connection limit, the request
 //! timeout (logged and counted), and bounded metrics labels.
 
+mod common;
+
+use common::{BIN, Server, sqlite_url};
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-const BIN: &str = env!("CARGO_BIN_EXE_rentrack");
-
-struct Server {
-    child: Child,
-    port: u16,
-    db: String,
-    log: Arc<Mutex<Vec<String>>>,
+/// `rentrack serve` with the given flags on a fresh SQLite file; the server and its URL.
+fn serve(flags: &[&str]) -> (Server, String) {
+    let db = sqlite_url();
+    let mut args = vec!["serve"];
+    args.extend_from_slice(flags);
+    (Server::start(&db, &args), db)
 }
 
-impl Server {
-    /// `rentrack serve` on a fresh SQLite file with the given extra flags.
-    fn start(flags: &[&str]) -> Server {
-        let dir = std::env::temp_dir().join("rentrack-tests").join(format!(
-            "conn-{}-{}",
-            std::process::id(),
-            rand_suffix()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let db = format!("sqlite://{}", dir.join("rentrack.db").display());
-        let mut child = Command::new(BIN)
-            .arg("serve")
-            .args(flags)
-            .args(["--listen", "127.0.0.1:0", "--database-url", db.as_str()])
-            .env("RENTRACK_LOG", "info")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start rentrack");
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let reader = BufReader::new(child.stderr.take().unwrap());
-        let lines = log.clone();
-        std::thread::spawn(move || {
-            for line in reader.lines().map_while(Result::ok) {
-                if let Ok(v) = serde_json::from_str::<Value>(&line)
-                    && let Some(address) = v["address"].as_str()
-                {
-                    let _ = tx.send(address.rsplit(':').next().unwrap().parse::<u16>().unwrap());
-                }
-                lines.lock().unwrap().push(line);
-            }
-        });
-        let port = rx
-            .recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| {
-                let _ = child.kill();
-                panic!("server did not start: {:?}", log.lock().unwrap())
-            });
-        Server {
-            child,
-            port,
-            db,
-            log,
-        }
-    }
-
-    async fn connect(&self) -> TcpStream {
-        TcpStream::connect(("127.0.0.1", self.port)).await.unwrap()
-    }
-
-    /// One request on a new connection; the status and body.
-    async fn request(&self, head: &str) -> (u16, String) {
-        let mut stream = self.connect().await;
-        stream.write_all(head.as_bytes()).await.unwrap();
-        let mut raw = Vec::new();
-        let _ = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut raw)).await;
-        let text = String::from_utf8_lossy(&raw).to_string();
-        let status = text
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("no response in {text:?}"));
-        (
-            status,
-            text.split_once("\r\n\r\n")
-                .map(|(_, b)| b.to_owned())
-                .unwrap_or_default(),
-        )
-    }
+async fn connect(server: &Server) -> TcpStream {
+    TcpStream::connect(("127.0.0.1", server.port()))
+        .await
+        .unwrap()
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn rand_suffix() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(1);
-    h.finish() % 1_000_000_000
+/// One request on a new connection; the status and body.
+async fn request(server: &Server, head: &str) -> (u16, String) {
+    let mut stream = connect(server).await;
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut raw)).await;
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no response in {text:?}"));
+    (
+        status,
+        text.split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_owned())
+            .unwrap_or_default(),
+    )
 }
 
 /// How long until the server closes `stream` (reading and discarding what it sends),
@@ -123,8 +63,8 @@ const HEALTHZ: &str = "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: c
 
 #[tokio::test]
 async fn a_client_that_never_finishes_its_headers_is_cut_off() {
-    let server = Server::start(&["--header-read-timeout-secs", "1"]);
-    let mut slow = server.connect().await;
+    let (server, _) = serve(&["--header-read-timeout-secs", "1"]);
+    let mut slow = connect(&server).await;
     slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n")
         .await
         .unwrap();
@@ -134,7 +74,7 @@ async fn a_client_that_never_finishes_its_headers_is_cut_off() {
         "closed after {closed:?}"
     );
     assert_eq!(
-        server.request(HEALTHZ).await.0,
+        request(&server, HEALTHZ).await.0,
         200,
         "the server still answers others"
     );
@@ -142,8 +82,8 @@ async fn a_client_that_never_finishes_its_headers_is_cut_off() {
 
 #[tokio::test]
 async fn an_idle_keep_alive_connection_is_closed() {
-    let server = Server::start(&["--header-read-timeout-secs", "2"]);
-    let mut conn = server.connect().await;
+    let (server, _) = serve(&["--header-read-timeout-secs", "2"]);
+    let mut conn = connect(&server).await;
     conn.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
         .await
         .unwrap();
@@ -162,11 +102,11 @@ async fn an_idle_keep_alive_connection_is_closed() {
 
 #[tokio::test]
 async fn connections_beyond_the_limit_are_closed_at_once() {
-    let server = Server::start(&["--max-connections", "2", "--header-read-timeout-secs", "30"]);
-    let first = server.connect().await;
-    let second = server.connect().await;
+    let (server, _) = serve(&["--max-connections", "2", "--header-read-timeout-secs", "30"]);
+    let first = connect(&server).await;
+    let second = connect(&server).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut third = server.connect().await;
+    let mut third = connect(&server).await;
     let _ = third.write_all(HEALTHZ.as_bytes()).await;
     let closed = closed_within(&mut third, Duration::from_secs(5)).await;
     assert!(
@@ -176,7 +116,7 @@ async fn connections_beyond_the_limit_are_closed_at_once() {
     drop(first);
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(
-        server.request(HEALTHZ).await.0,
+        request(&server, HEALTHZ).await.0,
         200,
         "a freed place serves again"
     );
@@ -185,9 +125,9 @@ async fn connections_beyond_the_limit_are_closed_at_once() {
 
 #[tokio::test]
 async fn a_timed_out_request_is_answered_logged_and_counted() {
-    let server = Server::start(&["--request-timeout-secs", "1", "--idle-timeout-secs", "10"]);
+    let (server, _) = serve(&["--request-timeout-secs", "1", "--idle-timeout-secs", "10"]);
     // A body that trickles in slower than the request timeout allows.
-    let mut conn = server.connect().await;
+    let mut conn = connect(&server).await;
     conn.write_all(b"POST /login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\nConnection: close\r\n\r\na=").await.unwrap();
     let started = Instant::now();
     let mut raw = Vec::new();
@@ -207,9 +147,11 @@ async fn a_timed_out_request_is_answered_logged_and_counted() {
     assert!(text.starts_with("HTTP/1.1 503"), "{text}");
     assert!(text.contains("longer than 1 s"), "{text}");
     assert!(started.elapsed() < Duration::from_secs(4));
-    let (status, metrics) = server
-        .request("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .await;
+    let (status, metrics) = request(
+        &server,
+        "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .await;
     assert_eq!(status, 200);
     assert!(
         metrics.lines().any(|l| l.starts_with(
@@ -217,28 +159,30 @@ async fn a_timed_out_request_is_answered_logged_and_counted() {
         )),
         "{metrics}"
     );
-    let logged = server.log.lock().unwrap().iter().any(|l| {
+    let logged = server.log().iter().any(|l| {
         serde_json::from_str::<Value>(l).is_ok_and(|v| {
             v["route"] == "/login" && v["status"] == 503 && v["message"] == "request"
         })
     });
-    assert!(logged, "{:?}", server.log.lock().unwrap());
+    assert!(logged, "{:?}", server.log());
 }
 
 #[tokio::test]
 async fn invented_methods_share_one_metrics_label() {
-    let server = Server::start(&[]);
+    let (server, _) = serve(&[]);
     for i in 0..50 {
-        let (status, _) = server
-            .request(&format!(
-                "FOO{i} /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-            ))
-            .await;
+        let (status, _) = request(
+            &server,
+            &format!("FOO{i} /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+        )
+        .await;
         assert_eq!(status, 405);
     }
-    let (_, metrics) = server
-        .request("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .await;
+    let (_, metrics) = request(
+        &server,
+        "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .await;
     assert!(!metrics.contains("FOO"), "{metrics}");
     assert!(
         metrics.contains("method=\"other\",route=\"/healthz\",status=\"405\"} 50"),
@@ -270,8 +214,8 @@ fn the_idle_timeout_must_exceed_the_request_timeout() {
 
 #[tokio::test]
 async fn an_idle_http2_connection_is_closed() {
-    let server = Server::start(&["--request-timeout-secs", "1", "--idle-timeout-secs", "2"]);
-    let mut conn = server.connect().await;
+    let (server, _) = serve(&["--request-timeout-secs", "1", "--idle-timeout-secs", "2"]);
+    let mut conn = connect(&server).await;
     // The HTTP/2 connection preface and an empty SETTINGS frame, then nothing.
     conn.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
         .await
@@ -321,8 +265,7 @@ async fn http2(
 
 #[tokio::test]
 async fn over_http2_the_host_comes_from_the_authority() {
-    let server = Server::start(&["--base-domain", "rentrack.test"]);
-    let db = server.db.clone();
+    let (server, db) = serve(&["--base-domain", "rentrack.test"]);
     let out = Command::new(BIN)
         .args([
             "company",
@@ -343,7 +286,7 @@ async fn over_http2_the_host_comes_from_the_authority() {
     let token = created["token"].as_str().unwrap();
     let path = "/locations/get_line_item_locations.api";
     let (status, body) = http2(
-        server.port,
+        server.port(),
         "GET",
         "acme.rentrack.test",
         path,
@@ -353,7 +296,7 @@ async fn over_http2_the_host_comes_from_the_authority() {
     .await;
     assert_eq!(status, 200, "{body}");
     let (status, body) = http2(
-        server.port,
+        server.port(),
         "GET",
         "globex.rentrack.test",
         path,
@@ -368,7 +311,7 @@ async fn over_http2_the_host_comes_from_the_authority() {
     let form = "csrf_token=abc&subdomain=acme&email=owner%40acme.test&password=wrong-password";
     let content = ("content-type", "application/x-www-form-urlencoded");
     let (status, body) = http2(
-        server.port,
+        server.port(),
         "POST",
         "acme.rentrack.test",
         "/login",
@@ -377,7 +320,7 @@ async fn over_http2_the_host_comes_from_the_authority() {
             ("cookie", "rentrack_csrf=abc"),
             (
                 "origin",
-                &format!("http://acme.rentrack.test:{}", server.port),
+                &format!("http://acme.rentrack.test:{}", server.port()),
             ),
         ],
         form,
@@ -388,7 +331,7 @@ async fn over_http2_the_host_comes_from_the_authority() {
         "a same-site form is checked, not refused as foreign: {body}"
     );
     let (status, _) = http2(
-        server.port,
+        server.port(),
         "POST",
         "acme.rentrack.test",
         "/login",
