@@ -319,10 +319,24 @@ impl Db {
         }
     }
 
+    /// Brings the schema up to date. On PostgreSQL the migrations run without the
+    /// statement timeout meant for requests: building an index on a large table may
+    /// take longer, and must not fail half-way at start-up.
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match &self.pool {
             Pool::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
-            Pool::Postgres(p) => POSTGRES_MIGRATIONS.run(p).await?,
+            Pool::Postgres(p) => {
+                let mut conn = p.acquire().await?;
+                sqlx::query("SET statement_timeout = 0")
+                    .execute(&mut *conn)
+                    .await?;
+                let migrated = POSTGRES_MIGRATIONS.run(&mut *conn).await;
+                // Back to the connection's own timeout before it returns to the pool.
+                sqlx::query("RESET statement_timeout")
+                    .execute(&mut *conn)
+                    .await?;
+                migrated?;
+            }
         }
         Ok(())
     }
