@@ -28,7 +28,7 @@ impl DepreciationMode {
     /// A rate is a whole number of months (1 to 1200) under useful life, and a
     /// percentage per year above 0 and at most 100 under percentage mode.
     pub fn parse_rate(self, raw: &str) -> Result<Decimal, String> {
-        let value = Decimal::from_str(raw.trim()).map_err(|_| "is not a number".to_string())?;
+        let value = Decimal::from_str(raw.trim()).map_err(|_| "is not a number".to_owned())?;
         match self {
             DepreciationMode::UsefulLife => {
                 if value.fract().is_zero() && value >= Decimal::ONE && value <= Decimal::from(1200)

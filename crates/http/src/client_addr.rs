@@ -77,7 +77,7 @@ impl TrustedProxies {
         }
         for entry in forwarded.iter().rev() {
             match entry.parse::<IpAddr>() {
-                Ok(ip) if self.trusts(ip) => continue,
+                Ok(ip) if self.trusts(ip) => {}
                 Ok(ip) => return ip.to_string(),
                 // Not an address: whatever wrote it, it is not a proxy of ours.
                 Err(_) => return (*entry).to_owned(),

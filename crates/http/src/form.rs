@@ -90,13 +90,10 @@ impl<'a> Form<'a> {
                 self.error(field, "can't be blank");
                 None
             }
-            Some(v) if v.chars().count() > domain::Name::MAX_CHARS => {
+            Some(v) if v.chars().count() > Name::MAX_CHARS => {
                 self.error(
                     field,
-                    format!(
-                        "is too long (maximum is {} characters)",
-                        domain::Name::MAX_CHARS
-                    ),
+                    format!("is too long (maximum is {} characters)", Name::MAX_CHARS),
                 );
                 None
             }

@@ -20,7 +20,7 @@ struct Histogram {
 
 /// The method as a metrics label: the standard methods by name, anything else `other`,
 /// so invented methods cannot grow `/metrics` without bound.
-pub fn method_label(method: &axum::http::Method) -> &'static str {
+pub fn method_label(method: &http::Method) -> &'static str {
     use axum::http::Method;
     match *method {
         Method::GET => "GET",

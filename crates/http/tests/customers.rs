@@ -478,7 +478,7 @@ async fn order_filters_count_real_orders(kind: Kind) {
         "URL-encoded >5"
     );
     let res = app
-        .req(axum::http::Method::GET, "/customers.api")
+        .req(http::Method::GET, "/customers.api")
         .form(&[("filter", "completed_orders"), ("filter_val", ">5")])
         .send()
         .await;

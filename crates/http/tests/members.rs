@@ -551,7 +551,7 @@ async fn list_filters_by_email_employee_id_and_status(kind: Kind) {
     );
     // The filter may come in a GET body too.
     let res = app
-        .req(axum::http::Method::GET, "/members.api")
+        .req(http::Method::GET, "/members.api")
         .form(&[("filter", "status"), ("filter_val", "inactive")])
         .send()
         .await;

@@ -98,10 +98,7 @@ async fn over_the_limit_is_429_and_early_retry_waits_longer(kind: Kind) {
         .await
         .unwrap();
         assert_eq!(list.total, 0);
-        let metrics = app
-            .anonymous(axum::http::Method::GET, "/metrics")
-            .send()
-            .await;
+        let metrics = app.anonymous(http::Method::GET, "/metrics").send().await;
         assert!(
             metrics.text.contains("rentrack_rate_limited_total 2"),
             "{}",
@@ -157,7 +154,7 @@ async fn limit_holds_across_two_instances_on_postgres() {
         let token = first.token.clone();
         tasks.push(tokio::spawn(async move {
             use tower::ServiceExt;
-            let req = axum::http::Request::get("/assets/vendors.api")
+            let req = http::Request::get("/assets/vendors.api")
                 .header("token", token)
                 .body(axum::body::Body::empty())
                 .unwrap();

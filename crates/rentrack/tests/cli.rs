@@ -596,10 +596,10 @@ fn serve_speaks_https_with_the_given_certificate() {
         .build()
         .unwrap();
     let (status, body) = rt.block_on(async {
-        let mut roots = tokio_rustls::rustls::RootCertStore::empty();
+        let mut roots = rustls::RootCertStore::empty();
         roots.add(certified.cert.der().clone()).unwrap();
-        let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
-        let config = tokio_rustls::rustls::ClientConfig::builder_with_provider(provider)
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .unwrap()
             .with_root_certificates(roots)
@@ -608,7 +608,7 @@ fn serve_speaks_https_with_the_given_certificate() {
         let tcp = TcpStream::connect(("127.0.0.1", server.port()))
             .await
             .unwrap();
-        let name = tokio_rustls::rustls::pki_types::ServerName::try_from("localhost").unwrap();
+        let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
         let tls = connector
             .connect(name, tcp)
             .await

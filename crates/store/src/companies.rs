@@ -225,7 +225,7 @@ pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Company>, Store
 
 async fn update_company(
     db: &Db,
-    which: sea_query::Expr,
+    which: Expr,
     values: Vec<(&'static str, sea_query::Value)>,
     action: &str,
     details: serde_json::Value,

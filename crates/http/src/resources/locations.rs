@@ -100,7 +100,7 @@ fn read_fields(
         active: None,
     };
     if creating {
-        if let Change::Clear = fields.parent_id {
+        if fields.parent_id == Change::Clear {
             fields.parent_id = Change::Keep;
         }
         fields.active = match params.get("location[status]") {

@@ -99,7 +99,7 @@ async fn read_input(
     company: CompanyId,
     params: &Params,
     creating: bool,
-) -> Result<(Option<domain::Name>, VendorInput), ApiError> {
+) -> Result<(Option<Name>, VendorInput), ApiError> {
     let mut form = Form::new(params, "vendor");
     let fields = custom_attributes::fields_for_input(
         state.db(),
