@@ -8,6 +8,7 @@ pub mod console;
 pub mod custom_attributes;
 pub mod error;
 pub mod form;
+pub mod ids;
 pub mod metrics;
 pub mod observe;
 pub mod params;

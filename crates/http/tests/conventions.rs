@@ -8,6 +8,7 @@ use common::{Kind, TestApp};
 use serde_json::json;
 
 both!(
+    ids_that_are_not_ids_are_a_404_naming_the_kind,
     token_sources_and_precedence,
     regenerated_token_stops_working_at_once,
     disabled_api_is_forbidden,
@@ -346,4 +347,43 @@ async fn healthz_metrics_and_openapi(kind: Kind) {
     let res = app.anonymous(Method::GET, "/openapi.json").send().await;
     assert!(res.expect(StatusCode::OK)["paths"]["/locations/{id}.api"]["put"].is_object());
     assert!(res.header("x-request-id").is_some());
+}
+
+async fn ids_that_are_not_ids_are_a_404_naming_the_kind(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    for (path, what) in [
+        ("/locations/{}.api", "location"),
+        ("/locations/{}/quantities_by_asset_ids.api", "location"),
+        ("/groups/{}.api", "group"),
+        ("/vendors/{}.api", "vendor"),
+        ("/members/{}.api", "member"),
+        ("/customers/{}.api", "customer"),
+        ("/businesses/{}.api", "business"),
+        ("/contacts/{}.api", "contact"),
+        ("/custom_fields/{}.api", "custom field"),
+        ("/groups/{}/sub_groups/1.api", "group"),
+    ] {
+        for bad in ["abc", "0", "-3", "1.5", "99999999999999999999"] {
+            let res = app.get(&path.replace("{}", bad)).await;
+            assert_eq!(
+                res.status,
+                StatusCode::NOT_FOUND,
+                "{path} with {bad}: {}",
+                res.text
+            );
+            assert_eq!(
+                res.body["message"],
+                format!("No such {what} in this company. Check the id."),
+                "{path} with {bad}"
+            );
+        }
+    }
+    let res = app
+        .get(&format!("/groups/{group}/sub_groups/abc.api"))
+        .await;
+    assert_eq!(
+        res.body["message"],
+        "No such subgroup in this company. Check the id."
+    );
 }

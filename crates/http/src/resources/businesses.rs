@@ -1,7 +1,7 @@
 //! Businesses: `/businesses.api`, `/businesses/{id}.api`. Status 1 is active, 0 inactive.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::custom_field::Target;
 use domain::customer_filter::BusinessFilter;
 use domain::{CompanyId, PageSize};
@@ -14,9 +14,10 @@ use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
 use crate::form::Form;
+use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment, path_id};
+use crate::views::{self, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "required on create and update"),
@@ -220,21 +221,20 @@ async fn create(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Business>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
-    let business = businesses::find(state.db(), company.id, path_id(&id, "business")?).await?;
+    let business = businesses::find(state.db(), company.id, id).await?;
     answer(&state, &company, business, include).await
 }
 
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Business>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "business")?;
     businesses::find(state.db(), company.id, id).await?;
     let input = read_input(&state, company.id, &params).await?;
     let business = businesses::update(state.db(), company.id, id, input).await?;

@@ -2,7 +2,7 @@
 //! `/contacts/add_existing_contacts_to_business.api`, `/contacts/{id}/update_status.api`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::customer_filter::PersonList;
 use serde_json::{Value, json};
 use store::persons::{self, Kind};
@@ -11,10 +11,11 @@ use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::{Form, parse_id};
+use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::resources::persons::{answer, fields_for, page_of, read_input, render};
 use crate::state::AppState;
-use crate::views::{self, path_id};
+use crate::views;
 
 const FIELDS: &[(&str, &str)] = &[
     ("last_name", "required on create and update"),
@@ -105,27 +106,20 @@ async fn create(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Contact>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
-    let contact = persons::find(
-        state.db(),
-        company.id,
-        Kind::Contact,
-        path_id(&id, "contact")?,
-    )
-    .await?;
+    let contact = persons::find(state.db(), company.id, Kind::Contact, id).await?;
     answer(&state, &company, "contact", contact, include).await
 }
 
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Contact>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "contact")?;
     persons::find(state.db(), company.id, Kind::Contact, id).await?;
     let input = read_input(&state, company.id, &params, Kind::Contact, false).await?;
     let contact = persons::update(state.db(), company.id, Kind::Contact, id, input).await?;
@@ -135,15 +129,9 @@ async fn update(
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Contact>,
 ) -> Result<Json<Value>, ApiError> {
-    let contact = persons::delete(
-        state.db(),
-        company.id,
-        Kind::Contact,
-        path_id(&id, "contact")?,
-    )
-    .await?;
+    let contact = persons::delete(state.db(), company.id, Kind::Contact, id).await?;
     answer(&state, &company, "contact", contact, true).await
 }
 
@@ -151,10 +139,9 @@ async fn delete(
 async fn update_status(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Contact>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "contact")?;
     let active = views::flag(&params, "mark_active")?;
     let inactive = views::flag(&params, "mark_inactive")?;
     let active = match (active, inactive) {

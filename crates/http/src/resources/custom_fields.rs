@@ -1,7 +1,7 @@
 //! Custom fields (a rentrack extension): `/custom_fields.api`, `/custom_fields/{id}.api`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::PageSize;
 use domain::custom_field::{FieldType, Target, Targets};
 use serde_json::{Value, json};
@@ -12,9 +12,10 @@ use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::{Form, MAX_LIST_ENTRIES};
+use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment, path_id};
+use crate::views::{self, moment};
 
 /// The most options a dropdown or checkbox field may have: every response that
 /// shows the field lists them all.
@@ -211,9 +212,9 @@ async fn create(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::CustomField>,
 ) -> Result<Json<Value>, ApiError> {
-    let field = custom_fields::find(state.db(), company.id, path_id(&id, "custom field")?).await?;
+    let field = custom_fields::find(state.db(), company.id, id).await?;
     Ok(Json(views::one(
         "custom_field",
         render(&field, company.time_zone),
@@ -223,10 +224,9 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::CustomField>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "custom field")?;
     let input = read_input(&params, false)?;
     let field = custom_fields::update(state.db(), company.id, id, input).await?;
     Ok(Json(views::one(
@@ -238,10 +238,9 @@ async fn update(
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::CustomField>,
 ) -> Result<Json<Value>, ApiError> {
-    let field =
-        custom_fields::delete(state.db(), company.id, path_id(&id, "custom field")?).await?;
+    let field = custom_fields::delete(state.db(), company.id, id).await?;
     Ok(Json(views::one(
         "custom_field",
         render(&field, company.time_zone),

@@ -1,7 +1,7 @@
 //! Customers: `/customers.api`, `/customers/{id}.api`, `mark_active`, `mark_inactive`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::customer_filter::PersonList;
 use serde_json::Value;
 use store::persons::{self, Kind};
@@ -9,10 +9,11 @@ use store::persons::{self, Kind};
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
+use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::resources::persons::{answer, page_of, read_input};
 use crate::state::AppState;
-use crate::views::{self, path_id};
+use crate::views;
 
 pub const FIELDS: &[(&str, &str)] = &[
     ("first_name", "required on create and update"),
@@ -101,27 +102,20 @@ async fn create(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Customer>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
-    let customer = persons::find(
-        state.db(),
-        company.id,
-        Kind::Customer,
-        path_id(&id, "customer")?,
-    )
-    .await?;
+    let customer = persons::find(state.db(), company.id, Kind::Customer, id).await?;
     answer(&state, &company, "customer", customer, include).await
 }
 
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Customer>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "customer")?;
     persons::find(state.db(), company.id, Kind::Customer, id).await?;
     let input = read_input(&state, company.id, &params, Kind::Customer, false).await?;
     let customer = persons::update(state.db(), company.id, Kind::Customer, id, input).await?;
@@ -131,46 +125,26 @@ async fn update(
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Customer>,
 ) -> Result<Json<Value>, ApiError> {
-    let customer = persons::delete(
-        state.db(),
-        company.id,
-        Kind::Customer,
-        path_id(&id, "customer")?,
-    )
-    .await?;
+    let customer = persons::delete(state.db(), company.id, Kind::Customer, id).await?;
     answer(&state, &company, "customer", customer, true).await
 }
 
 async fn mark_active(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Customer>,
 ) -> Result<Json<Value>, ApiError> {
-    let customer = persons::set_active(
-        state.db(),
-        company.id,
-        Kind::Customer,
-        path_id(&id, "customer")?,
-        true,
-    )
-    .await?;
+    let customer = persons::set_active(state.db(), company.id, Kind::Customer, id, true).await?;
     answer(&state, &company, "customer", customer, true).await
 }
 
 async fn mark_inactive(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Customer>,
 ) -> Result<Json<Value>, ApiError> {
-    let customer = persons::set_active(
-        state.db(),
-        company.id,
-        Kind::Customer,
-        path_id(&id, "customer")?,
-        false,
-    )
-    .await?;
+    let customer = persons::set_active(state.db(), company.id, Kind::Customer, id, false).await?;
     answer(&state, &company, "customer", customer, true).await
 }

@@ -1,7 +1,7 @@
 //! Groups: `/groups.api`, `/assets/classification_view.api`, `/groups/{id}.api`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::PageSize;
 use domain::depreciation::{DepreciationMode, DepreciationRates};
 use serde_json::{Value, json};
@@ -11,9 +11,10 @@ use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
+use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment, path_id};
+use crate::views::{self, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "required, at least 3 characters"),
@@ -144,19 +145,18 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Group>,
 ) -> Result<Json<Value>, ApiError> {
-    let group = groups::find(state.db(), company.id, path_id(&id, "group")?).await?;
+    let group = groups::find(state.db(), company.id, id).await?;
     Ok(Json(views::one("group", render(&group, company.time_zone))))
 }
 
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Group>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "group")?;
     let stored = groups::find(state.db(), company.id, id).await?;
     let input = read_input(&params, DepreciationMode::parse(&stored.depreciation_mode))?;
     let group = groups::update(state.db(), company.id, id, input).await?;
@@ -166,8 +166,8 @@ async fn update(
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Group>,
 ) -> Result<Json<Value>, ApiError> {
-    let group = groups::delete(state.db(), company.id, path_id(&id, "group")?).await?;
+    let group = groups::delete(state.db(), company.id, id).await?;
     Ok(Json(views::one("group", render(&group, company.time_zone))))
 }

@@ -2,7 +2,7 @@
 //! `/locations/{id}.api`, activate, deactivate, `quantities_by_asset_ids`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::{Change, PageSize};
 use serde_json::{Value, json};
 use store::locations::{self, Location, LocationFields, StatusFilter};
@@ -11,9 +11,10 @@ use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
+use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment, path_id};
+use crate::views::{self, moment};
 
 pub fn routes(api: Api) -> Api {
     api.route("/locations", post(create), Doc::new("Locations", "Create a location").form("location", FIELDS).returns("location"))
@@ -152,11 +153,11 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Location>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
     views::flag(&params, "include_custom_fields")?;
-    let location = locations::find(state.db(), company.id, path_id(&id, "location")?).await?;
+    let location = locations::find(state.db(), company.id, id).await?;
     Ok(Json(views::one(
         "location",
         render(&location, company.time_zone),
@@ -166,10 +167,9 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Location>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "location")?;
     let (name, fields) = read_fields(&params, false)?;
     let location = locations::update(state.db(), company.id, id, name, fields).await?;
     Ok(Json(views::one(
@@ -181,10 +181,9 @@ async fn update(
 async fn activate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Location>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "location")?;
     let with_children = views::flag(&params, "activate_all_children_locations")?;
     let location = locations::activate(state.db(), company.id, id, with_children).await?;
     Ok(Json(views::one(
@@ -196,9 +195,9 @@ async fn activate(
 async fn deactivate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Location>,
 ) -> Result<Json<Value>, ApiError> {
-    let location = locations::deactivate(state.db(), company.id, path_id(&id, "location")?).await?;
+    let location = locations::deactivate(state.db(), company.id, id).await?;
     Ok(Json(views::one(
         "location",
         render(&location, company.time_zone),
@@ -208,9 +207,8 @@ async fn deactivate(
 async fn quantities(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Location>,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "location")?;
     let rows = locations::quantities(state.db(), company.id, id).await?;
     let map: serde_json::Map<String, Value> = rows
         .iter()

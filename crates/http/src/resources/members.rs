@@ -2,7 +2,7 @@
 //! `/members/{id}/deactivate.api`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
 use domain::{Change, CompanyId, PageSize};
@@ -15,9 +15,10 @@ use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
 use crate::form::Form;
+use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment, path_id};
+use crate::views::{self, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     (
@@ -262,21 +263,20 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Member>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
-    let member = members::find(state.db(), company.id, path_id(&id, "member")?).await?;
+    let member = members::find(state.db(), company.id, id).await?;
     answer(&state, &company, member, include).await
 }
 
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Member>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "member")?;
     let existing = members::find(state.db(), company.id, id).await?;
     if existing.member.is_owner {
         return Err(ApiError::Forbidden(members::OWNER_REFUSED.into()));
@@ -289,18 +289,17 @@ async fn update(
 async fn activate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Member>,
 ) -> Result<Json<Value>, ApiError> {
-    let member = members::set_active(state.db(), company.id, path_id(&id, "member")?, true).await?;
+    let member = members::set_active(state.db(), company.id, id, true).await?;
     answer(&state, &company, member, true).await
 }
 
 async fn deactivate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Member>,
 ) -> Result<Json<Value>, ApiError> {
-    let member =
-        members::set_active(state.db(), company.id, path_id(&id, "member")?, false).await?;
+    let member = members::set_active(state.db(), company.id, id, false).await?;
     answer(&state, &company, member, true).await
 }

@@ -2,7 +2,7 @@
 //! `/groups/{group}/sub_groups/{id}.api`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::PageSize;
 use serde_json::{Value, json};
 use store::sub_groups::{self, SubGroup, SubGroupInput};
@@ -11,9 +11,10 @@ use crate::api::{Api, Doc, get, post};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
+use crate::ids::{Id, Under, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment, path_id};
+use crate::views::{self, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "required, at least 3 characters"),
@@ -74,10 +75,9 @@ fn read_input(params: &Params) -> Result<SubGroupInput, ApiError> {
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(group): Path<String>,
+    Under(group, _): Under<kind::Group>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let group = path_id(&group, "group")?;
     let mut input = read_input(&params)?;
     if matches!(input.parent_id, domain::Change::Clear) {
         input.parent_id = domain::Change::Keep;
@@ -110,15 +110,10 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path((group, id)): Path<(String, String)>,
+    Under(group, _): Under<kind::Group>,
+    Id(id, _): Id<kind::SubGroup>,
 ) -> Result<Json<Value>, ApiError> {
-    let sub = sub_groups::find(
-        state.db(),
-        company.id,
-        path_id(&group, "group")?,
-        path_id(&id, "subgroup")?,
-    )
-    .await?;
+    let sub = sub_groups::find(state.db(), company.id, group, id).await?;
     Ok(Json(views::one(
         "sub_group",
         render(&sub, company.time_zone),
@@ -128,10 +123,10 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path((group, id)): Path<(String, String)>,
+    Under(group, _): Under<kind::Group>,
+    Id(id, _): Id<kind::SubGroup>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let (group, id) = (path_id(&group, "group")?, path_id(&id, "subgroup")?);
     let sub = sub_groups::update(state.db(), company.id, group, id, read_input(&params)?).await?;
     Ok(Json(views::one(
         "sub_group",
@@ -142,15 +137,10 @@ async fn update(
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path((group, id)): Path<(String, String)>,
+    Under(group, _): Under<kind::Group>,
+    Id(id, _): Id<kind::SubGroup>,
 ) -> Result<Json<Value>, ApiError> {
-    let sub = sub_groups::delete(
-        state.db(),
-        company.id,
-        path_id(&group, "group")?,
-        path_id(&id, "subgroup")?,
-    )
-    .await?;
+    let sub = sub_groups::delete(state.db(), company.id, group, id).await?;
     Ok(Json(views::one(
         "sub_group",
         render(&sub, company.time_zone),

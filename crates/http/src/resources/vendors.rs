@@ -1,7 +1,7 @@
 //! Vendors: `/vendors.api`, `/assets/vendors.api`, `/vendors/{id}.api`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::custom_field::Target;
 use domain::{CompanyId, Name, PageSize};
 use serde_json::{Value, json};
@@ -13,9 +13,10 @@ use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
 use crate::form::Form;
+use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment, path_id};
+use crate::views::{self, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "required on create, at least 3 characters"),
@@ -192,11 +193,11 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Vendor>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
-    let vendor = vendors::find(state.db(), company.id, path_id(&id, "vendor")?).await?;
+    let vendor = vendors::find(state.db(), company.id, id).await?;
     let fields = fields_for(&state, company.id, &[&vendor]).await?;
     Ok(Json(views::one(
         "vendor",
@@ -207,10 +208,9 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    Id(id, _): Id<kind::Vendor>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, "vendor")?;
     let (name, mut input) = read_input(&state, company.id, &params, false).await?;
     input.name = name;
     let vendor = vendors::update(state.db(), company.id, id, input).await?;
