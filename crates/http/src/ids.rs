@@ -38,6 +38,10 @@ pub mod kind {
         Business => "business",
         Contact => "contact",
         CustomField => "custom field",
+        CustomRole => "custom_role",
+        Team => "team",
+        RetireReason => "retire_reason",
+        Address => "address",
     );
 }
 

@@ -60,8 +60,3 @@ pub fn flag(params: &Params, name: &str) -> Result<bool, ApiError> {
             .ok_or_else(|| ApiError::field(name, "must be true or false")),
     }
 }
-
-/// The id in a path segment; anything but a positive number is no such record.
-pub fn path_id(raw: &str, what: &str) -> Result<i64, ApiError> {
-    crate::form::parse_id(raw).ok_or_else(|| ApiError::not_found(what))
-}

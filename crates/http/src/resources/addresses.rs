@@ -3,7 +3,7 @@
 //! (`/businesses/{id}/shipping_addresses...`, with a default billing address too).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::{Change, PageSize};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
@@ -14,9 +14,10 @@ use crate::api::{Api, Doc, Methods, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::{Form, parse_id};
+use crate::ids::{Id, Under, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment, path_id};
+use crate::views::{self, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "text"),
@@ -53,12 +54,12 @@ enum Family {
 }
 
 impl Family {
-    fn owner(self, raw: &str) -> Result<Owner, ApiError> {
-        Ok(match self {
-            Family::Member => Owner::Member(path_id(raw, "member")?),
-            Family::Customer => Owner::Customer(path_id(raw, "customer")?),
-            Family::Business => Owner::Business(path_id(raw, "business")?),
-        })
+    fn owner(self, id: i64) -> Owner {
+        match self {
+            Family::Member => Owner::Member(id),
+            Family::Customer => Owner::Customer(id),
+            Family::Business => Owner::Business(id),
+        }
     }
 
     fn base(self) -> &'static str {
@@ -99,30 +100,40 @@ impl Family {
 }
 
 pub fn routes(api: Api) -> Api {
-    let api = family(api, Family::Member);
-    let api = family(api, Family::Customer);
-    family(api, Family::Business)
+    let api = family::<kind::Member>(api, Family::Member);
+    let api = family::<kind::Customer>(api, Family::Customer);
+    family::<kind::Business>(api, Family::Business)
 }
 
-fn family(api: Api, f: Family) -> Api {
+/// The routes of `f`, whose owners are `O`s (named in the 404 of a bad owner id).
+fn family<O: crate::ids::Kind>(api: Api, f: Family) -> Api {
     let fields: Vec<(&str, &str)> = FIELDS.iter().chain(f.extra()).copied().collect();
-    let list_route: Methods =
-        get(move |s: State<AppState>, t: Tenant, p: Path<String>, q: Params| list(f, s, t, p, q))
-            .post(
-                move |s: State<AppState>, t: Tenant, p: Path<String>, q: Params| {
-                    create(f, s, t, p, q)
-                },
-            );
-    let one_route: Methods =
-        get(move |s: State<AppState>, t: Tenant, p: Path<(String, String)>| details(f, s, t, p))
-            .put_or_patch(
-                move |s: State<AppState>, t: Tenant, p: Path<(String, String)>, q: Params| {
-                    update(f, s, t, p, q)
-                },
-            );
-    let default_route = get(move |s: State<AppState>, t: Tenant, p: Path<String>| {
-        default_address(f, None, s, t, p)
-    });
+    let list_route: Methods = get(
+        move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>, q: Params| list(f, s, t, o, q),
+    )
+    .post(
+        move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>, q: Params| {
+            create(f, s, t, o, q)
+        },
+    );
+    let one_route: Methods = get(
+        move |s: State<AppState>,
+              t: Tenant,
+              Under(o, _): Under<O>,
+              Id(id, _): Id<kind::Address>| { details(f, s, t, o, id) },
+    )
+    .put_or_patch(
+        move |s: State<AppState>,
+              t: Tenant,
+              Under(o, _): Under<O>,
+              Id(id, _): Id<kind::Address>,
+              q: Params| { update(f, s, t, o, id, q) },
+    );
+    let default_route = get(
+        move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>| {
+            default_address(f, None, s, t, o)
+        },
+    );
     let default_summary = if f == Family::Business {
         "The default shipping address (404 when none)"
     } else {
@@ -156,9 +167,11 @@ fn family(api: Api, f: Family) -> Api {
                 .returns("shipping_address"),
         );
     if f == Family::Business {
-        let billing = get(move |s: State<AppState>, t: Tenant, p: Path<String>| {
-            default_address(f, Some(AddressType::Billing), s, t, p)
-        });
+        let billing = get(
+            move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>| {
+                default_address(f, Some(AddressType::Billing), s, t, o)
+            },
+        );
         api.route(
             &format!("{}/default_billing_address", f.base()),
             billing,
@@ -311,10 +324,10 @@ async fn list(
     f: Family,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(owner): Path<String>,
+    owner: i64,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let owner = f.owner(&owner)?;
+    let owner = f.owner(owner);
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = addresses::list(state.db(), company.id, owner, page).await?;
     Ok(Json(views::paged(
@@ -329,10 +342,10 @@ async fn create(
     f: Family,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(owner): Path<String>,
+    owner: i64,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let owner = f.owner(&owner)?;
+    let owner = f.owner(owner);
     let input = read_input(f, &params, true)?;
     let address = addresses::create(state.db(), company.id, owner, input).await?;
     Ok(Json(views::one(
@@ -346,9 +359,9 @@ async fn default_address(
     address_type: Option<AddressType>,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(owner): Path<String>,
+    owner: i64,
 ) -> Result<Json<Value>, ApiError> {
-    let owner = f.owner(&owner)?;
+    let owner = f.owner(owner);
     let address_type = address_type.or((f == Family::Business).then_some(AddressType::Shipping));
     let address = addresses::default_address(state.db(), company.id, owner, address_type)
         .await
@@ -376,15 +389,10 @@ async fn details(
     f: Family,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path((owner, id)): Path<(String, String)>,
+    owner: i64,
+    id: i64,
 ) -> Result<Json<Value>, ApiError> {
-    let address = addresses::find(
-        state.db(),
-        company.id,
-        f.owner(&owner)?,
-        path_id(&id, "address")?,
-    )
-    .await?;
+    let address = addresses::find(state.db(), company.id, f.owner(owner), id).await?;
     Ok(Json(views::one(
         "shipping_address",
         render(f, &address, company.time_zone),
@@ -395,10 +403,11 @@ async fn update(
     f: Family,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path((owner, id)): Path<(String, String)>,
+    owner: i64,
+    id: i64,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let (owner, id) = (f.owner(&owner)?, path_id(&id, "address")?);
+    let owner = f.owner(owner);
     let input = read_input(f, &params, false)?;
     let address = addresses::update(state.db(), company.id, owner, id, input).await?;
     Ok(Json(views::one(

@@ -3,7 +3,7 @@
 //! with `/<plural>/{id}.api`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use domain::PageSize;
 use serde_json::{Value, json};
 use store::reference_data::{self, Entry, EntryInput, Kind};
@@ -12,9 +12,10 @@ use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
+use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment, path_id};
+use crate::views::{self, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     (
@@ -25,21 +26,21 @@ const FIELDS: &[(&str, &str)] = &[
 ];
 
 pub fn routes(api: Api) -> Api {
-    let api = family(
+    let api = family::<kind::CustomRole>(
         api,
         Kind::CustomRole,
         "Roles",
         "List custom roles, 25 a page (POST creates one: a rentrack extension)",
         "Custom role details (GET), update (PUT or PATCH) or delete (DELETE; 409 while members have it)",
     );
-    let api = family(
+    let api = family::<kind::Team>(
         api,
         Kind::Team,
         "Teams",
         "List teams, 25 a page (POST creates one: a rentrack extension)",
         "Team details (GET), update (PUT or PATCH) or delete (DELETE; its members leave it)",
     );
-    family(
+    family::<kind::RetireReason>(
         api,
         Kind::RetireReason,
         "Retire reasons",
@@ -56,7 +57,7 @@ fn plural(kind: Kind) -> &'static str {
     }
 }
 
-fn family(
+fn family<K: crate::ids::Kind>(
     api: Api,
     kind: Kind,
     tag: &'static str,
@@ -70,17 +71,15 @@ fn family(
         list_or_create(kind, state, tenant, params, true)
     };
     let details =
-        move |state: State<AppState>, tenant: Tenant, path: Path<String>, params: Params| {
-            one(kind, state, tenant, path, params, Action::Details)
+        move |state: State<AppState>, tenant: Tenant, Id(id, _): Id<K>, params: Params| {
+            one(kind, state, tenant, id, params, Action::Details)
         };
-    let update =
-        move |state: State<AppState>, tenant: Tenant, path: Path<String>, params: Params| {
-            one(kind, state, tenant, path, params, Action::Update)
-        };
-    let delete =
-        move |state: State<AppState>, tenant: Tenant, path: Path<String>, params: Params| {
-            one(kind, state, tenant, path, params, Action::Delete)
-        };
+    let update = move |state: State<AppState>, tenant: Tenant, Id(id, _): Id<K>, params: Params| {
+        one(kind, state, tenant, id, params, Action::Update)
+    };
+    let delete = move |state: State<AppState>, tenant: Tenant, Id(id, _): Id<K>, params: Params| {
+        one(kind, state, tenant, id, params, Action::Delete)
+    };
     api.route(
         &format!("/{}", plural(kind)),
         get(collection).post(create),
@@ -152,11 +151,10 @@ async fn one(
     kind: Kind,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Path(id): Path<String>,
+    id: i64,
     params: Params,
     action: Action,
 ) -> Result<Json<Value>, ApiError> {
-    let id = path_id(&id, kind.singular())?;
     let entry = match action {
         Action::Details => reference_data::find(state.db(), company.id, kind, id).await?,
         Action::Update => {
