@@ -368,7 +368,10 @@ async fn ids_that_are_not_ids_are_a_404_naming_the_kind(kind: Kind) {
         ("/retire_reasons/{}.api", "retire_reason"),
         ("/users/{}/shipping_addresses.api", "member"),
         ("/customers/{}/shipping_addresses/1.api", "customer"),
-        ("/businesses/{}/shipping_addresses/default_address.api", "business"),
+        (
+            "/businesses/{}/shipping_addresses/default_address.api",
+            "business",
+        ),
         ("/users/1/shipping_addresses/{}.api", "address"),
     ] {
         for bad in ["abc", "0", "-3", "1.5", "99999999999999999999"] {
