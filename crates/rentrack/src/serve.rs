@@ -19,8 +19,8 @@ fn configure(builder: &mut Builder<TokioExecutor>, args: &ServeArgs) {
     builder.http2().timer(TokioTimer::new());
 }
 
-/// Settings that only make sense together.
-pub fn check(args: &ServeArgs) -> anyhow::Result<()> {
+/// Settings that only make sense together (`serve` and `demo` alike).
+fn check(args: &ServeArgs) -> anyhow::Result<()> {
     if args.idle_timeout_secs <= args.request_timeout_secs {
         anyhow::bail!(
             "--idle-timeout-secs ({}) must exceed --request-timeout-secs ({}): a connection waiting for its answer is not idle",
@@ -62,7 +62,6 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
 }
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    check(&args)?;
     init_logging();
     let db = open(&args.db).await?;
     run(db, args, |_| {}).await
@@ -87,6 +86,7 @@ async fn maintain(db: &Db) {
 
 /// Serves until SIGTERM or Ctrl-C, then lets requests in flight finish (up to 30 s).
 pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
+    check(&args)?;
     let state = state_for(db.clone(), &args);
     maintain(&db).await;
     tokio::spawn({
