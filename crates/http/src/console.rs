@@ -204,16 +204,9 @@ async fn current(state: &AppState, headers: &HeaderMap) -> Result<Option<Session
 fn internal(e: store::StoreError) -> Response {
     if e.is_unavailable() {
         tracing::warn!(error = %e, "console request: database unavailable");
-        let mut response = (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Html("<p>The service is busy. Try again in a few seconds.</p>"),
-        )
-            .into_response();
-        response.headers_mut().insert(
-            "retry-after",
-            HeaderValue::from(crate::error::UNAVAILABLE_RETRY_SECS),
-        );
-        return response;
+        return crate::error::unavailable(Html(
+            "<p>The service is busy. Try again in a few seconds.</p>",
+        ));
     }
     tracing::error!(error = %e, "console request failed");
     (

@@ -11,6 +11,16 @@ pub const UNAVAILABLE: &str =
 /// The `Retry-After` of a 503.
 pub const UNAVAILABLE_RETRY_SECS: u32 = 2;
 
+/// A 503 with `body` and the `Retry-After` every "come back later" answer carries (API
+/// errors, `/healthz`, console pages).
+pub fn unavailable(body: impl IntoResponse) -> Response {
+    let mut response = (StatusCode::SERVICE_UNAVAILABLE, body).into_response();
+    response
+        .headers_mut()
+        .insert("retry-after", HeaderValue::from(UNAVAILABLE_RETRY_SECS));
+    response
+}
+
 #[derive(Debug)]
 pub enum ApiError {
     /// 400: the request cannot be read.
@@ -123,21 +133,17 @@ impl IntoResponse for ApiError {
             | ApiError::TooLarge(m)
             | ApiError::RateLimited { message: m, .. } => serde_json::json!({"message": m}),
         };
+        if let ApiError::Unavailable(_) | ApiError::TimedOut(_) = self {
+            return unavailable(axum::Json(body));
+        }
         let mut response = (status, axum::Json(body)).into_response();
-        match self {
-            ApiError::RateLimited {
-                retry_after_secs, ..
-            } => {
-                response
-                    .headers_mut()
-                    .insert("retry-after", HeaderValue::from(retry_after_secs));
-            }
-            ApiError::Unavailable(_) | ApiError::TimedOut(_) => {
-                response
-                    .headers_mut()
-                    .insert("retry-after", HeaderValue::from(UNAVAILABLE_RETRY_SECS));
-            }
-            _ => {}
+        if let ApiError::RateLimited {
+            retry_after_secs, ..
+        } = self
+        {
+            response
+                .headers_mut()
+                .insert("retry-after", HeaderValue::from(retry_after_secs));
         }
         response
     }

@@ -108,15 +108,7 @@ async fn method_not_allowed() -> ApiError {
 async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
     match store::companies::list_ping(state.db()).await {
         Ok(()) => (StatusCode::OK, Json(serde_json::json!({"status": "ok"}))).into_response(),
-        Err(_) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            [(
-                header::RETRY_AFTER,
-                error::UNAVAILABLE_RETRY_SECS.to_string(),
-            )],
-            Json(serde_json::json!({"status": "database unavailable"})),
-        )
-            .into_response(),
+        Err(_) => error::unavailable(Json(serde_json::json!({"status": "database unavailable"}))),
     }
 }
 
