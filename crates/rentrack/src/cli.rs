@@ -77,7 +77,7 @@ pub struct ServeArgs {
     /// client for log-in and sign-up throttling; repeat for several. None by default:
     /// the peer's own address is used.
     #[arg(long, env = "RENTRACK_TRUSTED_PROXIES", value_delimiter = ',')]
-    pub trusted_proxy: Vec<http_api::client_addr::IpRange>,
+    pub trusted_proxy: Vec<web::client_addr::IpRange>,
 }
 
 #[derive(Subcommand)]

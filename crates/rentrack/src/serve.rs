@@ -1,5 +1,5 @@
 use anyhow::Context;
-use http_api::{AppState, Config};
+use web::{AppState, Config};
 use std::time::Duration;
 use store::{Backend, Db};
 
@@ -56,7 +56,7 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
             base_domain: args.base_domain.clone(),
             shared_rate_limits: shared,
             request_timeout: Duration::from_secs(args.request_timeout_secs),
-            trusted_proxies: http_api::client_addr::TrustedProxies(args.trusted_proxy.clone()),
+            trusted_proxies: web::client_addr::TrustedProxies(args.trusted_proxy.clone()),
         },
     )
 }
@@ -100,7 +100,7 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             }
         }
     });
-    let app = http_api::router(state);
+    let app = web::router(state);
     let handle = axum_server::Handle::new();
     tokio::spawn({
         let handle = handle.clone();

@@ -1,7 +1,7 @@
 //! SQLite commits with `synchronous=FULL` unless told otherwise, so an acknowledged
 //! write survives a power loss.
 
-use rentrack_store::{Db, SqliteSync};
+use store::{Db, SqliteSync};
 
 fn database_file(name: &str) -> String {
     let dir = std::env::temp_dir().join("rentrack-tests");
@@ -48,8 +48,8 @@ async fn postgres_has_no_sqlite_synchronous_setting() {
     db.close().await;
 }
 
-fn normal() -> rentrack_store::DbOptions {
-    rentrack_store::DbOptions {
+fn normal() -> store::DbOptions {
+    store::DbOptions {
         sqlite_synchronous: SqliteSync::Normal,
         ..Default::default()
     }

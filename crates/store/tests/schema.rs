@@ -8,25 +8,25 @@ async fn sqlite_and_postgres_schemas_agree() {
         .filter(|s| !s.is_empty())
     else {
         eprintln!("TEST_POSTGRES_URL not set: schema agreement checked on SQLite only");
-        let sqlite = rentrack_store::Db::connect("sqlite::memory:")
+        let sqlite = store::Db::connect("sqlite::memory:")
             .await
             .unwrap();
         sqlite.migrate().await.unwrap();
         assert!(!sqlite.describe_schema().await.unwrap().is_empty());
         return;
     };
-    let sqlite = rentrack_store::Db::connect("sqlite::memory:")
+    let sqlite = store::Db::connect("sqlite::memory:")
         .await
         .unwrap();
     sqlite.migrate().await.unwrap();
 
     let schema = format!("schema_check_{}", std::process::id());
-    let admin = rentrack_store::Db::connect(&pg_url).await.unwrap();
+    let admin = store::Db::connect(&pg_url).await.unwrap();
     let create: &'static str =
         Box::leak(format!("CREATE SCHEMA IF NOT EXISTS {schema}").into_boxed_str());
     admin
         .read()
-        .execute(&rentrack_store::Sql {
+        .execute(&store::Sql {
             text: create,
             values: sea_query::Values(vec![]),
         })
@@ -34,7 +34,7 @@ async fn sqlite_and_postgres_schemas_agree() {
         .unwrap();
     let sep = if pg_url.contains('?') { '&' } else { '?' };
     let pg =
-        rentrack_store::Db::connect(&format!("{pg_url}{sep}options=-c%20search_path%3D{schema}"))
+        store::Db::connect(&format!("{pg_url}{sep}options=-c%20search_path%3D{schema}"))
             .await
             .unwrap();
     pg.migrate().await.unwrap();
@@ -44,7 +44,7 @@ async fn sqlite_and_postgres_schemas_agree() {
     let drop: &'static str = Box::leak(format!("DROP SCHEMA {schema} CASCADE").into_boxed_str());
     admin
         .read()
-        .execute(&rentrack_store::Sql {
+        .execute(&store::Sql {
             text: drop,
             values: sea_query::Values(vec![]),
         })

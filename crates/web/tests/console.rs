@@ -785,8 +785,8 @@ async fn parallel_wrong_passwords_are_checked_at_most_the_limit(kind: Kind) {
 }
 
 async fn forwarded_addresses_count_only_from_trusted_proxies(kind: Kind) {
-    let config = rentrack_http::Config {
-        trusted_proxies: rentrack_http::client_addr::TrustedProxies(vec![
+    let config = web::Config {
+        trusted_proxies: web::client_addr::TrustedProxies(vec![
             "10.0.0.0/8".parse().unwrap(),
         ]),
         ..Default::default()

@@ -96,7 +96,7 @@ async fn disabled_api_is_forbidden(kind: Kind) {
 }
 
 async fn host_must_match_the_token_company(kind: Kind) {
-    let config = rentrack_http::Config {
+    let config = web::Config {
         base_domain: Some("rentrack.test".into()),
         shared_rate_limits: false,
         ..Default::default()
@@ -318,7 +318,7 @@ async fn malformed_requests_are_400(kind: Kind) {
         .send()
         .await
         .expect(StatusCode::BAD_REQUEST);
-    let big = "x".repeat(rentrack_http::params::MAX_BODY_BYTES + 10);
+    let big = "x".repeat(web::params::MAX_BODY_BYTES + 10);
     app.req(Method::POST, "/locations.api")
         .raw_body("application/x-www-form-urlencoded", &format!("a={big}"))
         .send()

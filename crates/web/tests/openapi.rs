@@ -1,9 +1,9 @@
 //! `/openapi.json` is checked against a snapshot. After an intended change, run
-//! `UPDATE_SNAPSHOTS=1 cargo test -p rentrack-http --test openapi` and review the diff.
+//! `UPDATE_SNAPSHOTS=1 cargo test -p web --test openapi` and review the diff.
 
 #[test]
 fn openapi_matches_snapshot() {
-    let actual = rentrack_http::openapi_json();
+    let actual = web::openapi_json();
     // The directory cargo runs the test in, not the one it was compiled in: with a shared
     // target directory a test binary built in another checkout can be reused here.
     let dir = std::env::var("CARGO_MANIFEST_DIR")
@@ -22,7 +22,7 @@ fn openapi_matches_snapshot() {
 
 #[test]
 fn every_route_is_documented_with_its_methods() {
-    let doc: serde_json::Value = serde_json::from_str(&rentrack_http::openapi_json()).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&web::openapi_json()).unwrap();
     let paths = doc["paths"].as_object().unwrap();
     for (path, methods) in [
         ("/locations.api", &["post"][..]),
@@ -55,7 +55,7 @@ fn every_route_is_documented_with_its_methods() {
 }
 
 fn document() -> serde_json::Value {
-    serde_json::from_str(&rentrack_http::openapi_json()).unwrap()
+    serde_json::from_str(&web::openapi_json()).unwrap()
 }
 
 /// Every API operation with its path and method.

@@ -132,7 +132,7 @@ pub struct Builder {
     kind: Kind,
     plan: Plan,
     enable_api: bool,
-    config: rentrack_http::Config,
+    config: web::Config,
     db: Option<(Db, String)>,
     subdomain: Option<String>,
 }
@@ -148,7 +148,7 @@ impl Builder {
         self
     }
 
-    pub fn config(mut self, config: rentrack_http::Config) -> Self {
+    pub fn config(mut self, config: web::Config) -> Self {
         self.config = config;
         self
     }
@@ -192,7 +192,7 @@ impl Builder {
                 .await
                 .expect("disable api")
         };
-        let router = rentrack_http::router(rentrack_http::AppState::new(db.clone(), self.config));
+        let router = web::router(web::AppState::new(db.clone(), self.config));
         TestApp {
             kind: self.kind,
             db,
@@ -210,7 +210,7 @@ impl TestApp {
             kind,
             plan: Plan::Unlimited,
             enable_api: true,
-            config: rentrack_http::Config::default(),
+            config: web::Config::default(),
             db: None,
             subdomain: None,
         }

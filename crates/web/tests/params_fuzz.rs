@@ -13,7 +13,7 @@ use common::{Kind, TestApp};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use rentrack_http::params::Params;
+use web::params::Params;
 use serde_json::Value;
 use tower::ServiceExt;
 

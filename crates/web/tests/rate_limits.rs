@@ -16,7 +16,7 @@ both!(
 );
 
 async fn limited(kind: Kind, requests: u32, shared: bool) -> TestApp {
-    let config = rentrack_http::Config {
+    let config = web::Config {
         base_domain: None,
         shared_rate_limits: shared,
         ..Default::default()
@@ -141,12 +141,12 @@ async fn limit_holds_across_two_instances_on_postgres() {
     }
     let first = limited(Kind::Postgres, 10, true).await;
     let second_db = store::Db::connect(&first.db_url).await.unwrap();
-    let config = rentrack_http::Config {
+    let config = web::Config {
         base_domain: None,
         shared_rate_limits: true,
         ..Default::default()
     };
-    let second = rentrack_http::router(rentrack_http::AppState::new(second_db, config));
+    let second = web::router(web::AppState::new(second_db, config));
     let instances = [first.router.clone(), second];
     let mut tasks = Vec::new();
     for i in 0..30 {

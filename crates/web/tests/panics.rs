@@ -12,7 +12,7 @@ use tower::ServiceExt;
 async fn panic_becomes_json_500() {
     let db = store::Db::connect("sqlite::memory:").await.unwrap();
     db.migrate().await.unwrap();
-    let state = rentrack_http::AppState::new(db, rentrack_http::Config::default());
+    let state = web::AppState::new(db, web::Config::default());
     let app: Router = Router::new()
         .route(
             "/boom",
@@ -25,7 +25,7 @@ async fn panic_becomes_json_500() {
         .route("/fine", get(|| async { "fine" }))
         .layer(middleware::from_fn_with_state(
             state.clone(),
-            rentrack_http::observe::observe,
+            web::observe::observe,
         ))
         .with_state(state);
     let res = app
