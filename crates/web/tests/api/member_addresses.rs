@@ -1,9 +1,7 @@
 //! Members' addresses under `/users/{member}/shipping_addresses`.
 
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::StatusCode;
-use common::{Kind, TestApp};
 use serde_json::{Value, json};
 
 both!(

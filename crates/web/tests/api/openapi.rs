@@ -1,5 +1,5 @@
 //! `/openapi.json` is checked against a snapshot. After an intended change, run
-//! `UPDATE_SNAPSHOTS=1 cargo test -p web --test openapi` and review the diff.
+//! `UPDATE_SNAPSHOTS=1 cargo test -p web --test api openapi::` and review the diff.
 
 #[test]
 fn openapi_matches_snapshot() {

@@ -4,18 +4,16 @@
 //! `Params::from_request` alone, then the whole router on endpoints that read text,
 //! ids, lists and filters, on SQLite and on PostgreSQL.
 
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::body::Body;
 use axum::extract::FromRequest;
 use axum::http::{Method, Request, Uri};
-use common::{Kind, TestApp};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use web::params::Params;
 use serde_json::Value;
 use tower::ServiceExt;
+use web::params::Params;
 
 const BOUNDARY: &str = "XyZ";
 
@@ -404,7 +402,7 @@ fn routed_form() -> impl Strategy<Value = ((&'static str, &'static str), String)
         (
             Just((method, path)),
             pairs.prop_map(|pairs| {
-                common::encode(
+                crate::common::encode(
                     &pairs
                         .iter()
                         .map(|(k, v)| (*k, v.as_str()))
@@ -459,7 +457,7 @@ fn the_api_never_answers_5xx_on_sqlite() {
 
 #[test]
 fn the_api_never_answers_5xx_on_postgres() {
-    if common::postgres_url().is_some() {
+    if crate::common::postgres_url().is_some() {
         through_the_router(Kind::Postgres);
     }
 }

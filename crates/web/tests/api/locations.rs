@@ -1,7 +1,5 @@
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::StatusCode;
-use common::{Kind, TestApp};
 
 both!(
     create_and_read,

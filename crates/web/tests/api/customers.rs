@@ -1,9 +1,7 @@
 //! Customers and the persons list (customers and business contacts together).
 
-mod common;
-
+use crate::common::{Kind, TestApp, ids};
 use axum::http::StatusCode;
-use common::{Kind, TestApp, ids};
 use serde_json::{Value, json};
 
 both!(

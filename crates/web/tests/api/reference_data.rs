@@ -1,9 +1,7 @@
 //! Custom roles, teams and retire reasons (rentrack extensions) and company settings.
 
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::StatusCode;
-use common::{Kind, TestApp};
 use serde_json::{Value, json};
 
 both!(

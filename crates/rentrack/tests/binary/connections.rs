@@ -2,9 +2,7 @@
 //! header-read timeout, the keep-alive idle timeout, the connection limit, the request
 //! timeout (logged and counted), and bounded metrics labels.
 
-mod common;
-
-use common::{BIN, Server, sqlite_url};
+use crate::common::{BIN, Server, sqlite_url};
 use serde_json::Value;
 use std::process::Command;
 use std::time::{Duration, Instant};

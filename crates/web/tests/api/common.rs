@@ -1,7 +1,6 @@
 //! `TestApp`: a fresh database (a SQLite file, or a PostgreSQL schema when
 //! `TEST_POSTGRES_URL` is set), a company with an enabled API and a token, and
 //! helpers to send real HTTP requests through the whole application.
-#![allow(dead_code)]
 
 use axum::Router;
 use axum::body::Body;
@@ -120,7 +119,6 @@ fn leak(s: String) -> &'static str {
 }
 
 pub struct TestApp {
-    pub kind: Kind,
     pub db: Db,
     pub db_url: String,
     pub router: Router,
@@ -194,7 +192,6 @@ impl Builder {
         };
         let router = web::router(web::AppState::new(db.clone(), self.config));
         TestApp {
-            kind: self.kind,
             db,
             db_url,
             router,
@@ -274,7 +271,6 @@ impl TestApp {
     }
 
     /// Creates a custom field and returns it (with its option ids).
-    #[allow(dead_code)]
     pub async fn custom_field(
         &self,
         name: &str,
@@ -298,7 +294,6 @@ impl TestApp {
     }
 
     /// Creates a staff member with a login and returns its id.
-    #[allow(dead_code)]
     pub async fn member(
         &self,
         first: &str,
@@ -319,7 +314,6 @@ impl TestApp {
     }
 
     /// Creates a customer and returns its id.
-    #[allow(dead_code)]
     pub async fn customer(&self, first: &str, last: &str, extra: &[(&str, &str)]) -> i64 {
         let mut form = vec![
             ("customer[first_name]", first),
@@ -332,7 +326,6 @@ impl TestApp {
     }
 
     /// Creates a business and returns its id.
-    #[allow(dead_code)]
     pub async fn business(&self, name: &str, extra: &[(&str, &str)]) -> i64 {
         let mut form = vec![("business[name]", name)];
         form.extend_from_slice(extra);
@@ -342,7 +335,6 @@ impl TestApp {
     }
 
     /// Creates a business contact of `businesses` (a comma list) and returns its id.
-    #[allow(dead_code)]
     pub async fn contact(&self, last: &str, businesses: &str, extra: &[(&str, &str)]) -> i64 {
         let mut form = vec![("contact[last_name]", last), ("business_ids", businesses)];
         form.extend_from_slice(extra);
@@ -352,7 +344,6 @@ impl TestApp {
     }
 
     /// Records an order through the store (the orders endpoints come later).
-    #[allow(dead_code)]
     pub async fn order(&self, customer: Option<i64>, business: Option<i64>, state: &str) {
         store::orders::record(&self.db, self.company.id, customer, business, state)
             .await
@@ -393,11 +384,6 @@ impl Req<'_> {
     /// The address the request comes from, as a served connection would report it.
     pub fn peer(mut self, addr: &str) -> Self {
         self.peer = Some(addr.parse().expect("ip:port"));
-        self
-    }
-
-    pub fn without_token(mut self) -> Self {
-        self.headers.retain(|(n, _)| n != "token");
         self
     }
 
@@ -491,7 +477,6 @@ impl Res {
 }
 
 /// The ids of the records listed under `key`.
-#[allow(dead_code)]
 pub fn ids(body: &Value, key: &str) -> Vec<i64> {
     body[key]
         .as_array()

@@ -1,10 +1,8 @@
 //! PUT and PATCH: the hosted service routes updates like a Rails application, so every
 //! update and every state action answers both, and clients send either.
 
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::{Method, StatusCode};
-use common::{Kind, TestApp};
 
 both!(
     every_documented_update_answers_put_and_patch,

@@ -2,10 +2,8 @@
 //! empty list past the end with the same `total_pages`. Bulk-sync clients ask for page
 //! 1, 2, 3... until a page holds fewer records than the page size.
 
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::StatusCode;
-use common::{Kind, TestApp};
 use serde_json::Value;
 
 both!(every_list_pages);

@@ -1,10 +1,8 @@
 //! The wire conventions: tokens, the Host rule, the API switch, parameters, errors,
 //! operations endpoints.
 
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::{Method, StatusCode};
-use common::{Kind, TestApp};
 use serde_json::json;
 
 both!(

@@ -2,10 +2,8 @@
 //! list lengths and control characters, each refused with a 400 or 422 that names the
 //! limit or the parameter, and changing nothing.
 
-mod common;
-
+use crate::common::{Kind, TestApp, ids};
 use axum::http::{Method, StatusCode};
-use common::{Kind, TestApp, ids};
 use serde_json::json;
 
 both!(
@@ -34,7 +32,7 @@ async fn location_count(app: &TestApp) -> usize {
 }
 
 #[track_caller]
-fn expect_400_mentioning(res: &common::Res, words: &str) {
+fn expect_400_mentioning(res: &crate::common::Res, words: &str) {
     assert_eq!(res.status, StatusCode::BAD_REQUEST, "body: {}", res.text);
     let message = res.body["message"].as_str().unwrap_or_default();
     assert!(
@@ -476,7 +474,7 @@ async fn control_characters_are_a_422_naming_the_parameter(kind: Kind) {
         .await
         .expect_invalid("custom_field[options][]");
         // Raw reads are covered too: a filter value goes to the database.
-        let query = common::encode(&[("filter", "email"), ("filter_val", bad)]);
+        let query = crate::common::encode(&[("filter", "email"), ("filter_val", bad)]);
         app.get(&format!("/customers.api?{query}"))
             .await
             .expect_invalid("filter_val");

@@ -2,10 +2,8 @@
 //! early retry refused with the same or a longer wait, and one limit per company
 //! across two instances sharing PostgreSQL.
 
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::StatusCode;
-use common::{Kind, TestApp};
 use domain::{Plan, RateLimitPolicy};
 
 both!(
@@ -136,7 +134,7 @@ async fn unlimited_plan_reports_numeric_headers(kind: Kind) {
 /// Two app instances on one PostgreSQL database enforce one limit per company.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limit_holds_across_two_instances_on_postgres() {
-    if common::postgres_url().is_none() {
+    if crate::common::postgres_url().is_none() {
         return;
     }
     let first = limited(Kind::Postgres, 10, true).await;

@@ -1,10 +1,8 @@
 //! A busy or absent database is a 503 with `Retry-After`, never a 500, and the wait
 //! for it ends well before the request timeout.
 
-mod common;
-
+use crate::common::{Kind, TestApp, fresh_db_with, postgres_url};
 use axum::http::StatusCode;
-use common::{Kind, TestApp, fresh_db_with, postgres_url};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use store::{Db, DbOptions};
@@ -18,7 +16,7 @@ fn short(options: DbOptions) -> DbOptions {
 }
 
 #[track_caller]
-fn expect_unavailable(res: &common::Res) {
+fn expect_unavailable(res: &crate::common::Res) {
     assert_eq!(res.status, StatusCode::SERVICE_UNAVAILABLE, "{}", res.text);
     assert_eq!(res.header("retry-after"), Some("2"), "{:?}", res.headers);
     assert!(
@@ -201,7 +199,7 @@ fn host_port(url: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unreachable_postgres_is_503() {
     let Some(_) = postgres_url() else { return };
-    let (_, url) = common::fresh_db(Kind::Postgres).await;
+    let (_, url) = crate::common::fresh_db(Kind::Postgres).await;
     let proxy = proxy(host_port(&url)).await;
     let db = Db::connect_with(&through(&url, proxy.addr), &short(DbOptions::default()))
         .await

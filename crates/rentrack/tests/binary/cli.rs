@@ -3,9 +3,7 @@
 //! Each test runs the built binary on a fresh SQLite file; the command tests also
 //! run on PostgreSQL (a fresh schema) when `TEST_POSTGRES_URL` is set.
 
-mod common;
-
-use common::{BIN, Server, rand_suffix, scratch_dir, sqlite_url};
+use crate::common::{BIN, Server, rand_suffix, scratch_dir, sqlite_url};
 use serde_json::Value;
 use std::io::Read;
 use std::process::{Command, Output, Stdio};

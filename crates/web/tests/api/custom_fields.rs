@@ -1,9 +1,7 @@
 //! Custom fields (a rentrack extension) and how values given for them are checked.
 
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::StatusCode;
-use common::{Kind, TestApp};
 use serde_json::{Value, json};
 
 both!(

@@ -1,7 +1,5 @@
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::StatusCode;
-use common::{Kind, TestApp};
 use serde_json::{Value, json};
 
 both!(

@@ -1,10 +1,8 @@
 //! The owner console pages, driven like a browser without JavaScript: a cookie jar,
 //! forms posted with their CSRF token.
 
-mod common;
-
+use crate::common::{Kind, TestApp};
 use axum::http::{Method, StatusCode};
-use common::{Kind, TestApp};
 use std::collections::BTreeMap;
 
 both!(
@@ -786,9 +784,7 @@ async fn parallel_wrong_passwords_are_checked_at_most_the_limit(kind: Kind) {
 
 async fn forwarded_addresses_count_only_from_trusted_proxies(kind: Kind) {
     let config = web::Config {
-        trusted_proxies: web::client_addr::TrustedProxies(vec![
-            "10.0.0.0/8".parse().unwrap(),
-        ]),
+        trusted_proxies: web::client_addr::TrustedProxies(vec!["10.0.0.0/8".parse().unwrap()]),
         ..Default::default()
     };
     let app = TestApp::builder(kind).config(config).build().await;

@@ -1,6 +1,5 @@
 //! The `rentrack` binary under test: scratch folders, a fresh SQLite URL, and a server
 //! started on a free port whose log is kept.
-#![allow(dead_code)]
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};

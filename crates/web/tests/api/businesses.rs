@@ -1,9 +1,7 @@
 //! Businesses, business contacts, and the addresses of customers and businesses.
 
-mod common;
-
+use crate::common::{Kind, TestApp, ids};
 use axum::http::StatusCode;
-use common::{Kind, TestApp, ids};
 use serde_json::{Value, json};
 
 both!(

@@ -1,0 +1,28 @@
+//! Black-box tests of the HTTP contract: requests go through the whole application
+//! (routing, middleware, handlers, a real database) and only responses are checked.
+//! One test binary, one module per resource family or concern; `both!` runs each case
+//! on SQLite and, when `TEST_POSTGRES_URL` is set, on PostgreSQL.
+
+#[macro_use]
+mod common;
+
+mod businesses;
+mod console;
+mod conventions;
+mod custom_fields;
+mod customers;
+mod groups;
+mod limits;
+mod locations;
+mod member_addresses;
+mod members;
+mod methods;
+mod openapi;
+mod paging;
+mod panics;
+mod params_fuzz;
+mod rate_limits;
+mod reference_data;
+mod sub_groups;
+mod unavailable;
+mod vendors;
