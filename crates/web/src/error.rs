@@ -67,6 +67,13 @@ impl ApiError {
         ApiError::NotFound(format!("No such {what} in this company. Check the id."))
     }
 
+    /// No item or order with this number: they are addressed by `sequence_num`.
+    pub fn no_such_number(what: &str) -> Self {
+        ApiError::NotFound(format!(
+            "No such {what} in this company. Check the {what} number (sequence_num)."
+        ))
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
