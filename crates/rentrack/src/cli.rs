@@ -37,6 +37,15 @@ pub struct DatabaseArg {
         value_name = "full|normal"
     )]
     pub sqlite_synchronous: SqliteSync,
+    /// A database statement that runs longer than this is logged as a warning with its
+    /// SQL (never its values) inside the request's log span; 0 logs every statement.
+    #[arg(
+        long,
+        env = "RENTRACK_SLOW_STATEMENT_MS",
+        default_value_t = 250,
+        value_name = "MS"
+    )]
+    pub slow_statement_ms: u64,
 }
 
 #[derive(Args, Clone)]
@@ -188,6 +197,7 @@ enum TokenCommand {
 pub async fn open(db: &DatabaseArg) -> anyhow::Result<Db> {
     let options = store::DbOptions {
         sqlite_synchronous: db.sqlite_synchronous,
+        slow_statement: std::time::Duration::from_millis(db.slow_statement_ms),
         ..Default::default()
     };
     let store = Db::connect_with(&db.database_url, &options)

@@ -2,13 +2,16 @@
 //! sea-query and rendered for the backend in use; rows map through `sqlx::FromRow`
 //! derives, which work for both backends.
 
+use log::LevelFilter;
 use sea_query::{PostgresQueryBuilder, SqliteQueryBuilder, Values};
 use sea_query_sqlx::{SqlxBinder, SqlxValues};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
-use sqlx::{AssertSqlSafe, FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction};
+use sqlx::{
+    AssertSqlSafe, ConnectOptions, FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction,
+};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -106,6 +109,10 @@ pub struct DbOptions {
     pub max_connections: Option<u32>,
     /// SQLite: how commits reach the disk (FULL unless traded away).
     pub sqlite_synchronous: SqliteSync,
+    /// A statement that runs longer is logged as a warning (target `sqlx::query`) with
+    /// its SQL text (placeholders only, never the values) and its time, inside the
+    /// request's span, so a slow request's log names the slow query.
+    pub slow_statement: Duration,
 }
 
 impl Default for DbOptions {
@@ -116,6 +123,7 @@ impl Default for DbOptions {
             statement_timeout: Duration::from_secs(10),
             max_connections: None,
             sqlite_synchronous: SqliteSync::default(),
+            slow_statement: Duration::from_millis(250),
         }
     }
 }
@@ -261,7 +269,8 @@ impl Db {
             // error the HTTP layer answers as 503, well before the request timeout.
             let timeout_ms = options.statement_timeout.as_millis().to_string();
             let connect = PgConnectOptions::from_str(url)?
-                .options([("statement_timeout", timeout_ms.as_str())]);
+                .options([("statement_timeout", timeout_ms.as_str())])
+                .log_slow_statements(LevelFilter::Warn, options.slow_statement);
             Pool::Postgres(
                 PgPoolOptions::new()
                     .max_connections(options.max_connections.unwrap_or(32))
@@ -278,7 +287,8 @@ impl Db {
                     SqliteSync::Normal => SqliteSynchronous::Normal,
                 })
                 .foreign_keys(true)
-                .busy_timeout(options.busy_timeout);
+                .busy_timeout(options.busy_timeout)
+                .log_slow_statements(LevelFilter::Warn, options.slow_statement);
             let memory = url.contains(":memory:") || url.contains("mode=memory");
             Pool::Sqlite(
                 SqlitePoolOptions::new()

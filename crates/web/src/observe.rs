@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use futures_util::FutureExt;
 use std::panic::AssertUnwindSafe;
 use std::time::Instant;
+use tracing::Instrument;
 
 use crate::auth::ServedCompany;
 use crate::routing::display_route;
@@ -41,8 +42,16 @@ pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next
 
     // The timeout sits inside this layer, so a timed-out request is logged and counted.
     let timeout = state.inner().config.request_timeout;
-    let handled =
-        tokio::time::timeout(timeout, AssertUnwindSafe(next.run(req)).catch_unwind()).await;
+    // Everything logged while the request is handled (a slow statement, a store call's
+    // span) carries its id and route.
+    let span = tracing::info_span!("request", request_id = %request_id, route = %route);
+    let handled = tokio::time::timeout(
+        timeout,
+        AssertUnwindSafe(next.run(req))
+            .catch_unwind()
+            .instrument(span),
+    )
+    .await;
     let mut response = match handled {
         Ok(Ok(response)) => response,
         Err(_) => {

@@ -812,6 +812,40 @@ fn the_log_has_one_line_per_request_and_never_the_token() {
     );
 }
 
+#[test]
+fn a_slow_statement_is_logged_with_its_sql_inside_the_requests_span() {
+    let db = sqlite_url();
+    let token = unlimited_company(&db);
+    // 0 ms: every statement counts as slow, so the test does not depend on timing.
+    let mut server = Server::start(&db, &["serve", "--slow-statement-ms", "0"]);
+    let port = server.port();
+    let request = get(
+        port,
+        "/assets/vendors.api",
+        &[("token", &token), ("X-Request-Id", "trace-slow-1")],
+    );
+    assert_eq!(request.0, 200);
+    server.terminate();
+
+    let log = server.log();
+    assert!(log.iter().all(|l| !l.contains(&token)), "{log:#?}");
+    let slow: Vec<Value> = log
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["target"] == "sqlx::query" && v["level"] == "WARN")
+        .filter(|v| {
+            v["spans"]
+                .as_array()
+                .is_some_and(|spans| spans.iter().any(|s| s["request_id"] == "trace-slow-1"))
+        })
+        .collect();
+    assert!(
+        slow.iter()
+            .any(|v| v.to_string().contains("vendors") && v.to_string().contains("elapsed")),
+        "no slow-statement line naming the vendors query in the request's span: {log:#?}"
+    );
+}
+
 /// The "listening" log line.
 fn listening_line(server: &Server) -> Value {
     let log = server.log();
