@@ -1,0 +1,51 @@
+//! The owner console: server-rendered pages (no `.api`) to sign up, log in, and in
+//! Settings enable the API, generate or regenerate the token, and see the plan, its
+//! limits, today's usage and the time zone. Every form carries a CSRF token: before
+//! log-in a random one also set as a cookie (double submit), after log-in the
+//! session's own. Pages work without JavaScript.
+//!
+//! One module per concern: `cookies`, `csrf`, `session`, `throttle`, `pages` (the
+//! templates and how pages, redirects and failures are answered), and the handlers of
+//! `signup`, `login` (and log-out) and `settings`.
+
+mod cookies;
+mod csrf;
+mod login;
+mod pages;
+mod session;
+mod settings;
+mod signup;
+mod throttle;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::{get, post};
+
+use crate::state::AppState;
+use login::{login, login_page, logout};
+use pages::redirect;
+use session::current;
+use settings::{regenerate_token, set_api, set_time_zone, settings_page};
+use signup::{signup, signup_page};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(home))
+        .route("/signup", get(signup_page).post(signup))
+        .route("/login", get(login_page).post(login))
+        .route("/logout", post(logout))
+        .route("/settings", get(settings_page))
+        .route("/settings/api", post(set_api))
+        .route("/settings/token", post(regenerate_token))
+        .route("/settings/time_zone", post(set_time_zone))
+}
+
+async fn home(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    match current(&state, &headers).await {
+        Ok(Some(_)) => redirect("/settings", vec![]),
+        Ok(None) => redirect("/login", vec![]),
+        Err(r) => r,
+    }
+}

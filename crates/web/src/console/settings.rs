@@ -1,0 +1,156 @@
+//! Settings: enable the API, generate or regenerate the token, see the plan, its
+//! limits and today's usage, set the time zone.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use domain::RateLimitPolicy;
+use store::companies;
+use store::console::Session;
+
+use super::pages::{SettingsPage, internal, page, redirect};
+use super::session::{current, posted_session};
+use crate::params::Params;
+use crate::state::AppState;
+
+/// Renders Settings for `session`, with a just-issued token or a message.
+pub(super) async fn settings(
+    state: &AppState,
+    session: Session,
+    new_token: Option<String>,
+    notice: Option<String>,
+    error: Option<String>,
+) -> Response {
+    let company = match companies::find(state.db(), session.company.id).await {
+        Ok(c) => c,
+        Err(e) => return internal(e),
+    };
+    let has_token = match companies::has_token(state.db(), company.id).await {
+        Ok(t) => t,
+        Err(e) => return internal(e),
+    };
+    let used_today = match state.inner().usage.today(state.db(), company.id).await {
+        Ok(n) => n,
+        Err(e) => return internal(e),
+    };
+    let remaining = match company.rate_limit {
+        RateLimitPolicy::Unlimited => "no limit".to_owned(),
+        RateLimitPolicy::Limited {
+            requests,
+            window_secs: 86_400,
+        } => (i64::from(requests) - used_today).max(0).to_string(),
+        RateLimitPolicy::Limited { requests, .. } => {
+            format!("{requests} in each window (fair use)")
+        }
+    };
+    let template = SettingsPage {
+        csrf: session.csrf_token,
+        owner_email: session.owner_email,
+        company_name: company.name.clone(),
+        subdomain: company.subdomain.clone(),
+        api_enabled: company.api_enabled,
+        has_token: has_token || new_token.is_some(),
+        new_token,
+        plan: company.plan.as_str().to_owned(),
+        limit: crate::auth::describe(company.rate_limit),
+        used_today,
+        remaining,
+        zones: chrono_tz::TZ_VARIANTS
+            .iter()
+            .map(|z| (z.name(), *z == company.time_zone))
+            .collect(),
+        notice,
+        error,
+    };
+    page(StatusCode::OK, template, vec![])
+}
+
+pub(super) async fn settings_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    match current(&state, &headers).await {
+        Ok(Some(session)) => settings(&state, session, None, None, None).await,
+        Ok(None) => redirect("/login", vec![]),
+        Err(r) => r,
+    }
+}
+
+pub(super) async fn set_api(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    params: Params,
+) -> Response {
+    let session = match posted_session(&state, &headers, &params).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let Some(enabled) = params.get("enabled").and_then(domain::wire::parse_bool) else {
+        return settings(
+            &state,
+            session,
+            None,
+            None,
+            Some("Choose whether to enable or disable the API.".into()),
+        )
+        .await;
+    };
+    if let Err(e) =
+        companies::set_api_enabled(state.db(), &session.company.subdomain, enabled).await
+    {
+        return internal(e);
+    }
+    let notice = if enabled {
+        "The API is enabled."
+    } else {
+        "The API is disabled; tokens now get 403."
+    };
+    settings(&state, session, None, Some(notice.into()), None).await
+}
+
+pub(super) async fn regenerate_token(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    params: Params,
+) -> Response {
+    let session = match posted_session(&state, &headers, &params).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    match companies::regenerate_token(state.db(), session.company.id).await {
+        Ok(token) => settings(&state, session, Some(token.0), None, None).await,
+        Err(e) => internal(e),
+    }
+}
+
+pub(super) async fn set_time_zone(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    params: Params,
+) -> Response {
+    let session = match posted_session(&state, &headers, &params).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let Some(tz) = params
+        .get("time_zone")
+        .and_then(domain::subdomain::parse_time_zone)
+    else {
+        return settings(
+            &state,
+            session,
+            None,
+            None,
+            Some("That is not a time zone name (e.g. Europe/Paris).".into()),
+        )
+        .await;
+    };
+    if let Err(e) = companies::set_time_zone(state.db(), &session.company.subdomain, tz).await {
+        return internal(e);
+    }
+    settings(
+        &state,
+        session,
+        None,
+        Some(format!("Time zone set to {}.", tz.name())),
+        None,
+    )
+    .await
+}
