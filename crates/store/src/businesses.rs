@@ -2,13 +2,14 @@
 
 use chrono::{DateTime, Utc};
 use domain::customer_filter::BusinessFilter;
+use domain::order::OrderState;
 use domain::{Change, CompanyId, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Query};
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
 use crate::persons::{completed_orders, has_orders};
-use crate::{Assignments, Db, PageOf, StoreError, change_log, orders};
+use crate::{Assignments, Db, PageOf, StoreError, change_log};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Business {
@@ -104,12 +105,12 @@ fn condition(filter: BusinessFilter) -> Cond {
         BusinessFilter::CheckedOutOrders => Cond::all().add(has_orders(
             "businesses",
             "business_id",
-            &[orders::CHECKED_OUT],
+            &[OrderState::CheckedOut],
         )),
         BusinessFilter::ActiveCustomers => Cond::all().add(has_orders(
             "businesses",
             "business_id",
-            &[orders::BOOKED, orders::CHECKED_OUT],
+            &[OrderState::Booked, OrderState::CheckedOut],
         )),
         BusinessFilter::CompletedOrders(c) => {
             Cond::all().add(completed_orders("businesses", "business_id", c))

@@ -2,13 +2,11 @@
 //! which group and subgroup they belong to. The assets issue builds the rest.
 
 use domain::CompanyId;
+use domain::item::AssetType;
 use sea_query::{Expr, ExprTrait};
 
 use crate::counters::{self, Sequence};
 use crate::{Assignments, Count, Db, StoreError, Tx, change_log};
-
-/// The kinds of item, as `asset_type` names them.
-pub const ASSET_TYPES: [&str; 3] = ["FixedAsset", "VolatileAsset", "StockAsset"];
 
 /// Records an item in a group (and subgroup). Used by tests until the assets
 /// endpoints exist; returns its sequence number.
@@ -20,19 +18,19 @@ pub async fn record(
     group: i64,
     sub_group: Option<i64>,
 ) -> Result<i64, StoreError> {
-    if !ASSET_TYPES.contains(&asset_type) {
+    let Some(asset_type) = AssetType::parse(asset_type) else {
         return Err(StoreError::invalid(
             "asset_type",
-            format!("must be one of {}", ASSET_TYPES.join(", ")),
+            format!("must be one of {}", AssetType::names()),
         ));
-    }
+    };
     let mut tx = db.begin().await?;
     let sequence_num = counters::next(&mut tx, company, Sequence::Items).await?;
     let at = crate::now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
         .set("sequence_num", sequence_num)
-        .set("asset_type", asset_type)
+        .set("asset_type", asset_type.as_str())
         .set("name", name)
         .set("group_id", group)
         .set("sub_group_id", sub_group)

@@ -122,21 +122,6 @@ pub(crate) async fn missing_ids(
         .collect())
 }
 
-/// A person who can log in (a member, customer or contact) needs an e-mail to log in with.
-pub(crate) fn login_needs_email(
-    login_enabled: bool,
-    email: Option<&str>,
-) -> Result<(), StoreError> {
-    if login_enabled && email.is_none() {
-        Err(StoreError::invalid(
-            "email",
-            "can't be blank unless login_enabled is false",
-        ))
-    } else {
-        Ok(())
-    }
-}
-
 /// A select on one of a company's tables, already scoped to the company.
 pub(crate) fn scoped(
     table: &'static str,

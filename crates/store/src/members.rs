@@ -316,8 +316,9 @@ pub async fn create(
         Change::Set(e) => Some(e.clone()),
         _ => None,
     };
-    let login_enabled = input.login_enabled.unwrap_or(true);
-    crate::login_needs_email(login_enabled, email.as_deref())?;
+    let login_enabled = input.login_enabled.unwrap_or(domain::login::MEMBER_DEFAULT);
+    domain::login::check_email(login_enabled, email.as_deref())
+        .map_err(|problem| StoreError::invalid("email", problem))?;
     let at = now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
@@ -391,19 +392,13 @@ pub async fn update(
     if before.is_owner {
         return Err(StoreError::Forbidden(OWNER_REFUSED.into()));
     }
-    let login_enabled = input.login_enabled.unwrap_or(before.login_enabled);
-    if login_enabled && input.email.is_keep() {
-        return Err(StoreError::invalid(
-            "email",
-            "can't be blank unless login_enabled is false",
-        ));
-    }
-    let email = match &input.email {
-        Change::Keep => before.email.clone(),
-        Change::Set(e) => Some(e.clone()),
-        Change::Clear => None,
-    };
-    crate::login_needs_email(login_enabled, email.as_deref())?;
+    // A member's update carries every required field, the e-mail among them (unless
+    // login is disabled): one left out is not kept from before.
+    domain::login::check_email(
+        input.login_enabled.unwrap_or(before.login_enabled),
+        input.email.as_set().map(String::as_str),
+    )
+    .map_err(|problem| StoreError::invalid("email", problem))?;
     check_references(&mut tx, company, &input).await?;
     let mut row = Assignments::update();
     row.change("email", &input.email);

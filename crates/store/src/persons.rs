@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::customer_filter::{Comparison, Op, PersonFilter};
+use domain::order::OrderState;
 use domain::{Change, CompanyId, Page};
 use sea_query::{
     Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, QueryStatementBuilder,
@@ -12,7 +13,7 @@ use sea_query::{
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
-use crate::{Assignments, Count, Db, PageOf, Reader, StoreError, Tx, change_log, orders};
+use crate::{Assignments, Count, Db, PageOf, Reader, StoreError, Tx, change_log};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -208,7 +209,7 @@ pub async fn find(
 fn order_count(
     owner_table: &'static str,
     owner_column: &'static str,
-    states: &[&str],
+    states: &[OrderState],
     comparison: Comparison,
 ) -> Expr {
     let count = Query::select()
@@ -216,7 +217,7 @@ fn order_count(
         .from_as("orders", "o")
         .and_where(Expr::col(("o", "company_id")).equals((owner_table, "company_id")))
         .and_where(Expr::col(("o", owner_column)).equals((owner_table, "id")))
-        .and_where(Expr::col(("o", "basket_state")).is_in(states.iter().map(|s| s.to_string())))
+        .and_where(Expr::col(("o", "basket_state")).is_in(states.iter().map(|s| s.as_str())))
         .to_owned();
     let count = Expr::SubQuery(None, Box::new(count.into_sub_query_statement()));
     let n = comparison.value;
@@ -233,7 +234,7 @@ fn order_count(
 pub(crate) fn has_orders(
     owner_table: &'static str,
     owner_column: &'static str,
-    states: &[&str],
+    states: &[OrderState],
 ) -> Expr {
     order_count(
         owner_table,
@@ -251,7 +252,12 @@ pub(crate) fn completed_orders(
     owner_column: &'static str,
     comparison: Comparison,
 ) -> Expr {
-    order_count(owner_table, owner_column, &[orders::COMPLETED], comparison)
+    order_count(
+        owner_table,
+        owner_column,
+        &[OrderState::Completed],
+        comparison,
+    )
 }
 
 /// Contacts named as the point of contact of a business address (of one of `types`).
@@ -302,9 +308,11 @@ fn condition(filter: &PersonFilter) -> Cond {
         PersonFilter::SubscribedEmails => only(Expr::col("subscribed_to_emails").eq(true)),
         PersonFilter::NotSubscribedEmails => only(Expr::col("subscribed_to_emails").eq(false)),
         PersonFilter::LoginEnabled => only(Expr::col("login_enabled").eq(true)),
-        PersonFilter::CheckedOutOrders => {
-            only(has_orders("persons", "customer_id", &[orders::CHECKED_OUT]))
-        }
+        PersonFilter::CheckedOutOrders => only(has_orders(
+            "persons",
+            "customer_id",
+            &[OrderState::CheckedOut],
+        )),
         PersonFilter::CompletedOrders(c) => only(completed_orders("persons", "customer_id", *c)),
         PersonFilter::AccountName(text) => Cond::all().add(active).add(name_contains(text)),
         PersonFilter::Customers => only(Expr::col("kind").eq(Kind::Customer.as_str())),
@@ -432,8 +440,9 @@ pub async fn create(
         Change::Set(e) => Some(e.clone()),
         _ => None,
     };
-    let login_enabled = input.login_enabled.unwrap_or(false);
-    crate::login_needs_email(login_enabled, email.as_deref())?;
+    let login_enabled = input.login_enabled.unwrap_or(domain::login::PERSON_DEFAULT);
+    domain::login::check_email(login_enabled, email.as_deref())
+        .map_err(|problem| StoreError::invalid("email", problem))?;
     let at = crate::now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
@@ -507,10 +516,11 @@ pub async fn update(
         Change::Set(e) => Some(e.clone()),
         Change::Clear => None,
     };
-    crate::login_needs_email(
+    domain::login::check_email(
         input.login_enabled.unwrap_or(before.login_enabled),
         email.as_deref(),
-    )?;
+    )
+    .map_err(|problem| StoreError::invalid("email", problem))?;
     if kind == Kind::Customer && matches!(input.first_name, Change::Clear) {
         return Err(StoreError::invalid("first_name", "can't be blank"));
     }
@@ -591,7 +601,7 @@ pub async fn delete(
     let open = crate::scoped("orders", company)
         .expr_as(Expr::col("id").count(), "n")
         .and_where(Expr::col("customer_id").eq(id))
-        .and_where(Expr::col("basket_state").is_in(orders::OPEN.to_vec()))
+        .and_where(Expr::col("basket_state").is_in(OrderState::OPEN.map(OrderState::as_str)))
         .to_owned();
     let n: Count = tx.one(&open).await?;
     if n.n > 0 {

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
-use domain::{Change, CompanyId, PageSize};
+use domain::{CompanyId, PageSize};
 use serde_json::{Value, json};
 use store::custom_fields::FieldSet;
 use store::members::{self, MemberInput, MemberView, TEXT_FIELDS};
@@ -150,16 +150,18 @@ async fn read_input(
     )
     .await?;
     let login_enabled = form.boolean("login_enabled");
-    let email = match form.email("email") {
-        Change::Set(e) => Change::Set(e.to_lowercase()),
-        Change::Keep
-            if creating && login_enabled != Some(false) && !form.has_errors_for("email") =>
-        {
-            form.error("email", "can't be blank unless login_enabled is false");
-            Change::Keep
-        }
-        other => other,
-    };
+    let email = form.email("email").map(|e| e.to_lowercase());
+    // Said here on create so that one 422 names every missing field; on update only
+    // the store knows whether the member can log in.
+    if creating
+        && !form.has_errors_for("email")
+        && let Err(problem) = domain::login::check_email(
+            login_enabled.unwrap_or(domain::login::MEMBER_DEFAULT),
+            email.as_set().map(String::as_str),
+        )
+    {
+        form.error("email", problem);
+    }
     let first_name = form.required_text("first_name");
     let last_name = form.required_text("last_name");
     let role = form.required_id("role_id").and_then(|id| {
