@@ -192,17 +192,6 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, S
         .ok_or(StoreError::NotFound)
 }
 
-fn taken(e: StoreError) -> StoreError {
-    if e.is_unique_violation() {
-        StoreError::invalid(
-            "name",
-            "has already been taken (names differing only in case, spaces or underscores count as the same)",
-        )
-    } else {
-        e
-    }
-}
-
 /// Writes the option list: names already present keep their ids (matched without
 /// regard to case), new names get new ids, names left out are removed.
 async fn write_options(
@@ -296,7 +285,7 @@ pub async fn create(
         .returning(Query::returning().column("id"))
         .to_owned();
     let mut tx = db.begin().await?;
-    let (id,): (i64,) = tx.one(&stmt).await.map_err(taken)?;
+    let (id,): (i64,) = tx.one(&stmt).await?;
     write_options(
         &mut tx,
         company,
@@ -375,7 +364,7 @@ pub async fn update(
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    tx.execute(&stmt).await.map_err(taken)?;
+    tx.execute(&stmt).await?;
     if let Some(names) = &input.options {
         write_options(&mut tx, company, id, names, &current.options).await?;
     }

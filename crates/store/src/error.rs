@@ -17,7 +17,7 @@ pub enum StoreError {
     #[error("configuration: {0}")]
     Config(String),
     #[error(transparent)]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
     #[error(transparent)]
     Migration(#[from] sqlx::migrate::MigrateError),
 }
@@ -75,9 +75,12 @@ impl StoreError {
             _ => false,
         }
     }
+}
 
-    /// True for a unique-constraint violation, which callers turn into a 422.
-    pub fn is_unique_violation(&self) -> bool {
-        matches!(self, StoreError::Database(sqlx::Error::Database(e)) if e.is_unique_violation())
+impl From<sqlx::Error> for StoreError {
+    /// A write that breaks one of the unique keys clients can run into is the field
+    /// error `unique_keys` gives it; any other database error is kept as it is.
+    fn from(e: sqlx::Error) -> Self {
+        crate::unique_keys::field_error(&e).unwrap_or(StoreError::Database(e))
     }
 }

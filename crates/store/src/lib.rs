@@ -3,6 +3,7 @@
 
 mod db;
 mod error;
+mod unique_keys;
 
 pub mod addresses;
 pub mod businesses;

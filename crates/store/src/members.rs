@@ -287,13 +287,9 @@ async fn write_teams(
     Ok(())
 }
 
+/// A role or team deleted while the request ran.
 fn write_error(e: StoreError) -> StoreError {
-    if e.is_unique_violation() {
-        StoreError::invalid(
-            "email",
-            "has already been taken by another member of this company",
-        )
-    } else if e.is_foreign_key_violation() {
+    if e.is_foreign_key_violation() {
         StoreError::invalid("role_id", "names a role or team that no longer exists")
     } else {
         e

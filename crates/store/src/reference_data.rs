@@ -57,14 +57,6 @@ pub struct EntryInput {
     pub description: Change<String>,
 }
 
-fn taken(e: StoreError) -> StoreError {
-    if e.is_unique_violation() {
-        StoreError::invalid("name", "has already been taken")
-    } else {
-        e
-    }
-}
-
 pub async fn list(
     db: &Db,
     company: CompanyId,
@@ -113,7 +105,7 @@ pub async fn create(
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let mut tx = db.begin().await?;
-    let entry: Entry = tx.one(&stmt).await.map_err(taken)?;
+    let entry: Entry = tx.one(&stmt).await?;
     change_log::record(
         &mut tx,
         company,
@@ -149,11 +141,7 @@ pub async fn update(
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let mut tx = db.begin().await?;
-    let entry: Entry = tx
-        .optional(&stmt)
-        .await
-        .map_err(taken)?
-        .ok_or(StoreError::NotFound)?;
+    let entry: Entry = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
     change_log::record(
         &mut tx,
         company,

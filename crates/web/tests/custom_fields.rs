@@ -165,7 +165,19 @@ async fn definitions_are_validated(kind: Kind) {
         .unwrap();
     let mut underscored = without("custom_field[name]");
     underscored.push(("custom_field[name]", "serial_number"));
-    post(underscored).await.expect_invalid("name");
+    let res = post(underscored).await;
+    res.expect_invalid("name");
+    let taken = json!({"name": ["has already been taken (names differing only in case, spaces or underscores count as the same)"]});
+    assert_eq!(res.body["errors"], taken);
+    // Renaming onto a name in use is refused alike.
+    let res = app
+        .put(
+            &format!("/custom_fields/{id}.api"),
+            &[("custom_field[name]", "SERIAL")],
+        )
+        .await;
+    res.expect_invalid("name");
+    assert_eq!(res.body["errors"], taken);
 
     // The type cannot change; options only for dropdown and checkbox; never emptied.
     let path = format!("/custom_fields/{id}.api");

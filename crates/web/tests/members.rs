@@ -378,19 +378,23 @@ async fn duplicate_emails_are_refused_case_aside(kind: Kind) {
         )
         .await;
     res.expect_invalid("email");
+    let taken = json!({"email": ["has already been taken by another member of this company"]});
+    assert_eq!(res.body["errors"], taken);
     // The owner's address is taken too.
     let owner = format!("owner@{}.test", app.company.subdomain);
-    app.post(
-        "/members.api",
-        &[
-            ("user[email]", &owner),
-            ("user[first_name]", "Fake"),
-            ("user[last_name]", "Owner"),
-            ("user[role_id]", "1"),
-        ],
-    )
-    .await
-    .expect_invalid("email");
+    let res = app
+        .post(
+            "/members.api",
+            &[
+                ("user[email]", &owner),
+                ("user[first_name]", "Fake"),
+                ("user[last_name]", "Owner"),
+                ("user[role_id]", "1"),
+            ],
+        )
+        .await;
+    res.expect_invalid("email");
+    assert_eq!(res.body["errors"], taken);
     // Another company may use the same address.
     let other = TestApp::builder(kind).beside(&app).build().await;
     other.member("Jane", "Doe", "jane@example.com", &[]).await;
@@ -655,7 +659,12 @@ async fn update_requires_the_spec_fields_and_keeps_the_rest(kind: Kind) {
     }
     let mut taken = required.to_vec();
     taken[0] = ("user[email]", "other@example.com");
-    app.put(&path, &taken).await.expect_invalid("email");
+    let res = app.put(&path, &taken).await;
+    res.expect_invalid("email");
+    assert_eq!(
+        res.body["errors"],
+        json!({"email": ["has already been taken by another member of this company"]})
+    );
     let mut bad_team = required.to_vec();
     bad_team.push(("user[team_ids][]", "99999"));
     app.put(&path, &bad_team).await.expect_invalid("team_ids");

@@ -91,14 +91,15 @@ async fn names_are_required_and_unique_per_company(kind: Kind) {
             .await
             .expect_invalid("name");
         let first = create(&app, plural, singular, name).await;
-        app.post(&format!("/{plural}.api"), &[(&field, name)])
-            .await
-            .expect_invalid("name");
+        let taken = json!({"name": ["has already been taken"]});
+        let res = app.post(&format!("/{plural}.api"), &[(&field, name)]).await;
+        res.expect_invalid("name");
+        assert_eq!(res.body["errors"], taken, "{plural}");
         let second = create(&app, plural, singular, "Second").await;
         let path = format!("/{plural}/{}.api", second["id"]);
-        app.put(&path, &[(&field, name)])
-            .await
-            .expect_invalid("name");
+        let res = app.put(&path, &[(&field, name)]).await;
+        res.expect_invalid("name");
+        assert_eq!(res.body["errors"], taken, "{plural}");
         app.put(&path, &[(&field, "null")])
             .await
             .expect_invalid("name");
