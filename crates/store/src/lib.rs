@@ -5,6 +5,7 @@ mod db;
 mod error;
 mod unique_keys;
 
+pub mod address_block;
 pub mod addresses;
 pub mod businesses;
 pub mod change_log;
@@ -189,13 +190,25 @@ impl Assignments {
         self
     }
 
-    /// Optional text fields, one change per column.
-    pub(crate) fn changes(
+    /// A value given or not (`None` writes nothing).
+    pub(crate) fn given<T: Clone + Into<sea_query::Value>>(
         &mut self,
-        columns: &[&'static str],
-        changes: &[domain::Change<String>],
+        column: &'static str,
+        value: &Option<T>,
     ) -> &mut Self {
-        for (column, change) in columns.iter().zip(changes) {
+        if let Some(v) = value {
+            self.set(column, v.clone());
+        }
+        self
+    }
+
+    /// The address block, its columns spelled as `names` spells them.
+    pub(crate) fn address_block(
+        &mut self,
+        names: address_block::AddressBlock<&'static str>,
+        block: &address_block::AddressBlock<domain::Change<String>>,
+    ) -> &mut Self {
+        for (column, change) in names.zip(block.as_ref()).into_array() {
             self.change(column, change);
         }
         self

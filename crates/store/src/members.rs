@@ -7,6 +7,7 @@ use domain::{Change, CompanyId, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement};
 use std::collections::BTreeMap;
 
+use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
 use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, now};
 
@@ -19,15 +20,9 @@ pub struct Member {
     pub employee_id: Option<String>,
     pub user_listing_id: Option<String>,
     pub role_id: i64,
-    pub address_name: Option<String>,
-    pub address: Option<String>,
-    pub address_line_2: Option<String>,
-    pub city: Option<String>,
-    pub state: Option<String>,
-    pub zipcode: Option<String>,
-    pub country: Option<String>,
-    pub phone_number: Option<String>,
-    pub fax: Option<String>,
+    /// Its zip code is the column `zipcode`.
+    #[sqlx(flatten)]
+    pub address_block: AddressBlock<Option<String>>,
     pub login_enabled: bool,
     pub subscribed_to_emails: bool,
     pub active: bool,
@@ -61,7 +56,8 @@ pub struct MemberView {
     pub team_ids: Vec<i64>,
 }
 
-const COLUMNS: [&str; 24] = [
+/// The columns of `Member` besides its address block and custom role name.
+const COLUMNS: [&str; 15] = [
     "id",
     "email",
     "first_name",
@@ -69,15 +65,6 @@ const COLUMNS: [&str; 24] = [
     "employee_id",
     "user_listing_id",
     "role_id",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zipcode",
-    "country",
-    "phone_number",
-    "fax",
     "login_enabled",
     "subscribed_to_emails",
     "active",
@@ -86,21 +73,6 @@ const COLUMNS: [&str; 24] = [
     "created_at",
     "updated_at",
     "custom_role_id",
-];
-
-/// Optional text fields, in the order of `MemberInput::text`.
-pub const TEXT_FIELDS: [&str; 11] = [
-    "employee_id",
-    "user_listing_id",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zipcode",
-    "country",
-    "phone_number",
-    "fax",
 ];
 
 #[derive(Debug, Clone, Default)]
@@ -112,15 +84,18 @@ pub struct MemberInput {
     pub role: Option<Role>,
     /// The complete list of teams, when given.
     pub team_ids: Option<Vec<i64>>,
-    /// One change per entry of `TEXT_FIELDS`.
-    pub text: [Change<String>; 11],
+    pub employee_id: Change<String>,
+    pub user_listing_id: Change<String>,
+    pub address_block: AddressBlock<Change<String>>,
     pub login_enabled: Option<bool>,
     pub subscribed_to_emails: Option<bool>,
     pub custom_attributes: BTreeMap<i64, Change<String>>,
 }
 
 fn select(company: CompanyId) -> SelectStatement {
-    Query::select()
+    let mut select = Query::select();
+    AddressBlock::MEMBER_NAMES.select_into(&mut select, "members");
+    select
         .from("members")
         .columns(COLUMNS.map(|c| ("members", c)))
         .expr_as(Expr::col(("custom_roles", "name")), "custom_role_name")
@@ -296,38 +271,60 @@ fn write_error(e: StoreError) -> StoreError {
     }
 }
 
+/// Writes the fields of `input` a create and an update write alike: the one place a
+/// field of `MemberInput` meets its column.
+fn assign(row: &mut Assignments, input: &MemberInput) {
+    let MemberInput {
+        email,
+        first_name,
+        last_name,
+        role,
+        // Written by `write_teams`.
+        team_ids: _,
+        employee_id,
+        user_listing_id,
+        address_block,
+        login_enabled,
+        subscribed_to_emails,
+        // Merged with the stored values by the caller.
+        custom_attributes: _,
+    } = input;
+    row.change("email", email)
+        .given("first_name", first_name)
+        .given("last_name", last_name)
+        .change("employee_id", employee_id)
+        .change("user_listing_id", user_listing_id)
+        .address_block(AddressBlock::MEMBER_NAMES, address_block)
+        .given("login_enabled", login_enabled)
+        .given("subscribed_to_emails", subscribed_to_emails);
+    if let Some(role) = role {
+        row.set("role_id", role.id())
+            .set("custom_role_id", role.custom_role_id());
+    }
+}
+
 pub async fn create(
     db: &Db,
     company: CompanyId,
     input: MemberInput,
 ) -> Result<MemberView, StoreError> {
-    let (Some(first_name), Some(last_name), Some(role)) = (
-        input.first_name.clone(),
-        input.last_name.clone(),
-        input.role,
-    ) else {
+    if input.first_name.is_none() || input.last_name.is_none() || input.role.is_none() {
         return Err(StoreError::invalid("first_name", "can't be blank"));
+    }
+    let input = MemberInput {
+        login_enabled: Some(input.login_enabled.unwrap_or(domain::login::MEMBER_DEFAULT)),
+        subscribed_to_emails: Some(input.subscribed_to_emails.unwrap_or(true)),
+        ..input
     };
-    let email = match &input.email {
-        Change::Set(e) => Some(e.clone()),
-        _ => None,
-    };
-    let login_enabled = input.login_enabled.unwrap_or(domain::login::MEMBER_DEFAULT);
-    domain::login::check_email(login_enabled, email.as_deref())
-        .map_err(|problem| StoreError::invalid("email", problem))?;
+    domain::login::check_email(
+        input.login_enabled == Some(true),
+        input.email.as_set().map(String::as_str),
+    )
+    .map_err(|problem| StoreError::invalid("email", problem))?;
+    let role_id = input.role.map(Role::id);
     let at = now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
-        .set("email", email)
-        .set("first_name", first_name)
-        .set("last_name", last_name)
-        .set("role_id", role.id())
-        .set("custom_role_id", role.custom_role_id())
-        .set("login_enabled", login_enabled)
-        .set(
-            "subscribed_to_emails",
-            input.subscribed_to_emails.unwrap_or(true),
-        )
         .set("active", true)
         .set("is_owner", false)
         .set(
@@ -335,8 +332,8 @@ pub async fn create(
             merge_values("{}", &input.custom_attributes),
         )
         .set("created_at", at)
-        .set("updated_at", at)
-        .changes(&TEXT_FIELDS, &input.text);
+        .set("updated_at", at);
+    assign(&mut row, &input);
     let insert = row
         .into_insert("members")
         .returning(Query::returning().column("id"))
@@ -358,7 +355,7 @@ pub async fn create(
         "member",
         id,
         "created",
-        serde_json::json!({"role_id": role.id()}),
+        serde_json::json!({"role_id": role_id}),
     )
     .await?;
     tx.commit().await?;
@@ -397,24 +394,7 @@ pub async fn update(
     .map_err(|problem| StoreError::invalid("email", problem))?;
     check_references(&mut tx, company, &input).await?;
     let mut row = Assignments::update();
-    row.change("email", &input.email);
-    if let Some(v) = &input.first_name {
-        row.set("first_name", v.clone());
-    }
-    if let Some(v) = &input.last_name {
-        row.set("last_name", v.clone());
-    }
-    if let Some(role) = input.role {
-        row.set("role_id", role.id())
-            .set("custom_role_id", role.custom_role_id());
-    }
-    row.changes(&TEXT_FIELDS, &input.text);
-    if let Some(v) = input.login_enabled {
-        row.set("login_enabled", v);
-    }
-    if let Some(v) = input.subscribed_to_emails {
-        row.set("subscribed_to_emails", v);
-    }
+    assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
         row.set(
             "custom_attributes",

@@ -12,6 +12,7 @@ use sea_query::{
 };
 use std::collections::BTreeMap;
 
+use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
 use crate::{Assignments, Count, Db, PageOf, Reader, StoreError, Tx, change_log};
 
@@ -51,15 +52,8 @@ pub struct Person {
     pub email: Option<String>,
     pub login_enabled: bool,
     pub subscribed_to_emails: bool,
-    pub address_name: Option<String>,
-    pub address: Option<String>,
-    pub address_line_2: Option<String>,
-    pub city: Option<String>,
-    pub state: Option<String>,
-    pub zip_code: Option<String>,
-    pub country: Option<String>,
-    pub phone_number: Option<String>,
-    pub fax: Option<String>,
+    #[sqlx(flatten)]
+    pub address_block: AddressBlock<Option<String>>,
     pub active: bool,
     /// JSON object keyed by custom field id.
     pub custom_attributes: String,
@@ -87,48 +81,28 @@ pub struct PersonView {
     pub business_ids: Vec<i64>,
 }
 
-const COLUMNS: [&str; 24] = [
-    "id",
-    "kind",
-    "first_name",
-    "last_name",
-    "description",
-    "employee_identification_number",
-    "category",
-    "collect_tax",
-    "email",
-    "login_enabled",
-    "subscribed_to_emails",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zip_code",
-    "country",
-    "phone_number",
-    "fax",
-    "active",
-    "custom_attributes",
-    "created_at",
-    "updated_at",
-];
-
-/// Optional text fields, in the order of `PersonInput::text`.
-pub const TEXT_FIELDS: [&str; 12] = [
-    "description",
-    "employee_identification_number",
-    "category",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zip_code",
-    "country",
-    "phone_number",
-    "fax",
-];
+/// The columns of `Person`.
+fn columns() -> impl Iterator<Item = &'static str> {
+    [
+        "id",
+        "kind",
+        "first_name",
+        "last_name",
+        "description",
+        "employee_identification_number",
+        "category",
+        "collect_tax",
+        "email",
+        "login_enabled",
+        "subscribed_to_emails",
+        "active",
+        "custom_attributes",
+        "created_at",
+        "updated_at",
+    ]
+    .into_iter()
+    .chain(AddressBlock::NAMES.into_array())
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct PersonInput {
@@ -136,7 +110,10 @@ pub struct PersonInput {
     pub last_name: Option<String>,
     /// Lower-cased by the HTTP layer.
     pub email: Change<String>,
-    pub text: [Change<String>; 12],
+    pub description: Change<String>,
+    pub employee_identification_number: Change<String>,
+    pub category: Change<String>,
+    pub address_block: AddressBlock<Change<String>>,
     pub collect_tax: Option<bool>,
     pub login_enabled: Option<bool>,
     pub subscribed_to_emails: Option<bool>,
@@ -195,7 +172,7 @@ pub async fn find(
 ) -> Result<PersonView, StoreError> {
     let mut read = db.read();
     let stmt = live(company, kind)
-        .columns(COLUMNS)
+        .columns(columns())
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     let person: Person = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
@@ -342,7 +319,7 @@ pub async fn list(
     if let Some(kind) = kind {
         base.and_where(Expr::col("kind").eq(kind.as_str()));
     }
-    let persons: PageOf<Person> = crate::paged(db, base, COLUMNS, page).await?;
+    let persons: PageOf<Person> = crate::paged(db, base, columns(), page).await?;
     let records = with_businesses(&mut db.read(), company, persons.records).await?;
     Ok(PageOf {
         records,
@@ -427,43 +404,72 @@ async fn unlink_except(
     Ok(())
 }
 
+/// Writes the fields of `input` a create and an update write alike: the one place a
+/// field of `PersonInput` meets its column.
+fn assign(row: &mut Assignments, input: &PersonInput) {
+    let PersonInput {
+        first_name,
+        last_name,
+        email,
+        description,
+        employee_identification_number,
+        category,
+        address_block,
+        collect_tax,
+        login_enabled,
+        subscribed_to_emails,
+        // Links, written by `link` and `unlink_except`.
+        business_ids: _,
+        // Merged with the stored values by the caller.
+        custom_attributes: _,
+    } = input;
+    row.change("first_name", first_name)
+        .given("last_name", last_name)
+        .change("email", email)
+        .change("description", description)
+        .change(
+            "employee_identification_number",
+            employee_identification_number,
+        )
+        .change("category", category)
+        .address_block(AddressBlock::NAMES, address_block)
+        .given("collect_tax", collect_tax)
+        .given("login_enabled", login_enabled)
+        .given("subscribed_to_emails", subscribed_to_emails);
+}
+
 pub async fn create(
     db: &Db,
     company: CompanyId,
     kind: Kind,
     input: PersonInput,
 ) -> Result<PersonView, StoreError> {
-    let Some(last_name) = input.last_name.clone() else {
+    if input.last_name.is_none() {
         return Err(StoreError::invalid("last_name", "can't be blank"));
+    }
+    let input = PersonInput {
+        collect_tax: Some(input.collect_tax.unwrap_or(true)),
+        login_enabled: Some(input.login_enabled.unwrap_or(domain::login::PERSON_DEFAULT)),
+        subscribed_to_emails: Some(input.subscribed_to_emails.unwrap_or(false)),
+        ..input
     };
-    let email = match &input.email {
-        Change::Set(e) => Some(e.clone()),
-        _ => None,
-    };
-    let login_enabled = input.login_enabled.unwrap_or(domain::login::PERSON_DEFAULT);
-    domain::login::check_email(login_enabled, email.as_deref())
-        .map_err(|problem| StoreError::invalid("email", problem))?;
+    domain::login::check_email(
+        input.login_enabled == Some(true),
+        input.email.as_set().map(String::as_str),
+    )
+    .map_err(|problem| StoreError::invalid("email", problem))?;
     let at = crate::now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
         .set("kind", kind.as_str())
-        .set("last_name", last_name)
-        .set("email", email)
-        .set("collect_tax", input.collect_tax.unwrap_or(true))
-        .set("login_enabled", login_enabled)
-        .set(
-            "subscribed_to_emails",
-            input.subscribed_to_emails.unwrap_or(false),
-        )
         .set("active", true)
         .set(
             "custom_attributes",
             merge_values("{}", &input.custom_attributes),
         )
         .set("created_at", at)
-        .set("updated_at", at)
-        .change("first_name", &input.first_name)
-        .changes(&TEXT_FIELDS, &input.text);
+        .set("updated_at", at);
+    assign(&mut row, &input);
     let mut tx = db.begin().await?;
     let businesses = input.business_ids.clone().unwrap_or_default();
     check_businesses(&mut tx, company, "business_ids", &businesses).await?;
@@ -495,7 +501,7 @@ async fn locked(
     id: i64,
 ) -> Result<Person, StoreError> {
     let stmt = live(company, kind)
-        .columns(COLUMNS)
+        .columns(columns())
         .and_where(Expr::col("id").eq(id))
         .lock(LockType::Update)
         .to_owned();
@@ -528,21 +534,7 @@ pub async fn update(
         check_businesses(&mut tx, company, "business_ids", businesses).await?;
     }
     let mut row = Assignments::update();
-    row.change("first_name", &input.first_name)
-        .change("email", &input.email)
-        .changes(&TEXT_FIELDS, &input.text);
-    if let Some(v) = &input.last_name {
-        row.set("last_name", v.clone());
-    }
-    for (column, value) in [
-        ("collect_tax", input.collect_tax),
-        ("login_enabled", input.login_enabled),
-        ("subscribed_to_emails", input.subscribed_to_emails),
-    ] {
-        if let Some(v) = value {
-            row.set(column, v);
-        }
-    }
+    assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
         row.set(
             "custom_attributes",
@@ -698,7 +690,7 @@ pub async fn add_contacts_to_business(
     tx.commit().await?;
     let mut read = db.read();
     let stmt = live(company, Kind::Contact)
-        .columns(COLUMNS)
+        .columns(columns())
         .and_where(Expr::col("id").is_in(contacts.to_vec()))
         .to_owned();
     let people: Vec<Person> = read.all(&stmt).await?;

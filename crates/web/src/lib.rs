@@ -1,6 +1,7 @@
 //! The HTTP interface of rentrack: routing, parameters, authentication, rate limits,
 //! errors, and one module per resource family.
 
+pub mod address_block;
 pub mod api;
 pub mod auth;
 pub mod client_addr;

@@ -7,9 +7,11 @@ use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
 use domain::{CompanyId, PageSize};
 use serde_json::{Value, json};
+use store::address_block::AddressBlock;
 use store::custom_fields::FieldSet;
-use store::members::{self, MemberInput, MemberView, TEXT_FIELDS};
+use store::members::{self, MemberInput, MemberView};
 
+use crate::address_block;
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::custom_attributes;
@@ -110,18 +112,10 @@ pub fn render(
         "subscribed_to_emails": m.subscribed_to_emails,
         "owner": m.is_owner,
         "team_ids": view.team_ids,
-        "address_name": m.address_name,
-        "address": m.address,
-        "address_line_2": m.address_line_2,
-        "city": m.city,
-        "state": m.state,
-        "zipcode": m.zipcode,
-        "country": m.country,
-        "phone_number": m.phone_number,
-        "fax": m.fax,
         "created_at": moment(m.created_at, tz),
         "updated_at": moment(m.updated_at, tz),
     });
+    address_block::render_into(&mut body, AddressBlock::MEMBER_NAMES, &m.address_block);
     custom_attributes::render_into(
         &mut body,
         fields,
@@ -175,13 +169,9 @@ async fn read_input(
         role
     });
     let team_ids = form.id_list("team_ids");
-    let text = TEXT_FIELDS.map(|field| {
-        if field == "country" {
-            form.country(field)
-        } else {
-            form.text(field)
-        }
-    });
+    let employee_id = form.text("employee_id");
+    let user_listing_id = form.text("user_listing_id");
+    let address_block = address_block::read(&mut form, AddressBlock::MEMBER_NAMES);
     let subscribed_to_emails = form.boolean("subscribed_to_emails");
     if let Some(raw) = params.get("skip_confirmation_email")
         && domain::wire::parse_bool(raw).is_none()
@@ -197,7 +187,9 @@ async fn read_input(
         last_name,
         role,
         team_ids,
-        text,
+        employee_id,
+        user_listing_id,
+        address_block,
         login_enabled,
         subscribed_to_emails,
         custom_attributes,

@@ -7,9 +7,11 @@ use domain::custom_field::Target;
 use domain::customer_filter::{PersonFilter, PersonList};
 use domain::{Change, CompanyId, PageSize};
 use serde_json::{Value, json};
+use store::address_block::AddressBlock;
 use store::custom_fields::FieldSet;
-use store::persons::{self, Kind, PersonInput, PersonView, TEXT_FIELDS};
+use store::persons::{self, Kind, PersonInput, PersonView};
 
+use crate::address_block;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::custom_attributes;
@@ -62,20 +64,12 @@ pub fn render(
         "email": p.email,
         "login_enabled": p.login_enabled,
         "subscribed_to_emails": p.subscribed_to_emails,
-        "address_name": p.address_name,
-        "address": p.address,
-        "address_line_2": p.address_line_2,
-        "city": p.city,
-        "state": p.state,
-        "zip_code": p.zip_code,
-        "country": p.country,
-        "phone_number": p.phone_number,
-        "fax": p.fax,
         "status": if p.active { "active" } else { "inactive" },
         "active": p.active,
         "created_at": moment(p.created_at, tz),
         "updated_at": moment(p.updated_at, tz),
     });
+    address_block::render_into(&mut body, AddressBlock::NAMES, &p.address_block);
     if p.is_contact() {
         body["business_ids"] = json!(view.business_ids);
     }
@@ -169,10 +163,10 @@ pub async fn read_input(
         Change::Set(e) => Change::Set(e.to_lowercase()),
         other => other,
     };
-    let text = TEXT_FIELDS.map(|field| match field {
-        "country" => form.country(field),
-        _ => form.text(field),
-    });
+    let description = form.text("description");
+    let employee_identification_number = form.text("employee_identification_number");
+    let category = form.text("category");
+    let address_block = address_block::read(&mut form, AddressBlock::NAMES);
     let collect_tax = form.boolean("collect_tax");
     let login_enabled = form.boolean("login_enabled");
     let subscribed_to_emails = form.boolean("subscribed_to_emails");
@@ -188,7 +182,10 @@ pub async fn read_input(
         first_name,
         last_name,
         email,
-        text,
+        description,
+        employee_identification_number,
+        category,
+        address_block,
         collect_tax,
         login_enabled,
         subscribed_to_emails,
