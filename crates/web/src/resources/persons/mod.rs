@@ -1,30 +1,61 @@
-//! What customers and business contacts share (their fields, how they are read and
-//! rendered), and the persons list `/individuals.api`, which shows both.
+//! What customers and business contacts share: their fields, how they are read and
+//! rendered, the handlers both kinds route to (`handlers`), and the persons list
+//! `/individuals.api`, which shows both.
+
+mod handlers;
+mod input;
 
 use axum::Json;
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::customer_filter::{PersonFilter, PersonList};
-use domain::{Change, CompanyId, PageSize};
+use domain::{CompanyId, PageSize};
 use serde_json::{Value, json};
 use store::address_block::AddressBlock;
 use store::custom_fields::FieldSet;
-use store::persons::{self, Kind, PersonInput, PersonView};
+use store::persons::{self, Kind, PersonView};
 
 use crate::address_block;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
-use crate::form::Form;
+use crate::ids::kind;
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
 
+pub use handlers::{create, delete, details, list, set_active, update};
+
+/// A kind of person with routes of its own, as the type its path ids are read as.
+pub trait PersonKind: crate::ids::Kind {
+    const KIND: Kind;
+    /// The form's resource (`customer[...]`) and the key of one record in answers.
+    const SINGULAR: &'static str;
+    /// The key of a page of records.
+    const PLURAL: &'static str;
+    /// The filters its list accepts.
+    const LIST: PersonList;
+}
+
+impl PersonKind for kind::Customer {
+    const KIND: Kind = Kind::Customer;
+    const SINGULAR: &'static str = "customer";
+    const PLURAL: &'static str = "customers";
+    const LIST: PersonList = PersonList::Customers;
+}
+
+impl PersonKind for kind::Contact {
+    const KIND: Kind = Kind::Contact;
+    const SINGULAR: &'static str = "contact";
+    const PLURAL: &'static str = "contacts";
+    const LIST: PersonList = PersonList::Contacts;
+}
+
 pub fn routes(api: Api) -> Api {
     api.route(
         "/individuals",
-        get(list),
+        get(individuals),
         Doc::new("Persons", "Customers and business contacts in one list, 25 a page, active ones unless filtered otherwise")
             .query(&[
                 ("page", "page number, default 1"),
@@ -107,119 +138,6 @@ pub async fn fields_for(
     .await
 }
 
-/// Reads `<resource>[...]` for a customer (`customer`) or a contact (`contact`).
-/// On update, first and last name are required as the spec says; the e-mail is
-/// required whenever login is enabled (checked by the store, which knows the state).
-pub async fn read_input(
-    state: &AppState,
-    company: CompanyId,
-    params: &Params,
-    kind: Kind,
-    creating: bool,
-) -> Result<PersonInput, ApiError> {
-    let resource = match kind {
-        Kind::Customer => "customer",
-        Kind::Contact => "contact",
-    };
-    let attributes_path = format!("{resource}[custom_attributes]");
-    let mut form = Form::new(params, resource);
-    let fields = custom_attributes::fields_for_input(
-        state.db(),
-        company,
-        target(kind),
-        &form,
-        &attributes_path,
-    )
-    .await?;
-    let first_name = match kind {
-        Kind::Customer if creating => form
-            .required_text("first_name")
-            .map(Change::Set)
-            .unwrap_or(Change::Keep),
-        Kind::Customer => form
-            .optional_required_text("first_name")
-            .map(Change::Set)
-            .unwrap_or(Change::Keep),
-        Kind::Contact => form.text("first_name"),
-    };
-    let last_name = if creating {
-        form.required_text("last_name")
-    } else {
-        form.optional_required_text("last_name")
-    };
-    if !creating && !params.contains(&format!("{resource}[last_name]")) {
-        form.error(
-            "last_name",
-            "can't be blank: send the first and last name with every update",
-        );
-    }
-    if !creating && kind == Kind::Customer && !params.contains("customer[first_name]") {
-        form.error(
-            "first_name",
-            "can't be blank: send the first and last name with every update",
-        );
-    }
-    let email = match form.email("email") {
-        Change::Set(e) => Change::Set(e.to_lowercase()),
-        other => other,
-    };
-    let description = form.text("description");
-    let employee_identification_number = form.text("employee_identification_number");
-    let category = form.text("category");
-    let address_block = address_block::read(&mut form, AddressBlock::NAMES);
-    let collect_tax = form.boolean("collect_tax");
-    let login_enabled = form.boolean("login_enabled");
-    let subscribed_to_emails = form.boolean("subscribed_to_emails");
-    let custom_attributes =
-        custom_attributes::read(&mut form, &attributes_path, &fields, target(kind));
-    let business_ids = if kind == Kind::Contact {
-        read_business_ids(&mut form, creating)
-    } else {
-        None
-    };
-    form.finish()?;
-    Ok(PersonInput {
-        first_name,
-        last_name,
-        email,
-        description,
-        employee_identification_number,
-        category,
-        address_block,
-        collect_tax,
-        login_enabled,
-        subscribed_to_emails,
-        business_ids,
-        custom_attributes,
-    })
-}
-
-/// `business_ids` (a comma list; `contact[business_ids]` and `business_ids[]` work
-/// too): required and non-empty on create; on update, when sent, the full new list.
-fn read_business_ids(form: &mut Form<'_>, creating: bool) -> Option<Vec<i64>> {
-    let params = form.params();
-    let path = ["business_ids", "contact[business_ids]"]
-        .into_iter()
-        .find(|p| params.contains(p));
-    let Some(path) = path else {
-        if creating {
-            form.error(
-                "business_ids",
-                "can't be blank: give the ids of the contact's businesses",
-            );
-        }
-        return None;
-    };
-    let ids = form.ids_at(path, "business_ids", "business ids");
-    if ids.is_empty() && !form.has_errors_for("business_ids") {
-        form.error(
-            "business_ids",
-            "can't be empty: a contact belongs to at least one business",
-        );
-    }
-    Some(ids)
-}
-
 /// Reads `filter` and `filter_val` for one of the person lists.
 pub fn filter(params: &Params, list: PersonList) -> Result<PersonFilter, ApiError> {
     PersonFilter::parse(list, params.get("filter"), params.get("filter_val"))
@@ -265,7 +183,7 @@ pub async fn answer(
     )))
 }
 
-async fn list(
+async fn individuals(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
