@@ -5,6 +5,8 @@ use rust_decimal::Decimal;
 use std::collections::BTreeSet;
 use std::str::FromStr;
 
+use crate::Vocabulary;
+
 /// What a custom field holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldType {
@@ -18,8 +20,8 @@ pub enum FieldType {
     Url,
 }
 
-impl FieldType {
-    pub const ALL: [FieldType; 8] = [
+impl Vocabulary for FieldType {
+    const ALL: &'static [Self] = &[
         FieldType::Text,
         FieldType::TextArea,
         FieldType::Number,
@@ -30,7 +32,7 @@ impl FieldType {
         FieldType::Url,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str {
         match self {
             FieldType::Text => "text",
             FieldType::TextArea => "text_area",
@@ -42,19 +44,12 @@ impl FieldType {
             FieldType::Url => "url",
         }
     }
+}
 
-    pub fn parse(raw: &str) -> Option<Self> {
-        let raw = raw.trim().to_ascii_lowercase().replace([' ', '-'], "_");
-        Self::ALL.into_iter().find(|t| t.as_str() == raw)
-    }
-
+impl FieldType {
     /// Dropdown and checkbox fields choose among named options; the others take none.
     pub fn has_options(self) -> bool {
         matches!(self, FieldType::Dropdown | FieldType::Checkbox)
-    }
-
-    pub fn names() -> String {
-        Self::ALL.map(|t| t.as_str()).join(", ")
     }
 }
 
@@ -72,8 +67,8 @@ pub enum Target {
     Orders,
 }
 
-impl Target {
-    pub const ALL: [Target; 9] = [
+impl Vocabulary for Target {
+    const ALL: &'static [Self] = &[
         Target::FixedAssets,
         Target::Inventory,
         Target::AssetStock,
@@ -85,7 +80,7 @@ impl Target {
         Target::Orders,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str {
         match self {
             Target::FixedAssets => "fixed_assets",
             Target::Inventory => "inventory",
@@ -97,15 +92,6 @@ impl Target {
             Target::Contacts => "contacts",
             Target::Orders => "orders",
         }
-    }
-
-    pub fn parse(raw: &str) -> Option<Self> {
-        let raw = raw.trim().to_ascii_lowercase().replace([' ', '-'], "_");
-        Self::ALL.into_iter().find(|t| t.as_str() == raw)
-    }
-
-    pub fn names() -> String {
-        Self::ALL.map(|t| t.as_str()).join(", ")
     }
 }
 
@@ -121,7 +107,7 @@ impl Targets {
 
     /// Reads the stored comma-separated form; unknown entries are skipped.
     pub fn from_stored(raw: &str) -> Self {
-        Targets(raw.split(',').filter_map(Target::parse).collect())
+        Targets(raw.split(',').filter_map(Target::parse_loosely).collect())
     }
 
     pub fn to_stored(&self) -> String {
@@ -285,7 +271,10 @@ mod tests {
     fn names_and_targets() {
         assert_eq!(lookup_key(" Serial_Number "), "serial number");
         assert_eq!(lookup_key("Serial  number"), "serial number");
-        assert_eq!(FieldType::parse("Text Area"), Some(FieldType::TextArea));
+        assert_eq!(
+            FieldType::parse_loosely("Text Area"),
+            Some(FieldType::TextArea)
+        );
         let t = Targets::new([Target::Vendors, Target::Members]).unwrap();
         assert_eq!(t.to_stored(), "members,vendors");
         assert_eq!(Targets::from_stored("members,vendors"), t);

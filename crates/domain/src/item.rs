@@ -1,5 +1,7 @@
 //! Items, as far as the catalog rules need them today: the kinds of item.
 
+use crate::Vocabulary;
+
 /// The kind of an item, as `asset_type` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AssetType {
@@ -11,28 +13,19 @@ pub enum AssetType {
     StockAsset,
 }
 
-impl AssetType {
-    pub const ALL: [AssetType; 3] = [
+impl Vocabulary for AssetType {
+    const ALL: &'static [Self] = &[
         AssetType::FixedAsset,
         AssetType::VolatileAsset,
         AssetType::StockAsset,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str {
         match self {
             AssetType::FixedAsset => "FixedAsset",
             AssetType::VolatileAsset => "VolatileAsset",
             AssetType::StockAsset => "StockAsset",
         }
-    }
-
-    pub fn parse(raw: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == raw)
-    }
-
-    /// The names of every kind, for a message listing them.
-    pub fn names() -> String {
-        Self::ALL.map(Self::as_str).join(", ")
     }
 }
 
@@ -41,10 +34,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_read_back() {
-        for t in AssetType::ALL {
-            assert_eq!(AssetType::parse(t.as_str()), Some(t));
-        }
-        assert_eq!(AssetType::parse("fixedasset"), None);
+    fn words_read_back() {
+        crate::vocabulary::assert_words_read_back::<AssetType>();
+        assert_eq!(
+            AssetType::parse("fixedasset"),
+            None,
+            "exact: the database checks it"
+        );
     }
 }

@@ -16,12 +16,14 @@ pub mod password;
 pub mod plan;
 pub mod rate_limit;
 pub mod settings;
+pub mod vocabulary;
 pub mod wire;
 
 pub use ids::CompanyId;
 pub use name::Name;
 pub use paging::{Page, PageSize};
 pub use plan::{Plan, RateLimitPolicy};
+pub use vocabulary::Vocabulary;
 pub mod change;
 pub mod subdomain;
 

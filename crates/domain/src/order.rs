@@ -1,6 +1,8 @@
 //! Orders, as far as the customer and business rules need them today: the states an
 //! order moves through (`basket_state`) and which of them still involve the customer.
 
+use crate::Vocabulary;
+
 /// The state of an order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OrderState {
@@ -16,8 +18,20 @@ pub enum OrderState {
 }
 
 impl OrderState {
-    /// Every state, in the order an order moves through them.
-    pub const ALL: [OrderState; 9] = [
+    /// The states in which an order still involves its customer: not yet completed,
+    /// void, sold or cancelled. A customer with such an order cannot be deleted.
+    pub const OPEN: [OrderState; 5] = [
+        OrderState::Drafted,
+        OrderState::WebOrder,
+        OrderState::Booked,
+        OrderState::CheckedOut,
+        OrderState::Returned,
+    ];
+}
+
+impl Vocabulary for OrderState {
+    /// In the order an order moves through them.
+    const ALL: &'static [Self] = &[
         OrderState::Drafted,
         OrderState::WebOrder,
         OrderState::Booked,
@@ -29,17 +43,7 @@ impl OrderState {
         OrderState::Cancelled,
     ];
 
-    /// The states in which an order still involves its customer: not yet completed,
-    /// void, sold or cancelled. A customer with such an order cannot be deleted.
-    pub const OPEN: [OrderState; 5] = [
-        OrderState::Drafted,
-        OrderState::WebOrder,
-        OrderState::Booked,
-        OrderState::CheckedOut,
-        OrderState::Returned,
-    ];
-
-    pub fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str {
         match self {
             OrderState::Drafted => "drafted",
             OrderState::WebOrder => "web_order",
@@ -52,15 +56,6 @@ impl OrderState {
             OrderState::Cancelled => "cancelled",
         }
     }
-
-    pub fn parse(raw: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == raw)
-    }
-
-    /// The names of every state, for a message listing them.
-    pub fn names() -> String {
-        Self::ALL.map(Self::as_str).join(", ")
-    }
 }
 
 #[cfg(test)]
@@ -68,11 +63,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_read_back() {
-        for state in OrderState::ALL {
-            assert_eq!(OrderState::parse(state.as_str()), Some(state));
-        }
-        assert_eq!(OrderState::parse("shipped"), None);
+    fn words_read_back() {
+        crate::vocabulary::assert_words_read_back::<OrderState>();
         assert!(OrderState::OPEN.iter().all(|s| OrderState::ALL.contains(s)));
     }
 }

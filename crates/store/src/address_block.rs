@@ -43,50 +43,25 @@ impl AddressBlock<&'static str> {
     /// Adds the block's columns (spelled as `self` spells them) of `table` to
     /// `select`, each under its field's name, as `AddressBlock`'s `FromRow` reads them.
     pub(crate) fn select_into(self, select: &mut SelectStatement, table: &'static str) {
-        for (field, column) in Self::NAMES.zip(self).into_array() {
-            select.expr_as(Expr::col((table, column)), field);
+        for (field, column) in Self::NAMES.zip(&self).into_array() {
+            select.expr_as(Expr::col((table, *column)), field);
         }
     }
 }
 
 impl<T> AddressBlock<T> {
-    pub fn as_ref(&self) -> AddressBlock<&T> {
-        let AddressBlock {
-            address_name,
-            address,
-            address_line_2,
-            city,
-            state,
-            zip_code,
-            country,
-            phone_number,
-            fax,
-        } = self;
-        AddressBlock {
-            address_name,
-            address,
-            address_line_2,
-            city,
-            state,
-            zip_code,
-            country,
-            phone_number,
-            fax,
-        }
-    }
-
     /// Each field paired with the same field of `other`.
-    pub fn zip<U>(self, other: AddressBlock<U>) -> AddressBlock<(T, U)> {
+    pub fn zip<U>(self, other: &AddressBlock<U>) -> AddressBlock<(T, &U)> {
         AddressBlock {
-            address_name: (self.address_name, other.address_name),
-            address: (self.address, other.address),
-            address_line_2: (self.address_line_2, other.address_line_2),
-            city: (self.city, other.city),
-            state: (self.state, other.state),
-            zip_code: (self.zip_code, other.zip_code),
-            country: (self.country, other.country),
-            phone_number: (self.phone_number, other.phone_number),
-            fax: (self.fax, other.fax),
+            address_name: (self.address_name, &other.address_name),
+            address: (self.address, &other.address),
+            address_line_2: (self.address_line_2, &other.address_line_2),
+            city: (self.city, &other.city),
+            state: (self.state, &other.state),
+            zip_code: (self.zip_code, &other.zip_code),
+            country: (self.country, &other.country),
+            phone_number: (self.phone_number, &other.phone_number),
+            fax: (self.fax, &other.fax),
         }
     }
 

@@ -3,6 +3,7 @@
 //! option never touches the records, and a deleted field's values simply vanish.
 
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::custom_field::{FieldOption, FieldType, Target, Targets, lookup_key};
 use domain::{Change, CompanyId, Page};
 use sea_query::{Expr, ExprTrait, LockType, Order, Query, SelectStatement, Value};
@@ -140,7 +141,7 @@ fn assemble(rows: Vec<FieldRow>, option_rows: Vec<OptionRow>) -> Vec<CustomField
                 })
                 .collect(),
             name: r.name,
-            field_type: FieldType::parse(&r.field_type).unwrap_or(FieldType::Text),
+            field_type: FieldType::parse_loosely(&r.field_type).unwrap_or(FieldType::Text),
             applies_to: Targets::from_stored(&r.applies_to),
             created_at: r.created_at,
             updated_at: r.updated_at,

@@ -2,6 +2,7 @@
 //! which group and subgroup they belong to. The assets issue builds the rest.
 
 use domain::CompanyId;
+use domain::Vocabulary;
 use domain::item::AssetType;
 use sea_query::{Expr, ExprTrait};
 

@@ -208,7 +208,7 @@ impl Assignments {
         names: address_block::AddressBlock<&'static str>,
         block: &address_block::AddressBlock<domain::Change<String>>,
     ) -> &mut Self {
-        for (column, change) in names.zip(block.as_ref()).into_array() {
+        for (column, change) in names.zip(block).into_array() {
             self.change(column, change);
         }
         self

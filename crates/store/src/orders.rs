@@ -2,6 +2,7 @@
 //! for and its state. The orders issue builds the rest on this table.
 
 use domain::CompanyId;
+use domain::Vocabulary;
 use domain::order::OrderState;
 
 use crate::{Assignments, Db, StoreError, change_log, counters};

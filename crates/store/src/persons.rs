@@ -3,6 +3,7 @@
 //! orders that name it, and is gone for every read.
 
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::customer_filter::{Comparison, Op, PersonFilter};
 use domain::order::OrderState;
 use domain::{Change, CompanyId, Page};

@@ -31,7 +31,7 @@ pub fn render_into(
     names: AddressBlock<&'static str>,
     block: &AddressBlock<Option<String>>,
 ) {
-    for (name, value) in names.zip(block.as_ref()).into_array() {
+    for (name, value) in names.zip(block).into_array() {
         body[name] = json!(value);
     }
 }

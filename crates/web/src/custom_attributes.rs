@@ -2,6 +2,7 @@
 //! (underscores stand for spaces), checked against the company's fields for that kind
 //! of record, and rendered back by field name.
 
+use domain::Vocabulary;
 use domain::custom_field::{Target, normalise_value};
 use domain::{Change, CompanyId};
 use serde_json::{Map, Value};

@@ -3,6 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use domain::PageSize;
+use domain::Vocabulary;
 use domain::custom_field::{FieldType, Target, Targets};
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -88,7 +89,7 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
         }
         None => None,
         Some(raw) => {
-            let parsed = FieldType::parse(raw);
+            let parsed = FieldType::parse_loosely(raw);
             if parsed.is_none() {
                 form.error(
                     "field_type",
@@ -103,7 +104,7 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
         match params.list("custom_field[applies_to]", MAX_LIST_ENTRIES) {
             Ok(raws) => {
                 for raw in raws {
-                    match Target::parse(&raw) {
+                    match Target::parse_loosely(&raw) {
                         Some(t) => targets.push(t),
                         None => form.error(
                             "applies_to",
