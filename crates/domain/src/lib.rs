@@ -15,6 +15,7 @@ pub mod paging;
 pub mod password;
 pub mod plan;
 pub mod rate_limit;
+pub mod refusal;
 pub mod settings;
 pub mod vocabulary;
 pub mod wire;

@@ -385,21 +385,13 @@ pub async fn update(
 pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, StoreError> {
     let field = find(db, company, id).await?;
     let mut tx = db.begin().await?;
-    let stmt = Query::delete()
-        .from_table("custom_fields")
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
-    if tx.execute(&stmt).await? == 0 {
-        return Err(StoreError::NotFound);
-    }
-    change_log::record(
+    crate::removal::delete(
         &mut tx,
         company,
-        "custom_field",
+        "custom_fields",
         id,
-        "deleted",
-        serde_json::json!({"name": field.name}),
+        "custom_field",
+        &field.name,
     )
     .await?;
     tx.commit().await?;

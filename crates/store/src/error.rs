@@ -1,3 +1,4 @@
+use domain::refusal::{Forbidden, InUse};
 use std::collections::BTreeMap;
 
 /// What the store reports. The HTTP layer maps each kind to the contract's status.
@@ -6,11 +7,11 @@ pub enum StoreError {
     #[error("not found")]
     NotFound,
     /// The action is refused for this record, whatever its state (HTTP 403).
-    #[error("{0}")]
-    Forbidden(String),
-    /// The record's state forbids the change (HTTP 409).
-    #[error("{0}")]
-    Conflict(String),
+    #[error("refused: {0:?}")]
+    Forbidden(Forbidden),
+    /// Other records still use the record a delete names (HTTP 409).
+    #[error("in use: {0:?}")]
+    InUse(InUse),
     /// Field-level problems found while writing, e.g. an unknown parent id (HTTP 422).
     #[error("validation failed")]
     Invalid(FieldErrors),

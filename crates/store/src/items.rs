@@ -4,10 +4,10 @@
 use domain::CompanyId;
 use domain::Vocabulary;
 use domain::item::AssetType;
-use sea_query::{Expr, ExprTrait};
+use sea_query::{Expr, ExprTrait, SelectStatement};
 
 use crate::counters::{self, Sequence};
-use crate::{Assignments, Count, Db, StoreError, Tx, change_log};
+use crate::{Assignments, Db, StoreError, change_log};
 
 /// Records an item in a group (and subgroup). Used by tests until the assets
 /// endpoints exist; returns its sequence number.
@@ -51,17 +51,9 @@ pub async fn record(
     Ok(sequence_num)
 }
 
-/// How many items have `column` (`group_id` or `sub_group_id`) equal to `id`.
-pub(crate) async fn count_in(
-    tx: &mut Tx,
-    company: CompanyId,
-    column: &'static str,
-    id: i64,
-) -> Result<i64, StoreError> {
-    let stmt = crate::scoped("items", company)
-        .expr_as(Expr::col("id").count(), "n")
+/// The items whose `column` (`group_id` or `sub_group_id`) is `id`.
+pub(crate) fn in_column(company: CompanyId, column: &'static str, id: i64) -> SelectStatement {
+    crate::scoped("items", company)
         .and_where(Expr::col(column).eq(id))
-        .to_owned();
-    let n: Count = tx.one(&stmt).await?;
-    Ok(n.n)
+        .to_owned()
 }

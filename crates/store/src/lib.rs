@@ -22,6 +22,7 @@ pub mod passwords;
 pub mod persons;
 pub mod rate_limits;
 pub mod reference_data;
+mod removal;
 pub mod sub_groups;
 pub mod vendors;
 

@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::member::{MemberFilter, Role, StatusFilter};
+use domain::refusal::Forbidden;
 use domain::{Change, CompanyId, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement};
 use std::collections::BTreeMap;
@@ -372,8 +373,6 @@ async fn locked(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Member, Stor
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
-pub const OWNER_REFUSED: &str = "The company owner's details cannot be changed through the API.";
-
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -383,7 +382,7 @@ pub async fn update(
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, id).await?;
     if before.is_owner {
-        return Err(StoreError::Forbidden(OWNER_REFUSED.into()));
+        return Err(StoreError::Forbidden(Forbidden::OwnerDetails));
     }
     // A member's update carries every required field, the e-mail among them (unless
     // login is disabled): one left out is not kept from before.
@@ -426,9 +425,7 @@ pub async fn set_active(
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, id).await?;
     if before.is_owner && !active {
-        return Err(StoreError::Forbidden(
-            "The company owner cannot be deactivated.".into(),
-        ));
+        return Err(StoreError::Forbidden(Forbidden::OwnerDeactivation));
     }
     if before.active != active {
         let stmt = Query::update()

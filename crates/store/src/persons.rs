@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::customer_filter::{Comparison, Op, PersonFilter};
 use domain::order::OrderState;
+use domain::refusal::{InUse, Record, Users};
 use domain::{Change, CompanyId, Page};
 use sea_query::{
     Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, QueryStatementBuilder,
@@ -15,7 +16,7 @@ use std::collections::BTreeMap;
 
 use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
-use crate::{Assignments, Count, Db, PageOf, Reader, StoreError, Tx, change_log};
+use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, removal};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -592,24 +593,18 @@ pub async fn delete(
     let mut tx = db.begin().await?;
     let person = locked(&mut tx, company, kind, id).await?;
     let open = crate::scoped("orders", company)
-        .expr_as(Expr::col("id").count(), "n")
         .and_where(Expr::col("customer_id").eq(id))
         .and_where(Expr::col("basket_state").is_in(OrderState::OPEN.map(OrderState::as_str)))
         .to_owned();
-    let n: Count = tx.one(&open).await?;
-    if n.n > 0 {
-        return Err(StoreError::Conflict(format!(
-            "{} {} has {} open order(s) (draft, booked, rented out or returned); complete or cancel them first, or mark the {} inactive.",
-            if kind == Kind::Customer {
-                "Customer"
-            } else {
-                "Contact"
-            },
-            person.full_name(),
-            n.n,
-            kind.as_str()
-        )));
-    }
+    removal::refuse_if_used(&mut tx, open, |n| InUse {
+        record: match kind {
+            Kind::Customer => Record::Customer,
+            Kind::Contact => Record::Contact,
+        },
+        name: person.full_name(),
+        by: Users::OpenOrders(n),
+    })
+    .await?;
     unlink_except(&mut tx, company, id, &[]).await?;
     let mut row = Assignments::update();
     row.set("deleted_at", crate::now());

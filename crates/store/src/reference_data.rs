@@ -2,10 +2,11 @@
 //! retire reasons. All three are a name (unique in the company) and a description.
 
 use chrono::{DateTime, Utc};
+use domain::refusal::{InUse, Record, Users};
 use domain::{Change, CompanyId, Page};
 use sea_query::{Expr, ExprTrait, Query, Value};
 
-use crate::{Db, PageOf, StoreError, change_log, change_value, now};
+use crate::{Db, PageOf, StoreError, change_log, change_value, now, removal};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -32,11 +33,11 @@ impl Kind {
         }
     }
 
-    fn what(self) -> &'static str {
+    fn record(self) -> Record {
         match self {
-            Kind::CustomRole => "Custom role",
-            Kind::Team => "Team",
-            Kind::RetireReason => "Retire reason",
+            Kind::CustomRole => Record::CustomRole,
+            Kind::Team => Record::Team,
+            Kind::RetireReason => Record::RetireReason,
         }
     }
 }
@@ -164,40 +165,33 @@ pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     let entry: Entry = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+    let in_use = |by| InUse {
+        record: kind.record(),
+        name: entry.name.clone(),
+        by,
+    };
     if kind == Kind::CustomRole {
-        let count = crate::scoped("members", company)
-            .expr_as(Expr::col("id").count(), "n")
+        let members = crate::scoped("members", company)
             .and_where(Expr::col("custom_role_id").eq(id))
             .to_owned();
-        let n: crate::Count = tx.one(&count).await?;
-        if n.n > 0 {
-            return Err(StoreError::Conflict(format!(
-                "Custom role {:?} is the role of {} member(s); give them another role first.",
-                entry.name, n.n
-            )));
-        }
+        removal::refuse_if_used(&mut tx, members, |n| in_use(Users::Members(n))).await?;
     }
-    let delete = Query::delete()
-        .from_table(kind.table())
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
-    tx.execute(&delete).await.map_err(|e| {
+    removal::delete(
+        &mut tx,
+        company,
+        kind.table(),
+        id,
+        kind.singular(),
+        &entry.name,
+    )
+    .await
+    .map_err(|e| {
         if e.is_foreign_key_violation() {
-            StoreError::Conflict(format!("{} {:?} is still in use.", kind.what(), entry.name))
+            StoreError::InUse(in_use(Users::Records))
         } else {
             e
         }
     })?;
-    change_log::record(
-        &mut tx,
-        company,
-        kind.singular(),
-        id,
-        "deleted",
-        serde_json::json!({"name": entry.name}),
-    )
-    .await?;
     tx.commit().await?;
     Ok(entry)
 }

@@ -14,6 +14,7 @@ pub mod metrics;
 pub mod observe;
 pub mod params;
 pub mod rate_limit;
+pub mod refusals;
 pub mod resources;
 pub mod routing;
 pub mod state;

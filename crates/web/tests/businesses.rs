@@ -341,7 +341,10 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
 
     // Delete: refused with open orders, then gone.
     app.order(Some(id), Some(globex), "checked_out").await;
-    app.delete(&path).await.expect(StatusCode::CONFLICT);
+    assert_eq!(
+        app.delete(&path).await.expect(StatusCode::CONFLICT)["message"],
+        "Contact Robert Builder has 1 open order(s) (draft, booked, rented out or returned); complete or cancel them first, or mark the contact inactive."
+    );
     app.delete(&format!("/contacts/{solo}.api"))
         .await
         .expect(StatusCode::OK);

@@ -5,6 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
+use domain::refusal::Forbidden;
 use domain::{CompanyId, PageSize};
 use serde_json::{Value, json};
 use store::address_block::AddressBlock;
@@ -273,7 +274,7 @@ async fn update(
 ) -> Result<Json<Value>, ApiError> {
     let existing = members::find(state.db(), company.id, id).await?;
     if existing.member.is_owner {
-        return Err(ApiError::Forbidden(members::OWNER_REFUSED.into()));
+        return Err(store::StoreError::Forbidden(Forbidden::OwnerDetails).into());
     }
     let input = read_input(&state, company.id, &params, false).await?;
     let member = members::update(state.db(), company.id, id, input).await?;
