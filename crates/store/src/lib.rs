@@ -125,6 +125,34 @@ pub(crate) async fn missing_ids(
         .collect())
 }
 
+/// Inserts a row of the join table `table` for each of `others` (in `other_column`),
+/// linking it to `owner` (`owner_column` and its id): one statement whatever their
+/// number, and none for an empty list. Repeats are dropped.
+pub(crate) async fn insert_links(
+    tx: &mut Tx,
+    company: domain::CompanyId,
+    table: &'static str,
+    (owner_column, owner): (&'static str, i64),
+    other_column: &'static str,
+    others: &[i64],
+) -> Result<(), StoreError> {
+    let mut others = others.to_vec();
+    others.sort_unstable();
+    others.dedup();
+    if others.is_empty() {
+        return Ok(());
+    }
+    let mut insert = sea_query::Query::insert()
+        .into_table(table)
+        .columns(["company_id", owner_column, other_column])
+        .to_owned();
+    for other in others {
+        insert.values_panic([company.0.into(), owner.into(), other.into()]);
+    }
+    tx.execute(&insert).await?;
+    Ok(())
+}
+
 /// A select on one of a company's tables, already scoped to the company.
 pub(crate) fn scoped(
     table: &'static str,

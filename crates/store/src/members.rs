@@ -246,21 +246,15 @@ async fn write_teams(
         .and_where(Expr::col("member_id").eq(member))
         .to_owned();
     tx.execute(&clear).await?;
-    let mut unique = team_ids.to_vec();
-    unique.sort_unstable();
-    unique.dedup();
-    if unique.is_empty() {
-        return Ok(());
-    }
-    let mut insert = Query::insert()
-        .into_table("member_teams")
-        .columns(["company_id", "member_id", "team_id"])
-        .to_owned();
-    for team in unique {
-        insert.values_panic([company.0.into(), member.into(), team.into()]);
-    }
-    tx.execute(&insert).await?;
-    Ok(())
+    crate::insert_links(
+        tx,
+        company,
+        "member_teams",
+        ("member_id", member),
+        "team_id",
+        team_ids,
+    )
+    .await
 }
 
 /// A role or team deleted while the request ran.

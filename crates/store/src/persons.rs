@@ -359,25 +359,20 @@ pub(crate) async fn link(
         .and_where(Expr::col("contact_id").eq(contact))
         .to_owned();
     let existing: Vec<(i64,)> = tx.all(&existing).await?;
-    let mut new: Vec<i64> = businesses
+    let new: Vec<i64> = businesses
         .iter()
         .copied()
         .filter(|b| !existing.iter().any(|e| e.0 == *b))
         .collect();
-    new.sort_unstable();
-    new.dedup();
-    if new.is_empty() {
-        return Ok(());
-    }
-    let mut insert = Query::insert()
-        .into_table("business_contacts")
-        .columns(["company_id", "business_id", "contact_id"])
-        .to_owned();
-    for business in new {
-        insert.values_panic([company.0.into(), business.into(), contact.into()]);
-    }
-    tx.execute(&insert).await?;
-    Ok(())
+    crate::insert_links(
+        tx,
+        company,
+        "business_contacts",
+        ("contact_id", contact),
+        "business_id",
+        &new,
+    )
+    .await
 }
 
 /// Removes `contact` from every business not in `keep`, and from the addresses of
@@ -662,18 +657,20 @@ pub async fn add_contacts_to_business(
         .into_iter()
         .map(|r| r.0)
         .collect();
-    let mut insert = Query::insert()
-        .into_table("business_contacts")
-        .columns(["company_id", "business_id", "contact_id"])
-        .to_owned();
-    let mut adding = false;
-    for contact in contacts.iter().filter(|c| !existing.contains(c)) {
-        insert.values_panic([company.0.into(), business.into(), (*contact).into()]);
-        adding = true;
-    }
-    if adding {
-        tx.execute(&insert).await?;
-    }
+    let new: Vec<i64> = contacts
+        .iter()
+        .copied()
+        .filter(|c| !existing.contains(c))
+        .collect();
+    crate::insert_links(
+        &mut tx,
+        company,
+        "business_contacts",
+        ("business_id", business),
+        "contact_id",
+        &new,
+    )
+    .await?;
     change_log::record(
         &mut tx,
         company,
