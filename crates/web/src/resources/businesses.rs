@@ -158,18 +158,10 @@ async fn read_input(
     })
 }
 
-async fn fields_for(
-    state: &AppState,
-    company: CompanyId,
-    records: &[&Business],
-) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(
-        state.db(),
-        company,
-        &[Target::Businesses],
-        records.iter().map(|b| b.custom_attributes.as_str()),
-    )
-    .await
+impl custom_attributes::Attributed for Business {
+    fn stored_values(&self) -> &str {
+        &self.custom_attributes
+    }
 }
 
 async fn answer(
@@ -178,7 +170,13 @@ async fn answer(
     business: Business,
     include: bool,
 ) -> Result<Json<Value>, ApiError> {
-    let fields = fields_for(state, company.id, &[&business]).await?;
+    let fields = custom_attributes::fields_for_output(
+        state.db(),
+        company.id,
+        &[Target::Businesses],
+        [&business],
+    )
+    .await?;
     Ok(Json(views::one(
         "business",
         render(&business, company.time_zone, &fields, include),
@@ -195,10 +193,11 @@ async fn list(
     let filter = BusinessFilter::parse(params.get("filter"), params.get("filter_val"))
         .map_err(ApiError::filter)?;
     let records = businesses::list(state.db(), company.id, filter, page).await?;
-    let fields = fields_for(
-        &state,
+    let fields = custom_attributes::fields_for_output(
+        state.db(),
         company.id,
-        &records.records.iter().collect::<Vec<_>>(),
+        &[Target::Businesses],
+        &records.records,
     )
     .await?;
     Ok(Json(views::paged("businesses", page, records, |b| {

@@ -134,7 +134,7 @@ async fn add_to_business(
     let business = business.expect("reported by finish");
     let contacts =
         persons::add_contacts_to_business(state.db(), company.id, business, &contact_ids).await?;
-    let fields = fields_for(&state, company.id, &contacts.iter().collect::<Vec<_>>()).await?;
+    let fields = fields_for(&state, company.id, &contacts).await?;
     let rendered: Vec<Value> = contacts
         .iter()
         .map(|c| render(c, company.time_zone, &fields, false))

@@ -197,18 +197,10 @@ async fn read_input(
     })
 }
 
-async fn fields_for(
-    state: &AppState,
-    company: CompanyId,
-    members: &[&MemberView],
-) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(
-        state.db(),
-        company,
-        &[Target::Members],
-        members.iter().map(|m| m.member.custom_attributes.as_str()),
-    )
-    .await
+impl custom_attributes::Attributed for MemberView {
+    fn stored_values(&self) -> &str {
+        &self.member.custom_attributes
+    }
 }
 
 async fn answer(
@@ -217,7 +209,9 @@ async fn answer(
     view: MemberView,
     include: bool,
 ) -> Result<Json<Value>, ApiError> {
-    let fields = fields_for(state, company.id, &[&view]).await?;
+    let fields =
+        custom_attributes::fields_for_output(state.db(), company.id, &[Target::Members], [&view])
+            .await?;
     Ok(Json(views::one(
         "member",
         render(&view, company.time_zone, &fields, include),
@@ -244,10 +238,11 @@ async fn list(
     let filter = MemberFilter::parse(params.get("filter"), params.get("filter_val"))
         .map_err(ApiError::filter)?;
     let records = members::list(state.db(), company.id, &filter, page).await?;
-    let fields = fields_for(
-        &state,
+    let fields = custom_attributes::fields_for_output(
+        state.db(),
         company.id,
-        &records.records.iter().collect::<Vec<_>>(),
+        &[Target::Members],
+        &records.records,
     )
     .await?;
     Ok(Json(views::paged("members", page, records, |m| {

@@ -132,18 +132,26 @@ async fn read_input(
 
 const ATTRIBUTES: &str = "vendor[custom_attributes]";
 
-async fn fields_for(
+impl custom_attributes::Attributed for Vendor {
+    fn stored_values(&self) -> &str {
+        &self.custom_attributes
+    }
+}
+
+/// `{"vendor": {...}}`, with its custom fields.
+async fn answer(
     state: &AppState,
-    company: CompanyId,
-    vendors: &[&Vendor],
-) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(
-        state.db(),
-        company,
-        &[Target::Vendors],
-        vendors.iter().map(|v| v.custom_attributes.as_str()),
-    )
-    .await
+    company: &store::companies::Company,
+    vendor: Vendor,
+    include: bool,
+) -> Result<Json<Value>, ApiError> {
+    let fields =
+        custom_attributes::fields_for_output(state.db(), company.id, &[Target::Vendors], [&vendor])
+            .await?;
+    Ok(Json(views::one(
+        "vendor",
+        render(&vendor, company.time_zone, &fields, include),
+    )))
 }
 
 async fn create(
@@ -154,11 +162,7 @@ async fn create(
     let mut input = read_input(&state, company.id, &params, true).await?;
     let name = input.name.take().expect("reported by finish");
     let vendor = vendors::create(state.db(), company.id, name, input).await?;
-    let fields = fields_for(&state, company.id, &[&vendor]).await?;
-    Ok(Json(views::one(
-        "vendor",
-        render(&vendor, company.time_zone, &fields, true),
-    )))
+    answer(&state, &company, vendor, true).await
 }
 
 async fn list(
@@ -169,10 +173,11 @@ async fn list(
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = vendors::list(state.db(), company.id, page).await?;
-    let fields = fields_for(
-        &state,
+    let fields = custom_attributes::fields_for_output(
+        state.db(),
         company.id,
-        &records.records.iter().collect::<Vec<_>>(),
+        &[Target::Vendors],
+        &records.records,
     )
     .await?;
     Ok(Json(views::paged("vendors", page, records, |v| {
@@ -188,11 +193,7 @@ async fn details(
 ) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let vendor = vendors::find(state.db(), company.id, id).await?;
-    let fields = fields_for(&state, company.id, &[&vendor]).await?;
-    Ok(Json(views::one(
-        "vendor",
-        render(&vendor, company.time_zone, &fields, include),
-    )))
+    answer(&state, &company, vendor, include).await
 }
 
 async fn update(
@@ -203,9 +204,5 @@ async fn update(
 ) -> Result<Json<Value>, ApiError> {
     let input = read_input(&state, company.id, &params, false).await?;
     let vendor = vendors::update(state.db(), company.id, id, input).await?;
-    let fields = fields_for(&state, company.id, &[&vendor]).await?;
-    Ok(Json(views::one(
-        "vendor",
-        render(&vendor, company.time_zone, &fields, true),
-    )))
+    answer(&state, &company, vendor, true).await
 }

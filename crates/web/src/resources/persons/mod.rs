@@ -113,12 +113,18 @@ pub fn render(
     body
 }
 
+impl custom_attributes::Attributed for PersonView {
+    fn stored_values(&self) -> &str {
+        &self.person.custom_attributes
+    }
+}
+
 /// The custom fields needed to render `views`: those of the kinds of person among them
 /// (none when no record has values).
 pub async fn fields_for(
     state: &AppState,
     company: CompanyId,
-    views: &[&PersonView],
+    views: &[PersonView],
 ) -> Result<FieldSet, ApiError> {
     let targets: Vec<Target> = [Kind::Customer, Kind::Contact]
         .into_iter()
@@ -129,13 +135,7 @@ pub async fn fields_for(
         })
         .map(target)
         .collect();
-    custom_attributes::fields_for_output(
-        state.db(),
-        company,
-        &targets,
-        views.iter().map(|v| v.person.custom_attributes.as_str()),
-    )
-    .await
+    custom_attributes::fields_for_output(state.db(), company, &targets, views).await
 }
 
 /// Reads `filter` and `filter_val` for one of the person lists.
@@ -157,12 +157,7 @@ pub async fn page_of(
     let page = views::page(params, PageSize::DEFAULT)?;
     let filter = filter(params, list)?;
     let records = persons::list(state.db(), company.id, kind, &filter, page).await?;
-    let fields = fields_for(
-        state,
-        company.id,
-        &records.records.iter().collect::<Vec<_>>(),
-    )
-    .await?;
+    let fields = fields_for(state, company.id, &records.records).await?;
     Ok(Json(views::paged(plural, page, records, |p| {
         render(p, company.time_zone, &fields, include)
     })))
@@ -176,7 +171,7 @@ pub async fn answer(
     view: PersonView,
     include: bool,
 ) -> Result<Json<Value>, ApiError> {
-    let fields = fields_for(state, company.id, &[&view]).await?;
+    let fields = fields_for(state, company.id, std::slice::from_ref(&view)).await?;
     Ok(Json(views::one(
         singular,
         render(&view, company.time_zone, &fields, include),
