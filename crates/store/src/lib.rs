@@ -101,16 +101,18 @@ where
     }
 }
 
-/// The ids among `ids` that `records` (a select of the company's candidates, e.g. its
-/// teams) does not hold, as text for a message naming them; empty when all exist.
-pub(crate) async fn missing_ids(
+/// The problem with `ids` when `records` (a select of the company's candidates, e.g.
+/// its teams) lacks some of them: "has no team with id 7, 9", `what` naming the kind
+/// of record. `None` when all exist.
+pub(crate) async fn unknown_ids(
     tx: &mut Tx,
     mut records: sea_query::SelectStatement,
     ids: &[i64],
-) -> Result<Vec<String>, StoreError> {
+    what: &str,
+) -> Result<Option<String>, StoreError> {
     use sea_query::{Expr, ExprTrait};
     if ids.is_empty() {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let stmt = records
         .column("id")
@@ -118,11 +120,12 @@ pub(crate) async fn missing_ids(
         .to_owned();
     let found: Vec<(i64,)> = tx.all(&stmt).await?;
     let found: std::collections::HashSet<i64> = found.into_iter().map(|f| f.0).collect();
-    Ok(ids
+    let missing: Vec<String> = ids
         .iter()
         .filter(|id| !found.contains(id))
         .map(|id| id.to_string())
-        .collect())
+        .collect();
+    Ok((!missing.is_empty()).then(|| format!("has no {what} with id {}", missing.join(", "))))
 }
 
 /// Inserts a row of the join table `table` for each of `others` (in `other_column`),

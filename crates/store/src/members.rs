@@ -219,12 +219,9 @@ async fn check_references(
         }
     }
     if let Some(team_ids) = input.team_ids.as_ref().filter(|t| !t.is_empty()) {
-        let missing = crate::missing_ids(tx, crate::scoped("teams", company), team_ids).await?;
-        if !missing.is_empty() {
-            errors.insert(
-                "team_ids".into(),
-                vec![format!("has no team with id {}", missing.join(", "))],
-            );
+        let teams = crate::scoped("teams", company);
+        if let Some(problem) = crate::unknown_ids(tx, teams, team_ids, "team").await? {
+            errors.insert("team_ids".into(), vec![problem]);
         }
     }
     if errors.is_empty() {

@@ -336,14 +336,9 @@ pub(crate) async fn check_businesses(
     field: &str,
     ids: &[i64],
 ) -> Result<(), StoreError> {
-    let missing = crate::missing_ids(tx, crate::scoped("businesses", company), ids).await?;
-    if missing.is_empty() {
-        Ok(())
-    } else {
-        Err(StoreError::invalid(
-            field,
-            format!("has no business with id {}", missing.join(", ")),
-        ))
+    match crate::unknown_ids(tx, crate::scoped("businesses", company), ids, "business").await? {
+        None => Ok(()),
+        Some(problem) => Err(StoreError::invalid(field, problem)),
     }
 }
 
@@ -636,12 +631,9 @@ pub async fn add_contacts_to_business(
             format!("is not a business of this company: no business with id {business}"),
         ));
     }
-    let missing = crate::missing_ids(&mut tx, live(company, Kind::Contact), contacts).await?;
-    if !missing.is_empty() {
-        return Err(StoreError::invalid(
-            "contact_ids",
-            format!("has no contact with id {}", missing.join(", ")),
-        ));
+    let contacts_of = live(company, Kind::Contact);
+    if let Some(problem) = crate::unknown_ids(&mut tx, contacts_of, contacts, "contact").await? {
+        return Err(StoreError::invalid("contact_ids", problem));
     }
     // Two statements whatever the number of contacts, so even the largest request
     // holds the write lock for milliseconds: the links it already has, then one insert

@@ -298,12 +298,17 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     app.post("/contacts.api", &[("contact[last_name]", "Nobiz")])
         .await
         .expect_invalid("business_ids");
-    app.post(
-        "/contacts.api",
-        &[("contact[last_name]", "Nobiz"), ("business_ids", "999999")],
-    )
-    .await
-    .expect_invalid("business_ids");
+    let res = app
+        .post(
+            "/contacts.api",
+            &[("contact[last_name]", "Nobiz"), ("business_ids", "999999")],
+        )
+        .await;
+    res.expect_invalid("business_ids");
+    assert_eq!(
+        res.body["errors"],
+        json!({"business_ids": ["has no business with id 999999"]})
+    );
     app.post(
         "/contacts.api",
         &[("contact[last_name]", "Nobiz"), ("business_ids", "abc")],
@@ -399,12 +404,16 @@ async fn contacts_join_businesses_and_change_status(kind: Kind) {
     add(vec![("business_id", acme.to_string())])
         .await
         .expect_invalid("contact_ids");
-    add(vec![
-        ("contact_ids", "999999".into()),
+    let res = add(vec![
+        ("contact_ids", format!("999999,{bob},999998")),
         ("business_id", acme.to_string()),
     ])
-    .await
-    .expect_invalid("contact_ids");
+    .await;
+    res.expect_invalid("contact_ids");
+    assert_eq!(
+        res.body["errors"],
+        json!({"contact_ids": ["has no contact with id 999999, 999998"]})
+    );
     add(vec![
         ("contact_ids", bob.to_string()),
         ("business_id", "999999".into()),
