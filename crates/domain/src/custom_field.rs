@@ -51,6 +51,36 @@ impl FieldType {
     pub fn has_options(self) -> bool {
         matches!(self, FieldType::Dropdown | FieldType::Checkbox)
     }
+
+    /// The option list a create (`creating`) or an update sends a field of this type
+    /// (`None`: none sent): dropdown and checkbox fields are created with options and
+    /// never left without; the others take none. `Err`: the problem with `options`.
+    pub fn check_options(self, options: Option<&[String]>, creating: bool) -> Result<(), String> {
+        match (options, self.has_options()) {
+            (Some(_), false) => Err(format!(
+                "are only for dropdown and checkbox fields, not {}",
+                self.as_str()
+            )),
+            (None | Some([]), true) if creating => {
+                Err("can't be blank for a dropdown or checkbox field".into())
+            }
+            (Some([]), true) => Err("can't be empty for a dropdown or checkbox field".into()),
+            _ => Ok(()),
+        }
+    }
+
+    /// A field keeps its type: the values already stored were checked against it.
+    /// `Err`: the problem with `field_type` when an update sends `new`.
+    pub fn check_kept(self, new: FieldType) -> Result<(), String> {
+        if new == self {
+            Ok(())
+        } else {
+            Err(format!(
+                "can't be changed (it is {}); create a new field instead",
+                self.as_str()
+            ))
+        }
+    }
 }
 
 /// A kind of record a custom field can apply to.
@@ -265,6 +295,38 @@ mod tests {
         assert!(normalise_value(FieldType::Checkbox, &opts(), "Red, Green").is_err());
         assert!(normalise_value(FieldType::Email, &[], "a@b").is_err());
         assert!(normalise_value(FieldType::Url, &[], "ftp://x.y").is_err());
+    }
+
+    #[test]
+    fn options_suit_the_type_and_the_type_stays() {
+        let some = ["A".to_owned()];
+        let dropdown = FieldType::Dropdown;
+        assert!(dropdown.check_options(Some(&some), true).is_ok());
+        assert!(
+            dropdown.check_options(None, false).is_ok(),
+            "kept on update"
+        );
+        assert!(
+            dropdown
+                .check_options(None, true)
+                .unwrap_err()
+                .contains("blank")
+        );
+        assert!(
+            dropdown
+                .check_options(Some(&[]), false)
+                .unwrap_err()
+                .contains("empty")
+        );
+        assert!(FieldType::Text.check_options(None, true).is_ok());
+        assert!(
+            FieldType::Text
+                .check_options(Some(&some), false)
+                .unwrap_err()
+                .contains("only for")
+        );
+        assert!(FieldType::Text.check_kept(FieldType::Text).is_ok());
+        assert!(FieldType::Text.check_kept(FieldType::Number).is_err());
     }
 
     #[test]

@@ -308,8 +308,8 @@ pub async fn create(
     find(db, company, id).await
 }
 
-/// Updates a field. Its type cannot change (values already stored were checked
-/// against it); the HTTP layer refuses a different type.
+/// Updates a field. Its type cannot change and the options sent must suit it
+/// (`FieldType::check_kept` and `check_options`).
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -325,32 +325,16 @@ pub async fn update(
             .pop()
             .ok_or(StoreError::NotFound)?
     };
-    if let Some(t) = input.field_type
-        && t != current.field_type
-    {
-        return Err(StoreError::invalid(
-            "field_type",
-            format!(
-                "can't be changed (it is {}); create a new field instead",
-                current.field_type.as_str()
-            ),
-        ));
+    if let Some(t) = input.field_type {
+        current
+            .field_type
+            .check_kept(t)
+            .map_err(|problem| StoreError::invalid("field_type", problem))?;
     }
-    if input.options.is_some() && !current.field_type.has_options() {
-        return Err(StoreError::invalid(
-            "options",
-            format!(
-                "are only for dropdown and checkbox fields, not {}",
-                current.field_type.as_str()
-            ),
-        ));
-    }
-    if input.options.as_ref().is_some_and(|o| o.is_empty()) {
-        return Err(StoreError::invalid(
-            "options",
-            "can't be empty for a dropdown or checkbox field",
-        ));
-    }
+    current
+        .field_type
+        .check_options(input.options.as_deref(), false)
+        .map_err(|problem| StoreError::invalid("options", problem))?;
     let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
     if let Some(name) = &input.name {
         values.push(("name", name.clone().into()));

@@ -151,18 +151,13 @@ pub async fn update(
             .lock(LockType::Update)
             .to_owned();
         let stored: Group = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
-        for (method, rate) in stored.rates() {
-            let rate = rate.as_str().unwrap_or_default().to_owned();
-            if let Err(problem) = mode.parse_rate(&rate) {
-                return Err(StoreError::invalid(
-                    "depreciation_rates",
-                    format!(
-                        "{method} = {rate} does not fit mode {}: {problem}; send depreciation_rates for the new mode",
-                        mode.as_str()
-                    ),
-                ));
-            }
-        }
+        let rates = stored.rates();
+        mode.check_kept_rates(
+            rates
+                .iter()
+                .map(|(method, rate)| (method.as_str(), rate.as_str().unwrap_or_default())),
+        )
+        .map_err(|problem| StoreError::invalid("depreciation_rates", problem))?;
     }
     let stmt = Query::update()
         .table("asset_groups")

@@ -567,15 +567,22 @@ async fn mode_change_must_fit_the_stored_rates(kind: Kind) {
         .await;
     let id = res.expect(StatusCode::OK)["group"]["id"].as_i64().unwrap();
     // 12.5 is not a whole number of months: switching mode alone is refused.
-    app.put(
-        &format!("/groups/{id}.api"),
-        &[
-            ("group[name]", "Servers"),
-            ("group[asset_depreciation_mode]", "Useful Life"),
-        ],
-    )
-    .await
-    .expect_invalid("depreciation_rates");
+    let res = app
+        .put(
+            &format!("/groups/{id}.api"),
+            &[
+                ("group[name]", "Servers"),
+                ("group[asset_depreciation_mode]", "Useful Life"),
+            ],
+        )
+        .await;
+    res.expect_invalid("depreciation_rates");
+    assert_eq!(
+        res.body["errors"]["depreciation_rates"],
+        json!([
+            "Straight Line = 12.5 does not fit mode Useful Life: must be a whole number of months from 1 to 1200; send depreciation_rates for the new mode"
+        ])
+    );
     let res = app.get(&format!("/groups/{id}.api")).await;
     assert_eq!(
         res.body["group"]["asset_depreciation_mode"], "Percentage",

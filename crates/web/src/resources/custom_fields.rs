@@ -155,26 +155,13 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
     } else {
         None
     };
+    // On update only the store knows the field's type.
     if creating
         && !form.has_errors_for("options")
         && let Some(t) = field_type
+        && let Err(problem) = t.check_options(options.as_deref(), true)
     {
-        match (&options, t.has_options()) {
-            (None, true) => {
-                form.error("options", "can't be blank for a dropdown or checkbox field")
-            }
-            (Some(o), true) if o.is_empty() => {
-                form.error("options", "can't be blank for a dropdown or checkbox field")
-            }
-            (Some(_), false) => form.error(
-                "options",
-                format!(
-                    "are only for dropdown and checkbox fields, not {}",
-                    t.as_str()
-                ),
-            ),
-            _ => {}
-        }
+        form.error("options", problem);
     }
     form.finish()?;
     Ok(FieldInput {
