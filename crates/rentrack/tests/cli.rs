@@ -410,11 +410,11 @@ fn owner_set_password_lets_the_owner_log_in_to_the_console() {
                 .unwrap();
             child.wait_with_output().unwrap()
         };
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
         let check = |email: &str, password: &str| {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
             rt.block_on(async {
                 let store = store::Db::connect(&db).await.unwrap();
                 let ok = store::console::check_password(&store, "acme", email, password)
@@ -459,10 +459,6 @@ fn owner_set_password_lets_the_owner_log_in_to_the_console() {
         );
         assert!(check("partner@acme.test", "another-long-password"));
         // A member who is not an owner cannot be made one this way.
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
         rt.block_on(async {
             let store = store::Db::connect(&db).await.unwrap();
             let company = store::companies::find_by_subdomain(&store, "acme")
