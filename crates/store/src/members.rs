@@ -418,28 +418,15 @@ pub async fn set_active(
     if before.is_owner && !active {
         return Err(StoreError::Forbidden(Forbidden::OwnerDeactivation));
     }
-    if before.active != active {
-        let stmt = Query::update()
-            .table("members")
-            .values([
-                ("active", Expr::val(active)),
-                ("updated_at", Expr::val(now())),
-            ])
-            .and_where(Expr::col("company_id").eq(company.0))
-            .and_where(Expr::col("id").eq(id))
-            .to_owned();
-        tx.execute(&stmt).await?;
-        let action = if active { "activated" } else { "deactivated" };
-        change_log::record(
-            &mut tx,
-            company,
-            "member",
-            id,
-            action,
-            serde_json::json!({}),
-        )
-        .await?;
-    }
+    crate::activation::set_active(
+        &mut tx,
+        company,
+        ("members", "member"),
+        id,
+        before.active,
+        active,
+    )
+    .await?;
     tx.commit().await?;
     find(db, company, id).await
 }

@@ -553,20 +553,15 @@ pub async fn set_active(
 ) -> Result<PersonView, StoreError> {
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, kind, id).await?;
-    if before.active != active {
-        let mut row = Assignments::update();
-        row.set("active", active);
-        tx.execute(&row.into_update("persons", company, id)).await?;
-        change_log::record(
-            &mut tx,
-            company,
-            kind.as_str(),
-            id,
-            if active { "activated" } else { "deactivated" },
-            serde_json::json!({}),
-        )
-        .await?;
-    }
+    crate::activation::set_active(
+        &mut tx,
+        company,
+        ("persons", kind.as_str()),
+        id,
+        before.active,
+        active,
+    )
+    .await?;
     tx.commit().await?;
     find(db, company, kind, id).await
 }
