@@ -5,6 +5,8 @@ use rust_decimal::Decimal;
 use std::collections::BTreeSet;
 use std::str::FromStr;
 
+use crate::Vocabulary;
+
 /// What a custom field holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldType {
@@ -18,8 +20,8 @@ pub enum FieldType {
     Url,
 }
 
-impl FieldType {
-    pub const ALL: [FieldType; 8] = [
+impl Vocabulary for FieldType {
+    const ALL: &'static [Self] = &[
         FieldType::Text,
         FieldType::TextArea,
         FieldType::Number,
@@ -30,7 +32,7 @@ impl FieldType {
         FieldType::Url,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str {
         match self {
             FieldType::Text => "text",
             FieldType::TextArea => "text_area",
@@ -42,19 +44,42 @@ impl FieldType {
             FieldType::Url => "url",
         }
     }
+}
 
-    pub fn parse(raw: &str) -> Option<Self> {
-        let raw = raw.trim().to_ascii_lowercase().replace([' ', '-'], "_");
-        Self::ALL.into_iter().find(|t| t.as_str() == raw)
-    }
-
+impl FieldType {
     /// Dropdown and checkbox fields choose among named options; the others take none.
     pub fn has_options(self) -> bool {
         matches!(self, FieldType::Dropdown | FieldType::Checkbox)
     }
 
-    pub fn names() -> String {
-        Self::ALL.map(|t| t.as_str()).join(", ")
+    /// The option list a create (`creating`) or an update sends a field of this type
+    /// (`None`: none sent): dropdown and checkbox fields are created with options and
+    /// never left without; the others take none. `Err`: the problem with `options`.
+    pub fn check_options(self, options: Option<&[String]>, creating: bool) -> Result<(), String> {
+        match (options, self.has_options()) {
+            (Some(_), false) => Err(format!(
+                "are only for dropdown and checkbox fields, not {}",
+                self.as_str()
+            )),
+            (None | Some([]), true) if creating => {
+                Err("can't be blank for a dropdown or checkbox field".into())
+            }
+            (Some([]), true) => Err("can't be empty for a dropdown or checkbox field".into()),
+            _ => Ok(()),
+        }
+    }
+
+    /// A field keeps its type: the values already stored were checked against it.
+    /// `Err`: the problem with `field_type` when an update sends `new`.
+    pub fn check_kept(self, new: FieldType) -> Result<(), String> {
+        if new == self {
+            Ok(())
+        } else {
+            Err(format!(
+                "can't be changed (it is {}); create a new field instead",
+                self.as_str()
+            ))
+        }
     }
 }
 
@@ -72,8 +97,8 @@ pub enum Target {
     Orders,
 }
 
-impl Target {
-    pub const ALL: [Target; 9] = [
+impl Vocabulary for Target {
+    const ALL: &'static [Self] = &[
         Target::FixedAssets,
         Target::Inventory,
         Target::AssetStock,
@@ -85,7 +110,7 @@ impl Target {
         Target::Orders,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str {
         match self {
             Target::FixedAssets => "fixed_assets",
             Target::Inventory => "inventory",
@@ -97,15 +122,6 @@ impl Target {
             Target::Contacts => "contacts",
             Target::Orders => "orders",
         }
-    }
-
-    pub fn parse(raw: &str) -> Option<Self> {
-        let raw = raw.trim().to_ascii_lowercase().replace([' ', '-'], "_");
-        Self::ALL.into_iter().find(|t| t.as_str() == raw)
-    }
-
-    pub fn names() -> String {
-        Self::ALL.map(|t| t.as_str()).join(", ")
     }
 }
 
@@ -121,7 +137,7 @@ impl Targets {
 
     /// Reads the stored comma-separated form; unknown entries are skipped.
     pub fn from_stored(raw: &str) -> Self {
-        Targets(raw.split(',').filter_map(Target::parse).collect())
+        Targets(raw.split(',').filter_map(Target::parse_loosely).collect())
     }
 
     pub fn to_stored(&self) -> String {
@@ -282,10 +298,45 @@ mod tests {
     }
 
     #[test]
+    fn options_suit_the_type_and_the_type_stays() {
+        let some = ["A".to_owned()];
+        let dropdown = FieldType::Dropdown;
+        assert!(dropdown.check_options(Some(&some), true).is_ok());
+        assert!(
+            dropdown.check_options(None, false).is_ok(),
+            "kept on update"
+        );
+        assert!(
+            dropdown
+                .check_options(None, true)
+                .unwrap_err()
+                .contains("blank")
+        );
+        assert!(
+            dropdown
+                .check_options(Some(&[]), false)
+                .unwrap_err()
+                .contains("empty")
+        );
+        assert!(FieldType::Text.check_options(None, true).is_ok());
+        assert!(
+            FieldType::Text
+                .check_options(Some(&some), false)
+                .unwrap_err()
+                .contains("only for")
+        );
+        assert!(FieldType::Text.check_kept(FieldType::Text).is_ok());
+        assert!(FieldType::Text.check_kept(FieldType::Number).is_err());
+    }
+
+    #[test]
     fn names_and_targets() {
         assert_eq!(lookup_key(" Serial_Number "), "serial number");
         assert_eq!(lookup_key("Serial  number"), "serial number");
-        assert_eq!(FieldType::parse("Text Area"), Some(FieldType::TextArea));
+        assert_eq!(
+            FieldType::parse_loosely("Text Area"),
+            Some(FieldType::TextArea)
+        );
         let t = Targets::new([Target::Vendors, Target::Members]).unwrap();
         assert_eq!(t.to_stored(), "members,vendors");
         assert_eq!(Targets::from_stored("members,vendors"), t);

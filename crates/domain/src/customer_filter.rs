@@ -18,18 +18,6 @@ pub enum Op {
     Eq,
 }
 
-impl Op {
-    pub fn sql(self) -> &'static str {
-        match self {
-            Op::Gt => ">",
-            Op::Ge => ">=",
-            Op::Lt => "<",
-            Op::Le => "<=",
-            Op::Eq => "=",
-        }
-    }
-}
-
 impl Comparison {
     pub fn parse(raw: &str) -> Option<Self> {
         let raw = raw.trim();

@@ -49,12 +49,45 @@ impl DepreciationMode {
     }
 }
 
+impl DepreciationMode {
+    /// A group switching to this mode without new rates keeps its stored ones (method
+    /// name and rate), so each must fit this mode. `Err`: the problem with
+    /// `depreciation_rates`.
+    pub fn check_kept_rates<'a>(
+        self,
+        stored: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<(), String> {
+        for (method, rate) in stored {
+            if let Err(problem) = self.parse_rate(rate) {
+                return Err(format!(
+                    "{method} = {rate} does not fit mode {}: {problem}; send depreciation_rates for the new mode",
+                    self.as_str()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Rates keyed by depreciation method name, kept in name order.
 pub type DepreciationRates = BTreeMap<String, Decimal>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_rates_must_fit_a_new_mode() {
+        let months = DepreciationMode::UsefulLife;
+        assert!(months.check_kept_rates([("Straight Line", "48")]).is_ok());
+        let problem = months
+            .check_kept_rates([("Straight Line", "48"), ("Sum of Years", "12.5")])
+            .unwrap_err();
+        assert!(
+            problem.starts_with("Sum of Years = 12.5 does not fit mode Useful Life"),
+            "{problem}"
+        );
+    }
 
     #[test]
     fn rates_follow_the_mode() {

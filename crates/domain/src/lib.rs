@@ -6,19 +6,25 @@ pub mod custom_field;
 pub mod customer_filter;
 pub mod depreciation;
 pub mod ids;
+pub mod item;
+pub mod login;
 pub mod member;
 pub mod name;
+pub mod order;
 pub mod paging;
 pub mod password;
 pub mod plan;
 pub mod rate_limit;
+pub mod refusal;
 pub mod settings;
+pub mod vocabulary;
 pub mod wire;
 
 pub use ids::CompanyId;
 pub use name::Name;
 pub use paging::{Page, PageSize};
 pub use plan::{Plan, RateLimitPolicy};
+pub use vocabulary::Vocabulary;
 pub mod change;
 pub mod subdomain;
 

@@ -106,12 +106,9 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
         ("Acme Camera Supply", "sales@acme.test"),
         ("Bright Lights Inc", "orders@bright.test"),
     ] {
-        let mut text: [Change<String>; 7] = Default::default();
-        text[4] = Change::Set(email.into());
         let input = vendors::VendorInput {
-            name: None,
-            text,
-            custom_attributes: Default::default(),
+            email: Change::Set(email.into()),
+            ..Default::default()
         };
         vendors::create(db, company, name(vendor), input).await?;
     }

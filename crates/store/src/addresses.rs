@@ -141,25 +141,20 @@ const COLUMNS: [&str; 17] = [
     "updated_at",
 ];
 
-/// Optional text fields, in the order of `AddressInput::text`.
-pub const TEXT_FIELDS: [&str; 10] = [
-    "name",
-    "street2",
-    "city",
-    "state",
-    "zipcode",
-    "country",
-    "longi",
-    "lati",
-    "email",
-    "phone_number",
-];
-
 #[derive(Debug, Clone, Default)]
 pub struct AddressInput {
     /// Required on create.
     pub street1: Option<String>,
-    pub text: [Change<String>; 10],
+    pub name: Change<String>,
+    pub street2: Change<String>,
+    pub city: Change<String>,
+    pub state: Change<String>,
+    pub zipcode: Change<String>,
+    pub country: Change<String>,
+    pub longi: Change<String>,
+    pub lati: Change<String>,
+    pub email: Change<String>,
+    pub phone_number: Change<String>,
     pub active: Option<bool>,
     /// `Some(true)` makes this the owner's only default (of its type); `Some(false)`
     /// unsets it.
@@ -171,6 +166,54 @@ pub struct AddressInput {
     pub address_type: Option<AddressType>,
     /// Business addresses: a contact of the business.
     pub contact_id: Change<i64>,
+}
+
+/// Writes the fields of `input` a create and an update write alike: the one place a
+/// field of `AddressInput` meets its column.
+fn assign(row: &mut Assignments, owner: Owner, input: &AddressInput) {
+    let AddressInput {
+        street1,
+        name,
+        street2,
+        city,
+        state,
+        zipcode,
+        country,
+        longi,
+        lati,
+        email,
+        phone_number,
+        active,
+        // Decided by the caller, which knows the owner's other addresses.
+        default_address: _,
+        // Written on create only.
+        created_by_id: _,
+        billing_address,
+        address_type,
+        contact_id,
+    } = input;
+    row.given("street1", street1)
+        .change("name", name)
+        .change("street2", street2)
+        .change("city", city)
+        .change("state", state)
+        .change("zipcode", zipcode)
+        .change("country", country)
+        .change("longi", longi)
+        .change("lati", lati)
+        .change("email", email)
+        .change("phone_number", phone_number)
+        .given("active", active);
+    match owner {
+        Owner::Member(_) => {}
+        Owner::Customer(_) => {
+            row.given("billing_address", billing_address);
+        }
+        Owner::Business(_) => {
+            row.given("address_type", &address_type.map(AddressType::as_str))
+                .change("contact_id", contact_id);
+        }
+    }
 }
 
 fn select(company: CompanyId, owner: Owner) -> SelectStatement {
@@ -322,12 +365,18 @@ pub async fn create(
     owner: Owner,
     input: AddressInput,
 ) -> Result<Address, StoreError> {
-    let Some(street1) = input.street1.clone() else {
+    if input.street1.is_none() {
         return Err(StoreError::invalid("street1", "can't be blank"));
-    };
+    }
     let address_type = match owner {
         Owner::Business(_) => Some(input.address_type.unwrap_or(AddressType::Shipping)),
         _ => None,
+    };
+    let input = AddressInput {
+        active: Some(input.active.unwrap_or(true)),
+        billing_address: Some(input.billing_address.unwrap_or(false)),
+        address_type,
+        ..input
     };
     let mut tx = db.begin().await?;
     lock_owner(&mut tx, company, owner).await?;
@@ -348,23 +397,11 @@ pub async fn create(
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
         .set(owner.column(), owner.id())
-        .set("street1", street1)
-        .set("active", input.active.unwrap_or(true))
         .set("is_default", is_default)
         .set("created_by_id", input.created_by_id)
         .set("created_at", at)
-        .set("updated_at", at)
-        .changes(&TEXT_FIELDS, &input.text);
-    match owner {
-        Owner::Member(_) => {}
-        Owner::Customer(_) => {
-            row.set("billing_address", input.billing_address.unwrap_or(false));
-        }
-        Owner::Business(_) => {
-            row.set("address_type", address_type.map(AddressType::as_str))
-                .change("contact_id", &input.contact_id);
-        }
-    }
+        .set("updated_at", at);
+    assign(&mut row, owner, &input);
     let (id,): (i64,) = tx
         .one(
             &row.into_insert(owner.table())
@@ -413,27 +450,7 @@ pub async fn update(
     let stored_type = before.address_type.as_deref().and_then(AddressType::parse);
     let address_type = input.address_type.or(stored_type);
     let mut row = Assignments::update();
-    if let Some(street1) = &input.street1 {
-        row.set("street1", street1.clone());
-    }
-    row.changes(&TEXT_FIELDS, &input.text);
-    if let Some(active) = input.active {
-        row.set("active", active);
-    }
-    match owner {
-        Owner::Member(_) => {}
-        Owner::Customer(_) => {
-            if let Some(b) = input.billing_address {
-                row.set("billing_address", b);
-            }
-        }
-        Owner::Business(_) => {
-            if let Some(t) = input.address_type {
-                row.set("address_type", t.as_str());
-            }
-            row.change("contact_id", &input.contact_id);
-        }
-    }
+    assign(&mut row, owner, &input);
     // Moving a default address to another type leaves it the default only if that
     // type has none; `default_address` decides otherwise.
     let default = match input.default_address {

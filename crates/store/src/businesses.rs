@@ -2,13 +2,15 @@
 
 use chrono::{DateTime, Utc};
 use domain::customer_filter::BusinessFilter;
+use domain::order::OrderState;
 use domain::{Change, CompanyId, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Query};
 use std::collections::BTreeMap;
 
+use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
 use crate::persons::{completed_orders, has_orders};
-use crate::{Assignments, Db, PageOf, StoreError, change_log, orders};
+use crate::{Assignments, Db, PageOf, StoreError, change_log};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Business {
@@ -17,15 +19,8 @@ pub struct Business {
     pub description: Option<String>,
     pub industry: Option<String>,
     pub email: Option<String>,
-    pub address_name: Option<String>,
-    pub address: Option<String>,
-    pub address_line_2: Option<String>,
-    pub city: Option<String>,
-    pub state: Option<String>,
-    pub zip_code: Option<String>,
-    pub country: Option<String>,
-    pub phone_number: Option<String>,
-    pub fax: Option<String>,
+    #[sqlx(flatten)]
+    pub address_block: AddressBlock<Option<String>>,
     pub display_picture: Option<String>,
     pub tax_free: bool,
     pub company_default_payment_terms: bool,
@@ -36,52 +31,35 @@ pub struct Business {
     pub updated_at: DateTime<Utc>,
 }
 
-const COLUMNS: [&str; 21] = [
-    "id",
-    "name",
-    "description",
-    "industry",
-    "email",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zip_code",
-    "country",
-    "phone_number",
-    "fax",
-    "display_picture",
-    "tax_free",
-    "company_default_payment_terms",
-    "active",
-    "custom_attributes",
-    "created_at",
-    "updated_at",
-];
-
-/// Optional text fields, in the order of `BusinessInput::text`.
-pub const TEXT_FIELDS: [&str; 13] = [
-    "description",
-    "industry",
-    "email",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zip_code",
-    "country",
-    "phone_number",
-    "fax",
-    "display_picture",
-];
+/// The columns of `Business`.
+fn columns() -> impl Iterator<Item = &'static str> {
+    [
+        "id",
+        "name",
+        "description",
+        "industry",
+        "email",
+        "display_picture",
+        "tax_free",
+        "company_default_payment_terms",
+        "active",
+        "custom_attributes",
+        "created_at",
+        "updated_at",
+    ]
+    .into_iter()
+    .chain(AddressBlock::NAMES.into_array())
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct BusinessInput {
     /// Required on create and update; the HTTP layer says so.
     pub name: Option<String>,
-    pub text: [Change<String>; 13],
+    pub description: Change<String>,
+    pub industry: Change<String>,
+    pub email: Change<String>,
+    pub address_block: AddressBlock<Change<String>>,
+    pub display_picture: Change<String>,
     pub active: Option<bool>,
     pub tax_free: Option<bool>,
     pub company_default_payment_terms: Option<bool>,
@@ -90,7 +68,7 @@ pub struct BusinessInput {
 
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Business, StoreError> {
     let stmt = crate::scoped("businesses", company)
-        .columns(COLUMNS)
+        .columns(columns())
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
@@ -104,12 +82,12 @@ fn condition(filter: BusinessFilter) -> Cond {
         BusinessFilter::CheckedOutOrders => Cond::all().add(has_orders(
             "businesses",
             "business_id",
-            &[orders::CHECKED_OUT],
+            &[OrderState::CheckedOut],
         )),
         BusinessFilter::ActiveCustomers => Cond::all().add(has_orders(
             "businesses",
             "business_id",
-            &[orders::BOOKED, orders::CHECKED_OUT],
+            &[OrderState::Booked, OrderState::CheckedOut],
         )),
         BusinessFilter::CompletedOrders(c) => {
             Cond::all().add(completed_orders("businesses", "business_id", c))
@@ -129,10 +107,40 @@ pub async fn list(
         crate::scoped("businesses", company)
             .cond_where(condition(filter))
             .to_owned(),
-        COLUMNS,
+        columns(),
         page,
     )
     .await
+}
+
+/// Writes the fields of `input` a create and an update write alike: the one place a
+/// field of `BusinessInput` meets its column.
+fn assign(row: &mut Assignments, input: &BusinessInput) {
+    let BusinessInput {
+        name,
+        description,
+        industry,
+        email,
+        address_block,
+        display_picture,
+        active,
+        tax_free,
+        company_default_payment_terms,
+        // Merged with the stored values by the caller.
+        custom_attributes: _,
+    } = input;
+    row.given("name", name)
+        .change("description", description)
+        .change("industry", industry)
+        .change("email", email)
+        .address_block(AddressBlock::NAMES, address_block)
+        .change("display_picture", display_picture)
+        .given("active", active)
+        .given("tax_free", tax_free)
+        .given(
+            "company_default_payment_terms",
+            company_default_payment_terms,
+        );
 }
 
 pub async fn create(
@@ -140,31 +148,30 @@ pub async fn create(
     company: CompanyId,
     input: BusinessInput,
 ) -> Result<Business, StoreError> {
-    let Some(name) = input.name.clone() else {
+    if input.name.is_none() {
         return Err(StoreError::invalid("name", "can't be blank"));
+    }
+    let input = BusinessInput {
+        active: Some(input.active.unwrap_or(true)),
+        tax_free: Some(input.tax_free.unwrap_or(false)),
+        company_default_payment_terms: Some(input.company_default_payment_terms.unwrap_or(false)),
+        ..input
     };
     let at = crate::now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
-        .set("name", name)
-        .set("active", input.active.unwrap_or(true))
-        .set("tax_free", input.tax_free.unwrap_or(false))
-        .set(
-            "company_default_payment_terms",
-            input.company_default_payment_terms.unwrap_or(false),
-        )
         .set(
             "custom_attributes",
             merge_values("{}", &input.custom_attributes),
         )
         .set("created_at", at)
-        .set("updated_at", at)
-        .changes(&TEXT_FIELDS, &input.text);
+        .set("updated_at", at);
+    assign(&mut row, &input);
     let mut tx = db.begin().await?;
     let business: Business = tx
         .one(
             &row.into_insert("businesses")
-                .returning(Query::returning().columns(COLUMNS))
+                .returning(Query::returning().columns(columns()))
                 .to_owned(),
         )
         .await?;
@@ -189,28 +196,13 @@ pub async fn update(
 ) -> Result<Business, StoreError> {
     let mut tx = db.begin().await?;
     let select = crate::scoped("businesses", company)
-        .columns(COLUMNS)
+        .columns(columns())
         .and_where(Expr::col("id").eq(id))
         .lock(LockType::Update)
         .to_owned();
     let before: Business = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
     let mut row = Assignments::update();
-    if let Some(name) = &input.name {
-        row.set("name", name.clone());
-    }
-    row.changes(&TEXT_FIELDS, &input.text);
-    for (column, value) in [
-        ("active", input.active),
-        ("tax_free", input.tax_free),
-        (
-            "company_default_payment_terms",
-            input.company_default_payment_terms,
-        ),
-    ] {
-        if let Some(v) = value {
-            row.set(column, v);
-        }
-    }
+    assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
         row.set(
             "custom_attributes",
@@ -221,7 +213,7 @@ pub async fn update(
     let business: Business = tx
         .one(
             &row.into_update("businesses", company, id)
-                .returning(Query::returning().columns(COLUMNS))
+                .returning(Query::returning().columns(columns()))
                 .to_owned(),
         )
         .await?;

@@ -131,13 +131,7 @@ pub async fn create(
         ])
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
-    let row: CompanyRow = tx.one(&insert).await.map_err(|e| {
-        if e.is_unique_violation() {
-            StoreError::invalid("subdomain", "has already been taken")
-        } else {
-            e
-        }
-    })?;
+    let row: CompanyRow = tx.one(&insert).await?;
     let company = Company::from(row);
     if let Some(email) = &new.owner_email {
         let owner = Query::insert()
@@ -405,6 +399,17 @@ pub async fn set_owner_password(
         .and_where(Expr::col("email").eq(email))
         .to_owned();
     if tx.execute(&update).await? == 0 {
+        // A new owner is listed as a member too, so the e-mail must be no member's yet.
+        let member = crate::scoped("members", company)
+            .column("id")
+            .and_where(Expr::col("email").eq(email))
+            .to_owned();
+        if tx.optional::<(i64,)>(&member).await?.is_some() {
+            return Err(StoreError::invalid(
+                "email",
+                "is already a member of this company who is not its owner",
+            ));
+        }
         let at = now();
         let insert = Query::insert()
             .into_table("owners")
@@ -412,18 +417,7 @@ pub async fn set_owner_password(
             .values_panic([company.0.into(), email.into(), hash.into(), at.into()])
             .to_owned();
         tx.execute(&insert).await?;
-        crate::members::insert_owner(&mut tx, company, email, at)
-            .await
-            .map_err(|e| {
-                if e.is_unique_violation() {
-                    StoreError::invalid(
-                        "email",
-                        "is already a member of this company who is not its owner",
-                    )
-                } else {
-                    e
-                }
-            })?;
+        crate::members::insert_owner(&mut tx, company, email, at).await?;
     }
     // A new password ends every session of the old one.
     let sessions = Query::delete()

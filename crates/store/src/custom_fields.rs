@@ -3,6 +3,7 @@
 //! option never touches the records, and a deleted field's values simply vanish.
 
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::custom_field::{FieldOption, FieldType, Target, Targets, lookup_key};
 use domain::{Change, CompanyId, Page};
 use sea_query::{Expr, ExprTrait, LockType, Order, Query, SelectStatement, Value};
@@ -140,7 +141,7 @@ fn assemble(rows: Vec<FieldRow>, option_rows: Vec<OptionRow>) -> Vec<CustomField
                 })
                 .collect(),
             name: r.name,
-            field_type: FieldType::parse(&r.field_type).unwrap_or(FieldType::Text),
+            field_type: FieldType::parse_loosely(&r.field_type).unwrap_or(FieldType::Text),
             applies_to: Targets::from_stored(&r.applies_to),
             created_at: r.created_at,
             updated_at: r.updated_at,
@@ -190,17 +191,6 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, S
         .await?
         .pop()
         .ok_or(StoreError::NotFound)
-}
-
-fn taken(e: StoreError) -> StoreError {
-    if e.is_unique_violation() {
-        StoreError::invalid(
-            "name",
-            "has already been taken (names differing only in case, spaces or underscores count as the same)",
-        )
-    } else {
-        e
-    }
 }
 
 /// Writes the option list: names already present keep their ids (matched without
@@ -296,7 +286,7 @@ pub async fn create(
         .returning(Query::returning().column("id"))
         .to_owned();
     let mut tx = db.begin().await?;
-    let (id,): (i64,) = tx.one(&stmt).await.map_err(taken)?;
+    let (id,): (i64,) = tx.one(&stmt).await?;
     write_options(
         &mut tx,
         company,
@@ -318,8 +308,8 @@ pub async fn create(
     find(db, company, id).await
 }
 
-/// Updates a field. Its type cannot change (values already stored were checked
-/// against it); the HTTP layer refuses a different type.
+/// Updates a field. Its type cannot change and the options sent must suit it
+/// (`FieldType::check_kept` and `check_options`).
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -335,32 +325,16 @@ pub async fn update(
             .pop()
             .ok_or(StoreError::NotFound)?
     };
-    if let Some(t) = input.field_type
-        && t != current.field_type
-    {
-        return Err(StoreError::invalid(
-            "field_type",
-            format!(
-                "can't be changed (it is {}); create a new field instead",
-                current.field_type.as_str()
-            ),
-        ));
+    if let Some(t) = input.field_type {
+        current
+            .field_type
+            .check_kept(t)
+            .map_err(|problem| StoreError::invalid("field_type", problem))?;
     }
-    if input.options.is_some() && !current.field_type.has_options() {
-        return Err(StoreError::invalid(
-            "options",
-            format!(
-                "are only for dropdown and checkbox fields, not {}",
-                current.field_type.as_str()
-            ),
-        ));
-    }
-    if input.options.as_ref().is_some_and(|o| o.is_empty()) {
-        return Err(StoreError::invalid(
-            "options",
-            "can't be empty for a dropdown or checkbox field",
-        ));
-    }
+    current
+        .field_type
+        .check_options(input.options.as_deref(), false)
+        .map_err(|problem| StoreError::invalid("options", problem))?;
     let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
     if let Some(name) = &input.name {
         values.push(("name", name.clone().into()));
@@ -375,7 +349,7 @@ pub async fn update(
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    tx.execute(&stmt).await.map_err(taken)?;
+    tx.execute(&stmt).await?;
     if let Some(names) = &input.options {
         write_options(&mut tx, company, id, names, &current.options).await?;
     }
@@ -395,21 +369,13 @@ pub async fn update(
 pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, StoreError> {
     let field = find(db, company, id).await?;
     let mut tx = db.begin().await?;
-    let stmt = Query::delete()
-        .from_table("custom_fields")
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
-    if tx.execute(&stmt).await? == 0 {
-        return Err(StoreError::NotFound);
-    }
-    change_log::record(
+    crate::removal::delete(
         &mut tx,
         company,
-        "custom_field",
+        "custom_fields",
         id,
-        "deleted",
-        serde_json::json!({"name": field.name}),
+        "custom_field",
+        &field.name,
     )
     .await?;
     tx.commit().await?;

@@ -1,3 +1,4 @@
+use domain::refusal::{Forbidden, InUse};
 use std::collections::BTreeMap;
 
 /// What the store reports. The HTTP layer maps each kind to the contract's status.
@@ -6,18 +7,18 @@ pub enum StoreError {
     #[error("not found")]
     NotFound,
     /// The action is refused for this record, whatever its state (HTTP 403).
-    #[error("{0}")]
-    Forbidden(String),
-    /// The record's state forbids the change (HTTP 409).
-    #[error("{0}")]
-    Conflict(String),
+    #[error("refused: {0:?}")]
+    Forbidden(Forbidden),
+    /// Other records still use the record a delete names (HTTP 409).
+    #[error("in use: {0:?}")]
+    InUse(InUse),
     /// Field-level problems found while writing, e.g. an unknown parent id (HTTP 422).
     #[error("validation failed")]
     Invalid(FieldErrors),
     #[error("configuration: {0}")]
     Config(String),
     #[error(transparent)]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
     #[error(transparent)]
     Migration(#[from] sqlx::migrate::MigrateError),
 }
@@ -75,9 +76,12 @@ impl StoreError {
             _ => false,
         }
     }
+}
 
-    /// True for a unique-constraint violation, which callers turn into a 422.
-    pub fn is_unique_violation(&self) -> bool {
-        matches!(self, StoreError::Database(sqlx::Error::Database(e)) if e.is_unique_violation())
+impl From<sqlx::Error> for StoreError {
+    /// A write that breaks one of the unique keys clients can run into is the field
+    /// error `unique_keys` gives it; any other database error is kept as it is.
+    fn from(e: sqlx::Error) -> Self {
+        crate::unique_keys::field_error(&e).unwrap_or(StoreError::Database(e))
     }
 }

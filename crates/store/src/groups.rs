@@ -2,10 +2,11 @@
 
 use chrono::{DateTime, Utc};
 use domain::depreciation::{DepreciationMode, DepreciationRates};
+use domain::refusal::{InUse, Record, Users};
 use domain::{Change, CompanyId, Name, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement, Value};
 
-use crate::{Db, PageOf, StoreError, Tx, change_log, change_value, now};
+use crate::{Db, PageOf, StoreError, Tx, change_log, change_value, now, removal};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Group {
@@ -150,18 +151,13 @@ pub async fn update(
             .lock(LockType::Update)
             .to_owned();
         let stored: Group = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
-        for (method, rate) in stored.rates() {
-            let rate = rate.as_str().unwrap_or_default().to_owned();
-            if let Err(problem) = mode.parse_rate(&rate) {
-                return Err(StoreError::invalid(
-                    "depreciation_rates",
-                    format!(
-                        "{method} = {rate} does not fit mode {}: {problem}; send depreciation_rates for the new mode",
-                        mode.as_str()
-                    ),
-                ));
-            }
-        }
+        let rates = stored.rates();
+        mode.check_kept_rates(
+            rates
+                .iter()
+                .map(|(method, rate)| (method.as_str(), rate.as_str().unwrap_or_default())),
+        )
+        .map_err(|problem| StoreError::invalid("depreciation_rates", problem))?;
     }
     let stmt = Query::update()
         .table("asset_groups")
@@ -184,47 +180,26 @@ pub async fn update(
     Ok(group)
 }
 
-/// Deletes a group that holds nothing. A group with subgroups is refused (409).
+/// Deletes a group that holds nothing: one with subgroups or items is refused (409).
 pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<Group, StoreError> {
-    let group = find(db, company, id).await?;
     let mut tx = db.begin().await?;
-    let subgroups = Query::select()
-        .expr_as(Expr::col("id").count(), "n")
-        .from("sub_groups")
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("group_id").eq(id))
-        .to_owned();
-    let (n,): (i64,) = tx.one(&subgroups).await?;
-    if n > 0 {
-        return Err(StoreError::Conflict(format!(
-            "Group {:?} still has {n} subgroup(s); delete them or move their items first.",
-            group.name
-        )));
-    }
-    let items = crate::items::count_in(&mut tx, company, "group_id", id).await?;
-    if items > 0 {
-        return Err(StoreError::Conflict(format!(
-            "Group {:?} still has {items} item(s); move them to another group or delete them first.",
-            group.name
-        )));
-    }
-    let stmt = Query::delete()
-        .from_table("asset_groups")
-        .and_where(Expr::col("company_id").eq(company.0))
+    let select = scoped(company)
+        .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    if tx.execute(&stmt).await? == 0 {
-        return Err(StoreError::NotFound);
-    }
-    change_log::record(
-        &mut tx,
-        company,
-        "group",
-        id,
-        "deleted",
-        serde_json::json!({"name": group.name}),
-    )
-    .await?;
+    let group: Group = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+    let in_use = |by| InUse {
+        record: Record::Group,
+        name: group.name.clone(),
+        by,
+    };
+    let subgroups = crate::scoped("sub_groups", company)
+        .and_where(Expr::col("group_id").eq(id))
+        .to_owned();
+    removal::refuse_if_used(&mut tx, subgroups, |n| in_use(Users::Subgroups(n))).await?;
+    let items = crate::items::in_column(company, "group_id", id);
+    removal::refuse_if_used(&mut tx, items, |n| in_use(Users::Items(n))).await?;
+    removal::delete(&mut tx, company, "asset_groups", id, "group", &group.name).await?;
     tx.commit().await?;
     Ok(group)
 }

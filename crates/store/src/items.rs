@@ -2,13 +2,12 @@
 //! which group and subgroup they belong to. The assets issue builds the rest.
 
 use domain::CompanyId;
-use sea_query::{Expr, ExprTrait};
+use domain::Vocabulary;
+use domain::item::AssetType;
+use sea_query::{Expr, ExprTrait, SelectStatement};
 
 use crate::counters::{self, Sequence};
-use crate::{Assignments, Count, Db, StoreError, Tx, change_log};
-
-/// The kinds of item, as `asset_type` names them.
-pub const ASSET_TYPES: [&str; 3] = ["FixedAsset", "VolatileAsset", "StockAsset"];
+use crate::{Assignments, Db, StoreError, change_log};
 
 /// Records an item in a group (and subgroup). Used by tests until the assets
 /// endpoints exist; returns its sequence number.
@@ -20,19 +19,19 @@ pub async fn record(
     group: i64,
     sub_group: Option<i64>,
 ) -> Result<i64, StoreError> {
-    if !ASSET_TYPES.contains(&asset_type) {
+    let Some(asset_type) = AssetType::parse(asset_type) else {
         return Err(StoreError::invalid(
             "asset_type",
-            format!("must be one of {}", ASSET_TYPES.join(", ")),
+            format!("must be one of {}", AssetType::names()),
         ));
-    }
+    };
     let mut tx = db.begin().await?;
     let sequence_num = counters::next(&mut tx, company, Sequence::Items).await?;
     let at = crate::now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
         .set("sequence_num", sequence_num)
-        .set("asset_type", asset_type)
+        .set("asset_type", asset_type.as_str())
         .set("name", name)
         .set("group_id", group)
         .set("sub_group_id", sub_group)
@@ -52,17 +51,9 @@ pub async fn record(
     Ok(sequence_num)
 }
 
-/// How many items have `column` (`group_id` or `sub_group_id`) equal to `id`.
-pub(crate) async fn count_in(
-    tx: &mut Tx,
-    company: CompanyId,
-    column: &'static str,
-    id: i64,
-) -> Result<i64, StoreError> {
-    let stmt = crate::scoped("items", company)
-        .expr_as(Expr::col("id").count(), "n")
+/// The items whose `column` (`group_id` or `sub_group_id`) is `id`.
+pub(crate) fn in_column(company: CompanyId, column: &'static str, id: i64) -> SelectStatement {
+    crate::scoped("items", company)
         .and_where(Expr::col(column).eq(id))
-        .to_owned();
-    let n: Count = tx.one(&stmt).await?;
-    Ok(n.n)
+        .to_owned()
 }

@@ -1,9 +1,12 @@
 //! Tenant-scoped queries and transactions for SQLite and PostgreSQL. Every query on
 //! company data takes the company id.
 
+mod activation;
 mod db;
 mod error;
+mod unique_keys;
 
+pub mod address_block;
 pub mod addresses;
 pub mod businesses;
 pub mod change_log;
@@ -20,6 +23,7 @@ pub mod passwords;
 pub mod persons;
 pub mod rate_limits;
 pub mod reference_data;
+mod removal;
 pub mod sub_groups;
 pub mod vendors;
 
@@ -98,16 +102,18 @@ where
     }
 }
 
-/// The ids among `ids` that `records` (a select of the company's candidates, e.g. its
-/// teams) does not hold, as text for a message naming them; empty when all exist.
-pub(crate) async fn missing_ids(
+/// The problem with `ids` when `records` (a select of the company's candidates, e.g.
+/// its teams) lacks some of them: "has no team with id 7, 9", `what` naming the kind
+/// of record. `None` when all exist.
+pub(crate) async fn unknown_ids(
     tx: &mut Tx,
     mut records: sea_query::SelectStatement,
     ids: &[i64],
-) -> Result<Vec<String>, StoreError> {
+    what: &str,
+) -> Result<Option<String>, StoreError> {
     use sea_query::{Expr, ExprTrait};
     if ids.is_empty() {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let stmt = records
         .column("id")
@@ -115,26 +121,40 @@ pub(crate) async fn missing_ids(
         .to_owned();
     let found: Vec<(i64,)> = tx.all(&stmt).await?;
     let found: std::collections::HashSet<i64> = found.into_iter().map(|f| f.0).collect();
-    Ok(ids
+    let missing: Vec<String> = ids
         .iter()
         .filter(|id| !found.contains(id))
         .map(|id| id.to_string())
-        .collect())
+        .collect();
+    Ok((!missing.is_empty()).then(|| format!("has no {what} with id {}", missing.join(", "))))
 }
 
-/// A person who can log in (a member, customer or contact) needs an e-mail to log in with.
-pub(crate) fn login_needs_email(
-    login_enabled: bool,
-    email: Option<&str>,
+/// Inserts a row of the join table `table` for each of `others` (in `other_column`),
+/// linking it to `owner` (`owner_column` and its id): one statement whatever their
+/// number, and none for an empty list. Repeats are dropped.
+pub(crate) async fn insert_links(
+    tx: &mut Tx,
+    company: domain::CompanyId,
+    table: &'static str,
+    (owner_column, owner): (&'static str, i64),
+    other_column: &'static str,
+    others: &[i64],
 ) -> Result<(), StoreError> {
-    if login_enabled && email.is_none() {
-        Err(StoreError::invalid(
-            "email",
-            "can't be blank unless login_enabled is false",
-        ))
-    } else {
-        Ok(())
+    let mut others = others.to_vec();
+    others.sort_unstable();
+    others.dedup();
+    if others.is_empty() {
+        return Ok(());
     }
+    let mut insert = sea_query::Query::insert()
+        .into_table(table)
+        .columns(["company_id", owner_column, other_column])
+        .to_owned();
+    for other in others {
+        insert.values_panic([company.0.into(), owner.into(), other.into()]);
+    }
+    tx.execute(&insert).await?;
+    Ok(())
 }
 
 /// A select on one of a company's tables, already scoped to the company.
@@ -203,13 +223,25 @@ impl Assignments {
         self
     }
 
-    /// Optional text fields, one change per column.
-    pub(crate) fn changes(
+    /// A value given or not (`None` writes nothing).
+    pub(crate) fn given<T: Clone + Into<sea_query::Value>>(
         &mut self,
-        columns: &[&'static str],
-        changes: &[domain::Change<String>],
+        column: &'static str,
+        value: &Option<T>,
     ) -> &mut Self {
-        for (column, change) in columns.iter().zip(changes) {
+        if let Some(v) = value {
+            self.set(column, v.clone());
+        }
+        self
+    }
+
+    /// The address block, its columns spelled as `names` spells them.
+    pub(crate) fn address_block(
+        &mut self,
+        names: address_block::AddressBlock<&'static str>,
+        block: &address_block::AddressBlock<domain::Change<String>>,
+    ) -> &mut Self {
+        for (column, change) in names.zip(block).into_array() {
             self.change(column, change);
         }
         self

@@ -56,18 +56,29 @@ pub struct LocationFields {
     pub active: Option<bool>,
 }
 
-impl LocationFields {
-    fn text_columns(&self) -> [(&'static str, &Change<String>); 7] {
-        [
-            ("description", &self.description),
-            ("street1", &self.street1),
-            ("street2", &self.street2),
-            ("city", &self.city),
-            ("state", &self.state),
-            ("zipcode", &self.zipcode),
-            ("country", &self.country),
-        ]
-    }
+/// Writes the fields a create and an update write alike: the one place a field of
+/// `LocationFields` meets its column.
+fn assign(row: &mut Assignments, fields: &LocationFields) {
+    let LocationFields {
+        description,
+        street1,
+        street2,
+        city,
+        state,
+        zipcode,
+        country,
+        parent_id,
+        active,
+    } = fields;
+    row.change("description", description)
+        .change("street1", street1)
+        .change("street2", street2)
+        .change("city", city)
+        .change("state", state)
+        .change("zipcode", zipcode)
+        .change("country", country)
+        .change("parent_id", parent_id)
+        .given("active", active);
 }
 
 /// Which locations a list shows.
@@ -177,13 +188,13 @@ pub async fn create(
     row.set("company_id", company.0)
         .set("sequence_num", sequence_num)
         .set("name", name.as_str())
-        .set("active", fields.active.unwrap_or(true))
         .set("created_at", at)
         .set("updated_at", at);
-    for (column, change) in fields.text_columns() {
-        row.change(column, change);
-    }
-    row.change("parent_id", &fields.parent_id);
+    let fields = LocationFields {
+        active: Some(fields.active.unwrap_or(true)),
+        ..fields
+    };
+    assign(&mut row, &fields);
     let stmt = row
         .into_insert("locations")
         .returning(Query::returning().columns(COLUMNS))
@@ -216,13 +227,7 @@ pub async fn update(
     }
     let mut row = Assignments::update();
     row.set("name", name.as_str());
-    for (column, change) in fields.text_columns() {
-        row.change(column, change);
-    }
-    row.change("parent_id", &fields.parent_id);
-    if let Some(active) = fields.active {
-        row.set("active", active);
-    }
+    assign(&mut row, &fields);
     let stmt = row
         .into_update("locations", company, id)
         .returning(Query::returning().columns(COLUMNS))

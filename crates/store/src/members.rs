@@ -3,10 +3,12 @@
 
 use chrono::{DateTime, Utc};
 use domain::member::{MemberFilter, Role, StatusFilter};
+use domain::refusal::Forbidden;
 use domain::{Change, CompanyId, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement};
 use std::collections::BTreeMap;
 
+use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
 use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, now};
 
@@ -19,15 +21,9 @@ pub struct Member {
     pub employee_id: Option<String>,
     pub user_listing_id: Option<String>,
     pub role_id: i64,
-    pub address_name: Option<String>,
-    pub address: Option<String>,
-    pub address_line_2: Option<String>,
-    pub city: Option<String>,
-    pub state: Option<String>,
-    pub zipcode: Option<String>,
-    pub country: Option<String>,
-    pub phone_number: Option<String>,
-    pub fax: Option<String>,
+    /// Its zip code is the column `zipcode`.
+    #[sqlx(flatten)]
+    pub address_block: AddressBlock<Option<String>>,
     pub login_enabled: bool,
     pub subscribed_to_emails: bool,
     pub active: bool,
@@ -61,7 +57,8 @@ pub struct MemberView {
     pub team_ids: Vec<i64>,
 }
 
-const COLUMNS: [&str; 24] = [
+/// The columns of `Member` besides its address block and custom role name.
+const COLUMNS: [&str; 15] = [
     "id",
     "email",
     "first_name",
@@ -69,15 +66,6 @@ const COLUMNS: [&str; 24] = [
     "employee_id",
     "user_listing_id",
     "role_id",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zipcode",
-    "country",
-    "phone_number",
-    "fax",
     "login_enabled",
     "subscribed_to_emails",
     "active",
@@ -86,21 +74,6 @@ const COLUMNS: [&str; 24] = [
     "created_at",
     "updated_at",
     "custom_role_id",
-];
-
-/// Optional text fields, in the order of `MemberInput::text`.
-pub const TEXT_FIELDS: [&str; 11] = [
-    "employee_id",
-    "user_listing_id",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zipcode",
-    "country",
-    "phone_number",
-    "fax",
 ];
 
 #[derive(Debug, Clone, Default)]
@@ -112,15 +85,18 @@ pub struct MemberInput {
     pub role: Option<Role>,
     /// The complete list of teams, when given.
     pub team_ids: Option<Vec<i64>>,
-    /// One change per entry of `TEXT_FIELDS`.
-    pub text: [Change<String>; 11],
+    pub employee_id: Change<String>,
+    pub user_listing_id: Change<String>,
+    pub address_block: AddressBlock<Change<String>>,
     pub login_enabled: Option<bool>,
     pub subscribed_to_emails: Option<bool>,
     pub custom_attributes: BTreeMap<i64, Change<String>>,
 }
 
 fn select(company: CompanyId) -> SelectStatement {
-    Query::select()
+    let mut select = Query::select();
+    AddressBlock::MEMBER_NAMES.select_into(&mut select, "members");
+    select
         .from("members")
         .columns(COLUMNS.map(|c| ("members", c)))
         .expr_as(Expr::col(("custom_roles", "name")), "custom_role_name")
@@ -243,12 +219,9 @@ async fn check_references(
         }
     }
     if let Some(team_ids) = input.team_ids.as_ref().filter(|t| !t.is_empty()) {
-        let missing = crate::missing_ids(tx, crate::scoped("teams", company), team_ids).await?;
-        if !missing.is_empty() {
-            errors.insert(
-                "team_ids".into(),
-                vec![format!("has no team with id {}", missing.join(", "))],
-            );
+        let teams = crate::scoped("teams", company);
+        if let Some(problem) = crate::unknown_ids(tx, teams, team_ids, "team").await? {
+            errors.insert("team_ids".into(), vec![problem]);
         }
     }
     if errors.is_empty() {
@@ -270,33 +243,55 @@ async fn write_teams(
         .and_where(Expr::col("member_id").eq(member))
         .to_owned();
     tx.execute(&clear).await?;
-    let mut unique = team_ids.to_vec();
-    unique.sort_unstable();
-    unique.dedup();
-    if unique.is_empty() {
-        return Ok(());
-    }
-    let mut insert = Query::insert()
-        .into_table("member_teams")
-        .columns(["company_id", "member_id", "team_id"])
-        .to_owned();
-    for team in unique {
-        insert.values_panic([company.0.into(), member.into(), team.into()]);
-    }
-    tx.execute(&insert).await?;
-    Ok(())
+    crate::insert_links(
+        tx,
+        company,
+        "member_teams",
+        ("member_id", member),
+        "team_id",
+        team_ids,
+    )
+    .await
 }
 
+/// A role or team deleted while the request ran.
 fn write_error(e: StoreError) -> StoreError {
-    if e.is_unique_violation() {
-        StoreError::invalid(
-            "email",
-            "has already been taken by another member of this company",
-        )
-    } else if e.is_foreign_key_violation() {
+    if e.is_foreign_key_violation() {
         StoreError::invalid("role_id", "names a role or team that no longer exists")
     } else {
         e
+    }
+}
+
+/// Writes the fields of `input` a create and an update write alike: the one place a
+/// field of `MemberInput` meets its column.
+fn assign(row: &mut Assignments, input: &MemberInput) {
+    let MemberInput {
+        email,
+        first_name,
+        last_name,
+        role,
+        // Written by `write_teams`.
+        team_ids: _,
+        employee_id,
+        user_listing_id,
+        address_block,
+        login_enabled,
+        subscribed_to_emails,
+        // Merged with the stored values by the caller.
+        custom_attributes: _,
+    } = input;
+    row.change("email", email)
+        .given("first_name", first_name)
+        .given("last_name", last_name)
+        .change("employee_id", employee_id)
+        .change("user_listing_id", user_listing_id)
+        .address_block(AddressBlock::MEMBER_NAMES, address_block)
+        .given("login_enabled", login_enabled)
+        .given("subscribed_to_emails", subscribed_to_emails);
+    if let Some(role) = role {
+        row.set("role_id", role.id())
+            .set("custom_role_id", role.custom_role_id());
     }
 }
 
@@ -305,32 +300,23 @@ pub async fn create(
     company: CompanyId,
     input: MemberInput,
 ) -> Result<MemberView, StoreError> {
-    let (Some(first_name), Some(last_name), Some(role)) = (
-        input.first_name.clone(),
-        input.last_name.clone(),
-        input.role,
-    ) else {
+    if input.first_name.is_none() || input.last_name.is_none() || input.role.is_none() {
         return Err(StoreError::invalid("first_name", "can't be blank"));
+    }
+    let input = MemberInput {
+        login_enabled: Some(input.login_enabled.unwrap_or(domain::login::MEMBER_DEFAULT)),
+        subscribed_to_emails: Some(input.subscribed_to_emails.unwrap_or(true)),
+        ..input
     };
-    let email = match &input.email {
-        Change::Set(e) => Some(e.clone()),
-        _ => None,
-    };
-    let login_enabled = input.login_enabled.unwrap_or(true);
-    crate::login_needs_email(login_enabled, email.as_deref())?;
+    domain::login::check_email(
+        input.login_enabled == Some(true),
+        input.email.as_set().map(String::as_str),
+    )
+    .map_err(|problem| StoreError::invalid("email", problem))?;
+    let role_id = input.role.map(Role::id);
     let at = now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
-        .set("email", email)
-        .set("first_name", first_name)
-        .set("last_name", last_name)
-        .set("role_id", role.id())
-        .set("custom_role_id", role.custom_role_id())
-        .set("login_enabled", login_enabled)
-        .set(
-            "subscribed_to_emails",
-            input.subscribed_to_emails.unwrap_or(true),
-        )
         .set("active", true)
         .set("is_owner", false)
         .set(
@@ -338,8 +324,8 @@ pub async fn create(
             merge_values("{}", &input.custom_attributes),
         )
         .set("created_at", at)
-        .set("updated_at", at)
-        .changes(&TEXT_FIELDS, &input.text);
+        .set("updated_at", at);
+    assign(&mut row, &input);
     let insert = row
         .into_insert("members")
         .returning(Query::returning().column("id"))
@@ -361,7 +347,7 @@ pub async fn create(
         "member",
         id,
         "created",
-        serde_json::json!({"role_id": role.id()}),
+        serde_json::json!({"role_id": role_id}),
     )
     .await?;
     tx.commit().await?;
@@ -378,8 +364,6 @@ async fn locked(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Member, Stor
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
-pub const OWNER_REFUSED: &str = "The company owner's details cannot be changed through the API.";
-
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -389,41 +373,18 @@ pub async fn update(
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, id).await?;
     if before.is_owner {
-        return Err(StoreError::Forbidden(OWNER_REFUSED.into()));
+        return Err(StoreError::Forbidden(Forbidden::OwnerDetails));
     }
-    let login_enabled = input.login_enabled.unwrap_or(before.login_enabled);
-    if login_enabled && input.email.is_keep() {
-        return Err(StoreError::invalid(
-            "email",
-            "can't be blank unless login_enabled is false",
-        ));
-    }
-    let email = match &input.email {
-        Change::Keep => before.email.clone(),
-        Change::Set(e) => Some(e.clone()),
-        Change::Clear => None,
-    };
-    crate::login_needs_email(login_enabled, email.as_deref())?;
+    // A member's update carries every required field, the e-mail among them (unless
+    // login is disabled): one left out is not kept from before.
+    domain::login::check_email(
+        input.login_enabled.unwrap_or(before.login_enabled),
+        input.email.as_set().map(String::as_str),
+    )
+    .map_err(|problem| StoreError::invalid("email", problem))?;
     check_references(&mut tx, company, &input).await?;
     let mut row = Assignments::update();
-    row.change("email", &input.email);
-    if let Some(v) = &input.first_name {
-        row.set("first_name", v.clone());
-    }
-    if let Some(v) = &input.last_name {
-        row.set("last_name", v.clone());
-    }
-    if let Some(role) = input.role {
-        row.set("role_id", role.id())
-            .set("custom_role_id", role.custom_role_id());
-    }
-    row.changes(&TEXT_FIELDS, &input.text);
-    if let Some(v) = input.login_enabled {
-        row.set("login_enabled", v);
-    }
-    if let Some(v) = input.subscribed_to_emails {
-        row.set("subscribed_to_emails", v);
-    }
+    assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
         row.set(
             "custom_attributes",
@@ -455,32 +416,17 @@ pub async fn set_active(
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, id).await?;
     if before.is_owner && !active {
-        return Err(StoreError::Forbidden(
-            "The company owner cannot be deactivated.".into(),
-        ));
+        return Err(StoreError::Forbidden(Forbidden::OwnerDeactivation));
     }
-    if before.active != active {
-        let stmt = Query::update()
-            .table("members")
-            .values([
-                ("active", Expr::val(active)),
-                ("updated_at", Expr::val(now())),
-            ])
-            .and_where(Expr::col("company_id").eq(company.0))
-            .and_where(Expr::col("id").eq(id))
-            .to_owned();
-        tx.execute(&stmt).await?;
-        let action = if active { "activated" } else { "deactivated" };
-        change_log::record(
-            &mut tx,
-            company,
-            "member",
-            id,
-            action,
-            serde_json::json!({}),
-        )
-        .await?;
-    }
+    crate::activation::set_active(
+        &mut tx,
+        company,
+        ("members", "member"),
+        id,
+        before.active,
+        active,
+    )
+    .await?;
     tx.commit().await?;
     find(db, company, id).await
 }

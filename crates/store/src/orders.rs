@@ -2,28 +2,11 @@
 //! for and its state. The orders issue builds the rest on this table.
 
 use domain::CompanyId;
+use domain::Vocabulary;
+use domain::order::OrderState;
 
 use crate::{Assignments, Db, StoreError, change_log, counters};
 use counters::Sequence;
-
-pub const CHECKED_OUT: &str = "checked_out";
-pub const COMPLETED: &str = "completed";
-pub const BOOKED: &str = "booked";
-/// States in which an order still involves its customer (not yet completed, void,
-/// sold or cancelled).
-pub const OPEN: [&str; 5] = ["drafted", "web_order", "booked", "checked_out", "returned"];
-/// Every `basket_state` an order can be in.
-pub const STATES: [&str; 9] = [
-    "drafted",
-    "web_order",
-    "booked",
-    "checked_out",
-    "returned",
-    "completed",
-    "void",
-    "sold",
-    "cancelled",
-];
 
 /// Records an order for a customer or contact (and optionally a business) in a given
 /// state. Used by tests and the benchmark seed until the orders endpoints exist.
@@ -34,12 +17,12 @@ pub async fn record(
     business: Option<i64>,
     state: &str,
 ) -> Result<i64, StoreError> {
-    if !STATES.contains(&state) {
+    let Some(state) = OrderState::parse(state) else {
         return Err(StoreError::invalid(
             "basket_state",
-            format!("must be one of {}", STATES.join(", ")),
+            format!("must be one of {}", OrderState::names()),
         ));
-    }
+    };
     let mut tx = db.begin().await?;
     let sequence_num = counters::next(&mut tx, company, Sequence::Orders).await?;
     let at = crate::now();
@@ -48,7 +31,7 @@ pub async fn record(
         .set("sequence_num", sequence_num)
         .set("customer_id", customer)
         .set("business_id", business)
-        .set("basket_state", state)
+        .set("basket_state", state.as_str())
         .set("created_at", at)
         .set("updated_at", at);
     let (id,): (i64,) = tx
@@ -64,7 +47,7 @@ pub async fn record(
         "order",
         id,
         "created",
-        serde_json::json!({"basket_state": state}),
+        serde_json::json!({"basket_state": state.as_str()}),
     )
     .await?;
     tx.commit().await?;

@@ -3,7 +3,10 @@
 //! orders that name it, and is gone for every read.
 
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::customer_filter::{Comparison, Op, PersonFilter};
+use domain::order::OrderState;
+use domain::refusal::{InUse, Record, Users};
 use domain::{Change, CompanyId, Page};
 use sea_query::{
     Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, QueryStatementBuilder,
@@ -11,8 +14,9 @@ use sea_query::{
 };
 use std::collections::BTreeMap;
 
+use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
-use crate::{Assignments, Count, Db, PageOf, Reader, StoreError, Tx, change_log, orders};
+use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, removal};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -50,15 +54,8 @@ pub struct Person {
     pub email: Option<String>,
     pub login_enabled: bool,
     pub subscribed_to_emails: bool,
-    pub address_name: Option<String>,
-    pub address: Option<String>,
-    pub address_line_2: Option<String>,
-    pub city: Option<String>,
-    pub state: Option<String>,
-    pub zip_code: Option<String>,
-    pub country: Option<String>,
-    pub phone_number: Option<String>,
-    pub fax: Option<String>,
+    #[sqlx(flatten)]
+    pub address_block: AddressBlock<Option<String>>,
     pub active: bool,
     /// JSON object keyed by custom field id.
     pub custom_attributes: String,
@@ -86,48 +83,28 @@ pub struct PersonView {
     pub business_ids: Vec<i64>,
 }
 
-const COLUMNS: [&str; 24] = [
-    "id",
-    "kind",
-    "first_name",
-    "last_name",
-    "description",
-    "employee_identification_number",
-    "category",
-    "collect_tax",
-    "email",
-    "login_enabled",
-    "subscribed_to_emails",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zip_code",
-    "country",
-    "phone_number",
-    "fax",
-    "active",
-    "custom_attributes",
-    "created_at",
-    "updated_at",
-];
-
-/// Optional text fields, in the order of `PersonInput::text`.
-pub const TEXT_FIELDS: [&str; 12] = [
-    "description",
-    "employee_identification_number",
-    "category",
-    "address_name",
-    "address",
-    "address_line_2",
-    "city",
-    "state",
-    "zip_code",
-    "country",
-    "phone_number",
-    "fax",
-];
+/// The columns of `Person`.
+fn columns() -> impl Iterator<Item = &'static str> {
+    [
+        "id",
+        "kind",
+        "first_name",
+        "last_name",
+        "description",
+        "employee_identification_number",
+        "category",
+        "collect_tax",
+        "email",
+        "login_enabled",
+        "subscribed_to_emails",
+        "active",
+        "custom_attributes",
+        "created_at",
+        "updated_at",
+    ]
+    .into_iter()
+    .chain(AddressBlock::NAMES.into_array())
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct PersonInput {
@@ -135,7 +112,10 @@ pub struct PersonInput {
     pub last_name: Option<String>,
     /// Lower-cased by the HTTP layer.
     pub email: Change<String>,
-    pub text: [Change<String>; 12],
+    pub description: Change<String>,
+    pub employee_identification_number: Change<String>,
+    pub category: Change<String>,
+    pub address_block: AddressBlock<Change<String>>,
     pub collect_tax: Option<bool>,
     pub login_enabled: Option<bool>,
     pub subscribed_to_emails: Option<bool>,
@@ -194,7 +174,7 @@ pub async fn find(
 ) -> Result<PersonView, StoreError> {
     let mut read = db.read();
     let stmt = live(company, kind)
-        .columns(COLUMNS)
+        .columns(columns())
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     let person: Person = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
@@ -208,7 +188,7 @@ pub async fn find(
 fn order_count(
     owner_table: &'static str,
     owner_column: &'static str,
-    states: &[&str],
+    states: &[OrderState],
     comparison: Comparison,
 ) -> Expr {
     let count = Query::select()
@@ -216,7 +196,7 @@ fn order_count(
         .from_as("orders", "o")
         .and_where(Expr::col(("o", "company_id")).equals((owner_table, "company_id")))
         .and_where(Expr::col(("o", owner_column)).equals((owner_table, "id")))
-        .and_where(Expr::col(("o", "basket_state")).is_in(states.iter().map(|s| s.to_string())))
+        .and_where(Expr::col(("o", "basket_state")).is_in(states.iter().map(|s| s.as_str())))
         .to_owned();
     let count = Expr::SubQuery(None, Box::new(count.into_sub_query_statement()));
     let n = comparison.value;
@@ -233,7 +213,7 @@ fn order_count(
 pub(crate) fn has_orders(
     owner_table: &'static str,
     owner_column: &'static str,
-    states: &[&str],
+    states: &[OrderState],
 ) -> Expr {
     order_count(
         owner_table,
@@ -251,7 +231,12 @@ pub(crate) fn completed_orders(
     owner_column: &'static str,
     comparison: Comparison,
 ) -> Expr {
-    order_count(owner_table, owner_column, &[orders::COMPLETED], comparison)
+    order_count(
+        owner_table,
+        owner_column,
+        &[OrderState::Completed],
+        comparison,
+    )
 }
 
 /// Contacts named as the point of contact of a business address (of one of `types`).
@@ -302,9 +287,11 @@ fn condition(filter: &PersonFilter) -> Cond {
         PersonFilter::SubscribedEmails => only(Expr::col("subscribed_to_emails").eq(true)),
         PersonFilter::NotSubscribedEmails => only(Expr::col("subscribed_to_emails").eq(false)),
         PersonFilter::LoginEnabled => only(Expr::col("login_enabled").eq(true)),
-        PersonFilter::CheckedOutOrders => {
-            only(has_orders("persons", "customer_id", &[orders::CHECKED_OUT]))
-        }
+        PersonFilter::CheckedOutOrders => only(has_orders(
+            "persons",
+            "customer_id",
+            &[OrderState::CheckedOut],
+        )),
         PersonFilter::CompletedOrders(c) => only(completed_orders("persons", "customer_id", *c)),
         PersonFilter::AccountName(text) => Cond::all().add(active).add(name_contains(text)),
         PersonFilter::Customers => only(Expr::col("kind").eq(Kind::Customer.as_str())),
@@ -334,7 +321,7 @@ pub async fn list(
     if let Some(kind) = kind {
         base.and_where(Expr::col("kind").eq(kind.as_str()));
     }
-    let persons: PageOf<Person> = crate::paged(db, base, COLUMNS, page).await?;
+    let persons: PageOf<Person> = crate::paged(db, base, columns(), page).await?;
     let records = with_businesses(&mut db.read(), company, persons.records).await?;
     Ok(PageOf {
         records,
@@ -349,14 +336,9 @@ pub(crate) async fn check_businesses(
     field: &str,
     ids: &[i64],
 ) -> Result<(), StoreError> {
-    let missing = crate::missing_ids(tx, crate::scoped("businesses", company), ids).await?;
-    if missing.is_empty() {
-        Ok(())
-    } else {
-        Err(StoreError::invalid(
-            field,
-            format!("has no business with id {}", missing.join(", ")),
-        ))
+    match crate::unknown_ids(tx, crate::scoped("businesses", company), ids, "business").await? {
+        None => Ok(()),
+        Some(problem) => Err(StoreError::invalid(field, problem)),
     }
 }
 
@@ -372,25 +354,20 @@ pub(crate) async fn link(
         .and_where(Expr::col("contact_id").eq(contact))
         .to_owned();
     let existing: Vec<(i64,)> = tx.all(&existing).await?;
-    let mut new: Vec<i64> = businesses
+    let new: Vec<i64> = businesses
         .iter()
         .copied()
         .filter(|b| !existing.iter().any(|e| e.0 == *b))
         .collect();
-    new.sort_unstable();
-    new.dedup();
-    if new.is_empty() {
-        return Ok(());
-    }
-    let mut insert = Query::insert()
-        .into_table("business_contacts")
-        .columns(["company_id", "business_id", "contact_id"])
-        .to_owned();
-    for business in new {
-        insert.values_panic([company.0.into(), business.into(), contact.into()]);
-    }
-    tx.execute(&insert).await?;
-    Ok(())
+    crate::insert_links(
+        tx,
+        company,
+        "business_contacts",
+        ("contact_id", contact),
+        "business_id",
+        &new,
+    )
+    .await
 }
 
 /// Removes `contact` from every business not in `keep`, and from the addresses of
@@ -419,42 +396,72 @@ async fn unlink_except(
     Ok(())
 }
 
+/// Writes the fields of `input` a create and an update write alike: the one place a
+/// field of `PersonInput` meets its column.
+fn assign(row: &mut Assignments, input: &PersonInput) {
+    let PersonInput {
+        first_name,
+        last_name,
+        email,
+        description,
+        employee_identification_number,
+        category,
+        address_block,
+        collect_tax,
+        login_enabled,
+        subscribed_to_emails,
+        // Links, written by `link` and `unlink_except`.
+        business_ids: _,
+        // Merged with the stored values by the caller.
+        custom_attributes: _,
+    } = input;
+    row.change("first_name", first_name)
+        .given("last_name", last_name)
+        .change("email", email)
+        .change("description", description)
+        .change(
+            "employee_identification_number",
+            employee_identification_number,
+        )
+        .change("category", category)
+        .address_block(AddressBlock::NAMES, address_block)
+        .given("collect_tax", collect_tax)
+        .given("login_enabled", login_enabled)
+        .given("subscribed_to_emails", subscribed_to_emails);
+}
+
 pub async fn create(
     db: &Db,
     company: CompanyId,
     kind: Kind,
     input: PersonInput,
 ) -> Result<PersonView, StoreError> {
-    let Some(last_name) = input.last_name.clone() else {
+    if input.last_name.is_none() {
         return Err(StoreError::invalid("last_name", "can't be blank"));
+    }
+    let input = PersonInput {
+        collect_tax: Some(input.collect_tax.unwrap_or(true)),
+        login_enabled: Some(input.login_enabled.unwrap_or(domain::login::PERSON_DEFAULT)),
+        subscribed_to_emails: Some(input.subscribed_to_emails.unwrap_or(false)),
+        ..input
     };
-    let email = match &input.email {
-        Change::Set(e) => Some(e.clone()),
-        _ => None,
-    };
-    let login_enabled = input.login_enabled.unwrap_or(false);
-    crate::login_needs_email(login_enabled, email.as_deref())?;
+    domain::login::check_email(
+        input.login_enabled == Some(true),
+        input.email.as_set().map(String::as_str),
+    )
+    .map_err(|problem| StoreError::invalid("email", problem))?;
     let at = crate::now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
         .set("kind", kind.as_str())
-        .set("last_name", last_name)
-        .set("email", email)
-        .set("collect_tax", input.collect_tax.unwrap_or(true))
-        .set("login_enabled", login_enabled)
-        .set(
-            "subscribed_to_emails",
-            input.subscribed_to_emails.unwrap_or(false),
-        )
         .set("active", true)
         .set(
             "custom_attributes",
             merge_values("{}", &input.custom_attributes),
         )
         .set("created_at", at)
-        .set("updated_at", at)
-        .change("first_name", &input.first_name)
-        .changes(&TEXT_FIELDS, &input.text);
+        .set("updated_at", at);
+    assign(&mut row, &input);
     let mut tx = db.begin().await?;
     let businesses = input.business_ids.clone().unwrap_or_default();
     check_businesses(&mut tx, company, "business_ids", &businesses).await?;
@@ -486,7 +493,7 @@ async fn locked(
     id: i64,
 ) -> Result<Person, StoreError> {
     let stmt = live(company, kind)
-        .columns(COLUMNS)
+        .columns(columns())
         .and_where(Expr::col("id").eq(id))
         .lock(LockType::Update)
         .to_owned();
@@ -507,10 +514,11 @@ pub async fn update(
         Change::Set(e) => Some(e.clone()),
         Change::Clear => None,
     };
-    crate::login_needs_email(
+    domain::login::check_email(
         input.login_enabled.unwrap_or(before.login_enabled),
         email.as_deref(),
-    )?;
+    )
+    .map_err(|problem| StoreError::invalid("email", problem))?;
     if kind == Kind::Customer && matches!(input.first_name, Change::Clear) {
         return Err(StoreError::invalid("first_name", "can't be blank"));
     }
@@ -518,21 +526,7 @@ pub async fn update(
         check_businesses(&mut tx, company, "business_ids", businesses).await?;
     }
     let mut row = Assignments::update();
-    row.change("first_name", &input.first_name)
-        .change("email", &input.email)
-        .changes(&TEXT_FIELDS, &input.text);
-    if let Some(v) = &input.last_name {
-        row.set("last_name", v.clone());
-    }
-    for (column, value) in [
-        ("collect_tax", input.collect_tax),
-        ("login_enabled", input.login_enabled),
-        ("subscribed_to_emails", input.subscribed_to_emails),
-    ] {
-        if let Some(v) = value {
-            row.set(column, v);
-        }
-    }
+    assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
         row.set(
             "custom_attributes",
@@ -559,20 +553,15 @@ pub async fn set_active(
 ) -> Result<PersonView, StoreError> {
     let mut tx = db.begin().await?;
     let before = locked(&mut tx, company, kind, id).await?;
-    if before.active != active {
-        let mut row = Assignments::update();
-        row.set("active", active);
-        tx.execute(&row.into_update("persons", company, id)).await?;
-        change_log::record(
-            &mut tx,
-            company,
-            kind.as_str(),
-            id,
-            if active { "activated" } else { "deactivated" },
-            serde_json::json!({}),
-        )
-        .await?;
-    }
+    crate::activation::set_active(
+        &mut tx,
+        company,
+        ("persons", kind.as_str()),
+        id,
+        before.active,
+        active,
+    )
+    .await?;
     tx.commit().await?;
     find(db, company, kind, id).await
 }
@@ -589,24 +578,18 @@ pub async fn delete(
     let mut tx = db.begin().await?;
     let person = locked(&mut tx, company, kind, id).await?;
     let open = crate::scoped("orders", company)
-        .expr_as(Expr::col("id").count(), "n")
         .and_where(Expr::col("customer_id").eq(id))
-        .and_where(Expr::col("basket_state").is_in(orders::OPEN.to_vec()))
+        .and_where(Expr::col("basket_state").is_in(OrderState::OPEN.map(OrderState::as_str)))
         .to_owned();
-    let n: Count = tx.one(&open).await?;
-    if n.n > 0 {
-        return Err(StoreError::Conflict(format!(
-            "{} {} has {} open order(s) (draft, booked, rented out or returned); complete or cancel them first, or mark the {} inactive.",
-            if kind == Kind::Customer {
-                "Customer"
-            } else {
-                "Contact"
-            },
-            person.full_name(),
-            n.n,
-            kind.as_str()
-        )));
-    }
+    removal::refuse_if_used(&mut tx, open, |n| InUse {
+        record: match kind {
+            Kind::Customer => Record::Customer,
+            Kind::Contact => Record::Contact,
+        },
+        name: person.full_name(),
+        by: Users::OpenOrders(n),
+    })
+    .await?;
     unlink_except(&mut tx, company, id, &[]).await?;
     let mut row = Assignments::update();
     row.set("deleted_at", crate::now());
@@ -643,12 +626,9 @@ pub async fn add_contacts_to_business(
             format!("is not a business of this company: no business with id {business}"),
         ));
     }
-    let missing = crate::missing_ids(&mut tx, live(company, Kind::Contact), contacts).await?;
-    if !missing.is_empty() {
-        return Err(StoreError::invalid(
-            "contact_ids",
-            format!("has no contact with id {}", missing.join(", ")),
-        ));
+    let contacts_of = live(company, Kind::Contact);
+    if let Some(problem) = crate::unknown_ids(&mut tx, contacts_of, contacts, "contact").await? {
+        return Err(StoreError::invalid("contact_ids", problem));
     }
     // Two statements whatever the number of contacts, so even the largest request
     // holds the write lock for milliseconds: the links it already has, then one insert
@@ -664,18 +644,20 @@ pub async fn add_contacts_to_business(
         .into_iter()
         .map(|r| r.0)
         .collect();
-    let mut insert = Query::insert()
-        .into_table("business_contacts")
-        .columns(["company_id", "business_id", "contact_id"])
-        .to_owned();
-    let mut adding = false;
-    for contact in contacts.iter().filter(|c| !existing.contains(c)) {
-        insert.values_panic([company.0.into(), business.into(), (*contact).into()]);
-        adding = true;
-    }
-    if adding {
-        tx.execute(&insert).await?;
-    }
+    let new: Vec<i64> = contacts
+        .iter()
+        .copied()
+        .filter(|c| !existing.contains(c))
+        .collect();
+    crate::insert_links(
+        &mut tx,
+        company,
+        "business_contacts",
+        ("business_id", business),
+        "contact_id",
+        &new,
+    )
+    .await?;
     change_log::record(
         &mut tx,
         company,
@@ -688,7 +670,7 @@ pub async fn add_contacts_to_business(
     tx.commit().await?;
     let mut read = db.read();
     let stmt = live(company, Kind::Contact)
-        .columns(COLUMNS)
+        .columns(columns())
         .and_where(Expr::col("id").is_in(contacts.to_vec()))
         .to_owned();
     let people: Vec<Person> = read.all(&stmt).await?;

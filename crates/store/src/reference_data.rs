@@ -2,10 +2,11 @@
 //! retire reasons. All three are a name (unique in the company) and a description.
 
 use chrono::{DateTime, Utc};
+use domain::refusal::{InUse, Record, Users};
 use domain::{Change, CompanyId, Page};
 use sea_query::{Expr, ExprTrait, Query, Value};
 
-use crate::{Db, PageOf, StoreError, change_log, change_value, now};
+use crate::{Db, PageOf, StoreError, change_log, change_value, now, removal};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -32,11 +33,11 @@ impl Kind {
         }
     }
 
-    fn what(self) -> &'static str {
+    fn record(self) -> Record {
         match self {
-            Kind::CustomRole => "Custom role",
-            Kind::Team => "Team",
-            Kind::RetireReason => "Retire reason",
+            Kind::CustomRole => Record::CustomRole,
+            Kind::Team => Record::Team,
+            Kind::RetireReason => Record::RetireReason,
         }
     }
 }
@@ -55,14 +56,6 @@ const COLUMNS: [&str; 5] = ["id", "name", "description", "created_at", "updated_
 pub struct EntryInput {
     pub name: Option<String>,
     pub description: Change<String>,
-}
-
-fn taken(e: StoreError) -> StoreError {
-    if e.is_unique_violation() {
-        StoreError::invalid("name", "has already been taken")
-    } else {
-        e
-    }
 }
 
 pub async fn list(
@@ -113,7 +106,7 @@ pub async fn create(
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let mut tx = db.begin().await?;
-    let entry: Entry = tx.one(&stmt).await.map_err(taken)?;
+    let entry: Entry = tx.one(&stmt).await?;
     change_log::record(
         &mut tx,
         company,
@@ -149,11 +142,7 @@ pub async fn update(
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let mut tx = db.begin().await?;
-    let entry: Entry = tx
-        .optional(&stmt)
-        .await
-        .map_err(taken)?
-        .ok_or(StoreError::NotFound)?;
+    let entry: Entry = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
     change_log::record(
         &mut tx,
         company,
@@ -176,40 +165,33 @@ pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     let entry: Entry = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+    let in_use = |by| InUse {
+        record: kind.record(),
+        name: entry.name.clone(),
+        by,
+    };
     if kind == Kind::CustomRole {
-        let count = crate::scoped("members", company)
-            .expr_as(Expr::col("id").count(), "n")
+        let members = crate::scoped("members", company)
             .and_where(Expr::col("custom_role_id").eq(id))
             .to_owned();
-        let n: crate::Count = tx.one(&count).await?;
-        if n.n > 0 {
-            return Err(StoreError::Conflict(format!(
-                "Custom role {:?} is the role of {} member(s); give them another role first.",
-                entry.name, n.n
-            )));
-        }
+        removal::refuse_if_used(&mut tx, members, |n| in_use(Users::Members(n))).await?;
     }
-    let delete = Query::delete()
-        .from_table(kind.table())
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
-    tx.execute(&delete).await.map_err(|e| {
+    removal::delete(
+        &mut tx,
+        company,
+        kind.table(),
+        id,
+        kind.singular(),
+        &entry.name,
+    )
+    .await
+    .map_err(|e| {
         if e.is_foreign_key_violation() {
-            StoreError::Conflict(format!("{} {:?} is still in use.", kind.what(), entry.name))
+            StoreError::InUse(in_use(Users::Records))
         } else {
             e
         }
     })?;
-    change_log::record(
-        &mut tx,
-        company,
-        kind.singular(),
-        id,
-        "deleted",
-        serde_json::json!({"name": entry.name}),
-    )
-    .await?;
     tx.commit().await?;
     Ok(entry)
 }

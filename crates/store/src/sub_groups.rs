@@ -1,11 +1,12 @@
 //! Subgroups: a tree inside one group (parent_id names a subgroup of the same group).
 
 use chrono::{DateTime, Utc};
+use domain::refusal::{InUse, Record, Users};
 use domain::{Change, CompanyId, Name, Page};
 use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value, Values};
 
 use crate::counters::{self, Sequence};
-use crate::{Db, PageOf, Sql, StoreError, Tx, change_log, change_value, groups, now};
+use crate::{Db, PageOf, Sql, StoreError, Tx, change_log, change_value, groups, now, removal};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SubGroup {
@@ -223,7 +224,8 @@ pub async fn update(
     Ok(sub)
 }
 
-/// Deletes a subgroup without child subgroups; one with children is refused (409).
+/// Deletes a subgroup that holds nothing: one with child subgroups or items is
+/// refused (409).
 pub async fn delete(
     db: &Db,
     company: CompanyId,
@@ -235,39 +237,18 @@ pub async fn delete(
         .optional(&in_group(company, group, id))
         .await?
         .ok_or(StoreError::NotFound)?;
+    let in_use = |by| InUse {
+        record: Record::Subgroup,
+        name: sub.name.clone(),
+        by,
+    };
     let children = scoped(company)
-        .expr_as(Expr::col("id").count(), "n")
         .and_where(Expr::col("parent_id").eq(id))
         .to_owned();
-    let (n,): (i64,) = tx.one(&children).await?;
-    if n > 0 {
-        return Err(StoreError::Conflict(format!(
-            "Subgroup {:?} still has {n} child subgroup(s); delete or move them first.",
-            sub.name
-        )));
-    }
-    let items = crate::items::count_in(&mut tx, company, "sub_group_id", id).await?;
-    if items > 0 {
-        return Err(StoreError::Conflict(format!(
-            "Subgroup {:?} still has {items} item(s); move them to another subgroup or delete them first.",
-            sub.name
-        )));
-    }
-    let stmt = Query::delete()
-        .from_table("sub_groups")
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
-    tx.execute(&stmt).await?;
-    change_log::record(
-        &mut tx,
-        company,
-        "sub_group",
-        id,
-        "deleted",
-        serde_json::json!({"name": sub.name}),
-    )
-    .await?;
+    removal::refuse_if_used(&mut tx, children, |n| in_use(Users::Subgroups(n))).await?;
+    let items = crate::items::in_column(company, "sub_group_id", id);
+    removal::refuse_if_used(&mut tx, items, |n| in_use(Users::Items(n))).await?;
+    removal::delete(&mut tx, company, "sub_groups", id, "sub_group", &sub.name).await?;
     tx.commit().await?;
     Ok(sub)
 }

@@ -40,23 +40,47 @@ const COLUMNS: [&str; 12] = [
     "updated_at",
 ];
 
-pub const TEXT_FIELDS: [&str; 7] = [
-    "description",
-    "website",
-    "address",
-    "contact_person_name",
-    "email",
-    "phone_number",
-    "fax",
-];
-
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct VendorInput {
+    /// Required on create, which takes it apart; an update keeps the stored one when
+    /// `None`.
     pub name: Option<Name>,
-    /// One change per entry of `TEXT_FIELDS`, in that order.
-    pub text: [Change<String>; 7],
+    pub description: Change<String>,
+    pub website: Change<String>,
+    pub address: Change<String>,
+    pub contact_person_name: Change<String>,
+    pub email: Change<String>,
+    pub phone_number: Change<String>,
+    pub fax: Change<String>,
     /// Values to set (or clear) by custom field id; others are kept.
     pub custom_attributes: BTreeMap<i64, Change<String>>,
+}
+
+/// Writes the fields of `input` a create and an update write alike: the one place a
+/// field of `VendorInput` meets its column.
+fn assign(row: &mut Assignments, input: &VendorInput) {
+    let VendorInput {
+        name,
+        description,
+        website,
+        address,
+        contact_person_name,
+        email,
+        phone_number,
+        fax,
+        // Merged with the stored values by the caller.
+        custom_attributes: _,
+    } = input;
+    if let Some(name) = name {
+        row.set("name", name.as_str());
+    }
+    row.change("description", description)
+        .change("website", website)
+        .change("address", address)
+        .change("contact_person_name", contact_person_name)
+        .change("email", email)
+        .change("phone_number", phone_number)
+        .change("fax", fax);
 }
 
 fn scoped(company: CompanyId) -> SelectStatement {
@@ -82,17 +106,20 @@ pub async fn create(
     name: Name,
     input: VendorInput,
 ) -> Result<Vendor, StoreError> {
+    let input = VendorInput {
+        name: Some(name),
+        ..input
+    };
     let at = now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
-        .set("name", name.as_str())
         .set(
             "custom_attributes",
             merge_values("{}", &input.custom_attributes),
         )
         .set("created_at", at)
-        .set("updated_at", at)
-        .changes(&TEXT_FIELDS, &input.text);
+        .set("updated_at", at);
+    assign(&mut row, &input);
     let stmt = row
         .into_insert("vendors")
         .returning(Query::returning().columns(COLUMNS))
@@ -126,10 +153,7 @@ pub async fn update(
         .to_owned();
     let before: Vendor = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
     let mut row = Assignments::update();
-    if let Some(name) = &input.name {
-        row.set("name", name.as_str());
-    }
-    row.changes(&TEXT_FIELDS, &input.text);
+    assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
         row.set(
             "custom_attributes",

@@ -2,6 +2,7 @@
 //! (underscores stand for spaces), checked against the company's fields for that kind
 //! of record, and rendered back by field name.
 
+use domain::Vocabulary;
 use domain::custom_field::{Target, normalise_value};
 use domain::{Change, CompanyId};
 use serde_json::{Map, Value};
@@ -27,16 +28,21 @@ pub async fn fields_for_input(
     }
 }
 
-/// The fields (of any of `targets`) needed to render records whose stored values are
-/// `stored`: none when every record is without values, so plain lists cost no extra
-/// query.
-pub async fn fields_for_output<'a>(
+/// A record that carries custom field values.
+pub trait Attributed {
+    /// The values as stored: a JSON object keyed by field id.
+    fn stored_values(&self) -> &str;
+}
+
+/// The fields (of any of `targets`) needed to render `records`: none when no record
+/// has values, so plain lists cost no extra query.
+pub async fn fields_for_output<'a, R: Attributed + 'a>(
     db: &Db,
     company: CompanyId,
     targets: &[Target],
-    mut stored: impl Iterator<Item = &'a str>,
+    records: impl IntoIterator<Item = &'a R>,
 ) -> Result<FieldSet, ApiError> {
-    if stored.all(|s| s == "{}") {
+    if records.into_iter().all(|r| r.stored_values() == "{}") {
         Ok(FieldSet::default())
     } else {
         Ok(custom_fields::for_targets(db, company, targets).await?)

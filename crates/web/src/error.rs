@@ -160,8 +160,10 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::NotFound => ApiError::NotFound("No such record in this company. Check the id.".into()),
-            StoreError::Forbidden(m) => ApiError::Forbidden(m),
-            StoreError::Conflict(m) => ApiError::Conflict(m),
+            StoreError::Forbidden(refusal) => {
+                ApiError::Forbidden(crate::refusals::forbidden(refusal).to_owned())
+            }
+            StoreError::InUse(refusal) => ApiError::Conflict(crate::refusals::in_use(&refusal)),
             StoreError::Invalid(errors) => ApiError::Invalid(errors),
             e if e.is_unavailable() => ApiError::Unavailable(e.to_string()),
             e if e.is_foreign_key_violation() => ApiError::Conflict(

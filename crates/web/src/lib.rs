@@ -1,6 +1,7 @@
 //! The HTTP interface of rentrack: routing, parameters, authentication, rate limits,
 //! errors, and one module per resource family.
 
+pub mod address_block;
 pub mod api;
 pub mod auth;
 pub mod client_addr;
@@ -13,6 +14,7 @@ pub mod metrics;
 pub mod observe;
 pub mod params;
 pub mod rate_limit;
+pub mod refusals;
 pub mod resources;
 pub mod routing;
 pub mod state;

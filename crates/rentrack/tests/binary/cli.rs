@@ -408,11 +408,11 @@ fn owner_set_password_lets_the_owner_log_in_to_the_console() {
                 .unwrap();
             child.wait_with_output().unwrap()
         };
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
         let check = |email: &str, password: &str| {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
             rt.block_on(async {
                 let store = store::Db::connect(&db).await.unwrap();
                 let ok = store::console::check_password(&store, "acme", email, password)
@@ -456,6 +456,33 @@ fn owner_set_password_lets_the_owner_log_in_to_the_console() {
                 .success()
         );
         assert!(check("partner@acme.test", "another-long-password"));
+        // A member who is not an owner cannot be made one this way.
+        rt.block_on(async {
+            let store = store::Db::connect(&db).await.unwrap();
+            let company = store::companies::find_by_subdomain(&store, "acme")
+                .await
+                .unwrap();
+            let input = store::members::MemberInput {
+                email: domain::Change::Set("crew@acme.test".into()),
+                first_name: Some("Crew".into()),
+                last_name: Some("Member".into()),
+                role: Some(domain::member::Role::Staff),
+                ..Default::default()
+            };
+            store::members::create(&store, company.id, input)
+                .await
+                .unwrap();
+            store.close().await;
+        });
+        let out = set("crew@acme.test", "a-long-enough-password");
+        assert!(!out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("is already a member of this company who is not its owner"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!check("crew@acme.test", "a-long-enough-password"));
         fails(
             &db,
             &[

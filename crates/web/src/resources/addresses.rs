@@ -8,7 +8,7 @@ use domain::{Change, PageSize};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use std::str::FromStr;
-use store::addresses::{self, Address, AddressInput, AddressType, Owner, TEXT_FIELDS};
+use store::addresses::{self, Address, AddressInput, AddressType, Owner};
 
 use crate::api::{Api, Doc, Methods, get};
 use crate::auth::Tenant;
@@ -249,13 +249,16 @@ fn read_input(f: Family, params: &Params, creating: bool) -> Result<AddressInput
     } else {
         form.optional_required_text("street1")
     };
-    let text = TEXT_FIELDS.map(|field| match field {
-        "country" => form.country(field),
-        "email" => form.email(field),
-        "longi" => coordinate(&mut form, field, 180),
-        "lati" => coordinate(&mut form, field, 90),
-        _ => form.text(field),
-    });
+    let name = form.text("name");
+    let street2 = form.text("street2");
+    let city = form.text("city");
+    let state = form.text("state");
+    let zipcode = form.text("zipcode");
+    let country = form.country("country");
+    let longi = coordinate(&mut form, "longi", 180);
+    let lati = coordinate(&mut form, "lati", 90);
+    let email = form.email("email");
+    let phone_number = form.text("phone_number");
     let active = form.boolean("active");
     let default_address = form
         .boolean("default_address")
@@ -299,7 +302,16 @@ fn read_input(f: Family, params: &Params, creating: bool) -> Result<AddressInput
     form.finish()?;
     Ok(AddressInput {
         street1,
-        text,
+        name,
+        street2,
+        city,
+        state,
+        zipcode,
+        country,
+        longi,
+        lati,
+        email,
+        phone_number,
         active,
         default_address,
         created_by_id,

@@ -6,9 +6,11 @@ use domain::custom_field::Target;
 use domain::customer_filter::BusinessFilter;
 use domain::{CompanyId, PageSize};
 use serde_json::{Value, json};
-use store::businesses::{self, Business, BusinessInput, TEXT_FIELDS};
+use store::address_block::AddressBlock;
+use store::businesses::{self, Business, BusinessInput};
 use store::custom_fields::FieldSet;
 
+use crate::address_block;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::custom_attributes;
@@ -92,21 +94,13 @@ fn render(
         "status": if b.active { 1 } else { 0 },
         "industry": b.industry,
         "email": b.email,
-        "address_name": b.address_name,
-        "address": b.address,
-        "address_line_2": b.address_line_2,
-        "city": b.city,
-        "state": b.state,
-        "zip_code": b.zip_code,
-        "country": b.country,
-        "phone_number": b.phone_number,
-        "fax": b.fax,
         "display_picture": b.display_picture,
         "tax_free": b.tax_free,
         "company_default_payment_terms": b.company_default_payment_terms,
         "created_at": moment(b.created_at, tz),
         "updated_at": moment(b.updated_at, tz),
     });
+    address_block::render_into(&mut body, AddressBlock::NAMES, &b.address_block);
     custom_attributes::render_into(
         &mut body,
         fields,
@@ -131,11 +125,11 @@ async fn read_input(
     )
     .await?;
     let name = form.required_text("name");
-    let text = TEXT_FIELDS.map(|field| match field {
-        "email" => form.email(field),
-        "country" => form.country(field),
-        _ => form.text(field),
-    });
+    let description = form.text("description");
+    let industry = form.text("industry");
+    let email = form.email("email");
+    let address_block = address_block::read(&mut form, AddressBlock::NAMES);
+    let display_picture = form.text("display_picture");
     let active = match params.get("business[status]") {
         None => None,
         Some("1") => Some(true),
@@ -152,7 +146,11 @@ async fn read_input(
     form.finish()?;
     Ok(BusinessInput {
         name,
-        text,
+        description,
+        industry,
+        email,
+        address_block,
+        display_picture,
         active,
         tax_free,
         company_default_payment_terms,
@@ -160,18 +158,10 @@ async fn read_input(
     })
 }
 
-async fn fields_for(
-    state: &AppState,
-    company: CompanyId,
-    records: &[&Business],
-) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(
-        state.db(),
-        company,
-        &[Target::Businesses],
-        records.iter().map(|b| b.custom_attributes.as_str()),
-    )
-    .await
+impl custom_attributes::Attributed for Business {
+    fn stored_values(&self) -> &str {
+        &self.custom_attributes
+    }
 }
 
 async fn answer(
@@ -180,7 +170,13 @@ async fn answer(
     business: Business,
     include: bool,
 ) -> Result<Json<Value>, ApiError> {
-    let fields = fields_for(state, company.id, &[&business]).await?;
+    let fields = custom_attributes::fields_for_output(
+        state.db(),
+        company.id,
+        &[Target::Businesses],
+        [&business],
+    )
+    .await?;
     Ok(Json(views::one(
         "business",
         render(&business, company.time_zone, &fields, include),
@@ -197,10 +193,11 @@ async fn list(
     let filter = BusinessFilter::parse(params.get("filter"), params.get("filter_val"))
         .map_err(ApiError::filter)?;
     let records = businesses::list(state.db(), company.id, filter, page).await?;
-    let fields = fields_for(
-        &state,
+    let fields = custom_attributes::fields_for_output(
+        state.db(),
         company.id,
-        &records.records.iter().collect::<Vec<_>>(),
+        &[Target::Businesses],
+        &records.records,
     )
     .await?;
     Ok(Json(views::paged("businesses", page, records, |b| {

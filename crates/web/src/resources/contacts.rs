@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use domain::customer_filter::PersonList;
 use serde_json::{Value, json};
-use store::persons::{self, Kind};
+use store::persons;
 
 use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
@@ -13,9 +13,13 @@ use crate::error::ApiError;
 use crate::form::{Form, parse_id};
 use crate::ids::{Id, kind};
 use crate::params::Params;
-use crate::resources::persons::{answer, fields_for, page_of, read_input, render};
+use crate::resources::persons::{
+    create, delete, details, fields_for, list, render, set_active, update,
+};
 use crate::state::AppState;
 use crate::views;
+
+type Contact = kind::Contact;
 
 const FIELDS: &[(&str, &str)] = &[
     ("last_name", "required on create and update"),
@@ -40,7 +44,7 @@ const FIELDS: &[(&str, &str)] = &[
 pub fn routes(api: Api) -> Api {
     api.route(
         "/contacts",
-        get(list).post(create),
+        get(list::<Contact>).post(create::<Contact>),
         Doc::new("Business contacts", "List contacts, 25 a page, active ones unless filtered otherwise (GET), or create one (POST)")
             .form("contact", FIELDS)
             .query(&[
@@ -55,7 +59,9 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/contacts/{id}",
-        get(details).put_or_patch(update).delete(delete),
+        get(details::<Contact>)
+            .put_or_patch(update::<Contact>)
+            .delete(delete::<Contact>),
         Doc::new("Business contacts", "Contact details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has open orders)")
             .form("contact", FIELDS)
             .query(&[("business_ids", "comma list: the contact's businesses, replacing the old list"), ("include_custom_fields", "boolean")])
@@ -77,69 +83,11 @@ pub fn routes(api: Api) -> Api {
     )
 }
 
-async fn list(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    page_of(
-        &state,
-        &company,
-        &params,
-        Some(Kind::Contact),
-        PersonList::Contacts,
-        "contacts",
-    )
-    .await
-}
-
-async fn create(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    let input = read_input(&state, company.id, &params, Kind::Contact, true).await?;
-    let contact = persons::create(state.db(), company.id, Kind::Contact, input).await?;
-    answer(&state, &company, "contact", contact, true).await
-}
-
-async fn details(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    Id(id, _): Id<kind::Contact>,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    let include = views::flag(&params, "include_custom_fields")?;
-    let contact = persons::find(state.db(), company.id, Kind::Contact, id).await?;
-    answer(&state, &company, "contact", contact, include).await
-}
-
-async fn update(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    Id(id, _): Id<kind::Contact>,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    persons::find(state.db(), company.id, Kind::Contact, id).await?;
-    let input = read_input(&state, company.id, &params, Kind::Contact, false).await?;
-    let contact = persons::update(state.db(), company.id, Kind::Contact, id, input).await?;
-    answer(&state, &company, "contact", contact, true).await
-}
-
-async fn delete(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    Id(id, _): Id<kind::Contact>,
-) -> Result<Json<Value>, ApiError> {
-    let contact = persons::delete(state.db(), company.id, Kind::Contact, id).await?;
-    answer(&state, &company, "contact", contact, true).await
-}
-
 /// Exactly one of `mark_active=TRUE` and `mark_inactive=TRUE`.
 async fn update_status(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Contact>,
+    Id(id, _): Id<Contact>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
     let active = views::flag(&params, "mark_active")?;
@@ -154,8 +102,7 @@ async fn update_status(
             ));
         }
     };
-    let contact = persons::set_active(state.db(), company.id, Kind::Contact, id, active).await?;
-    answer(&state, &company, "contact", contact, true).await
+    set_active::<Contact>(&state, &company, id, active).await
 }
 
 async fn add_to_business(
@@ -187,7 +134,7 @@ async fn add_to_business(
     let business = business.expect("reported by finish");
     let contacts =
         persons::add_contacts_to_business(state.db(), company.id, business, &contact_ids).await?;
-    let fields = fields_for(&state, company.id, &contacts.iter().collect::<Vec<_>>()).await?;
+    let fields = fields_for(&state, company.id, &contacts).await?;
     let rendered: Vec<Value> = contacts
         .iter()
         .map(|c| render(c, company.time_zone, &fields, false))

@@ -3,6 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use domain::PageSize;
+use domain::Vocabulary;
 use domain::custom_field::{FieldType, Target, Targets};
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -88,7 +89,7 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
         }
         None => None,
         Some(raw) => {
-            let parsed = FieldType::parse(raw);
+            let parsed = FieldType::parse_loosely(raw);
             if parsed.is_none() {
                 form.error(
                     "field_type",
@@ -103,7 +104,7 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
         match params.list("custom_field[applies_to]", MAX_LIST_ENTRIES) {
             Ok(raws) => {
                 for raw in raws {
-                    match Target::parse(&raw) {
+                    match Target::parse_loosely(&raw) {
                         Some(t) => targets.push(t),
                         None => form.error(
                             "applies_to",
@@ -154,26 +155,13 @@ fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
     } else {
         None
     };
+    // On update only the store knows the field's type.
     if creating
         && !form.has_errors_for("options")
         && let Some(t) = field_type
+        && let Err(problem) = t.check_options(options.as_deref(), true)
     {
-        match (&options, t.has_options()) {
-            (None, true) => {
-                form.error("options", "can't be blank for a dropdown or checkbox field")
-            }
-            (Some(o), true) if o.is_empty() => {
-                form.error("options", "can't be blank for a dropdown or checkbox field")
-            }
-            (Some(_), false) => form.error(
-                "options",
-                format!(
-                    "are only for dropdown and checkbox fields, not {}",
-                    t.as_str()
-                ),
-            ),
-            _ => {}
-        }
+        form.error("options", problem);
     }
     form.finish()?;
     Ok(FieldInput {

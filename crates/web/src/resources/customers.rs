@@ -4,16 +4,15 @@ use axum::Json;
 use axum::extract::State;
 use domain::customer_filter::PersonList;
 use serde_json::Value;
-use store::persons::{self, Kind};
 
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::ids::{Id, kind};
-use crate::params::Params;
-use crate::resources::persons::{answer, page_of, read_input};
+use crate::resources::persons::{create, delete, details, list, set_active, update};
 use crate::state::AppState;
-use crate::views;
+
+type Customer = kind::Customer;
 
 pub const FIELDS: &[(&str, &str)] = &[
     ("first_name", "required on create and update"),
@@ -49,7 +48,7 @@ pub const FIELDS: &[(&str, &str)] = &[
 pub fn routes(api: Api) -> Api {
     api.route(
         "/customers",
-        get(list).post(create),
+        get(list::<Customer>).post(create::<Customer>),
         Doc::new("Customers", "List customers, 25 a page, active ones unless filter=inactive_customers (GET), or create one (POST)")
             .form("customer", FIELDS)
             .query(&[
@@ -63,7 +62,9 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/customers/{id}",
-        get(details).put_or_patch(update).delete(delete),
+        get(details::<Customer>)
+            .put_or_patch(update::<Customer>)
+            .delete(delete::<Customer>),
         Doc::new("Customers", "Customer details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has open orders)")
             .form("customer", FIELDS)
             .query(&[("include_custom_fields", "boolean")])
@@ -73,78 +74,18 @@ pub fn routes(api: Api) -> Api {
     .route("/customers/{id}/mark_inactive", put_or_patch(mark_inactive), Doc::new("Customers", "Mark a customer inactive (PUT or PATCH)").returns("customer"))
 }
 
-async fn list(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    page_of(
-        &state,
-        &company,
-        &params,
-        Some(Kind::Customer),
-        PersonList::Customers,
-        "customers",
-    )
-    .await
-}
-
-async fn create(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    let input = read_input(&state, company.id, &params, Kind::Customer, true).await?;
-    let customer = persons::create(state.db(), company.id, Kind::Customer, input).await?;
-    answer(&state, &company, "customer", customer, true).await
-}
-
-async fn details(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    Id(id, _): Id<kind::Customer>,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    let include = views::flag(&params, "include_custom_fields")?;
-    let customer = persons::find(state.db(), company.id, Kind::Customer, id).await?;
-    answer(&state, &company, "customer", customer, include).await
-}
-
-async fn update(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    Id(id, _): Id<kind::Customer>,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    persons::find(state.db(), company.id, Kind::Customer, id).await?;
-    let input = read_input(&state, company.id, &params, Kind::Customer, false).await?;
-    let customer = persons::update(state.db(), company.id, Kind::Customer, id, input).await?;
-    answer(&state, &company, "customer", customer, true).await
-}
-
-async fn delete(
-    State(state): State<AppState>,
-    Tenant(company): Tenant,
-    Id(id, _): Id<kind::Customer>,
-) -> Result<Json<Value>, ApiError> {
-    let customer = persons::delete(state.db(), company.id, Kind::Customer, id).await?;
-    answer(&state, &company, "customer", customer, true).await
-}
-
 async fn mark_active(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Customer>,
+    Id(id, _): Id<Customer>,
 ) -> Result<Json<Value>, ApiError> {
-    let customer = persons::set_active(state.db(), company.id, Kind::Customer, id, true).await?;
-    answer(&state, &company, "customer", customer, true).await
+    set_active::<Customer>(&state, &company, id, true).await
 }
 
 async fn mark_inactive(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Customer>,
+    Id(id, _): Id<Customer>,
 ) -> Result<Json<Value>, ApiError> {
-    let customer = persons::set_active(state.db(), company.id, Kind::Customer, id, false).await?;
-    answer(&state, &company, "customer", customer, true).await
+    set_active::<Customer>(&state, &company, id, false).await
 }

@@ -5,11 +5,14 @@ use axum::Json;
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
-use domain::{Change, CompanyId, PageSize};
+use domain::refusal::Forbidden;
+use domain::{CompanyId, PageSize};
 use serde_json::{Value, json};
+use store::address_block::AddressBlock;
 use store::custom_fields::FieldSet;
-use store::members::{self, MemberInput, MemberView, TEXT_FIELDS};
+use store::members::{self, MemberInput, MemberView};
 
+use crate::address_block;
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::custom_attributes;
@@ -110,18 +113,10 @@ pub fn render(
         "subscribed_to_emails": m.subscribed_to_emails,
         "owner": m.is_owner,
         "team_ids": view.team_ids,
-        "address_name": m.address_name,
-        "address": m.address,
-        "address_line_2": m.address_line_2,
-        "city": m.city,
-        "state": m.state,
-        "zipcode": m.zipcode,
-        "country": m.country,
-        "phone_number": m.phone_number,
-        "fax": m.fax,
         "created_at": moment(m.created_at, tz),
         "updated_at": moment(m.updated_at, tz),
     });
+    address_block::render_into(&mut body, AddressBlock::MEMBER_NAMES, &m.address_block);
     custom_attributes::render_into(
         &mut body,
         fields,
@@ -150,16 +145,18 @@ async fn read_input(
     )
     .await?;
     let login_enabled = form.boolean("login_enabled");
-    let email = match form.email("email") {
-        Change::Set(e) => Change::Set(e.to_lowercase()),
-        Change::Keep
-            if creating && login_enabled != Some(false) && !form.has_errors_for("email") =>
-        {
-            form.error("email", "can't be blank unless login_enabled is false");
-            Change::Keep
-        }
-        other => other,
-    };
+    let email = form.email("email").map(|e| e.to_lowercase());
+    // Said here on create so that one 422 names every missing field; on update only
+    // the store knows whether the member can log in.
+    if creating
+        && !form.has_errors_for("email")
+        && let Err(problem) = domain::login::check_email(
+            login_enabled.unwrap_or(domain::login::MEMBER_DEFAULT),
+            email.as_set().map(String::as_str),
+        )
+    {
+        form.error("email", problem);
+    }
     let first_name = form.required_text("first_name");
     let last_name = form.required_text("last_name");
     let role = form.required_id("role_id").and_then(|id| {
@@ -173,13 +170,9 @@ async fn read_input(
         role
     });
     let team_ids = form.id_list("team_ids");
-    let text = TEXT_FIELDS.map(|field| {
-        if field == "country" {
-            form.country(field)
-        } else {
-            form.text(field)
-        }
-    });
+    let employee_id = form.text("employee_id");
+    let user_listing_id = form.text("user_listing_id");
+    let address_block = address_block::read(&mut form, AddressBlock::MEMBER_NAMES);
     let subscribed_to_emails = form.boolean("subscribed_to_emails");
     if let Some(raw) = params.get("skip_confirmation_email")
         && domain::wire::parse_bool(raw).is_none()
@@ -195,25 +188,19 @@ async fn read_input(
         last_name,
         role,
         team_ids,
-        text,
+        employee_id,
+        user_listing_id,
+        address_block,
         login_enabled,
         subscribed_to_emails,
         custom_attributes,
     })
 }
 
-async fn fields_for(
-    state: &AppState,
-    company: CompanyId,
-    members: &[&MemberView],
-) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(
-        state.db(),
-        company,
-        &[Target::Members],
-        members.iter().map(|m| m.member.custom_attributes.as_str()),
-    )
-    .await
+impl custom_attributes::Attributed for MemberView {
+    fn stored_values(&self) -> &str {
+        &self.member.custom_attributes
+    }
 }
 
 async fn answer(
@@ -222,7 +209,9 @@ async fn answer(
     view: MemberView,
     include: bool,
 ) -> Result<Json<Value>, ApiError> {
-    let fields = fields_for(state, company.id, &[&view]).await?;
+    let fields =
+        custom_attributes::fields_for_output(state.db(), company.id, &[Target::Members], [&view])
+            .await?;
     Ok(Json(views::one(
         "member",
         render(&view, company.time_zone, &fields, include),
@@ -249,10 +238,11 @@ async fn list(
     let filter = MemberFilter::parse(params.get("filter"), params.get("filter_val"))
         .map_err(ApiError::filter)?;
     let records = members::list(state.db(), company.id, &filter, page).await?;
-    let fields = fields_for(
-        &state,
+    let fields = custom_attributes::fields_for_output(
+        state.db(),
         company.id,
-        &records.records.iter().collect::<Vec<_>>(),
+        &[Target::Members],
+        &records.records,
     )
     .await?;
     Ok(Json(views::paged("members", page, records, |m| {
@@ -279,7 +269,7 @@ async fn update(
 ) -> Result<Json<Value>, ApiError> {
     let existing = members::find(state.db(), company.id, id).await?;
     if existing.member.is_owner {
-        return Err(ApiError::Forbidden(members::OWNER_REFUSED.into()));
+        return Err(store::StoreError::Forbidden(Forbidden::OwnerDetails).into());
     }
     let input = read_input(&state, company.id, &params, false).await?;
     let member = members::update(state.db(), company.id, id, input).await?;

@@ -6,7 +6,7 @@ use domain::custom_field::Target;
 use domain::{CompanyId, Name, PageSize};
 use serde_json::{Value, json};
 use store::custom_fields::FieldSet;
-use store::vendors::{self, TEXT_FIELDS, Vendor, VendorInput};
+use store::vendors::{self, Vendor, VendorInput};
 
 use crate::api::{Api, Doc, get, post};
 use crate::auth::Tenant;
@@ -100,7 +100,7 @@ async fn read_input(
     company: CompanyId,
     params: &Params,
     creating: bool,
-) -> Result<(Option<Name>, VendorInput), ApiError> {
+) -> Result<VendorInput, ApiError> {
     let mut form = Form::new(params, "vendor");
     let fields = custom_attributes::fields_for_input(
         state.db(),
@@ -115,40 +115,43 @@ async fn read_input(
     } else {
         form.optional_name("name", Name::parse_required)
     };
-    let text = TEXT_FIELDS.map(|field| {
-        if field == "email" {
-            form.email(field)
-        } else {
-            form.text(field)
-        }
-    });
-    let custom_attributes =
-        custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Vendors);
-    form.finish()?;
-    Ok((
+    let input = VendorInput {
         name,
-        VendorInput {
-            name: None,
-            text,
-            custom_attributes,
-        },
-    ))
+        description: form.text("description"),
+        website: form.text("website"),
+        address: form.text("address"),
+        contact_person_name: form.text("contact_person_name"),
+        email: form.email("email"),
+        phone_number: form.text("phone_number"),
+        fax: form.text("fax"),
+        custom_attributes: custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Vendors),
+    };
+    form.finish()?;
+    Ok(input)
 }
 
 const ATTRIBUTES: &str = "vendor[custom_attributes]";
 
-async fn fields_for(
+impl custom_attributes::Attributed for Vendor {
+    fn stored_values(&self) -> &str {
+        &self.custom_attributes
+    }
+}
+
+/// `{"vendor": {...}}`, with its custom fields.
+async fn answer(
     state: &AppState,
-    company: CompanyId,
-    vendors: &[&Vendor],
-) -> Result<FieldSet, ApiError> {
-    custom_attributes::fields_for_output(
-        state.db(),
-        company,
-        &[Target::Vendors],
-        vendors.iter().map(|v| v.custom_attributes.as_str()),
-    )
-    .await
+    company: &store::companies::Company,
+    vendor: Vendor,
+    include: bool,
+) -> Result<Json<Value>, ApiError> {
+    let fields =
+        custom_attributes::fields_for_output(state.db(), company.id, &[Target::Vendors], [&vendor])
+            .await?;
+    Ok(Json(views::one(
+        "vendor",
+        render(&vendor, company.time_zone, &fields, include),
+    )))
 }
 
 async fn create(
@@ -156,19 +159,10 @@ async fn create(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let (name, input) = read_input(&state, company.id, &params, true).await?;
-    let vendor = vendors::create(
-        state.db(),
-        company.id,
-        name.expect("reported by finish"),
-        input,
-    )
-    .await?;
-    let fields = fields_for(&state, company.id, &[&vendor]).await?;
-    Ok(Json(views::one(
-        "vendor",
-        render(&vendor, company.time_zone, &fields, true),
-    )))
+    let mut input = read_input(&state, company.id, &params, true).await?;
+    let name = input.name.take().expect("reported by finish");
+    let vendor = vendors::create(state.db(), company.id, name, input).await?;
+    answer(&state, &company, vendor, true).await
 }
 
 async fn list(
@@ -179,10 +173,11 @@ async fn list(
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = vendors::list(state.db(), company.id, page).await?;
-    let fields = fields_for(
-        &state,
+    let fields = custom_attributes::fields_for_output(
+        state.db(),
         company.id,
-        &records.records.iter().collect::<Vec<_>>(),
+        &[Target::Vendors],
+        &records.records,
     )
     .await?;
     Ok(Json(views::paged("vendors", page, records, |v| {
@@ -198,11 +193,7 @@ async fn details(
 ) -> Result<Json<Value>, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let vendor = vendors::find(state.db(), company.id, id).await?;
-    let fields = fields_for(&state, company.id, &[&vendor]).await?;
-    Ok(Json(views::one(
-        "vendor",
-        render(&vendor, company.time_zone, &fields, include),
-    )))
+    answer(&state, &company, vendor, include).await
 }
 
 async fn update(
@@ -211,12 +202,7 @@ async fn update(
     Id(id, _): Id<kind::Vendor>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let (name, mut input) = read_input(&state, company.id, &params, false).await?;
-    input.name = name;
+    let input = read_input(&state, company.id, &params, false).await?;
     let vendor = vendors::update(state.db(), company.id, id, input).await?;
-    let fields = fields_for(&state, company.id, &[&vendor]).await?;
-    Ok(Json(views::one(
-        "vendor",
-        render(&vendor, company.time_zone, &fields, true),
-    )))
+    answer(&state, &company, vendor, true).await
 }

@@ -296,12 +296,17 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     app.post("/contacts.api", &[("contact[last_name]", "Nobiz")])
         .await
         .expect_invalid("business_ids");
-    app.post(
-        "/contacts.api",
-        &[("contact[last_name]", "Nobiz"), ("business_ids", "999999")],
-    )
-    .await
-    .expect_invalid("business_ids");
+    let res = app
+        .post(
+            "/contacts.api",
+            &[("contact[last_name]", "Nobiz"), ("business_ids", "999999")],
+        )
+        .await;
+    res.expect_invalid("business_ids");
+    assert_eq!(
+        res.body["errors"],
+        json!({"business_ids": ["has no business with id 999999"]})
+    );
     app.post(
         "/contacts.api",
         &[("contact[last_name]", "Nobiz"), ("business_ids", "abc")],
@@ -339,7 +344,10 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
 
     // Delete: refused with open orders, then gone.
     app.order(Some(id), Some(globex), "checked_out").await;
-    app.delete(&path).await.expect(StatusCode::CONFLICT);
+    assert_eq!(
+        app.delete(&path).await.expect(StatusCode::CONFLICT)["message"],
+        "Contact Robert Builder has 1 open order(s) (draft, booked, rented out or returned); complete or cancel them first, or mark the contact inactive."
+    );
     app.delete(&format!("/contacts/{solo}.api"))
         .await
         .expect(StatusCode::OK);
@@ -394,12 +402,16 @@ async fn contacts_join_businesses_and_change_status(kind: Kind) {
     add(vec![("business_id", acme.to_string())])
         .await
         .expect_invalid("contact_ids");
-    add(vec![
-        ("contact_ids", "999999".into()),
+    let res = add(vec![
+        ("contact_ids", format!("999999,{bob},999998")),
         ("business_id", acme.to_string()),
     ])
-    .await
-    .expect_invalid("contact_ids");
+    .await;
+    res.expect_invalid("contact_ids");
+    assert_eq!(
+        res.body["errors"],
+        json!({"contact_ids": ["has no contact with id 999999, 999998"]})
+    );
     add(vec![
         ("contact_ids", bob.to_string()),
         ("business_id", "999999".into()),

@@ -127,13 +127,23 @@ async fn definitions_are_validated(kind: Kind) {
     post(bad_target).await.expect_invalid("applies_to");
     let mut options_on_text = ok.clone();
     options_on_text.push(("custom_field[options][]", "A"));
-    post(options_on_text).await.expect_invalid("options");
+    let res = post(options_on_text).await;
+    res.expect_invalid("options");
+    assert_eq!(
+        res.body["errors"]["options"],
+        json!(["are only for dropdown and checkbox fields, not text"])
+    );
     let dropdown = vec![
         ("custom_field[name]", "Size"),
         ("custom_field[field_type]", "dropdown"),
         ("custom_field[applies_to][]", "members"),
     ];
-    post(dropdown.clone()).await.expect_invalid("options");
+    let res = post(dropdown.clone()).await;
+    res.expect_invalid("options");
+    assert_eq!(
+        res.body["errors"]["options"],
+        json!(["can't be blank for a dropdown or checkbox field"])
+    );
     let mut twice = dropdown.clone();
     twice.extend([
         ("custom_field[options][]", "Small"),
@@ -163,16 +173,36 @@ async fn definitions_are_validated(kind: Kind) {
         .unwrap();
     let mut underscored = without("custom_field[name]");
     underscored.push(("custom_field[name]", "serial_number"));
-    post(underscored).await.expect_invalid("name");
+    let res = post(underscored).await;
+    res.expect_invalid("name");
+    let taken = json!({"name": ["has already been taken (names differing only in case, spaces or underscores count as the same)"]});
+    assert_eq!(res.body["errors"], taken);
+    // Renaming onto a name in use is refused alike.
+    let res = app
+        .put(
+            &format!("/custom_fields/{id}.api"),
+            &[("custom_field[name]", "SERIAL")],
+        )
+        .await;
+    res.expect_invalid("name");
+    assert_eq!(res.body["errors"], taken);
 
     // The type cannot change; options only for dropdown and checkbox; never emptied.
     let path = format!("/custom_fields/{id}.api");
-    app.put(&path, &[("custom_field[field_type]", "number")])
-        .await
-        .expect_invalid("field_type");
-    app.put(&path, &[("custom_field[options][]", "A")])
-        .await
-        .expect_invalid("options");
+    let res = app
+        .put(&path, &[("custom_field[field_type]", "number")])
+        .await;
+    res.expect_invalid("field_type");
+    assert_eq!(
+        res.body["errors"]["field_type"],
+        json!(["can't be changed (it is text); create a new field instead"])
+    );
+    let res = app.put(&path, &[("custom_field[options][]", "A")]).await;
+    res.expect_invalid("options");
+    assert_eq!(
+        res.body["errors"]["options"],
+        json!(["are only for dropdown and checkbox fields, not text"])
+    );
     app.put(&path, &[("custom_field[applies_to][]", "nowhere")])
         .await
         .expect_invalid("applies_to");
@@ -184,12 +214,17 @@ async fn definitions_are_validated(kind: Kind) {
     let size = post(list).await.expect(StatusCode::OK)["custom_field"]["id"]
         .as_i64()
         .unwrap();
-    app.put(
-        &format!("/custom_fields/{size}.api"),
-        &[("custom_field[options][]", "")],
-    )
-    .await
-    .expect_invalid("options");
+    let res = app
+        .put(
+            &format!("/custom_fields/{size}.api"),
+            &[("custom_field[options][]", "")],
+        )
+        .await;
+    res.expect_invalid("options");
+    assert_eq!(
+        res.body["errors"]["options"],
+        json!(["can't be empty for a dropdown or checkbox field"])
+    );
     app.put(
         &format!("/custom_fields/{size}.api"),
         &[("custom_field[field_type]", "dropdown")],

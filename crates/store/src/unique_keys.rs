@@ -1,0 +1,87 @@
+//! The unique keys a write can run into, each with the field error (HTTP 422) it is
+//! answered with: the one place a unique violation becomes a message. Writes need no
+//! handling of their own, since `StoreError::from` looks the broken key up here; a new
+//! unique key that clients can run into gets its row in `KEYS`.
+
+use crate::StoreError;
+
+/// Columns of a table that no two rows share, and what a write that would make two
+/// rows share them is told.
+struct UniqueKey {
+    table: &'static str,
+    columns: &'static [&'static str],
+    field: &'static str,
+    problem: &'static str,
+}
+
+const TAKEN: &str = "has already been taken";
+
+const KEYS: &[UniqueKey] = &[
+    UniqueKey {
+        table: "companies",
+        columns: &["subdomain"],
+        field: "subdomain",
+        problem: TAKEN,
+    },
+    UniqueKey {
+        table: "members",
+        columns: &["company_id", "email"],
+        field: "email",
+        problem: "has already been taken by another member of this company",
+    },
+    UniqueKey {
+        table: "custom_fields",
+        columns: &["company_id", "lookup_key"],
+        field: "name",
+        problem: "has already been taken (names differing only in case, spaces or underscores count as the same)",
+    },
+    UniqueKey {
+        table: "custom_roles",
+        columns: &["company_id", "name"],
+        field: "name",
+        problem: TAKEN,
+    },
+    UniqueKey {
+        table: "teams",
+        columns: &["company_id", "name"],
+        field: "name",
+        problem: TAKEN,
+    },
+    UniqueKey {
+        table: "retire_reasons",
+        columns: &["company_id", "name"],
+        field: "name",
+        problem: TAKEN,
+    },
+];
+
+impl UniqueKey {
+    /// PostgreSQL names an unnamed `UNIQUE (a, b)` of table `t` `t_a_b_key`; SQLite
+    /// reports it as "UNIQUE constraint failed: t.a, t.b".
+    fn broken_by(&self, e: &dyn sqlx::error::DatabaseError) -> bool {
+        match e.constraint() {
+            Some(name) => name == format!("{}_{}_key", self.table, self.columns.join("_")),
+            None => {
+                let columns: Vec<String> = self
+                    .columns
+                    .iter()
+                    .map(|c| format!("{}.{c}", self.table))
+                    .collect();
+                e.message() == format!("UNIQUE constraint failed: {}", columns.join(", "))
+            }
+        }
+    }
+}
+
+/// The field error standing for `e` when it is a violation of one of `KEYS`.
+pub(crate) fn field_error(e: &sqlx::Error) -> Option<StoreError> {
+    let sqlx::Error::Database(db) = e else {
+        return None;
+    };
+    if !db.is_unique_violation() {
+        return None;
+    }
+    KEYS.iter()
+        .find(|key| key.broken_by(db.as_ref()))
+        .map(|key| StoreError::invalid(key.field, key.problem))
+}

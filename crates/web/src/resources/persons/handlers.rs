@@ -1,0 +1,78 @@
+//! The handlers customers and contacts share, one copy for both kinds: `K` says which.
+
+use axum::Json;
+use axum::extract::State;
+use serde_json::Value;
+use store::persons;
+
+use super::input::read_input;
+use super::{PersonKind, answer, page_of};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::ids::Id;
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views;
+
+/// A page of the kind's records, active ones unless filtered otherwise.
+pub async fn list<K: PersonKind>(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    page_of(&state, &company, &params, Some(K::KIND), K::LIST, K::PLURAL).await
+}
+
+pub async fn create<K: PersonKind>(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let input = read_input::<K>(&state, company.id, &params, true).await?;
+    let view = persons::create(state.db(), company.id, K::KIND, input).await?;
+    answer(&state, &company, K::SINGULAR, view, true).await
+}
+
+pub async fn details<K: PersonKind>(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Id(id, _): Id<K>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let include = views::flag(&params, "include_custom_fields")?;
+    let view = persons::find(state.db(), company.id, K::KIND, id).await?;
+    answer(&state, &company, K::SINGULAR, view, include).await
+}
+
+/// An unknown id is a 404 before the fields are read.
+pub async fn update<K: PersonKind>(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Id(id, _): Id<K>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    persons::find(state.db(), company.id, K::KIND, id).await?;
+    let input = read_input::<K>(&state, company.id, &params, false).await?;
+    let view = persons::update(state.db(), company.id, K::KIND, id, input).await?;
+    answer(&state, &company, K::SINGULAR, view, true).await
+}
+
+pub async fn delete<K: PersonKind>(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Id(id, _): Id<K>,
+) -> Result<Json<Value>, ApiError> {
+    let view = persons::delete(state.db(), company.id, K::KIND, id).await?;
+    answer(&state, &company, K::SINGULAR, view, true).await
+}
+
+/// Marks the record `id` active or not (the kinds' routes say how a request asks).
+pub async fn set_active<K: PersonKind>(
+    state: &AppState,
+    company: &store::companies::Company,
+    id: i64,
+    active: bool,
+) -> Result<Json<Value>, ApiError> {
+    let view = persons::set_active(state.db(), company.id, K::KIND, id, active).await?;
+    answer(state, company, K::SINGULAR, view, true).await
+}
