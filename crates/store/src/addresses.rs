@@ -226,6 +226,7 @@ fn select(company: CompanyId, owner: Owner) -> SelectStatement {
 }
 
 /// Lists an owner's addresses; an unknown owner is a 404, not an empty list.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
     company: CompanyId,
@@ -249,6 +250,7 @@ pub async fn list(
     crate::page_of(&mut read, &base, rows, page).await
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(
     db: &Db,
     company: CompanyId,
@@ -262,6 +264,7 @@ pub async fn find(
 }
 
 /// The owner's default address (of `address_type`, for a business).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn default_address(
     db: &Db,
     company: CompanyId,
@@ -359,6 +362,7 @@ fn subject(owner: Owner) -> &'static str {
     }
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
@@ -429,6 +433,7 @@ pub async fn create(
     Ok(address)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,

@@ -66,6 +66,7 @@ pub struct BusinessInput {
     pub custom_attributes: BTreeMap<i64, Change<String>>,
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Business, StoreError> {
     let stmt = crate::scoped("businesses", company)
         .columns(columns())
@@ -96,6 +97,7 @@ fn condition(filter: BusinessFilter) -> Cond {
 }
 
 /// A page of businesses (20 a page by the spec): two queries.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
     company: CompanyId,
@@ -143,6 +145,7 @@ fn assign(row: &mut Assignments, input: &BusinessInput) {
         );
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
@@ -188,6 +191,7 @@ pub async fn create(
     Ok(business)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,

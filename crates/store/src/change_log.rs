@@ -7,6 +7,7 @@ use serde_json::Value as Json;
 
 use crate::{StoreError, Tx, now};
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn record(
     tx: &mut Tx,
     company: CompanyId,
@@ -45,6 +46,7 @@ pub struct Entry {
 }
 
 /// Entries for one record, oldest first.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn for_subject(
     db: &crate::Db,
     company: CompanyId,

@@ -93,6 +93,7 @@ fn generate_token() -> IssuedToken {
 
 /// Creates a company, its owner (when an e-mail is given) and, with `enable_api`,
 /// its token, in one transaction.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     new: NewCompany,
@@ -172,6 +173,7 @@ pub async fn create(
     Ok((company, token))
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(db: &Db) -> Result<Vec<Company>, StoreError> {
     let stmt = Query::select()
         .columns(COLUMNS)
@@ -182,6 +184,7 @@ pub async fn list(db: &Db) -> Result<Vec<Company>, StoreError> {
     Ok(rows.into_iter().map(Company::from).collect())
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find_by_subdomain(db: &Db, subdomain: &str) -> Result<Company, StoreError> {
     let stmt = Query::select()
         .columns(COLUMNS)
@@ -192,6 +195,7 @@ pub async fn find_by_subdomain(db: &Db, subdomain: &str) -> Result<Company, Stor
     row.map(Company::from).ok_or(StoreError::NotFound)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, id: CompanyId) -> Result<Company, StoreError> {
     let stmt = Query::select()
         .columns(COLUMNS)
@@ -203,6 +207,7 @@ pub async fn find(db: &Db, id: CompanyId) -> Result<Company, StoreError> {
 }
 
 /// The company a token belongs to, if the token is current.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Company>, StoreError> {
     let stmt = Query::select()
         .columns(COLUMNS.map(|c| ("companies", c)))
@@ -249,6 +254,7 @@ async fn update_company(
 }
 
 /// Changes the plan and resets the rate limit to the plan's default.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn set_plan(db: &Db, subdomain: &str, plan: Plan) -> Result<Company, StoreError> {
     let (requests, window) = plan.default_policy().to_columns();
     update_company(
@@ -266,6 +272,7 @@ pub async fn set_plan(db: &Db, subdomain: &str, plan: Plan) -> Result<Company, S
 }
 
 /// Overrides the company's rate limit, whatever its plan.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn set_rate_limit(
     db: &Db,
     subdomain: &str,
@@ -285,6 +292,7 @@ pub async fn set_rate_limit(
     .await
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn set_api_enabled(
     db: &Db,
     subdomain: &str,
@@ -305,6 +313,7 @@ pub async fn set_api_enabled(
     .await
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn set_time_zone(
     db: &Db,
     subdomain: &str,
@@ -328,6 +337,7 @@ pub struct Settings {
     pub retired_activation_location: Option<ActivationLocation>,
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update_settings(
     db: &Db,
     company: CompanyId,
@@ -355,6 +365,7 @@ pub async fn update_settings(
 }
 
 /// Issues a new token; the previous one stops working when this commits.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn regenerate_token(db: &Db, company: CompanyId) -> Result<IssuedToken, StoreError> {
     let token = generate_token();
     let mut tx = db.begin().await?;
@@ -384,6 +395,7 @@ pub async fn regenerate_token(db: &Db, company: CompanyId) -> Result<IssuedToken
 
 /// Sets the password of the company's owner with this e-mail, adding that owner (and
 /// listing them as an administrator member) when the company has none by that e-mail.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn set_owner_password(
     db: &Db,
     company: CompanyId,
@@ -446,6 +458,7 @@ pub async fn set_owner_password(
 }
 
 /// A cheap query proving the database answers, for `/healthz`.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list_ping(db: &Db) -> Result<(), StoreError> {
     let stmt = crate::Sql {
         text: "SELECT 1",
@@ -455,6 +468,7 @@ pub async fn list_ping(db: &Db) -> Result<(), StoreError> {
     Ok(())
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn has_token(db: &Db, company: CompanyId) -> Result<bool, StoreError> {
     let stmt = Query::select()
         .column("company_id")

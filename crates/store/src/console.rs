@@ -47,11 +47,13 @@ async fn find_owner(
 }
 
 /// The id of the company's owner with this e-mail (e.g. right after sign-up created it).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn owner_id(db: &Db, company: CompanyId, email: &str) -> Result<Option<i64>, StoreError> {
     Ok(find_owner(db, company, email).await?.map(|o| o.id))
 }
 
 /// The owner of company `subdomain` with this e-mail and password, if they match.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn check_password(
     db: &Db,
     subdomain: &str,
@@ -76,6 +78,7 @@ pub async fn check_password(
 }
 
 /// Starts a session; returns the cookie token (only its hash is stored).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn start_session(
     db: &Db,
     company: CompanyId,
@@ -127,6 +130,7 @@ struct SessionRow {
 }
 
 /// The live session a cookie token names.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn session(db: &Db, token: &str) -> Result<Option<Session>, StoreError> {
     let stmt = Query::select()
         .columns([
@@ -160,6 +164,7 @@ pub async fn session(db: &Db, token: &str) -> Result<Option<Session>, StoreError
     }))
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn end_session(db: &Db, token: &str) -> Result<(), StoreError> {
     let stmt = Query::delete()
         .from_table("sessions")
@@ -181,6 +186,7 @@ pub struct Throttle {
 /// read before any of them is recorded. Answers the seconds until `key` may try again
 /// when this attempt is over the limit; the caller then gives it back (`give_back`),
 /// as it also does when the password was right, so the count is the failed checks.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn take_attempt(
     db: &Db,
     key: &str,
@@ -200,6 +206,7 @@ pub async fn take_attempt(
 }
 
 /// Gives back an attempt taken by `take_attempt` that was not a failed password check.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn give_back(db: &Db, key: &str) -> Result<(), StoreError> {
     let stmt = Sql {
         text: "UPDATE login_attempts SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END \
@@ -215,6 +222,7 @@ pub const MAX_THROTTLE_WINDOW_SECS: i64 = 86_400;
 
 /// Deletes expired sessions and throttle rows whose window has long passed; returns
 /// how many of each. `serve` runs it every few minutes.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn purge_expired(db: &Db) -> Result<(u64, u64), StoreError> {
     let sessions = Query::delete()
         .from_table("sessions")
@@ -232,6 +240,7 @@ pub async fn purge_expired(db: &Db) -> Result<(u64, u64), StoreError> {
 }
 
 /// Forgets the failures of `key` (after a successful log-in).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn clear_failures(db: &Db, key: &str) -> Result<(), StoreError> {
     let stmt = Query::delete()
         .from_table("login_attempts")
@@ -243,6 +252,7 @@ pub async fn clear_failures(db: &Db, key: &str) -> Result<(), StoreError> {
 }
 
 /// Adds counted API requests per company and day.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn add_usage(
     db: &Db,
     counts: &HashMap<(CompanyId, NaiveDate), i64>,
@@ -267,6 +277,7 @@ pub async fn add_usage(
 }
 
 /// API requests counted for `company` on `day` (UTC), as flushed so far.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn usage(db: &Db, company: CompanyId, day: NaiveDate) -> Result<i64, StoreError> {
     let stmt = crate::scoped("api_usage", company)
         .column("requests")

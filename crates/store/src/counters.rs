@@ -36,6 +36,7 @@ struct Next {
     last_value: i64,
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn next(tx: &mut Tx, company: CompanyId, sequence: Sequence) -> Result<i64, StoreError> {
     let stmt = Sql {
         text: "INSERT INTO company_counters (company_id, kind, last_value) VALUES ($1, $2, 1) \

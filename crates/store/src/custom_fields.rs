@@ -151,6 +151,7 @@ fn assemble(rows: Vec<FieldRow>, option_rows: Vec<OptionRow>) -> Vec<CustomField
 
 /// The company's fields that apply to any of `targets`, in id order (two queries,
 /// whatever the count).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn for_targets(
     db: &Db,
     company: CompanyId,
@@ -165,6 +166,7 @@ pub async fn for_targets(
     ))
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
     company: CompanyId,
@@ -186,6 +188,7 @@ pub async fn list(
     })
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, StoreError> {
     load(&mut db.read(), company, Some(id))
         .await?
@@ -252,6 +255,7 @@ async fn write_options(
 
 /// Creates a field; the HTTP layer has checked that name, type and targets are
 /// present and that options come exactly with the types that take them.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
@@ -310,6 +314,7 @@ pub async fn create(
 
 /// Updates a field. Its type cannot change and the options sent must suit it
 /// (`FieldType::check_kept` and `check_options`).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -366,6 +371,7 @@ pub async fn update(
     find(db, company, id).await
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, StoreError> {
     let field = find(db, company, id).await?;
     let mut tx = db.begin().await?;

@@ -58,6 +58,7 @@ fn scoped(company: CompanyId) -> SelectStatement {
     crate::scoped("asset_groups", company)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Group, StoreError> {
     let stmt = scoped(company)
         .columns(COLUMNS)
@@ -78,10 +79,12 @@ pub(crate) async fn exists_in(
     Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Group>, StoreError> {
     crate::paged(db, scoped(company), COLUMNS, page).await
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(db: &Db, company: CompanyId, input: GroupInput) -> Result<Group, StoreError> {
     let at = now();
     let mode = input.mode.unwrap_or(DepreciationMode::UsefulLife);
@@ -123,6 +126,7 @@ pub async fn create(db: &Db, company: CompanyId, input: GroupInput) -> Result<Gr
     Ok(group)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -181,6 +185,7 @@ pub async fn update(
 }
 
 /// Deletes a group that holds nothing: one with subgroups or items is refused (409).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<Group, StoreError> {
     let mut tx = db.begin().await?;
     let select = scoped(company)

@@ -11,6 +11,7 @@ use crate::{Assignments, Db, StoreError, change_log};
 
 /// Records an item in a group (and subgroup). Used by tests until the assets
 /// endpoints exist; returns its sequence number.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn record(
     db: &Db,
     company: CompanyId,

@@ -93,6 +93,7 @@ fn scoped(company: CompanyId) -> SelectStatement {
     crate::scoped("locations", company)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Location, StoreError> {
     let stmt = scoped(company)
         .columns(COLUMNS)
@@ -109,6 +110,7 @@ async fn find_in(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Location, S
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
     company: CompanyId,
@@ -172,6 +174,7 @@ async fn check_parent(
     Ok(())
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
@@ -213,6 +216,7 @@ pub async fn create(
     Ok(location)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -247,6 +251,7 @@ pub async fn update(
 }
 
 /// Activates a location, and with `with_children` its whole subtree.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn activate(
     db: &Db,
     company: CompanyId,
@@ -257,6 +262,7 @@ pub async fn activate(
 }
 
 /// Deactivates a location and its whole subtree.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn deactivate(db: &Db, company: CompanyId, id: i64) -> Result<Location, StoreError> {
     set_active(db, company, id, false, true).await
 }
@@ -308,6 +314,7 @@ pub struct ItemQuantity {
 }
 
 /// Stock held at a location, per item number.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn quantities(
     db: &Db,
     company: CompanyId,

@@ -147,6 +147,7 @@ async fn with_teams(
         .collect())
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, StoreError> {
     let mut read = db.read();
     let stmt = select(company)
@@ -159,6 +160,7 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, St
 }
 
 /// A page of members (three queries: count, page, teams).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
     company: CompanyId,
@@ -295,6 +297,7 @@ fn assign(row: &mut Assignments, input: &MemberInput) {
     }
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
@@ -364,6 +367,7 @@ async fn locked(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Member, Stor
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -407,6 +411,7 @@ pub async fn update(
 /// Activates or deactivates a member. Deactivating the owner is refused. Items
 /// checked out to a deactivated member stay with them; the change log records the
 /// deactivation so the check-out records can show it once check-outs exist.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn set_active(
     db: &Db,
     company: CompanyId,
@@ -432,6 +437,7 @@ pub async fn set_active(
 }
 
 /// True when the member exists in the company (for references such as `created_by_id`).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn exists(tx: &mut Tx, company: CompanyId, id: i64) -> Result<bool, StoreError> {
     let stmt = crate::scoped("members", company)
         .column("id")

@@ -10,6 +10,7 @@ use counters::Sequence;
 
 /// Records an order for a customer or contact (and optionally a business) in a given
 /// state. Used by tests and the benchmark seed until the orders endpoints exist.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn record(
     db: &Db,
     company: CompanyId,

@@ -51,6 +51,7 @@ fn decoy_hash() -> &'static str {
 }
 
 /// The argon2 hash of `password`, in PHC string form.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn hash(password: &str) -> Result<String, StoreError> {
     let password = password.to_owned();
     off_the_runtime(move || hash_now(&password)).await?
@@ -58,6 +59,7 @@ pub async fn hash(password: &str) -> Result<String, StoreError> {
 
 /// True when `password` matches `hash`. Without a hash (no such account) a decoy is
 /// checked, which takes the same time and never matches.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn verify(password: &str, hash: Option<String>) -> Result<bool, StoreError> {
     let password = password.to_owned();
     off_the_runtime(move || {

@@ -166,6 +166,7 @@ async fn with_businesses(
         .collect())
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(
     db: &Db,
     company: CompanyId,
@@ -307,6 +308,7 @@ fn condition(filter: &PersonFilter) -> Cond {
 }
 
 /// A page of customers, of contacts, or (`kind` None) of both: three queries.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
     company: CompanyId,
@@ -430,6 +432,7 @@ fn assign(row: &mut Assignments, input: &PersonInput) {
         .given("subscribed_to_emails", subscribed_to_emails);
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
@@ -500,6 +503,7 @@ async fn locked(
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -544,6 +548,7 @@ pub async fn update(
     find(db, company, kind, id).await
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn set_active(
     db: &Db,
     company: CompanyId,
@@ -568,6 +573,7 @@ pub async fn set_active(
 
 /// Deletes a customer or contact: refused (409) while it has open orders. The row is
 /// kept, marked deleted, so orders keep naming it; its business links go.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn delete(
     db: &Db,
     company: CompanyId,
@@ -608,6 +614,7 @@ pub async fn delete(
 }
 
 /// Adds existing contacts to a business (those already in it stay as they are).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn add_contacts_to_business(
     db: &Db,
     company: CompanyId,

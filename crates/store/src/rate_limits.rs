@@ -18,6 +18,7 @@ struct Row {
 
 /// Takes one request of `company`'s window. The time is the database's, read in the
 /// same transaction, so instances whose clocks differ share one notion of the window.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn take(
     db: &Db,
     company: CompanyId,

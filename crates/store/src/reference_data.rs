@@ -58,6 +58,7 @@ pub struct EntryInput {
     pub description: Change<String>,
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
     company: CompanyId,
@@ -67,6 +68,7 @@ pub async fn list(
     crate::paged(db, crate::scoped(kind.table(), company), COLUMNS, page).await
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<Entry, StoreError> {
     let stmt = crate::scoped(kind.table(), company)
         .columns(COLUMNS)
@@ -75,6 +77,7 @@ pub async fn find(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<En
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
@@ -120,6 +123,7 @@ pub async fn create(
     Ok(entry)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -158,6 +162,7 @@ pub async fn update(
 
 /// Deletes an entry. A team leaves its members' team lists; a custom role still
 /// given to members is refused (409), as is a retire reason that retired items use.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<Entry, StoreError> {
     let mut tx = db.begin().await?;
     let select = crate::scoped(kind.table(), company)

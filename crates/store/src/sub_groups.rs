@@ -48,6 +48,7 @@ fn in_group(company: CompanyId, group: i64, id: i64) -> SelectStatement {
         .to_owned()
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(
     db: &Db,
     company: CompanyId,
@@ -62,6 +63,7 @@ pub async fn find(
 
 /// A page of the subgroups of the company, or of one group, in id order. The spec shows
 /// this list without a page parameter, but clients page every list.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
     company: CompanyId,
@@ -125,6 +127,7 @@ async fn check_parent(
     Ok(())
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
@@ -175,6 +178,7 @@ pub async fn create(
     Ok(sub)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,
@@ -226,6 +230,7 @@ pub async fn update(
 
 /// Deletes a subgroup that holds nothing: one with child subgroups or items is
 /// refused (409).
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn delete(
     db: &Db,
     company: CompanyId,

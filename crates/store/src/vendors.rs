@@ -87,6 +87,7 @@ fn scoped(company: CompanyId) -> SelectStatement {
     crate::scoped("vendors", company)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Vendor, StoreError> {
     let stmt = scoped(company)
         .columns(COLUMNS)
@@ -95,11 +96,13 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Vendor, StoreE
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Vendor>, StoreError> {
     crate::paged(db, scoped(company), COLUMNS, page).await
 }
 
 /// `name` is required here; the HTTP layer has already said so.
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
@@ -139,6 +142,7 @@ pub async fn create(
     Ok(vendor)
 }
 
+#[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,

@@ -840,11 +840,16 @@ fn the_log_has_one_line_per_request_and_never_the_token() {
 }
 
 #[test]
-fn a_slow_statement_is_logged_with_its_sql_inside_the_requests_span() {
+fn a_slow_statement_is_logged_with_its_sql_inside_the_request_and_store_call_spans() {
     let db = sqlite_url();
     let token = unlimited_company(&db);
     // 0 ms: every statement counts as slow, so the test does not depend on timing.
-    let mut server = Server::start(&db, &["serve", "--slow-statement-ms", "0"]);
+    // `store=debug` adds the span of each store call.
+    let mut server = Server::start_with_env(
+        &db,
+        &["serve", "--slow-statement-ms", "0"],
+        &[("RENTRACK_LOG", "info,store=debug")],
+    );
     let port = server.port();
     let request = get(
         port,
@@ -870,6 +875,19 @@ fn a_slow_statement_is_logged_with_its_sql_inside_the_requests_span() {
         slow.iter()
             .any(|v| v.to_string().contains("vendors") && v.to_string().contains("elapsed")),
         "no slow-statement line naming the vendors query in the request's span: {log:#?}"
+    );
+    // The vendors page query runs inside the store call that made it.
+    assert!(
+        slow.iter().any(|v| {
+            let names: Vec<&str> = v["spans"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|s| s["name"].as_str())
+                .collect();
+            names == ["request", "list"] && v.to_string().contains("FROM \\\"vendors\\\"")
+        }),
+        "no slow statement inside the request's and store::vendors::list's spans: {slow:#?}"
     );
 }
 
