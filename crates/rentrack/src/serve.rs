@@ -1,7 +1,7 @@
 use anyhow::Context;
-use web::{AppState, Config};
 use std::time::Duration;
 use store::{Backend, Db};
+use web::{AppState, Config};
 
 use crate::cli::{ServeArgs, open};
 use crate::connections::Guarded;

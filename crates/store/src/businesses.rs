@@ -131,6 +131,7 @@ pub async fn list(
             .to_owned(),
         COLUMNS,
         page,
+        crate::lists::counts::businesses(company, filter),
     )
     .await
 }

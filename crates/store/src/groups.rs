@@ -78,7 +78,8 @@ pub(crate) async fn exists_in(
 }
 
 pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Group>, StoreError> {
-    crate::paged(db, scoped(company), COLUMNS, page).await
+    let total = crate::lists::counts::whole(company, "asset_groups");
+    crate::paged(db, scoped(company), COLUMNS, page, total).await
 }
 
 pub async fn create(db: &Db, company: CompanyId, input: GroupInput) -> Result<Group, StoreError> {

@@ -71,7 +71,14 @@ pub async fn list(
     kind: Kind,
     page: Page,
 ) -> Result<PageOf<Entry>, StoreError> {
-    crate::paged(db, crate::scoped(kind.table(), company), COLUMNS, page).await
+    crate::paged(
+        db,
+        crate::scoped(kind.table(), company),
+        COLUMNS,
+        page,
+        crate::lists::counts::whole(company, kind.table()),
+    )
+    .await
 }
 
 pub async fn find(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<Entry, StoreError> {

@@ -8,16 +8,12 @@ async fn sqlite_and_postgres_schemas_agree() {
         .filter(|s| !s.is_empty())
     else {
         eprintln!("TEST_POSTGRES_URL not set: schema agreement checked on SQLite only");
-        let sqlite = store::Db::connect("sqlite::memory:")
-            .await
-            .unwrap();
+        let sqlite = store::Db::connect("sqlite::memory:").await.unwrap();
         sqlite.migrate().await.unwrap();
         assert!(!sqlite.describe_schema().await.unwrap().is_empty());
         return;
     };
-    let sqlite = store::Db::connect("sqlite::memory:")
-        .await
-        .unwrap();
+    let sqlite = store::Db::connect("sqlite::memory:").await.unwrap();
     sqlite.migrate().await.unwrap();
 
     let schema = format!("schema_check_{}", std::process::id());
@@ -33,10 +29,9 @@ async fn sqlite_and_postgres_schemas_agree() {
         .await
         .unwrap();
     let sep = if pg_url.contains('?') { '&' } else { '?' };
-    let pg =
-        store::Db::connect(&format!("{pg_url}{sep}options=-c%20search_path%3D{schema}"))
-            .await
-            .unwrap();
+    let pg = store::Db::connect(&format!("{pg_url}{sep}options=-c%20search_path%3D{schema}"))
+        .await
+        .unwrap();
     pg.migrate().await.unwrap();
 
     let lite = sqlite.describe_schema().await.unwrap();

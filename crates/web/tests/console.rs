@@ -786,9 +786,7 @@ async fn parallel_wrong_passwords_are_checked_at_most_the_limit(kind: Kind) {
 
 async fn forwarded_addresses_count_only_from_trusted_proxies(kind: Kind) {
     let config = web::Config {
-        trusted_proxies: web::client_addr::TrustedProxies(vec![
-            "10.0.0.0/8".parse().unwrap(),
-        ]),
+        trusted_proxies: web::client_addr::TrustedProxies(vec!["10.0.0.0/8".parse().unwrap()]),
         ..Default::default()
     };
     let app = TestApp::builder(kind).config(config).build().await;

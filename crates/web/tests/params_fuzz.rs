@@ -13,9 +13,9 @@ use common::{Kind, TestApp};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use web::params::Params;
 use serde_json::Value;
 use tower::ServiceExt;
+use web::params::Params;
 
 const BOUNDARY: &str = "XyZ";
 
