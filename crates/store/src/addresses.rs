@@ -247,7 +247,7 @@ pub async fn list(
     let rows = select(company, owner)
         .order_by("id", sea_query::Order::Asc)
         .to_owned();
-    crate::page_of(&mut read, &base, rows, page).await
+    crate::page_of(db, &base, rows, "id", page, crate::Total::Filtered).await
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

@@ -111,6 +111,7 @@ pub async fn list(
             .to_owned(),
         columns(),
         page,
+        crate::lists::counts::businesses(company, filter),
     )
     .await
 }

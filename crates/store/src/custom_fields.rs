@@ -172,8 +172,14 @@ pub async fn list(
     company: CompanyId,
     page: Page,
 ) -> Result<PageOf<CustomField>, StoreError> {
-    let rows: PageOf<FieldRow> =
-        crate::paged(db, crate::scoped("custom_fields", company), COLUMNS, page).await?;
+    let rows: PageOf<FieldRow> = crate::paged(
+        db,
+        crate::scoped("custom_fields", company),
+        COLUMNS,
+        page,
+        crate::lists::counts::whole(company, "custom_fields"),
+    )
+    .await?;
     let ids: Vec<i64> = rows.records.iter().map(|r| r.id).collect();
     let options = crate::scoped("custom_field_options", company)
         .columns(["id", "custom_field_id", "name"])

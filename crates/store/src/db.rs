@@ -399,6 +399,20 @@ impl Db {
         Ok(Tx { inner })
     }
 
+    /// Starts a read-only transaction whose reads all see one snapshot of the data
+    /// (SQLite: a deferred transaction in WAL mode; PostgreSQL: repeatable read), so a
+    /// count and the page read after it agree even while others write.
+    pub async fn begin_read(&self) -> Result<Tx, StoreError> {
+        let inner = match &self.pool {
+            Pool::Sqlite(p) => TxInner::Sqlite(p.begin().await?),
+            Pool::Postgres(p) => TxInner::Postgres(
+                p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await?,
+            ),
+        };
+        Ok(Tx { inner })
+    }
+
     pub async fn close(&self) {
         match &self.pool {
             Pool::Sqlite(p) => p.close().await,

@@ -81,7 +81,8 @@ pub(crate) async fn exists_in(
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Group>, StoreError> {
-    crate::paged(db, scoped(company), COLUMNS, page).await
+    let total = crate::lists::counts::whole(company, "asset_groups");
+    crate::paged(db, scoped(company), COLUMNS, page, total).await
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

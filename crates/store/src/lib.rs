@@ -16,6 +16,7 @@ pub mod counters;
 pub mod custom_fields;
 pub mod groups;
 pub mod items;
+mod lists;
 pub mod locations;
 pub mod members;
 pub mod orders;
@@ -39,7 +40,7 @@ pub fn now() -> DateTime<Utc> {
     DateTime::from_timestamp_micros(t.timestamp_micros()).unwrap_or(t)
 }
 
-/// One page of records and the total count for `total_pages`.
+/// One page of records and the total count for `total_pages` (see `lists`).
 #[derive(Debug)]
 pub struct PageOf<T> {
     pub records: Vec<T>,
@@ -51,44 +52,7 @@ pub(crate) struct Count {
     pub(crate) n: i64,
 }
 
-/// A page of a company-scoped select, ordered by id, and the count behind it: two
-/// queries, whatever the page.
-pub(crate) async fn paged<T: Record, C: sea_query::IntoColumnRef>(
-    db: &Db,
-    base: sea_query::SelectStatement,
-    columns: impl IntoIterator<Item = C>,
-    page: domain::Page,
-) -> Result<PageOf<T>, StoreError> {
-    let rows = base
-        .clone()
-        .columns(columns)
-        .order_by("id", sea_query::Order::Asc)
-        .to_owned();
-    page_of(&mut db.read(), &base, rows, page).await
-}
-
-/// The page `page` of `rows` (a select already ordered; the page's LIMIT and OFFSET are
-/// added here) and the number of records `base` (the same records, without columns)
-/// holds, for selects that join or compute columns.
-pub(crate) async fn page_of<T: Record>(
-    read: &mut Reader<'_>,
-    base: &sea_query::SelectStatement,
-    mut rows: sea_query::SelectStatement,
-    page: domain::Page,
-) -> Result<PageOf<T>, StoreError> {
-    use sea_query::{Expr, ExprTrait};
-    let count = base
-        .clone()
-        .expr_as(Expr::col("id").count(), "n")
-        .to_owned();
-    let total: Count = read.one(&count).await?;
-    rows.limit(page.limit()).offset(page.offset());
-    let records = read.all(&rows).await?;
-    Ok(PageOf {
-        records,
-        total: u64::try_from(total.n).unwrap_or(0),
-    })
-}
+pub(crate) use lists::{Total, page_of, paged};
 
 /// Turns an optional-field change into the value an UPDATE sets, if any.
 pub(crate) fn change_value<T>(change: &domain::Change<T>) -> Option<sea_query::Value>

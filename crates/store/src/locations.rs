@@ -118,16 +118,16 @@ pub async fn list(
     page: Page,
 ) -> Result<PageOf<Location>, StoreError> {
     let mut base = scoped(company);
-    match status {
-        StatusFilter::All => {}
-        StatusFilter::Active => {
-            base.and_where(Expr::col("active").eq(true));
-        }
-        StatusFilter::Inactive => {
-            base.and_where(Expr::col("active").eq(false));
-        }
+    let active = match status {
+        StatusFilter::All => None,
+        StatusFilter::Active => Some(true),
+        StatusFilter::Inactive => Some(false),
+    };
+    if let Some(active) = active {
+        base.and_where(Expr::col("active").eq(active));
     }
-    crate::paged(db, base, COLUMNS, page).await
+    let total = crate::lists::counts::locations(company, active);
+    crate::paged(db, base, COLUMNS, page, total).await
 }
 
 /// The ids of a location and all its descendants.

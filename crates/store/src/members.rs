@@ -195,9 +195,10 @@ pub async fn list(
         .cond_where(condition)
         .order_by(("members", "id"), Order::Asc)
         .to_owned();
-    let mut read = db.read();
-    let members: PageOf<Member> = crate::page_of(&mut read, &base, rows, page).await?;
-    let records = with_teams(&mut read, company, members.records).await?;
+    let total = crate::lists::counts::members(company, filter);
+    let members: PageOf<Member> =
+        crate::page_of(db, &base, rows, ("members", "id"), page, total).await?;
+    let records = with_teams(&mut db.read(), company, members.records).await?;
     Ok(PageOf {
         records,
         total: members.total,

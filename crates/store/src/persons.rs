@@ -323,7 +323,8 @@ pub async fn list(
     if let Some(kind) = kind {
         base.and_where(Expr::col("kind").eq(kind.as_str()));
     }
-    let persons: PageOf<Person> = crate::paged(db, base, columns(), page).await?;
+    let total = crate::lists::counts::persons(company, kind, filter);
+    let persons: PageOf<Person> = crate::paged(db, base, columns(), page, total).await?;
     let records = with_businesses(&mut db.read(), company, persons.records).await?;
     Ok(PageOf {
         records,

@@ -65,7 +65,14 @@ pub async fn list(
     kind: Kind,
     page: Page,
 ) -> Result<PageOf<Entry>, StoreError> {
-    crate::paged(db, crate::scoped(kind.table(), company), COLUMNS, page).await
+    crate::paged(
+        db,
+        crate::scoped(kind.table(), company),
+        COLUMNS,
+        page,
+        crate::lists::counts::whole(company, kind.table()),
+    )
+    .await
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

@@ -71,10 +71,14 @@ pub async fn list(
     page: Page,
 ) -> Result<PageOf<SubGroup>, StoreError> {
     let mut base = scoped(company);
-    if let Some(g) = group {
-        base.and_where(Expr::col("group_id").eq(g));
-    }
-    crate::paged(db, base, COLUMNS, page).await
+    let total = match group {
+        None => crate::lists::counts::whole(company, "sub_groups"),
+        Some(g) => {
+            base.and_where(Expr::col("group_id").eq(g));
+            crate::Total::Filtered
+        }
+    };
+    crate::paged(db, base, COLUMNS, page, total).await
 }
 
 async fn descendants_and_self(

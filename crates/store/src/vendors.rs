@@ -98,7 +98,8 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Vendor, StoreE
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Vendor>, StoreError> {
-    crate::paged(db, scoped(company), COLUMNS, page).await
+    let total = crate::lists::counts::whole(company, "vendors");
+    crate::paged(db, scoped(company), COLUMNS, page, total).await
 }
 
 /// `name` is required here; the HTTP layer has already said so.

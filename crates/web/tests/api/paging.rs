@@ -6,7 +6,7 @@ use crate::common::{Kind, TestApp};
 use axum::http::StatusCode;
 use serde_json::Value;
 
-both!(every_list_pages);
+both!(every_list_pages, totals_stay_exact_through_writes_and_races);
 
 /// How a list's records are made.
 #[derive(Clone, Copy, Debug)]
@@ -365,4 +365,160 @@ fn the_table_holds_every_documented_list() {
             );
         }
     }
+}
+
+/// A list read page by page: its ids, checked against what the pages claim. Every
+/// page but the last is full and the last is not empty, so `total_pages` holds only
+/// when the total behind it is exact; the pages must also be in id order without a
+/// record twice (a page past the middle is read backwards from the end of the list).
+async fn walk(app: &TestApp, path: &str, key: &str) -> Vec<i64> {
+    let sep = if path.contains('?') { '&' } else { '?' };
+    let first = app.get(path).await;
+    let total_pages = first.expect(StatusCode::OK)["total_pages"]
+        .as_u64()
+        .expect("total_pages");
+    let mut ids = Vec::new();
+    for page in 1..=total_pages {
+        let res = app.get(&format!("{path}{sep}page={page}")).await;
+        let body = res.expect(StatusCode::OK);
+        assert_eq!(body["total_pages"], total_pages, "{path} page {page}");
+        let records = body[key].as_array().expect("records");
+        if page < total_pages {
+            assert_eq!(records.len(), 25, "{path}: page {page} is not full");
+        } else {
+            assert!(!records.is_empty(), "{path}: the last page {page} is empty");
+        }
+        ids.extend(records.iter().map(id_of));
+    }
+    let past = app
+        .get(&format!("{path}{sep}page={}", total_pages + 1))
+        .await;
+    assert_eq!(past.expect(StatusCode::OK)[key], serde_json::json!([]));
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted, ids, "{path}: pages out of id order or repeating");
+    ids
+}
+
+fn sorted(mut ids: Vec<i64>) -> Vec<i64> {
+    ids.sort_unstable();
+    ids
+}
+
+/// `total_pages` comes from per-company counts kept by every create, delete and status
+/// change: it stays exact through deletes (customers are soft-deleted), status changes
+/// back and forth (twice in a row changes nothing), and creates, deletes and status
+/// changes racing each other.
+async fn totals_stay_exact_through_writes_and_races(kind: Kind) {
+    let app = std::sync::Arc::new(TestApp::new(kind).await);
+    // Another company's records never count.
+    let other = TestApp::builder(kind).beside(&app).build().await;
+    other.customer("Not", "Ours", &[]).await;
+
+    let mut customers = Vec::new();
+    for i in 0..30 {
+        customers.push(app.customer("Pat", &format!("Number {i}"), &[]).await);
+    }
+    assert_eq!(walk(&app, "/customers.api", "customers").await, customers);
+
+    for gone in [customers[0], customers[10], customers[29]] {
+        app.delete(&format!("/customers/{gone}.api"))
+            .await
+            .expect(StatusCode::OK);
+    }
+    for (id, action) in [
+        (customers[5], "mark_inactive"),
+        (customers[6], "mark_inactive"),
+        (customers[6], "mark_active"),
+        (customers[5], "mark_inactive"),
+        (customers[7], "mark_active"),
+    ] {
+        app.patch(&format!("/customers/{id}/{action}.api"), &[])
+            .await
+            .expect(StatusCode::OK);
+    }
+    let mut active: Vec<i64> = customers
+        .iter()
+        .copied()
+        .filter(|id| ![customers[0], customers[10], customers[29], customers[5]].contains(id))
+        .collect();
+    let mut inactive = vec![customers[5]];
+    assert_eq!(walk(&app, "/customers.api", "customers").await, active);
+    assert_eq!(
+        walk(
+            &app,
+            "/customers.api?filter=inactive_customers",
+            "customers"
+        )
+        .await,
+        inactive
+    );
+
+    // Creates, deletes and status changes at once.
+    let mut tasks = Vec::new();
+    for i in 0..40 {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            let id = app.customer("Racer", &format!("{i}"), &[]).await;
+            (Some(id), None)
+        }));
+    }
+    for (n, &id) in active.iter().take(8).enumerate() {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            if n < 5 {
+                app.delete(&format!("/customers/{id}.api"))
+                    .await
+                    .expect(StatusCode::OK);
+            } else {
+                app.patch(&format!("/customers/{id}/mark_inactive.api"), &[])
+                    .await
+                    .expect(StatusCode::OK);
+            }
+            (None, Some((id, n < 5)))
+        }));
+    }
+    for task in tasks {
+        match task.await.unwrap() {
+            (Some(created), _) => active.push(created),
+            (_, Some((id, deleted))) => {
+                active.retain(|a| *a != id);
+                if !deleted {
+                    inactive.push(id);
+                }
+            }
+            _ => unreachable!(),
+        }
+    }
+    let active = sorted(active);
+    assert_eq!(active.len(), 26 + 40 - 8);
+    assert_eq!(walk(&app, "/customers.api", "customers").await, active);
+    assert_eq!(
+        walk(
+            &app,
+            "/customers.api?filter=inactive_customers",
+            "customers"
+        )
+        .await,
+        sorted(inactive.clone())
+    );
+
+    // Contacts count apart from customers, and the persons list counts both.
+    let business = app.business("Acme", &[]).await.to_string();
+    let contact = app.contact("Builder", &business, &[]).await;
+    assert_eq!(walk(&app, "/contacts.api", "contacts").await, vec![contact]);
+    let mut everyone = active.clone();
+    everyone.push(contact);
+    assert_eq!(
+        walk(&app, "/individuals.api", "individuals").await,
+        everyone
+    );
+    let mut all = everyone.clone();
+    all.extend(&inactive);
+    assert_eq!(
+        walk(&app, "/individuals.api?filter=all", "individuals").await,
+        sorted(all)
+    );
+    assert_eq!(walk(&other, "/customers.api", "customers").await.len(), 1);
 }
