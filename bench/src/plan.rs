@@ -28,8 +28,16 @@ pub enum Mix {
     MemberDetails,
     /// GET /members.api?filter=status&filter_val=active&page=N, pages round-robin.
     MemberListActive,
-    /// GET /customers.api?page=N, pages round-robin (capped by --list-pages).
+    /// GET /customers.api?page=N, pages round-robin.
     CustomerList,
+    /// GET /customers/<id>.api, ids round-robin: the reference for the list mixes below.
+    CustomerDetails,
+    /// GET /customers.api?page=1 only.
+    CustomerListFirst,
+    /// GET /customers.api?page=N for the last 10 pages, round-robin.
+    CustomerListEnd,
+    /// GET /customers.api?page=N for the 10 pages in the middle of the list, round-robin.
+    CustomerListMiddle,
     /// GET /customers.api?filter=non_taxed&page=N (one customer in ten).
     CustomerListNonTaxed,
     /// GET /customers.api?filter=email&filter_val=<e-mail>, e-mails of seeded customers round-robin.
@@ -122,6 +130,26 @@ impl Plan {
                 Mix::MemberList => page_uris(conn, Listing::MEMBERS).await?,
                 Mix::MemberListActive => page_uris(conn, Listing::ACTIVE_MEMBERS).await?,
                 Mix::CustomerList => page_uris(conn, Listing::CUSTOMERS).await?,
+                Mix::CustomerDetails => {
+                    let ids = collect_ids(conn, Listing::CUSTOMERS, id_pages).await?;
+                    ids.iter()
+                        .map(|id| format!("/customers/{id}.api"))
+                        .collect()
+                }
+                Mix::CustomerListFirst => vec![Listing::CUSTOMERS.page(1)],
+                Mix::CustomerListEnd => {
+                    let pages = page_count(conn, Listing::CUSTOMERS).await?;
+                    (pages.saturating_sub(9).max(1)..=pages)
+                        .map(|n| Listing::CUSTOMERS.page(n))
+                        .collect()
+                }
+                Mix::CustomerListMiddle => {
+                    let pages = page_count(conn, Listing::CUSTOMERS).await?;
+                    let from = (pages / 2).saturating_sub(4).max(1);
+                    (from..=(from + 9).min(pages))
+                        .map(|n| Listing::CUSTOMERS.page(n))
+                        .collect()
+                }
                 Mix::CustomerListNonTaxed => page_uris(conn, Listing::NON_TAXED_CUSTOMERS).await?,
                 Mix::CustomerListEmail => {
                     let body = Listing::CUSTOMERS.fetch(conn, 1).await?;
@@ -242,6 +270,12 @@ impl Listing {
 
 /// Page URIs 1..=total_pages (just page 1 when the list is empty).
 async fn page_uris(conn: &mut Conn, listing: Listing) -> Result<Vec<String>> {
+    let pages = page_count(conn, listing).await?;
+    Ok((1..=pages).map(|n| listing.page(n)).collect())
+}
+
+/// The list's `total_pages`, at least 1.
+async fn page_count(conn: &mut Conn, listing: Listing) -> Result<u64> {
     let first = listing.fetch(conn, 1).await?;
     let pages = match total_pages(&first) {
         Some(n) => n.max(1),
@@ -259,7 +293,7 @@ async fn page_uris(conn: &mut Conn, listing: Listing) -> Result<Vec<String>> {
             listing.what
         );
     }
-    Ok((1..=pages).map(|n| listing.page(n)).collect())
+    Ok(pages)
 }
 
 /// Ids from list pages 1..=min(total_pages, max_pages); errors when none.

@@ -132,6 +132,8 @@ impl Default for DbOptions {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: Pool,
+    /// The last total read of each counted list (see `lists`).
+    pub(crate) last_totals: std::sync::Arc<crate::lists::LastTotals>,
 }
 
 /// One transaction. Dropped without `commit`, it rolls back: a refused request
@@ -224,6 +226,10 @@ impl<'a> Reader<'a> {
     }
 
     operations!(self, PoolRef::Sqlite(p) => p, PoolRef::Postgres(p) => p);
+
+    pub fn backend(&self) -> Backend {
+        self.db.backend()
+    }
 }
 
 impl Tx {
@@ -319,7 +325,10 @@ impl Db {
                 redact(url)
             )));
         };
-        Ok(Db { pool })
+        Ok(Db {
+            pool,
+            last_totals: Default::default(),
+        })
     }
 
     pub fn backend(&self) -> Backend {

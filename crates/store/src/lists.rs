@@ -18,9 +18,11 @@
 //!   would give, whatever is written meanwhile.
 
 use domain::{CompanyId, Page};
-use sea_query::{Expr, ExprTrait, IntoColumnRef, Order, SelectStatement};
+use sea_query::{Expr, ExprTrait, IntoColumnRef, Order, QueryStatementBuilder, SelectStatement};
 
-use crate::{Count, Db, PageOf, Record, StoreError, Tx};
+use sea_query_sqlx::SqlxValues;
+
+use crate::{Backend, Count, Db, PageOf, Record, Statement, StoreError, Tx};
 
 /// How a list's total is found.
 #[derive(Debug, Clone)]
@@ -48,53 +50,356 @@ pub(crate) async fn paged<T: Record, C: IntoColumnRef>(
     page_of(db, &base, rows, "id", page, total).await
 }
 
+/// Pages that start before this record (the first ten of 25) are read forward in one
+/// statement with the total: skipping that few records costs less than another
+/// statement.
+const FORWARD_IN_ONE: u64 = 250;
+
 /// The page `page` of the records `base` selects (without columns; its table's `id`
 /// orders the list), read whole with `rows`: a select of the columns (joins welcome)
-/// ordered by `id`, the same id as `rows` names it. `rows` is narrowed to the page's
-/// ids here.
+/// ordered by `id`, the same id as `rows` names it. `rows` is narrowed to the page here.
+///
+/// Every statement reads the page with the list's total as a column of each record, so
+/// the two come from one snapshot. A page counted from the start holds the same records
+/// whatever the total; a page counted from the end is computed from a total known
+/// before (for a counted list, the last one this process saw, see `LastTotals`; else
+/// one read just before) and is used only when the statement's own total is that one;
+/// otherwise it is read again from the statement's total. So a counted list takes one
+/// statement on the pool while it does not change, two when it did. A filtered list
+/// reads its count first past the first ten pages, and a page of it counted from the
+/// end, with the count again, in one read-only transaction.
 pub(crate) async fn page_of<T: Record>(
     db: &Db,
     base: &SelectStatement,
-    mut rows: SelectStatement,
+    rows: SelectStatement,
     id: impl IntoColumnRef,
     page: Page,
     total: Total,
 ) -> Result<PageOf<T>, StoreError> {
-    let mut tx = db.begin_read().await?;
-    let n = match total {
-        Total::Counted(company, lists) => {
-            let n = counted(&mut tx, company, &lists).await?;
-            #[cfg(debug_assertions)]
-            {
-                let counted_now = count(&mut tx, base).await?;
-                assert_eq!(
-                    n, counted_now,
-                    "list_counts {lists:?} of company {} disagree with the records",
-                    company.0
-                );
-            }
-            n
-        }
-        Total::Filtered => count(&mut tx, base).await?,
+    let id = id.into_column_ref();
+    let mut read = Source::Pool(db.read());
+    let forward = Window {
+        order: Order::Asc,
+        limit: page.limit(),
+        offset: page.offset(),
     };
+    let read_page = |w: &Window, with_total: bool| {
+        let mut stmt = PageRows::new(db.backend(), base, rows.clone(), id.clone(), w);
+        if with_total {
+            stmt.select.expr_as(total_expr(base, &total), "list_total");
+        }
+        stmt
+    };
+    if page.offset() < FORWARD_IN_ONE {
+        let found: Vec<Checked<T>> = read_page(&forward, true).read(&mut read).await?;
+        if let Some(first) = found.first() {
+            let n = checked_total(first.list_total, &total);
+            db.last_totals.remember(&total, n);
+            return Ok(PageOf {
+                records: found.into_iter().map(|c| c.record).collect(),
+                total: n,
+            });
+        }
+    }
+    // The total the window is computed from, and whether it was read just now (rather
+    // than remembered).
+    let (mut expected, mut fresh) = match db.last_totals.get(&total) {
+        Some(n) if page.offset() >= FORWARD_IN_ONE => (n, false),
+        _ => (total_of(db, &mut read, base, &total).await?, true),
+    };
+    for _ in 0..3 {
+        let Some(w) = window(expected, page) else {
+            if fresh {
+                return Ok(PageOf {
+                    records: Vec::new(),
+                    total: expected,
+                });
+            }
+            // Past the end, unless the list has grown since `expected` was seen.
+            (expected, fresh) = (total_of(db, &mut read, base, &total).await?, true);
+            continue;
+        };
+        if w.order == Order::Asc {
+            let counted = matches!(total, Total::Counted(..));
+            let found: Vec<Checked<T>> = if counted {
+                read_page(&forward, true).read(&mut read).await?
+            } else {
+                // The count just read serves: a filtered count costs more than a
+                // statement.
+                let records: Vec<T> = read_page(&forward, false).read(&mut read).await?;
+                records
+                    .into_iter()
+                    .map(|record| Checked {
+                        record,
+                        list_total: i64::try_from(expected).unwrap_or(i64::MAX),
+                    })
+                    .collect()
+            };
+            let Some(first) = found.first() else { break };
+            let n = checked_total(first.list_total, &total);
+            db.last_totals.remember(&total, n);
+            return Ok(PageOf {
+                records: found.into_iter().map(|c| c.record).collect(),
+                total: n,
+            });
+        }
+        if matches!(total, Total::Filtered) {
+            break;
+        }
+        let found: Vec<Checked<T>> = read_page(&w, true).read(&mut read).await?;
+        let Some(first) = found.first() else { break };
+        let n = checked_total(first.list_total, &total);
+        db.last_totals.remember(&total, n);
+        if n == expected {
+            return Ok(PageOf {
+                records: found.into_iter().map(|c| c.record).collect(),
+                total: n,
+            });
+        }
+        (expected, fresh) = (n, true);
+    }
+    let mut snapshot = Source::Snapshot(db.begin_read().await?);
+    let n = total_of(db, &mut snapshot, base, &total).await?;
     let records = match window(n, page) {
         None => Vec::new(),
-        Some(w) => {
-            let ids = base
-                .clone()
-                .column("id")
-                .order_by("id", w.order)
-                .limit(w.limit)
-                .offset(w.offset)
-                .to_owned();
-            #[cfg(debug_assertions)]
-            plan::check(&mut tx, &ids).await?;
-            rows.and_where(Expr::col(id).in_subquery(ids));
-            tx.all(&rows).await?
-        }
+        Some(w) => read_page(&w, false).read(&mut snapshot).await?,
     };
-    tx.commit().await?;
+    if let Source::Snapshot(tx) = snapshot {
+        tx.commit().await?;
+    }
     Ok(PageOf { records, total: n })
+}
+
+/// The last total this process read of each counted list, to choose before reading a
+/// page from which end to read it. A stale one costs a second statement (the page's
+/// statement reads the total too and tells), never a wrong page. At most `LIMIT`
+/// lists are kept; past that the memory starts afresh.
+#[derive(Debug, Default)]
+pub(crate) struct LastTotals(
+    std::sync::Mutex<std::collections::HashMap<(i64, Vec<&'static str>), u64>>,
+);
+
+impl LastTotals {
+    const LIMIT: usize = 10_000;
+
+    fn get(&self, total: &Total) -> Option<u64> {
+        let Total::Counted(company, lists) = total else {
+            return None;
+        };
+        let seen = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        seen.get(&(company.0, lists.clone())).copied()
+    }
+
+    fn remember(&self, total: &Total, n: u64) {
+        let Total::Counted(company, lists) = total else {
+            return;
+        };
+        let mut seen = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if seen.len() >= Self::LIMIT {
+            seen.clear();
+        }
+        seen.insert((company.0, lists.clone()), n);
+    }
+}
+
+/// Where a list is read from: straight from the pool, or in a read-only transaction.
+enum Source<'a> {
+    Pool(crate::Reader<'a>),
+    Snapshot(Tx),
+}
+
+impl Source<'_> {
+    async fn all<T: Record>(
+        &mut self,
+        stmt: &(impl Statement + Sync),
+    ) -> Result<Vec<T>, StoreError> {
+        #[cfg(debug_assertions)]
+        plan::check(self, stmt).await?;
+        match self {
+            Source::Pool(read) => read.all(stmt).await,
+            Source::Snapshot(tx) => tx.all(stmt).await,
+        }
+    }
+
+    async fn one<T: Record>(&mut self, stmt: &(impl Statement + Sync)) -> Result<T, StoreError> {
+        #[cfg(debug_assertions)]
+        plan::check(self, stmt).await?;
+        match self {
+            Source::Pool(read) => read.one(stmt).await,
+            Source::Snapshot(tx) => tx.one(stmt).await,
+        }
+    }
+}
+
+/// The statement that reads a window's records whole.
+///
+/// - SQLite: `rows` in the window's order with LIMIT and OFFSET written into the SQL
+///   text. Skipped records cost one step of the index each (SQLite reads a record's
+///   row only when it produces it), and literal numbers keep the statement cached:
+///   SQLite (3.51) plans a statement again at every execution that binds its LIMIT
+///   anew, since the number may change the plan.
+/// - PostgreSQL: `rows` narrowed to `id IN (<the window's ids>)`, the ids read from the
+///   list's index alone (an index-only scan), so skipped records are never fetched
+///   from the table.
+struct PageRows {
+    select: SelectStatement,
+    /// SQLite: the LIMIT and OFFSET to append.
+    literal: Option<(u64, u64)>,
+    /// Read in descending order, answered in ascending.
+    reverse: bool,
+}
+
+impl PageRows {
+    fn new(
+        backend: Backend,
+        base: &SelectStatement,
+        mut rows: SelectStatement,
+        id: sea_query::ColumnRef,
+        w: &Window,
+    ) -> PageRows {
+        match backend {
+            Backend::Sqlite => PageRows {
+                select: rows
+                    .clear_order_by()
+                    .order_by(id, w.order.clone())
+                    .to_owned(),
+                literal: Some((w.limit, w.offset)),
+                reverse: w.order == Order::Desc,
+            },
+            Backend::Postgres => {
+                let ids = base
+                    .clone()
+                    .column("id")
+                    .order_by("id", w.order.clone())
+                    .limit(w.limit)
+                    .offset(w.offset)
+                    .to_owned();
+                PageRows {
+                    select: rows.and_where(Expr::col(id).in_subquery(ids)).to_owned(),
+                    literal: None,
+                    reverse: false,
+                }
+            }
+        }
+    }
+
+    async fn read<T: Record>(&self, source: &mut Source<'_>) -> Result<Vec<T>, StoreError> {
+        let mut records = source.all(self).await?;
+        if self.reverse {
+            records.reverse();
+        }
+        Ok(records)
+    }
+}
+
+impl Statement for PageRows {
+    fn render(&self, backend: Backend) -> (String, SqlxValues) {
+        let (sql, values) = self.select.render(backend);
+        match self.literal {
+            // Whole numbers, formatted here: nothing else enters the text.
+            Some((limit, offset)) => (format!("{sql} LIMIT {limit} OFFSET {offset}"), values),
+            None => (sql, values),
+        }
+    }
+}
+
+/// A record and the list's total as the statement that read the record saw it.
+struct Checked<T> {
+    record: T,
+    list_total: i64,
+}
+
+impl<'r, T: sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+    for Checked<T>
+{
+    fn from_row(row: &'r sqlx::sqlite::SqliteRow) -> Result<Self, sqlx::Error> {
+        use sqlx::Row;
+        Ok(Checked {
+            record: T::from_row(row)?,
+            list_total: row.try_get("list_total")?,
+        })
+    }
+}
+
+impl<'r, T: sqlx::FromRow<'r, sqlx::postgres::PgRow>> sqlx::FromRow<'r, sqlx::postgres::PgRow>
+    for Checked<T>
+{
+    fn from_row(row: &'r sqlx::postgres::PgRow) -> Result<Self, sqlx::Error> {
+        use sqlx::Row;
+        Ok(Checked {
+            record: T::from_row(row)?,
+            list_total: row.try_get("list_total")?,
+        })
+    }
+}
+
+async fn total_of(
+    db: &Db,
+    read: &mut Source<'_>,
+    base: &SelectStatement,
+    total: &Total,
+) -> Result<u64, StoreError> {
+    let stmt = sea_query::Query::select()
+        .expr_as(total_expr(base, total), "n")
+        .to_owned();
+    let n: Count = read.one(&stmt).await?;
+    let n = checked_total(n.n, total);
+    db.last_totals.remember(total, n);
+    Ok(n)
+}
+
+/// The list's total as an expression: the sum of its counters, or a count of its
+/// records. In debug builds (the tests) a counted total is also compared with a count
+/// of the records in the same statement (one snapshot): when they differ, the
+/// expression is -1 and `checked_total` fails the request.
+fn total_expr(base: &SelectStatement, total: &Total) -> Expr {
+    let sub = |s: SelectStatement| Expr::SubQuery(None, Box::new(s.into_sub_query_statement()));
+    match total {
+        Total::Counted(company, lists) => {
+            let sum = sub(counter_sum(*company, lists));
+            if cfg!(debug_assertions) {
+                Expr::case(sum.clone().eq(sub(count_of(base))), sum)
+                    .finally(-1)
+                    .into()
+            } else {
+                sum
+            }
+        }
+        Total::Filtered => sub(count_of(base)),
+    }
+}
+
+fn checked_total(n: i64, total: &Total) -> u64 {
+    assert!(
+        !cfg!(debug_assertions) || n >= 0,
+        "the counters {total:?} disagree with the records they count"
+    );
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// The sum of the company's counters `lists`, as `n` (0 when there are none yet).
+fn counter_sum(company: CompanyId, lists: &[&'static str]) -> SelectStatement {
+    use sea_query::Func;
+    crate::scoped("list_counts", company)
+        .expr_as(
+            Func::coalesce([Expr::col("n").sum(), Expr::val(0)]).cast_as("BIGINT"),
+            "n",
+        )
+        .and_where(Expr::col("list").is_in(lists.iter().copied()))
+        .to_owned()
+}
+
+/// `SELECT COUNT(id) AS n` of the records `base` selects.
+fn count_of(base: &SelectStatement) -> SelectStatement {
+    base.clone()
+        .expr_as(Expr::col("id").count(), "n")
+        .to_owned()
 }
 
 /// Which records of a list of `total` make page `page`: LIMIT and OFFSET counted from
@@ -128,48 +433,19 @@ fn window(total: u64, page: Page) -> Option<Window> {
     })
 }
 
-async fn counted(
-    tx: &mut Tx,
-    company: CompanyId,
-    lists: &[&'static str],
-) -> Result<u64, StoreError> {
-    let stmt = crate::scoped("list_counts", company)
-        .expr_as(Expr::col("n"), "n")
-        .and_where(Expr::col("list").is_in(lists.iter().copied()))
-        .to_owned();
-    let rows: Vec<Count> = tx.all(&stmt).await?;
-    Ok(rows
-        .iter()
-        .map(|r| r.n)
-        .sum::<i64>()
-        .try_into()
-        .unwrap_or(0))
-}
-
-async fn count(tx: &mut Tx, base: &SelectStatement) -> Result<u64, StoreError> {
-    let stmt = base
-        .clone()
-        .expr_as(Expr::col("id").count(), "n")
-        .to_owned();
-    #[cfg(debug_assertions)]
-    plan::check(tx, &stmt).await?;
-    let total: Count = tx.one(&stmt).await?;
-    Ok(total.n.try_into().unwrap_or(0))
-}
-
 /// Debug builds (the tests) check on SQLite that every count and page of ids the lists
 /// run is served by an index: a plan that scans a whole table, or a whole index, fails
 /// the request loudly.
 #[cfg(debug_assertions)]
 mod plan {
-    use sea_query::SelectStatement;
     use sea_query_sqlx::SqlxValues;
 
-    use crate::{Backend, Statement, StoreError, Tx};
+    use super::Source;
+    use crate::{Backend, Statement, StoreError};
 
-    struct Explain<'a>(&'a SelectStatement);
+    struct Explain<'a, S>(&'a S);
 
-    impl Statement for Explain<'_> {
+    impl<S: Statement> Statement for Explain<'_, S> {
         fn render(&self, backend: Backend) -> (String, SqlxValues) {
             let (sql, values) = self.0.render(backend);
             (format!("EXPLAIN QUERY PLAN {sql}"), values)
@@ -181,11 +457,19 @@ mod plan {
         detail: String,
     }
 
-    pub(super) async fn check(tx: &mut Tx, stmt: &SelectStatement) -> Result<(), StoreError> {
-        if tx.backend() != Backend::Sqlite {
-            return Ok(());
-        }
-        let steps: Vec<Step> = tx.all(&Explain(stmt)).await?;
+    pub(super) async fn check(
+        read: &mut Source<'_>,
+        stmt: &(impl Statement + Sync),
+    ) -> Result<(), StoreError> {
+        let steps: Vec<Step> = match read {
+            Source::Pool(read) if read.backend() == Backend::Sqlite => {
+                read.all(&Explain(stmt)).await?
+            }
+            Source::Snapshot(tx) if tx.backend() == Backend::Sqlite => {
+                tx.all(&Explain(stmt)).await?
+            }
+            _ => return Ok(()),
+        };
         for step in &steps {
             // "SCAN persons" and "SCAN persons USING INDEX ..." read every row of the
             // table or index; "SEARCH ... USING INDEX ... (company_id=? ...)" reads a
@@ -349,7 +633,7 @@ mod tests {
     #[tokio::test]
     async fn the_plan_check_passes_a_range_of_an_index() {
         let db = sqlite().await;
-        let mut tx = db.begin_read().await.unwrap();
+        let mut read = Source::Pool(db.read());
         let customers = crate::persons::live(CompanyId(1), crate::persons::Kind::Customer)
             .column("id")
             .and_where(Expr::col("active").eq(true))
@@ -357,7 +641,7 @@ mod tests {
             .limit(25)
             .offset(1000)
             .to_owned();
-        plan::check(&mut tx, &customers).await.unwrap();
+        plan::check(&mut read, &customers).await.unwrap();
     }
 
     #[cfg(debug_assertions)]
@@ -365,13 +649,13 @@ mod tests {
     #[should_panic(expected = "scans a whole table")]
     async fn the_plan_check_refuses_a_scan() {
         let db = sqlite().await;
-        let mut tx = db.begin_read().await.unwrap();
+        let mut read = Source::Snapshot(db.begin_read().await.unwrap());
         // No index starts with the last name.
         let by_name = sea_query::Query::select()
             .column("id")
             .from("persons")
             .and_where(Expr::col("last_name").eq("Lovelace"))
             .to_owned();
-        plan::check(&mut tx, &by_name).await.unwrap();
+        plan::check(&mut read, &by_name).await.unwrap();
     }
 }

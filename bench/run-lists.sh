@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Lists at scale (issue 10): with 100,000 customers, what the customers list costs
+# against a customer's details. Starts its own server on a fresh SQLite file and, with
+# PG_URL set, on a fresh PostgreSQL database too; seeds the customers through the API;
+# then runs /healthz, customer details, the list's page 1, its last ten pages and ten
+# pages in its middle, at 64 connections, and prints each figure as a ratio of the
+# details figure of the same run.
+#
+#   bench/run-lists.sh                                  # SQLite only; builds in release mode
+#   PG_URL=postgres://postgres@127.0.0.1:5432/postgres bench/run-lists.sh
+#   RENTRACK=/path/to/old/rentrack bench/run-lists.sh   # another build of the server
+#
+# PG_URL names a server and a database to connect to while the script creates (and
+# afterwards drops) its own database, rentrack_bench_lists; it needs psql.
+# Optional: CUSTOMERS (100000), CONNECTIONS (64), DURATION (10), WARMUP (2),
+# BENCH_THREADS (1), PORT (3998), SEED_CONCURRENCY (16), DATABASES ("sqlite postgres").
+# Human-readable lines go to stderr as it runs; the JSON lines (one per mix, then one
+# "lists" summary per database) are printed on stdout at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
+if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
+    cargo build --release --quiet -p rentrack -p rentrack-bench
+fi
+RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
+BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+CUSTOMERS=${CUSTOMERS:-100000}
+CONNECTIONS=${CONNECTIONS:-64}
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-2}
+PORT=${PORT:-3998}
+SEED_CONCURRENCY=${SEED_CONCURRENCY:-16}
+export BENCH_THREADS=${BENCH_THREADS:-1}
+DATABASES=${DATABASES:-sqlite postgres}
+MIXES="healthz customer-details customer-list-first customer-list-end customer-list-middle"
+PG_DB=rentrack_bench_lists
+
+dir=$(mktemp -d)
+server=
+cleanup() {
+    [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    rm -rf "$dir"
+    if [[ -n "${PG_URL:-}" ]]; then
+        psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" >/dev/null 2>&1 || true
+    fi
+}
+trap cleanup EXIT
+
+start() { # database URL, extra serve flags...
+    local url=$1
+    shift
+    RENTRACK_LOG=warn "$RENTRACK" serve --database-url "$url" --listen "127.0.0.1:$PORT" "$@" &
+    server=$!
+    for _ in $(seq 1 100); do
+        curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && return
+        sleep 0.1
+    done
+    echo "the server did not start" >&2
+    exit 1
+}
+
+stop() {
+    kill "$server"
+    wait "$server" 2>/dev/null || true
+    server=
+}
+
+rps() { sed -n 's/.*"rps":\([0-9.]*\).*/\1/p'; }
+
+results=()
+measure() { # label (sqlite or postgres), database URL, serve flags for the seed...
+    local db=$1 url=$2
+    shift 2
+    local token
+    token=$("$RENTRACK" company create --database-url "$url" --name Bench --subdomain bench \
+        --plan unlimited --enable-api | sed 's/.*"token":"\([^"]*\)".*/\1/')
+    start "$url" "$@"
+    results+=("$("$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$token" \
+        --locations 0 --groups 0 --vendors 0 --customers "$CUSTOMERS" \
+        --concurrency "$SEED_CONCURRENCY")")
+    stop
+    if [[ $db == postgres ]]; then
+        # What autovacuum does a little later on its own: statistics for the planner and
+        # the visibility map that lets index-only scans skip the table.
+        psql -q "$url" -c "VACUUM ANALYZE" >/dev/null
+    fi
+    # Measured with the server's defaults (on SQLite, `serve` refreshes the planner's
+    # statistics at start).
+    start "$url"
+    local -A got=()
+    for mix in $MIXES; do
+        local line
+        line=$("$BENCH" run --base-url "http://127.0.0.1:$PORT" --token "$token" --mix "$mix" \
+            --connections "$CONNECTIONS" --duration "$DURATION" --warmup "$WARMUP")
+        results+=("$line")
+        got[$mix]=$(rps <<<"$line")
+    done
+    stop
+    local details=${got[customer-details]}
+    results+=("$(awk -v db="$db" -v n="$CUSTOMERS" -v c="$CONNECTIONS" -v h="${got[healthz]}" \
+        -v d="$details" -v f="${got[customer-list-first]}" -v e="${got[customer-list-end]}" \
+        -v m="${got[customer-list-middle]}" 'BEGIN {
+        printf "{\"bench\":\"lists\",\"database\":\"%s\",\"customers\":%d,\"connections\":%d,", db, n, c
+        printf "\"rps\":{\"healthz\":%s,\"customer_details\":%s,\"list_first\":%s,\"list_end\":%s,\"list_middle\":%s},", h, d, f, e, m
+        printf "\"ratio_to_details\":{\"healthz\":%.2f,\"list_first\":%.2f,\"list_end\":%.2f,\"list_middle\":%.2f}}\n", h/d, f/d, e/d, m/d
+    }')")
+    echo "${results[-1]}" >&2
+}
+
+for db in $DATABASES; do
+    case $db in
+    sqlite)
+        # The seed commits with synchronous=normal, which only makes it quicker.
+        measure sqlite "sqlite://$dir/bench.db" --sqlite-synchronous normal
+        ;;
+    postgres)
+        if [[ -z "${PG_URL:-}" ]]; then
+            echo "PG_URL not set: PostgreSQL skipped" >&2
+            continue
+        fi
+        psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" -c "CREATE DATABASE $PG_DB" >/dev/null
+        measure postgres "${PG_URL%/*}/$PG_DB"
+        ;;
+    *)
+        echo "unknown database $db: use sqlite or postgres" >&2
+        exit 1
+        ;;
+    esac
+done
+
+printf '%s\n' "${results[@]}"
