@@ -30,6 +30,7 @@ pub mod vendors;
 
 pub use db::{Backend, Db, DbOptions, Reader, Record, Sql, SqliteSync, Statement, Tx, redact};
 pub use error::{FieldErrors, StoreError};
+pub use lists::check_list_plans;
 
 use chrono::{DateTime, Utc};
 

@@ -85,6 +85,8 @@ pub async fn fresh_db(kind: Kind) -> (Db, String) {
 
 /// A fresh database connected with the given timeouts and pool size.
 pub async fn fresh_db_with(kind: Kind, options: &store::DbOptions) -> (Db, String) {
+    // Every list query of the tests must be served by an index (debug builds).
+    store::check_list_plans();
     let url = match kind {
         Kind::Sqlite => {
             let path = sqlite_dir().join(format!("{}.db", unique("rentrack-test-")));
