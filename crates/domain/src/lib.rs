@@ -1,6 +1,7 @@
 //! Types that only hold valid values, and the pure rules of rentrack.
 //! Nothing here knows about SQL or HTTP.
 
+pub mod asset_filter;
 pub mod country;
 pub mod custom_field;
 pub mod customer_filter;
@@ -9,6 +10,7 @@ pub mod ids;
 pub mod item;
 pub mod login;
 pub mod member;
+pub mod money;
 pub mod name;
 pub mod order;
 pub mod paging;
@@ -16,7 +18,9 @@ pub mod password;
 pub mod plan;
 pub mod rate_limit;
 pub mod refusal;
+pub mod reservation;
 pub mod settings;
+pub mod verification;
 pub mod vocabulary;
 pub mod wire;
 

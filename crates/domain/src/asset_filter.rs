@@ -1,0 +1,338 @@
+//! The filters of `/assets/filter.api`: every `status` value of either spec, read with
+//! its `filter_param_val` (and `sub_group_param_val`) into a typed filter. What each
+//! one selects is written in docs/api.md; the store turns it into a condition.
+
+use chrono::NaiveDate;
+
+use crate::wire::parse_date;
+
+/// One filter of fixed assets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AssetFilter {
+    Available,
+    /// No interface puts an asset in service: always empty (docs/api.md).
+    BeingServiced,
+    /// Free for the whole of the days from..=to.
+    AvailabilityRange(NaiveDate, NaiveDate),
+    CheckedOut,
+    /// Checked out and due back before now (`overdue`, `checkin_overdue`).
+    Overdue,
+    /// Checked out and due back today, in the company's time zone (`due_today`,
+    /// `checkin_due_today`).
+    DueToday,
+    Group {
+        group: i64,
+        sub_group: Option<i64>,
+    },
+    /// On an open rental order (orders are built later: none yet).
+    InOrder,
+    Location(i64),
+    /// Assets with a pending verification asked of this member (`my_pending_audit`).
+    PendingAuditOf(i64),
+    /// Assets with a pending verification (`pending audit`).
+    PendingAudit,
+    /// Checked out to this member (`possessions_of`, `my_possessions`).
+    PossessionsOf(i64),
+    PossessionsOfEmail(String),
+    /// Checked out to members whose user listing is (`true`) or is not this one.
+    UserListing(String, bool),
+    ProductModelNumber(String),
+    ReservationStartingToday,
+    /// With an approved reservation that has not ended.
+    Reserved,
+    Retired,
+    /// Updated on a day, or within a range of days.
+    UpdateTime(NaiveDate, NaiveDate),
+    /// Updated after the end of a day.
+    UpdatedAfter(NaiveDate),
+    CreatedAfter(NaiveDate),
+    /// A custom filter by id.
+    Custom(i64),
+}
+
+/// Every status word `/assets/filter.api` accepts (custom filters aside).
+pub const STATUSES: &[&str] = &[
+    "available",
+    "assets_being_serviced",
+    "availability_range",
+    "checked_out",
+    "checkin_overdue",
+    "checkin_due_today",
+    "due_today",
+    "group",
+    "items_in_order",
+    "location",
+    "my_pending_audit",
+    "my_possessions",
+    "my_user_listing",
+    "outside_user_listing",
+    "overdue",
+    "pending audit",
+    "possessions_of",
+    "possessions_of_email",
+    "product_model_number",
+    "reservation_starting_today",
+    "reserved",
+    "retired",
+    "update_time",
+    "updated_after",
+    "created_after",
+    "custom_filter_<id>",
+];
+
+/// What is wrong with a filter: the parameter and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FilterError {
+    pub field: &'static str,
+    pub problem: String,
+}
+
+fn err(field: &'static str, problem: impl Into<String>) -> FilterError {
+    FilterError {
+        field,
+        problem: problem.into(),
+    }
+}
+
+fn id(value: Option<&str>, what: &str) -> Result<i64, FilterError> {
+    let raw =
+        value.ok_or_else(|| err("filter_param_val", format!("can't be blank: give {what}")))?;
+    raw.trim()
+        .parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| {
+            err(
+                "filter_param_val",
+                format!("must be {what} (a positive whole number)"),
+            )
+        })
+}
+
+fn text(value: Option<&str>, what: &str) -> Result<String, FilterError> {
+    match value.map(str::trim) {
+        Some(v) if !v.is_empty() => Ok(v.to_owned()),
+        _ => Err(err(
+            "filter_param_val",
+            format!("can't be blank: give {what}"),
+        )),
+    }
+}
+
+fn date(raw: &str) -> Result<NaiveDate, FilterError> {
+    parse_date(raw).ok_or_else(|| {
+        err(
+            "filter_param_val",
+            format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
+        )
+    })
+}
+
+/// Two dates joined by `~` (`start~end`), start not after end; one date alone is that day.
+fn range(value: Option<&str>, single_allowed: bool) -> Result<(NaiveDate, NaiveDate), FilterError> {
+    let raw = text(value, "dates as start~end (mm/dd/yyyy)")?;
+    let (from, to) = match raw.split_once('~') {
+        Some((a, b)) => (date(a)?, date(b)?),
+        None if single_allowed => {
+            let d = date(&raw)?;
+            (d, d)
+        }
+        None => {
+            return Err(err(
+                "filter_param_val",
+                "must be a start and an end date joined by a tilde: 07/01/2026~07/05/2026",
+            ));
+        }
+    };
+    if to < from {
+        return Err(err(
+            "filter_param_val",
+            "the end date is before the start date",
+        ));
+    }
+    Ok((from, to))
+}
+
+impl AssetFilter {
+    /// Reads `status` with `filter_param_val` (`value`) and `sub_group_param_val`.
+    pub fn parse(
+        status: &str,
+        value: Option<&str>,
+        sub_group: Option<&str>,
+    ) -> Result<Self, FilterError> {
+        let value = value.filter(|v| !v.trim().is_empty());
+        let status = status.trim();
+        Ok(match status {
+            "available" => AssetFilter::Available,
+            "assets_being_serviced" => AssetFilter::BeingServiced,
+            "availability_range" => {
+                let (from, to) = range(value, false)?;
+                AssetFilter::AvailabilityRange(from, to)
+            }
+            "checked_out" => AssetFilter::CheckedOut,
+            "overdue" | "checkin_overdue" => AssetFilter::Overdue,
+            "due_today" | "checkin_due_today" => AssetFilter::DueToday,
+            "group" => AssetFilter::Group {
+                group: id(value, "a group id")?,
+                sub_group: match sub_group.filter(|v| !v.trim().is_empty()) {
+                    None => None,
+                    Some(raw) => Some(
+                        raw.trim()
+                            .parse::<i64>()
+                            .ok()
+                            .filter(|n| *n > 0)
+                            .ok_or_else(|| {
+                                err(
+                                    "sub_group_param_val",
+                                    "must be a subgroup id (a positive whole number)",
+                                )
+                            })?,
+                    ),
+                },
+            },
+            "items_in_order" => AssetFilter::InOrder,
+            "location" => AssetFilter::Location(id(value, "a location id")?),
+            "my_pending_audit" => AssetFilter::PendingAuditOf(id(value, "the member's id")?),
+            "pending audit" | "pending_audit" => AssetFilter::PendingAudit,
+            "possessions_of" | "my_possessions" => {
+                AssetFilter::PossessionsOf(id(value, "the member's id")?)
+            }
+            "possessions_of_email" => {
+                AssetFilter::PossessionsOfEmail(text(value, "the member's e-mail")?.to_lowercase())
+            }
+            "my_user_listing" => AssetFilter::UserListing(text(value, "a user listing id")?, true),
+            "outside_user_listing" => {
+                AssetFilter::UserListing(text(value, "a user listing id")?, false)
+            }
+            "product_model_number" => {
+                AssetFilter::ProductModelNumber(text(value, "a product model number")?)
+            }
+            "reservation_starting_today" => AssetFilter::ReservationStartingToday,
+            "reserved" => AssetFilter::Reserved,
+            "retired" => AssetFilter::Retired,
+            "update_time" => {
+                let (from, to) = range(value, true)?;
+                AssetFilter::UpdateTime(from, to)
+            }
+            "updated_after" => AssetFilter::UpdatedAfter(date(&text(value, "a date")?)?),
+            "created_after" => AssetFilter::CreatedAfter(date(&text(value, "a date")?)?),
+            other => {
+                match other.strip_prefix("custom_filter_") {
+                    Some(n) => {
+                        let custom = n.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        err("status", "a custom filter is custom_filter_<id>, the id a positive whole number")
+                    })?;
+                        if let Some(v) = value
+                            && v.trim() != custom.to_string()
+                        {
+                            return Err(err(
+                                "filter_param_val",
+                                format!("must repeat the custom filter's id ({custom})"),
+                            ));
+                        }
+                        AssetFilter::Custom(custom)
+                    }
+                    None => {
+                        return Err(err(
+                            "status",
+                            format!("must be one of {}", STATUSES.join(", ")),
+                        ));
+                    }
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        parse_date(s).unwrap()
+    }
+
+    #[test]
+    fn every_status_word_reads() {
+        for status in STATUSES {
+            let status = status.replace("<id>", "4");
+            let value = match status.as_str() {
+                "availability_range" => Some("07/01/2026~07/03/2026"),
+                "custom_filter_4" => Some("4"),
+                "possessions_of_email" => Some("a@b.co"),
+                "update_time" | "updated_after" | "created_after" => Some("07/01/2026"),
+                _ => Some("7"),
+            };
+            AssetFilter::parse(&status, value, None).unwrap_or_else(|e| panic!("{status}: {e:?}"));
+        }
+    }
+
+    #[test]
+    fn values_are_read_by_their_meaning() {
+        assert_eq!(
+            AssetFilter::parse("availability_range", Some("07/01/2026~2026-07-05"), None),
+            Ok(AssetFilter::AvailabilityRange(
+                d("07/01/2026"),
+                d("07/05/2026")
+            ))
+        );
+        assert_eq!(
+            AssetFilter::parse("group", Some("3"), Some("9")),
+            Ok(AssetFilter::Group {
+                group: 3,
+                sub_group: Some(9)
+            })
+        );
+        assert_eq!(
+            AssetFilter::parse("checkin_overdue", None, None),
+            AssetFilter::parse("overdue", None, None)
+        );
+        assert_eq!(
+            AssetFilter::parse("update_time", Some("07/01/2026"), None),
+            Ok(AssetFilter::UpdateTime(d("07/01/2026"), d("07/01/2026")))
+        );
+    }
+
+    #[test]
+    fn bad_filters_name_the_parameter() {
+        let e = AssetFilter::parse("lost", None, None).unwrap_err();
+        assert_eq!(e.field, "status");
+        assert!(e.problem.contains("possessions_of_email"));
+        assert_eq!(
+            AssetFilter::parse("possessions_of", None, None)
+                .unwrap_err()
+                .field,
+            "filter_param_val"
+        );
+        assert_eq!(
+            AssetFilter::parse("location", Some("x"), None)
+                .unwrap_err()
+                .field,
+            "filter_param_val"
+        );
+        assert!(
+            AssetFilter::parse("availability_range", Some("07/05/2026~07/01/2026"), None)
+                .unwrap_err()
+                .problem
+                .contains("before")
+        );
+        assert_eq!(
+            AssetFilter::parse("group", Some("1"), Some("x"))
+                .unwrap_err()
+                .field,
+            "sub_group_param_val"
+        );
+        assert_eq!(
+            AssetFilter::parse("custom_filter_3", Some("4"), None)
+                .unwrap_err()
+                .field,
+            "filter_param_val"
+        );
+        assert_eq!(
+            AssetFilter::parse("custom_filter_x", None, None)
+                .unwrap_err()
+                .field,
+            "status"
+        );
+    }
+}
