@@ -46,3 +46,55 @@ pub enum Users {
     /// Records the database found referring to it, not counted.
     Records,
 }
+
+/// The state of an item or request forbids the action (409); the words name the state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Conflict {
+    /// A fixed-asset action on inventory or asset stock.
+    NotAFixedAsset {
+        number: i64,
+        asset_type: crate::item::AssetType,
+    },
+    Retired {
+        number: i64,
+    },
+    /// Checked out already (`to`: the holder's name).
+    CheckedOut {
+        number: i64,
+        to: String,
+    },
+    NotCheckedOut {
+        number: i64,
+    },
+    NotRetired {
+        number: i64,
+    },
+    /// An approved reservation of someone (`mine`: of the member checking out) stands
+    /// in the way.
+    Reserved {
+        number: i64,
+        member: String,
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+        mine: bool,
+    },
+    /// Approving would overlap another approved reservation of the asset.
+    ReservationOverlap {
+        number: i64,
+        other: i64,
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+    },
+    /// The request has been decided already.
+    ReservationDecided {
+        id: i64,
+        status: crate::reservation::ReservationStatus,
+        decision: crate::reservation::Decision,
+    },
+    VerificationPending {
+        number: i64,
+    },
+    NoPendingVerification {
+        number: i64,
+    },
+}

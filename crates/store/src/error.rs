@@ -1,4 +1,4 @@
-use domain::refusal::{Forbidden, InUse};
+use domain::refusal::{Conflict, Forbidden, InUse};
 use std::collections::BTreeMap;
 
 /// What the store reports. The HTTP layer maps each kind to the contract's status.
@@ -12,6 +12,9 @@ pub enum StoreError {
     /// Other records still use the record a delete names (HTTP 409).
     #[error("in use: {0:?}")]
     InUse(InUse),
+    /// The record's state forbids the action (HTTP 409).
+    #[error("conflict: {0:?}")]
+    Conflict(Conflict),
     /// Field-level problems found while writing, e.g. an unknown parent id (HTTP 422).
     #[error("validation failed")]
     Invalid(FieldErrors),

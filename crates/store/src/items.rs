@@ -1,16 +1,1171 @@
-//! Items (fixed assets, inventory, asset stock), as far as the catalog rules need them:
-//! which group and subgroup they belong to. The assets issue builds the rest.
+//! Items (fixed assets today; inventory and asset stock share the table and the
+//! numbering): the record, its lists, filters and search, and the changes that are not
+//! check-outs (create, update, delete, retire, activate, GPS). Check-outs are in
+//! `checkouts.rs`, reservations in `reservations.rs`, verifications in
+//! `verifications.rs`. Every change writes the item's history (`change_log`, subject
+//! `item`, the item's id) in its transaction.
 
-use domain::CompanyId;
-use domain::Vocabulary;
-use domain::item::AssetType;
-use sea_query::{Expr, ExprTrait, SelectStatement};
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::asset_filter::AssetFilter;
+use domain::item::{AssetType, ItemState};
+use domain::refusal::Conflict;
+use domain::{Change, CompanyId, Name, Page, Vocabulary};
+use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, SelectStatement};
+use serde_json::json;
+use std::collections::BTreeMap;
 
 use crate::counters::{self, Sequence};
-use crate::{Assignments, Db, StoreError, change_log};
+use crate::custom_fields::merge_values;
+use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, now};
 
-/// Records an item in a group (and subgroup). Used by tests until the assets
-/// endpoints exist; returns its sequence number.
+/// An item as the API shows it, with the names of what it refers to.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Item {
+    pub id: i64,
+    pub sequence_num: i64,
+    pub asset_type: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub identifier: Option<String>,
+    pub manufacturer: Option<String>,
+    pub product_model_number: Option<String>,
+    pub image_url: Option<String>,
+    /// JSON list of links.
+    pub document_urls: String,
+    pub group_id: i64,
+    pub sub_group_id: Option<i64>,
+    pub location_id: Option<i64>,
+    pub purchased_on: Option<NaiveDate>,
+    pub price: Option<i64>,
+    pub state: String,
+    pub assigned_to_id: Option<i64>,
+    pub checkout_on: Option<DateTime<Utc>>,
+    pub checkin_due_on: Option<DateTime<Utc>>,
+    pub retired_on: Option<NaiveDate>,
+    pub retire_reason_id: Option<i64>,
+    pub salvage_value: Option<i64>,
+    pub rate_per_minute: Option<i64>,
+    pub rate_hourly: Option<i64>,
+    pub rate_daily: Option<i64>,
+    pub rate_weekly: Option<i64>,
+    pub rate_monthly: Option<i64>,
+    pub latitude: Option<String>,
+    pub longitude: Option<String>,
+    pub gps_updated_at: Option<DateTime<Utc>>,
+    /// JSON object keyed by custom field id.
+    pub custom_attributes: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub group_name: String,
+    pub sub_group_name: Option<String>,
+    pub location_name: Option<String>,
+    pub assigned_to_name: Option<String>,
+    pub retire_reason_name: Option<String>,
+    /// An approved reservation covers the day the item was read for.
+    pub reserved_today: bool,
+}
+
+impl Item {
+    pub fn state(&self) -> ItemState {
+        ItemState::parse(&self.state).unwrap_or(ItemState::Available)
+    }
+
+    pub fn document_urls(&self) -> Vec<String> {
+        serde_json::from_str(&self.document_urls).unwrap_or_default()
+    }
+}
+
+/// An item with the custom taxes applied to it.
+#[derive(Debug, Clone)]
+pub struct ItemView {
+    pub item: Item,
+    pub custom_tax_ids: Vec<i64>,
+}
+
+const COLUMNS: [&str; 33] = [
+    "id",
+    "sequence_num",
+    "asset_type",
+    "name",
+    "description",
+    "identifier",
+    "manufacturer",
+    "product_model_number",
+    "image_url",
+    "document_urls",
+    "group_id",
+    "sub_group_id",
+    "location_id",
+    "purchased_on",
+    "price",
+    "state",
+    "assigned_to_id",
+    "checkout_on",
+    "checkin_due_on",
+    "retired_on",
+    "retire_reason_id",
+    "salvage_value",
+    "rate_per_minute",
+    "rate_hourly",
+    "rate_daily",
+    "rate_weekly",
+    "rate_monthly",
+    "latitude",
+    "longitude",
+    "gps_updated_at",
+    "custom_attributes",
+    "created_at",
+    "updated_at",
+];
+
+/// The day "today" is for the company: reads mark items reserved on it.
+#[derive(Debug, Clone, Copy)]
+pub struct Today(pub NaiveDate);
+
+fn joined(table: &'static str, column: &'static str) -> Cond {
+    Cond::all()
+        .add(Expr::col((table, "company_id")).equals(("items", "company_id")))
+        .add(Expr::col((table, "id")).equals(("items", column)))
+}
+
+/// An approved reservation of the item (`items`) that covers `[from, to]` in part.
+pub(crate) fn approved_reservation_between(from: NaiveDate, to: NaiveDate) -> Expr {
+    Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from_as("reservation_requests", "r")
+            .and_where(Expr::col(("r", "company_id")).equals(("items", "company_id")))
+            .and_where(Expr::col(("r", "item_id")).equals(("items", "id")))
+            .and_where(Expr::col(("r", "status")).eq("approved"))
+            .and_where(Expr::col(("r", "from_on")).lte(to))
+            .and_where(Expr::col(("r", "to_on")).gte(from))
+            .to_owned(),
+    )
+}
+
+/// The select of whole items of `company`, names joined, reserved as of `today`.
+fn select(company: CompanyId, today: Today) -> SelectStatement {
+    Query::select()
+        .from("items")
+        .columns(COLUMNS.map(|c| ("items", c)))
+        .expr_as(Expr::col(("asset_groups", "name")), "group_name")
+        .expr_as(Expr::col(("sub_groups", "name")), "sub_group_name")
+        .expr_as(Expr::col(("locations", "name")), "location_name")
+        .expr_as(
+            Expr::cust(r#""members"."first_name" || ' ' || "members"."last_name""#),
+            "assigned_to_name",
+        )
+        .expr_as(Expr::col(("retire_reasons", "name")), "retire_reason_name")
+        .expr_as(
+            approved_reservation_between(today.0, today.0),
+            "reserved_today",
+        )
+        .inner_join("asset_groups", joined("asset_groups", "group_id"))
+        .left_join("sub_groups", joined("sub_groups", "sub_group_id"))
+        .left_join("locations", joined("locations", "location_id"))
+        .left_join("members", joined("members", "assigned_to_id"))
+        .left_join(
+            "retire_reasons",
+            joined("retire_reasons", "retire_reason_id"),
+        )
+        .and_where(Expr::col(("items", "company_id")).eq(company.0))
+        .to_owned()
+}
+
+fn fixed_assets(company: CompanyId) -> SelectStatement {
+    crate::scoped("items", company)
+        .and_where(Expr::col(("items", "asset_type")).eq(AssetType::FixedAsset.as_str()))
+        .to_owned()
+}
+
+#[derive(sqlx::FromRow)]
+struct TaxLink {
+    item_id: i64,
+    custom_tax_id: i64,
+}
+
+/// The custom taxes of `items`: one statement for the whole page.
+async fn with_taxes(
+    read: &mut Reader<'_>,
+    company: CompanyId,
+    items: Vec<Item>,
+) -> Result<Vec<ItemView>, StoreError> {
+    if items.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<i64> = items.iter().map(|i| i.id).collect();
+    let stmt = crate::scoped("item_custom_taxes", company)
+        .columns(["item_id", "custom_tax_id"])
+        .and_where(Expr::col("item_id").is_in(ids))
+        .order_by("custom_tax_id", Order::Asc)
+        .to_owned();
+    let links: Vec<TaxLink> = read.all(&stmt).await?;
+    Ok(items
+        .into_iter()
+        .map(|item| {
+            let custom_tax_ids = links
+                .iter()
+                .filter(|l| l.item_id == item.id)
+                .map(|l| l.custom_tax_id)
+                .collect();
+            ItemView {
+                item,
+                custom_tax_ids,
+            }
+        })
+        .collect())
+}
+
+/// An item of any kind by its number.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let mut read = db.read();
+    let stmt = select(company, today)
+        .and_where(Expr::col(("items", "sequence_num")).eq(number))
+        .to_owned();
+    let item: Item = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    Ok(with_taxes(&mut read, company, vec![item]).await?.remove(0))
+}
+
+async fn reread(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: i64,
+    today: Today,
+) -> Result<Item, StoreError> {
+    let stmt = select(company, today)
+        .and_where(Expr::col(("items", "id")).eq(id))
+        .to_owned();
+    tx.one(&stmt).await
+}
+
+/// The page of `base` (items of the company, narrowed) as whole items with taxes.
+async fn page(
+    db: &Db,
+    company: CompanyId,
+    mut base: SelectStatement,
+    condition: Cond,
+    page: Page,
+    total: crate::Total,
+    today: Today,
+) -> Result<PageOf<ItemView>, StoreError> {
+    let base = base.cond_where(condition.clone()).to_owned();
+    let rows = select(company, today)
+        .and_where(Expr::col(("items", "asset_type")).eq(AssetType::FixedAsset.as_str()))
+        .cond_where(condition)
+        .order_by(("items", "id"), Order::Asc)
+        .to_owned();
+    let items: PageOf<Item> = crate::page_of(db, &base, rows, ("items", "id"), page, total).await?;
+    let records = with_taxes(&mut db.read(), company, items.records).await?;
+    Ok(PageOf {
+        records,
+        total: items.total,
+    })
+}
+
+/// The fixed assets of the company, 25 a page (two or three statements).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    p: Page,
+    today: Today,
+) -> Result<PageOf<ItemView>, StoreError> {
+    let total = crate::lists::counts::items(company, AssetType::FixedAsset, None);
+    page(
+        db,
+        company,
+        fixed_assets(company),
+        Cond::all(),
+        p,
+        total,
+        today,
+    )
+    .await
+}
+
+/// The moments a filter compares with, in the company's time zone.
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    pub now: DateTime<Utc>,
+    pub today: NaiveDate,
+    pub today_starts: DateTime<Utc>,
+    pub tomorrow_starts: DateTime<Utc>,
+    pub tz: chrono_tz::Tz,
+}
+
+impl Clock {
+    pub fn new(now: DateTime<Utc>, tz: chrono_tz::Tz) -> Self {
+        let (today, today_starts, tomorrow_starts) = domain::item::today(now, tz);
+        Clock {
+            now,
+            today,
+            today_starts,
+            tomorrow_starts,
+            tz,
+        }
+    }
+
+    fn day_starts(&self, date: NaiveDate) -> DateTime<Utc> {
+        domain::item::start_of_day(date, self.tz)
+    }
+
+    fn day_after_starts(&self, date: NaiveDate) -> DateTime<Utc> {
+        self.day_starts(date.succ_opt().unwrap_or(date))
+    }
+}
+
+fn col(c: &'static str) -> Expr {
+    Expr::col(("items", c))
+}
+
+fn state_is(state: ItemState) -> Expr {
+    col("state").eq(state.as_str())
+}
+
+fn nothing() -> Expr {
+    Expr::cust("1 = 0")
+}
+
+/// A pending verification of the item (`items`), of `member` if given.
+fn pending_verification(member: Option<i64>) -> Expr {
+    let mut q = Query::select()
+        .expr(Expr::val(1))
+        .from_as("verifications", "v")
+        .and_where(Expr::col(("v", "company_id")).equals(("items", "company_id")))
+        .and_where(Expr::col(("v", "item_id")).equals(("items", "id")))
+        .and_where(Expr::col(("v", "status")).eq("pending"))
+        .to_owned();
+    if let Some(m) = member {
+        q.and_where(Expr::col(("v", "member_id")).eq(m));
+    }
+    Expr::exists(q)
+}
+
+fn members_where(company: CompanyId, condition: Expr) -> SelectStatement {
+    crate::scoped("members", company)
+        .column("id")
+        .and_where(condition)
+        .to_owned()
+}
+
+/// The condition a built-in filter puts on items (custom filters are resolved to
+/// their built-in ones first).
+fn condition(company: CompanyId, filter: &AssetFilter, clock: &Clock) -> Cond {
+    use AssetFilter as F;
+    let one = |e: Expr| Cond::all().add(e);
+    match filter {
+        F::Available => one(state_is(ItemState::Available)),
+        F::BeingServiced | F::InOrder | F::Custom(_) => one(nothing()),
+        F::AvailabilityRange(from, to) => Cond::all()
+            .add(state_is(ItemState::Retired).not())
+            .add(
+                Cond::any()
+                    .add(state_is(ItemState::CheckedOut).not())
+                    .add(col("checkin_due_on").lt(clock.day_starts(*from))),
+            )
+            .add(approved_reservation_between(*from, *to).not()),
+        F::CheckedOut => one(state_is(ItemState::CheckedOut)),
+        F::Overdue => Cond::all()
+            .add(state_is(ItemState::CheckedOut))
+            .add(col("checkin_due_on").lt(clock.now)),
+        F::DueToday => Cond::all()
+            .add(state_is(ItemState::CheckedOut))
+            .add(col("checkin_due_on").gte(clock.today_starts))
+            .add(col("checkin_due_on").lt(clock.tomorrow_starts)),
+        F::Group { group, sub_group } => {
+            let c = one(col("group_id").eq(*group));
+            match sub_group {
+                Some(s) => c.add(col("sub_group_id").eq(*s)),
+                None => c,
+            }
+        }
+        F::Location(l) => one(col("location_id").eq(*l)),
+        F::PendingAuditOf(m) => one(pending_verification(Some(*m))),
+        F::PendingAudit => one(pending_verification(None)),
+        F::PossessionsOf(m) => one(col("assigned_to_id").eq(*m)),
+        F::PossessionsOfEmail(email) => one(col("assigned_to_id").in_subquery(members_where(
+            company,
+            Expr::col("email").eq(email.as_str()),
+        ))),
+        F::UserListing(listing, inside) => {
+            let holders = members_where(company, Expr::col("user_listing_id").eq(listing.as_str()));
+            let c = one(state_is(ItemState::CheckedOut));
+            if *inside {
+                c.add(col("assigned_to_id").in_subquery(holders))
+            } else {
+                c.add(col("assigned_to_id").not_in_subquery(holders))
+            }
+        }
+        F::ProductModelNumber(m) => one(col("product_model_number").eq(m.as_str())),
+        F::ReservationStartingToday => one(Expr::exists(
+            Query::select()
+                .expr(Expr::val(1))
+                .from_as("reservation_requests", "r")
+                .and_where(Expr::col(("r", "company_id")).equals(("items", "company_id")))
+                .and_where(Expr::col(("r", "item_id")).equals(("items", "id")))
+                .and_where(Expr::col(("r", "status")).eq("approved"))
+                .and_where(Expr::col(("r", "from_on")).eq(clock.today))
+                .to_owned(),
+        )),
+        F::Reserved => one(approved_reservation_between(clock.today, NaiveDate::MAX)),
+        F::Retired => one(state_is(ItemState::Retired)),
+        F::UpdateTime(from, to) => Cond::all()
+            .add(col("updated_at").gte(clock.day_starts(*from)))
+            .add(col("updated_at").lt(clock.day_after_starts(*to))),
+        F::UpdatedAfter(d) => one(col("updated_at").gte(clock.day_after_starts(*d))),
+        F::CreatedAfter(d) => one(col("created_at").gte(clock.day_after_starts(*d))),
+    }
+}
+
+/// A page of the fixed assets a filter selects (a custom filter: all of its
+/// conditions). Two or three statements whatever the page.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn filter(
+    db: &Db,
+    company: CompanyId,
+    filter: &AssetFilter,
+    p: Page,
+    clock: &Clock,
+) -> Result<PageOf<ItemView>, StoreError> {
+    let filters = match filter {
+        AssetFilter::Custom(id) => {
+            crate::custom_filters::conditions(db, company, *id, "fixed_assets").await?
+        }
+        other => vec![other.clone()],
+    };
+    let mut cond = Cond::all();
+    for f in &filters {
+        cond = cond.add(condition(company, f, clock));
+    }
+    let total = match filters.as_slice() {
+        [AssetFilter::Retired] => {
+            crate::lists::counts::items(company, AssetType::FixedAsset, Some(true))
+        }
+        _ => crate::Total::Filtered,
+    };
+    page(
+        db,
+        company,
+        fixed_assets(company),
+        cond,
+        p,
+        total,
+        Today(clock.today),
+    )
+    .await
+}
+
+/// What `search.api` looks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Search {
+    /// `#12`: the item number.
+    Number(i64),
+    /// `@SN-1`: the identification number, exactly.
+    Identifier(String),
+    /// Every word in the name, case aside.
+    Name(String),
+}
+
+/// A page of the fixed assets matching `search`.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn search(
+    db: &Db,
+    company: CompanyId,
+    search: &Search,
+    p: Page,
+    today: Today,
+) -> Result<PageOf<ItemView>, StoreError> {
+    let cond = match search {
+        Search::Number(n) => Cond::all().add(col("sequence_num").eq(*n)),
+        Search::Identifier(i) => Cond::all().add(col("identifier").eq(i.as_str())),
+        Search::Name(text) => {
+            let mut all = Cond::all();
+            for word in text.split_whitespace() {
+                let escaped = word
+                    .to_lowercase()
+                    .replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_");
+                all = all.add(
+                    Expr::expr(Func::lower(col("name")))
+                        .like(LikeExpr::new(format!("%{escaped}%")).escape('\\')),
+                );
+            }
+            all
+        }
+    };
+    page(
+        db,
+        company,
+        fixed_assets(company),
+        cond,
+        p,
+        crate::Total::Filtered,
+        today,
+    )
+    .await
+}
+
+/// The rental rates of an item, in minor units per period.
+#[derive(Debug, Clone, Default)]
+pub struct Rates {
+    pub per_minute: Change<i64>,
+    pub hourly: Change<i64>,
+    pub daily: Change<i64>,
+    pub weekly: Change<i64>,
+    pub monthly: Change<i64>,
+}
+
+/// Every field a create or update of a fixed asset may carry.
+#[derive(Debug, Clone, Default)]
+pub struct AssetInput {
+    /// Required on create; an update keeps the stored one when `None`.
+    pub name: Option<Name>,
+    pub group_id: Option<i64>,
+    pub purchased_on: Option<NaiveDate>,
+    pub sub_group_id: Change<i64>,
+    pub location_id: Change<i64>,
+    pub description: Change<String>,
+    pub manufacturer: Change<String>,
+    pub product_model_number: Change<String>,
+    pub image_url: Change<String>,
+    pub identifier: Change<String>,
+    pub price: Change<i64>,
+    /// The whole list, when sent.
+    pub document_urls: Option<Vec<String>>,
+    pub rates: Rates,
+    pub custom_attributes: BTreeMap<i64, Change<String>>,
+    pub custom_tax_ids_to_add: Vec<i64>,
+    pub custom_tax_ids_to_remove: Vec<i64>,
+}
+
+/// The one place a field of `AssetInput` meets its column.
+fn assign(row: &mut Assignments, input: &AssetInput) {
+    let AssetInput {
+        name,
+        group_id,
+        purchased_on,
+        sub_group_id,
+        location_id,
+        description,
+        manufacturer,
+        product_model_number,
+        image_url,
+        identifier,
+        price,
+        document_urls,
+        rates:
+            Rates {
+                per_minute,
+                hourly,
+                daily,
+                weekly,
+                monthly,
+            },
+        // Merged with the stored values by the caller.
+        custom_attributes: _,
+        // Links in their own table.
+        custom_tax_ids_to_add: _,
+        custom_tax_ids_to_remove: _,
+    } = input;
+    if let Some(name) = name {
+        row.set("name", name.as_str());
+    }
+    row.given("group_id", group_id)
+        .given("purchased_on", purchased_on)
+        .change("sub_group_id", sub_group_id)
+        .change("location_id", location_id)
+        .change("description", description)
+        .change("manufacturer", manufacturer)
+        .change("product_model_number", product_model_number)
+        .change("image_url", image_url)
+        .change("identifier", identifier)
+        .change("price", price)
+        .change("rate_per_minute", per_minute)
+        .change("rate_hourly", hourly)
+        .change("rate_daily", daily)
+        .change("rate_weekly", weekly)
+        .change("rate_monthly", monthly);
+    if let Some(urls) = document_urls {
+        row.set("document_urls", json!(urls).to_string());
+    }
+}
+
+/// Checks the ids an input refers to against the company's records, naming each
+/// problem; `group` is the group the item will be in.
+async fn check_references(
+    tx: &mut Tx,
+    company: CompanyId,
+    input: &AssetInput,
+    group: i64,
+    sub_group: Option<i64>,
+) -> Result<(), StoreError> {
+    let mut errors = crate::FieldErrors::new();
+    let exists = |table: &'static str, id: i64| {
+        crate::scoped(table, company)
+            .column("id")
+            .and_where(Expr::col("id").eq(id))
+            .to_owned()
+    };
+    if tx
+        .optional::<(i64,)>(&exists("asset_groups", group))
+        .await?
+        .is_none()
+    {
+        errors.insert(
+            "group_id".into(),
+            vec![format!("is not a group of this company: {group}")],
+        );
+    }
+    if let Some(s) = sub_group {
+        let stmt = exists("sub_groups", s)
+            .and_where(Expr::col("group_id").eq(group))
+            .to_owned();
+        if tx.optional::<(i64,)>(&stmt).await?.is_none() {
+            errors.insert(
+                "sub_group_id".into(),
+                vec![format!("is not a subgroup of group {group}: {s}")],
+            );
+        }
+    }
+    if let Change::Set(l) = input.location_id
+        && tx
+            .optional::<(i64,)>(&exists("locations", l))
+            .await?
+            .is_none()
+    {
+        errors.insert(
+            "location_id".into(),
+            vec![format!("is not a location of this company: {l}")],
+        );
+    }
+    let taxes: Vec<i64> = input
+        .custom_tax_ids_to_add
+        .iter()
+        .chain(&input.custom_tax_ids_to_remove)
+        .copied()
+        .collect();
+    if let Some(problem) = crate::unknown_ids(
+        tx,
+        crate::scoped("custom_taxes", company),
+        &taxes,
+        "custom tax",
+    )
+    .await?
+    {
+        errors.insert("custom_tax_ids".into(), vec![problem]);
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(StoreError::Invalid(errors))
+    }
+}
+
+async fn write_taxes(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+    input: &AssetInput,
+) -> Result<(), StoreError> {
+    if !input.custom_tax_ids_to_remove.is_empty() {
+        let stmt = Query::delete()
+            .from_table("item_custom_taxes")
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("item_id").eq(item))
+            .and_where(Expr::col("custom_tax_id").is_in(input.custom_tax_ids_to_remove.clone()))
+            .to_owned();
+        tx.execute(&stmt).await?;
+    }
+    if !input.custom_tax_ids_to_add.is_empty() {
+        let stmt = crate::scoped("item_custom_taxes", company)
+            .column("custom_tax_id")
+            .and_where(Expr::col("item_id").eq(item))
+            .to_owned();
+        let present: Vec<(i64,)> = tx.all(&stmt).await?;
+        let new: Vec<i64> = input
+            .custom_tax_ids_to_add
+            .iter()
+            .copied()
+            .filter(|t| !present.iter().any(|p| p.0 == *t))
+            .collect();
+        crate::insert_links(
+            tx,
+            company,
+            "item_custom_taxes",
+            ("item_id", item),
+            "custom_tax_id",
+            &new,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Creates a fixed asset with the company's next number. `name`, `group` and
+/// `purchased_on` are required; the HTTP layer has already said so.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    input: AssetInput,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let group = input
+        .group_id
+        .ok_or_else(|| StoreError::invalid("group_id", "can't be blank"))?;
+    let mut tx = db.begin().await?;
+    check_references(
+        &mut tx,
+        company,
+        &input,
+        group,
+        input.sub_group_id.as_set().copied(),
+    )
+    .await?;
+    let sequence_num = counters::next(&mut tx, company, Sequence::Items).await?;
+    let at = now();
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set("sequence_num", sequence_num)
+        .set("asset_type", AssetType::FixedAsset.as_str())
+        .set("state", ItemState::Available.as_str())
+        .set(
+            "custom_attributes",
+            merge_values("{}", &input.custom_attributes),
+        )
+        .set("created_at", at)
+        .set("updated_at", at);
+    assign(&mut row, &input);
+    let stmt = row
+        .into_insert("items")
+        .returning(Query::returning().column("id"))
+        .to_owned();
+    let (id,): (i64,) = tx.one(&stmt).await?;
+    write_taxes(&mut tx, company, id, &input).await?;
+    let item = reread(&mut tx, company, id, today).await?;
+    history(
+        &mut tx,
+        company,
+        id,
+        "created",
+        json!({"name": item.name, "group_id": group}),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(with_taxes(&mut db.read(), company, vec![item])
+        .await?
+        .remove(0))
+}
+
+/// The history entry of a change to item `id`.
+pub(crate) async fn history(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: i64,
+    action: &str,
+    details: serde_json::Value,
+) -> Result<(), StoreError> {
+    change_log::record(tx, company, "item", id, action, details).await
+}
+
+/// The row of an item locked for a change, by number.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Locked {
+    pub id: i64,
+    pub sequence_num: i64,
+    pub asset_type: String,
+    pub state: String,
+    pub group_id: i64,
+    pub sub_group_id: Option<i64>,
+    pub assigned_to_id: Option<i64>,
+    pub checkout_on: Option<DateTime<Utc>>,
+    pub checkin_due_on: Option<DateTime<Utc>>,
+    pub custom_attributes: String,
+}
+
+impl Locked {
+    pub fn state(&self) -> ItemState {
+        ItemState::parse(&self.state).unwrap_or(ItemState::Available)
+    }
+
+    /// Refused unless the item is a fixed asset.
+    pub fn fixed_asset(self) -> Result<Self, StoreError> {
+        match AssetType::parse(&self.asset_type) {
+            Some(AssetType::FixedAsset) | None => Ok(self),
+            Some(asset_type) => Err(StoreError::Conflict(Conflict::NotAFixedAsset {
+                number: self.sequence_num,
+                asset_type,
+            })),
+        }
+    }
+}
+
+/// Locks the item numbered `number` for the rest of the transaction (a row lock on
+/// PostgreSQL; SQLite's write transaction holds the whole database). Not found: 404.
+pub async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Locked, StoreError> {
+    let stmt = crate::scoped("items", company)
+        .columns([
+            "id",
+            "sequence_num",
+            "asset_type",
+            "state",
+            "group_id",
+            "sub_group_id",
+            "assigned_to_id",
+            "checkout_on",
+            "checkin_due_on",
+            "custom_attributes",
+        ])
+        .and_where(Expr::col("sequence_num").eq(number))
+        .lock(LockType::Update)
+        .to_owned();
+    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+/// Ends a change of item `id`: history, then the item as it now is.
+pub(crate) async fn finish(
+    mut tx: Tx,
+    db: &Db,
+    company: CompanyId,
+    id: i64,
+    (action, details): (&str, serde_json::Value),
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    history(&mut tx, company, id, action, details).await?;
+    let item = reread(&mut tx, company, id, today).await?;
+    tx.commit().await?;
+    Ok(with_taxes(&mut db.read(), company, vec![item])
+        .await?
+        .remove(0))
+}
+
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn update(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    input: AssetInput,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let mut tx = db.begin().await?;
+    let before = lock(&mut tx, company, number).await?.fixed_asset()?;
+    let group = input.group_id.unwrap_or(before.group_id);
+    let sub_group = match input.sub_group_id {
+        Change::Set(s) => Some(s),
+        Change::Clear => None,
+        // A new group without a new subgroup leaves the old subgroup behind.
+        Change::Keep if input.group_id.is_some_and(|g| g != before.group_id) => None,
+        Change::Keep => before.sub_group_id,
+    };
+    check_references(&mut tx, company, &input, group, sub_group).await?;
+    let mut row = Assignments::update();
+    assign(&mut row, &input);
+    if input.sub_group_id.is_keep() && sub_group.is_none() && before.sub_group_id.is_some() {
+        row.set("sub_group_id", Option::<i64>::None);
+    }
+    if !input.custom_attributes.is_empty() {
+        row.set(
+            "custom_attributes",
+            merge_values(&before.custom_attributes, &input.custom_attributes),
+        );
+    }
+    let fields = row.columns();
+    tx.execute(&row.into_update("items", company, before.id))
+        .await?;
+    write_taxes(&mut tx, company, before.id, &input).await?;
+    let details = json!({
+        "fields": fields,
+        "custom_tax_ids_added": input.custom_tax_ids_to_add,
+        "custom_tax_ids_removed": input.custom_tax_ids_to_remove,
+    });
+    finish(tx, db, company, before.id, ("updated", details), today).await
+}
+
+/// Deletes a fixed asset; refused while it is checked out or has an approved
+/// reservation that has not ended.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn delete(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    today: Today,
+) -> Result<(), StoreError> {
+    let mut tx = db.begin().await?;
+    let item = lock(&mut tx, company, number).await?.fixed_asset()?;
+    if item.state() == ItemState::CheckedOut {
+        return Err(StoreError::Conflict(Conflict::CheckedOut {
+            number,
+            to: holder_name(&mut tx, company, item.assigned_to_id).await?,
+        }));
+    }
+    if let Some(r) = crate::reservations::approved_from(&mut tx, company, item.id, today.0, None)
+        .await?
+        .into_iter()
+        .next()
+    {
+        return Err(StoreError::Conflict(Conflict::Reserved {
+            number,
+            member: r.member_name,
+            from: r.from_on,
+            to: r.to_on,
+            mine: false,
+        }));
+    }
+    let stmt = Query::delete()
+        .from_table("items")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(item.id))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    history(
+        &mut tx,
+        company,
+        item.id,
+        "deleted",
+        json!({"sequence_num": number}),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The full name of member `id`, for messages.
+pub(crate) async fn holder_name(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Option<i64>,
+) -> Result<String, StoreError> {
+    let Some(id) = id else {
+        return Ok("nobody".into());
+    };
+    let stmt = crate::scoped("members", company)
+        .expr(Expr::cust(r#""first_name" || ' ' || "last_name""#))
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
+    Ok(tx
+        .optional::<(String,)>(&stmt)
+        .await?
+        .map(|n| n.0)
+        .unwrap_or_else(|| format!("member {id}")))
+}
+
+/// Retirement: the date, the reason (a retire reason of the company), an optional
+/// salvage value.
+#[derive(Debug, Clone)]
+pub struct Retirement {
+    pub retired_on: NaiveDate,
+    pub reason: i64,
+    pub salvage_value: Option<i64>,
+}
+
+/// Retires an available fixed asset; its pending and approved reservations are
+/// removed.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn retire(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    retirement: Retirement,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let mut tx = db.begin().await?;
+    let item = lock(&mut tx, company, number).await?.fixed_asset()?;
+    match item.state() {
+        ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
+        ItemState::CheckedOut => {
+            return Err(StoreError::Conflict(Conflict::CheckedOut {
+                number,
+                to: holder_name(&mut tx, company, item.assigned_to_id).await?,
+            }));
+        }
+        ItemState::Available => {}
+    }
+    let reason = crate::scoped("retire_reasons", company)
+        .column("id")
+        .and_where(Expr::col("id").eq(retirement.reason))
+        .to_owned();
+    if tx.optional::<(i64,)>(&reason).await?.is_none() {
+        return Err(StoreError::invalid(
+            "retire_reason_id",
+            format!(
+                "is not a retire reason of this company: {} (see /retire_reasons.api)",
+                retirement.reason
+            ),
+        ));
+    }
+    let mut row = Assignments::update();
+    row.set("state", ItemState::Retired.as_str())
+        .set("retired_on", retirement.retired_on)
+        .set("retire_reason_id", retirement.reason)
+        .set("salvage_value", retirement.salvage_value);
+    tx.execute(&row.into_update("items", company, item.id))
+        .await?;
+    let removed = crate::reservations::remove_open(&mut tx, company, item.id).await?;
+    let details = json!({
+        "retired_on": retirement.retired_on,
+        "retire_reason_id": retirement.reason,
+        "salvage_value": retirement.salvage_value.map(|v| domain::money::Money::from_minor(v).to_decimal_string()),
+        "reservations_removed": removed,
+    });
+    finish(tx, db, company, item.id, ("retired", details), today).await
+}
+
+/// Brings a retired asset back, at `location` if given.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn activate(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    location: Option<i64>,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let mut tx = db.begin().await?;
+    let item = lock(&mut tx, company, number).await?.fixed_asset()?;
+    if item.state() != ItemState::Retired {
+        return Err(StoreError::Conflict(Conflict::NotRetired { number }));
+    }
+    if let Some(l) = location {
+        let stmt = crate::scoped("locations", company)
+            .column("id")
+            .and_where(Expr::col("id").eq(l))
+            .to_owned();
+        if tx.optional::<(i64,)>(&stmt).await?.is_none() {
+            return Err(StoreError::invalid(
+                "location_id",
+                format!("is not a location of this company: {l}"),
+            ));
+        }
+    }
+    let mut row = Assignments::update();
+    row.set("state", ItemState::Available.as_str())
+        .set("retired_on", Option::<NaiveDate>::None)
+        .set("retire_reason_id", Option::<i64>::None)
+        .set("salvage_value", Option::<i64>::None)
+        .given("location_id", &location);
+    tx.execute(&row.into_update("items", company, item.id))
+        .await?;
+    finish(
+        tx,
+        db,
+        company,
+        item.id,
+        ("activated", json!({"location_id": location})),
+        today,
+    )
+    .await
+}
+
+/// One GPS reading.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub latitude: String,
+    pub longitude: String,
+    pub gps_asset_id: Option<String>,
+}
+
+/// Records a GPS reading of an item; the latest is shown on the item.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn record_gps(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    reading: Reading,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let mut tx = db.begin().await?;
+    let item = lock(&mut tx, company, number).await?;
+    let at = now();
+    let insert = Query::insert()
+        .into_table("gps_readings")
+        .columns([
+            "company_id",
+            "item_id",
+            "latitude",
+            "longitude",
+            "gps_asset_id",
+            "recorded_at",
+        ])
+        .values_panic([
+            company.0.into(),
+            item.id.into(),
+            reading.latitude.clone().into(),
+            reading.longitude.clone().into(),
+            reading.gps_asset_id.clone().into(),
+            at.into(),
+        ])
+        .to_owned();
+    tx.execute(&insert).await?;
+    let mut row = Assignments::update();
+    row.set("latitude", reading.latitude.clone())
+        .set("longitude", reading.longitude.clone())
+        .set("gps_updated_at", at);
+    tx.execute(&row.into_update("items", company, item.id))
+        .await?;
+    let details = json!({
+        "latitude": reading.latitude,
+        "longitude": reading.longitude,
+        "gps_asset_id": reading.gps_asset_id,
+    });
+    finish(tx, db, company, item.id, ("gps", details), today).await
+}
+
+/// One entry of an item's history.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct HistoryEntry {
+    pub id: i64,
+    pub action: String,
+    pub details: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A page of an item's history, newest first (two statements: the count on the
+/// history's index, the page).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn history_page(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    p: Page,
+) -> Result<PageOf<HistoryEntry>, StoreError> {
+    let mut tx = db.begin_read().await?;
+    let stmt = crate::scoped("items", company)
+        .column("id")
+        .and_where(Expr::col("sequence_num").eq(number))
+        .to_owned();
+    let (id,): (i64,) = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let entries = crate::scoped("change_log", company)
+        .and_where(Expr::col("subject_type").eq("item"))
+        .and_where(Expr::col("subject_id").eq(id))
+        .to_owned();
+    let count = entries
+        .clone()
+        .expr_as(Expr::col("id").count(), "n")
+        .to_owned();
+    let total: crate::Count = tx.one(&count).await?;
+    let rows = entries
+        .clone()
+        .columns(["id", "action", "details", "created_at"])
+        .order_by("id", Order::Desc)
+        .limit(p.limit())
+        .offset(p.offset())
+        .to_owned();
+    let records: Vec<HistoryEntry> = tx.all(&rows).await?;
+    tx.commit().await?;
+    Ok(PageOf {
+        records,
+        total: u64::try_from(total.n).unwrap_or(0),
+    })
+}
+
+/// Records an item in a group (and subgroup) with only a name. For tests of the
+/// catalog rules; returns its sequence number.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn record(
     db: &Db,
@@ -28,7 +1183,7 @@ pub async fn record(
     };
     let mut tx = db.begin().await?;
     let sequence_num = counters::next(&mut tx, company, Sequence::Items).await?;
-    let at = crate::now();
+    let at = now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
         .set("sequence_num", sequence_num)
@@ -38,16 +1193,12 @@ pub async fn record(
         .set("sub_group_id", sub_group)
         .set("created_at", at)
         .set("updated_at", at);
-    tx.execute(&row.into_insert("items")).await?;
-    change_log::record(
-        &mut tx,
-        company,
-        "item",
-        sequence_num,
-        "created",
-        serde_json::json!({"group_id": group}),
-    )
-    .await?;
+    let stmt = row
+        .into_insert("items")
+        .returning(Query::returning().column("id"))
+        .to_owned();
+    let (id,): (i64,) = tx.one(&stmt).await?;
+    history(&mut tx, company, id, "created", json!({"group_id": group})).await?;
     tx.commit().await?;
     Ok(sequence_num)
 }

@@ -592,6 +592,28 @@ pub(crate) mod counts {
         Total::Counted(company, lists.to_vec())
     }
 
+    /// Items of one kind: all, or (`retired`) the retired ones or the others.
+    pub(crate) fn items(
+        company: CompanyId,
+        kind: domain::item::AssetType,
+        retired: Option<bool>,
+    ) -> Total {
+        use domain::item::AssetType as T;
+        let [in_use, gone] = match kind {
+            T::FixedAsset => ["items:FixedAsset:in_use", "items:FixedAsset:retired"],
+            T::VolatileAsset => ["items:VolatileAsset:in_use", "items:VolatileAsset:retired"],
+            T::StockAsset => ["items:StockAsset:in_use", "items:StockAsset:retired"],
+        };
+        Total::Counted(
+            company,
+            match retired {
+                None => vec![in_use, gone],
+                Some(true) => vec![gone],
+                Some(false) => vec![in_use],
+            },
+        )
+    }
+
     /// Customers, contacts or (`kind` None) both, as `filter` narrows them.
     pub(crate) fn persons(company: CompanyId, kind: Option<Kind>, filter: &PersonFilter) -> Total {
         use PersonFilter as F;

@@ -164,6 +164,7 @@ impl From<StoreError> for ApiError {
                 ApiError::Forbidden(crate::refusals::forbidden(refusal).to_owned())
             }
             StoreError::InUse(refusal) => ApiError::Conflict(crate::refusals::in_use(&refusal)),
+            StoreError::Conflict(refusal) => ApiError::Conflict(crate::refusals::conflict(&refusal)),
             StoreError::Invalid(errors) => ApiError::Invalid(errors),
             e if e.is_unavailable() => ApiError::Unavailable(e.to_string()),
             e if e.is_foreign_key_violation() => ApiError::Conflict(

@@ -1,7 +1,9 @@
 //! The words of the 403 and 409 answers (`domain::refusal`): why a record cannot be
 //! changed or deleted, and what to do first.
 
-use domain::refusal::{Forbidden, InUse, Record, Users};
+use domain::Vocabulary;
+use domain::item::AssetType;
+use domain::refusal::{Conflict, Forbidden, InUse, Record, Users};
 
 pub fn forbidden(refusal: Forbidden) -> &'static str {
     match refusal {
@@ -38,6 +40,81 @@ pub fn in_use(refusal: &InUse) -> String {
             title(*record).to_lowercase()
         ),
         (record, _) => format!("{} {name:?} is still in use.", title(*record)),
+    }
+}
+
+pub fn conflict(refusal: &Conflict) -> String {
+    let date = |d: &chrono::NaiveDate| d.format("%Y-%m-%d").to_string();
+    match refusal {
+        Conflict::NotAFixedAsset { number, asset_type } => {
+            let (what, path) = match asset_type {
+                AssetType::VolatileAsset => ("an inventory item", "/inventory"),
+                AssetType::StockAsset => ("an asset stock item", "/stock_assets"),
+                AssetType::FixedAsset => ("a fixed asset", "/assets"),
+            };
+            format!(
+                "Asset #{number} is {what}, not a fixed asset; use the {path} endpoints for it."
+            )
+        }
+        Conflict::Retired { number } => format!(
+            "Asset #{number} is retired; activate it (/assets/{number}/activate.api) first."
+        ),
+        Conflict::CheckedOut { number, to } => {
+            format!("Asset #{number} is checked out to {to}; check it in first.")
+        }
+        Conflict::NotCheckedOut { number } => {
+            format!("Asset #{number} is not checked out (it is available or retired).")
+        }
+        Conflict::NotRetired { number } => {
+            format!("Asset #{number} is not retired; only a retired asset can be activated.")
+        }
+        Conflict::Reserved {
+            number,
+            member,
+            from,
+            to,
+            mine,
+        } => {
+            let flag = if *mine {
+                "override_my_conflicting_reservations"
+            } else {
+                "override_conflicting_reservations"
+            };
+            format!(
+                "Asset #{number} is reserved for {member} from {} to {} (approved); choose another period, or send checkout_values[{flag}]=true to override the reservation.",
+                date(from),
+                date(to)
+            )
+        }
+        Conflict::ReservationOverlap {
+            number,
+            other,
+            from,
+            to,
+        } => format!(
+            "Asset #{number} is already reserved from {} to {} (approved reservation {other}); deny that one first or choose other dates.",
+            date(from),
+            date(to)
+        ),
+        Conflict::ReservationDecided {
+            id,
+            status,
+            decision,
+        } => format!(
+            "Reservation request {id} is {}; {} applies only to {} requests.",
+            status.as_str(),
+            decision.as_str(),
+            match decision {
+                domain::reservation::Decision::Approve => "pending",
+                domain::reservation::Decision::Deny => "pending or approved",
+            }
+        ),
+        Conflict::VerificationPending { number } => format!(
+            "Asset #{number} already has a pending verification request; wait for the answer or cancel it first."
+        ),
+        Conflict::NoPendingVerification { number } => {
+            format!("Asset #{number} has no pending verification request to cancel.")
+        }
     }
 }
 

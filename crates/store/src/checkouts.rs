@@ -1,0 +1,443 @@
+//! Check-out, check-in and extension of fixed assets, and the members' views of them.
+//!
+//! An asset is out to one member at a time, however requests race: the check-out
+//! locks the asset's row and moves it from `available` with a conditional UPDATE, and
+//! the partial unique index `asset_checkouts_one_open` holds one open check-out per
+//! asset. A refused check-out changes nothing.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::item::ItemState;
+use domain::refusal::Conflict;
+use domain::reservation::ReservationStatus;
+use domain::{Change, CompanyId, Page, Vocabulary};
+use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+use crate::custom_fields::merge_values;
+use crate::items::{self, ItemView, Today};
+use crate::{Assignments, Db, PageOf, StoreError, Tx, now};
+
+/// Who an asset goes to: `user_id`, or else `user_email`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemberRef {
+    Id(i64),
+    Email(String),
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct MemberRow {
+    id: i64,
+    active: bool,
+    name: String,
+}
+
+/// The active member `id` of the company and their name; `field` names the parameter
+/// in the 422 otherwise.
+pub(crate) async fn active_member(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: i64,
+    field: &str,
+) -> Result<String, StoreError> {
+    let m = member(tx, company, &MemberRef::Id(id), field).await?;
+    Ok(m.name)
+}
+
+async fn member(
+    tx: &mut Tx,
+    company: CompanyId,
+    who: &MemberRef,
+    field: &str,
+) -> Result<MemberRow, StoreError> {
+    let stmt = crate::scoped("members", company)
+        .columns(["id", "active"])
+        .expr_as(Expr::cust(r#""first_name" || ' ' || "last_name""#), "name")
+        .and_where(match who {
+            MemberRef::Id(id) => Expr::col("id").eq(*id),
+            MemberRef::Email(e) => Expr::col("email").eq(e.to_lowercase()),
+        })
+        .to_owned();
+    let found: Option<MemberRow> = tx.optional(&stmt).await?;
+    let Some(m) = found else {
+        let what = match who {
+            MemberRef::Id(id) => format!("is not a member of this company: {id}"),
+            MemberRef::Email(e) => format!("is not the e-mail of a member of this company: {e}"),
+        };
+        return Err(StoreError::invalid(field, what));
+    };
+    if !m.active {
+        return Err(StoreError::invalid(
+            field,
+            format!(
+                "{} (member {}) is inactive; activate the member (/members/{}/activate.api) first",
+                m.name, m.id, m.id
+            ),
+        ));
+    }
+    Ok(m)
+}
+
+async fn check_location(
+    tx: &mut Tx,
+    company: CompanyId,
+    location: Option<i64>,
+    field: &str,
+) -> Result<(), StoreError> {
+    let Some(l) = location else { return Ok(()) };
+    let stmt = crate::scoped("locations", company)
+        .column("id")
+        .and_where(Expr::col("id").eq(l))
+        .to_owned();
+    if tx.optional::<(i64,)>(&stmt).await?.is_none() {
+        return Err(StoreError::invalid(
+            field,
+            format!("is not a location of this company: {l}"),
+        ));
+    }
+    Ok(())
+}
+
+/// A check-out.
+#[derive(Debug, Clone)]
+pub struct Checkout {
+    pub member: MemberRef,
+    /// When it is due back; `None`: no end.
+    pub due: Option<DateTime<Utc>>,
+    pub location: Option<i64>,
+    pub comments: Option<String>,
+    pub values: BTreeMap<i64, Change<String>>,
+    /// Check out over other members' approved reservations (they are removed).
+    pub override_conflicting: bool,
+    /// Check out over the member's own later approved reservations (default true).
+    pub override_mine: bool,
+}
+
+fn date_of(at: DateTime<Utc>, tz: chrono_tz::Tz) -> NaiveDate {
+    at.with_timezone(&tz).date_naive()
+}
+
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn check_out(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    checkout: Checkout,
+    clock: &items::Clock,
+) -> Result<ItemView, StoreError> {
+    let at = now();
+    if let Some(due) = checkout.due
+        && due <= at
+    {
+        return Err(StoreError::invalid("till", "must be later than now"));
+    }
+    let mut tx = db.begin().await?;
+    let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
+    match item.state() {
+        ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
+        ItemState::CheckedOut => {
+            return Err(StoreError::Conflict(Conflict::CheckedOut {
+                number,
+                to: items::holder_name(&mut tx, company, item.assigned_to_id).await?,
+            }));
+        }
+        ItemState::Available => {}
+    }
+    let holder = member(&mut tx, company, &checkout.member, "user_id").await?;
+    check_location(
+        &mut tx,
+        company,
+        checkout.location,
+        "checkout_values[location_id]",
+    )
+    .await?;
+    // Approved reservations sharing a day with the check-out: the member's own that
+    // cover today are fulfilled by it; the others stand in the way unless overridden.
+    let today = clock.today;
+    let until = checkout.due.map(|d| date_of(d, clock.tz));
+    let (mut fulfilled, mut removed) = (Vec::new(), Vec::new());
+    for r in crate::reservations::approved_from(&mut tx, company, item.id, today, until).await? {
+        let mine = r.member_id == holder.id;
+        if mine && r.from_on <= today {
+            fulfilled.push(r.id);
+        } else if (mine && checkout.override_mine) || (!mine && checkout.override_conflicting) {
+            removed.push(r.id);
+        } else {
+            return Err(StoreError::Conflict(Conflict::Reserved {
+                number,
+                member: r.member_name,
+                from: r.from_on,
+                to: r.to_on,
+                mine,
+            }));
+        }
+    }
+    crate::reservations::set_status(&mut tx, company, &fulfilled, ReservationStatus::Fulfilled)
+        .await?;
+    crate::reservations::set_status(&mut tx, company, &removed, ReservationStatus::Removed).await?;
+    let mut row = Assignments::update();
+    row.set("state", ItemState::CheckedOut.as_str())
+        .set("assigned_to_id", holder.id)
+        .set("checkout_on", at)
+        .set("checkin_due_on", checkout.due)
+        .given("location_id", &checkout.location);
+    let update = row
+        .into_update("items", company, item.id)
+        .and_where(Expr::col("state").eq(ItemState::Available.as_str()))
+        .to_owned();
+    if tx.execute(&update).await? != 1 {
+        // Unreachable under the row lock; kept so the rule does not rest on it alone.
+        return Err(StoreError::Conflict(Conflict::CheckedOut {
+            number,
+            to: "another member".into(),
+        }));
+    }
+    let insert = Query::insert()
+        .into_table("asset_checkouts")
+        .columns([
+            "company_id",
+            "item_id",
+            "member_id",
+            "checkout_on",
+            "due_on",
+            "checkout_location_id",
+            "checkout_comments",
+            "checkout_values",
+            "created_at",
+            "updated_at",
+        ])
+        .values_panic([
+            company.0.into(),
+            item.id.into(),
+            holder.id.into(),
+            at.into(),
+            checkout.due.into(),
+            checkout.location.into(),
+            checkout.comments.clone().into(),
+            merge_values("{}", &checkout.values).into(),
+            at.into(),
+            at.into(),
+        ])
+        .to_owned();
+    tx.execute(&insert).await?;
+    let details = json!({
+        "is_checkout": true,
+        "assigned_to_id": holder.id,
+        "assigned_to_name": holder.name,
+        "checkout_on": at,
+        "checkin_due_on": checkout.due,
+        "location_id": checkout.location,
+        "comments": checkout.comments,
+        "reservations_fulfilled": fulfilled,
+        "reservations_removed": removed,
+    });
+    items::finish(
+        tx,
+        db,
+        company,
+        item.id,
+        ("checked_out", details),
+        Today(today),
+    )
+    .await
+}
+
+/// A check-in.
+#[derive(Debug, Clone, Default)]
+pub struct Checkin {
+    pub location: Option<i64>,
+    pub comments: Option<String>,
+    pub values: BTreeMap<i64, Change<String>>,
+}
+
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn check_in(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    checkin: Checkin,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let mut tx = db.begin().await?;
+    let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
+    if item.state() != ItemState::CheckedOut {
+        return Err(StoreError::Conflict(Conflict::NotCheckedOut { number }));
+    }
+    check_location(
+        &mut tx,
+        company,
+        checkin.location,
+        "checkin_values[location_id]",
+    )
+    .await?;
+    let at = now();
+    let mut row = Assignments::update();
+    row.set("state", ItemState::Available.as_str())
+        .set("assigned_to_id", Option::<i64>::None)
+        .set("checkout_on", Option::<DateTime<Utc>>::None)
+        .set("checkin_due_on", Option::<DateTime<Utc>>::None)
+        .given("location_id", &checkin.location);
+    tx.execute(&row.into_update("items", company, item.id))
+        .await?;
+    let close = Query::update()
+        .table("asset_checkouts")
+        .values([
+            ("checkin_on", at.into()),
+            ("checkin_location_id", checkin.location.into()),
+            ("checkin_comments", checkin.comments.clone().into()),
+            ("checkin_values", merge_values("{}", &checkin.values).into()),
+            ("updated_at", at.into()),
+        ])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("item_id").eq(item.id))
+        .and_where(Expr::col("checkin_on").is_null())
+        .to_owned();
+    tx.execute(&close).await?;
+    let name = items::holder_name(&mut tx, company, item.assigned_to_id).await?;
+    let details = json!({
+        "is_checkout": false,
+        "assigned_to_id": item.assigned_to_id,
+        "assigned_to_name": name,
+        "checkout_on": item.checkout_on,
+        "checkin_on": at,
+        "location_id": checkin.location,
+        "comments": checkin.comments,
+    });
+    items::finish(tx, db, company, item.id, ("checked_in", details), today).await
+}
+
+/// Moves the due moment of a check-out later: after now and after the check-out.
+/// An approved reservation of another member in the way is refused.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn extend(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    due: DateTime<Utc>,
+    clock: &items::Clock,
+) -> Result<ItemView, StoreError> {
+    let mut tx = db.begin().await?;
+    let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
+    if item.state() != ItemState::CheckedOut {
+        return Err(StoreError::Conflict(Conflict::NotCheckedOut { number }));
+    }
+    if due <= now() || item.checkout_on.is_some_and(|c| due <= c) {
+        return Err(StoreError::invalid(
+            "till",
+            "must be later than now and than the check-out",
+        ));
+    }
+    let until = date_of(due, clock.tz);
+    let others =
+        crate::reservations::approved_from(&mut tx, company, item.id, clock.today, Some(until))
+            .await?;
+    if let Some(r) = others
+        .into_iter()
+        .find(|r| Some(r.member_id) != item.assigned_to_id)
+    {
+        return Err(StoreError::Conflict(Conflict::Reserved {
+            number,
+            member: r.member_name,
+            from: r.from_on,
+            to: r.to_on,
+            mine: false,
+        }));
+    }
+    let mut row = Assignments::update();
+    row.set("checkin_due_on", due);
+    tx.execute(&row.into_update("items", company, item.id))
+        .await?;
+    let open = Query::update()
+        .table("asset_checkouts")
+        .values([("due_on", due.into()), ("updated_at", now().into())])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("item_id").eq(item.id))
+        .and_where(Expr::col("checkin_on").is_null())
+        .to_owned();
+    tx.execute(&open).await?;
+    let details = json!({"checkin_due_on": due, "previous_due_on": item.checkin_due_on});
+    items::finish(
+        tx,
+        db,
+        company,
+        item.id,
+        ("checkout_extended", details),
+        Today(clock.today),
+    )
+    .await
+}
+
+/// One check-out of a member's history.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CheckoutRecord {
+    pub id: i64,
+    pub item_id: i64,
+    pub sequence_num: i64,
+    pub asset_name: String,
+    pub member_id: i64,
+    pub checkout_on: DateTime<Utc>,
+    pub due_on: Option<DateTime<Utc>>,
+    pub checkin_on: Option<DateTime<Utc>>,
+    pub checkout_location_id: Option<i64>,
+    pub checkin_location_id: Option<i64>,
+    pub checkout_comments: Option<String>,
+    pub checkin_comments: Option<String>,
+}
+
+fn records(company: CompanyId) -> SelectStatement {
+    Query::select()
+        .from("asset_checkouts")
+        .columns(
+            [
+                "id",
+                "item_id",
+                "member_id",
+                "checkout_on",
+                "due_on",
+                "checkin_on",
+                "checkout_location_id",
+                "checkin_location_id",
+                "checkout_comments",
+                "checkin_comments",
+            ]
+            .map(|c| ("asset_checkouts", c)),
+        )
+        .expr_as(Expr::col(("items", "sequence_num")), "sequence_num")
+        .expr_as(Expr::col(("items", "name")), "asset_name")
+        .inner_join(
+            "items",
+            Cond::all()
+                .add(Expr::col(("items", "company_id")).equals(("asset_checkouts", "company_id")))
+                .add(Expr::col(("items", "id")).equals(("asset_checkouts", "item_id"))),
+        )
+        .and_where(Expr::col(("asset_checkouts", "company_id")).eq(company.0))
+        .to_owned()
+}
+
+/// A page of a member's check-outs, oldest first, 25 a page.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn member_history(
+    db: &Db,
+    company: CompanyId,
+    member: i64,
+    p: Page,
+) -> Result<PageOf<CheckoutRecord>, StoreError> {
+    crate::members::find(db, company, member).await?;
+    let cond = Cond::all().add(Expr::col(("asset_checkouts", "member_id")).eq(member));
+    let base = crate::scoped("asset_checkouts", company)
+        .cond_where(cond.clone())
+        .to_owned();
+    let rows = records(company)
+        .cond_where(cond)
+        .order_by(("asset_checkouts", "id"), Order::Asc)
+        .to_owned();
+    crate::page_of(
+        db,
+        &base,
+        rows,
+        ("asset_checkouts", "id"),
+        p,
+        crate::Total::Filtered,
+    )
+    .await
+}

@@ -1,0 +1,146 @@
+//! Custom filters: a named conjunction of the built-in filters of one kind of item,
+//! used as `status=custom_filter_<id>`.
+
+use chrono::{DateTime, Utc};
+use domain::asset_filter::AssetFilter;
+use domain::{CompanyId, Page};
+use sea_query::{Expr, ExprTrait, Query};
+use serde::{Deserialize, Serialize};
+
+use crate::{Db, PageOf, StoreError, change_log, now};
+
+/// The kinds of item a custom filter applies to, as `assets_type` names them.
+pub const ASSETS_TYPES: [&str; 3] = ["fixed_assets", "volatile_assets", "stock_assets"];
+
+/// One condition: a built-in filter's status and values, as sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Condition {
+    pub status: String,
+    pub value: Option<String>,
+    pub sub_group: Option<String>,
+}
+
+impl Condition {
+    pub fn filter(&self) -> Result<AssetFilter, domain::asset_filter::FilterError> {
+        AssetFilter::parse(
+            &self.status,
+            self.value.as_deref(),
+            self.sub_group.as_deref(),
+        )
+    }
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CustomFilter {
+    pub id: i64,
+    pub name: String,
+    pub assets_type: String,
+    /// JSON list of [`Condition`].
+    pub conditions: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl CustomFilter {
+    pub fn conditions(&self) -> Vec<Condition> {
+        serde_json::from_str(&self.conditions).unwrap_or_default()
+    }
+}
+
+const COLUMNS: [&str; 6] = [
+    "id",
+    "name",
+    "assets_type",
+    "conditions",
+    "created_at",
+    "updated_at",
+];
+
+/// Creates a custom filter; the HTTP layer has checked every condition.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    name: &str,
+    assets_type: &str,
+    conditions: &[Condition],
+) -> Result<CustomFilter, StoreError> {
+    let at = now();
+    let stmt = Query::insert()
+        .into_table("custom_filters")
+        .columns([
+            "company_id",
+            "name",
+            "assets_type",
+            "conditions",
+            "created_at",
+            "updated_at",
+        ])
+        .values_panic([
+            company.0.into(),
+            name.into(),
+            assets_type.into(),
+            serde_json::to_string(conditions)
+                .unwrap_or_else(|_| "[]".into())
+                .into(),
+            at.into(),
+            at.into(),
+        ])
+        .returning(Query::returning().columns(COLUMNS))
+        .to_owned();
+    let mut tx = db.begin().await?;
+    let filter: CustomFilter = tx.one(&stmt).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "custom_filter",
+        filter.id,
+        "created",
+        serde_json::json!({"name": name, "assets_type": assets_type}),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(filter)
+}
+
+/// The custom filters of one kind of item, 25 a page.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    assets_type: &str,
+    page: Page,
+) -> Result<PageOf<CustomFilter>, StoreError> {
+    let base = crate::scoped("custom_filters", company)
+        .and_where(Expr::col("assets_type").eq(assets_type))
+        .to_owned();
+    crate::paged(db, base, COLUMNS, page, crate::Total::Filtered).await
+}
+
+/// The built-in filters custom filter `id` stands for; it must be one of
+/// `assets_type` (a 422 on `status` otherwise).
+pub(crate) async fn conditions(
+    db: &Db,
+    company: CompanyId,
+    id: i64,
+    assets_type: &str,
+) -> Result<Vec<AssetFilter>, StoreError> {
+    let stmt = crate::scoped("custom_filters", company)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
+    let found: Option<CustomFilter> = db.read().optional(&stmt).await?;
+    let Some(filter) = found.filter(|f| f.assets_type == assets_type) else {
+        return Err(StoreError::invalid(
+            "status",
+            format!(
+                "custom_filter_{id} is not a custom filter of {assets_type} in this company (see /custom_filters.api?assets_type={assets_type})"
+            ),
+        ));
+    };
+    Ok(filter
+        .conditions()
+        .iter()
+        .filter_map(|c| c.filter().ok())
+        .collect())
+}

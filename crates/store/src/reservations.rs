@@ -1,0 +1,378 @@
+//! Reservation requests of members for fixed assets, for whole days. Approved ones of
+//! one asset never overlap: an approval locks the asset's row and checks the approved
+//! reservations in the same transaction, so two approvals racing queue on the lock.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::refusal::Conflict;
+use domain::reservation::{Decision, ReservationStatus};
+use domain::{CompanyId, Page, Vocabulary};
+use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
+use serde_json::json;
+
+use crate::items::{self, Today};
+use crate::{Db, PageOf, StoreError, Tx, now};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Reservation {
+    pub id: i64,
+    pub item_id: i64,
+    pub sequence_num: i64,
+    pub asset_name: String,
+    pub member_id: i64,
+    pub member_name: String,
+    pub from_on: NaiveDate,
+    pub to_on: NaiveDate,
+    pub note: Option<String>,
+    pub status: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+fn select(company: CompanyId) -> SelectStatement {
+    Query::select()
+        .from("reservation_requests")
+        .columns(
+            [
+                "id",
+                "item_id",
+                "member_id",
+                "from_on",
+                "to_on",
+                "note",
+                "status",
+                "created_at",
+                "updated_at",
+            ]
+            .map(|c| ("reservation_requests", c)),
+        )
+        .expr_as(Expr::col(("items", "sequence_num")), "sequence_num")
+        .expr_as(Expr::col(("items", "name")), "asset_name")
+        .expr_as(
+            Expr::cust(r#""members"."first_name" || ' ' || "members"."last_name""#),
+            "member_name",
+        )
+        .inner_join(
+            "items",
+            Cond::all()
+                .add(
+                    Expr::col(("items", "company_id"))
+                        .equals(("reservation_requests", "company_id")),
+                )
+                .add(Expr::col(("items", "id")).equals(("reservation_requests", "item_id"))),
+        )
+        .inner_join(
+            "members",
+            Cond::all()
+                .add(
+                    Expr::col(("members", "company_id"))
+                        .equals(("reservation_requests", "company_id")),
+                )
+                .add(Expr::col(("members", "id")).equals(("reservation_requests", "member_id"))),
+        )
+        .and_where(Expr::col(("reservation_requests", "company_id")).eq(company.0))
+        .to_owned()
+}
+
+fn r(c: &'static str) -> Expr {
+    Expr::col(("reservation_requests", c))
+}
+
+/// The approved reservations of item `item` that share a day with `from..=to` (`to`
+/// `None`: without end), earliest first.
+pub(crate) async fn approved_from(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+    from: NaiveDate,
+    to: Option<NaiveDate>,
+) -> Result<Vec<Reservation>, StoreError> {
+    let mut stmt = select(company)
+        .and_where(r("item_id").eq(item))
+        .and_where(r("status").eq(ReservationStatus::Approved.as_str()))
+        .and_where(r("to_on").gte(from))
+        .order_by(("reservation_requests", "from_on"), Order::Asc)
+        .to_owned();
+    if let Some(to) = to {
+        stmt.and_where(r("from_on").lte(to));
+    }
+    tx.all(&stmt).await
+}
+
+/// Sets reservations `ids` to `status` (a check-out fulfilling or overriding them).
+pub(crate) async fn set_status(
+    tx: &mut Tx,
+    company: CompanyId,
+    ids: &[i64],
+    status: ReservationStatus,
+) -> Result<(), StoreError> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let stmt = Query::update()
+        .table("reservation_requests")
+        .values([
+            ("status", status.as_str().into()),
+            ("updated_at", now().into()),
+        ])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").is_in(ids.to_vec()))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    Ok(())
+}
+
+/// Removes the pending and approved reservations of item `item` (it is retired);
+/// returns how many.
+pub(crate) async fn remove_open(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+) -> Result<u64, StoreError> {
+    let stmt = Query::update()
+        .table("reservation_requests")
+        .values([
+            ("status", ReservationStatus::Removed.as_str().into()),
+            ("updated_at", now().into()),
+        ])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("item_id").eq(item))
+        .and_where(Expr::col("status").is_in([
+            ReservationStatus::Pending.as_str(),
+            ReservationStatus::Approved.as_str(),
+        ]))
+        .to_owned();
+    tx.execute(&stmt).await
+}
+
+/// A new reservation request.
+#[derive(Debug, Clone)]
+pub struct NewReservation {
+    pub member: i64,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub note: Option<String>,
+}
+
+async fn one(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Reservation, StoreError> {
+    let stmt = select(company).and_where(r("id").eq(id)).to_owned();
+    tx.one(&stmt).await
+}
+
+/// Asks for a fixed asset for whole days; the request is pending until decided.
+/// Starting before today (in the company's time zone) is refused.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn create(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    new: NewReservation,
+    today: Today,
+) -> Result<Reservation, StoreError> {
+    if new.from < today.0 {
+        return Err(StoreError::invalid(
+            "reservation_request[from]",
+            format!("can't be before today ({})", today.0),
+        ));
+    }
+    let mut tx = db.begin().await?;
+    let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
+    if item.state() == domain::item::ItemState::Retired {
+        return Err(StoreError::Conflict(Conflict::Retired { number }));
+    }
+    crate::checkouts::active_member(&mut tx, company, new.member, "user[id]").await?;
+    let at = now();
+    let stmt = Query::insert()
+        .into_table("reservation_requests")
+        .columns([
+            "company_id",
+            "item_id",
+            "member_id",
+            "from_on",
+            "to_on",
+            "note",
+            "status",
+            "created_at",
+            "updated_at",
+        ])
+        .values_panic([
+            company.0.into(),
+            item.id.into(),
+            new.member.into(),
+            new.from.into(),
+            new.to.into(),
+            new.note.clone().into(),
+            ReservationStatus::Pending.as_str().into(),
+            at.into(),
+            at.into(),
+        ])
+        .returning(Query::returning().column("id"))
+        .to_owned();
+    let (id,): (i64,) = tx.one(&stmt).await?;
+    let reservation = one(&mut tx, company, id).await?;
+    items::history(
+        &mut tx,
+        company,
+        item.id,
+        "reservation_requested",
+        json!({
+            "reservation_id": id,
+            "user_id": new.member,
+            "user_full_name": reservation.member_name,
+            "from": new.from,
+            "to": new.to,
+        }),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(reservation)
+}
+
+/// Approves or denies request `id` of the asset numbered `number`. An approval that
+/// would overlap another approved reservation of the asset is refused (409).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn decide(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    id: i64,
+    decision: Decision,
+) -> Result<Reservation, StoreError> {
+    let mut tx = db.begin().await?;
+    let item = items::lock(&mut tx, company, number).await?;
+    let stmt = select(company)
+        .and_where(r("id").eq(id))
+        .and_where(r("item_id").eq(item.id))
+        .to_owned();
+    let request: Reservation = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let status = ReservationStatus::parse(&request.status).unwrap_or(ReservationStatus::Pending);
+    let Some(next) = decision.next(status) else {
+        return Err(StoreError::Conflict(Conflict::ReservationDecided {
+            id,
+            status,
+            decision,
+        }));
+    };
+    if next == ReservationStatus::Approved {
+        if item.state() == domain::item::ItemState::Retired {
+            return Err(StoreError::Conflict(Conflict::Retired { number }));
+        }
+        let clash = approved_from(
+            &mut tx,
+            company,
+            item.id,
+            request.from_on,
+            Some(request.to_on),
+        )
+        .await?
+        .into_iter()
+        .find(|other| other.id != id);
+        if let Some(other) = clash {
+            return Err(StoreError::Conflict(Conflict::ReservationOverlap {
+                number,
+                other: other.id,
+                from: other.from_on,
+                to: other.to_on,
+            }));
+        }
+    }
+    set_status(&mut tx, company, &[id], next).await?;
+    let action = match next {
+        ReservationStatus::Approved => "reservation_approved",
+        _ => "reservation_denied",
+    };
+    items::history(
+        &mut tx,
+        company,
+        item.id,
+        action,
+        json!({
+            "reservation_id": id,
+            "user_id": request.member_id,
+            "user_full_name": request.member_name,
+            "from": request.from_on,
+            "to": request.to_on,
+        }),
+    )
+    .await?;
+    let decided = one(&mut tx, company, id).await?;
+    tx.commit().await?;
+    Ok(decided)
+}
+
+/// Which requests a list shows.
+#[derive(Debug, Clone, Default)]
+pub struct ReservationFilter {
+    /// The asset numbered so.
+    pub item_number: Option<i64>,
+    pub member: Option<i64>,
+    /// `None`: every status.
+    pub status: Option<ReservationStatus>,
+    pub starting_on: Option<NaiveDate>,
+}
+
+/// A page of reservation requests, newest first.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    filter: &ReservationFilter,
+    p: Page,
+) -> Result<PageOf<Reservation>, StoreError> {
+    let mut cond = Cond::all();
+    if let Some(number) = filter.item_number {
+        let stmt = crate::scoped("items", company)
+            .column("id")
+            .and_where(Expr::col("sequence_num").eq(number))
+            .to_owned();
+        let (item,): (i64,) = db
+            .read()
+            .optional(&stmt)
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        cond = cond.add(r("item_id").eq(item));
+    }
+    if let Some(m) = filter.member {
+        cond = cond.add(r("member_id").eq(m));
+    }
+    if let Some(s) = filter.status {
+        cond = cond.add(r("status").eq(s.as_str()));
+    }
+    if let Some(d) = filter.starting_on {
+        cond = cond.add(r("from_on").eq(d));
+    }
+    let base = crate::scoped("reservation_requests", company)
+        .cond_where(cond.clone())
+        .to_owned();
+    let rows = select(company)
+        .cond_where(cond)
+        .order_by(("reservation_requests", "id"), Order::Asc)
+        .to_owned();
+    crate::page_of(
+        db,
+        &base,
+        rows,
+        ("reservation_requests", "id"),
+        p,
+        crate::Total::Filtered,
+    )
+    .await
+}
+
+/// The approved reservations of an item that have not ended, earliest first.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn reserved_dates(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    today: Today,
+) -> Result<Vec<Reservation>, StoreError> {
+    let mut tx = db.begin_read().await?;
+    let stmt = crate::scoped("items", company)
+        .column("id")
+        .and_where(Expr::col("sequence_num").eq(number))
+        .to_owned();
+    let (item,): (i64,) = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let found = approved_from(&mut tx, company, item, today.0, None).await?;
+    tx.commit().await?;
+    Ok(found)
+}
