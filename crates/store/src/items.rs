@@ -118,6 +118,9 @@ const COLUMNS: [&str; 33] = [
     "updated_at",
 ];
 
+/// A day after every reservation (dates compare as text on SQLite: not `NaiveDate::MAX`).
+const LAST_DAY: NaiveDate = NaiveDate::from_ymd_opt(9999, 12, 31).expect("valid");
+
 /// The day "today" is for the company: reads mark items reserved on it.
 #[derive(Debug, Clone, Copy)]
 pub struct Today(pub NaiveDate);
@@ -413,7 +416,7 @@ fn condition(company: CompanyId, filter: &AssetFilter, clock: &Clock) -> Cond {
                 .and_where(Expr::col(("r", "from_on")).eq(clock.today))
                 .to_owned(),
         )),
-        F::Reserved => one(approved_reservation_between(clock.today, NaiveDate::MAX)),
+        F::Reserved => one(approved_reservation_between(clock.today, LAST_DAY)),
         F::Retired => one(state_is(ItemState::Retired)),
         F::UpdateTime(from, to) => Cond::all()
             .add(col("updated_at").gte(clock.day_starts(*from)))

@@ -16,6 +16,7 @@ pub mod console;
 pub mod counters;
 pub mod custom_fields;
 pub mod custom_filters;
+pub mod custom_taxes;
 pub mod groups;
 pub mod items;
 mod lists;

@@ -409,9 +409,11 @@ pub async fn update(
     find(db, company, id).await
 }
 
-/// Activates or deactivates a member. Deactivating the owner is refused. Items
-/// checked out to a deactivated member stay with them; the change log records the
-/// deactivation so the check-out records can show it once check-outs exist.
+/// Activates or deactivates a member. Deactivating the owner is refused. A member
+/// deactivated while holding items keeps them (they can be checked in as usual) and
+/// becomes a non-login member, so that nobody signs in as them while they hold the
+/// company's items ("items checked out to the member become non-login state"). New
+/// check-outs to an inactive member are refused.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn set_active(
     db: &Db,
@@ -433,6 +435,27 @@ pub async fn set_active(
         active,
     )
     .await?;
+    if !active && before.active {
+        let holding = crate::scoped("items", company)
+            .column("id")
+            .and_where(Expr::col("assigned_to_id").eq(id))
+            .limit(1)
+            .to_owned();
+        if tx.optional::<(i64,)>(&holding).await?.is_some() {
+            let mut row = Assignments::update();
+            row.set("login_enabled", false);
+            tx.execute(&row.into_update("members", company, id)).await?;
+            change_log::record(
+                &mut tx,
+                company,
+                "member",
+                id,
+                "login_disabled",
+                serde_json::json!({"reason": "deactivated while holding items"}),
+            )
+            .await?;
+        }
+    }
     tx.commit().await?;
     find(db, company, id).await
 }

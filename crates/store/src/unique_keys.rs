@@ -53,6 +53,18 @@ const KEYS: &[UniqueKey] = &[
         field: "name",
         problem: TAKEN,
     },
+    UniqueKey {
+        table: "custom_taxes",
+        columns: &["company_id", "name"],
+        field: "name",
+        problem: TAKEN,
+    },
+    UniqueKey {
+        table: "custom_filters",
+        columns: &["company_id", "assets_type", "name"],
+        field: "name",
+        problem: TAKEN,
+    },
 ];
 
 impl UniqueKey {

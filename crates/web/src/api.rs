@@ -284,7 +284,11 @@ fn success_schema(doc: &Doc, method: &HttpMethod) -> serde_json::Value {
     // Every record's `id` is an integer; saying so lets clients (and schemathesis's links)
     // follow a created record to its own paths.
     let record = json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}});
-    if let (Some(plural), HttpMethod::Get) = (&doc.page, method) {
+    // A route documented only as a page (`/members/{id}/checked_out_items`, which the
+    // spec sends as PUT) answers the page whatever the method.
+    if let Some(plural) = &doc.page
+        && (matches!(method, HttpMethod::Get) || doc.one.is_none())
+    {
         return json!({
             "type": "object",
             "required": [plural, "total_pages", "current_page"],

@@ -44,6 +44,8 @@ pub mod kind {
         Team => "team",
         RetireReason => "retire_reason",
         Address => "address",
+        ReservationRequest => "reservation request",
+        CustomTax => "custom tax",
     );
 
     /// A fixed asset, inventory or asset stock: one numbering shared by all three, so

@@ -1,10 +1,13 @@
 //! One module per resource family of the spec, plus rentrack's reference data.
 
 pub mod addresses;
+pub mod assets;
 pub mod businesses;
 pub mod company_settings;
 pub mod contacts;
 pub mod custom_fields;
+pub mod custom_filters;
+pub mod custom_taxes;
 pub mod customers;
 pub mod groups;
 pub mod locations;

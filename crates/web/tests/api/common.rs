@@ -352,6 +352,22 @@ impl TestApp {
             .expect("order recorded");
     }
 
+    /// Creates a fixed asset in `group` and returns its number (sequence_num).
+    pub async fn asset(&self, name: &str, group: i64, extra: &[(&str, &str)]) -> i64 {
+        let group = group.to_string();
+        let mut form = vec![
+            ("fixed_asset[name]", name),
+            ("fixed_asset[group_id]", group.as_str()),
+            ("fixed_asset[purchased_on]", "01/15/2026"),
+        ];
+        form.extend_from_slice(extra);
+        let res = self.post("/assets.api", &form).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["asset"]["sequence_num"]
+            .as_i64()
+            .expect("sequence_num")
+    }
+
     pub async fn group(&self, name: &str) -> i64 {
         let res = self.post("/groups.api", &[("group[name]", name)]).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
@@ -458,6 +474,13 @@ impl Res {
     pub fn expect(&self, status: StatusCode) -> &Value {
         assert_eq!(self.status, status, "body: {}", self.text);
         &self.body
+    }
+
+    /// Asserts the status and takes the body.
+    #[track_caller]
+    pub fn into_body(self, status: StatusCode) -> Value {
+        assert_eq!(self.status, status, "body: {}", self.text);
+        self.body
     }
 
     /// Asserts a 422 whose `errors` name `field`.

@@ -6,6 +6,8 @@
 #[macro_use]
 mod common;
 
+mod asset_filters;
+mod assets;
 mod businesses;
 mod console;
 mod conventions;
@@ -23,6 +25,7 @@ mod panics;
 mod params_fuzz;
 mod rate_limits;
 mod reference_data;
+mod reservations;
 mod sub_groups;
 mod unavailable;
 mod vendors;

@@ -32,6 +32,17 @@ enum Seed {
     MemberAddresses,
     CustomerAddresses,
     BusinessAddresses,
+    Assets,
+    AvailableAssets,
+    AssetSearch,
+    AssetHistory,
+    AssetReservations,
+    CheckoutRequests,
+    MemberReservations,
+    CheckedOutItems,
+    MemberCheckouts,
+    CustomTaxes,
+    CustomFilters,
 }
 
 struct List {
@@ -114,7 +125,93 @@ const LISTS: &[List] = &[
         25,
         Seed::BusinessAddresses,
     ),
+    list("/assets.api", "assets", 25, Seed::Assets),
+    list("/assets/filter.api", "assets", 25, Seed::AvailableAssets),
+    list("/search.api", "assets", 25, Seed::AssetSearch),
+    list(
+        "/assets/{sequence_num}/history_paginate.api",
+        "history",
+        5,
+        Seed::AssetHistory,
+    ),
+    list(
+        "/assets/{sequence_num}/reservation_requests.api",
+        "reservation_requests",
+        25,
+        Seed::AssetReservations,
+    ),
+    list(
+        "/checkout_requests/filter.api",
+        "reservation_requests",
+        25,
+        Seed::CheckoutRequests,
+    ),
+    list(
+        "/members/{id}/reservation_requests.api",
+        "reservation_requests",
+        25,
+        Seed::MemberReservations,
+    ),
+    list(
+        "/members/{id}/checked_out_items.api",
+        "assets",
+        25,
+        Seed::CheckedOutItems,
+    ),
+    list(
+        "/members/{id}/checkin_checkout_history.api",
+        "history",
+        25,
+        Seed::MemberCheckouts,
+    ),
+    list("/custom_taxes.api", "custom_taxes", 25, Seed::CustomTaxes),
+    list(
+        "/custom_filters.api",
+        "custom_filters",
+        25,
+        Seed::CustomFilters,
+    ),
 ];
+
+/// `n` fixed assets named `<prefix> <i>`, and their numbers.
+async fn assets(app: &TestApp, group: i64, prefix: &str, n: usize) -> Vec<i64> {
+    let mut numbers = Vec::with_capacity(n);
+    for i in 0..n {
+        numbers.push(app.asset(&format!("{prefix} {i}"), group, &[]).await);
+    }
+    numbers
+}
+
+/// `n` pending reservation requests of asset `asset` by `member`, starting today.
+async fn requests(app: &TestApp, asset: i64, member: i64, n: usize) {
+    let today = chrono::Utc::now()
+        .date_naive()
+        .format("%m/%d/%Y")
+        .to_string();
+    let m = member.to_string();
+    for _ in 0..n {
+        ok(
+            app,
+            &format!("/assets/{asset}/reservation_requests.api"),
+            &[
+                ("reservation_request[from]", &today),
+                ("reservation_request[to]", &today),
+                ("user[id]", &m),
+            ],
+            "reservation_request",
+        )
+        .await;
+    }
+}
+
+async fn check_out(app: &TestApp, asset: i64, member: i64) {
+    app.put(
+        &format!("/assets/{asset}/checkout.api?user_id={member}"),
+        &[],
+    )
+    .await
+    .expect(StatusCode::OK);
+}
 
 async fn ok(app: &TestApp, path: &str, form: &[(&str, &str)], key: &str) -> i64 {
     let res = app.post(path, form).await;
@@ -256,6 +353,99 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
         Seed::BusinessAddresses => {
             let business = app.business("Acme", &[]).await;
             addresses(app, &format!("/businesses/{business}"), n).await
+        }
+        Seed::Assets => {
+            let group = app.group("Cameras").await;
+            assets(app, group, "Camera", n).await;
+            "/assets.api".into()
+        }
+        Seed::AvailableAssets => {
+            let group = app.group("Cameras").await;
+            let numbers = assets(app, group, "Camera", n + 1).await;
+            let member = app.member("Ann", "Tester", "ann@example.com", &[]).await;
+            check_out(app, numbers[n / 2], member).await;
+            "/assets/filter.api?status=available".into()
+        }
+        Seed::AssetSearch => {
+            let group = app.group("Cameras").await;
+            assets(app, group, "Tripod", 2).await;
+            assets(app, group, "Camera", n).await;
+            "/search.api?search=camera".into()
+        }
+        Seed::AssetHistory => {
+            let group = app.group("Cameras").await;
+            let asset = app.asset("Camera", group, &[]).await;
+            for i in 1..n {
+                app.put(
+                    &format!("/assets/{asset}.api"),
+                    &[("fixed_asset[description]", &name(i))],
+                )
+                .await
+                .expect(StatusCode::OK);
+            }
+            format!("/assets/{asset}/history_paginate.api")
+        }
+        Seed::AssetReservations | Seed::CheckoutRequests | Seed::MemberReservations => {
+            let group = app.group("Cameras").await;
+            let [asset, other] = assets(app, group, "Camera", 2).await[..] else {
+                unreachable!()
+            };
+            let ann = app.member("Ann", "Tester", "ann@example.com", &[]).await;
+            let bob = app.member("Bob", "Tester", "bob@example.com", &[]).await;
+            requests(app, asset, ann, n).await;
+            match seed {
+                Seed::AssetReservations => {
+                    requests(app, other, ann, 2).await;
+                    format!("/assets/{asset}/reservation_requests.api")
+                }
+                Seed::MemberReservations => {
+                    requests(app, asset, bob, 2).await;
+                    format!("/members/{ann}/reservation_requests.api")
+                }
+                _ => "/checkout_requests/filter.api".into(),
+            }
+        }
+        Seed::CheckedOutItems | Seed::MemberCheckouts => {
+            let group = app.group("Cameras").await;
+            let numbers = assets(app, group, "Camera", n + 1).await;
+            let ann = app.member("Ann", "Tester", "ann@example.com", &[]).await;
+            let bob = app.member("Bob", "Tester", "bob@example.com", &[]).await;
+            for asset in &numbers[..n] {
+                check_out(app, *asset, ann).await;
+            }
+            check_out(app, numbers[n], bob).await;
+            match seed {
+                Seed::CheckedOutItems => format!("/members/{ann}/checked_out_items.api"),
+                _ => format!("/members/{ann}/checkin_checkout_history.api"),
+            }
+        }
+        Seed::CustomTaxes => {
+            for i in 0..n {
+                ok(
+                    app,
+                    "/custom_taxes.api",
+                    &[("custom_tax[name]", &name(i)), ("custom_tax[rate]", "5")],
+                    "custom_tax",
+                )
+                .await;
+            }
+            "/custom_taxes.api".into()
+        }
+        Seed::CustomFilters => {
+            for i in 0..n {
+                ok(
+                    app,
+                    "/custom_filters.api",
+                    &[
+                        ("custom_filter[name]", &name(i)),
+                        ("custom_filter[assets_type]", "fixed_assets"),
+                        ("custom_filter[conditions][]", "available"),
+                    ],
+                    "custom_filter",
+                )
+                .await;
+            }
+            "/custom_filters.api?assets_type=fixed_assets".into()
         }
     }
 }

@@ -1,0 +1,598 @@
+//! The fixed-asset record: create, list, details, update, delete, retire, activate,
+//! GPS, history, search and filters.
+
+use axum::Json;
+use axum::extract::State;
+use domain::asset_filter::AssetFilter;
+use domain::custom_field::Target;
+use domain::item::{MAX_DOCUMENTS, is_link, parse_coordinate};
+use domain::money::Money;
+use domain::settings::ActivationLocation;
+use domain::wire::parse_date;
+use domain::{Change, Name, PageSize};
+use serde_json::{Value, json};
+use store::items::{self, AssetInput, Rates, Reading, Retirement, Search};
+
+use super::{Shown, answer, answer_page, clock, today};
+use crate::api::{Api, Doc, get, put_or_patch};
+use crate::auth::Tenant;
+use crate::custom_attributes;
+use crate::error::ApiError;
+use crate::form::{Form, MAX_LIST_ENTRIES};
+use crate::ids::{Number, kind};
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views;
+
+const FIELDS: &[(&str, &str)] = &[
+    ("name", "required, at least 3 characters"),
+    (
+        "group_id",
+        "required: the id of one of the company's groups",
+    ),
+    ("purchased_on", "required date (mm/dd/yyyy or yyyy-mm-dd)"),
+    ("sub_group_id", "a subgroup of the group; null clears"),
+    ("location_id", "a location of the company; null clears"),
+    ("description", "text"),
+    ("manufacturer", "text"),
+    (
+        "product_model_number",
+        "text (rentrack extension; the product_model_number filter)",
+    ),
+    ("image_url", "an http(s) link"),
+    (
+        "identifier",
+        "text: the identification number (searched with @)",
+    ),
+    ("price", "purchase price, an amount such as 1200.00"),
+    (
+        "document_urls][",
+        "up to 5 http(s) links; the full new list on update",
+    ),
+    (
+        "rental_price_attributes][per_minute|hourly|daily|weekly|monthly",
+        "rental rates, amounts such as 25.00; optional (an asset without a rate is tracked, not rented)",
+    ),
+];
+
+const TAXES: &[(&str, &str)] = &[
+    (
+        "cust_attr[<custom field name>]",
+        "value of a custom field that applies to fixed assets",
+    ),
+    (
+        "custom_tax_ids_to_add",
+        "custom tax ids, a comma list (also [1,2] or repeated [])",
+    ),
+    (
+        "custom_tax_ids_to_remove",
+        "custom tax ids, a comma list (update)",
+    ),
+];
+
+pub(super) fn routes(api: Api) -> Api {
+    api.route(
+        "/assets",
+        get(list).post(create),
+        Doc::new("Fixed assets", "List fixed assets, 25 a page (GET), or create one (POST)")
+            .form("fixed_asset", FIELDS)
+            .query(TAXES)
+            .query(super::SHOW_FLAGS)
+            .query(&[("page", "page number, default 1")])
+            .returns("asset")
+            .returns_page("assets"),
+    )
+    .route(
+        "/assets/{sequence_num}",
+        get(details).put_or_patch(update).delete(delete),
+        Doc::new(
+            "Fixed assets",
+            "Asset details (GET, any kind of item), update (PUT or PATCH; fields left out are kept), delete (refused while checked out or reserved)",
+        )
+        .form("fixed_asset", FIELDS)
+        .query(TAXES)
+        .query(super::SHOW_FLAGS)
+        .query(&[("show_services_details", "boolean: add services (always empty)")])
+        .returns("asset"),
+    )
+    .route(
+        "/assets/{sequence_num}/retire",
+        put_or_patch(retire),
+        Doc::new("Fixed assets", "Retire an available asset (PUT or PATCH)")
+            .form(
+                "fixed_asset",
+                &[
+                    ("retired_on", "required date"),
+                    ("retire_reason_id", "required: a retire reason of the company"),
+                    ("salvage_value", "an amount"),
+                ],
+            )
+            .returns("asset"),
+    )
+    .route(
+        "/assets/{sequence_num}/activate",
+        put_or_patch(activate),
+        Doc::new(
+            "Fixed assets",
+            "Bring a retired asset back (PUT or PATCH); a location as the company setting retired_asset_activation_location says",
+        )
+        .form("fixed_asset", &[("location_id", "a location of the company")])
+        .returns("asset"),
+    )
+    .route(
+        "/assets/{sequence_num}/gps_coordinates",
+        put_or_patch(gps),
+        Doc::new("Fixed assets", "Record a GPS reading (PUT or PATCH); kept as a history, the latest on the asset")
+            .query(&[
+                ("latitude", "required, -90 to 90"),
+                ("longitude", "required, -180 to 180"),
+                ("gps_asset_id", "text: the tracker's id"),
+            ])
+            .returns("asset"),
+    )
+    .route(
+        "/assets/{sequence_num}/history_paginate",
+        get(history),
+        Doc::new("Fixed assets", "The asset's history, newest first, 5 a page")
+            .query(&[("page", "page number, default 1")])
+            .returns_page("history"),
+    )
+    .route(
+        "/assets/filter",
+        get(filter),
+        Doc::new("Fixed assets", "Fixed assets by status (see docs/api.md for each status and its filter_param_val), 25 a page")
+            .query(&[
+                ("status", "required: one of the statuses in docs/api.md, or custom_filter_<id>"),
+                ("filter_param_val", "the status's value"),
+                ("sub_group_param_val", "with status=group: a subgroup id"),
+                ("assets_type", "fixed_assets (required with a custom filter)"),
+                ("page", "page number, default 1"),
+            ])
+            .query(super::SHOW_FLAGS)
+            .returns_page("assets"),
+    )
+    .route(
+        "/search",
+        get(search),
+        Doc::new("Fixed assets", "Search fixed assets by name (every word); #n the asset number, @x the identification number; 25 a page")
+            .query(&[
+                ("search", "required: the text"),
+                ("facet", "FixedAsset (the default)"),
+                ("page", "page number, default 1"),
+            ])
+            .query(super::SHOW_FLAGS)
+            .returns_page("assets"),
+    )
+}
+
+fn amount(form: &mut Form<'_>, field: &str) -> Change<i64> {
+    match form.text(field) {
+        Change::Set(raw) => match Money::parse(&raw) {
+            Ok(m) => Change::Set(m.minor()),
+            Err(problem) => {
+                form.error(field, problem);
+                Change::Keep
+            }
+        },
+        Change::Clear => Change::Clear,
+        Change::Keep => Change::Keep,
+    }
+}
+
+fn date(form: &mut Form<'_>, field: &str, required: bool) -> Option<chrono::NaiveDate> {
+    match form.text(field) {
+        Change::Set(raw) => match parse_date(&raw) {
+            Some(d) => Some(d),
+            None => {
+                form.error(
+                    field,
+                    format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
+                );
+                None
+            }
+        },
+        _ if required => {
+            form.error(field, "can't be blank");
+            None
+        }
+        _ => None,
+    }
+}
+
+/// `custom_tax_ids_to_add` and friends: `1,2`, `[1,2]` or `name[]=1&name[]=2`.
+fn tax_ids(params: &Params, name: &str, errors: &mut Vec<(String, String)>) -> Vec<i64> {
+    let raws = match params.get(name) {
+        Some(v) => v
+            .trim_matches(|c| c == '[' || c == ']')
+            .split(',')
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        None => params.list(name, MAX_LIST_ENTRIES).unwrap_or_else(|e| {
+            errors.push((name.to_owned(), e.to_string()));
+            Vec::new()
+        }),
+    };
+    if raws.len() > MAX_LIST_ENTRIES {
+        errors.push((
+            name.to_owned(),
+            format!("holds more than {MAX_LIST_ENTRIES} ids"),
+        ));
+        return Vec::new();
+    }
+    let mut ids = Vec::new();
+    for raw in raws {
+        match crate::form::parse_id(&raw) {
+            Some(id) if !ids.contains(&id) => ids.push(id),
+            Some(_) => {}
+            None => errors.push((
+                name.to_owned(),
+                format!("must hold custom tax ids, not {raw:?}"),
+            )),
+        }
+    }
+    ids
+}
+
+async fn read_input(
+    state: &AppState,
+    company: &store::companies::Company,
+    params: &Params,
+    creating: bool,
+) -> Result<AssetInput, ApiError> {
+    let mut form = Form::new(params, "fixed_asset");
+    let fields = custom_attributes::fields_for_input(
+        state.db(),
+        company.id,
+        Target::FixedAssets,
+        &form,
+        ATTRIBUTES,
+    )
+    .await?;
+    let name = if creating {
+        form.name("name", Name::parse)
+    } else {
+        form.optional_name("name", Name::parse)
+    };
+    let group_id = if creating {
+        form.required_id("group_id")
+    } else {
+        match form.id("group_id") {
+            Change::Set(g) => Some(g),
+            Change::Clear => {
+                form.error("group_id", "can't be blank: every asset belongs to a group");
+                None
+            }
+            Change::Keep => None,
+        }
+    };
+    let purchased_on = date(&mut form, "purchased_on", creating);
+    let image_url = form.text("image_url");
+    if let Change::Set(url) = &image_url
+        && !is_link(url)
+    {
+        form.error("image_url", "must be an http(s) link");
+    }
+    let document_urls = if params.contains("fixed_asset[document_urls]") {
+        let urls = params
+            .list("fixed_asset[document_urls]", MAX_LIST_ENTRIES)
+            .unwrap_or_default();
+        if urls.len() > MAX_DOCUMENTS {
+            form.error(
+                "document_urls",
+                format!("can hold at most {MAX_DOCUMENTS} links, not {}", urls.len()),
+            );
+        }
+        for url in &urls {
+            if !is_link(url) || url.chars().count() > crate::form::MAX_TEXT_CHARS {
+                form.error("document_urls", format!("{url:?} is not an http(s) link"));
+            }
+        }
+        Some(urls)
+    } else {
+        None
+    };
+    let rates = Rates {
+        per_minute: amount(&mut form, "rental_price_attributes][per_minute"),
+        hourly: amount(&mut form, "rental_price_attributes][hourly"),
+        daily: amount(&mut form, "rental_price_attributes][daily"),
+        weekly: amount(&mut form, "rental_price_attributes][weekly"),
+        monthly: amount(&mut form, "rental_price_attributes][monthly"),
+    };
+    let mut tax_errors = Vec::new();
+    let custom_tax_ids_to_add = tax_ids(params, "custom_tax_ids_to_add", &mut tax_errors);
+    let custom_tax_ids_to_remove = tax_ids(params, "custom_tax_ids_to_remove", &mut tax_errors);
+    for (field, problem) in tax_errors {
+        form.error(&field, problem);
+    }
+    let input = AssetInput {
+        name,
+        group_id,
+        purchased_on,
+        sub_group_id: form.id("sub_group_id"),
+        location_id: form.id("location_id"),
+        description: form.text("description"),
+        manufacturer: form.text("manufacturer"),
+        product_model_number: form.text("product_model_number"),
+        image_url,
+        identifier: form.text("identifier"),
+        price: amount(&mut form, "price"),
+        document_urls,
+        rates,
+        custom_attributes: custom_attributes::read(
+            &mut form,
+            ATTRIBUTES,
+            &fields,
+            Target::FixedAssets,
+        ),
+        custom_tax_ids_to_add,
+        custom_tax_ids_to_remove,
+    };
+    form.finish()?;
+    Ok(input)
+}
+
+/// Custom field values of fixed assets come as `cust_attr[<name>]`.
+const ATTRIBUTES: &str = "cust_attr";
+
+async fn create(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let input = read_input(&state, &tenant.0, &params, true).await?;
+    let view = items::create(state.db(), tenant.0.id, input, today(&tenant)).await?;
+    answer(&state, &tenant.0, view, Shown::all()).await
+}
+
+async fn list(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let shown = Shown::read(&params)?;
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = items::list(state.db(), tenant.0.id, page, today(&tenant)).await?;
+    answer_page(&state, &tenant.0, page, records, shown).await
+}
+
+async fn details(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let shown = Shown::read(&params)?;
+    let view = items::find(state.db(), tenant.0.id, number, today(&tenant))
+        .await
+        .map_err(not_found)?;
+    answer(&state, &tenant.0, view, shown).await
+}
+
+/// A store 404 on an item is the contract's "no such asset".
+pub(crate) fn not_found(e: store::StoreError) -> ApiError {
+    match e {
+        store::StoreError::NotFound => ApiError::no_such_number("asset"),
+        other => other.into(),
+    }
+}
+
+async fn update(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let input = read_input(&state, &tenant.0, &params, false).await?;
+    let view = items::update(state.db(), tenant.0.id, number, input, today(&tenant))
+        .await
+        .map_err(not_found)?;
+    answer(&state, &tenant.0, view, Shown::all()).await
+}
+
+async fn delete(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+) -> Result<Json<Value>, ApiError> {
+    items::delete(state.db(), tenant.0.id, number, today(&tenant))
+        .await
+        .map_err(not_found)?;
+    Ok(Json(
+        json!({"message": format!("Asset #{number} was deleted."), "sequence_num": number}),
+    ))
+}
+
+async fn retire(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "fixed_asset");
+    let retired_on = date(&mut form, "retired_on", true);
+    let reason = form.required_id("retire_reason_id");
+    let salvage = amount(&mut form, "salvage_value");
+    form.finish()?;
+    let (Some(retired_on), Some(reason)) = (retired_on, reason) else {
+        unreachable!("reported by finish");
+    };
+    let retirement = Retirement {
+        retired_on,
+        reason,
+        salvage_value: salvage.as_set().copied(),
+    };
+    let view = items::retire(state.db(), tenant.0.id, number, retirement, today(&tenant))
+        .await
+        .map_err(not_found)?;
+    answer(&state, &tenant.0, view, Shown::all()).await
+}
+
+async fn activate(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "fixed_asset");
+    let location = form.id("location_id").as_set().copied();
+    if tenant.0.retired_activation_location == ActivationLocation::Required
+        && location.is_none()
+        && !form.has_errors_for("location_id")
+    {
+        form.error(
+            "location_id",
+            "can't be blank: this company requires a location to activate a retired asset (company setting retired_asset_activation_location)",
+        );
+    }
+    form.finish()?;
+    let view = items::activate(state.db(), tenant.0.id, number, location, today(&tenant))
+        .await
+        .map_err(not_found)?;
+    answer(&state, &tenant.0, view, Shown::all()).await
+}
+
+async fn gps(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut errors = store::FieldErrors::new();
+    let mut coordinate = |name: &str, max: u32| match params.get(name) {
+        None => {
+            errors.insert(name.into(), vec!["can't be blank".into()]);
+            None
+        }
+        Some(raw) => parse_coordinate(raw, max)
+            .map_err(|p| errors.insert(name.into(), vec![p]))
+            .ok(),
+    };
+    let latitude = coordinate("latitude", 90);
+    let longitude = coordinate("longitude", 180);
+    let gps_asset_id = params.get("gps_asset_id").map(str::to_owned);
+    if gps_asset_id
+        .as_ref()
+        .is_some_and(|g| g.chars().count() > Name::MAX_CHARS)
+    {
+        errors.insert(
+            "gps_asset_id".into(),
+            vec!["is too long (maximum is 255 characters)".into()],
+        );
+    }
+    let (Some(latitude), Some(longitude), true) = (latitude, longitude, errors.is_empty()) else {
+        return Err(ApiError::Invalid(errors));
+    };
+    let reading = Reading {
+        latitude,
+        longitude,
+        gps_asset_id,
+    };
+    let view = items::record_gps(state.db(), tenant.0.id, number, reading, today(&tenant))
+        .await
+        .map_err(not_found)?;
+    answer(&state, &tenant.0, view, Shown::all()).await
+}
+
+async fn history(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let page = views::page(&params, PageSize(5))?;
+    let entries = items::history_page(state.db(), tenant.0.id, number, page)
+        .await
+        .map_err(not_found)?;
+    let tz = tenant.0.time_zone;
+    Ok(Json(views::paged("history", page, entries, |e| {
+        super::history_entry(e, tz)
+    })))
+}
+
+async fn filter(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let shown = Shown::read(&params)?;
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let Some(status) = params.get("status") else {
+        return Err(ApiError::field(
+            "status",
+            format!(
+                "can't be blank: one of {}",
+                domain::asset_filter::STATUSES.join(", ")
+            ),
+        ));
+    };
+    let filter = AssetFilter::parse(
+        status,
+        params.get("filter_param_val"),
+        params.get("sub_group_param_val"),
+    )
+    .map_err(|e| ApiError::field(e.field, e.problem))?;
+    match (params.get("assets_type"), &filter) {
+        (None, AssetFilter::Custom(_)) => {
+            return Err(ApiError::field(
+                "assets_type",
+                "can't be blank with a custom filter: fixed_assets",
+            ));
+        }
+        (Some(t), _) if t != "fixed_assets" => {
+            return Err(ApiError::field(
+                "assets_type",
+                "must be fixed_assets here (inventory and asset stock have their own filter endpoints)",
+            ));
+        }
+        _ => {}
+    }
+    let records = items::filter(state.db(), tenant.0.id, &filter, page, &clock(&tenant)).await?;
+    answer_page(&state, &tenant.0, page, records, shown).await
+}
+
+async fn search(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let shown = Shown::read(&params)?;
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    match params.get("facet") {
+        None | Some("FixedAsset") => {}
+        Some(other) => {
+            return Err(ApiError::field(
+                "facet",
+                format!(
+                    "must be FixedAsset, not {other:?} (inventory and asset stock are searched once they exist)"
+                ),
+            ));
+        }
+    }
+    let Some(text) = params.get("search") else {
+        return Err(ApiError::field("search", "can't be blank"));
+    };
+    if text.chars().count() > Name::MAX_CHARS {
+        return Err(ApiError::field(
+            "search",
+            "is too long (maximum is 255 characters)",
+        ));
+    }
+    let query = if let Some(n) = text.strip_prefix('#') {
+        match n.trim().parse::<i64>() {
+            Ok(n) if n > 0 => Search::Number(n),
+            _ => {
+                return Err(ApiError::field(
+                    "search",
+                    "#: must be followed by an asset number",
+                ));
+            }
+        }
+    } else if let Some(id) = text.strip_prefix('@') {
+        Search::Identifier(id.trim().to_owned())
+    } else {
+        Search::Name(text.to_owned())
+    };
+    let records = items::search(state.db(), tenant.0.id, &query, page, today(&tenant)).await?;
+    answer_page(&state, &tenant.0, page, records, shown).await
+}

@@ -1,0 +1,326 @@
+//! Reservation requests of fixed assets, their decisions, and the dates an asset is
+//! reserved or booked.
+
+use axum::Json;
+use axum::extract::State;
+use domain::reservation::{Decision, parse_status_filter};
+use domain::wire::parse_date;
+use domain::{PageSize, Vocabulary};
+use serde_json::{Value, json};
+use store::reservations::{self, NewReservation, Reservation, ReservationFilter};
+
+use super::records::not_found;
+use super::today;
+use crate::api::{Api, Doc, get, put_or_patch};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::{Form, parse_id};
+use crate::ids::{Id, Number, kind};
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment};
+
+pub(super) fn routes(api: Api) -> Api {
+    api.route(
+        "/assets/{sequence_num}/reservation_requests",
+        get(list_for_asset).post(create),
+        Doc::new("Reservations", "Reservation requests of an asset, 25 a page (GET), or a new one, pending until decided (POST)")
+            .form(
+                "reservation_request",
+                &[
+                    ("from", "required: first day (mm/dd/yyyy), today or later"),
+                    ("to", "required: last day, not before from"),
+                    ("note", "text"),
+                ],
+            )
+            .query(&[
+                ("user[id]", "required on create: the member (active)"),
+                ("status", "list filter: pending (requested), approved, denied, fullfilled, removed or all (default)"),
+                ("user_id", "list filter: one member's requests"),
+                ("page", "page number, default 1"),
+            ])
+            .returns("reservation_request")
+            .returns_page("reservation_requests"),
+    )
+    .route(
+        "/assets/{sequence_num}/reservation_requests/{id}/update_status",
+        put_or_patch(decide),
+        Doc::new("Reservations", "Approve (approve_request: pending to approved, refused if it overlaps an approved one) or deny (deny: pending or approved to denied) a request (PUT or PATCH)")
+            .query(&[("request_action", "required: approve_request or deny")])
+            .returns("reservation_request"),
+    )
+    .route(
+        "/checkout_requests/filter",
+        get(filter),
+        Doc::new("Reservations", "Reservation requests starting on a day, pending only unless all=true, 25 a page")
+            .query(&[
+                ("start_date", "the first day of the requests (mm/dd/yyyy); default today"),
+                ("all", "boolean: every status, not only pending"),
+                ("page", "page number, default 1"),
+            ])
+            .returns_page("reservation_requests"),
+    )
+    .route(
+        "/assets/{sequence_num}/reserved_dates",
+        get(reserved_dates),
+        Doc::new("Reservations", "The approved reservations of an asset that have not ended")
+            .returns_list("reserved_dates"),
+    )
+    .route(
+        "/assets/{sequence_num}/booked_dates",
+        get(booked_dates),
+        Doc::new("Reservations", "Every period the asset is taken: its current check-out and its approved reservations")
+            .returns_list("booked_dates"),
+    )
+    .route(
+        "/members/{id}/reservation_requests",
+        get(for_member),
+        Doc::new("Members", "The member's reservation requests, 25 a page")
+            .query(&[("page", "page number, default 1")])
+            .returns_page("reservation_requests"),
+    )
+}
+
+fn render(r: &Reservation, tz: chrono_tz::Tz) -> Value {
+    json!({
+        "id": r.id,
+        "sequence_num": r.sequence_num,
+        "asset_name": r.asset_name,
+        "user_id": r.member_id,
+        "user_full_name": r.member_name,
+        "from": r.from_on.to_string(),
+        "to": r.to_on.to_string(),
+        "note": r.note,
+        "status": r.status,
+        "created_at": moment(r.created_at, tz),
+        "updated_at": moment(r.updated_at, tz),
+    })
+}
+
+async fn create(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "reservation_request");
+    let day = |form: &mut Form<'_>, field: &str| match params
+        .get(&format!("reservation_request[{field}]"))
+    {
+        None => {
+            form.error(field, "can't be blank");
+            None
+        }
+        Some(raw) => parse_date(raw).or_else(|| {
+            form.error(
+                field,
+                format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
+            );
+            None
+        }),
+    };
+    let from = day(&mut form, "from");
+    let to = day(&mut form, "to");
+    if let (Some(f), Some(t)) = (from, to)
+        && t < f
+    {
+        form.error("to", "can't be before from");
+    }
+    let note = form.text("note").as_set().cloned();
+    let member = match params.get("user[id]").or_else(|| params.get("user_id")) {
+        None => {
+            form.error(
+                "user[id]",
+                "can't be blank: the member the asset is reserved for",
+            );
+            None
+        }
+        Some(raw) => parse_id(raw).or_else(|| {
+            form.error("user[id]", "must be a member id (a positive whole number)");
+            None
+        }),
+    };
+    form.finish()?;
+    let new = NewReservation {
+        member: member.expect("reported"),
+        from: from.expect("reported"),
+        to: to.expect("reported"),
+        note,
+    };
+    let r = reservations::create(state.db(), tenant.0.id, number, new, today(&tenant))
+        .await
+        .map_err(not_found)?;
+    Ok(Json(views::one(
+        "reservation_request",
+        render(&r, tenant.0.time_zone),
+    )))
+}
+
+async fn list_for_asset(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let status = match params.get("status") {
+        None => None,
+        Some(raw) => parse_status_filter(raw).map_err(|p| ApiError::field("status", p))?,
+    };
+    let member = match params.get("user_id") {
+        None => None,
+        Some(raw) => Some(parse_id(raw).ok_or_else(|| {
+            ApiError::field("user_id", "must be a member id (a positive whole number)")
+        })?),
+    };
+    let filter = ReservationFilter {
+        item_number: Some(number),
+        member,
+        status,
+        starting_on: None,
+    };
+    page_of(&state, &tenant, &filter, page).await
+}
+
+async fn page_of(
+    state: &AppState,
+    tenant: &Tenant,
+    filter: &ReservationFilter,
+    page: domain::Page,
+) -> Result<Json<Value>, ApiError> {
+    let records = reservations::list(state.db(), tenant.0.id, filter, page)
+        .await
+        .map_err(not_found)?;
+    let tz = tenant.0.time_zone;
+    Ok(Json(views::paged(
+        "reservation_requests",
+        page,
+        records,
+        |r| render(r, tz),
+    )))
+}
+
+async fn decide(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    Id(id, _): Id<kind::ReservationRequest>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let Some(raw) = params.get("request_action") else {
+        return Err(ApiError::field(
+            "request_action",
+            format!("can't be blank: one of {}", Decision::names()),
+        ));
+    };
+    let decision = Decision::parse_loosely(raw).ok_or_else(|| {
+        ApiError::field(
+            "request_action",
+            format!("must be one of {}", Decision::names()),
+        )
+    })?;
+    let r = reservations::decide(state.db(), tenant.0.id, number, id, decision)
+        .await
+        .map_err(|e| match e {
+            store::StoreError::NotFound => ApiError::not_found("reservation request of this asset"),
+            other => other.into(),
+        })?;
+    Ok(Json(views::one(
+        "reservation_request",
+        render(&r, tenant.0.time_zone),
+    )))
+}
+
+async fn filter(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let day = match params.get("start_date") {
+        None => today(&tenant).0,
+        Some(raw) => parse_date(raw).ok_or_else(|| {
+            ApiError::field(
+                "start_date",
+                format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
+            )
+        })?,
+    };
+    let all = views::flag(&params, "all")?;
+    let filter = ReservationFilter {
+        item_number: None,
+        member: None,
+        status: (!all).then_some(domain::reservation::ReservationStatus::Pending),
+        starting_on: Some(day),
+    };
+    page_of(&state, &tenant, &filter, page).await
+}
+
+async fn for_member(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Id(member, _): Id<kind::Member>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    store::members::find(state.db(), tenant.0.id, member).await?;
+    let filter = ReservationFilter {
+        member: Some(member),
+        ..ReservationFilter::default()
+    };
+    page_of(&state, &tenant, &filter, page).await
+}
+
+fn period(r: &Reservation) -> Value {
+    json!({
+        "from": r.from_on.to_string(),
+        "to": r.to_on.to_string(),
+        "reservation_id": r.id,
+        "user_id": r.member_id,
+        "user_full_name": r.member_name,
+    })
+}
+
+async fn reserved_dates(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+) -> Result<Json<Value>, ApiError> {
+    let found = reservations::reserved_dates(state.db(), tenant.0.id, number, today(&tenant))
+        .await
+        .map_err(not_found)?;
+    Ok(Json(json!({
+        "sequence_num": number,
+        "reserved_dates": found.iter().map(period).collect::<Vec<_>>(),
+    })))
+}
+
+async fn booked_dates(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+) -> Result<Json<Value>, ApiError> {
+    let today = today(&tenant);
+    let item = store::items::find(state.db(), tenant.0.id, number, today)
+        .await
+        .map_err(not_found)?
+        .item;
+    let found = reservations::reserved_dates(state.db(), tenant.0.id, number, today)
+        .await
+        .map_err(not_found)?;
+    let tz = tenant.0.time_zone;
+    let mut booked: Vec<Value> = Vec::new();
+    if let Some(out) = item.checkout_on {
+        booked.push(json!({
+            "from": out.with_timezone(&tz).date_naive().to_string(),
+            "to": item.checkin_due_on.map(|d| d.with_timezone(&tz).date_naive().to_string()),
+            "checked_out": true,
+            "user_id": item.assigned_to_id,
+            "user_full_name": item.assigned_to_name,
+        }));
+    }
+    booked.extend(found.iter().map(period));
+    Ok(Json(
+        json!({"sequence_num": number, "booked_dates": booked}),
+    ))
+}

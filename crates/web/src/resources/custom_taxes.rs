@@ -1,0 +1,113 @@
+//! Custom taxes: `GET /custom_taxes.api` (the spec's list of tax ids) and, as a
+//! rentrack extension, `POST /custom_taxes.api` to define one.
+
+use axum::Json;
+use axum::extract::State;
+use domain::{Name, PageSize};
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+use std::str::FromStr;
+use store::custom_taxes::{self, CustomTax};
+
+use crate::api::{Api, Doc, get};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::Form;
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment};
+
+pub fn routes(api: Api) -> Api {
+    api.route(
+        "/custom_taxes",
+        get(list).post(create),
+        Doc::new(
+            "Taxes",
+            "The company's custom taxes, 25 a page (GET), or a new one (POST, rentrack extension)",
+        )
+        .form(
+            "custom_tax",
+            &[
+                ("name", "required, unique in the company"),
+                (
+                    "rate",
+                    "required: percent, 0 to 100, up to 4 decimal places (8.875)",
+                ),
+            ],
+        )
+        .query(&[("page", "page number, default 1")])
+        .returns("custom_tax")
+        .returns_page("custom_taxes"),
+    )
+}
+
+/// A rate in parts per million as a percent: 88750 is "8.875".
+fn percent(ppm: i64) -> String {
+    (Decimal::from(ppm) / Decimal::from(10_000))
+        .normalize()
+        .to_string()
+}
+
+fn render(t: &CustomTax, tz: chrono_tz::Tz) -> Value {
+    json!({
+        "id": t.id,
+        "name": t.name,
+        "rate": percent(t.rate_ppm),
+        "created_at": moment(t.created_at, tz),
+        "updated_at": moment(t.updated_at, tz),
+    })
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "custom_tax");
+    let name = form.name("name", Name::parse_required);
+    let rate = match params.get("custom_tax[rate]") {
+        None => {
+            form.error("rate", "can't be blank");
+            None
+        }
+        Some(raw) => match Decimal::from_str(raw) {
+            Ok(d)
+                if d >= Decimal::ZERO && d <= Decimal::from(100) && d.normalize().scale() <= 4 =>
+            {
+                (d * Decimal::from(10_000))
+                    .trunc()
+                    .to_string()
+                    .parse::<i64>()
+                    .ok()
+            }
+            _ => {
+                form.error(
+                    "rate",
+                    "must be a percent from 0 to 100 with at most 4 decimal places",
+                );
+                None
+            }
+        },
+    };
+    form.finish()?;
+    let (Some(name), Some(rate)) = (name, rate) else {
+        unreachable!("reported by finish");
+    };
+    let tax = custom_taxes::create(state.db(), company.id, name, rate).await?;
+    Ok(Json(views::one(
+        "custom_tax",
+        render(&tax, company.time_zone),
+    )))
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = custom_taxes::list(state.db(), company.id, page).await?;
+    Ok(Json(views::paged("custom_taxes", page, records, |t| {
+        render(t, company.time_zone)
+    })))
+}

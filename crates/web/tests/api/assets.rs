@@ -1,0 +1,985 @@
+//! Fixed assets: the record, check-out, check-in, extend, retire, activate, delete,
+//! GPS and history.
+
+use crate::common::{Kind, TestApp};
+use axum::http::StatusCode;
+use futures_util::future::join_all;
+use serde_json::Value;
+
+both!(
+    create_with_every_field_and_read_back,
+    create_names_every_problem_and_writes_nothing,
+    numbers_are_shared_and_increase,
+    update_keeps_clears_and_moves_taxes,
+    list_pages_at_25_with_the_show_flags,
+    check_out_check_in_and_extend,
+    check_out_refusals_name_the_state,
+    fifty_racing_checkouts_one_wins,
+    retire_and_activate,
+    activation_location_follows_the_company_setting,
+    delete_is_refused_while_checked_out,
+    gps_readings_are_kept,
+    history_records_every_change_five_a_page,
+    members_views,
+    another_company_sees_no_asset,
+    catalog_guards_count_real_assets,
+    search_by_name_number_and_identifier,
+);
+
+async fn body(res: crate::common::Res, status: StatusCode) -> Value {
+    res.into_body(status)
+}
+
+async fn member(app: &TestApp, first: &str) -> i64 {
+    app.member(
+        first,
+        "Tester",
+        &format!("{}@example.com", first.to_lowercase()),
+        &[],
+    )
+    .await
+}
+
+async fn create_with_every_field_and_read_back(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let sub = app
+        .post(
+            &format!("/groups/{group}/sub_groups.api"),
+            &[("sub_group[name]", "DSLR")],
+        )
+        .await
+        .into_body(StatusCode::OK)["sub_group"]["id"]
+        .as_i64()
+        .unwrap();
+    let location = app.location("Berlin", &[]).await;
+    app.custom_field("Serial Number", "text", &["fixed_assets"], &[])
+        .await;
+    let tax = app
+        .post(
+            "/custom_taxes.api",
+            &[("custom_tax[name]", "VAT"), ("custom_tax[rate]", "8.875")],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(tax["custom_tax"]["rate"], "8.875");
+    let tax_id = tax["custom_tax"]["id"].as_i64().unwrap().to_string();
+    let (g, s, l) = (group.to_string(), sub.to_string(), location.to_string());
+    let res = app
+        .post(
+            "/assets.api",
+            &[
+                ("fixed_asset[name]", "Canon EOS R5"),
+                ("fixed_asset[group_id]", &g),
+                ("fixed_asset[sub_group_id]", &s),
+                ("fixed_asset[location_id]", &l),
+                ("fixed_asset[purchased_on]", "03/31/2026"),
+                ("fixed_asset[manufacturer]", "Canon"),
+                ("fixed_asset[identifier]", "SN-0001"),
+                ("fixed_asset[image_url]", "https://img.example.com/r5.jpg"),
+                (
+                    "fixed_asset[document_urls][]",
+                    "https://docs.example.com/manual.pdf",
+                ),
+                (
+                    "fixed_asset[document_urls][]",
+                    "https://docs.example.com/warranty.pdf",
+                ),
+                ("fixed_asset[price]", "3899.5"),
+                ("fixed_asset[rental_price_attributes][daily]", "45"),
+                ("fixed_asset[rental_price_attributes][weekly]", "250.00"),
+                ("cust_attr[Serial_Number]", "X-77"),
+                ("custom_tax_ids_to_add", &format!("[{tax_id}]")),
+            ],
+        )
+        .await;
+    let a = body(res, StatusCode::OK).await["asset"].clone();
+    assert_eq!(a["name"], "Canon EOS R5");
+    assert_eq!(a["asset_type"], "FixedAsset");
+    assert_eq!(a["state"], "available");
+    assert_eq!(a["group_name"], "Cameras");
+    assert_eq!(a["sub_group_name"], "DSLR");
+    assert_eq!(a["location_name"], "Berlin");
+    assert_eq!(a["purchased_on"], "2026-03-31");
+    assert_eq!(a["price"], "3899.50");
+    assert_eq!(a["rental_prices"]["daily"], "45.00");
+    assert_eq!(a["rental_prices"]["weekly"], "250.00");
+    assert_eq!(a["rental_prices"]["hourly"], Value::Null);
+    assert_eq!(a["custom_attributes"]["Serial Number"], "X-77");
+    assert_eq!(a["custom_tax_ids"][0].as_i64().unwrap().to_string(), tax_id);
+    assert_eq!(a["document_urls"].as_array().unwrap().len(), 2);
+    let n = a["sequence_num"].as_i64().unwrap();
+    let read = app
+        .get(&format!("/assets/{n}.api?show_document_urls=true&show_image_urls=true&show_document_details=true&include_custom_fields=true"))
+        .await
+        .into_body(StatusCode::OK);
+    let r = &read["asset"];
+    assert_eq!(r["Serial Number"], "X-77");
+    assert_eq!(r["image_urls"][0], "https://img.example.com/r5.jpg");
+    assert_eq!(r["documents"][1]["file_name"], "warranty.pdf");
+    // Without the flags the lists are left out.
+    let plain = app
+        .get(&format!("/assets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert!(plain["asset"].get("document_urls").is_none());
+    // Rates are optional.
+    app.asset("Tripod", group, &[]).await;
+}
+
+async fn create_names_every_problem_and_writes_nothing(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let other = app.group("Lenses").await;
+    let sub = app
+        .post(
+            &format!("/groups/{other}/sub_groups.api"),
+            &[("sub_group[name]", "Primes")],
+        )
+        .await
+        .into_body(StatusCode::OK)["sub_group"]["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let res = app
+        .post(
+            "/assets.api",
+            &[
+                ("fixed_asset[name]", "AB"),
+                ("fixed_asset[purchased_on]", "31/31/2026"),
+                ("fixed_asset[rental_price_attributes][daily]", "-3"),
+                ("fixed_asset[image_url]", "javascript:alert(1)"),
+            ],
+        )
+        .await;
+    let errors = body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"].clone();
+    for field in [
+        "name",
+        "group_id",
+        "purchased_on",
+        "rental_price_attributes][daily",
+        "image_url",
+    ] {
+        assert!(errors.get(field).is_some(), "{field} not named in {errors}");
+    }
+    let g = group.to_string();
+    let six: Vec<(&str, &str)> = (0..6)
+        .map(|_| {
+            (
+                "fixed_asset[document_urls][]",
+                "https://docs.example.com/a.pdf",
+            )
+        })
+        .collect();
+    let mut form = vec![
+        ("fixed_asset[name]", "Camera"),
+        ("fixed_asset[group_id]", g.as_str()),
+        ("fixed_asset[purchased_on]", "2026-01-01"),
+    ];
+    form.extend(six);
+    let res = app.post("/assets.api", &form).await;
+    assert!(
+        body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["document_urls"][0]
+            .as_str()
+            .unwrap()
+            .contains("at most 5")
+    );
+    // A subgroup of another group, an unknown location and tax: the store's 422.
+    let res = app
+        .post(
+            "/assets.api",
+            &[
+                ("fixed_asset[name]", "Camera"),
+                ("fixed_asset[group_id]", &g),
+                ("fixed_asset[sub_group_id]", &sub),
+                ("fixed_asset[location_id]", "999"),
+                ("fixed_asset[purchased_on]", "2026-01-01"),
+                ("custom_tax_ids_to_add", "77"),
+            ],
+        )
+        .await;
+    let errors = body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"].clone();
+    assert!(
+        errors["sub_group_id"][0]
+            .as_str()
+            .unwrap()
+            .contains("is not a subgroup of group")
+    );
+    assert!(errors["location_id"][0].is_string());
+    assert!(errors["custom_tax_ids"][0].as_str().unwrap().contains("77"));
+    let list = app.get("/assets.api").await.into_body(StatusCode::OK);
+    assert_eq!(list["assets"].as_array().unwrap().len(), 0);
+    assert_eq!(list["total_pages"], 0);
+}
+
+async fn numbers_are_shared_and_increase(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let a = app.asset("First", group, &[]).await;
+    let b = app.asset("Second", group, &[]).await;
+    assert_eq!(b, a + 1);
+    let c = store::items::record(&app.db, app.company.id, "StockAsset", "Cables", group, None)
+        .await
+        .unwrap();
+    assert_eq!(c, b + 1);
+    // Details answer for any kind; fixed-asset actions refuse the others by name.
+    let read = app
+        .get(&format!("/assets/{c}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(read["asset"]["asset_type"], "StockAsset");
+    let m = member(&app, "Ann").await.to_string();
+    let res = app
+        .put(&format!("/assets/{c}/checkout.api?user_id={m}"), &[])
+        .await;
+    assert!(
+        body(res, StatusCode::CONFLICT).await["message"]
+            .as_str()
+            .unwrap()
+            .contains("is an asset stock item, not a fixed asset")
+    );
+}
+
+async fn update_keeps_clears_and_moves_taxes(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let other = app.group("Drones").await;
+    let sub = app
+        .post(
+            &format!("/groups/{group}/sub_groups.api"),
+            &[("sub_group[name]", "DSLR")],
+        )
+        .await
+        .into_body(StatusCode::OK)["sub_group"]["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let t1 = app
+        .post(
+            "/custom_taxes.api",
+            &[("custom_tax[name]", "State"), ("custom_tax[rate]", "5")],
+        )
+        .await
+        .into_body(StatusCode::OK)["custom_tax"]["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let t2 = app
+        .post(
+            "/custom_taxes.api",
+            &[("custom_tax[name]", "City"), ("custom_tax[rate]", "1.5")],
+        )
+        .await
+        .into_body(StatusCode::OK)["custom_tax"]["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let n = app
+        .asset(
+            "Camera",
+            group,
+            &[
+                ("fixed_asset[sub_group_id]", &sub),
+                ("fixed_asset[manufacturer]", "Canon"),
+                ("custom_tax_ids_to_add", &t1),
+            ],
+        )
+        .await;
+    // PATCH and PUT are one: rename, clear the manufacturer, swap the taxes.
+    let res = app
+        .patch(
+            &format!("/assets/{n}.api"),
+            &[
+                ("fixed_asset[name]", "Camera body"),
+                ("fixed_asset[manufacturer]", "null"),
+                ("custom_tax_ids_to_add", &format!("[{t2}]")),
+                ("custom_tax_ids_to_remove", &format!("[{t1}]")),
+            ],
+        )
+        .await;
+    let a = body(res, StatusCode::OK).await["asset"].clone();
+    assert_eq!(a["name"], "Camera body");
+    assert_eq!(a["manufacturer"], Value::Null);
+    assert_eq!(a["sub_group_name"], "DSLR");
+    assert_eq!(a["custom_tax_ids"].as_array().unwrap().len(), 1);
+    assert_eq!(a["custom_tax_ids"][0].as_i64().unwrap().to_string(), t2);
+    // A new group leaves the old group's subgroup behind.
+    let res = app
+        .put(
+            &format!("/assets/{n}.api"),
+            &[("fixed_asset[group_id]", &other.to_string())],
+        )
+        .await;
+    let a = body(res, StatusCode::OK).await["asset"].clone();
+    assert_eq!(a["group_name"], "Drones");
+    assert_eq!(a["sub_group_id"], Value::Null);
+    // A short name is refused and changes nothing.
+    let res = app
+        .put(&format!("/assets/{n}.api"), &[("fixed_asset[name]", "X")])
+        .await;
+    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let read = app
+        .get(&format!("/assets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(read["asset"]["name"], "Camera body");
+}
+
+async fn list_pages_at_25_with_the_show_flags(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    for i in 0..27 {
+        app.asset(
+            &format!("Camera {i:02}"),
+            group,
+            &[(
+                "fixed_asset[document_urls][]",
+                "https://d.example.com/m.pdf",
+            )],
+        )
+        .await;
+    }
+    let first = app.get("/assets.api").await.into_body(StatusCode::OK);
+    assert_eq!(first["assets"].as_array().unwrap().len(), 25);
+    assert_eq!(first["total_pages"], 2);
+    assert!(first["assets"][0].get("document_urls").is_none());
+    let second = app
+        .get("/assets.api?page=2&show_document_urls=true")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(second["assets"].as_array().unwrap().len(), 2);
+    assert_eq!(second["assets"][1]["name"], "Camera 26");
+    assert_eq!(
+        second["assets"][1]["document_urls"][0],
+        "https://d.example.com/m.pdf"
+    );
+    let past = app
+        .get("/assets.api?page=9")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(past["assets"].as_array().unwrap().len(), 0);
+    assert_eq!(past["total_pages"], 2);
+    let res = app.get("/assets.api?show_image_urls=maybe").await;
+    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+}
+
+async fn check_out_check_in_and_extend(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let studio = app.location("Studio", &[]).await.to_string();
+    let store_room = app.location("Store room", &[]).await.to_string();
+    let n = app.asset("Camera", group, &[]).await;
+    let ann = member(&app, "Ann").await;
+    // user_email names the member; till and till_time set the due moment.
+    let res = app
+        .put(
+            &format!("/assets/{n}/checkout.api?user_email=ann@example.com&till=12/30/2099&till_time=17:30"),
+            &[("checkout_values[location_id]", &studio), ("checkout_values[comments]", "for the shoot")],
+        )
+        .await;
+    let a = body(res, StatusCode::OK).await["asset"].clone();
+    assert_eq!(a["state"], "checked_out");
+    assert_eq!(a["assigned_to_user_id"], ann);
+    assert_eq!(a["assigned_to_user_name"], "Ann Tester");
+    assert_eq!(a["checkin_due_on"], "2099-12-30 17:30:00");
+    assert_eq!(a["location_name"], "Studio");
+    // Extend: later than now and than the check-out.
+    let res = app
+        .put(
+            &format!("/assets/{n}/extend_checkout.api?till=01/02/2000"),
+            &[],
+        )
+        .await;
+    assert!(body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["till"].is_array());
+    let res = app
+        .patch(
+            &format!("/assets/{n}/extend_checkout.api?till=01/05/2100"),
+            &[],
+        )
+        .await;
+    assert_eq!(
+        body(res, StatusCode::OK).await["asset"]["checkin_due_on"],
+        "2100-01-05 23:59:00"
+    );
+    // Check in at another location.
+    let res = app
+        .put(
+            &format!("/assets/{n}/checkin.api"),
+            &[
+                ("checkin_values[location_id]", &store_room),
+                ("checkin_values[comments]", "fine"),
+            ],
+        )
+        .await;
+    let a = body(res, StatusCode::OK).await["asset"].clone();
+    assert_eq!(a["state"], "available");
+    assert_eq!(a["assigned_to_user_id"], Value::Null);
+    assert_eq!(a["checkin_due_on"], Value::Null);
+    assert_eq!(a["location_name"], "Store room");
+    let res = app.put(&format!("/assets/{n}/checkin.api"), &[]).await;
+    assert!(
+        body(res, StatusCode::CONFLICT).await["message"]
+            .as_str()
+            .unwrap()
+            .contains("is not checked out")
+    );
+    // Without till: no end date. user_id wins over user_email.
+    let bob = member(&app, "Bob").await;
+    let res = app
+        .put(
+            &format!("/assets/{n}/checkout.api?user_id={bob}&user_email=ann@example.com"),
+            &[],
+        )
+        .await;
+    let a = body(res, StatusCode::OK).await["asset"].clone();
+    assert_eq!(a["assigned_to_user_id"], bob);
+    assert_eq!(a["checkin_due_on"], Value::Null);
+}
+
+async fn check_out_refusals_name_the_state(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let ann = member(&app, "Ann").await;
+    let res = app.put(&format!("/assets/{n}/checkout.api"), &[]).await;
+    assert!(body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["user_id"].is_array());
+    let res = app
+        .put(&format!("/assets/{n}/checkout.api?user_id=9999"), &[])
+        .await;
+    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let res = app
+        .put(
+            &format!("/assets/{n}/checkout.api?user_id={ann}&till=01/01/2001"),
+            &[],
+        )
+        .await;
+    assert!(
+        body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["till"][0]
+            .as_str()
+            .unwrap()
+            .contains("later than now")
+    );
+    let res = app
+        .put(
+            &format!("/assets/{n}/checkout.api?user_id={ann}&till=13/45/2030"),
+            &[],
+        )
+        .await;
+    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    // An inactive member.
+    let cid = member(&app, "Cid").await;
+    app.put(&format!("/members/{cid}/deactivate.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let res = app
+        .put(&format!("/assets/{n}/checkout.api?user_id={cid}"), &[])
+        .await;
+    assert!(
+        body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["user_id"][0]
+            .as_str()
+            .unwrap()
+            .contains("is inactive")
+    );
+    // Nothing was written by the refusals.
+    let read = app
+        .get(&format!("/assets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(read["asset"]["state"], "available");
+    // Checked out: a second check-out names the holder.
+    app.put(&format!("/assets/{n}/checkout.api?user_id={ann}"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let res = app
+        .put(&format!("/assets/{n}/checkout.api?user_id={ann}"), &[])
+        .await;
+    assert_eq!(
+        body(res, StatusCode::CONFLICT).await["message"],
+        format!("Asset #{n} is checked out to Ann Tester; check it in first.")
+    );
+}
+
+async fn fifty_racing_checkouts_one_wins(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let mut members = Vec::new();
+    for i in 0..5 {
+        members.push(member(&app, &format!("M{i}")).await);
+    }
+    let paths: Vec<String> = (0..50)
+        .map(|i| format!("/assets/{n}/checkout.api?user_id={}", members[i % 5]))
+        .collect();
+    let results = join_all(paths.iter().map(|p| app.put(p, &[]))).await;
+    let ok = results
+        .iter()
+        .filter(|r| r.status == StatusCode::OK)
+        .count();
+    let conflicts = results
+        .iter()
+        .filter(|r| r.status == StatusCode::CONFLICT)
+        .count();
+    assert_eq!(
+        ok,
+        1,
+        "{:?}",
+        results.iter().map(|r| r.status).collect::<Vec<_>>()
+    );
+    assert_eq!(conflicts, 49);
+    let history = app
+        .get(&format!("/assets/{n}/history_paginate.api"))
+        .await
+        .into_body(StatusCode::OK);
+    let checkouts = history["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "checked_out")
+        .count();
+    assert_eq!(checkouts, 1);
+}
+
+async fn retire_and_activate(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let reason = app
+        .post("/retire_reasons.api", &[("retire_reason[name]", "Broken")])
+        .await
+        .into_body(StatusCode::OK)["retire_reason"]["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let res = app.put(&format!("/assets/{n}/retire.api"), &[]).await;
+    let errors = body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"].clone();
+    assert!(errors["retired_on"].is_array() && errors["retire_reason_id"].is_array());
+    let res = app
+        .put(
+            &format!("/assets/{n}/retire.api"),
+            &[
+                ("fixed_asset[retired_on]", "06/01/2026"),
+                ("fixed_asset[retire_reason_id]", "999"),
+            ],
+        )
+        .await;
+    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let res = app
+        .patch(
+            &format!("/assets/{n}/retire.api"),
+            &[
+                ("fixed_asset[retired_on]", "06/01/2026"),
+                ("fixed_asset[retire_reason_id]", &reason),
+                ("fixed_asset[salvage_value]", "120"),
+            ],
+        )
+        .await;
+    let a = body(res, StatusCode::OK).await["asset"].clone();
+    assert_eq!(a["state"], "retired");
+    assert_eq!(a["retire_reason"], "Broken");
+    assert_eq!(a["salvage_value"], "120.00");
+    // Retired: no check-out, no second retirement; the reason cannot be deleted.
+    let ann = member(&app, "Ann").await;
+    let res = app
+        .put(&format!("/assets/{n}/checkout.api?user_id={ann}"), &[])
+        .await;
+    assert!(
+        body(res, StatusCode::CONFLICT).await["message"]
+            .as_str()
+            .unwrap()
+            .contains("is retired")
+    );
+    let res = app.delete(&format!("/retire_reasons/{reason}.api")).await;
+    body(res, StatusCode::CONFLICT).await;
+    let retired = app
+        .get("/assets/filter.api?status=retired")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(retired["assets"].as_array().unwrap().len(), 1);
+    let res = app.put(&format!("/assets/{n}/activate.api"), &[]).await;
+    let a = body(res, StatusCode::OK).await["asset"].clone();
+    assert_eq!(a["state"], "available");
+    assert_eq!(a["retired_on"], Value::Null);
+    let res = app.put(&format!("/assets/{n}/activate.api"), &[]).await;
+    assert!(
+        body(res, StatusCode::CONFLICT).await["message"]
+            .as_str()
+            .unwrap()
+            .contains("is not retired")
+    );
+    let retired = app
+        .get("/assets/filter.api?status=retired")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(retired["total_pages"], 0);
+}
+
+async fn activation_location_follows_the_company_setting(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let reason = app
+        .post("/retire_reasons.api", &[("retire_reason[name]", "Lost")])
+        .await
+        .into_body(StatusCode::OK)["retire_reason"]["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    app.put(
+        &format!("/assets/{n}/retire.api"),
+        &[
+            ("fixed_asset[retired_on]", "06/01/2026"),
+            ("fixed_asset[retire_reason_id]", &reason),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    app.put(
+        "/company_settings.api",
+        &[(
+            "company_settings[retired_asset_activation_location]",
+            "required",
+        )],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    let res = app.put(&format!("/assets/{n}/activate.api"), &[]).await;
+    assert!(body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["location_id"].is_array());
+    let depot = app.location("Depot", &[]).await.to_string();
+    let res = app
+        .put(
+            &format!("/assets/{n}/activate.api"),
+            &[("fixed_asset[location_id]", &depot)],
+        )
+        .await;
+    assert_eq!(
+        body(res, StatusCode::OK).await["asset"]["location_name"],
+        "Depot"
+    );
+}
+
+async fn delete_is_refused_while_checked_out(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let ann = member(&app, "Ann").await;
+    app.put(&format!("/assets/{n}/checkout.api?user_id={ann}"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let res = app.delete(&format!("/assets/{n}.api")).await;
+    assert!(
+        body(res, StatusCode::CONFLICT).await["message"]
+            .as_str()
+            .unwrap()
+            .contains("checked out to Ann Tester")
+    );
+    app.put(&format!("/assets/{n}/checkin.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    app.delete(&format!("/assets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    app.get(&format!("/assets/{n}.api"))
+        .await
+        .into_body(StatusCode::NOT_FOUND);
+    let list = app.get("/assets.api").await.into_body(StatusCode::OK);
+    assert_eq!(list["total_pages"], 0);
+}
+
+async fn gps_readings_are_kept(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Trucks").await;
+    let n = app.asset("Truck 1", group, &[]).await;
+    let res = app
+        .patch(
+            &format!("/assets/{n}/gps_coordinates.api"),
+            &[("latitude", "95"), ("longitude", "east")],
+        )
+        .await;
+    let errors = body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"].clone();
+    assert!(errors["latitude"].is_array() && errors["longitude"].is_array());
+    app.patch(
+        &format!("/assets/{n}/gps_coordinates.api"),
+        &[("latitude", "52.5200"), ("longitude", "13.4050")],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    let res = app
+        .put(
+            &format!("/assets/{n}/gps_coordinates.api"),
+            &[
+                ("latitude", "48.8566"),
+                ("longitude", "2.3522"),
+                ("gps_asset_id", "T-1"),
+            ],
+        )
+        .await;
+    let a = body(res, StatusCode::OK).await["asset"].clone();
+    assert_eq!(a["latitude"], "48.8566");
+    assert_eq!(a["longitude"], "2.3522");
+    let history = app
+        .get(&format!("/assets/{n}/history_paginate.api"))
+        .await
+        .into_body(StatusCode::OK);
+    let gps: Vec<&Value> = history["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "gps")
+        .collect();
+    assert_eq!(gps.len(), 2);
+    assert_eq!(gps[0]["latitude"], "48.8566", "newest first");
+}
+
+async fn history_records_every_change_five_a_page(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let ann = member(&app, "Ann").await;
+    app.put(
+        &format!("/assets/{n}.api"),
+        &[("fixed_asset[description]", "body only")],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    app.put(
+        &format!("/assets/{n}/checkout.api?user_id={ann}&till=01/01/2099"),
+        &[],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    app.put(
+        &format!("/assets/{n}/extend_checkout.api?till=02/01/2099"),
+        &[],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    app.put(&format!("/assets/{n}/checkin.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    app.patch(
+        &format!("/assets/{n}/gps_coordinates.api"),
+        &[("latitude", "1"), ("longitude", "2")],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    let first = app
+        .get(&format!("/assets/{n}/history_paginate.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(first["total_pages"], 2);
+    let actions: Vec<&str> = first["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "gps",
+            "checked_in",
+            "checkout_extended",
+            "checked_out",
+            "updated"
+        ]
+    );
+    let out = &first["history"][3];
+    assert_eq!(out["is_checkout"], true);
+    assert_eq!(out["assigned_to_name"], "Ann Tester");
+    let second = app
+        .get(&format!("/assets/{n}/history_paginate.api?page=2"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(second["history"][0]["action"], "created");
+}
+
+async fn members_views(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let a = app.asset("Camera A", group, &[]).await;
+    let b = app.asset("Camera B", group, &[]).await;
+    let ann = member(&app, "Ann").await;
+    app.put(&format!("/assets/{a}/checkout.api?user_id={ann}"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    app.put(&format!("/assets/{b}/checkout.api?user_id={ann}"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    app.put(&format!("/assets/{a}/checkin.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let held = app
+        .put(
+            &format!("/members/{ann}/checked_out_items.api?item_type=FixedAsset"),
+            &[],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(held["assets"].as_array().unwrap().len(), 1);
+    assert_eq!(held["assets"][0]["item_type"], "FixedAsset");
+    let held = app
+        .get(&format!("/members/{ann}/checked_out_items.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(held["assets"][0]["sequence_num"], b);
+    let res = app
+        .get(&format!(
+            "/members/{ann}/checked_out_items.api?item_type=boats"
+        ))
+        .await;
+    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    let history = app
+        .get(&format!("/members/{ann}/checkin_checkout_history.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(history["history"].as_array().unwrap().len(), 2);
+    assert_eq!(history["total_pages"], 1);
+    assert!(history["history"][0]["checkin_on"].is_string());
+    assert!(history["history"][1]["checkin_on"].is_null());
+    app.get("/members/9999/checkin_checkout_history.api")
+        .await
+        .into_body(StatusCode::NOT_FOUND);
+    // Deactivating a member who holds items: they keep them and can no longer log in.
+    let res = app
+        .put(&format!("/members/{ann}/deactivate.api"), &[])
+        .await;
+    let m = body(res, StatusCode::OK).await["member"].clone();
+    assert_eq!(m["status"], "inactive");
+    assert_eq!(m["login_enabled"], false);
+    let held = app
+        .get(&format!("/members/{ann}/checked_out_items.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(held["assets"].as_array().unwrap().len(), 1);
+    app.put(&format!("/assets/{b}/checkin.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+}
+
+async fn another_company_sees_no_asset(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let other = TestApp::builder(kind).beside(&app).build().await;
+    let m = member(&other, "Olga").await;
+    for (method, path) in [
+        ("GET", format!("/assets/{n}.api")),
+        ("PUT", format!("/assets/{n}.api")),
+        ("DELETE", format!("/assets/{n}.api")),
+        ("PUT", format!("/assets/{n}/checkout.api?user_id={m}")),
+        ("PUT", format!("/assets/{n}/checkin.api")),
+        (
+            "PUT",
+            format!("/assets/{n}/extend_checkout.api?till=01/01/2099"),
+        ),
+        (
+            "PUT",
+            format!(
+                "/assets/{n}/retire.api?fixed_asset[retired_on]=01/01/2026&fixed_asset[retire_reason_id]=1"
+            ),
+        ),
+        ("PUT", format!("/assets/{n}/activate.api")),
+        (
+            "PATCH",
+            format!("/assets/{n}/gps_coordinates.api?latitude=1&longitude=1"),
+        ),
+        ("GET", format!("/assets/{n}/history_paginate.api")),
+        ("GET", format!("/assets/{n}/reserved_dates.api")),
+        ("GET", format!("/assets/{n}/booked_dates.api")),
+        ("GET", format!("/assets/{n}/reservation_requests.api")),
+        (
+            "POST",
+            format!(
+                "/assets/{n}/reservation_requests.api?reservation_request[from]=01/01/2099&reservation_request[to]=01/02/2099&user[id]={m}"
+            ),
+        ),
+    ] {
+        let res = other.req(method.parse().unwrap(), &path).send().await;
+        assert_eq!(
+            res.status,
+            StatusCode::NOT_FOUND,
+            "{method} {path}: {}",
+            res.body
+        );
+        assert!(
+            res.body["message"]
+                .as_str()
+                .unwrap()
+                .contains("No such asset"),
+            "{path}"
+        );
+    }
+    let list = other.get("/assets.api").await.into_body(StatusCode::OK);
+    assert_eq!(list["assets"].as_array().unwrap().len(), 0);
+    let found = other
+        .get("/search.api?search=%23".to_owned().as_str())
+        .await;
+    assert_eq!(found.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let found = other
+        .get(&format!("/search.api?search=%23{n}"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(found["assets"].as_array().unwrap().len(), 0);
+}
+
+async fn catalog_guards_count_real_assets(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    app.asset("Camera", group, &[]).await;
+    app.asset("Camera 2", group, &[]).await;
+    let res = app.delete(&format!("/groups/{group}.api")).await;
+    assert!(
+        body(res, StatusCode::CONFLICT).await["message"]
+            .as_str()
+            .unwrap()
+            .contains("still has 2 item(s)")
+    );
+}
+
+async fn search_by_name_number_and_identifier(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let a = app
+        .asset(
+            "Canon EOS R5",
+            group,
+            &[("fixed_asset[identifier]", "SN-100")],
+        )
+        .await;
+    app.asset("Nikon Z9", group, &[("fixed_asset[identifier]", "SN-200")])
+        .await;
+    app.asset("100% cotton bag", group, &[]).await;
+    let found = app
+        .get("/search.api?search=eos%20canon&facet=FixedAsset")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(found["assets"].as_array().unwrap().len(), 1);
+    assert_eq!(found["assets"][0]["sequence_num"], a);
+    let found = app
+        .get(&format!("/search.api?search=%23{a}"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(found["assets"][0]["name"], "Canon EOS R5");
+    let found = app
+        .get("/search.api?search=%40SN-200")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(found["assets"][0]["name"], "Nikon Z9");
+    // LIKE wildcards are literal.
+    let found = app
+        .get("/search.api?search=%25")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(found["assets"].as_array().unwrap().len(), 1);
+    let found = app
+        .get("/search.api?search=z")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(found["total_pages"], 1);
+    app.get("/search.api")
+        .await
+        .into_body(StatusCode::UNPROCESSABLE_ENTITY);
+    app.get("/search.api?search=x&facet=Boats")
+        .await
+        .into_body(StatusCode::UNPROCESSABLE_ENTITY);
+}
