@@ -26,10 +26,6 @@ both!(
     search_by_name_number_and_identifier,
 );
 
-async fn body(res: crate::common::Res, status: StatusCode) -> Value {
-    res.into_body(status)
-}
-
 async fn member(app: &TestApp, first: &str) -> i64 {
     app.member(
         first,
@@ -93,7 +89,7 @@ async fn create_with_every_field_and_read_back(kind: Kind) {
             ],
         )
         .await;
-    let a = body(res, StatusCode::OK).await["asset"].clone();
+    let a = res.into_body(StatusCode::OK)["asset"].clone();
     assert_eq!(a["name"], "Canon EOS R5");
     assert_eq!(a["asset_type"], "FixedAsset");
     assert_eq!(a["state"], "available");
@@ -152,7 +148,7 @@ async fn create_names_every_problem_and_writes_nothing(kind: Kind) {
             ],
         )
         .await;
-    let errors = body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"].clone();
+    let errors = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"].clone();
     for field in [
         "name",
         "group_id",
@@ -179,7 +175,7 @@ async fn create_names_every_problem_and_writes_nothing(kind: Kind) {
     form.extend(six);
     let res = app.post("/assets.api", &form).await;
     assert!(
-        body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["document_urls"][0]
+        res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"]["document_urls"][0]
             .as_str()
             .unwrap()
             .contains("at most 5")
@@ -198,7 +194,7 @@ async fn create_names_every_problem_and_writes_nothing(kind: Kind) {
             ],
         )
         .await;
-    let errors = body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"].clone();
+    let errors = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"].clone();
     assert!(
         errors["sub_group_id"][0]
             .as_str()
@@ -233,7 +229,7 @@ async fn numbers_are_shared_and_increase(kind: Kind) {
         .put(&format!("/assets/{c}/checkout.api?user_id={m}"), &[])
         .await;
     assert!(
-        body(res, StatusCode::CONFLICT).await["message"]
+        res.into_body(StatusCode::CONFLICT)["message"]
             .as_str()
             .unwrap()
             .contains("is an asset stock item, not a fixed asset")
@@ -297,7 +293,7 @@ async fn update_keeps_clears_and_moves_taxes(kind: Kind) {
             ],
         )
         .await;
-    let a = body(res, StatusCode::OK).await["asset"].clone();
+    let a = res.into_body(StatusCode::OK)["asset"].clone();
     assert_eq!(a["name"], "Camera body");
     assert_eq!(a["manufacturer"], Value::Null);
     assert_eq!(a["sub_group_name"], "DSLR");
@@ -310,14 +306,14 @@ async fn update_keeps_clears_and_moves_taxes(kind: Kind) {
             &[("fixed_asset[group_id]", &other.to_string())],
         )
         .await;
-    let a = body(res, StatusCode::OK).await["asset"].clone();
+    let a = res.into_body(StatusCode::OK)["asset"].clone();
     assert_eq!(a["group_name"], "Drones");
     assert_eq!(a["sub_group_id"], Value::Null);
     // A short name is refused and changes nothing.
     let res = app
         .put(&format!("/assets/{n}.api"), &[("fixed_asset[name]", "X")])
         .await;
-    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    res.into_body(StatusCode::UNPROCESSABLE_ENTITY);
     let read = app
         .get(&format!("/assets/{n}.api"))
         .await
@@ -360,7 +356,7 @@ async fn list_pages_at_25_with_the_show_flags(kind: Kind) {
     assert_eq!(past["assets"].as_array().unwrap().len(), 0);
     assert_eq!(past["total_pages"], 2);
     let res = app.get("/assets.api?show_image_urls=maybe").await;
-    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    res.into_body(StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 async fn check_out_check_in_and_extend(kind: Kind) {
@@ -377,7 +373,7 @@ async fn check_out_check_in_and_extend(kind: Kind) {
             &[("checkout_values[location_id]", &studio), ("checkout_values[comments]", "for the shoot")],
         )
         .await;
-    let a = body(res, StatusCode::OK).await["asset"].clone();
+    let a = res.into_body(StatusCode::OK)["asset"].clone();
     assert_eq!(a["state"], "checked_out");
     assert_eq!(a["assigned_to_user_id"], ann);
     assert_eq!(a["assigned_to_user_name"], "Ann Tester");
@@ -390,7 +386,7 @@ async fn check_out_check_in_and_extend(kind: Kind) {
             &[],
         )
         .await;
-    assert!(body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["till"].is_array());
+    assert!(res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"]["till"].is_array());
     let res = app
         .patch(
             &format!("/assets/{n}/extend_checkout.api?till=01/05/2100"),
@@ -398,7 +394,7 @@ async fn check_out_check_in_and_extend(kind: Kind) {
         )
         .await;
     assert_eq!(
-        body(res, StatusCode::OK).await["asset"]["checkin_due_on"],
+        res.into_body(StatusCode::OK)["asset"]["checkin_due_on"],
         "2100-01-05 23:59:00"
     );
     // Check in at another location.
@@ -411,14 +407,14 @@ async fn check_out_check_in_and_extend(kind: Kind) {
             ],
         )
         .await;
-    let a = body(res, StatusCode::OK).await["asset"].clone();
+    let a = res.into_body(StatusCode::OK)["asset"].clone();
     assert_eq!(a["state"], "available");
     assert_eq!(a["assigned_to_user_id"], Value::Null);
     assert_eq!(a["checkin_due_on"], Value::Null);
     assert_eq!(a["location_name"], "Store room");
     let res = app.put(&format!("/assets/{n}/checkin.api"), &[]).await;
     assert!(
-        body(res, StatusCode::CONFLICT).await["message"]
+        res.into_body(StatusCode::CONFLICT)["message"]
             .as_str()
             .unwrap()
             .contains("is not checked out")
@@ -431,7 +427,7 @@ async fn check_out_check_in_and_extend(kind: Kind) {
             &[],
         )
         .await;
-    let a = body(res, StatusCode::OK).await["asset"].clone();
+    let a = res.into_body(StatusCode::OK)["asset"].clone();
     assert_eq!(a["assigned_to_user_id"], bob);
     assert_eq!(a["checkin_due_on"], Value::Null);
 }
@@ -442,11 +438,11 @@ async fn check_out_refusals_name_the_state(kind: Kind) {
     let n = app.asset("Camera", group, &[]).await;
     let ann = member(&app, "Ann").await;
     let res = app.put(&format!("/assets/{n}/checkout.api"), &[]).await;
-    assert!(body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["user_id"].is_array());
+    assert!(res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"]["user_id"].is_array());
     let res = app
         .put(&format!("/assets/{n}/checkout.api?user_id=9999"), &[])
         .await;
-    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    res.into_body(StatusCode::UNPROCESSABLE_ENTITY);
     let res = app
         .put(
             &format!("/assets/{n}/checkout.api?user_id={ann}&till=01/01/2001"),
@@ -454,7 +450,7 @@ async fn check_out_refusals_name_the_state(kind: Kind) {
         )
         .await;
     assert!(
-        body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["till"][0]
+        res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"]["till"][0]
             .as_str()
             .unwrap()
             .contains("later than now")
@@ -465,7 +461,7 @@ async fn check_out_refusals_name_the_state(kind: Kind) {
             &[],
         )
         .await;
-    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    res.into_body(StatusCode::UNPROCESSABLE_ENTITY);
     // An inactive member.
     let cid = member(&app, "Cid").await;
     app.put(&format!("/members/{cid}/deactivate.api"), &[])
@@ -475,7 +471,7 @@ async fn check_out_refusals_name_the_state(kind: Kind) {
         .put(&format!("/assets/{n}/checkout.api?user_id={cid}"), &[])
         .await;
     assert!(
-        body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["user_id"][0]
+        res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"]["user_id"][0]
             .as_str()
             .unwrap()
             .contains("is inactive")
@@ -494,7 +490,7 @@ async fn check_out_refusals_name_the_state(kind: Kind) {
         .put(&format!("/assets/{n}/checkout.api?user_id={ann}"), &[])
         .await;
     assert_eq!(
-        body(res, StatusCode::CONFLICT).await["message"],
+        res.into_body(StatusCode::CONFLICT)["message"],
         format!("Asset #{n} is checked out to Ann Tester; check it in first.")
     );
 }
@@ -551,7 +547,7 @@ async fn retire_and_activate(kind: Kind) {
         .unwrap()
         .to_string();
     let res = app.put(&format!("/assets/{n}/retire.api"), &[]).await;
-    let errors = body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"].clone();
+    let errors = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"].clone();
     assert!(errors["retired_on"].is_array() && errors["retire_reason_id"].is_array());
     let res = app
         .put(
@@ -562,7 +558,7 @@ async fn retire_and_activate(kind: Kind) {
             ],
         )
         .await;
-    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    res.into_body(StatusCode::UNPROCESSABLE_ENTITY);
     let res = app
         .patch(
             &format!("/assets/{n}/retire.api"),
@@ -573,7 +569,7 @@ async fn retire_and_activate(kind: Kind) {
             ],
         )
         .await;
-    let a = body(res, StatusCode::OK).await["asset"].clone();
+    let a = res.into_body(StatusCode::OK)["asset"].clone();
     assert_eq!(a["state"], "retired");
     assert_eq!(a["retire_reason"], "Broken");
     assert_eq!(a["salvage_value"], "120.00");
@@ -583,25 +579,25 @@ async fn retire_and_activate(kind: Kind) {
         .put(&format!("/assets/{n}/checkout.api?user_id={ann}"), &[])
         .await;
     assert!(
-        body(res, StatusCode::CONFLICT).await["message"]
+        res.into_body(StatusCode::CONFLICT)["message"]
             .as_str()
             .unwrap()
             .contains("is retired")
     );
     let res = app.delete(&format!("/retire_reasons/{reason}.api")).await;
-    body(res, StatusCode::CONFLICT).await;
+    res.into_body(StatusCode::CONFLICT);
     let retired = app
         .get("/assets/filter.api?status=retired")
         .await
         .into_body(StatusCode::OK);
     assert_eq!(retired["assets"].as_array().unwrap().len(), 1);
     let res = app.put(&format!("/assets/{n}/activate.api"), &[]).await;
-    let a = body(res, StatusCode::OK).await["asset"].clone();
+    let a = res.into_body(StatusCode::OK)["asset"].clone();
     assert_eq!(a["state"], "available");
     assert_eq!(a["retired_on"], Value::Null);
     let res = app.put(&format!("/assets/{n}/activate.api"), &[]).await;
     assert!(
-        body(res, StatusCode::CONFLICT).await["message"]
+        res.into_body(StatusCode::CONFLICT)["message"]
             .as_str()
             .unwrap()
             .contains("is not retired")
@@ -643,7 +639,7 @@ async fn activation_location_follows_the_company_setting(kind: Kind) {
     .await
     .into_body(StatusCode::OK);
     let res = app.put(&format!("/assets/{n}/activate.api"), &[]).await;
-    assert!(body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"]["location_id"].is_array());
+    assert!(res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"]["location_id"].is_array());
     let depot = app.location("Depot", &[]).await.to_string();
     let res = app
         .put(
@@ -652,7 +648,7 @@ async fn activation_location_follows_the_company_setting(kind: Kind) {
         )
         .await;
     assert_eq!(
-        body(res, StatusCode::OK).await["asset"]["location_name"],
+        res.into_body(StatusCode::OK)["asset"]["location_name"],
         "Depot"
     );
 }
@@ -667,7 +663,7 @@ async fn delete_is_refused_while_checked_out(kind: Kind) {
         .into_body(StatusCode::OK);
     let res = app.delete(&format!("/assets/{n}.api")).await;
     assert!(
-        body(res, StatusCode::CONFLICT).await["message"]
+        res.into_body(StatusCode::CONFLICT)["message"]
             .as_str()
             .unwrap()
             .contains("checked out to Ann Tester")
@@ -695,7 +691,7 @@ async fn gps_readings_are_kept(kind: Kind) {
             &[("latitude", "95"), ("longitude", "east")],
         )
         .await;
-    let errors = body(res, StatusCode::UNPROCESSABLE_ENTITY).await["errors"].clone();
+    let errors = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"].clone();
     assert!(errors["latitude"].is_array() && errors["longitude"].is_array());
     app.patch(
         &format!("/assets/{n}/gps_coordinates.api"),
@@ -713,7 +709,7 @@ async fn gps_readings_are_kept(kind: Kind) {
             ],
         )
         .await;
-    let a = body(res, StatusCode::OK).await["asset"].clone();
+    let a = res.into_body(StatusCode::OK)["asset"].clone();
     assert_eq!(a["latitude"], "48.8566");
     assert_eq!(a["longitude"], "2.3522");
     let history = app
@@ -827,7 +823,7 @@ async fn members_views(kind: Kind) {
             "/members/{ann}/checked_out_items.api?item_type=boats"
         ))
         .await;
-    body(res, StatusCode::UNPROCESSABLE_ENTITY).await;
+    res.into_body(StatusCode::UNPROCESSABLE_ENTITY);
     let history = app
         .get(&format!("/members/{ann}/checkin_checkout_history.api"))
         .await
@@ -843,7 +839,7 @@ async fn members_views(kind: Kind) {
     let res = app
         .put(&format!("/members/{ann}/deactivate.api"), &[])
         .await;
-    let m = body(res, StatusCode::OK).await["member"].clone();
+    let m = res.into_body(StatusCode::OK)["member"].clone();
     assert_eq!(m["status"], "inactive");
     assert_eq!(m["login_enabled"], false);
     let held = app
@@ -929,7 +925,7 @@ async fn catalog_guards_count_real_assets(kind: Kind) {
     app.asset("Camera 2", group, &[]).await;
     let res = app.delete(&format!("/groups/{group}.api")).await;
     assert!(
-        body(res, StatusCode::CONFLICT).await["message"]
+        res.into_body(StatusCode::CONFLICT)["message"]
             .as_str()
             .unwrap()
             .contains("still has 2 item(s)")
