@@ -65,6 +65,15 @@ impl Target {
         self.request(Method::GET, uri, None)
     }
 
+    /// A request of `method` without a body.
+    pub fn bare(&self, method: Method, uri: Uri) -> Request<Full<Bytes>> {
+        self.request(method, uri, None)
+    }
+
+    pub fn put(&self, uri: Uri) -> Request<Full<Bytes>> {
+        self.request(Method::PUT, uri, None)
+    }
+
     /// POST with an `application/x-www-form-urlencoded` body.
     pub fn post_form(&self, uri: Uri, pairs: &[(&str, &str)]) -> Request<Full<Bytes>> {
         let mut ser = form_urlencoded::Serializer::new(String::new());

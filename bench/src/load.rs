@@ -36,7 +36,8 @@ pub async fn run(target: Arc<Target>, base_url: &str, opts: RunOpts) -> Result<(
         bail!("--connections must be at least 1");
     }
     let mut probe = Conn::new(target.clone());
-    let plan = Arc::new(Plan::discover(&mut probe, opts.mix, opts.id_pages).await?);
+    let plan =
+        Arc::new(Plan::discover(&mut probe, opts.mix, opts.id_pages, opts.connections).await?);
     drop(probe);
     eprintln!(
         "run {}: targets {}; opening {} connections",
@@ -124,14 +125,15 @@ async fn worker(
     let opened_before = conn.opened;
     let mut g = first;
     while Instant::now() < window.end {
-        let uri = plan.pick(g).clone();
+        let (method, uri) = plan.pick(g);
+        let (method, uri) = (method.clone(), uri.clone());
         g += stride;
         // Requests still in flight when the window closes are abandoned, so a
         // stuck request cannot stretch the run by up to `timeout`.
         let timed_out_at = Instant::now() + timeout;
         let outcome = tokio::time::timeout_at(timed_out_at.min(window.end), async {
             conn.ready().await?;
-            let req = conn.target().get(uri.clone());
+            let req = conn.target().bare(method.clone(), uri.clone());
             let sent = Instant::now();
             let reply = conn.send(req).await?;
             anyhow::Ok((sent, reply))
@@ -157,7 +159,11 @@ async fn worker(
                     tally.warmup_errors += 1;
                 }
                 tally.note_error(|| {
-                    format!("GET {uri} answered {}: {}", reply.status, reply.snippet())
+                    format!(
+                        "{method} {uri} answered {}: {}",
+                        reply.status,
+                        reply.snippet()
+                    )
                 });
             }
             Ok(Err(e)) => {
@@ -166,7 +172,7 @@ async fn worker(
                 } else {
                     tally.warmup_errors += 1;
                 }
-                tally.note_error(|| format!("GET {uri}: {e:#}"));
+                tally.note_error(|| format!("{method} {uri}: {e:#}"));
                 // Don't spin if the server is refusing connections.
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
@@ -177,7 +183,7 @@ async fn worker(
                 } else {
                     tally.warmup_errors += 1;
                 }
-                tally.note_error(|| format!("GET {uri}: no answer within {timeout:?}"));
+                tally.note_error(|| format!("{method} {uri}: no answer within {timeout:?}"));
             }
         }
     }

@@ -70,6 +70,9 @@ struct SeedArgs {
     /// Customers to create.
     #[arg(long, default_value_t = 0)]
     customers: usize,
+    /// Fixed assets to create (in a group of their own).
+    #[arg(long, default_value_t = 0)]
+    assets: usize,
     /// Concurrent create requests (one connection each).
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
@@ -141,6 +144,7 @@ fn main() -> Result<()> {
                 vendors: a.vendors,
                 members: a.members,
                 customers: a.customers,
+                assets: a.assets,
                 concurrency: a.concurrency,
                 nested: a.nested,
                 tag: a.tag,

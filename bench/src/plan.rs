@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
-use hyper::Uri;
+use hyper::{Method, Uri};
 use serde_json::Value;
 
 use crate::conn::Conn;
@@ -42,6 +42,23 @@ pub enum Mix {
     CustomerListNonTaxed,
     /// GET /customers.api?filter=email&filter_val=<e-mail>, e-mails of seeded customers round-robin.
     CustomerListEmail,
+    /// GET /assets/<n>.api, asset numbers round-robin: the reference for the asset mixes.
+    AssetDetails,
+    /// GET /assets.api?page=1 only.
+    AssetListFirst,
+    /// GET /assets.api?page=N for the last 10 pages, round-robin.
+    AssetListEnd,
+    /// GET /assets/filter.api?status=available&page=1.
+    AssetFilterFirst,
+    /// GET /assets/filter.api?status=available for the last 10 pages.
+    AssetFilterEnd,
+    /// GET /search.api?search=bench&page=1 (every seeded asset matches).
+    AssetSearchFirst,
+    /// GET /search.api?search=bench for the last 10 pages.
+    AssetSearchEnd,
+    /// PUT /assets/<n>/checkout.api then PUT /assets/<n>/checkin.api, each connection
+    /// on an asset of its own: one request of the mix is half a cycle.
+    AssetCheckoutCycle,
     /// Even blend of location/group/vendor details and lists.
     Catalog,
 }
@@ -80,14 +97,18 @@ pub struct Plan {
 #[derive(Debug)]
 struct Kind {
     mix: Mix,
+    method: Method,
     uris: Vec<Uri>,
 }
 
 impl Plan {
-    pub fn pick(&self, g: u64) -> &Uri {
+    pub fn pick(&self, g: u64) -> (&Method, &Uri) {
         let n = self.kinds.len() as u64;
         let kind = &self.kinds[(g % n) as usize];
-        &kind.uris[((g / n) % kind.uris.len() as u64) as usize]
+        (
+            &kind.method,
+            &kind.uris[((g / n) % kind.uris.len() as u64) as usize],
+        )
     }
 
     /// `name=count` of each kind, e.g. `location-details=100 location-list=40`.
@@ -108,9 +129,19 @@ impl Plan {
 
     /// Reads list pages through `conn` to find ids and page counts for `mix`.
     /// `id_pages` caps how many list pages are read to collect ids.
-    pub async fn discover(conn: &mut Conn, mix: Mix, id_pages: u64) -> Result<Plan> {
+    /// `connections`: the workers of the run (the check-out cycle gives each its asset).
+    pub async fn discover(
+        conn: &mut Conn,
+        mix: Mix,
+        id_pages: u64,
+        connections: usize,
+    ) -> Result<Plan> {
         let mut kinds = Vec::new();
         for part in mix.parts() {
+            let method = match part {
+                Mix::AssetCheckoutCycle => Method::PUT,
+                _ => Method::GET,
+            };
             let uris = match part {
                 Mix::Healthz => vec!["/healthz".to_owned()],
                 Mix::LocationDetails => {
@@ -177,13 +208,29 @@ impl Plan {
                 Mix::LocationList => page_uris(conn, Listing::LOCATIONS).await?,
                 Mix::GroupList => page_uris(conn, Listing::GROUPS).await?,
                 Mix::VendorList => page_uris(conn, Listing::VENDORS).await?,
+                Mix::AssetDetails => asset_numbers(conn, id_pages)
+                    .await?
+                    .iter()
+                    .map(|n| format!("/assets/{n}.api"))
+                    .collect(),
+                Mix::AssetListFirst => vec![Listing::ASSETS.page(1)],
+                Mix::AssetListEnd => last_pages(conn, Listing::ASSETS).await?,
+                Mix::AssetFilterFirst => vec![Listing::AVAILABLE_ASSETS.page(1)],
+                Mix::AssetFilterEnd => last_pages(conn, Listing::AVAILABLE_ASSETS).await?,
+                Mix::AssetSearchFirst => vec![Listing::ASSET_SEARCH.page(1)],
+                Mix::AssetSearchEnd => last_pages(conn, Listing::ASSET_SEARCH).await?,
+                Mix::AssetCheckoutCycle => checkout_cycle(conn, connections).await?,
                 Mix::Catalog => unreachable!("catalog is not a part"),
             };
             let uris = uris
                 .iter()
                 .map(|p| conn.target().uri(p))
                 .collect::<Result<Vec<_>>>()?;
-            kinds.push(Kind { mix: part, uris });
+            kinds.push(Kind {
+                mix: part,
+                method,
+                uris,
+            });
         }
         Ok(Plan { kinds })
     }
@@ -195,6 +242,7 @@ impl Plan {
                 .iter()
                 .map(|(mix, paths)| Kind {
                     mix: *mix,
+                    method: Method::GET,
                     uris: paths.iter().map(|p| p.parse().unwrap()).collect(),
                 })
                 .collect(),
@@ -239,6 +287,21 @@ impl Listing {
         path: "/customers.api",
         extra: "&filter=non_taxed",
     };
+    const ASSETS: Listing = Listing {
+        what: "assets",
+        path: "/assets.api",
+        extra: "",
+    };
+    const AVAILABLE_ASSETS: Listing = Listing {
+        what: "assets",
+        path: "/assets/filter.api",
+        extra: "&status=available",
+    };
+    const ASSET_SEARCH: Listing = Listing {
+        what: "assets",
+        path: "/search.api",
+        extra: "&search=bench",
+    };
     const MEMBERS: Listing = Listing {
         what: "members",
         path: "/members.api",
@@ -266,6 +329,72 @@ impl Listing {
         }
         reply.json().with_context(|| format!("GET {path}"))
     }
+}
+
+/// The last ten pages of a list.
+async fn last_pages(conn: &mut Conn, listing: Listing) -> Result<Vec<String>> {
+    let pages = page_count(conn, listing).await?;
+    Ok((pages.saturating_sub(9).max(1)..=pages)
+        .map(|n| listing.page(n))
+        .collect())
+}
+
+/// The numbers (`sequence_num`) of the assets on the first `max_pages` pages.
+async fn asset_numbers(conn: &mut Conn, max_pages: u64) -> Result<Vec<i64>> {
+    let mut numbers = Vec::new();
+    for page in 1..=max_pages.max(1) {
+        let body = Listing::ASSETS.fetch(conn, page).await?;
+        let found: Vec<i64> = body["assets"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x["sequence_num"].as_i64())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let last = total_pages(&body).unwrap_or(1);
+        let empty = found.is_empty();
+        numbers.extend(found);
+        if empty || page >= last {
+            break;
+        }
+    }
+    if numbers.is_empty() {
+        bail!("no assets found via /assets.api; run `rentrack-bench seed --assets N` first");
+    }
+    Ok(numbers)
+}
+
+/// For worker `w` of `connections`: entry `w` checks asset `w` out to a member, entry
+/// `w + connections` checks it in (a worker's requests are `w`, `w + connections`,
+/// `w + 2 connections`, ...: it alternates the two). Every asset is checked in first,
+/// in case an earlier run left it out.
+async fn checkout_cycle(conn: &mut Conn, connections: usize) -> Result<Vec<String>> {
+    let numbers = asset_numbers(conn, (connections as u64).div_ceil(25)).await?;
+    if numbers.len() < connections {
+        bail!("the check-out cycle needs one asset per connection: seed at least {connections}");
+    }
+    let members = Listing::MEMBERS.fetch(conn, 1).await?;
+    let member = members["members"]
+        .as_array()
+        .and_then(|a| {
+            a.iter()
+                .find(|m| m["status"] == "active")
+                .and_then(|m| m["id"].as_i64())
+        })
+        .context("no active member to check assets out to")?;
+    let numbers = &numbers[..connections];
+    for n in numbers {
+        let uri = conn.target().uri(&format!("/assets/{n}/checkin.api"))?;
+        let req = conn.target().put(uri);
+        conn.call(req).await?;
+    }
+    let mut uris: Vec<String> = numbers
+        .iter()
+        .map(|n| format!("/assets/{n}/checkout.api?user_id={member}"))
+        .collect();
+    uris.extend(numbers.iter().map(|n| format!("/assets/{n}/checkin.api")));
+    Ok(uris)
 }
 
 /// Page URIs 1..=total_pages (just page 1 when the list is empty).

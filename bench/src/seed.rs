@@ -17,6 +17,8 @@ pub struct SeedOpts {
     pub vendors: usize,
     pub members: usize,
     pub customers: usize,
+    /// Fixed assets, in a group of their own.
+    pub assets: usize,
     pub concurrency: usize,
     /// Make 10% of the locations roots and the rest their children.
     pub nested: bool,
@@ -32,6 +34,7 @@ enum Kind {
     Vendor,
     Member,
     Customer,
+    Asset,
 }
 
 impl Kind {
@@ -42,6 +45,7 @@ impl Kind {
             Kind::Vendor => "vendor",
             Kind::Member => "member",
             Kind::Customer => "customer",
+            Kind::Asset => "asset",
         }
     }
 
@@ -52,6 +56,7 @@ impl Kind {
             Kind::Vendor => "/vendors.api",
             Kind::Member => "/members.api",
             Kind::Customer => "/customers.api",
+            Kind::Asset => "/assets.api",
         }
     }
 }
@@ -89,7 +94,9 @@ fn named_job(kind: Kind, n: usize, tag: &str) -> Job {
         Kind::Location => "Location",
         Kind::Group => "Group",
         Kind::Vendor => "Vendor",
-        Kind::Member | Kind::Customer => unreachable!("members and customers have their own jobs"),
+        Kind::Member | Kind::Customer | Kind::Asset => {
+            unreachable!("members, customers and assets have their own jobs")
+        }
     };
     Job {
         kind,
@@ -148,6 +155,36 @@ fn customer_job(n: usize, tag: &str) -> Job {
     }
 }
 
+/// A fixed asset of `group`, with an identification number; every tenth has a daily
+/// rate.
+fn asset_job(n: usize, tag: &str, group: i64) -> Job {
+    let mut fields = vec![
+        (
+            "fixed_asset[name]".to_owned(),
+            format!("Bench Asset {n:06} {tag}"),
+        ),
+        ("fixed_asset[group_id]".to_owned(), group.to_string()),
+        (
+            "fixed_asset[purchased_on]".to_owned(),
+            "01/15/2026".to_owned(),
+        ),
+        (
+            "fixed_asset[identifier]".to_owned(),
+            format!("SN-{n:06}-{tag}"),
+        ),
+    ];
+    if n.is_multiple_of(10) {
+        fields.push((
+            "fixed_asset[rental_price_attributes][daily]".to_owned(),
+            "45.00".to_owned(),
+        ));
+    }
+    Job {
+        kind: Kind::Asset,
+        fields,
+    }
+}
+
 /// What one phase produced.
 #[derive(Default)]
 struct Outcome {
@@ -194,9 +231,36 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
     jobs.extend((1..=opts.customers).map(|n| customer_job(n, &tag)));
     let phase = run_jobs(&target, jobs, concurrency, opts.timeout).await;
     absorb(&mut total, phase);
+    if opts.assets > 0 {
+        let group = run_jobs(
+            &target,
+            vec![named_job(Kind::Group, 0, &format!("assets {tag}"))],
+            1,
+            opts.timeout,
+        )
+        .await;
+        let Some(&(_, group_id)) = group.created.first() else {
+            bail!(
+                "could not create the assets' group: {:?}",
+                group.tally.first_error
+            );
+        };
+        absorb(&mut total, group);
+        let jobs = (1..=opts.assets)
+            .map(|n| asset_job(n, &tag, group_id))
+            .collect();
+        let phase = run_jobs(&target, jobs, concurrency, opts.timeout).await;
+        absorb(&mut total, phase);
+    }
 
     let elapsed = started.elapsed().as_secs_f64();
-    let requested = opts.locations + opts.groups + opts.vendors + opts.members + opts.customers;
+    let requested = opts.locations
+        + opts.groups
+        + opts.vendors
+        + opts.members
+        + opts.customers
+        + opts.assets
+        + usize::from(opts.assets > 0);
     let errors = total.tally.errors();
     let lat = LatencySummary::from_samples(&mut total.tally.samples);
     let range = |kind| {
@@ -212,6 +276,7 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         Kind::Vendor,
         Kind::Member,
         Kind::Customer,
+        Kind::Asset,
     ]
     .iter()
     .map(|&k| total.ids(k).len())
@@ -223,13 +288,14 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
     };
 
     eprintln!(
-        "seed: created {} locations, {} groups, {} vendors, {} members, {} customers in {elapsed:.2}s ({per_s:.1}/s, \
+        "seed: created {} locations, {} groups, {} vendors, {} members, {} customers, {} assets in {elapsed:.2}s ({per_s:.1}/s, \
          p50 {:.3} ms, p99 {:.3} ms, {concurrency} concurrent), {errors} errors",
         counts[0],
         counts[1],
         counts[2],
         counts[3],
         counts[4],
+        counts[5],
         ms(lat.p50.into()),
         ms(lat.p99.into()),
     );
@@ -250,6 +316,7 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         "vendors": counts[2],
         "members": counts[3],
         "customers": counts[4],
+        "assets": counts[5],
         "requested": requested,
         "nested": opts.nested,
         "location_ids": range(Kind::Location),
@@ -257,6 +324,7 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         "vendor_ids": range(Kind::Vendor),
         "member_ids": range(Kind::Member),
         "customer_ids": range(Kind::Customer),
+        "asset_ids": range(Kind::Asset),
         "concurrency": concurrency,
         "elapsed_s": (elapsed * 1000.0).round() / 1000.0,
         "creates_per_s": (per_s * 10.0).round() / 10.0,
