@@ -13,3 +13,4 @@ pub mod persons;
 pub mod reference_data;
 pub mod sub_groups;
 pub mod vendors;
+pub mod verifications;

@@ -26,3 +26,4 @@ mod reference_data;
 mod sub_groups;
 mod unavailable;
 mod vendors;
+mod verifications;
