@@ -1,4 +1,5 @@
-//! Verification (audit) of possession: the answers a custodian may give.
+//! Verification (audit) of possession: the answers a custodian may give, and the
+//! statuses a verification goes through.
 
 use crate::Vocabulary;
 
@@ -38,9 +39,41 @@ impl AuditResponse {
     }
 }
 
+/// Where a verification stands. A request starts `Pending`; the custodian's answer
+/// makes it `Verified` (whatever the answer), a cancellation `Cancelled`. An answer
+/// without a request is recorded `Verified` at once. `Verified` and `Cancelled` are
+/// final: a new request starts a new verification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VerificationStatus {
+    Pending,
+    Verified,
+    Cancelled,
+}
+
+impl Vocabulary for VerificationStatus {
+    const ALL: &'static [Self] = &[
+        VerificationStatus::Pending,
+        VerificationStatus::Verified,
+        VerificationStatus::Cancelled,
+    ];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            VerificationStatus::Pending => "pending",
+            VerificationStatus::Verified => "verified",
+            VerificationStatus::Cancelled => "cancelled",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn statuses_read_back() {
+        crate::vocabulary::assert_words_read_back::<VerificationStatus>();
+    }
 
     #[test]
     fn responses_read_in_any_case() {

@@ -31,6 +31,7 @@ mod removal;
 pub mod reservations;
 pub mod sub_groups;
 pub mod vendors;
+pub mod verifications;
 
 pub use db::{Backend, Db, DbOptions, Reader, Record, Sql, SqliteSync, Statement, Tx, redact};
 pub use error::{FieldErrors, StoreError};

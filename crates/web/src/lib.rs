@@ -39,6 +39,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let api = resources::groups::routes(api);
     let api = resources::sub_groups::routes(api);
     let api = resources::vendors::routes(api);
+    let api = resources::verifications::routes(api);
     let api = resources::members::routes(api);
     let api = resources::addresses::routes(api);
     let api = resources::reference_data::routes(api);

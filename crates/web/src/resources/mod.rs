@@ -16,3 +16,4 @@ pub mod persons;
 pub mod reference_data;
 pub mod sub_groups;
 pub mod vendors;
+pub mod verifications;

@@ -29,3 +29,4 @@ mod reservations;
 mod sub_groups;
 mod unavailable;
 mod vendors;
+mod verifications;
