@@ -521,7 +521,7 @@ mod tests {
     #[test]
     fn single_kind_is_round_robin() {
         let plan = Plan::from_paths(&[(Mix::LocationDetails, &["/a", "/b", "/c"])]);
-        let got: Vec<_> = (0..7).map(|g| plan.pick(g).path().to_owned()).collect();
+        let got: Vec<_> = (0..7).map(|g| plan.pick(g).1.path().to_owned()).collect();
         assert_eq!(got, ["/a", "/b", "/c", "/a", "/b", "/c", "/a"]);
     }
 
@@ -532,7 +532,7 @@ mod tests {
             (Mix::LocationList, &["/p1"]),
             (Mix::VendorDetails, &["/v1", "/v2", "/v3"]),
         ]);
-        let got: Vec<_> = (0..9).map(|g| plan.pick(g).path().to_owned()).collect();
+        let got: Vec<_> = (0..9).map(|g| plan.pick(g).1.path().to_owned()).collect();
         assert_eq!(
             got,
             [

@@ -293,6 +293,15 @@ pub async fn check_in(
         .and_where(Expr::col("checkin_on").is_null())
         .to_owned();
     tx.execute(&close).await?;
+    // A verification asked of the holder has nobody to answer it once the asset is back.
+    let moot = Query::update()
+        .table("verifications")
+        .values([("status", "cancelled".into()), ("updated_at", at.into())])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("item_id").eq(item.id))
+        .and_where(Expr::col("status").eq("pending"))
+        .to_owned();
+    let verifications_cancelled = tx.execute(&moot).await?;
     let name = items::holder_name(&mut tx, company, item.assigned_to_id).await?;
     let details = json!({
         "is_checkout": false,
@@ -302,6 +311,7 @@ pub async fn check_in(
         "checkin_on": at,
         "location_id": checkin.location,
         "comments": checkin.comments,
+        "verifications_cancelled": verifications_cancelled,
     });
     items::finish(tx, db, company, item.id, ("checked_in", details), today).await
 }

@@ -274,6 +274,20 @@ async fn every_status_selects_its_assets(kind: Kind) {
         numbers(&app, "status=items_in_order").await,
         Vec::<i64>::new()
     );
+    // Checking the asset in cancels the verification asked of its holder.
+    app.put(&format!("/assets/{out}/checkin.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(
+        numbers(&app, "status=pending%20audit").await,
+        Vec::<i64>::new()
+    );
+    app.put(
+        &format!("/assets/{out}/checkout.api?user_id={ann}&till=01/01/2099"),
+        &[],
+    )
+    .await
+    .into_body(StatusCode::OK);
     // Free over the week: not retired, not out without end or past it, not reserved.
     let week = format!("status=availability_range&filter_param_val={today}~{in_week}");
     assert_eq!(numbers(&app, &week).await, [free]);
