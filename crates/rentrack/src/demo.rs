@@ -81,6 +81,7 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
     )
     .await?;
     locations::create(db, company, name("Downtown Shop"), city("Boulder")).await?;
+    let mut group_ids = Vec::new();
     for (group_name, subs) in [
         ("Cameras", &["Cinema", "Mirrorless"][..]),
         ("Lighting", &["LED Panels", "Tungsten"]),
@@ -93,6 +94,7 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
             rates: None,
         };
         let group = groups::create(db, company, input).await?;
+        group_ids.push(group.id);
         for sub in subs {
             let input = sub_groups::SubGroupInput {
                 name: name(sub),
@@ -101,6 +103,26 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
             };
             sub_groups::create(db, company, group.id, input).await?;
         }
+    }
+    for (asset, group, daily) in [
+        ("Canon EOS R5", group_ids[0], Some(4500)),
+        ("Sony FX6", group_ids[0], Some(12000)),
+        ("Aputure 600d", group_ids[1], None),
+        ("Shure SM7B", group_ids[2], Some(1500)),
+    ] {
+        let input = store::items::AssetInput {
+            name: Some(name(asset)),
+            group_id: Some(group),
+            purchased_on: chrono::NaiveDate::from_ymd_opt(2026, 1, 15),
+            location_id: Change::Set(warehouse.id),
+            rates: store::items::Rates {
+                daily: daily.map_or(Change::Keep, Change::Set),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let today = store::items::Today(chrono::Utc::now().date_naive());
+        store::items::create(db, company, input, today).await?;
     }
     for (vendor, email) in [
         ("Acme Camera Supply", "sales@acme.test"),

@@ -1,8 +1,9 @@
 //! Locations: a tree per company (parent_id), active or inactive.
 
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::{Change, CompanyId, Name, Page};
-use sea_query::{Expr, ExprTrait, Order, Query, SelectStatement, Values};
+use sea_query::{Expr, ExprTrait, Query, SelectStatement, Values};
 
 use crate::counters::{self, Sequence};
 use crate::{Assignments, Db, PageOf, Sql, StoreError, Tx, change_log, now};
@@ -313,7 +314,9 @@ pub struct ItemQuantity {
     pub quantity: i64,
 }
 
-/// Stock held at a location, per item number.
+/// What is on hand at a location, per item number: the stock of inventory and asset
+/// stock held there, and 1 for each fixed asset there that is available (neither
+/// checked out nor retired). Two statements.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn quantities(
     db: &Db,
@@ -326,7 +329,17 @@ pub async fn quantities(
         .from("stock_levels")
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("location_id").eq(location))
-        .order_by("item_sequence_num", Order::Asc)
         .to_owned();
-    db.read().all(&stmt).await
+    let mut read = db.read();
+    let mut found: Vec<ItemQuantity> = read.all(&stmt).await?;
+    let fixed = crate::scoped("items", company)
+        .expr_as(Expr::col("sequence_num"), "item_sequence_num")
+        .expr_as(Expr::val(1i64), "quantity")
+        .and_where(Expr::col("location_id").eq(location))
+        .and_where(Expr::col("asset_type").eq(domain::item::AssetType::FixedAsset.as_str()))
+        .and_where(Expr::col("state").eq(domain::item::ItemState::Available.as_str()))
+        .to_owned();
+    found.extend(read.all::<ItemQuantity>(&fixed).await?);
+    found.sort_by_key(|q| q.item_sequence_num);
+    Ok(found)
 }

@@ -365,6 +365,28 @@ async fn quantities_are_read_from_stock(kind: Kind) {
         res.expect(StatusCode::OK)["quantities_by_asset_ids"],
         serde_json::json!({"7": 12, "9": 0})
     );
+    // An available fixed asset there counts 1; checked out or retired, nothing.
+    let group = app.group("Cameras").await;
+    let l = id.to_string();
+    let here = app
+        .asset("Camera", group, &[("fixed_asset[location_id]", &l)])
+        .await;
+    let out = app
+        .asset("Camera 2", group, &[("fixed_asset[location_id]", &l)])
+        .await;
+    let ann = app.member("Ann", "Tester", "ann@example.com", &[]).await;
+    app.put(&format!("/assets/{out}/checkout.api?user_id={ann}"), &[])
+        .await
+        .expect(StatusCode::OK);
+    let res = app
+        .get(&format!("/locations/{id}/quantities_by_asset_ids.api"))
+        .await;
+    let mut expected = serde_json::json!({"7": 12, "9": 0});
+    expected[here.to_string()] = serde_json::json!(1);
+    assert_eq!(
+        res.expect(StatusCode::OK)["quantities_by_asset_ids"],
+        expected
+    );
     app.get("/locations/55555/quantities_by_asset_ids.api")
         .await
         .expect(StatusCode::NOT_FOUND);

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Fixed assets at scale (issue 11): with 100,000 fixed assets in one company and 10 other
+# companies of 10,000 each, what asset details, the list, a filter, a search (first and
+# last pages) and a check-out + check-in cycle cost, next to /healthz. Starts its own
+# server on a fresh SQLite file and, with PG_URL set, on a fresh PostgreSQL database;
+# seeds through the API; runs each mix at 64 connections, ROUNDS times in turn, and
+# prints each figure as a ratio of asset details in the same round (the median of the
+# rounds).
+#
+#   bench/run-assets.sh                                  # SQLite only; builds in release mode
+#   PG_URL=postgres://postgres@127.0.0.1:5432/postgres bench/run-assets.sh
+#
+# PG_URL names a server and a database to connect to while the script creates (and
+# afterwards drops) its own database, rentrack_bench_assets; it needs psql.
+# Optional: ASSETS (100000), OTHER_COMPANIES (10), OTHER_ASSETS (10000), CONNECTIONS (64),
+# DURATION (10), WARMUP (2), ROUNDS (3), BENCH_THREADS (1), PORT (3997),
+# SEED_CONCURRENCY (16), DATABASES ("sqlite postgres").
+# Human-readable lines go to stderr; the JSON lines (one per mix, then one "assets"
+# summary per database) are printed on stdout at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
+if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
+    cargo build --release --quiet -p rentrack -p rentrack-bench
+fi
+RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
+BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+ASSETS=${ASSETS:-100000}
+OTHER_COMPANIES=${OTHER_COMPANIES:-10}
+OTHER_ASSETS=${OTHER_ASSETS:-10000}
+CONNECTIONS=${CONNECTIONS:-64}
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-2}
+ROUNDS=${ROUNDS:-3}
+PORT=${PORT:-3997}
+SEED_CONCURRENCY=${SEED_CONCURRENCY:-16}
+export BENCH_THREADS=${BENCH_THREADS:-1}
+DATABASES=${DATABASES:-sqlite postgres}
+MIXES="healthz asset-details asset-list-first asset-list-end asset-filter-first asset-filter-end asset-search-first asset-search-end asset-checkout-cycle"
+PG_DB=rentrack_bench_assets
+
+dir=$(mktemp -d)
+server=
+cleanup() {
+    [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    rm -rf "$dir"
+    if [[ -n "${PG_URL:-}" ]]; then
+        psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" >/dev/null 2>&1 || true
+    fi
+}
+trap cleanup EXIT
+
+start() { # database URL, extra serve flags...
+    local url=$1
+    shift
+    RENTRACK_LOG=warn "$RENTRACK" serve --database-url "$url" --listen "127.0.0.1:$PORT" "$@" &
+    server=$!
+    for _ in $(seq 1 100); do
+        curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && return
+        sleep 0.1
+    done
+    echo "the server did not start" >&2
+    exit 1
+}
+
+stop() {
+    kill "$server"
+    wait "$server" 2>/dev/null || true
+    server=
+}
+
+company() { # database URL, subdomain: prints the token
+    "$RENTRACK" company create --database-url "$1" --name "Bench $2" --subdomain "$2" \
+        --plan unlimited --enable-api | sed 's/.*"token":"\([^"]*\)".*/\1/'
+}
+
+rps() { sed -n 's/.*"rps":\([0-9.]*\).*/\1/p'; }
+
+results=()
+measure() { # label (sqlite or postgres), database URL, serve flags for the seed...
+    local db=$1 url=$2
+    shift 2
+    local token other i
+    token=$(company "$url" bench)
+    start "$url" "$@"
+    # The other companies first, so the measured company's records are not the only
+    # ones in the tables and indexes.
+    for i in $(seq 1 "$OTHER_COMPANIES"); do
+        other=$(company "$url" "other$i")
+        "$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$other" --locations 0 \
+            --groups 0 --vendors 0 --assets "$OTHER_ASSETS" --concurrency "$SEED_CONCURRENCY" >/dev/null
+    done
+    results+=("$("$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$token" \
+        --locations 0 --groups 0 --vendors 0 --members 5 --assets "$ASSETS" \
+        --concurrency "$SEED_CONCURRENCY")")
+    stop
+    if [[ $db == postgres ]]; then
+        psql -q "$url" -c "ALTER DATABASE $PG_DB RESET synchronous_commit" -c "VACUUM ANALYZE" >/dev/null
+    fi
+    start "$url"
+    local -A got=()
+    local round mix line
+    for round in $(seq 1 "$ROUNDS"); do
+        for mix in $MIXES; do
+            line=$("$BENCH" run --base-url "http://127.0.0.1:$PORT" --token "$token" \
+                --mix "$mix" --connections "$CONNECTIONS" --duration "$DURATION" --warmup "$WARMUP")
+            results+=("$line")
+            got[$mix]+="$(rps <<<"$line") "
+        done
+    done
+    stop
+    # Per round: each figure over asset details; then the median of the rounds.
+    local summary="{\"bench\":\"assets\",\"database\":\"$db\",\"assets\":$ASSETS,\"other_companies\":$OTHER_COMPANIES,\"connections\":$CONNECTIONS,\"rounds\":$ROUNDS"
+    local rps_json="" ratio_json=""
+    for mix in $MIXES; do
+        local pair
+        pair=$(awk -v xs="${got[$mix]}" -v ds="${got[asset-details]}" '
+            function median(list,    a, k, i, j, t) {
+                k = split(list, a, " ")
+                for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+                return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+            }
+            BEGIN {
+                k = split(xs, a, " "); split(ds, b, " "); r = ""
+                for (i = 1; i <= k; i++) r = r sprintf("%.4f ", a[i] / b[i])
+                printf "%.1f %.3f", median(xs), median(r)
+            }')
+        rps_json+="\"$mix\":${pair% *},"
+        ratio_json+="\"$mix\":${pair#* },"
+    done
+    results+=("$summary,\"rps\":{${rps_json%,}},\"ratio_to_details\":{${ratio_json%,}}}")
+    echo "${results[-1]}" >&2
+}
+
+for db in $DATABASES; do
+    case $db in
+    sqlite)
+        measure sqlite "sqlite://$dir/bench.db" --sqlite-synchronous normal
+        ;;
+    postgres)
+        if [[ -z "${PG_URL:-}" ]]; then
+            echo "PG_URL not set: PostgreSQL skipped" >&2
+            continue
+        fi
+        psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" -c "CREATE DATABASE $PG_DB" \
+            -c "ALTER DATABASE $PG_DB SET synchronous_commit = off" >/dev/null
+        measure postgres "${PG_URL%/*}/$PG_DB"
+        ;;
+    *)
+        echo "unknown database $db: use sqlite or postgres" >&2
+        exit 1
+        ;;
+    esac
+done
+
+printf '%s\n' "${results[@]}"
