@@ -446,11 +446,16 @@ pub async fn filter(
     for f in &filters {
         cond = cond.add(condition(company, f, clock));
     }
-    let total = match filters.as_slice() {
-        [AssetFilter::Retired] => {
-            crate::lists::counts::items(company, AssetType::FixedAsset, Some(true))
-        }
-        _ => crate::Total::Filtered,
+    // A filter that is a state is counted from its partition of `list_counts`.
+    let state = match filters.as_slice() {
+        [AssetFilter::Available] => Some(ItemState::Available),
+        [AssetFilter::CheckedOut] => Some(ItemState::CheckedOut),
+        [AssetFilter::Retired] => Some(ItemState::Retired),
+        _ => None,
+    };
+    let total = match state {
+        Some(s) => crate::lists::counts::items(company, AssetType::FixedAsset, Some(s)),
+        None => crate::Total::Filtered,
     };
     page(
         db,

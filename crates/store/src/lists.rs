@@ -592,24 +592,37 @@ pub(crate) mod counts {
         Total::Counted(company, lists.to_vec())
     }
 
-    /// Items of one kind: all, or (`retired`) the retired ones or the others.
+    /// Items of one kind: all of them, or those in one state.
     pub(crate) fn items(
         company: CompanyId,
         kind: domain::item::AssetType,
-        retired: Option<bool>,
+        state: Option<domain::item::ItemState>,
     ) -> Total {
-        use domain::item::AssetType as T;
-        let [in_use, gone] = match kind {
-            T::FixedAsset => ["items:FixedAsset:in_use", "items:FixedAsset:retired"],
-            T::VolatileAsset => ["items:VolatileAsset:in_use", "items:VolatileAsset:retired"],
-            T::StockAsset => ["items:StockAsset:in_use", "items:StockAsset:retired"],
+        use domain::item::{AssetType as T, ItemState as S};
+        let [available, out, retired] = match kind {
+            T::FixedAsset => [
+                "items:FixedAsset:available",
+                "items:FixedAsset:checked_out",
+                "items:FixedAsset:retired",
+            ],
+            T::VolatileAsset => [
+                "items:VolatileAsset:available",
+                "items:VolatileAsset:checked_out",
+                "items:VolatileAsset:retired",
+            ],
+            T::StockAsset => [
+                "items:StockAsset:available",
+                "items:StockAsset:checked_out",
+                "items:StockAsset:retired",
+            ],
         };
         Total::Counted(
             company,
-            match retired {
-                None => vec![in_use, gone],
-                Some(true) => vec![gone],
-                Some(false) => vec![in_use],
+            match state {
+                None => vec![available, out, retired],
+                Some(S::Available) => vec![available],
+                Some(S::CheckedOut) => vec![out],
+                Some(S::Retired) => vec![retired],
             },
         )
     }

@@ -50,8 +50,8 @@ CREATE INDEX items_model ON items (company_id, product_model_number);
 CREATE INDEX items_updated ON items (company_id, updated_at);
 CREATE INDEX items_created ON items (company_id, created_at);
 
--- The assets list and the retired filter count from list_counts:
--- items:<asset_type>:in_use and items:<asset_type>:retired.
+-- The assets list and its state filters (available, checked_out, retired) count from
+-- list_counts: items:<asset_type>:<state>.
 CREATE FUNCTION items_list_count() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     old_company BIGINT;
@@ -61,11 +61,11 @@ DECLARE
 BEGIN
     IF TG_OP <> 'INSERT' THEN
         old_company := OLD.company_id;
-        old_key := 'items:' || OLD.asset_type || CASE WHEN OLD.state = 'retired' THEN ':retired' ELSE ':in_use' END;
+        old_key := 'items:' || OLD.asset_type || ':' || OLD.state;
     END IF;
     IF TG_OP <> 'DELETE' THEN
         new_company := NEW.company_id;
-        new_key := 'items:' || NEW.asset_type || CASE WHEN NEW.state = 'retired' THEN ':retired' ELSE ':in_use' END;
+        new_key := 'items:' || NEW.asset_type || ':' || NEW.state;
     END IF;
     PERFORM list_count_move(old_company, old_key, new_company, new_key);
     RETURN NULL;
@@ -74,7 +74,7 @@ END $$;
 CREATE TRIGGER items_count AFTER INSERT OR DELETE OR UPDATE OF company_id, asset_type, state ON items
 FOR EACH ROW EXECUTE FUNCTION items_list_count();
 INSERT INTO list_counts (company_id, list, n)
-SELECT company_id, 'items:' || asset_type || ':in_use', COUNT(*) FROM items GROUP BY company_id, asset_type;
+SELECT company_id, 'items:' || asset_type || ':available', COUNT(*) FROM items GROUP BY company_id, asset_type;
 
 -- Check-outs of fixed assets: one row per check-out, closed by its check-in. The
 -- partial unique index is the rule that an asset is out to one member at a time.

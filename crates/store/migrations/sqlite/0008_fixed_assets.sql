@@ -75,30 +75,30 @@ CREATE INDEX items_model ON items (company_id, product_model_number);
 CREATE INDEX items_updated ON items (company_id, updated_at);
 CREATE INDEX items_created ON items (company_id, created_at);
 
--- The assets list and the retired filter count from list_counts:
--- items:<asset_type>:in_use and items:<asset_type>:retired.
+-- The assets list and its state filters (available, checked_out, retired) count from
+-- list_counts: items:<asset_type>:<state>.
 CREATE TRIGGER items_count_insert AFTER INSERT ON items BEGIN
     INSERT INTO list_counts (company_id, list, n)
-    VALUES (NEW.company_id, 'items:' || NEW.asset_type || CASE WHEN NEW.state = 'retired' THEN ':retired' ELSE ':in_use' END, 1)
+    VALUES (NEW.company_id, 'items:' || NEW.asset_type || ':' || NEW.state, 1)
     ON CONFLICT (company_id, list) DO UPDATE SET n = n + excluded.n;
 END;
 CREATE TRIGGER items_count_delete AFTER DELETE ON items BEGIN
     INSERT INTO list_counts (company_id, list, n)
-    VALUES (OLD.company_id, 'items:' || OLD.asset_type || CASE WHEN OLD.state = 'retired' THEN ':retired' ELSE ':in_use' END, -1)
+    VALUES (OLD.company_id, 'items:' || OLD.asset_type || ':' || OLD.state, -1)
     ON CONFLICT (company_id, list) DO UPDATE SET n = n + excluded.n;
 END;
 CREATE TRIGGER items_count_update AFTER UPDATE OF company_id, asset_type, state ON items
 WHEN OLD.company_id IS NOT NEW.company_id OR OLD.asset_type IS NOT NEW.asset_type
-  OR (OLD.state = 'retired') IS NOT (NEW.state = 'retired') BEGIN
+  OR OLD.state IS NOT NEW.state BEGIN
     INSERT INTO list_counts (company_id, list, n)
-    VALUES (OLD.company_id, 'items:' || OLD.asset_type || CASE WHEN OLD.state = 'retired' THEN ':retired' ELSE ':in_use' END, -1)
+    VALUES (OLD.company_id, 'items:' || OLD.asset_type || ':' || OLD.state, -1)
     ON CONFLICT (company_id, list) DO UPDATE SET n = n + excluded.n;
     INSERT INTO list_counts (company_id, list, n)
-    VALUES (NEW.company_id, 'items:' || NEW.asset_type || CASE WHEN NEW.state = 'retired' THEN ':retired' ELSE ':in_use' END, 1)
+    VALUES (NEW.company_id, 'items:' || NEW.asset_type || ':' || NEW.state, 1)
     ON CONFLICT (company_id, list) DO UPDATE SET n = n + excluded.n;
 END;
 INSERT INTO list_counts (company_id, list, n)
-SELECT company_id, 'items:' || asset_type || ':in_use', COUNT(*) FROM items GROUP BY company_id, asset_type;
+SELECT company_id, 'items:' || asset_type || ':available', COUNT(*) FROM items GROUP BY company_id, asset_type;
 
 -- Check-outs of fixed assets: one row per check-out, closed by its check-in. The
 -- partial unique index is the rule that an asset is out to one member at a time.

@@ -15,6 +15,7 @@ both!(
     check_out_check_in_and_extend,
     check_out_refusals_name_the_state,
     fifty_racing_checkouts_one_wins,
+    state_totals_stay_exact_through_racing_checkouts,
     retire_and_activate,
     activation_location_follows_the_company_setting,
     delete_is_refused_while_checked_out,
@@ -533,6 +534,50 @@ async fn fifty_racing_checkouts_one_wins(kind: Kind) {
         .filter(|e| e["action"] == "checked_out")
         .count();
     assert_eq!(checkouts, 1);
+}
+
+/// `total_pages` and the records of `status=<status>`.
+async fn filtered(app: &TestApp, status: &str, page: u32) -> (u64, usize) {
+    let res = app
+        .get(&format!("/assets/filter.api?status={status}&page={page}"))
+        .await
+        .into_body(StatusCode::OK);
+    (
+        res["total_pages"].as_u64().unwrap(),
+        res["assets"].as_array().unwrap().len(),
+    )
+}
+
+async fn state_totals_stay_exact_through_racing_checkouts(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let mut numbers = Vec::new();
+    for i in 0..30 {
+        numbers.push(app.asset(&format!("Camera {i}"), group, &[]).await);
+    }
+    let ann = member(&app, "Ann").await;
+    let outs: Vec<String> = numbers
+        .iter()
+        .map(|n| format!("/assets/{n}/checkout.api?user_id={ann}"))
+        .collect();
+    let results = join_all(outs.iter().map(|p| app.put(p, &[]))).await;
+    assert!(results.iter().all(|r| r.status == StatusCode::OK));
+    assert_eq!(filtered(&app, "checked_out", 2).await, (2, 5));
+    assert_eq!(filtered(&app, "available", 1).await, (0, 0));
+    let ins: Vec<String> = numbers[..12]
+        .iter()
+        .map(|n| format!("/assets/{n}/checkin.api"))
+        .collect();
+    let results = join_all(ins.iter().map(|p| app.put(p, &[]))).await;
+    assert!(results.iter().all(|r| r.status == StatusCode::OK));
+    assert_eq!(filtered(&app, "checked_out", 1).await, (1, 18));
+    assert_eq!(filtered(&app, "available", 1).await, (1, 12));
+    let all = app
+        .get("/assets.api?page=2")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(all["total_pages"], 2);
+    assert_eq!(all["assets"].as_array().unwrap().len(), 5);
 }
 
 async fn retire_and_activate(kind: Kind) {
