@@ -66,8 +66,8 @@ const FORWARD_IN_ONE: u64 = 250;
 /// one read just before) and is used only when the statement's own total is that one;
 /// otherwise it is read again from the statement's total. So a counted list takes one
 /// statement on the pool while it does not change, two when it did. A filtered list
-/// reads its count first past the first ten pages, and a page of it counted from the
-/// end, with the count again, in one read-only transaction.
+/// past its first ten pages reads its count and then the page from the nearer end in
+/// one read-only transaction: two statements, one count.
 pub(crate) async fn page_of<T: Record>(
     db: &Db,
     base: &SelectStatement,
@@ -101,6 +101,12 @@ pub(crate) async fn page_of<T: Record>(
             });
         }
     }
+    // A filtered list past its first pages (or an empty one): its count, then the page
+    // from the nearer end, in one snapshot; counting costs more than a statement, so
+    // once.
+    if matches!(total, Total::Filtered) {
+        return filtered_page(db, base, &total, page, read_page).await;
+    }
     // The total the window is computed from, and whether it was read just now (rather
     // than remembered).
     let (mut expected, mut fresh) = match db.last_totals.get(&total) {
@@ -119,38 +125,14 @@ pub(crate) async fn page_of<T: Record>(
             (expected, fresh) = (total_of(db, &mut read, base, &total).await?, true);
             continue;
         };
-        if w.order == Order::Asc {
-            let counted = matches!(total, Total::Counted(..));
-            let found: Vec<Checked<T>> = if counted {
-                read_page(&forward, true).read(&mut read).await?
-            } else {
-                // The count just read serves: a filtered count costs more than a
-                // statement.
-                let records: Vec<T> = read_page(&forward, false).read(&mut read).await?;
-                records
-                    .into_iter()
-                    .map(|record| Checked {
-                        record,
-                        list_total: i64::try_from(expected).unwrap_or(i64::MAX),
-                    })
-                    .collect()
-            };
-            let Some(first) = found.first() else { break };
-            let n = checked_total(first.list_total, &total);
-            db.last_totals.remember(&total, n);
-            return Ok(PageOf {
-                records: found.into_iter().map(|c| c.record).collect(),
-                total: n,
-            });
-        }
-        if matches!(total, Total::Filtered) {
-            break;
-        }
+        // A counted list: the page with its total, read forward (the page does not
+        // depend on the total) or from the end (it does: kept if the total is the one
+        // the window was computed from).
         let found: Vec<Checked<T>> = read_page(&w, true).read(&mut read).await?;
         let Some(first) = found.first() else { break };
         let n = checked_total(first.list_total, &total);
         db.last_totals.remember(&total, n);
-        if n == expected {
+        if w.order == Order::Asc || n == expected {
             return Ok(PageOf {
                 records: found.into_iter().map(|c| c.record).collect(),
                 total: n,
@@ -158,8 +140,20 @@ pub(crate) async fn page_of<T: Record>(
         }
         (expected, fresh) = (n, true);
     }
+    filtered_page(db, base, &total, page, read_page).await
+}
+
+/// The total and then the page counted from the nearer end, in one read-only
+/// transaction (one snapshot).
+async fn filtered_page<T: Record>(
+    db: &Db,
+    base: &SelectStatement,
+    total: &Total,
+    page: Page,
+    read_page: impl Fn(&Window, bool) -> PageRows,
+) -> Result<PageOf<T>, StoreError> {
     let mut snapshot = Source::Snapshot(db.begin_read().await?);
-    let n = total_of(db, &mut snapshot, base, &total).await?;
+    let n = total_of(db, &mut snapshot, base, total).await?;
     let records = match window(n, page) {
         None => Vec::new(),
         Some(w) => read_page(&w, false).read(&mut snapshot).await?,

@@ -525,9 +525,11 @@ fn operation(route: &Documented, method: &HttpMethod) -> Operation {
                     .name(name)
                     .parameter_in(ParameterIn::Path)
                     .required(Required::True)
-                    .description(Some(
-                        "an id; anything but a whole number from 1 is no such record (404)",
-                    ))
+                    .description(Some(if name == "sequence_num" {
+                        "the record's number (sequence_num), not its id; anything but a whole number from 1 is no such record (404)"
+                    } else {
+                        "an id; anything but a whole number from 1 is no such record (404)"
+                    }))
                     .schema(Some(schema(
                         json!({"type": "integer", "format": "int64", "minimum": 1}),
                     ))),
