@@ -188,6 +188,10 @@ pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<
             .to_owned();
         removal::refuse_if_used(&mut tx, members, |n| in_use(Users::Members(n))).await?;
     }
+    if kind == Kind::RetireReason {
+        let items = crate::items::in_column(company, "retire_reason_id", id);
+        removal::refuse_if_used(&mut tx, items, |n| in_use(Users::Items(n))).await?;
+    }
     removal::delete(
         &mut tx,
         company,

@@ -29,6 +29,9 @@ pub fn in_use(refusal: &InUse) -> String {
         (Record::Subgroup, Users::Items(n)) => format!(
             "Subgroup {name:?} still has {n} item(s); move them to another subgroup or delete them first."
         ),
+        (Record::RetireReason, Users::Items(n)) => format!(
+            "Retire reason {name:?} is the reason {n} asset(s) were retired; activate them or retire them with another reason first."
+        ),
         (Record::CustomRole, Users::Members(n)) => {
             format!(
                 "Custom role {name:?} is the role of {n} member(s); give them another role first."

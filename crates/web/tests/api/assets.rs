@@ -630,7 +630,10 @@ async fn retire_and_activate(kind: Kind) {
             .contains("is retired")
     );
     let res = app.delete(&format!("/retire_reasons/{reason}.api")).await;
-    res.into_body(StatusCode::CONFLICT);
+    assert_eq!(
+        res.into_body(StatusCode::CONFLICT)["message"],
+        "Retire reason \"Broken\" is the reason 1 asset(s) were retired; activate them or retire them with another reason first."
+    );
     let retired = app
         .get("/assets/filter.api?status=retired")
         .await
