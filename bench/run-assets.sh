@@ -14,7 +14,7 @@
 # afterwards drops) its own database, rentrack_bench_assets; it needs psql.
 # Optional: ASSETS (100000), OTHER_COMPANIES (10), OTHER_ASSETS (10000), CONNECTIONS (64),
 # DURATION (10), WARMUP (2), ROUNDS (3), BENCH_THREADS (1), PORT (3997),
-# SEED_CONCURRENCY (16), DATABASES ("sqlite postgres").
+# SEED_CONCURRENCY (16), DATABASES ("sqlite postgres"), MIXES (asset-details must be one).
 # Human-readable lines go to stderr; the JSON lines (one per mix, then one "assets"
 # summary per database) are printed on stdout at the end.
 set -euo pipefail
@@ -36,7 +36,7 @@ PORT=${PORT:-3997}
 SEED_CONCURRENCY=${SEED_CONCURRENCY:-16}
 export BENCH_THREADS=${BENCH_THREADS:-1}
 DATABASES=${DATABASES:-sqlite postgres}
-MIXES="healthz asset-details asset-list-first asset-list-end asset-filter-first asset-filter-end asset-search-first asset-search-end asset-checkout-cycle"
+MIXES=${MIXES:-"healthz asset-details asset-list-first asset-list-end asset-filter-first asset-filter-end asset-search-first asset-search-end asset-checkout-cycle"}
 PG_DB=rentrack_bench_assets
 
 dir=$(mktemp -d)

@@ -84,7 +84,8 @@ pub(crate) async fn page_of<T: Record>(
         offset: page.offset(),
     };
     let read_page = |w: &Window, with_total: bool| {
-        let mut stmt = PageRows::new(db.backend(), base, rows.clone(), id.clone(), w);
+        let direct = matches!(total, Total::Counted(..));
+        let mut stmt = PageRows::new(db.backend(), base, rows.clone(), id.clone(), w, direct);
         if with_total {
             stmt.select.expr_as(total_expr(base, &total), "list_total");
         }
@@ -238,11 +239,14 @@ impl Source<'_> {
 ///   row only when it produces it), and literal numbers keep the statement cached:
 ///   SQLite (3.51) plans a statement again at every execution that binds its LIMIT
 ///   anew, since the number may change the plan.
-/// - PostgreSQL, up to `PG_DIRECT` skipped records: `rows` in the window's order with
-///   LIMIT and OFFSET, as on SQLite but bound.
-/// - PostgreSQL, further in: `rows` narrowed to `id IN (<the window's ids>)`, the ids
-///   read from the list's index alone (an index-only scan), since a plain OFFSET would
-///   fetch every skipped record from the table.
+/// - PostgreSQL, a counted list up to `PG_DIRECT` skipped records: `rows` in the
+///   window's order with LIMIT and OFFSET, as on SQLite but bound.
+/// - PostgreSQL, further in, and any filtered list: `rows` narrowed to `id IN (<the
+///   window's ids>)`, the ids read from the list's index alone, since a plain OFFSET
+///   would fetch every skipped record from the table, and since the planner, guessing a
+///   filter such as a name search selective, would otherwise join (and compute the
+///   columns of) every matching record before sorting them for the page: 360 ms
+///   instead of 40 ms for a search matching 100,000 assets.
 struct PageRows {
     select: SelectStatement,
     /// SQLite: the LIMIT and OFFSET to append.
@@ -262,6 +266,7 @@ impl PageRows {
         mut rows: SelectStatement,
         id: sea_query::ColumnRef,
         w: &Window,
+        direct: bool,
     ) -> PageRows {
         let reverse = w.order == Order::Desc;
         match backend {
@@ -273,7 +278,7 @@ impl PageRows {
                 literal: Some((w.limit, w.offset)),
                 reverse,
             },
-            Backend::Postgres if w.offset <= PG_DIRECT => PageRows {
+            Backend::Postgres if direct && w.offset <= PG_DIRECT => PageRows {
                 select: rows
                     .clear_order_by()
                     .order_by(id, w.order.clone())
