@@ -818,7 +818,32 @@ impl Locked {
 /// Locks the item numbered `number` for the rest of the transaction (a row lock on
 /// PostgreSQL; SQLite's write transaction holds the whole database). Not found: 404.
 pub async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Locked, StoreError> {
-    let stmt = crate::scoped("items", company)
+    let stmt = locking(company)
+        .and_where(Expr::col("sequence_num").eq(number))
+        .to_owned();
+    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+/// Locks the items numbered `numbers` in one statement, in ascending number order (so
+/// two requests locking overlapping sets cannot deadlock); the numbers not found are
+/// left out.
+pub async fn lock_many(
+    tx: &mut Tx,
+    company: CompanyId,
+    numbers: &[i64],
+) -> Result<Vec<Locked>, StoreError> {
+    if numbers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let stmt = locking(company)
+        .and_where(Expr::col("sequence_num").is_in(numbers.to_vec()))
+        .order_by("sequence_num", Order::Asc)
+        .to_owned();
+    tx.all(&stmt).await
+}
+
+fn locking(company: CompanyId) -> SelectStatement {
+    crate::scoped("items", company)
         .columns([
             "id",
             "sequence_num",
@@ -831,10 +856,8 @@ pub async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Locked
             "checkin_due_on",
             "custom_attributes",
         ])
-        .and_where(Expr::col("sequence_num").eq(number))
         .lock(LockType::Update)
-        .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+        .to_owned()
 }
 
 /// Ends a change of item `id`: history, then the item as it now is.

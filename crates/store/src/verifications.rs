@@ -122,19 +122,17 @@ async fn lock_all(
     assets: Assets<'_>,
 ) -> Result<Vec<Locked>, StoreError> {
     let numbers = assets.numbers();
-    let mut ascending = numbers.clone();
-    ascending.sort_unstable();
-    let mut locked = HashMap::with_capacity(ascending.len());
-    let mut unknown = Vec::new();
-    for n in ascending {
-        match items::lock(tx, company, n).await {
-            Ok(item) => {
-                locked.insert(n, item);
-            }
-            Err(StoreError::NotFound) => unknown.push(n),
-            Err(e) => return Err(e),
-        }
-    }
+    let mut locked: HashMap<i64, Locked> = items::lock_many(tx, company, &numbers)
+        .await?
+        .into_iter()
+        .map(|item| (item.sequence_num, item))
+        .collect();
+    let mut unknown: Vec<i64> = numbers
+        .iter()
+        .copied()
+        .filter(|n| !locked.contains_key(n))
+        .collect();
+    unknown.sort_unstable();
     if !unknown.is_empty() {
         return Err(match assets {
             Assets::One(_) => StoreError::NotFound,
