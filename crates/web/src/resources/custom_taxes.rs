@@ -5,6 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use domain::{Name, PageSize};
 use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
 use serde_json::{Value, json};
 use std::str::FromStr;
 use store::custom_taxes::{self, CustomTax};
@@ -74,21 +75,17 @@ async fn create(
             Ok(d)
                 if d >= Decimal::ZERO && d <= Decimal::from(100) && d.normalize().scale() <= 4 =>
             {
-                (d * Decimal::from(10_000))
-                    .trunc()
-                    .to_string()
-                    .parse::<i64>()
-                    .ok()
+                (d * Decimal::from(10_000)).trunc().to_i64()
             }
-            _ => {
-                form.error(
-                    "rate",
-                    "must be a percent from 0 to 100 with at most 4 decimal places",
-                );
-                None
-            }
+            _ => None,
         },
     };
+    if rate.is_none() && !form.has_errors_for("rate") {
+        form.error(
+            "rate",
+            "must be a percent from 0 to 100 with at most 4 decimal places",
+        );
+    }
     form.finish()?;
     let (Some(name), Some(rate)) = (name, rate) else {
         unreachable!("reported by finish");

@@ -60,6 +60,20 @@ async fn create_with_every_field_and_read_back(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(tax["custom_tax"]["rate"], "8.875");
+    for bad in ["101", "-1", "abc", "1.00001"] {
+        app.post(
+            "/custom_taxes.api",
+            &[("custom_tax[name]", "Bad"), ("custom_tax[rate]", bad)],
+        )
+        .await
+        .expect_invalid("rate");
+    }
+    app.post(
+        "/custom_taxes.api",
+        &[("custom_tax[name]", "VAT"), ("custom_tax[rate]", "5")],
+    )
+    .await
+    .expect_invalid("name");
     let tax_id = tax["custom_tax"]["id"].as_i64().unwrap().to_string();
     let (g, s, l) = (group.to_string(), sub.to_string(), location.to_string());
     let res = app
