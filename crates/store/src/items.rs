@@ -919,15 +919,15 @@ pub async fn update(
     finish(tx, db, company, before.id, ("updated", details), today).await
 }
 
-/// Deletes a fixed asset; refused while it is checked out or has an approved
-/// reservation that has not ended.
+/// Deletes a fixed asset and answers it as it was; refused while it is checked out or
+/// has an approved reservation that has not ended.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn delete(
     db: &Db,
     company: CompanyId,
     number: i64,
     today: Today,
-) -> Result<(), StoreError> {
+) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let item = lock(&mut tx, company, number).await?.fixed_asset()?;
     if item.state() == ItemState::CheckedOut {
@@ -949,6 +949,13 @@ pub async fn delete(
             mine: false,
         }));
     }
+    let gone = reread(&mut tx, company, item.id, today).await?;
+    let taxes = crate::scoped("item_custom_taxes", company)
+        .column("custom_tax_id")
+        .and_where(Expr::col("item_id").eq(item.id))
+        .order_by("custom_tax_id", Order::Asc)
+        .to_owned();
+    let custom_tax_ids: Vec<(i64,)> = tx.all(&taxes).await?;
     let stmt = Query::delete()
         .from_table("items")
         .and_where(Expr::col("company_id").eq(company.0))
@@ -964,7 +971,10 @@ pub async fn delete(
     )
     .await?;
     tx.commit().await?;
-    Ok(())
+    Ok(ItemView {
+        item: gone,
+        custom_tax_ids: custom_tax_ids.into_iter().map(|t| t.0).collect(),
+    })
 }
 
 /// The full name of member `id`, for messages.

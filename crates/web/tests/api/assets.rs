@@ -733,9 +733,11 @@ async fn delete_is_refused_while_checked_out(kind: Kind) {
     app.put(&format!("/assets/{n}/checkin.api"), &[])
         .await
         .into_body(StatusCode::OK);
-    app.delete(&format!("/assets/{n}.api"))
+    let gone = app
+        .delete(&format!("/assets/{n}.api"))
         .await
         .into_body(StatusCode::OK);
+    assert_eq!(gone["asset"]["sequence_num"], n, "the asset as it was");
     app.get(&format!("/assets/{n}.api"))
         .await
         .into_body(StatusCode::NOT_FOUND);

@@ -10,7 +10,7 @@ use domain::money::Money;
 use domain::settings::ActivationLocation;
 use domain::wire::parse_date;
 use domain::{Change, Name, PageSize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use store::items::{self, AssetInput, Rates, Reading, Retirement, Search};
 
 use super::{Shown, answer, answer_page, clock, today};
@@ -395,12 +395,10 @@ async fn delete(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
 ) -> Result<Json<Value>, ApiError> {
-    items::delete(state.db(), tenant.0.id, number, today(&tenant))
+    let gone = items::delete(state.db(), tenant.0.id, number, today(&tenant))
         .await
         .map_err(not_found)?;
-    Ok(Json(
-        json!({"message": format!("Asset #{number} was deleted."), "sequence_num": number}),
-    ))
+    answer(&state, &tenant.0, gone, Shown::all()).await
 }
 
 async fn retire(
