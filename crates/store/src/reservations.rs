@@ -308,6 +308,8 @@ pub struct ReservationFilter {
     /// `None`: every status.
     pub status: Option<ReservationStatus>,
     pub starting_on: Option<NaiveDate>,
+    /// Only those that have not ended before this day.
+    pub ending_from: Option<NaiveDate>,
 }
 
 /// A page of reservation requests, newest first.
@@ -340,6 +342,9 @@ pub async fn list(
     if let Some(d) = filter.starting_on {
         cond = cond.add(r("from_on").eq(d));
     }
+    if let Some(d) = filter.ending_from {
+        cond = cond.add(r("to_on").gte(d));
+    }
     let base = crate::scoped("reservation_requests", company)
         .cond_where(cond.clone())
         .to_owned();
@@ -356,23 +361,4 @@ pub async fn list(
         crate::Total::Filtered,
     )
     .await
-}
-
-/// The approved reservations of an item that have not ended, earliest first.
-#[tracing::instrument(level = "debug", skip_all)]
-pub async fn reserved_dates(
-    db: &Db,
-    company: CompanyId,
-    number: i64,
-    today: Today,
-) -> Result<Vec<Reservation>, StoreError> {
-    let mut tx = db.begin_read().await?;
-    let stmt = crate::scoped("items", company)
-        .column("id")
-        .and_where(Expr::col("sequence_num").eq(number))
-        .to_owned();
-    let (item,): (i64,) = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    let found = approved_from(&mut tx, company, item, today.0, None).await?;
-    tx.commit().await?;
-    Ok(found)
 }

@@ -43,6 +43,8 @@ enum Seed {
     MemberCheckouts,
     CustomTaxes,
     CustomFilters,
+    ReservedDates,
+    BookedDates,
 }
 
 struct List {
@@ -170,6 +172,18 @@ const LISTS: &[List] = &[
         "custom_filters",
         25,
         Seed::CustomFilters,
+    ),
+    list(
+        "/assets/{sequence_num}/reserved_dates.api",
+        "reserved_dates",
+        25,
+        Seed::ReservedDates,
+    ),
+    list(
+        "/assets/{sequence_num}/booked_dates.api",
+        "booked_dates",
+        25,
+        Seed::BookedDates,
     ),
 ];
 
@@ -430,6 +444,41 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
                 .await;
             }
             "/custom_taxes.api".into()
+        }
+        Seed::ReservedDates | Seed::BookedDates => {
+            // Approved reservations of one asset, one day each (they may not overlap).
+            let group = app.group("Cameras").await;
+            let asset = app.asset("Camera", group, &[]).await;
+            let m = app
+                .member("Ann", "Tester", "ann@example.com", &[])
+                .await
+                .to_string();
+            for i in 0..n {
+                let day = (chrono::Utc::now().date_naive() + chrono::Duration::days(i as i64 + 1))
+                    .format("%m/%d/%Y")
+                    .to_string();
+                let id = ok(
+                    app,
+                    &format!("/assets/{asset}/reservation_requests.api"),
+                    &[
+                        ("reservation_request[from]", &day),
+                        ("reservation_request[to]", &day),
+                        ("user[id]", &m),
+                    ],
+                    "reservation_request",
+                )
+                .await;
+                app.put(
+                    &format!("/assets/{asset}/reservation_requests/{id}/update_status.api"),
+                    &[("request_action", "approve_request")],
+                )
+                .await
+                .expect(StatusCode::OK);
+            }
+            match seed {
+                Seed::ReservedDates => format!("/assets/{asset}/reserved_dates.api"),
+                _ => format!("/assets/{asset}/booked_dates.api"),
+            }
         }
         Seed::CustomFilters => {
             for i in 0..n {

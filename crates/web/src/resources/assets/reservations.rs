@@ -63,14 +63,16 @@ pub(super) fn routes(api: Api) -> Api {
     .route(
         "/assets/{sequence_num}/reserved_dates",
         get(reserved_dates),
-        Doc::new("Reservations", "The approved reservations of an asset that have not ended")
-            .returns_list("reserved_dates"),
+        Doc::new("Reservations", "The approved reservations of an asset that have not ended, 25 a page")
+            .query(&[("page", "page number, default 1")])
+            .returns_page("reserved_dates"),
     )
     .route(
         "/assets/{sequence_num}/booked_dates",
         get(booked_dates),
-        Doc::new("Reservations", "Every period the asset is taken: its current check-out and its approved reservations")
-            .returns_list("booked_dates"),
+        Doc::new("Reservations", "Every period the asset is taken: its current check-out (first, on page 1) and its approved reservations, 25 a page")
+            .query(&[("page", "page number, default 1")])
+            .returns_page("booked_dates"),
     )
     .route(
         "/members/{id}/reservation_requests",
@@ -177,7 +179,7 @@ async fn list_for_asset(
         item_number: Some(number),
         member,
         status,
-        starting_on: None,
+        ..ReservationFilter::default()
     };
     page_of(&state, &tenant, &filter, page).await
 }
@@ -252,6 +254,7 @@ async fn filter(
         member: None,
         status: (!all).then_some(domain::reservation::ReservationStatus::Pending),
         starting_on: Some(day),
+        ..ReservationFilter::default()
     };
     page_of(&state, &tenant, &filter, page).await
 }
@@ -273,6 +276,7 @@ async fn for_member(
 
 fn period(r: &Reservation) -> Value {
     json!({
+        "id": r.id,
         "from": r.from_on.to_string(),
         "to": r.to_on.to_string(),
         "reservation_id": r.id,
@@ -281,36 +285,68 @@ fn period(r: &Reservation) -> Value {
     })
 }
 
+/// A page (25) of the approved reservations of an asset that have not ended, in the
+/// order they were requested.
+async fn reserved_page(
+    state: &AppState,
+    tenant: &Tenant,
+    number: i64,
+    page: domain::Page,
+) -> Result<store::PageOf<Reservation>, ApiError> {
+    let filter = ReservationFilter {
+        item_number: Some(number),
+        status: Some(domain::reservation::ReservationStatus::Approved),
+        ending_from: Some(today(tenant).0),
+        ..ReservationFilter::default()
+    };
+    reservations::list(state.db(), tenant.0.id, &filter, page)
+        .await
+        .map_err(not_found)
+}
+
+/// `{"sequence_num": n, "<key>": [...], "total_pages": t, "current_page": p}`.
+fn dates_page(number: i64, key: &str, page: domain::Page, total: u64, dates: Vec<Value>) -> Value {
+    json!({
+        "sequence_num": number,
+        key: dates,
+        "total_pages": page.total_pages(total),
+        "current_page": page.number,
+    })
+}
+
 async fn reserved_dates(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
+    params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let found = reservations::reserved_dates(state.db(), tenant.0.id, number, today(&tenant))
-        .await
-        .map_err(not_found)?;
-    Ok(Json(json!({
-        "sequence_num": number,
-        "reserved_dates": found.iter().map(period).collect::<Vec<_>>(),
-    })))
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let found = reserved_page(&state, &tenant, number, page).await?;
+    let dates = found.records.iter().map(period).collect();
+    Ok(Json(dates_page(
+        number,
+        "reserved_dates",
+        page,
+        found.total,
+        dates,
+    )))
 }
 
 async fn booked_dates(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
+    params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let today = today(&tenant);
-    let item = store::items::find(state.db(), tenant.0.id, number, today)
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let item = store::items::find(state.db(), tenant.0.id, number, today(&tenant))
         .await
         .map_err(not_found)?
         .item;
-    let found = reservations::reserved_dates(state.db(), tenant.0.id, number, today)
-        .await
-        .map_err(not_found)?;
+    let found = reserved_page(&state, &tenant, number, page).await?;
     let tz = tenant.0.time_zone;
     let mut booked: Vec<Value> = Vec::new();
-    if let Some(out) = item.checkout_on {
+    if let (Some(out), 1) = (item.checkout_on, page.number) {
         booked.push(json!({
             "from": out.with_timezone(&tz).date_naive().to_string(),
             "to": item.checkin_due_on.map(|d| d.with_timezone(&tz).date_naive().to_string()),
@@ -319,8 +355,12 @@ async fn booked_dates(
             "user_full_name": item.assigned_to_name,
         }));
     }
-    booked.extend(found.iter().map(period));
-    Ok(Json(
-        json!({"sequence_num": number, "booked_dates": booked}),
-    ))
+    booked.extend(found.records.iter().map(period));
+    Ok(Json(dates_page(
+        number,
+        "booked_dates",
+        page,
+        found.total,
+        booked,
+    )))
 }
