@@ -78,26 +78,6 @@ async fn member(
     Ok(m)
 }
 
-async fn check_location(
-    tx: &mut Tx,
-    company: CompanyId,
-    location: Option<i64>,
-    field: &str,
-) -> Result<(), StoreError> {
-    let Some(l) = location else { return Ok(()) };
-    let stmt = crate::scoped("locations", company)
-        .column("id")
-        .and_where(Expr::col("id").eq(l))
-        .to_owned();
-    if tx.optional::<(i64,)>(&stmt).await?.is_none() {
-        return Err(StoreError::invalid(
-            field,
-            format!("is not a location of this company: {l}"),
-        ));
-    }
-    Ok(())
-}
-
 /// A check-out.
 #[derive(Debug, Clone)]
 pub struct Checkout {
@@ -144,7 +124,7 @@ pub async fn check_out(
         ItemState::Available => {}
     }
     let holder = member(&mut tx, company, &checkout.member, "user_id").await?;
-    check_location(
+    items::check_location(
         &mut tx,
         company,
         checkout.location,
@@ -263,7 +243,7 @@ pub async fn check_in(
     if item.state() != ItemState::CheckedOut {
         return Err(StoreError::Conflict(Conflict::NotCheckedOut { number }));
     }
-    check_location(
+    items::check_location(
         &mut tx,
         company,
         checkin.location,

@@ -72,11 +72,7 @@ pub(crate) async fn exists_in(
     company: CompanyId,
     id: i64,
 ) -> Result<bool, StoreError> {
-    let stmt = scoped(company)
-        .column("id")
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
-    Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
+    crate::has(tx, "asset_groups", company, id).await
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

@@ -181,12 +181,6 @@ fn fixed_assets(company: CompanyId) -> SelectStatement {
         .to_owned()
 }
 
-#[derive(sqlx::FromRow)]
-struct TaxLink {
-    item_id: i64,
-    custom_tax_id: i64,
-}
-
 /// The custom taxes of `items`: one statement for the whole page.
 async fn with_taxes(
     read: &mut Reader<'_>,
@@ -197,24 +191,19 @@ async fn with_taxes(
         return Ok(Vec::new());
     }
     let ids: Vec<i64> = items.iter().map(|i| i.id).collect();
-    let stmt = crate::scoped("item_custom_taxes", company)
-        .columns(["item_id", "custom_tax_id"])
-        .and_where(Expr::col("item_id").is_in(ids))
-        .order_by("custom_tax_id", Order::Asc)
-        .to_owned();
-    let links: Vec<TaxLink> = read.all(&stmt).await?;
+    let mut taxes = crate::links_of(
+        read,
+        company,
+        "item_custom_taxes",
+        ("item_id", "custom_tax_id"),
+        &ids,
+    )
+    .await?;
     Ok(items
         .into_iter()
-        .map(|item| {
-            let custom_tax_ids = links
-                .iter()
-                .filter(|l| l.item_id == item.id)
-                .map(|l| l.custom_tax_id)
-                .collect();
-            ItemView {
-                item,
-                custom_tax_ids,
-            }
+        .map(|item| ItemView {
+            custom_tax_ids: taxes.remove(&item.id).unwrap_or_default(),
+            item,
         })
         .collect())
 }
@@ -615,24 +604,16 @@ async fn check_references(
     sub_group: Option<i64>,
 ) -> Result<(), StoreError> {
     let mut errors = crate::FieldErrors::new();
-    let exists = |table: &'static str, id: i64| {
-        crate::scoped(table, company)
-            .column("id")
-            .and_where(Expr::col("id").eq(id))
-            .to_owned()
-    };
-    if tx
-        .optional::<(i64,)>(&exists("asset_groups", group))
-        .await?
-        .is_none()
-    {
+    if !crate::has(tx, "asset_groups", company, group).await? {
         errors.insert(
             "group_id".into(),
             vec![format!("is not a group of this company: {group}")],
         );
     }
     if let Some(s) = sub_group {
-        let stmt = exists("sub_groups", s)
+        let stmt = crate::scoped("sub_groups", company)
+            .column("id")
+            .and_where(Expr::col("id").eq(s))
             .and_where(Expr::col("group_id").eq(group))
             .to_owned();
         if tx.optional::<(i64,)>(&stmt).await?.is_none() {
@@ -642,16 +623,11 @@ async fn check_references(
             );
         }
     }
-    if let Change::Set(l) = input.location_id
-        && tx
-            .optional::<(i64,)>(&exists("locations", l))
-            .await?
-            .is_none()
-    {
-        errors.insert(
-            "location_id".into(),
-            vec![format!("is not a location of this company: {l}")],
-        );
+    if let Change::Set(l) = input.location_id {
+        match check_location(tx, company, Some(l), "location_id").await {
+            Err(StoreError::Invalid(problem)) => errors.extend(problem),
+            other => other?,
+        }
     }
     let taxes: Vec<i64> = input
         .custom_tax_ids_to_add
@@ -977,6 +953,22 @@ pub async fn delete(
     })
 }
 
+/// Refused (422 on `field`) unless `location`, if given, is a location of the company.
+pub(crate) async fn check_location(
+    tx: &mut Tx,
+    company: CompanyId,
+    location: Option<i64>,
+    field: &str,
+) -> Result<(), StoreError> {
+    match location {
+        Some(l) if !crate::has(tx, "locations", company, l).await? => Err(StoreError::invalid(
+            field,
+            format!("is not a location of this company: {l}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The full name of member `id`, for messages.
 pub(crate) async fn holder_name(
     tx: &mut Tx,
@@ -1028,11 +1020,7 @@ pub async fn retire(
         }
         ItemState::Available => {}
     }
-    let reason = crate::scoped("retire_reasons", company)
-        .column("id")
-        .and_where(Expr::col("id").eq(retirement.reason))
-        .to_owned();
-    if tx.optional::<(i64,)>(&reason).await?.is_none() {
+    if !crate::has(&mut tx, "retire_reasons", company, retirement.reason).await? {
         return Err(StoreError::invalid(
             "retire_reason_id",
             format!(
@@ -1072,18 +1060,7 @@ pub async fn activate(
     if item.state() != ItemState::Retired {
         return Err(StoreError::Conflict(Conflict::NotRetired { number }));
     }
-    if let Some(l) = location {
-        let stmt = crate::scoped("locations", company)
-            .column("id")
-            .and_where(Expr::col("id").eq(l))
-            .to_owned();
-        if tx.optional::<(i64,)>(&stmt).await?.is_none() {
-            return Err(StoreError::invalid(
-                "location_id",
-                format!("is not a location of this company: {l}"),
-            ));
-        }
-    }
+    check_location(&mut tx, company, location, "location_id").await?;
     let mut row = Assignments::update();
     row.set("state", ItemState::Available.as_str())
         .set("retired_on", Option::<NaiveDate>::None)

@@ -110,12 +110,6 @@ fn select(company: CompanyId) -> SelectStatement {
         .to_owned()
 }
 
-#[derive(sqlx::FromRow)]
-struct TeamLink {
-    member_id: i64,
-    team_id: i64,
-}
-
 async fn with_teams(
     read: &mut Reader<'_>,
     company: CompanyId,
@@ -125,24 +119,19 @@ async fn with_teams(
         return Ok(Vec::new());
     }
     let ids: Vec<i64> = members.iter().map(|m| m.id).collect();
-    let stmt = crate::scoped("member_teams", company)
-        .columns(["member_id", "team_id"])
-        .and_where(Expr::col("member_id").is_in(ids))
-        .order_by("team_id", Order::Asc)
-        .to_owned();
-    let links: Vec<TeamLink> = read.all(&stmt).await?;
+    let mut teams = crate::links_of(
+        read,
+        company,
+        "member_teams",
+        ("member_id", "team_id"),
+        &ids,
+    )
+    .await?;
     Ok(members
         .into_iter()
-        .map(|m| {
-            let team_ids = links
-                .iter()
-                .filter(|l| l.member_id == m.id)
-                .map(|l| l.team_id)
-                .collect();
-            MemberView {
-                member: m,
-                team_ids,
-            }
+        .map(|m| MemberView {
+            team_ids: teams.remove(&m.id).unwrap_or_default(),
+            member: m,
         })
         .collect())
 }
@@ -463,11 +452,7 @@ pub async fn set_active(
 /// True when the member exists in the company (for references such as `created_by_id`).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn exists(tx: &mut Tx, company: CompanyId, id: i64) -> Result<bool, StoreError> {
-    let stmt = crate::scoped("members", company)
-        .column("id")
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
-    Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
+    crate::has(tx, "members", company, id).await
 }
 
 /// Lists the owner as a member; called in the transaction that creates the company.

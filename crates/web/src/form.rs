@@ -205,13 +205,45 @@ impl<'a> Form<'a> {
     /// [`MAX_LIST_ENTRIES`], each a positive whole number, repeats dropped (the first
     /// one kept, in the order sent).
     pub fn ids_at(&mut self, path: &str, field: &str, what: &str) -> Vec<i64> {
-        let raws = match self.params.list(path, MAX_LIST_ENTRIES) {
-            Ok(raws) => raws,
+        match self.params.list(path, MAX_LIST_ENTRIES) {
+            Ok(raws) => self.ids_of(raws, field, what),
             Err(too_long) => {
                 self.error(field, too_long.to_string());
-                return Vec::new();
+                Vec::new()
             }
+        }
+    }
+
+    /// As [`Form::ids_at`], and also one comma list in brackets (`[1,2]`), as
+    /// `custom_tax_ids_to_add` is written.
+    pub fn bracketed_ids_at(&mut self, path: &str, field: &str, what: &str) -> Vec<i64> {
+        let inner = self
+            .params
+            .get(path)
+            .and_then(|v| v.strip_prefix('['))
+            .and_then(|v| v.strip_suffix(']'));
+        let Some(inner) = inner else {
+            return self.ids_at(path, field, what);
         };
+        let raws: Vec<String> = inner
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if raws.len() > MAX_LIST_ENTRIES {
+            let too_long = crate::params::ListTooLong {
+                len: raws.len(),
+                max: MAX_LIST_ENTRIES,
+            };
+            self.error(field, too_long.to_string());
+            return Vec::new();
+        }
+        self.ids_of(raws, field, what)
+    }
+
+    /// Each of `raws` as a positive id, repeats dropped (the first kept, in order).
+    fn ids_of(&mut self, raws: Vec<String>, field: &str, what: &str) -> Vec<i64> {
         let mut seen = HashSet::with_capacity(raws.len());
         let mut ids = Vec::with_capacity(raws.len());
         for raw in raws {

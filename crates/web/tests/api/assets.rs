@@ -218,6 +218,19 @@ async fn create_names_every_problem_and_writes_nothing(kind: Kind) {
     );
     assert!(errors["location_id"][0].is_string());
     assert!(errors["custom_tax_ids"][0].as_str().unwrap().contains("77"));
+    for bad in ["[1,x]", "0", "-3"] {
+        app.post(
+            "/assets.api",
+            &[
+                ("fixed_asset[name]", "Camera"),
+                ("fixed_asset[group_id]", &g),
+                ("fixed_asset[purchased_on]", "2026-01-01"),
+                ("custom_tax_ids_to_add", bad),
+            ],
+        )
+        .await
+        .expect_invalid("custom_tax_ids_to_add");
+    }
     let list = app.get("/assets.api").await.into_body(StatusCode::OK);
     assert_eq!(list["assets"].as_array().unwrap().len(), 0);
     assert_eq!(list["total_pages"], 0);

@@ -199,41 +199,6 @@ fn date(form: &mut Form<'_>, field: &str, required: bool) -> Option<chrono::Naiv
     }
 }
 
-/// `custom_tax_ids_to_add` and friends: `1,2`, `[1,2]` or `name[]=1&name[]=2`.
-fn tax_ids(params: &Params, name: &str, errors: &mut Vec<(String, String)>) -> Vec<i64> {
-    let raws = match params.get(name) {
-        Some(v) => v
-            .trim_matches(|c| c == '[' || c == ']')
-            .split(',')
-            .map(|s| s.trim().to_owned())
-            .filter(|s| !s.is_empty())
-            .collect(),
-        None => params.list(name, MAX_LIST_ENTRIES).unwrap_or_else(|e| {
-            errors.push((name.to_owned(), e.to_string()));
-            Vec::new()
-        }),
-    };
-    if raws.len() > MAX_LIST_ENTRIES {
-        errors.push((
-            name.to_owned(),
-            format!("holds more than {MAX_LIST_ENTRIES} ids"),
-        ));
-        return Vec::new();
-    }
-    let mut ids = Vec::new();
-    for raw in raws {
-        match crate::form::parse_id(&raw) {
-            Some(id) if !ids.contains(&id) => ids.push(id),
-            Some(_) => {}
-            None => errors.push((
-                name.to_owned(),
-                format!("must hold custom tax ids, not {raw:?}"),
-            )),
-        }
-    }
-    ids
-}
-
 async fn read_input(
     state: &AppState,
     company: &store::companies::Company,
@@ -299,12 +264,16 @@ async fn read_input(
         weekly: amount(&mut form, "rental_price_attributes][weekly"),
         monthly: amount(&mut form, "rental_price_attributes][monthly"),
     };
-    let mut tax_errors = Vec::new();
-    let custom_tax_ids_to_add = tax_ids(params, "custom_tax_ids_to_add", &mut tax_errors);
-    let custom_tax_ids_to_remove = tax_ids(params, "custom_tax_ids_to_remove", &mut tax_errors);
-    for (field, problem) in tax_errors {
-        form.error(&field, problem);
-    }
+    let custom_tax_ids_to_add = form.bracketed_ids_at(
+        "custom_tax_ids_to_add",
+        "custom_tax_ids_to_add",
+        "custom tax ids",
+    );
+    let custom_tax_ids_to_remove = form.bracketed_ids_at(
+        "custom_tax_ids_to_remove",
+        "custom_tax_ids_to_remove",
+        "custom tax ids",
+    );
     let input = AssetInput {
         name,
         group_id,
