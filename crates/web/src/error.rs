@@ -74,6 +74,15 @@ impl ApiError {
         ))
     }
 
+    /// A store error on an item addressed by number: its `NotFound` is "no such asset
+    /// ... (sequence_num)", as the `Number<kind::Item>` extractor says it.
+    pub fn from_item(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => ApiError::no_such_number("asset"),
+            other => other.into(),
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,

@@ -9,7 +9,6 @@ use domain::Change;
 use domain::Vocabulary;
 use domain::verification::AuditResponse;
 use serde_json::{Value, json};
-use store::StoreError;
 use store::verifications::{self, Answer, Assets, LastVerification, Verification};
 
 use crate::api::{Api, Doc, get, post, put_or_patch};
@@ -206,13 +205,6 @@ fn answer(form: &mut Form<'_>) -> Answer {
 }
 
 /// A single-asset write's 404 names the asset number.
-fn one_asset(e: StoreError) -> ApiError {
-    match e {
-        StoreError::NotFound => ApiError::no_such_number("asset"),
-        e => e.into(),
-    }
-}
-
 fn one(
     company: &store::companies::Company,
     mut done: Vec<Verification>,
@@ -242,7 +234,7 @@ async fn request_one(
     form.finish()?;
     let done = verifications::request(state.db(), company.id, Assets::One(number), notes)
         .await
-        .map_err(one_asset)?;
+        .map_err(ApiError::from_item)?;
     one(&company, done)
 }
 
@@ -257,7 +249,7 @@ async fn verify_one(
     form.finish()?;
     let done = verifications::verify(state.db(), company.id, Assets::One(number), answer)
         .await
-        .map_err(one_asset)?;
+        .map_err(ApiError::from_item)?;
     one(&company, done)
 }
 
@@ -272,7 +264,7 @@ async fn cancel_one(
     form.finish()?;
     let done = verifications::cancel(state.db(), company.id, Assets::One(number), user)
         .await
-        .map_err(one_asset)?;
+        .map_err(ApiError::from_item)?;
     one(&company, done)
 }
 

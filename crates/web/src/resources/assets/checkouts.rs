@@ -12,7 +12,6 @@ use serde_json::{Value, json};
 use store::checkouts::{self, Checkin, Checkout, MemberRef};
 use store::items;
 
-use super::records::not_found;
 use super::{Shown, answer, answer_page, clock, today};
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
@@ -175,7 +174,7 @@ async fn check_out(
     };
     let view = checkouts::check_out(state.db(), tenant.0.id, number, checkout, &clock(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -221,7 +220,7 @@ async fn check_in(
     };
     let view = checkouts::check_in(state.db(), tenant.0.id, number, checkin, today(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -240,7 +239,7 @@ async fn extend(
     let due = due.expect("reported by finish");
     let view = checkouts::extend(state.db(), tenant.0.id, number, due, &clock(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 

@@ -334,16 +334,8 @@ async fn details(
     let shown = Shown::read(&params)?;
     let view = items::find(state.db(), tenant.0.id, number, today(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, shown).await
-}
-
-/// A store 404 on an item is the contract's "no such asset".
-pub(crate) fn not_found(e: store::StoreError) -> ApiError {
-    match e {
-        store::StoreError::NotFound => ApiError::no_such_number("asset"),
-        other => other.into(),
-    }
 }
 
 async fn update(
@@ -355,7 +347,7 @@ async fn update(
     let input = read_input(&state, &tenant.0, &params, false).await?;
     let view = items::update(state.db(), tenant.0.id, number, input, today(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -366,7 +358,7 @@ async fn delete(
 ) -> Result<Json<Value>, ApiError> {
     let gone = items::delete(state.db(), tenant.0.id, number, today(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, gone, Shown::all()).await
 }
 
@@ -391,7 +383,7 @@ async fn retire(
     };
     let view = items::retire(state.db(), tenant.0.id, number, retirement, today(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -415,7 +407,7 @@ async fn activate(
     form.finish()?;
     let view = items::activate(state.db(), tenant.0.id, number, location, today(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -457,7 +449,7 @@ async fn gps(
     };
     let view = items::record_gps(state.db(), tenant.0.id, number, reading, today(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -470,7 +462,7 @@ async fn history(
     let page = views::page(&params, PageSize(5))?;
     let entries = items::history_page(state.db(), tenant.0.id, number, page)
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     let tz = tenant.0.time_zone;
     Ok(Json(views::paged("history", page, entries, |e| {
         super::history_entry(e, tz)

@@ -9,7 +9,6 @@ use domain::{PageSize, Vocabulary};
 use serde_json::{Value, json};
 use store::reservations::{self, NewReservation, Reservation, ReservationFilter};
 
-use super::records::not_found;
 use super::today;
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
@@ -151,7 +150,7 @@ async fn create(
     };
     let r = reservations::create(state.db(), tenant.0.id, number, new, today(&tenant))
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     Ok(Json(views::one(
         "reservation_request",
         render(&r, tenant.0.time_zone),
@@ -192,7 +191,7 @@ async fn page_of(
 ) -> Result<Json<Value>, ApiError> {
     let records = reservations::list(state.db(), tenant.0.id, filter, page)
         .await
-        .map_err(not_found)?;
+        .map_err(ApiError::from_item)?;
     let tz = tenant.0.time_zone;
     Ok(Json(views::paged(
         "reservation_requests",
@@ -301,7 +300,7 @@ async fn reserved_page(
     };
     reservations::list(state.db(), tenant.0.id, &filter, page)
         .await
-        .map_err(not_found)
+        .map_err(ApiError::from_item)
 }
 
 /// `{"sequence_num": n, "<key>": [...], "total_pages": t, "current_page": p}`.
@@ -341,7 +340,7 @@ async fn booked_dates(
     let page = views::page(&params, PageSize::DEFAULT)?;
     let item = store::items::find(state.db(), tenant.0.id, number, today(&tenant))
         .await
-        .map_err(not_found)?
+        .map_err(ApiError::from_item)?
         .item;
     let found = reserved_page(&state, &tenant, number, page).await?;
     let tz = tenant.0.time_zone;
