@@ -39,42 +39,12 @@ DATABASES=${DATABASES:-sqlite postgres}
 MIXES=${MIXES:-"healthz asset-details asset-list-first asset-list-end asset-filter-first asset-filter-end asset-search-first asset-search-end asset-checkout-cycle"}
 PG_DB=rentrack_bench_assets
 
-dir=$(mktemp -d)
-server=
-cleanup() {
-    [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-    rm -rf "$dir"
-    if [[ -n "${PG_URL:-}" ]]; then
-        psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" >/dev/null 2>&1 || true
-    fi
-}
-trap cleanup EXIT
-
-start() { # database URL, extra serve flags...
-    local url=$1
-    shift
-    RENTRACK_LOG=warn "$RENTRACK" serve --database-url "$url" --listen "127.0.0.1:$PORT" "$@" &
-    server=$!
-    for _ in $(seq 1 100); do
-        curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && return
-        sleep 0.1
-    done
-    echo "the server did not start" >&2
-    exit 1
-}
-
-stop() {
-    kill "$server"
-    wait "$server" 2>/dev/null || true
-    server=
-}
+source bench/own-server.sh
 
 company() { # database URL, subdomain: prints the token
     "$RENTRACK" company create --database-url "$1" --name "Bench $2" --subdomain "$2" \
         --plan unlimited --enable-api | sed 's/.*"token":"\([^"]*\)".*/\1/'
 }
-
-rps() { sed -n 's/.*"rps":\([0-9.]*\).*/\1/p'; }
 
 results=()
 measure() { # label (sqlite or postgres), database URL, serve flags for the seed...
@@ -132,25 +102,6 @@ measure() { # label (sqlite or postgres), database URL, serve flags for the seed
     echo "${results[-1]}" >&2
 }
 
-for db in $DATABASES; do
-    case $db in
-    sqlite)
-        measure sqlite "sqlite://$dir/bench.db" --sqlite-synchronous normal
-        ;;
-    postgres)
-        if [[ -z "${PG_URL:-}" ]]; then
-            echo "PG_URL not set: PostgreSQL skipped" >&2
-            continue
-        fi
-        psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" -c "CREATE DATABASE $PG_DB" \
-            -c "ALTER DATABASE $PG_DB SET synchronous_commit = off" >/dev/null
-        measure postgres "${PG_URL%/*}/$PG_DB"
-        ;;
-    *)
-        echo "unknown database $db: use sqlite or postgres" >&2
-        exit 1
-        ;;
-    esac
-done
+for_each_database
 
 printf '%s\n' "${results[@]}"
