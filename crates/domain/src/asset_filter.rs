@@ -46,9 +46,38 @@ pub enum AssetFilter {
     /// Updated after the end of a day.
     UpdatedAfter(NaiveDate),
     CreatedAfter(NaiveDate),
+    /// Inventory and asset stock below the minimum at one of their locations.
+    LowStock,
+    /// Inventory and asset stock with `start..=end` units on hand (all locations).
+    QuantityRange(i64, i64),
     /// A custom filter by id.
     Custom(i64),
 }
+
+/// The statuses `/inventory/filter.api` accepts (custom filters aside).
+pub const INVENTORY_STATUSES: &[&str] = &[
+    "group",
+    "items_in_order",
+    "location",
+    "low_stock",
+    "quantity_range",
+    "update_time",
+    "custom_filter_<id>",
+];
+
+/// The statuses `/stock_assets/filter.api` accepts (custom filters aside).
+pub const STOCK_STATUSES: &[&str] = &[
+    "location",
+    "possessions_of",
+    "low_stock",
+    "quantity_range",
+    "reserved",
+    "retired",
+    "update_time",
+    "group",
+    "items_in_order",
+    "custom_filter_<id>",
+];
 
 /// Every status word `/assets/filter.api` accepts (custom filters aside).
 pub const STATUSES: &[&str] = &[
@@ -153,7 +182,66 @@ fn range(value: Option<&str>, single_allowed: bool) -> Result<(NaiveDate, NaiveD
     Ok((from, to))
 }
 
+/// `start,end`: two whole numbers of units, start not above end.
+fn quantity_range(value: Option<&str>) -> Result<(i64, i64), FilterError> {
+    let raw = text(value, "a quantity range as start,end (for example 0,10)")?;
+    let bound = |s: &str| {
+        s.trim().parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
+            err(
+                "filter_param_val",
+                format!("{raw:?} is not a quantity range: two whole numbers joined by a comma, such as 0,10"),
+            )
+        })
+    };
+    let Some((a, b)) = raw.split_once(',') else {
+        return Err(err(
+            "filter_param_val",
+            "must be a start and an end quantity joined by a comma: 0,10",
+        ));
+    };
+    let (from, to) = (bound(a)?, bound(b)?);
+    if to < from {
+        return Err(err(
+            "filter_param_val",
+            "the end of the quantity range is below its start",
+        ));
+    }
+    Ok((from, to))
+}
+
 impl AssetFilter {
+    /// Reads a filter of items of `kind`: fixed assets take every status of
+    /// [`STATUSES`], inventory those of [`INVENTORY_STATUSES`], asset stock those of
+    /// [`STOCK_STATUSES`].
+    pub fn parse_for(
+        kind: crate::item::AssetType,
+        status: &str,
+        value: Option<&str>,
+        sub_group: Option<&str>,
+    ) -> Result<Self, FilterError> {
+        use crate::item::AssetType;
+        let allowed = match kind {
+            AssetType::FixedAsset => STATUSES,
+            AssetType::VolatileAsset => INVENTORY_STATUSES,
+            AssetType::StockAsset => STOCK_STATUSES,
+        };
+        let trimmed = status.trim();
+        let word = if trimmed.starts_with("custom_filter_") {
+            "custom_filter_<id>"
+        } else if trimmed == "my_possessions" && kind == AssetType::StockAsset {
+            "possessions_of"
+        } else {
+            trimmed
+        };
+        if !allowed.contains(&word) {
+            return Err(err(
+                "status",
+                format!("must be one of {}", allowed.join(", ")),
+            ));
+        }
+        Self::parse(status, value, sub_group)
+    }
+
     /// Reads `status` with `filter_param_val` (`value`) and `sub_group_param_val`.
     pub fn parse(
         status: &str,
@@ -208,6 +296,11 @@ impl AssetFilter {
                 AssetFilter::ProductModelNumber(text(value, "a product model number")?)
             }
             "reservation_starting_today" => AssetFilter::ReservationStartingToday,
+            "low_stock" => AssetFilter::LowStock,
+            "quantity_range" => {
+                let (from, to) = quantity_range(value)?;
+                AssetFilter::QuantityRange(from, to)
+            }
             "reserved" => AssetFilter::Reserved,
             "retired" => AssetFilter::Retired,
             "update_time" => {
@@ -264,6 +357,47 @@ mod tests {
                 _ => Some("7"),
             };
             AssetFilter::parse(&status, value, None).unwrap_or_else(|e| panic!("{status}: {e:?}"));
+        }
+    }
+
+    #[test]
+    fn each_kind_takes_its_own_statuses() {
+        use crate::item::AssetType;
+        for (kind, statuses) in [
+            (AssetType::VolatileAsset, INVENTORY_STATUSES),
+            (AssetType::StockAsset, STOCK_STATUSES),
+        ] {
+            for status in statuses {
+                let status = status.replace("<id>", "4");
+                let value = match status.as_str() {
+                    "custom_filter_4" => Some("4"),
+                    "quantity_range" => Some("0,10"),
+                    "update_time" => Some("07/01/2026"),
+                    _ => Some("7"),
+                };
+                AssetFilter::parse_for(kind, &status, value, None)
+                    .unwrap_or_else(|e| panic!("{status}: {e:?}"));
+            }
+        }
+        let e = AssetFilter::parse_for(AssetType::VolatileAsset, "checked_out", None, None)
+            .unwrap_err();
+        assert_eq!(e.field, "status");
+        assert!(e.problem.contains("low_stock"), "{}", e.problem);
+        assert!(AssetFilter::parse_for(AssetType::VolatileAsset, "retired", None, None).is_err());
+        assert_eq!(
+            AssetFilter::parse_for(
+                AssetType::StockAsset,
+                "quantity_range",
+                Some(" 2 , 9"),
+                None
+            ),
+            Ok(AssetFilter::QuantityRange(2, 9))
+        );
+        for bad in ["9,2", "1", "a,b", "-1,3", ""] {
+            let e =
+                AssetFilter::parse_for(AssetType::StockAsset, "quantity_range", Some(bad), None)
+                    .unwrap_err();
+            assert_eq!(e.field, "filter_param_val", "{bad}");
         }
     }
 

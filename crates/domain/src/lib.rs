@@ -20,6 +20,7 @@ pub mod rate_limit;
 pub mod refusal;
 pub mod reservation;
 pub mod settings;
+pub mod stock;
 pub mod verification;
 pub mod vocabulary;
 pub mod wire;

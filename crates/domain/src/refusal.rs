@@ -50,10 +50,27 @@ pub enum Users {
 /// The state of an item or request forbids the action (409); the words name the state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Conflict {
-    /// A fixed-asset action on inventory or asset stock.
-    NotAFixedAsset {
+    /// An action of one kind of item (`wanted`) on another kind.
+    WrongKind {
         number: i64,
         asset_type: crate::item::AssetType,
+        wanted: crate::item::AssetType,
+    },
+    /// Other members' approved reservations need the units a stock check-out asks for.
+    StockReserved {
+        number: i64,
+        /// Units reserved for the period by others.
+        reserved: i64,
+        on_hand: i64,
+        /// The first of those reservations.
+        member: String,
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+    },
+    /// Units of an asset stock item are still checked out.
+    StockCheckedOut {
+        number: i64,
+        quantity: i64,
     },
     Retired {
         number: i64,

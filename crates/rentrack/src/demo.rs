@@ -1,6 +1,8 @@
 //! `rentrack demo`: a company with sample catalog data on the embedded database,
 //! ready to try.
 
+use domain::item::AssetType;
+use domain::stock::{OrderType, Quantity};
 use domain::{Change, Name, Plan, Subdomain};
 use store::companies::{self, NewCompany};
 use store::locations::{self, LocationFields};
@@ -122,7 +124,50 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
             ..Default::default()
         };
         let today = store::items::Today(chrono::Utc::now().date_naive());
-        store::items::create(db, company, input, today).await?;
+        store::items::create(db, company, AssetType::FixedAsset, input, today).await?;
+    }
+    // Stock to try the movements on: batteries are sold, cables lent out and back.
+    for (item, kind, group, units, price) in [
+        (
+            "AA Batteries (4-pack)",
+            AssetType::VolatileAsset,
+            group_ids[1],
+            40,
+            599,
+        ),
+        (
+            "XLR Cable 10m",
+            AssetType::StockAsset,
+            group_ids[2],
+            25,
+            1899,
+        ),
+    ] {
+        let input = store::items::AssetInput {
+            name: Some(name(item)),
+            group_id: Some(group),
+            location_id: Change::Set(warehouse.id),
+            ..Default::default()
+        };
+        let today = store::items::Today(chrono::Utc::now().date_naive());
+        let created = store::items::create(db, company, kind, input, today).await?;
+        let movement = store::stock::Movement {
+            order_type: OrderType::AddStock,
+            quantity: Quantity::new(units).map_err(|p| anyhow::anyhow!(p))?,
+            price: Some(price),
+            location: None,
+            comments: Some("Opening stock".into()),
+            values: Default::default(),
+        };
+        store::stock::order(
+            db,
+            company,
+            kind,
+            created.item.sequence_num,
+            movement,
+            today,
+        )
+        .await?;
     }
     for (vendor, email) in [
         ("Acme Camera Supply", "sales@acme.test"),

@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::asset_filter::AssetFilter;
+use domain::item::AssetType;
 use domain::{CompanyId, Page};
 use sea_query::{Expr, ExprTrait, Query};
 use serde::{Deserialize, Serialize};
@@ -20,9 +21,33 @@ pub struct Condition {
     pub sub_group: Option<String>,
 }
 
+/// The kind of item an `assets_type` word names.
+pub fn kind_of(assets_type: &str) -> Option<AssetType> {
+    match assets_type {
+        "fixed_assets" => Some(AssetType::FixedAsset),
+        "volatile_assets" => Some(AssetType::VolatileAsset),
+        "stock_assets" => Some(AssetType::StockAsset),
+        _ => None,
+    }
+}
+
+/// The `assets_type` word of a kind of item.
+pub fn assets_type_of(kind: AssetType) -> &'static str {
+    match kind {
+        AssetType::FixedAsset => "fixed_assets",
+        AssetType::VolatileAsset => "volatile_assets",
+        AssetType::StockAsset => "stock_assets",
+    }
+}
+
 impl Condition {
-    pub fn filter(&self) -> Result<AssetFilter, domain::asset_filter::FilterError> {
-        AssetFilter::parse(
+    /// The built-in filter of items of `kind` this condition stands for.
+    pub fn filter(
+        &self,
+        kind: AssetType,
+    ) -> Result<AssetFilter, domain::asset_filter::FilterError> {
+        AssetFilter::parse_for(
+            kind,
             &self.status,
             self.value.as_deref(),
             self.sub_group.as_deref(),
@@ -123,8 +148,9 @@ pub(crate) async fn conditions(
     db: &Db,
     company: CompanyId,
     id: i64,
-    assets_type: &str,
+    kind: AssetType,
 ) -> Result<Vec<AssetFilter>, StoreError> {
+    let assets_type = assets_type_of(kind);
     let stmt = crate::scoped("custom_filters", company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
@@ -141,6 +167,6 @@ pub(crate) async fn conditions(
     Ok(filter
         .conditions()
         .iter()
-        .filter_map(|c| c.filter().ok())
+        .filter_map(|c| c.filter(kind).ok())
         .collect())
 }

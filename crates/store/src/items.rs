@@ -54,6 +54,10 @@ pub struct Item {
     pub gps_updated_at: Option<DateTime<Utc>>,
     /// JSON object keyed by custom field id.
     pub custom_attributes: String,
+    /// Inventory and asset stock: units on hand, all locations together.
+    pub quantity: i64,
+    /// Asset stock: units checked out to members.
+    pub checked_out_quantity: i64,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub group_name: String,
@@ -82,7 +86,7 @@ pub struct ItemView {
     pub custom_tax_ids: Vec<i64>,
 }
 
-const COLUMNS: [&str; 33] = [
+const COLUMNS: [&str; 35] = [
     "id",
     "sequence_num",
     "asset_type",
@@ -114,6 +118,8 @@ const COLUMNS: [&str; 33] = [
     "longitude",
     "gps_updated_at",
     "custom_attributes",
+    "quantity",
+    "checked_out_quantity",
     "created_at",
     "updated_at",
 ];
@@ -175,9 +181,10 @@ fn select(company: CompanyId, today: Today) -> SelectStatement {
         .to_owned()
 }
 
-fn fixed_assets(company: CompanyId) -> SelectStatement {
+/// The items of one kind.
+fn of_kind(company: CompanyId, kind: AssetType) -> SelectStatement {
     crate::scoped("items", company)
-        .and_where(Expr::col(("items", "asset_type")).eq(AssetType::FixedAsset.as_str()))
+        .and_where(Expr::col(("items", "asset_type")).eq(kind.as_str()))
         .to_owned()
 }
 
@@ -240,18 +247,24 @@ async fn reread(
 async fn page(
     db: &Db,
     company: CompanyId,
-    mut base: SelectStatement,
+    kind: Option<AssetType>,
     condition: Cond,
     page: Page,
     total: crate::Total,
     today: Today,
 ) -> Result<PageOf<ItemView>, StoreError> {
-    let base = base.cond_where(condition.clone()).to_owned();
-    let rows = select(company, today)
-        .and_where(Expr::col(("items", "asset_type")).eq(AssetType::FixedAsset.as_str()))
+    let mut base = match kind {
+        Some(kind) => of_kind(company, kind),
+        None => crate::scoped("items", company),
+    };
+    base.cond_where(condition.clone());
+    let mut rows = select(company, today)
         .cond_where(condition)
         .order_by(("items", "id"), Order::Asc)
         .to_owned();
+    if let Some(kind) = kind {
+        rows.and_where(Expr::col(("items", "asset_type")).eq(kind.as_str()));
+    }
     let items: PageOf<Item> = crate::page_of(db, &base, rows, ("items", "id"), page, total).await?;
     let records = with_taxes(&mut db.read(), company, items.records).await?;
     Ok(PageOf {
@@ -260,25 +273,17 @@ async fn page(
     })
 }
 
-/// The fixed assets of the company, 25 a page (two or three statements).
+/// The items of one kind, 25 a page (two or three statements).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
     company: CompanyId,
+    kind: AssetType,
     p: Page,
     today: Today,
 ) -> Result<PageOf<ItemView>, StoreError> {
-    let total = crate::lists::counts::items(company, AssetType::FixedAsset, None);
-    page(
-        db,
-        company,
-        fixed_assets(company),
-        Cond::all(),
-        p,
-        total,
-        today,
-    )
-    .await
+    let total = crate::lists::counts::items(company, kind, None);
+    page(db, company, Some(kind), Cond::all(), p, total, today).await
 }
 
 /// The moments a filter compares with, in the company's time zone.
@@ -348,10 +353,19 @@ fn members_where(company: CompanyId, condition: Expr) -> SelectStatement {
 
 /// The condition a built-in filter puts on items (custom filters are resolved to
 /// their built-in ones first).
-fn condition(company: CompanyId, filter: &AssetFilter, clock: &Clock) -> Cond {
+fn condition(company: CompanyId, kind: AssetType, filter: &AssetFilter, clock: &Clock) -> Cond {
     use AssetFilter as F;
     let one = |e: Expr| Cond::all().add(e);
+    let stocked = kind != AssetType::FixedAsset;
     match filter {
+        F::Location(l) if stocked => Cond::any()
+            .add(col("location_id").eq(*l))
+            .add(crate::stock::held_at(*l)),
+        F::PossessionsOf(m) if stocked => one(crate::stock_checkouts::held_by(*m)),
+        F::LowStock => one(crate::stock::low()),
+        F::QuantityRange(from, to) => Cond::all()
+            .add(col("quantity").gte(*from))
+            .add(col("quantity").lte(*to)),
         F::Available => one(state_is(ItemState::Available)),
         F::BeingServiced | F::InOrder | F::Custom(_) => one(nothing()),
         F::AvailabilityRange(from, to) => Cond::all()
@@ -415,25 +429,26 @@ fn condition(company: CompanyId, filter: &AssetFilter, clock: &Clock) -> Cond {
     }
 }
 
-/// A page of the fixed assets a filter selects (a custom filter: all of its
+/// A page of the items of `kind` a filter selects (a custom filter: all of its
 /// conditions). Two or three statements whatever the page.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn filter(
     db: &Db,
     company: CompanyId,
+    kind: AssetType,
     filter: &AssetFilter,
     p: Page,
     clock: &Clock,
 ) -> Result<PageOf<ItemView>, StoreError> {
     let filters = match filter {
         AssetFilter::Custom(id) => {
-            crate::custom_filters::conditions(db, company, *id, "fixed_assets").await?
+            crate::custom_filters::conditions(db, company, *id, kind).await?
         }
         other => vec![other.clone()],
     };
     let mut cond = Cond::all();
     for f in &filters {
-        cond = cond.add(condition(company, f, clock));
+        cond = cond.add(condition(company, kind, f, clock));
     }
     // A filter that is a state is counted from its partition of `list_counts`.
     let state = match filters.as_slice() {
@@ -443,19 +458,37 @@ pub async fn filter(
         _ => None,
     };
     let total = match state {
-        Some(s) => crate::lists::counts::items(company, AssetType::FixedAsset, Some(s)),
+        Some(s) => crate::lists::counts::items(company, kind, Some(s)),
         None => crate::Total::Filtered,
     };
-    page(
-        db,
-        company,
-        fixed_assets(company),
-        cond,
-        p,
-        total,
-        Today(clock.today),
-    )
-    .await
+    page(db, company, Some(kind), cond, p, total, Today(clock.today)).await
+}
+
+/// The items member `member` holds: fixed assets checked out to them and asset stock
+/// with units checked out to them (`kind`: one kind only), 25 a page.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn held_by(
+    db: &Db,
+    company: CompanyId,
+    member: i64,
+    kind: Option<AssetType>,
+    p: Page,
+    today: Today,
+) -> Result<PageOf<ItemView>, StoreError> {
+    let fixed = Cond::all()
+        .add(col("asset_type").eq(AssetType::FixedAsset.as_str()))
+        .add(col("assigned_to_id").eq(member));
+    let stock = Cond::all()
+        .add(col("asset_type").eq(AssetType::StockAsset.as_str()))
+        .add(crate::stock_checkouts::held_by(member));
+    let cond = match kind {
+        None => Cond::any().add(fixed).add(stock),
+        Some(AssetType::FixedAsset) => fixed,
+        Some(AssetType::StockAsset) => stock,
+        // Inventory is sold, not lent.
+        Some(AssetType::VolatileAsset) => Cond::all().add(nothing()),
+    };
+    page(db, company, None, cond, p, crate::Total::Filtered, today).await
 }
 
 /// What `search.api` looks for.
@@ -469,11 +502,12 @@ pub enum Search {
     Name(String),
 }
 
-/// A page of the fixed assets matching `search`.
+/// A page of the items of `kind` matching `search`.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn search(
     db: &Db,
     company: CompanyId,
+    kind: AssetType,
     search: &Search,
     p: Page,
     today: Today,
@@ -500,7 +534,7 @@ pub async fn search(
     page(
         db,
         company,
-        fixed_assets(company),
+        Some(kind),
         cond,
         p,
         crate::Total::Filtered,
@@ -692,12 +726,13 @@ async fn write_taxes(
     Ok(())
 }
 
-/// Creates a fixed asset with the company's next number. `name`, `group` and
-/// `purchased_on` are required; the HTTP layer has already said so.
+/// Creates an item of `kind` with the company's next number. `name` and `group` (and
+/// for a fixed asset `purchased_on`) are required; the HTTP layer has already said so.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
+    kind: AssetType,
     input: AssetInput,
     today: Today,
 ) -> Result<ItemView, StoreError> {
@@ -718,7 +753,7 @@ pub async fn create(
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
         .set("sequence_num", sequence_num)
-        .set("asset_type", AssetType::FixedAsset.as_str())
+        .set("asset_type", kind.as_str())
         .set("state", ItemState::Available.as_str())
         .set(
             "custom_attributes",
@@ -764,8 +799,12 @@ pub(crate) async fn history(
 pub struct Locked {
     pub id: i64,
     pub sequence_num: i64,
+    pub name: String,
     pub asset_type: String,
     pub state: String,
+    pub location_id: Option<i64>,
+    pub quantity: i64,
+    pub checked_out_quantity: i64,
     pub group_id: i64,
     pub sub_group_id: Option<i64>,
     pub assigned_to_id: Option<i64>,
@@ -781,11 +820,18 @@ impl Locked {
 
     /// Refused unless the item is a fixed asset.
     pub fn fixed_asset(self) -> Result<Self, StoreError> {
+        self.of_kind(AssetType::FixedAsset)
+    }
+
+    /// Refused (409 naming the item's own endpoints) unless the item is of `kind`.
+    pub fn of_kind(self, kind: AssetType) -> Result<Self, StoreError> {
         match AssetType::parse(&self.asset_type) {
-            Some(AssetType::FixedAsset) | None => Ok(self),
-            Some(asset_type) => Err(StoreError::Conflict(Conflict::NotAFixedAsset {
+            Some(k) if k == kind => Ok(self),
+            None => Ok(self),
+            Some(asset_type) => Err(StoreError::Conflict(Conflict::WrongKind {
                 number: self.sequence_num,
                 asset_type,
+                wanted: kind,
             })),
         }
     }
@@ -795,6 +841,18 @@ impl Locked {
 /// PostgreSQL; SQLite's write transaction holds the whole database). Not found: 404.
 pub async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Locked, StoreError> {
     let stmt = locking(company)
+        .and_where(Expr::col("sequence_num").eq(number))
+        .to_owned();
+    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+/// The same row as [`lock`], read without locking it (in a read transaction).
+pub(crate) async fn row(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: i64,
+) -> Result<Locked, StoreError> {
+    let stmt = columns(company)
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
@@ -819,12 +877,20 @@ pub async fn lock_many(
 }
 
 fn locking(company: CompanyId) -> SelectStatement {
+    columns(company).lock(LockType::Update).to_owned()
+}
+
+fn columns(company: CompanyId) -> SelectStatement {
     crate::scoped("items", company)
         .columns([
             "id",
             "sequence_num",
+            "name",
             "asset_type",
             "state",
+            "location_id",
+            "quantity",
+            "checked_out_quantity",
             "group_id",
             "sub_group_id",
             "assigned_to_id",
@@ -832,7 +898,6 @@ fn locking(company: CompanyId) -> SelectStatement {
             "checkin_due_on",
             "custom_attributes",
         ])
-        .lock(LockType::Update)
         .to_owned()
 }
 
@@ -857,12 +922,13 @@ pub(crate) async fn finish(
 pub async fn update(
     db: &Db,
     company: CompanyId,
+    kind: AssetType,
     number: i64,
     input: AssetInput,
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let before = lock(&mut tx, company, number).await?.fixed_asset()?;
+    let before = lock(&mut tx, company, number).await?.of_kind(kind)?;
     let group = input.group_id.unwrap_or(before.group_id);
     let sub_group = match input.sub_group_id {
         Change::Set(s) => Some(s),
@@ -895,17 +961,25 @@ pub async fn update(
     finish(tx, db, company, before.id, ("updated", details), today).await
 }
 
-/// Deletes a fixed asset and answers it as it was; refused while it is checked out or
-/// has an approved reservation that has not ended.
+/// Deletes an item of `kind` and answers it as it was; refused while it (or a unit of
+/// it) is checked out or it has an approved reservation that has not ended. The stock
+/// it holds goes with it (the history records how much).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn delete(
     db: &Db,
     company: CompanyId,
+    kind: AssetType,
     number: i64,
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let item = lock(&mut tx, company, number).await?.fixed_asset()?;
+    let item = lock(&mut tx, company, number).await?.of_kind(kind)?;
+    if item.checked_out_quantity > 0 {
+        return Err(StoreError::Conflict(Conflict::StockCheckedOut {
+            number,
+            quantity: item.checked_out_quantity,
+        }));
+    }
     if item.state() == ItemState::CheckedOut {
         return Err(StoreError::Conflict(Conflict::CheckedOut {
             number,
@@ -938,12 +1012,13 @@ pub async fn delete(
         .and_where(Expr::col("id").eq(item.id))
         .to_owned();
     tx.execute(&stmt).await?;
+    crate::stock::forget(&mut tx, company, number).await?;
     history(
         &mut tx,
         company,
         item.id,
         "deleted",
-        json!({"sequence_num": number}),
+        json!({"sequence_num": number, "quantity": item.quantity}),
     )
     .await?;
     tx.commit().await?;

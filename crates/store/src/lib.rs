@@ -29,6 +29,8 @@ pub mod rate_limits;
 pub mod reference_data;
 mod removal;
 pub mod reservations;
+pub mod stock;
+pub mod stock_checkouts;
 pub mod sub_groups;
 pub mod vendors;
 pub mod verifications;

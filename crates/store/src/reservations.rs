@@ -23,6 +23,8 @@ pub struct Reservation {
     pub from_on: NaiveDate,
     pub to_on: NaiveDate,
     pub note: Option<String>,
+    /// Units reserved (1 for a fixed asset).
+    pub quantity: i64,
     pub status: String,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -39,6 +41,7 @@ fn select(company: CompanyId) -> SelectStatement {
                 "from_on",
                 "to_on",
                 "note",
+                "quantity",
                 "status",
                 "created_at",
                 "updated_at",

@@ -26,6 +26,8 @@ pub struct Doc {
     summary: &'static str,
     params: Vec<Param>,
     one: Option<String>,
+    /// The top-level keys of a body that is neither a record nor a list.
+    fields: Vec<String>,
     page: Option<String>,
     list: Option<String>,
 }
@@ -61,6 +63,7 @@ impl Doc {
             one: None,
             page: None,
             list: None,
+            fields: Vec::new(),
         }
     }
 
@@ -94,6 +97,13 @@ impl Doc {
     /// GET answers a page: `{"<plural>": [...], "total_pages": n, "current_page": n}`.
     pub fn returns_page(mut self, plural: &str) -> Self {
         self.page = Some(plural.to_owned());
+        self
+    }
+
+    /// The route answers an object with these top-level keys (a body that is no record
+    /// and no list, such as a quantity).
+    pub fn returns_fields(mut self, fields: &[&str]) -> Self {
+        self.fields = fields.iter().map(|f| (*f).to_owned()).collect();
         self
     }
 
@@ -304,6 +314,9 @@ fn success_schema(doc: &Doc, method: &HttpMethod) -> serde_json::Value {
     }
     if let Some(plural) = &doc.list {
         return json!({"type": "object", "required": [plural], "properties": {plural: {"type": "array", "items": record}}});
+    }
+    if !doc.fields.is_empty() {
+        return json!({"type": "object", "required": doc.fields});
     }
     json!({"type": "object"})
 }

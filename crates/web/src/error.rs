@@ -83,6 +83,17 @@ impl ApiError {
         }
     }
 
+    /// As [`ApiError::from_item`] for a read: an item of another kind than the path's
+    /// is not found there (a 404 naming the path that has it).
+    pub fn from_item_read(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict(c @ domain::refusal::Conflict::WrongKind { .. }) => {
+                ApiError::NotFound(crate::refusals::conflict(&c))
+            }
+            other => Self::from_item(other),
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,

@@ -262,6 +262,19 @@ impl<'a> Form<'a> {
         ids
     }
 
+    /// A required number of units (`domain::stock::Quantity`).
+    pub fn quantity(&mut self, field: &str) -> Option<domain::stock::Quantity> {
+        match self.raw(field) {
+            None => {
+                self.error(field, "can't be blank: a whole number of units");
+                None
+            }
+            Some(raw) => domain::stock::Quantity::parse(raw)
+                .map_err(|p| self.error(field, p))
+                .ok(),
+        }
+    }
+
     /// True once a problem has been recorded for `field`.
     pub fn has_errors_for(&self, field: &str) -> bool {
         self.errors.contains_key(field)

@@ -44,6 +44,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let api = resources::addresses::routes(api);
     let api = resources::reference_data::routes(api);
     let api = resources::assets::routes(api);
+    let api = resources::stock::routes(api);
     let api = resources::custom_filters::routes(api);
     let api = resources::custom_taxes::routes(api);
     let api = resources::custom_fields::routes(api);

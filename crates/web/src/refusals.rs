@@ -49,14 +49,33 @@ pub fn in_use(refusal: &InUse) -> String {
 pub fn conflict(refusal: &Conflict) -> String {
     let date = |d: &chrono::NaiveDate| d.format("%Y-%m-%d").to_string();
     match refusal {
-        Conflict::NotAFixedAsset { number, asset_type } => {
-            let (what, path) = match asset_type {
+        Conflict::WrongKind {
+            number,
+            asset_type,
+            wanted,
+        } => {
+            let what = |kind: &AssetType| match kind {
                 AssetType::VolatileAsset => ("an inventory item", "/inventory"),
                 AssetType::StockAsset => ("an asset stock item", "/stock_assets"),
                 AssetType::FixedAsset => ("a fixed asset", "/assets"),
             };
+            let (is, path) = what(asset_type);
+            let (not, _) = what(wanted);
+            format!("Asset #{number} is {is}, not {not}; use the {path} endpoints for it.")
+        }
+        Conflict::StockReserved {
+            number,
+            reserved,
+            on_hand,
+            member,
+            from,
+            to,
+        } => format!(
+            "Asset #{number} has {on_hand} unit(s) on hand and {reserved} are reserved for the period by other members (the first: {member}, {from} to {to}); check out fewer, or set remove_stock_values[override_conflicting_reservations]=true to remove those reservations."
+        ),
+        Conflict::StockCheckedOut { number, quantity } => {
             format!(
-                "Asset #{number} is {what}, not a fixed asset; use the {path} endpoints for it."
+                "Asset #{number} has {quantity} unit(s) checked out; check them in first (/stock_assets/{number}/get_current_checkouts.api lists them)."
             )
         }
         Conflict::Retired { number } => format!(

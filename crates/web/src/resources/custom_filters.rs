@@ -6,6 +6,7 @@
 use axum::Json;
 use axum::extract::State;
 use domain::asset_filter::AssetFilter;
+use domain::item::AssetType;
 use domain::{Name, PageSize};
 use serde_json::{Value, json};
 use store::custom_filters::{self, ASSETS_TYPES, Condition, CustomFilter};
@@ -72,7 +73,7 @@ fn assets_type(raw: Option<&str>) -> Result<&'static str, String> {
 }
 
 /// `status`, `status:value` or `group:<group>:<subgroup>`.
-fn condition(raw: &str) -> Result<Condition, String> {
+fn condition(raw: &str, kind: AssetType) -> Result<Condition, String> {
     let mut parts = raw.splitn(3, ':');
     let status = parts.next().unwrap_or_default().trim().to_owned();
     let value = parts.next().map(|v| v.trim().to_owned());
@@ -82,7 +83,7 @@ fn condition(raw: &str) -> Result<Condition, String> {
         value,
         sub_group,
     };
-    match c.filter() {
+    match c.filter(kind) {
         Ok(AssetFilter::Custom(_)) => Err(format!("{raw:?}: a custom filter cannot hold another")),
         Ok(_) => Ok(c),
         Err(e) => Err(format!("{raw:?}: {} {}", e.field, e.problem)),
@@ -118,7 +119,10 @@ async fn create(
     }
     let mut conditions = Vec::new();
     for raw in raws.iter().take(MAX_CONDITIONS) {
-        match condition(raw) {
+        let Some(kind) = kind.and_then(custom_filters::kind_of) else {
+            break;
+        };
+        match condition(raw, kind) {
             Ok(c) => conditions.push(c),
             Err(problem) => form.error("conditions", problem),
         }

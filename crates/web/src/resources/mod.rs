@@ -14,6 +14,7 @@ pub mod locations;
 pub mod members;
 pub mod persons;
 pub mod reference_data;
+pub mod stock;
 pub mod sub_groups;
 pub mod vendors;
 pub mod verifications;

@@ -368,6 +368,52 @@ impl TestApp {
             .expect("sequence_num")
     }
 
+    /// Creates an inventory item (`path` `/inventory`, form `volatile_asset`) or an
+    /// asset stock item (`/stock_assets`, `stock_asset`); returns its number.
+    pub async fn stock_item(
+        &self,
+        path: &str,
+        name: &str,
+        group: i64,
+        extra: &[(&str, &str)],
+    ) -> i64 {
+        let scope = if path == "/inventory" {
+            "volatile_asset"
+        } else {
+            "stock_asset"
+        };
+        let group = group.to_string();
+        let (name_key, group_key) = (format!("{scope}[name]"), format!("{scope}[group_id]"));
+        let mut form = vec![
+            (name_key.as_str(), name),
+            (group_key.as_str(), group.as_str()),
+        ];
+        form.extend_from_slice(extra);
+        let res = self.post(&format!("{path}.api"), &form).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["asset"]["sequence_num"]
+            .as_i64()
+            .expect("sequence_num")
+    }
+
+    /// Adds `quantity` units of item `number` (under `path`) at `location`.
+    pub async fn add_stock(&self, path: &str, number: i64, quantity: i64, location: i64) -> Value {
+        let (q, l) = (quantity.to_string(), location.to_string());
+        let res = self
+            .post(
+                &format!("{path}/{number}/order.api"),
+                &[
+                    ("order_type", "Add Stock"),
+                    ("line_item[quantity]", &q),
+                    ("line_item[price]", "2.50"),
+                    ("line_item[location_id]", &l),
+                ],
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["asset"].clone()
+    }
+
     pub async fn group(&self, name: &str) -> i64 {
         let res = self.post("/groups.api", &[("group[name]", name)]).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);

@@ -45,6 +45,13 @@ enum Seed {
     CustomFilters,
     ReservedDates,
     BookedDates,
+    /// Inventory (`/inventory`) or asset stock (`/stock_assets`) items.
+    StockItems(&'static str),
+    /// Items of one kind with stock, the filter selecting all but one.
+    StockFilter(&'static str),
+    StockHistory(&'static str),
+    StockCheckouts,
+    MemberStockHistory,
 }
 
 struct List {
@@ -167,6 +174,54 @@ const LISTS: &[List] = &[
         Seed::MemberCheckouts,
     ),
     list("/custom_taxes.api", "custom_taxes", 25, Seed::CustomTaxes),
+    list(
+        "/inventory.api",
+        "assets",
+        25,
+        Seed::StockItems("/inventory"),
+    ),
+    list(
+        "/inventory/filter.api",
+        "assets",
+        25,
+        Seed::StockFilter("/inventory"),
+    ),
+    list(
+        "/inventory/{sequence_num}/history.api",
+        "history",
+        5,
+        Seed::StockHistory("/inventory"),
+    ),
+    list(
+        "/stock_assets.api",
+        "assets",
+        25,
+        Seed::StockItems("/stock_assets"),
+    ),
+    list(
+        "/stock_assets/filter.api",
+        "assets",
+        25,
+        Seed::StockFilter("/stock_assets"),
+    ),
+    list(
+        "/stock_assets/{sequence_num}/history.api",
+        "history",
+        5,
+        Seed::StockHistory("/stock_assets"),
+    ),
+    list(
+        "/stock_assets/{sequence_num}/get_current_checkouts.api",
+        "line_items",
+        25,
+        Seed::StockCheckouts,
+    ),
+    list(
+        "/members/{id}/checkin_checkout_history_for_stock.api",
+        "history",
+        25,
+        Seed::MemberStockHistory,
+    ),
     list(
         "/custom_filters.api",
         "custom_filters",
@@ -433,6 +488,65 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
                 _ => format!("/members/{ann}/checkin_checkout_history.api"),
             }
         }
+        Seed::StockItems(path) => {
+            let group = app.group("Supplies").await;
+            for i in 0..n {
+                app.stock_item(path, &name(i), group, &[]).await;
+            }
+            format!("{path}.api")
+        }
+        Seed::StockFilter(path) => {
+            // n items with 1 to n units, one with more: quantity_range 1,n.
+            let group = app.group("Supplies").await;
+            let store = app.location("Store", &[]).await;
+            for i in 0..=n {
+                let item = app.stock_item(path, &name(i), group, &[]).await;
+                let units = if i == n { 1000 } else { i as i64 + 1 };
+                app.add_stock(path, item, units, store).await;
+            }
+            format!("{path}/filter.api?status=quantity_range&filter_param_val=1,{n}")
+        }
+        Seed::StockHistory(path) => {
+            // The creation is the first entry.
+            let group = app.group("Supplies").await;
+            let store = app.location("Store", &[]).await;
+            let item = app.stock_item(path, "Batteries", group, &[]).await;
+            for _ in 1..n {
+                app.add_stock(path, item, 3, store).await;
+            }
+            format!("{path}/{item}/history.api")
+        }
+        Seed::StockCheckouts | Seed::MemberStockHistory => {
+            let group = app.group("Cables").await;
+            let store = app.location("Store", &[]).await;
+            let at = store.to_string();
+            let at = [("stock_asset[location_id]", at.as_str())];
+            let item = app
+                .stock_item("/stock_assets", "XLR Cable", group, &at)
+                .await;
+            let other = app
+                .stock_item("/stock_assets", "DMX Cable", group, &at)
+                .await;
+            app.add_stock("/stock_assets", item, 1000, store).await;
+            app.add_stock("/stock_assets", other, 10, store).await;
+            let ann = app.member("Ann", "Tester", "ann@example.com", &[]).await;
+            for _ in 0..n {
+                stock_check_out(app, item, ann, 1).await;
+            }
+            // Another item's check-out (the list leaves it out), or another
+            // member's (the member's history leaves it out).
+            match seed {
+                Seed::StockCheckouts => {
+                    stock_check_out(app, other, ann, 1).await;
+                    format!("/stock_assets/{item}/get_current_checkouts.api")
+                }
+                _ => {
+                    let bob = app.member("Bob", "Tester", "bob@example.com", &[]).await;
+                    stock_check_out(app, other, bob, 1).await;
+                    format!("/members/{ann}/checkin_checkout_history_for_stock.api")
+                }
+            }
+        }
         Seed::CustomTaxes => {
             for i in 0..n {
                 ok(
@@ -560,6 +674,21 @@ async fn pages_through(app: &TestApp, list: &List) {
             .await
             .expect_invalid("page");
     }
+}
+
+async fn stock_check_out(app: &TestApp, item: i64, member: i64, quantity: i64) {
+    let (m, q) = (member.to_string(), quantity.to_string());
+    let res = app
+        .post(
+            &format!("/stock_assets/{item}/order.api"),
+            &[
+                ("order_type", "checkout"),
+                ("user[id]", &m),
+                ("line_item[quantity]", &q),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 }
 
 async fn every_list_pages(kind: Kind) {

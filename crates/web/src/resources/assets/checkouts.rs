@@ -3,7 +3,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use domain::asset_filter::AssetFilter;
 use domain::custom_field::Target;
 use domain::item::{AssetType, local_moment};
 use domain::wire::{parse_date, parse_time};
@@ -90,7 +89,7 @@ pub(super) fn routes(api: Api) -> Api {
 }
 
 /// `till` and `till_time`, read in the company's time zone; `None` when neither is sent.
-fn due(
+pub(crate) fn due(
     params: &Params,
     tz: chrono_tz::Tz,
     form: &mut Form<'_>,
@@ -160,8 +159,14 @@ async fn check_out(
     let comments = form.text("comments").as_set().cloned();
     let override_conflicting = flag(&mut form, "override_conflicting_reservations", false);
     let override_mine = flag(&mut form, "override_my_conflicting_reservations", true);
-    let values =
-        attribute_values(&state, &tenant, &mut form, "checkout_values[c_attr_vals]").await?;
+    let values = attribute_values(
+        &state,
+        &tenant,
+        &mut form,
+        "checkout_values[c_attr_vals]",
+        Target::FixedAssets,
+    )
+    .await?;
     form.finish()?;
     let checkout = Checkout {
         member: member.expect("reported by finish"),
@@ -178,27 +183,18 @@ async fn check_out(
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
-/// Custom field values of a check-out or check-in (fields of fixed assets).
-async fn attribute_values(
+/// Custom field values of a check-out, check-in or stock movement (the fields of the
+/// item's kind, `target`).
+pub(crate) async fn attribute_values(
     state: &AppState,
     tenant: &Tenant,
     form: &mut Form<'_>,
     path: &str,
+    target: Target,
 ) -> Result<std::collections::BTreeMap<i64, domain::Change<String>>, ApiError> {
-    let fields = custom_attributes::fields_for_input(
-        state.db(),
-        tenant.0.id,
-        Target::FixedAssets,
-        form,
-        path,
-    )
-    .await?;
-    Ok(custom_attributes::read(
-        form,
-        path,
-        &fields,
-        Target::FixedAssets,
-    ))
+    let fields =
+        custom_attributes::fields_for_input(state.db(), tenant.0.id, target, form, path).await?;
+    Ok(custom_attributes::read(form, path, &fields, target))
 }
 
 async fn check_in(
@@ -210,8 +206,14 @@ async fn check_in(
     let mut form = Form::new(&params, "checkin_values");
     let location = form.id("location_id").as_set().copied();
     let comments = form.text("comments").as_set().cloned();
-    let values =
-        attribute_values(&state, &tenant, &mut form, "checkin_values[c_attr_vals]").await?;
+    let values = attribute_values(
+        &state,
+        &tenant,
+        &mut form,
+        "checkin_values[c_attr_vals]",
+        Target::FixedAssets,
+    )
+    .await?;
     form.finish()?;
     let checkin = Checkin {
         location,
@@ -271,24 +273,8 @@ async fn checked_out_items(
         },
     };
     store::members::find(state.db(), tenant.0.id, member).await?;
-    let records = match kind {
-        // Only fixed assets are checked out one by one; stock and inventory check-outs
-        // come with them.
-        None | Some(AssetType::FixedAsset) => {
-            items::filter(
-                state.db(),
-                tenant.0.id,
-                &AssetFilter::PossessionsOf(member),
-                page,
-                &clock(&tenant),
-            )
-            .await?
-        }
-        Some(_) => store::PageOf {
-            records: Vec::new(),
-            total: 0,
-        },
-    };
+    let records =
+        items::held_by(state.db(), tenant.0.id, member, kind, page, today(&tenant)).await?;
     let mut body = answer_page(&state, &tenant.0, page, records, Shown::read(&params)?).await?;
     if let Value::Object(map) = &mut body.0
         && let Some(Value::Array(assets)) = map.get_mut("assets")

@@ -2,12 +2,14 @@
 //! members' views (`checkouts.rs`), reservation requests and reserved dates
 //! (`reservations.rs`). This module holds the routes and the JSON of an asset.
 
-mod checkouts;
-mod records;
+pub(crate) mod checkouts;
+pub(crate) mod records;
 mod reservations;
 
 use chrono::Utc;
-use domain::item::{ItemState, shown_state};
+use domain::Vocabulary;
+use domain::custom_field::Target;
+use domain::item::{AssetType, ItemState, shown_state};
 use domain::money::Money;
 use serde_json::{Map, Value, json};
 use store::custom_fields::FieldSet;
@@ -24,6 +26,62 @@ pub fn routes(api: Api) -> Api {
     let api = records::routes(api);
     let api = checkouts::routes(api);
     reservations::routes(api)
+}
+
+/// One kind of item as the API addresses it: its paths, its form's name, the custom
+/// fields that apply to it.
+pub(crate) struct Family {
+    pub kind: AssetType,
+    /// `fixed_asset`, `volatile_asset`, `stock_asset`: the form's name.
+    pub scope: &'static str,
+    pub target: Target,
+    /// The `assets_type` of its filters.
+    pub assets_type: &'static str,
+}
+
+/// A kind of item, for the handlers every kind shares.
+pub(crate) trait Kind: Send + Sync + 'static {
+    const FAMILY: Family;
+}
+
+pub(crate) struct Fixed;
+pub(crate) struct Inventory;
+pub(crate) struct Stock;
+
+impl Kind for Fixed {
+    const FAMILY: Family = Family {
+        kind: AssetType::FixedAsset,
+        scope: "fixed_asset",
+        target: Target::FixedAssets,
+        assets_type: "fixed_assets",
+    };
+}
+
+impl Kind for Inventory {
+    const FAMILY: Family = Family {
+        kind: AssetType::VolatileAsset,
+        scope: "volatile_asset",
+        target: Target::Inventory,
+        assets_type: "volatile_assets",
+    };
+}
+
+impl Kind for Stock {
+    const FAMILY: Family = Family {
+        kind: AssetType::StockAsset,
+        scope: "stock_asset",
+        target: Target::AssetStock,
+        assets_type: "stock_assets",
+    };
+}
+
+/// The custom fields that apply to items of a kind.
+pub(crate) fn target_of(kind: &str) -> Target {
+    match AssetType::parse(kind) {
+        Some(AssetType::VolatileAsset) => Target::Inventory,
+        Some(AssetType::StockAsset) => Target::AssetStock,
+        _ => Target::FixedAssets,
+    }
 }
 
 /// The company's clock: now, today and the day's bounds in its time zone.
@@ -98,6 +156,7 @@ pub(crate) fn render(view: &ItemView, tz: chrono_tz::Tz, fields: &FieldSet, show
     let i = &view.item;
     let at = |m: Option<chrono::DateTime<Utc>>| m.map(|m| moment(m, tz));
     let state = i.state();
+    let fixed = i.asset_type == AssetType::FixedAsset.as_str();
     let mut body = json!({
         "id": i.id,
         "sequence_num": i.sequence_num,
@@ -118,7 +177,7 @@ pub(crate) fn render(view: &ItemView, tz: chrono_tz::Tz, fields: &FieldSet, show
         "purchased_on": i.purchased_on.map(|d| d.to_string()),
         "price": money(i.price),
         "salvage_value": money(i.salvage_value),
-        "net_quantity": 1,
+        "net_quantity": if fixed { 1 } else { i.quantity },
         "checkout_on": at(i.checkout_on),
         "checkin_due_on": at(i.checkin_due_on),
         "assigned_to_user_id": i.assigned_to_id,
@@ -144,6 +203,14 @@ pub(crate) fn render(view: &ItemView, tz: chrono_tz::Tz, fields: &FieldSet, show
     let Value::Object(map) = &mut body else {
         return body;
     };
+    if !fixed {
+        map.insert("available_quantity".into(), json!(i.quantity));
+        map.insert("checked_out_quantity".into(), json!(i.checked_out_quantity));
+        map.insert(
+            "total_quantity".into(),
+            json!(i.quantity + i.checked_out_quantity),
+        );
+    }
     let urls = i.document_urls();
     if shown.document_urls {
         map.insert("document_urls".into(), json!(urls));
@@ -187,7 +254,7 @@ pub(crate) async fn answer(
     let fields = custom_attributes::fields_for_output(
         state.db(),
         company.id,
-        &[domain::custom_field::Target::FixedAssets],
+        &[target_of(&view.item.asset_type)],
         [&view],
     )
     .await?;
@@ -205,13 +272,16 @@ pub(crate) async fn answer_page(
     records: store::PageOf<ItemView>,
     shown: Shown,
 ) -> Result<axum::Json<Value>, ApiError> {
-    let fields = custom_attributes::fields_for_output(
-        state.db(),
-        company.id,
-        &[domain::custom_field::Target::FixedAssets],
-        &records.records,
-    )
-    .await?;
+    let mut targets: Vec<Target> = records
+        .records
+        .iter()
+        .map(|v| target_of(&v.item.asset_type))
+        .collect();
+    targets.sort();
+    targets.dedup();
+    let fields =
+        custom_attributes::fields_for_output(state.db(), company.id, &targets, &records.records)
+            .await?;
     Ok(axum::Json(views::paged("assets", page, records, |v| {
         render(v, company.time_zone, &fields, shown)
     })))

@@ -4,16 +4,15 @@
 use axum::Json;
 use axum::extract::State;
 use domain::asset_filter::AssetFilter;
-use domain::custom_field::Target;
 use domain::item::{MAX_DOCUMENTS, is_link, parse_coordinate};
 use domain::money::Money;
 use domain::settings::ActivationLocation;
 use domain::wire::parse_date;
-use domain::{Change, Name, PageSize};
+use domain::{Change, Name, PageSize, Vocabulary};
 use serde_json::Value;
 use store::items::{self, AssetInput, Rates, Reading, Retirement, Search};
 
-use super::{Shown, answer, answer_page, clock, today};
+use super::{Fixed, Kind, Shown, answer, answer_page, clock, today};
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::custom_attributes;
@@ -33,6 +32,10 @@ const FIELDS: &[(&str, &str)] = &[
     ("purchased_on", "required date (mm/dd/yyyy or yyyy-mm-dd)"),
     ("sub_group_id", "a subgroup of the group; null clears"),
     ("location_id", "a location of the company; null clears"),
+];
+
+/// The fields of every kind of item besides name, group and purchase date.
+pub(crate) const ITEM_FIELDS: &[(&str, &str)] = &[
     ("description", "text"),
     ("manufacturer", "text"),
     (
@@ -55,10 +58,10 @@ const FIELDS: &[(&str, &str)] = &[
     ),
 ];
 
-const TAXES: &[(&str, &str)] = &[
+pub(crate) const TAXES: &[(&str, &str)] = &[
     (
         "cust_attr[<custom field name>]",
-        "value of a custom field that applies to fixed assets",
+        "value of a custom field that applies to the kind of item",
     ),
     (
         "custom_tax_ids_to_add",
@@ -73,9 +76,10 @@ const TAXES: &[(&str, &str)] = &[
 pub(super) fn routes(api: Api) -> Api {
     api.route(
         "/assets",
-        get(list).post(create),
+        get(list::<Fixed>).post(create::<Fixed>),
         Doc::new("Fixed assets", "List fixed assets, 25 a page (GET), or create one (POST)")
             .form("fixed_asset", FIELDS)
+            .form("fixed_asset", ITEM_FIELDS)
             .query(TAXES)
             .query(super::SHOW_FLAGS)
             .query(&[("page", "page number, default 1")])
@@ -84,12 +88,15 @@ pub(super) fn routes(api: Api) -> Api {
     )
     .route(
         "/assets/{sequence_num}",
-        get(details).put_or_patch(update).delete(delete),
+        get(details::<Fixed>)
+            .put_or_patch(update::<Fixed>)
+            .delete(delete::<Fixed>),
         Doc::new(
             "Fixed assets",
             "Asset details (GET, any kind of item), update (PUT or PATCH; fields left out are kept), delete (refused while checked out or reserved)",
         )
         .form("fixed_asset", FIELDS)
+        .form("fixed_asset", ITEM_FIELDS)
         .query(TAXES)
         .query(super::SHOW_FLAGS)
         .query(&[("show_services_details", "boolean: add services (always empty)")])
@@ -139,7 +146,7 @@ pub(super) fn routes(api: Api) -> Api {
     )
     .route(
         "/assets/filter",
-        get(filter),
+        get(filter::<Fixed>),
         Doc::new("Fixed assets", "Fixed assets by status (see docs/api.md for each status and its filter_param_val), 25 a page")
             .query(&[
                 ("status", "required: one of the statuses in docs/api.md, or custom_filter_<id>"),
@@ -154,10 +161,10 @@ pub(super) fn routes(api: Api) -> Api {
     .route(
         "/search",
         get(search),
-        Doc::new("Fixed assets", "Search fixed assets by name (every word); #n the asset number, @x the identification number; 25 a page")
+        Doc::new("Fixed assets", "Search items of one kind by name (every word); #n the asset number, @x the identification number; 25 a page")
             .query(&[
                 ("search", "required: the text"),
-                ("facet", "FixedAsset (the default)"),
+                ("facet", "FixedAsset (the default), VolatileAsset (inventory) or StockAsset"),
                 ("page", "page number, default 1"),
             ])
             .query(super::SHOW_FLAGS)
@@ -165,7 +172,7 @@ pub(super) fn routes(api: Api) -> Api {
     )
 }
 
-fn amount(form: &mut Form<'_>, field: &str) -> Change<i64> {
+pub(crate) fn amount(form: &mut Form<'_>, field: &str) -> Change<i64> {
     match form.text(field) {
         Change::Set(raw) => match Money::parse(&raw) {
             Ok(m) => Change::Set(m.minor()),
@@ -199,17 +206,18 @@ fn date(form: &mut Form<'_>, field: &str, required: bool) -> Option<chrono::Naiv
     }
 }
 
-async fn read_input(
+async fn read_input<K: Kind>(
     state: &AppState,
     company: &store::companies::Company,
     params: &Params,
     creating: bool,
 ) -> Result<AssetInput, ApiError> {
-    let mut form = Form::new(params, "fixed_asset");
+    let family = K::FAMILY;
+    let mut form = Form::new(params, family.scope);
     let fields = custom_attributes::fields_for_input(
         state.db(),
         company.id,
-        Target::FixedAssets,
+        family.target,
         &form,
         ATTRIBUTES,
     )
@@ -231,16 +239,21 @@ async fn read_input(
             Change::Keep => None,
         }
     };
-    let purchased_on = date(&mut form, "purchased_on", creating);
+    let purchased_on = date(
+        &mut form,
+        "purchased_on",
+        creating && family.kind == domain::item::AssetType::FixedAsset,
+    );
     let image_url = form.text("image_url");
     if let Change::Set(url) = &image_url
         && !is_link(url)
     {
         form.error("image_url", "must be an http(s) link");
     }
-    let document_urls = if params.contains("fixed_asset[document_urls]") {
+    let documents = format!("{}[document_urls]", family.scope);
+    let document_urls = if params.contains(&documents) {
         let urls = params
-            .list("fixed_asset[document_urls]", MAX_LIST_ENTRIES)
+            .list(&documents, MAX_LIST_ENTRIES)
             .unwrap_or_default();
         if urls.len() > MAX_DOCUMENTS {
             form.error(
@@ -288,12 +301,7 @@ async fn read_input(
         price: amount(&mut form, "price"),
         document_urls,
         rates,
-        custom_attributes: custom_attributes::read(
-            &mut form,
-            ATTRIBUTES,
-            &fields,
-            Target::FixedAssets,
-        ),
+        custom_attributes: custom_attributes::read(&mut form, ATTRIBUTES, &fields, family.target),
         custom_tax_ids_to_add,
         custom_tax_ids_to_remove,
     };
@@ -301,31 +309,47 @@ async fn read_input(
     Ok(input)
 }
 
-/// Custom field values of fixed assets come as `cust_attr[<name>]`.
+/// Custom field values of items come as `cust_attr[<name>]`.
 const ATTRIBUTES: &str = "cust_attr";
 
-async fn create(
+pub(crate) async fn create<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let input = read_input(&state, &tenant.0, &params, true).await?;
-    let view = items::create(state.db(), tenant.0.id, input, today(&tenant)).await?;
+    let input = read_input::<K>(&state, &tenant.0, &params, true).await?;
+    let view = items::create(
+        state.db(),
+        tenant.0.id,
+        K::FAMILY.kind,
+        input,
+        today(&tenant),
+    )
+    .await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
-async fn list(
+pub(crate) async fn list<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
     let shown = Shown::read(&params)?;
     let page = views::page(&params, PageSize::DEFAULT)?;
-    let records = items::list(state.db(), tenant.0.id, page, today(&tenant)).await?;
+    let records = items::list(
+        state.db(),
+        tenant.0.id,
+        K::FAMILY.kind,
+        page,
+        today(&tenant),
+    )
+    .await?;
     answer_page(&state, &tenant.0, page, records, shown).await
 }
 
-async fn details(
+/// The details of an item: `/assets/<n>` answers any kind, the other kinds' paths
+/// only their own (a 404 naming the right path otherwise).
+pub(crate) async fn details<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
@@ -335,30 +359,56 @@ async fn details(
     let view = items::find(state.db(), tenant.0.id, number, today(&tenant))
         .await
         .map_err(ApiError::from_item)?;
+    let kind = K::FAMILY.kind;
+    if let Some(asset_type) = domain::item::AssetType::parse(&view.item.asset_type)
+        && kind != domain::item::AssetType::FixedAsset
+        && asset_type != kind
+    {
+        return Err(ApiError::from_item_read(store::StoreError::Conflict(
+            domain::refusal::Conflict::WrongKind {
+                number,
+                asset_type,
+                wanted: kind,
+            },
+        )));
+    }
     answer(&state, &tenant.0, view, shown).await
 }
 
-async fn update(
+pub(crate) async fn update<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let input = read_input(&state, &tenant.0, &params, false).await?;
-    let view = items::update(state.db(), tenant.0.id, number, input, today(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let input = read_input::<K>(&state, &tenant.0, &params, false).await?;
+    let view = items::update(
+        state.db(),
+        tenant.0.id,
+        K::FAMILY.kind,
+        number,
+        input,
+        today(&tenant),
+    )
+    .await
+    .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
-async fn delete(
+pub(crate) async fn delete<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
 ) -> Result<Json<Value>, ApiError> {
-    let gone = items::delete(state.db(), tenant.0.id, number, today(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let gone = items::delete(
+        state.db(),
+        tenant.0.id,
+        K::FAMILY.kind,
+        number,
+        today(&tenant),
+    )
+    .await
+    .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, gone, Shown::all()).await
 }
 
@@ -453,7 +503,7 @@ async fn gps(
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
-async fn history(
+pub(crate) async fn history(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
@@ -469,7 +519,7 @@ async fn history(
     })))
 }
 
-async fn filter(
+pub(crate) async fn filter<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
@@ -485,7 +535,9 @@ async fn filter(
             ),
         ));
     };
-    let filter = AssetFilter::parse(
+    let family = K::FAMILY;
+    let filter = AssetFilter::parse_for(
+        family.kind,
         status,
         params.get("filter_param_val"),
         params.get("sub_group_param_val"),
@@ -495,18 +547,32 @@ async fn filter(
         (None, AssetFilter::Custom(_)) => {
             return Err(ApiError::field(
                 "assets_type",
-                "can't be blank with a custom filter: fixed_assets",
+                format!(
+                    "can't be blank with a custom filter: {}",
+                    family.assets_type
+                ),
             ));
         }
-        (Some(t), _) if t != "fixed_assets" => {
+        (Some(t), _) if t != family.assets_type => {
             return Err(ApiError::field(
                 "assets_type",
-                "must be fixed_assets here (inventory and asset stock have their own filter endpoints)",
+                format!(
+                    "must be {} here (each kind of item has its own filter endpoint: /assets, /inventory, /stock_assets)",
+                    family.assets_type
+                ),
             ));
         }
         _ => {}
     }
-    let records = items::filter(state.db(), tenant.0.id, &filter, page, &clock(&tenant)).await?;
+    let records = items::filter(
+        state.db(),
+        tenant.0.id,
+        family.kind,
+        &filter,
+        page,
+        &clock(&tenant),
+    )
+    .await?;
     answer_page(&state, &tenant.0, page, records, shown).await
 }
 
@@ -517,17 +583,18 @@ async fn search(
 ) -> Result<Json<Value>, ApiError> {
     let shown = Shown::read(&params)?;
     let page = views::page(&params, PageSize::DEFAULT)?;
-    match params.get("facet") {
-        None | Some("FixedAsset") => {}
-        Some(other) => {
-            return Err(ApiError::field(
+    let kind = match params.get("facet") {
+        None => domain::item::AssetType::FixedAsset,
+        Some(raw) => domain::item::AssetType::parse(raw.trim()).ok_or_else(|| {
+            ApiError::field(
                 "facet",
                 format!(
-                    "must be FixedAsset, not {other:?} (inventory and asset stock are searched once they exist)"
+                    "must be one of {}, not {raw:?}",
+                    domain::item::AssetType::names()
                 ),
-            ));
-        }
-    }
+            )
+        })?,
+    };
     let Some(text) = params.get("search") else {
         return Err(ApiError::field("search", "can't be blank"));
     };
@@ -552,6 +619,7 @@ async fn search(
     } else {
         Search::Name(text.to_owned())
     };
-    let records = items::search(state.db(), tenant.0.id, &query, page, today(&tenant)).await?;
+    let records =
+        items::search(state.db(), tenant.0.id, kind, &query, page, today(&tenant)).await?;
     answer_page(&state, &tenant.0, page, records, shown).await
 }

@@ -1,0 +1,552 @@
+//! Stock of inventory and asset stock: what each location holds (`stock_levels`), the
+//! movements that change it (add stock, sale, transfer), the minimum wanted per
+//! location, and the quantities the location endpoints answer.
+//!
+//! Every movement locks the item's row first (`items::lock`), then changes the
+//! location's level with a conditional statement (`quantity >= n`) and the item's
+//! total in the same transaction, so two requests on one item queue and a location
+//! never gives more than it holds. Check-outs of asset stock are in
+//! `stock_checkouts.rs` and use [`take`] and [`put`] too.
+
+use domain::item::{AssetType, ItemState};
+use domain::money::Money;
+use domain::refusal::Conflict;
+use domain::stock::{OrderType, Quantity};
+use domain::{Change, CompanyId, Vocabulary};
+use sea_query::{Alias, Expr, ExprTrait, OnConflict, Order, Query};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+use crate::custom_fields::merge_values;
+use crate::items::{self, ItemView, Locked, Today};
+use crate::{Db, StoreError, Tx, now};
+
+/// Units on hand of the item (`items`) at location `location`.
+pub(crate) fn held_at(location: i64) -> Expr {
+    Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from_as("stock_levels", "sl")
+            .and_where(Expr::col(("sl", "company_id")).equals(("items", "company_id")))
+            .and_where(Expr::col(("sl", "item_sequence_num")).equals(("items", "sequence_num")))
+            .and_where(Expr::col(("sl", "location_id")).eq(location))
+            .and_where(Expr::col(("sl", "quantity")).gt(0))
+            .to_owned(),
+    )
+}
+
+/// The item (`items`) holds fewer units than the minimum at one of its locations.
+pub(crate) fn low() -> Expr {
+    Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from_as("stock_thresholds", "t")
+            .left_join(
+                Alias::new("stock_levels"),
+                Expr::col(("stock_levels", "company_id"))
+                    .equals(("t", "company_id"))
+                    .and(Expr::col(("stock_levels", "location_id")).equals(("t", "location_id")))
+                    .and(
+                        Expr::col(("stock_levels", "item_sequence_num"))
+                            .equals(("items", "sequence_num")),
+                    ),
+            )
+            .and_where(Expr::col(("t", "company_id")).equals(("items", "company_id")))
+            .and_where(Expr::col(("t", "item_id")).equals(("items", "id")))
+            .and_where(Expr::cust(
+                r#"COALESCE("stock_levels"."quantity", 0) < "t"."minimum""#,
+            ))
+            .to_owned(),
+    )
+}
+
+/// Drops the stock levels of item `number` (the item is being deleted).
+pub(crate) async fn forget(tx: &mut Tx, company: CompanyId, number: i64) -> Result<(), StoreError> {
+    let stmt = Query::delete()
+        .from_table("stock_levels")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("item_sequence_num").eq(number))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    Ok(())
+}
+
+/// Units of item `number` on hand at `location` (0 when none was ever there).
+async fn level(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: i64,
+    location: i64,
+) -> Result<i64, StoreError> {
+    let stmt = Query::select()
+        .column("quantity")
+        .from("stock_levels")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("location_id").eq(location))
+        .and_where(Expr::col("item_sequence_num").eq(number))
+        .to_owned();
+    Ok(tx.optional::<(i64,)>(&stmt).await?.map_or(0, |q| q.0))
+}
+
+async fn location_name(
+    tx: &mut Tx,
+    company: CompanyId,
+    location: i64,
+) -> Result<String, StoreError> {
+    let stmt = crate::scoped("locations", company)
+        .column("name")
+        .and_where(Expr::col("id").eq(location))
+        .to_owned();
+    Ok(tx
+        .optional::<(String,)>(&stmt)
+        .await?
+        .map_or_else(|| format!("location {location}"), |n| n.0))
+}
+
+/// Takes `quantity` units of `item` from `location`, refused (422 on `field`) when the
+/// location holds fewer; the item's total on hand drops with it.
+pub(crate) async fn take(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+    location: i64,
+    quantity: Quantity,
+    field: &str,
+) -> Result<(), StoreError> {
+    let n = quantity.get();
+    let stmt = Query::update()
+        .table("stock_levels")
+        .value("quantity", Expr::col("quantity").sub(n))
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("location_id").eq(location))
+        .and_where(Expr::col("item_sequence_num").eq(item.sequence_num))
+        .and_where(Expr::col("quantity").gte(n))
+        .to_owned();
+    if tx.execute(&stmt).await? == 0 {
+        let held = level(tx, company, item.sequence_num, location).await?;
+        let name = location_name(tx, company, location).await?;
+        return Err(StoreError::invalid(
+            field,
+            format!(
+                "is more than in stock: {name} holds {held} unit(s) of asset #{}, not {n}",
+                item.sequence_num
+            ),
+        ));
+    }
+    total(tx, company, item.id, "quantity", -n).await
+}
+
+/// Puts `quantity` units of `item` at `location`; the item's total on hand rises.
+pub(crate) async fn put(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+    location: i64,
+    quantity: Quantity,
+) -> Result<(), StoreError> {
+    let n = quantity.get();
+    let stmt = Query::insert()
+        .into_table("stock_levels")
+        .columns(["company_id", "location_id", "item_sequence_num", "quantity"])
+        .values_panic([
+            company.0.into(),
+            location.into(),
+            item.sequence_num.into(),
+            n.into(),
+        ])
+        .on_conflict(
+            OnConflict::columns(["company_id", "location_id", "item_sequence_num"])
+                .value(
+                    "quantity",
+                    Expr::col(("stock_levels", "quantity"))
+                        .add(Expr::col(("excluded", "quantity"))),
+                )
+                .to_owned(),
+        )
+        .to_owned();
+    tx.execute(&stmt).await?;
+    total(tx, company, item.id, "quantity", n).await
+}
+
+/// Adds `delta` to the item's `column` (`quantity` or `checked_out_quantity`) and
+/// marks it updated.
+pub(crate) async fn total(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+    column: &'static str,
+    delta: i64,
+) -> Result<(), StoreError> {
+    let stmt = Query::update()
+        .table("items")
+        .value(column, Expr::col(column).add(delta))
+        .value("updated_at", now())
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(item))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    Ok(())
+}
+
+/// The full name of whoever acts with the company's token: its owner.
+pub(crate) async fn actor(tx: &mut Tx, company: CompanyId) -> Result<String, StoreError> {
+    let stmt = crate::scoped("members", company)
+        .expr(Expr::cust(r#""first_name" || ' ' || "last_name""#))
+        .and_where(Expr::col("is_owner").eq(true))
+        .limit(1)
+        .to_owned();
+    Ok(tx
+        .optional::<(String,)>(&stmt)
+        .await?
+        .map_or_else(|| "Account Owner".into(), |n| n.0))
+}
+
+/// Locks item `number`, which must be of `kind` and not retired.
+pub(crate) async fn lock_stocked(
+    tx: &mut Tx,
+    company: CompanyId,
+    kind: AssetType,
+    number: i64,
+) -> Result<Locked, StoreError> {
+    let item = items::lock(tx, company, number).await?.of_kind(kind)?;
+    if item.state() == ItemState::Retired {
+        return Err(StoreError::Conflict(Conflict::Retired { number }));
+    }
+    Ok(item)
+}
+
+/// `location` if given (it must be the company's), else the item's own location;
+/// without either, a 422 on `field`.
+pub(crate) async fn location_or_default(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+    location: Option<i64>,
+    field: &str,
+) -> Result<i64, StoreError> {
+    match location.or(item.location_id) {
+        Some(l) => {
+            items::check_location(tx, company, Some(l), field).await?;
+            Ok(l)
+        }
+        None => Err(StoreError::invalid(
+            field,
+            format!(
+                "can't be blank: asset #{} has no location of its own, so say where the stock is",
+                item.sequence_num
+            ),
+        )),
+    }
+}
+
+fn money(units: Option<i64>) -> Option<String> {
+    units.map(|u| Money::from_minor(u).to_decimal_string())
+}
+
+/// A stock addition or a sale.
+#[derive(Debug, Clone)]
+pub struct Movement {
+    pub order_type: OrderType,
+    pub quantity: Quantity,
+    /// Per unit, minor units (required to add stock; the HTTP layer says so).
+    pub price: Option<i64>,
+    /// The item's own location when `None`.
+    pub location: Option<i64>,
+    pub comments: Option<String>,
+    /// Custom field values of the movement (`add_stock_values[c_attr_vals]`, ...).
+    pub values: BTreeMap<i64, Change<String>>,
+}
+
+/// Adds stock to (`Add Stock`) or sells stock of (`New Sale`, inventory only) item
+/// `number` of `kind` at a location; a sale of more than the location holds is a 422
+/// and changes nothing.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn order(
+    db: &Db,
+    company: CompanyId,
+    kind: AssetType,
+    number: i64,
+    movement: Movement,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let mut tx = db.begin().await?;
+    let item = lock_stocked(&mut tx, company, kind, number).await?;
+    let location =
+        location_or_default(&mut tx, company, &item, movement.location, "location_id").await?;
+    let (action, after) = match movement.order_type {
+        OrderType::AddStock => {
+            put(&mut tx, company, &item, location, movement.quantity).await?;
+            ("stock_added", item.quantity + movement.quantity.get())
+        }
+        OrderType::NewSale => {
+            take(
+                &mut tx,
+                company,
+                &item,
+                location,
+                movement.quantity,
+                "quantity",
+            )
+            .await?;
+            ("sold", item.quantity - movement.quantity.get())
+        }
+        other => {
+            return Err(StoreError::invalid(
+                "order_type",
+                format!("{} is not a stock addition or a sale", other.as_str()),
+            ));
+        }
+    };
+    let details = json!({
+        "order_type": movement.order_type.as_str(),
+        "quantity": movement.quantity.get(),
+        "quantity_after_transaction": after,
+        "price": money(movement.price),
+        "location_id": location,
+        "location_name": location_name(&mut tx, company, location).await?,
+        "comments": movement.comments,
+        "c_attr_vals": serde_json::from_str::<serde_json::Value>(&merge_values("{}", &movement.values)).unwrap_or_default(),
+        "user_full_name": actor(&mut tx, company).await?,
+    });
+    items::finish(tx, db, company, item.id, (action, details), today).await
+}
+
+/// A move of stock between two locations of the company.
+#[derive(Debug, Clone)]
+pub struct Transfer {
+    pub quantity: Quantity,
+    pub from: i64,
+    pub to: i64,
+    pub price: Option<i64>,
+    pub comments: Option<String>,
+}
+
+/// Moves units of item `number` from one location to another in one transaction: the
+/// total stays the same, the source never goes below zero (a 422 otherwise).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn transfer(
+    db: &Db,
+    company: CompanyId,
+    kind: AssetType,
+    number: i64,
+    transfer: Transfer,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let mut tx = db.begin().await?;
+    let item = lock_stocked(&mut tx, company, kind, number).await?;
+    let mut errors = crate::FieldErrors::new();
+    for (field, l) in [
+        ("from_location", transfer.from),
+        ("to_location", transfer.to),
+    ] {
+        if let Err(StoreError::Invalid(problem)) =
+            items::check_location(&mut tx, company, Some(l), field).await
+        {
+            errors.extend(problem);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(StoreError::Invalid(errors));
+    }
+    take(
+        &mut tx,
+        company,
+        &item,
+        transfer.from,
+        transfer.quantity,
+        "quantity",
+    )
+    .await?;
+    put(&mut tx, company, &item, transfer.to, transfer.quantity).await?;
+    let details = json!({
+        "order_type": OrderType::Transfer.as_str(),
+        "quantity": transfer.quantity.get(),
+        "quantity_after_transaction": item.quantity,
+        "price": money(transfer.price),
+        "from_location_id": transfer.from,
+        "from_location_name": location_name(&mut tx, company, transfer.from).await?,
+        "location_id": transfer.to,
+        "location_name": location_name(&mut tx, company, transfer.to).await?,
+        "comments": transfer.comments,
+        "user_full_name": actor(&mut tx, company).await?,
+    });
+    items::finish(tx, db, company, item.id, ("transferred", details), today).await
+}
+
+/// The units of item `number` on hand at `location`: fixed assets count 1 when
+/// available there. Unknown item or location: 404.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn quantity_at(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    location: i64,
+) -> Result<i64, StoreError> {
+    let mut tx = db.begin_read().await?;
+    let stmt = crate::scoped("items", company)
+        .columns(["asset_type", "state", "location_id"])
+        .and_where(Expr::col("sequence_num").eq(number))
+        .to_owned();
+    let (asset_type, state, at): (String, String, Option<i64>) =
+        tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    if !crate::has(&mut tx, "locations", company, location).await? {
+        return Err(StoreError::invalid(
+            "location_id",
+            format!("is not a location of this company: {location}"),
+        ));
+    }
+    let quantity = if asset_type == AssetType::FixedAsset.as_str() {
+        i64::from(at == Some(location) && state == ItemState::Available.as_str())
+    } else {
+        level(&mut tx, company, number, location).await?
+    };
+    tx.commit().await?;
+    Ok(quantity)
+}
+
+/// A location's minimum of one item, with what it holds now.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Threshold {
+    pub location_id: i64,
+    pub location_name: String,
+    pub minimum: i64,
+    pub quantity: i64,
+}
+
+impl Threshold {
+    pub fn is_low(&self) -> bool {
+        domain::stock::is_low(self.quantity, self.minimum)
+    }
+}
+
+async fn thresholds_of(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+) -> Result<Vec<Threshold>, StoreError> {
+    let stmt = Query::select()
+        .from("stock_thresholds")
+        .column(("stock_thresholds", "location_id"))
+        .column(("stock_thresholds", "minimum"))
+        .expr_as(Expr::col(("locations", "name")), "location_name")
+        .expr_as(
+            Expr::cust(r#"COALESCE("stock_levels"."quantity", 0)"#),
+            "quantity",
+        )
+        .inner_join(
+            "locations",
+            Expr::col(("locations", "company_id"))
+                .equals(("stock_thresholds", "company_id"))
+                .and(Expr::col(("locations", "id")).equals(("stock_thresholds", "location_id"))),
+        )
+        .left_join(
+            "stock_levels",
+            Expr::col(("stock_levels", "company_id"))
+                .equals(("stock_thresholds", "company_id"))
+                .and(
+                    Expr::col(("stock_levels", "location_id"))
+                        .equals(("stock_thresholds", "location_id")),
+                )
+                .and(Expr::col(("stock_levels", "item_sequence_num")).eq(item.sequence_num)),
+        )
+        .and_where(Expr::col(("stock_thresholds", "company_id")).eq(company.0))
+        .and_where(Expr::col(("stock_thresholds", "item_id")).eq(item.id))
+        .order_by(("stock_thresholds", "location_id"), Order::Asc)
+        .to_owned();
+    tx.all(&stmt).await
+}
+
+/// The minimums of item `number` of `kind` per location (at most one per location of
+/// the company: a fixed number of rows, answered whole).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn thresholds(
+    db: &Db,
+    company: CompanyId,
+    kind: AssetType,
+    number: i64,
+) -> Result<Vec<Threshold>, StoreError> {
+    let mut tx = db.begin_read().await?;
+    let item = items::row(&mut tx, company, number).await?.of_kind(kind)?;
+    let found = thresholds_of(&mut tx, company, &item).await?;
+    tx.commit().await?;
+    Ok(found)
+}
+
+/// Sets (`Some`) or removes (`None`) the minimum of item `number` at each location
+/// given, in one transaction; answers every minimum of the item.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn set_thresholds(
+    db: &Db,
+    company: CompanyId,
+    kind: AssetType,
+    number: i64,
+    minimums: &[(i64, Option<i64>)],
+) -> Result<Vec<Threshold>, StoreError> {
+    let mut tx = db.begin().await?;
+    let item = items::lock(&mut tx, company, number).await?.of_kind(kind)?;
+    let locations: Vec<i64> = minimums.iter().map(|m| m.0).collect();
+    if let Some(problem) = crate::unknown_ids(
+        &mut tx,
+        crate::scoped("locations", company),
+        &locations,
+        "location",
+    )
+    .await?
+    {
+        return Err(StoreError::invalid("thresholds", problem));
+    }
+    let at = now();
+    for (location, minimum) in minimums {
+        match minimum {
+            Some(m) => {
+                let stmt = Query::insert()
+                    .into_table("stock_thresholds")
+                    .columns([
+                        "company_id",
+                        "item_id",
+                        "location_id",
+                        "minimum",
+                        "updated_at",
+                    ])
+                    .values_panic([
+                        company.0.into(),
+                        item.id.into(),
+                        (*location).into(),
+                        (*m).into(),
+                        at.into(),
+                    ])
+                    .on_conflict(
+                        OnConflict::columns(["company_id", "item_id", "location_id"])
+                            .update_columns(["minimum", "updated_at"])
+                            .to_owned(),
+                    )
+                    .to_owned();
+                tx.execute(&stmt).await?;
+            }
+            None => {
+                let stmt = Query::delete()
+                    .from_table("stock_thresholds")
+                    .and_where(Expr::col("company_id").eq(company.0))
+                    .and_where(Expr::col("item_id").eq(item.id))
+                    .and_where(Expr::col("location_id").eq(*location))
+                    .to_owned();
+                tx.execute(&stmt).await?;
+            }
+        }
+    }
+    let changes: serde_json::Map<String, serde_json::Value> = minimums
+        .iter()
+        .map(|(l, m)| (l.to_string(), json!(m)))
+        .collect();
+    items::history(
+        &mut tx,
+        company,
+        item.id,
+        "thresholds_set",
+        json!({"minimums": changes}),
+    )
+    .await?;
+    let found = thresholds_of(&mut tx, company, &item).await?;
+    tx.commit().await?;
+    Ok(found)
+}

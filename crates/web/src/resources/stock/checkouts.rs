@@ -1,0 +1,308 @@
+//! Check-in of asset stock, extension of its check-outs, the open check-outs of an
+//! item, and a member's history of stock check-outs. The check-out itself is
+//! `order_type=checkout` on `order.api` (`movements.rs`).
+
+use axum::Json;
+use axum::extract::State;
+use domain::stock::{CheckoutStatus, OrderType};
+use domain::wire::{parse_date, parse_time};
+use domain::{PageSize, Vocabulary};
+use serde_json::{Value, json};
+use store::stock_checkouts::{self, LineItem, StockCheckin};
+
+use super::action;
+use crate::api::{Api, Doc, get};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::{Form, parse_id};
+use crate::ids::{Id, Number, kind};
+use crate::params::Params;
+use crate::resources::assets::checkouts::{attribute_values, due};
+use crate::resources::assets::{Kind, Shown, Stock, answer, clock};
+use crate::state::AppState;
+use crate::views::{self, moment};
+
+pub(super) fn routes(api: Api) -> Api {
+    api.route(
+        "/stock_assets/{sequence_num}/checkin",
+        action(check_in),
+        Doc::new(
+            "Asset stock",
+            "Check units in from open check-outs (POST, PUT or PATCH); with a quantity, one line item and part of it: the rest stays out",
+        )
+        .query(&[
+            ("selected_line_items", "required: line item ids, a comma list (get_current_checkouts lists them)"),
+            ("order_type", "checkin (optional)"),
+            ("actual_checkin_on", "date the units came back (mm/dd/yyyy), default now; not before the check-out, not in the future"),
+            ("actual_checkin_on_time", "hh:mm in the company's time zone (default 23:59 of that day, or now if that is later than now)"),
+            ("checkin_stock_values[c_attr_vals][<field name>]", "custom field values of the check-in"),
+        ])
+        .form(
+            "line_item",
+            &[
+                ("quantity", "units to check in, with one line item; default all it has out"),
+                ("location_id", "where the units come back; default where each was taken from"),
+                ("comments", "text"),
+            ],
+        )
+        .returns("asset"),
+    )
+    .route(
+        "/stock_assets/{sequence_num}/mass_extend_checkout_items",
+        action(extend),
+        Doc::new(
+            "Asset stock",
+            "Move the due moment of open check-outs later (POST, PUT or PATCH)",
+        )
+        .query(&[
+            ("selected_line_items", "required: line item ids, a comma list"),
+            ("till", "required: the new due date, later than now"),
+            ("till_time", "hh:mm, default 23:59"),
+        ])
+        .returns("asset"),
+    )
+    .route(
+        "/stock_assets/{sequence_num}/get_current_checkouts",
+        get(current),
+        Doc::new("Asset stock", "The item's open check-outs (line items), oldest first, 25 a page")
+            .query(&[
+                ("current_checkout_status", "all (default), overdue, due_today or on_time"),
+                ("user_id", "only this member's"),
+                ("page", "page number, default 1"),
+            ])
+            .returns_page("line_items"),
+    )
+    .route(
+        "/members/{id}/checkin_checkout_history_for_stock",
+        get(member_history),
+        Doc::new(
+            "Members",
+            "The member's check-outs of asset stock, oldest first, 25 a page, each with its check-ins",
+        )
+        .query(&[("page", "page number, default 1")])
+        .returns_page("history"),
+    )
+}
+
+/// A line item as the API shows it.
+pub(super) fn line_item(l: &LineItem, tz: chrono_tz::Tz) -> Value {
+    let at = |m: Option<chrono::DateTime<chrono::Utc>>| m.map(|m| moment(m, tz));
+    json!({
+        "id": l.id,
+        "sequence_num": l.sequence_num,
+        "asset_name": l.asset_name,
+        "item_type": "StockAsset",
+        "assigned_to_id": l.member_id,
+        "assigned_to_name": l.member_name,
+        "location_id": l.location_id,
+        "checked_out_to_location_id": l.checked_out_to_location_id,
+        "quantity": l.quantity,
+        "quantity_checked_out": l.quantity_out,
+        "quantity_checked_in": l.quantity - l.quantity_out,
+        "price": l.price.map(|p| domain::money::Money::from_minor(p).to_decimal_string()),
+        "comments": l.comments,
+        "checkout_on": moment(l.checkout_on, tz),
+        "checkin_due_on": at(l.checkin_due_on),
+        "returned_on": at(l.returned_on),
+        "status": if l.quantity_out == 0 { "returned" } else { "checked_out" },
+    })
+}
+
+/// `selected_line_items`: required, a comma list (or repeated) of ids.
+fn selected(form: &mut Form<'_>) -> Vec<i64> {
+    let ids = form.ids_at(
+        "selected_line_items",
+        "selected_line_items",
+        "line item ids",
+    );
+    if ids.is_empty() && !form.has_errors_for("selected_line_items") {
+        form.error(
+            "selected_line_items",
+            "can't be blank: the line item ids to act on (see get_current_checkouts.api)",
+        );
+    }
+    ids
+}
+
+async fn check_in(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "line_item");
+    let line_items = selected(&mut form);
+    if let Some(raw) = params.get("order_type")
+        && OrderType::parse_loosely(raw) != Some(OrderType::Checkin)
+    {
+        form.error("order_type", format!("must be checkin here, not {raw:?}"));
+    }
+    let quantity = if params.contains("line_item[quantity]") {
+        let q = form.quantity("quantity");
+        if line_items.len() > 1 {
+            form.error(
+                "quantity",
+                "applies to one line item: select one, or leave quantity out to check each selected line item in whole",
+            );
+        }
+        q
+    } else {
+        None
+    };
+    let location = form.id("location_id").as_set().copied();
+    let comments = form.text("comments").as_set().cloned();
+    let tz = tenant.0.time_zone;
+    let at = match (
+        params.get("actual_checkin_on"),
+        params.get("actual_checkin_on_time"),
+    ) {
+        (None, None) => None,
+        (None, Some(_)) => {
+            form.error(
+                "actual_checkin_on",
+                "can't be blank when actual_checkin_on_time is given",
+            );
+            None
+        }
+        (Some(raw), time) => match parse_date(raw) {
+            None => {
+                form.error(
+                    "actual_checkin_on",
+                    format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
+                );
+                None
+            }
+            Some(date) => match time.map(|t| (t, parse_time(t))) {
+                Some((raw, None)) => {
+                    form.error(
+                        "actual_checkin_on_time",
+                        format!("{raw:?} is not a time (hh:mm, 24-hour)"),
+                    );
+                    None
+                }
+                Some((_, Some(t))) => Some(domain::item::local_moment(date, Some(t), tz)),
+                // A day without a time: the end of it, or now when that is earlier.
+                None => Some(domain::item::local_moment(date, None, tz).min(chrono::Utc::now())),
+            },
+        },
+    };
+    let values = attribute_values(
+        &state,
+        &tenant,
+        &mut form,
+        "checkin_stock_values[c_attr_vals]",
+        Stock::FAMILY.target,
+    )
+    .await?;
+    form.finish()?;
+    let checkin = StockCheckin {
+        line_items,
+        quantity,
+        location,
+        at,
+        comments,
+        values,
+    };
+    let view = stock_checkouts::check_in(state.db(), tenant.0.id, number, checkin, &clock(&tenant))
+        .await
+        .map_err(ApiError::from_item)?;
+    answer(&state, &tenant.0, view, Shown::all()).await
+}
+
+async fn extend(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "line_item");
+    let line_items = selected(&mut form);
+    let due = due(&params, tenant.0.time_zone, &mut form);
+    if due.is_none() && !form.has_errors_for("till") && !form.has_errors_for("till_time") {
+        form.error("till", "can't be blank: the new due date");
+    }
+    form.finish()?;
+    let view = stock_checkouts::extend(
+        state.db(),
+        tenant.0.id,
+        number,
+        &line_items,
+        due.expect("reported by finish"),
+        &clock(&tenant),
+    )
+    .await
+    .map_err(ApiError::from_item)?;
+    answer(&state, &tenant.0, view, Shown::all()).await
+}
+
+async fn current(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Item>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let status = match params.get("current_checkout_status") {
+        None => CheckoutStatus::All,
+        Some(raw) => CheckoutStatus::parse_loosely(raw).ok_or_else(|| {
+            ApiError::field(
+                "current_checkout_status",
+                format!("must be one of {}, not {raw:?}", CheckoutStatus::names()),
+            )
+        })?,
+    };
+    let member = match params.get("user_id") {
+        None => None,
+        Some(raw) => Some(parse_id(raw).ok_or_else(|| {
+            ApiError::field("user_id", "must be a member id (a positive whole number)")
+        })?),
+    };
+    let records = stock_checkouts::current(
+        state.db(),
+        tenant.0.id,
+        number,
+        status,
+        member,
+        page,
+        &clock(&tenant),
+    )
+    .await
+    .map_err(ApiError::from_item_read)?;
+    let tz = tenant.0.time_zone;
+    Ok(Json(views::paged("line_items", page, records, |l| {
+        line_item(l, tz)
+    })))
+}
+
+async fn member_history(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Id(member, _): Id<kind::Member>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = stock_checkouts::member_history(state.db(), tenant.0.id, member, page).await?;
+    let tz = tenant.0.time_zone;
+    Ok(Json(views::paged(
+        "history",
+        page,
+        records,
+        |(l, checkins)| {
+            let mut entry = line_item(l, tz);
+            entry["is_checkout"] = json!(l.quantity_out > 0);
+            entry["checkins"] = checkins
+                .iter()
+                .map(|c| {
+                    json!({
+                        "id": c.id,
+                        "quantity": c.quantity,
+                        "location_id": c.location_id,
+                        "checkin_on": moment(c.checked_in_on, tz),
+                        "comments": c.comments,
+                    })
+                })
+                .collect();
+            entry
+        },
+    )))
+}
