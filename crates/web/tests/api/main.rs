@@ -26,6 +26,7 @@ mod params_fuzz;
 mod rate_limits;
 mod reference_data;
 mod reservations;
+mod stock;
 mod sub_groups;
 mod unavailable;
 mod vendors;

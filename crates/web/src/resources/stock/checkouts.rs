@@ -34,7 +34,7 @@ pub(super) fn routes(api: Api) -> Api {
             ("selected_line_items", "required: line item ids, a comma list (get_current_checkouts lists them)"),
             ("order_type", "checkin (optional)"),
             ("actual_checkin_on", "date the units came back (mm/dd/yyyy), default now; not before the check-out, not in the future"),
-            ("actual_checkin_on_time", "hh:mm in the company's time zone (default 23:59 of that day, or now if that is later than now)"),
+            ("actual_checkin_on_time", "hh:mm in the company's time zone (default 23:59 of that day; today: now)"),
             ("checkin_stock_values[c_attr_vals][<field name>]", "custom field values of the check-in"),
         ])
         .form(
@@ -181,8 +181,12 @@ async fn check_in(
                     None
                 }
                 Some((_, Some(t))) => Some(domain::item::local_moment(date, Some(t), tz)),
-                // A day without a time: the end of it, or now when that is earlier.
-                None => Some(domain::item::local_moment(date, None, tz).min(chrono::Utc::now())),
+                // A day without a time: the end of it; today, now.
+                None => {
+                    let clock = clock(&tenant);
+                    let end = domain::item::local_moment(date, None, tz);
+                    Some(if date == clock.today { end.min(clock.now) } else { end })
+                }
             },
         },
     };
