@@ -185,7 +185,11 @@ async fn check_in(
                 None => {
                     let clock = clock(&tenant);
                     let end = domain::item::local_moment(date, None, tz);
-                    Some(if date == clock.today { end.min(clock.now) } else { end })
+                    Some(if date == clock.today {
+                        end.min(clock.now)
+                    } else {
+                        end
+                    })
                 }
             },
         },
