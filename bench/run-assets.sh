@@ -81,24 +81,7 @@ measure() { # label (sqlite or postgres), database URL, serve flags for the seed
     stop
     # Per round: each figure over asset details; then the median of the rounds.
     local summary="{\"bench\":\"assets\",\"database\":\"$db\",\"assets\":$ASSETS,\"other_companies\":$OTHER_COMPANIES,\"connections\":$CONNECTIONS,\"rounds\":$ROUNDS"
-    local rps_json="" ratio_json=""
-    for mix in $MIXES; do
-        local pair
-        pair=$(awk -v xs="${got[$mix]}" -v ds="${got[asset-details]}" '
-            function median(list,    a, k, i, j, t) {
-                k = split(list, a, " ")
-                for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-                return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-            }
-            BEGIN {
-                k = split(xs, a, " "); split(ds, b, " "); r = ""
-                for (i = 1; i <= k; i++) r = r sprintf("%.4f ", a[i] / b[i])
-                printf "%.1f %.3f", median(xs), median(r)
-            }')
-        rps_json+="\"$mix\":${pair% *},"
-        ratio_json+="\"$mix\":${pair#* },"
-    done
-    results+=("$summary,\"rps\":{${rps_json%,}},\"ratio_to_details\":{${ratio_json%,}}}")
+    results+=("$summary,$(medians rps got %.1f),$(medians ratio_to_details got %.3f asset-details)}")
     echo "${results[-1]}" >&2
 }
 

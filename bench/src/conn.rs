@@ -65,9 +65,9 @@ impl Target {
         self.request(Method::GET, uri, None)
     }
 
-    /// A request of `method` without a body.
-    pub fn bare(&self, method: Method, uri: Uri) -> Request<Full<Bytes>> {
-        self.request(method, uri, None)
+    /// A request of `method` with an already encoded form body, or none.
+    pub fn with_form(&self, method: Method, uri: Uri, form: Option<Bytes>) -> Request<Full<Bytes>> {
+        self.request(method, uri, form)
     }
 
     pub fn put(&self, uri: Uri) -> Request<Full<Bytes>> {
@@ -76,15 +76,12 @@ impl Target {
 
     /// POST with an `application/x-www-form-urlencoded` body.
     pub fn post_form(&self, uri: Uri, pairs: &[(&str, &str)]) -> Request<Full<Bytes>> {
-        let mut ser = form_urlencoded::Serializer::new(String::new());
-        for (k, v) in pairs {
-            ser.append_pair(k, v);
-        }
-        self.request(Method::POST, uri, Some(ser.finish()))
+        self.request(Method::POST, uri, Some(encode(pairs).into()))
     }
 
-    fn request(&self, method: Method, uri: Uri, form: Option<String>) -> Request<Full<Bytes>> {
-        let mut req = Request::new(Full::new(form.clone().map(Bytes::from).unwrap_or_default()));
+    fn request(&self, method: Method, uri: Uri, form: Option<Bytes>) -> Request<Full<Bytes>> {
+        let has_form = form.is_some();
+        let mut req = Request::new(Full::new(form.unwrap_or_default()));
         *req.method_mut() = method;
         *req.uri_mut() = uri;
         let h = req.headers_mut();
@@ -92,7 +89,7 @@ impl Target {
         h.insert("token", self.token.clone());
         h.insert(ACCEPT, HeaderValue::from_static("application/json"));
         h.insert(USER_AGENT, HeaderValue::from_static("rentrack-bench"));
-        if form.is_some() {
+        if has_form {
             h.insert(
                 CONTENT_TYPE,
                 HeaderValue::from_static("application/x-www-form-urlencoded"),
@@ -100,6 +97,15 @@ impl Target {
         }
         req
     }
+}
+
+/// `pairs` as an `application/x-www-form-urlencoded` body.
+pub fn encode<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> String {
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in pairs {
+        ser.append_pair(k.as_ref(), v.as_ref());
+    }
+    ser.finish()
 }
 
 /// A fully read response.

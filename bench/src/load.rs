@@ -4,12 +4,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
+use hyper::body::Bytes;
 use serde_json::json;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use crate::conn::{Conn, Target};
-use crate::plan::{Mix, Plan};
+use crate::conn::{Conn, Reply, Target};
+use crate::plan::{Link, Mix, Plan};
 use crate::stats::{LatencySummary, Tally, micros, ms};
 
 pub struct RunOpts {
@@ -124,16 +125,28 @@ async fn worker(
     let mut tally = Tally::default();
     let opened_before = conn.opened;
     let mut g = first;
+    // The line item of this connection's last stock check-out, until it is checked in.
+    let mut line_item = None;
     while Instant::now() < window.end {
-        let (method, uri) = plan.pick(g);
-        let (method, uri) = (method.clone(), uri.clone());
+        let (method, call) = plan.pick(g);
+        let (method, uri, link) = (method.clone(), call.uri.clone(), call.link);
         g += stride;
+        let form = match link {
+            Link::CheckInLineItem => match line_item.take() {
+                Some(id) => Some(Bytes::from(format!("selected_line_items={id}"))),
+                // The check-out failed (and counted as an error): nothing to check in.
+                None => continue,
+            },
+            _ => call.form.clone(),
+        };
         // Requests still in flight when the window closes are abandoned, so a
         // stuck request cannot stretch the run by up to `timeout`.
         let timed_out_at = Instant::now() + timeout;
         let outcome = tokio::time::timeout_at(timed_out_at.min(window.end), async {
             conn.ready().await?;
-            let req = conn.target().bare(method.clone(), uri.clone());
+            let req = conn
+                .target()
+                .with_form(method.clone(), uri.clone(), form.clone());
             let sent = Instant::now();
             let reply = conn.send(req).await?;
             anyhow::Ok((sent, reply))
@@ -146,8 +159,21 @@ async fn worker(
             break;
         }
         let in_window = done >= window.start;
+        // A check-out counts only if its answer names the line item to check in.
+        let usable = match &outcome {
+            Ok(Ok((_, reply))) if reply.is_success() && link == Link::KeepLineItem => {
+                line_item = line_item_id(reply);
+                line_item.is_some()
+            }
+            _ => true,
+        };
+        // The request as an error message shows it: with its form, if any.
+        let request = || match &form {
+            Some(f) => format!("{method} {uri} {}", String::from_utf8_lossy(f)),
+            None => format!("{method} {uri}"),
+        };
         match outcome {
-            Ok(Ok((sent, reply))) if reply.is_success() => {
+            Ok(Ok((sent, reply))) if reply.is_success() && usable => {
                 if in_window {
                     tally.samples.push(micros(done - sent));
                 }
@@ -160,8 +186,10 @@ async fn worker(
                 }
                 tally.note_error(|| {
                     format!(
-                        "{method} {uri} answered {}: {}",
+                        "{} answered {}{}: {}",
+                        request(),
                         reply.status,
+                        if usable { "" } else { " without line_item.id" },
                         reply.snippet()
                     )
                 });
@@ -172,7 +200,7 @@ async fn worker(
                 } else {
                     tally.warmup_errors += 1;
                 }
-                tally.note_error(|| format!("{method} {uri}: {e:#}"));
+                tally.note_error(|| format!("{}: {e:#}", request()));
                 // Don't spin if the server is refusing connections.
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
@@ -183,12 +211,17 @@ async fn worker(
                 } else {
                     tally.warmup_errors += 1;
                 }
-                tally.note_error(|| format!("{method} {uri}: no answer within {timeout:?}"));
+                tally.note_error(|| format!("{}: no answer within {timeout:?}", request()));
             }
         }
     }
     tally.reconnects = conn.opened.saturating_sub(opened_before.max(1));
     tally
+}
+
+/// `line_item.id` of a stock check-out's answer.
+fn line_item_id(reply: &Reply) -> Option<i64> {
+    reply.json().ok()?["line_item"]["id"].as_i64()
 }
 
 fn report(

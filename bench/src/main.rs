@@ -32,7 +32,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Create locations, groups, vendors, members and customers through the API.
+    /// Create locations, groups, vendors, members, customers, assets and stock through the API.
     Seed(SeedArgs),
     /// Run a fixed request mix and report throughput and latency.
     Run(RunArgs),
@@ -73,6 +73,12 @@ struct SeedArgs {
     /// Fixed assets to create (in a group of their own).
     #[arg(long, default_value_t = 0)]
     assets: usize,
+    /// Inventory items and as many asset stock items to create (in a group of their
+    /// own), each with 1,000,000 units at each of two new locations, and a member to
+    /// check asset stock out to: what the stock-* mixes need (at least one item per
+    /// connection).
+    #[arg(long, default_value_t = 0)]
+    stock: usize,
     /// Concurrent create requests (one connection each).
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
@@ -145,6 +151,7 @@ fn main() -> Result<()> {
                 members: a.members,
                 customers: a.customers,
                 assets: a.assets,
+                stock: a.stock,
                 concurrency: a.concurrency,
                 nested: a.nested,
                 tag: a.tag,

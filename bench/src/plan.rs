@@ -1,12 +1,15 @@
 //! Request mixes: which URIs a run cycles through, discovered from the
 //! server's own list pages before the run starts.
 
+use std::collections::BTreeMap;
+
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
+use hyper::body::Bytes;
 use hyper::{Method, Uri};
 use serde_json::Value;
 
-use crate::conn::Conn;
+use crate::conn::{Conn, encode};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Mix {
@@ -59,6 +62,27 @@ pub enum Mix {
     /// PUT /assets/<n>/checkout.api then PUT /assets/<n>/checkin.api, each connection
     /// on an asset of its own: one request of the mix is half a cycle.
     AssetCheckoutCycle,
+    /// POST /inventory/<n>/order.api order_type=Add Stock, one unit, each connection on
+    /// an inventory item of its own.
+    StockAdd,
+    /// POST /inventory/<n>/order.api order_type=New Sale, one unit, each connection on
+    /// an inventory item of its own.
+    StockSale,
+    /// POST /inventory/<n>/transfer_stock.api, one unit between the item's two
+    /// locations, there and back in turn, each connection on an inventory item of its own.
+    StockTransfer,
+    /// POST /stock_assets/<n>/order.api order_type=checkout (one unit to a member) then
+    /// POST /stock_assets/<n>/checkin.api of the line item it made, each connection on
+    /// an asset stock item of its own: one request of the mix is half a cycle.
+    StockCheckoutCycle,
+    /// stock-add with every connection on one inventory item.
+    StockAddContended,
+    /// stock-sale with every connection on one inventory item.
+    StockSaleContended,
+    /// stock-transfer with every connection on one inventory item.
+    StockTransferContended,
+    /// stock-checkout-cycle with every connection on one asset stock item.
+    StockCheckoutCycleContended,
     /// Even blend of location/group/vendor details and lists.
     Catalog,
 }
@@ -83,6 +107,30 @@ impl Mix {
             single => vec![single],
         }
     }
+
+    /// The stock movement of a stock mix, and whether all connections share one item.
+    fn stock(self) -> Option<(Movement, bool)> {
+        Some(match self {
+            Mix::StockAdd => (Movement::Add, false),
+            Mix::StockSale => (Movement::Sale, false),
+            Mix::StockTransfer => (Movement::Transfer, false),
+            Mix::StockCheckoutCycle => (Movement::CheckoutCycle, false),
+            Mix::StockAddContended => (Movement::Add, true),
+            Mix::StockSaleContended => (Movement::Sale, true),
+            Mix::StockTransferContended => (Movement::Transfer, true),
+            Mix::StockCheckoutCycleContended => (Movement::CheckoutCycle, true),
+            _ => return None,
+        })
+    }
+}
+
+/// What a stock mix does to an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Movement {
+    Add,
+    Sale,
+    Transfer,
+    CheckoutCycle,
 }
 
 /// The URIs of a run: one list per request kind. Request number `g` (counted
@@ -98,16 +146,61 @@ pub struct Plan {
 struct Kind {
     mix: Mix,
     method: Method,
-    uris: Vec<Uri>,
+    calls: Vec<Call>,
+}
+
+/// One request of a plan.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub uri: Uri,
+    /// The encoded form body (the stock mixes' POSTs).
+    pub form: Option<Bytes>,
+    pub link: Link,
+}
+
+/// How a request depends on the one before it on the same connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Link {
+    /// It does not.
+    Alone,
+    /// A stock check-out: the connection keeps the `line_item.id` of its answer.
+    KeepLineItem,
+    /// The check-in of that line item: the form is `selected_line_items=<id>`.
+    CheckInLineItem,
+}
+
+/// A call before its path is made a URI.
+struct Draft {
+    path: String,
+    form: Option<String>,
+    link: Link,
+}
+
+impl Draft {
+    fn get(path: String) -> Draft {
+        Draft {
+            path,
+            form: None,
+            link: Link::Alone,
+        }
+    }
+
+    fn post(path: String, pairs: &[(&str, &str)]) -> Draft {
+        Draft {
+            path,
+            form: Some(encode(pairs)),
+            link: Link::Alone,
+        }
+    }
 }
 
 impl Plan {
-    pub fn pick(&self, g: u64) -> (&Method, &Uri) {
+    pub fn pick(&self, g: u64) -> (&Method, &Call) {
         let n = self.kinds.len() as u64;
         let kind = &self.kinds[(g % n) as usize];
         (
             &kind.method,
-            &kind.uris[((g / n) % kind.uris.len() as u64) as usize],
+            &kind.calls[((g / n) % kind.calls.len() as u64) as usize],
         )
     }
 
@@ -115,7 +208,7 @@ impl Plan {
     pub fn describe(&self) -> String {
         self.kinds
             .iter()
-            .map(|k| format!("{}={}", k.mix.name(), k.uris.len()))
+            .map(|k| format!("{}={}", k.mix.name(), k.calls.len()))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -123,13 +216,14 @@ impl Plan {
     pub fn targets(&self) -> serde_json::Map<String, Value> {
         self.kinds
             .iter()
-            .map(|k| (k.mix.name(), Value::from(k.uris.len())))
+            .map(|k| (k.mix.name(), Value::from(k.calls.len())))
             .collect()
     }
 
     /// Reads list pages through `conn` to find ids and page counts for `mix`.
     /// `id_pages` caps how many list pages are read to collect ids.
-    /// `connections`: the workers of the run (the check-out cycle gives each its asset).
+    /// `connections`: the workers of the run (the check-out cycles and the stock mixes
+    /// give each its item).
     pub async fn discover(
         conn: &mut Conn,
         mix: Mix,
@@ -140,96 +234,33 @@ impl Plan {
         for part in mix.parts() {
             let method = match part {
                 Mix::AssetCheckoutCycle => Method::PUT,
+                _ if part.stock().is_some() => Method::POST,
                 _ => Method::GET,
             };
-            let uris = match part {
-                Mix::Healthz => vec!["/healthz".to_owned()],
-                Mix::LocationDetails => {
-                    let ids = collect_ids(conn, Listing::LOCATIONS, id_pages).await?;
-                    ids.iter()
-                        .map(|id| format!("/locations/{id}.api"))
-                        .collect()
+            let drafts = match part.stock() {
+                Some((movement, contended)) => {
+                    stock_drafts(conn, movement, contended, connections).await?
                 }
-                Mix::VendorDetails => {
-                    let ids = collect_ids(conn, Listing::VENDORS, id_pages).await?;
-                    ids.iter().map(|id| format!("/vendors/{id}.api")).collect()
-                }
-                Mix::MemberDetails => {
-                    let ids = collect_ids(conn, Listing::MEMBERS, id_pages).await?;
-                    ids.iter().map(|id| format!("/members/{id}.api")).collect()
-                }
-                Mix::MemberList => page_uris(conn, Listing::MEMBERS).await?,
-                Mix::MemberListActive => page_uris(conn, Listing::ACTIVE_MEMBERS).await?,
-                Mix::CustomerList => page_uris(conn, Listing::CUSTOMERS).await?,
-                Mix::CustomerDetails => {
-                    let ids = collect_ids(conn, Listing::CUSTOMERS, id_pages).await?;
-                    ids.iter()
-                        .map(|id| format!("/customers/{id}.api"))
-                        .collect()
-                }
-                Mix::CustomerListFirst => vec![Listing::CUSTOMERS.page(1)],
-                Mix::CustomerListEnd => {
-                    let pages = page_count(conn, Listing::CUSTOMERS).await?;
-                    (pages.saturating_sub(9).max(1)..=pages)
-                        .map(|n| Listing::CUSTOMERS.page(n))
-                        .collect()
-                }
-                Mix::CustomerListMiddle => {
-                    let pages = page_count(conn, Listing::CUSTOMERS).await?;
-                    let from = (pages / 2).saturating_sub(4).max(1);
-                    (from..=(from + 9).min(pages))
-                        .map(|n| Listing::CUSTOMERS.page(n))
-                        .collect()
-                }
-                Mix::CustomerListNonTaxed => page_uris(conn, Listing::NON_TAXED_CUSTOMERS).await?,
-                Mix::CustomerListEmail => {
-                    let body = Listing::CUSTOMERS.fetch(conn, 1).await?;
-                    let emails: Vec<String> = body["customers"]
-                        .as_array()
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(|c| c["email"].as_str().map(str::to_owned))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    if emails.is_empty() {
-                        bail!("no customer with an e-mail on the first page; seed customers first");
-                    }
-                    emails
-                        .iter()
-                        .map(|e| {
-                            format!(
-                                "/customers.api?filter=email&filter_val={}",
-                                e.replace('@', "%40").replace('+', "%2B")
-                            )
-                        })
-                        .collect()
-                }
-                Mix::LocationList => page_uris(conn, Listing::LOCATIONS).await?,
-                Mix::GroupList => page_uris(conn, Listing::GROUPS).await?,
-                Mix::VendorList => page_uris(conn, Listing::VENDORS).await?,
-                Mix::AssetDetails => asset_numbers(conn, id_pages)
+                None => paths(conn, part, id_pages, connections)
                     .await?
-                    .iter()
-                    .map(|n| format!("/assets/{n}.api"))
+                    .into_iter()
+                    .map(Draft::get)
                     .collect(),
-                Mix::AssetListFirst => vec![Listing::ASSETS.page(1)],
-                Mix::AssetListEnd => last_pages(conn, Listing::ASSETS).await?,
-                Mix::AssetFilterFirst => vec![Listing::AVAILABLE_ASSETS.page(1)],
-                Mix::AssetFilterEnd => last_pages(conn, Listing::AVAILABLE_ASSETS).await?,
-                Mix::AssetSearchFirst => vec![Listing::ASSET_SEARCH.page(1)],
-                Mix::AssetSearchEnd => last_pages(conn, Listing::ASSET_SEARCH).await?,
-                Mix::AssetCheckoutCycle => checkout_cycle(conn, connections).await?,
-                Mix::Catalog => unreachable!("catalog is not a part"),
             };
-            let uris = uris
-                .iter()
-                .map(|p| conn.target().uri(p))
+            let calls = drafts
+                .into_iter()
+                .map(|d| {
+                    Ok(Call {
+                        uri: conn.target().uri(&d.path)?,
+                        form: d.form.map(Bytes::from),
+                        link: d.link,
+                    })
+                })
                 .collect::<Result<Vec<_>>>()?;
             kinds.push(Kind {
                 mix: part,
                 method,
-                uris,
+                calls,
             });
         }
         Ok(Plan { kinds })
@@ -243,11 +274,110 @@ impl Plan {
                 .map(|(mix, paths)| Kind {
                     mix: *mix,
                     method: Method::GET,
-                    uris: paths.iter().map(|p| p.parse().unwrap()).collect(),
+                    calls: paths
+                        .iter()
+                        .map(|p| Call {
+                            uri: p.parse().unwrap(),
+                            form: None,
+                            link: Link::Alone,
+                        })
+                        .collect(),
                 })
                 .collect(),
         }
     }
+}
+
+/// The paths of a mix that only reads (and of asset-checkout-cycle).
+async fn paths(
+    conn: &mut Conn,
+    part: Mix,
+    id_pages: u64,
+    connections: usize,
+) -> Result<Vec<String>> {
+    Ok(match part {
+        Mix::Healthz => vec!["/healthz".to_owned()],
+        Mix::LocationDetails => {
+            let ids = collect_ids(conn, Listing::LOCATIONS, id_pages).await?;
+            ids.iter()
+                .map(|id| format!("/locations/{id}.api"))
+                .collect()
+        }
+        Mix::VendorDetails => {
+            let ids = collect_ids(conn, Listing::VENDORS, id_pages).await?;
+            ids.iter().map(|id| format!("/vendors/{id}.api")).collect()
+        }
+        Mix::MemberDetails => {
+            let ids = collect_ids(conn, Listing::MEMBERS, id_pages).await?;
+            ids.iter().map(|id| format!("/members/{id}.api")).collect()
+        }
+        Mix::MemberList => page_uris(conn, Listing::MEMBERS).await?,
+        Mix::MemberListActive => page_uris(conn, Listing::ACTIVE_MEMBERS).await?,
+        Mix::CustomerList => page_uris(conn, Listing::CUSTOMERS).await?,
+        Mix::CustomerDetails => {
+            let ids = collect_ids(conn, Listing::CUSTOMERS, id_pages).await?;
+            ids.iter()
+                .map(|id| format!("/customers/{id}.api"))
+                .collect()
+        }
+        Mix::CustomerListFirst => vec![Listing::CUSTOMERS.page(1)],
+        Mix::CustomerListEnd => {
+            let pages = page_count(conn, Listing::CUSTOMERS).await?;
+            (pages.saturating_sub(9).max(1)..=pages)
+                .map(|n| Listing::CUSTOMERS.page(n))
+                .collect()
+        }
+        Mix::CustomerListMiddle => {
+            let pages = page_count(conn, Listing::CUSTOMERS).await?;
+            let from = (pages / 2).saturating_sub(4).max(1);
+            (from..=(from + 9).min(pages))
+                .map(|n| Listing::CUSTOMERS.page(n))
+                .collect()
+        }
+        Mix::CustomerListNonTaxed => page_uris(conn, Listing::NON_TAXED_CUSTOMERS).await?,
+        Mix::CustomerListEmail => {
+            let body = Listing::CUSTOMERS.fetch(conn, 1).await?;
+            let emails: Vec<String> = body["customers"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|c| c["email"].as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if emails.is_empty() {
+                bail!("no customer with an e-mail on the first page; seed customers first");
+            }
+            emails
+                .iter()
+                .map(|e| {
+                    format!(
+                        "/customers.api?filter=email&filter_val={}",
+                        e.replace('@', "%40").replace('+', "%2B")
+                    )
+                })
+                .collect()
+        }
+        Mix::LocationList => page_uris(conn, Listing::LOCATIONS).await?,
+        Mix::GroupList => page_uris(conn, Listing::GROUPS).await?,
+        Mix::VendorList => page_uris(conn, Listing::VENDORS).await?,
+        Mix::AssetDetails => asset_numbers(conn, id_pages)
+            .await?
+            .iter()
+            .map(|n| format!("/assets/{n}.api"))
+            .collect(),
+        Mix::AssetListFirst => vec![Listing::ASSETS.page(1)],
+        Mix::AssetListEnd => last_pages(conn, Listing::ASSETS).await?,
+        Mix::AssetFilterFirst => vec![Listing::AVAILABLE_ASSETS.page(1)],
+        Mix::AssetFilterEnd => last_pages(conn, Listing::AVAILABLE_ASSETS).await?,
+        Mix::AssetSearchFirst => vec![Listing::ASSET_SEARCH.page(1)],
+        Mix::AssetSearchEnd => last_pages(conn, Listing::ASSET_SEARCH).await?,
+        Mix::AssetCheckoutCycle => checkout_cycle(conn, connections).await?,
+        _ => unreachable!(
+            "{}: catalog is not a part; stock mixes are drafted",
+            part.name()
+        ),
+    })
 }
 
 /// A paged list endpoint.
@@ -292,6 +422,16 @@ impl Listing {
         path: "/assets.api",
         extra: "",
     };
+    const INVENTORY: Listing = Listing {
+        what: "assets",
+        path: "/inventory.api",
+        extra: "",
+    };
+    const STOCK_ASSETS: Listing = Listing {
+        what: "assets",
+        path: "/stock_assets.api",
+        extra: "",
+    };
     const AVAILABLE_ASSETS: Listing = Listing {
         what: "assets",
         path: "/assets/filter.api",
@@ -318,17 +458,21 @@ impl Listing {
     }
 
     async fn fetch(self, conn: &mut Conn, n: u64) -> Result<Value> {
-        let path = self.page(n);
-        let req = conn.target().get(conn.target().uri(&path)?);
-        let reply = conn
-            .call(req)
-            .await
-            .with_context(|| format!("GET {path}"))?;
-        if !reply.is_success() {
-            bail!("GET {path} answered {}: {}", reply.status, reply.snippet());
-        }
-        reply.json().with_context(|| format!("GET {path}"))
+        get_json(conn, &self.page(n)).await
     }
+}
+
+/// GET `path`, which must answer 2xx with JSON.
+async fn get_json(conn: &mut Conn, path: &str) -> Result<Value> {
+    let req = conn.target().get(conn.target().uri(path)?);
+    let reply = conn
+        .call(req)
+        .await
+        .with_context(|| format!("GET {path}"))?;
+    if !reply.is_success() {
+        bail!("GET {path} answered {}: {}", reply.status, reply.snippet());
+    }
+    reply.json().with_context(|| format!("GET {path}"))
 }
 
 /// The last ten pages of a list.
@@ -339,26 +483,32 @@ async fn last_pages(conn: &mut Conn, listing: Listing) -> Result<Vec<String>> {
         .collect())
 }
 
-/// The numbers (`sequence_num`) of the assets on the first `max_pages` pages.
-async fn asset_numbers(conn: &mut Conn, max_pages: u64) -> Result<Vec<i64>> {
-    let mut numbers = Vec::new();
+/// The records (`assets`) on the first `max_pages` pages of a list of items.
+async fn items(conn: &mut Conn, listing: Listing, max_pages: u64) -> Result<Vec<Value>> {
+    let mut found = Vec::new();
     for page in 1..=max_pages.max(1) {
-        let body = Listing::ASSETS.fetch(conn, page).await?;
-        let found: Vec<i64> = body["assets"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x["sequence_num"].as_i64())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut body = listing.fetch(conn, page).await?;
         let last = total_pages(&body).unwrap_or(1);
-        let empty = found.is_empty();
-        numbers.extend(found);
+        let records = match body["assets"].take() {
+            Value::Array(a) => a,
+            _ => Vec::new(),
+        };
+        let empty = records.is_empty();
+        found.extend(records);
         if empty || page >= last {
             break;
         }
     }
+    Ok(found)
+}
+
+/// The numbers (`sequence_num`) of the assets on the first `max_pages` pages.
+async fn asset_numbers(conn: &mut Conn, max_pages: u64) -> Result<Vec<i64>> {
+    let numbers: Vec<i64> = items(conn, Listing::ASSETS, max_pages)
+        .await?
+        .iter()
+        .filter_map(|x| x["sequence_num"].as_i64())
+        .collect();
     if numbers.is_empty() {
         bail!("no assets found via /assets.api; run `rentrack-bench seed --assets N` first");
     }
@@ -374,15 +524,7 @@ async fn checkout_cycle(conn: &mut Conn, connections: usize) -> Result<Vec<Strin
     if numbers.len() < connections {
         bail!("the check-out cycle needs one asset per connection: seed at least {connections}");
     }
-    let members = Listing::MEMBERS.fetch(conn, 1).await?;
-    let member = members["members"]
-        .as_array()
-        .and_then(|a| {
-            a.iter()
-                .find(|m| m["status"] == "active")
-                .and_then(|m| m["id"].as_i64())
-        })
-        .context("no active member to check assets out to")?;
+    let member = active_member(conn).await?;
     let numbers = &numbers[..connections];
     for n in numbers {
         let uri = conn.target().uri(&format!("/assets/{n}/checkin.api"))?;
@@ -395,6 +537,179 @@ async fn checkout_cycle(conn: &mut Conn, connections: usize) -> Result<Vec<Strin
         .collect();
     uris.extend(numbers.iter().map(|n| format!("/assets/{n}/checkin.api")));
     Ok(uris)
+}
+
+/// The first active member on the first page of members.
+async fn active_member(conn: &mut Conn) -> Result<i64> {
+    let members = Listing::MEMBERS.fetch(conn, 1).await?;
+    members["members"]
+        .as_array()
+        .and_then(|a| {
+            a.iter()
+                .find(|m| m["status"] == "active")
+                .and_then(|m| m["id"].as_i64())
+        })
+        .context("no active member to check items out to")
+}
+
+/// The requests of a stock mix. Connection `w` of `connections` sends entries `w`,
+/// `w + connections`, `w + 2 connections`, ... (see `Plan::pick`): with one entry per
+/// connection it always sends entry `w`; with two per connection it alternates entry
+/// `w` and entry `w + connections` (a transfer there and back, a check-out and the
+/// check-in of its line item). Connection `w` works on the `w`-th item of the list, or
+/// on the first when `contended`. Each item moves units between its own location and
+/// that location's parent (`seed --stock N` makes both and stocks each item at both).
+async fn stock_drafts(
+    conn: &mut Conn,
+    movement: Movement,
+    contended: bool,
+    connections: usize,
+) -> Result<Vec<Draft>> {
+    let listing = match movement {
+        Movement::CheckoutCycle => Listing::STOCK_ASSETS,
+        _ => Listing::INVENTORY,
+    };
+    let base = listing.path.trim_end_matches(".api");
+    let wanted = if contended { 1 } else { connections };
+    let found = items(conn, listing, (wanted as u64).div_ceil(25)).await?;
+    let mut parents = BTreeMap::new();
+    let mut used = Vec::with_capacity(wanted);
+    for item in found.iter().take(wanted) {
+        let (Some(number), Some(here)) =
+            (item["sequence_num"].as_i64(), item["location_id"].as_i64())
+        else {
+            bail!("{base} item without a number or a location: {item}");
+        };
+        let there = match parents.get(&here) {
+            Some(&there) => there,
+            None => {
+                let body = get_json(conn, &format!("/locations/{here}.api")).await?;
+                let there = body["location"]["parent_id"].as_i64().with_context(|| {
+                    format!(
+                        "location {here} of {base} item {number} has no parent location to \
+                         move stock to; seed with `rentrack-bench seed --stock N`"
+                    )
+                })?;
+                parents.insert(here, there);
+                there
+            }
+        };
+        used.push(StockItem {
+            number,
+            here: here.to_string(),
+            there: there.to_string(),
+        });
+    }
+    if used.len() < wanted {
+        bail!(
+            "{} needs {wanted} items in {base}, found {}: seed with `rentrack-bench seed --stock N`",
+            if contended {
+                "a contended stock mix"
+            } else {
+                "a stock mix (one item per connection)"
+            },
+            used.len()
+        );
+    }
+    let member = match movement {
+        Movement::CheckoutCycle => Some(active_member(conn).await?),
+        _ => None,
+    };
+    Ok(stock_entries(
+        movement,
+        base,
+        &used,
+        contended,
+        connections,
+        member,
+    ))
+}
+
+/// A stock item a mix works on: its number, its own location and the other one.
+struct StockItem {
+    number: i64,
+    here: String,
+    there: String,
+}
+
+/// The entries of a stock mix (see `stock_drafts`) on the items `used` of `base`
+/// (`/inventory` or `/stock_assets`); `member` takes the check-outs.
+fn stock_entries(
+    movement: Movement,
+    base: &str,
+    used: &[StockItem],
+    contended: bool,
+    connections: usize,
+    member: Option<i64>,
+) -> Vec<Draft> {
+    let item = |w: usize| &used[if contended { 0 } else { w % connections }];
+    let order = |w: usize, order_type: &str| {
+        let StockItem { number, here, .. } = item(w);
+        let mut pairs = vec![
+            ("order_type", order_type),
+            ("line_item[quantity]", "1"),
+            ("line_item[location_id]", here.as_str()),
+        ];
+        if order_type == "Add Stock" {
+            pairs.push(("line_item[price]", "1.00"));
+        }
+        Draft::post(format!("{base}/{number}/order.api"), &pairs)
+    };
+    match movement {
+        Movement::Add => (0..connections).map(|w| order(w, "Add Stock")).collect(),
+        Movement::Sale => (0..connections).map(|w| order(w, "New Sale")).collect(),
+        Movement::Transfer => (0..2 * connections)
+            .map(|i| {
+                let StockItem {
+                    number,
+                    here,
+                    there,
+                } = item(i);
+                let (from, to) = if i < connections {
+                    (here, there)
+                } else {
+                    (there, here)
+                };
+                Draft::post(
+                    format!("{base}/{number}/transfer_stock.api"),
+                    &[
+                        ("transfer_stock[quantity]", "1"),
+                        ("from_location", from.as_str()),
+                        ("to_location", to.as_str()),
+                    ],
+                )
+            })
+            .collect(),
+        Movement::CheckoutCycle => {
+            let member = member
+                .expect("a check-out cycle has its member")
+                .to_string();
+            (0..2 * connections)
+                .map(|i| {
+                    if i < connections {
+                        let StockItem { number, here, .. } = item(i);
+                        let mut draft = Draft::post(
+                            format!("{base}/{number}/order.api"),
+                            &[
+                                ("order_type", "checkout"),
+                                ("user[id]", &member),
+                                ("line_item[quantity]", "1"),
+                                ("line_item[location_id]", here.as_str()),
+                            ],
+                        );
+                        draft.link = Link::KeepLineItem;
+                        draft
+                    } else {
+                        Draft {
+                            path: format!("{base}/{}/checkin.api", item(i).number),
+                            form: None,
+                            link: Link::CheckInLineItem,
+                        }
+                    }
+                })
+                .collect()
+        }
+    }
 }
 
 /// Page URIs 1..=total_pages (just page 1 when the list is empty).
@@ -518,10 +833,112 @@ mod tests {
         assert_eq!(total_pages(&json!({})), None);
     }
 
+    fn items(n: i64) -> Vec<StockItem> {
+        (1..=n)
+            .map(|number| StockItem {
+                number,
+                here: "7".to_owned(),
+                there: "6".to_owned(),
+            })
+            .collect()
+    }
+
+    /// What worker `w` of `connections` sends as its first `k` requests.
+    fn sent(entries: &[Draft], connections: usize, w: usize, k: usize) -> Vec<String> {
+        (0..k)
+            .map(|j| {
+                let d = &entries[(w + j * connections) % entries.len()];
+                format!("{} {}", d.path, d.form.as_deref().unwrap_or("-"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn stock_mixes_give_each_connection_its_item() {
+        let used = items(3);
+        let add = stock_entries(Movement::Add, "/inventory", &used, false, 3, None);
+        assert_eq!(
+            sent(&add, 3, 1, 2),
+            ["/inventory/2/order.api order_type=Add+Stock&line_item%5Bquantity%5D=1&line_item%5Blocation_id%5D=7&line_item%5Bprice%5D=1.00";
+                2]
+        );
+        let sale = stock_entries(Movement::Sale, "/inventory", &used, true, 3, None);
+        assert!(sale.iter().all(|d| {
+            d.path == "/inventory/1/order.api"
+                && d.form
+                    .as_deref()
+                    .unwrap()
+                    .starts_with("order_type=New+Sale&")
+        }));
+    }
+
+    #[test]
+    fn transfers_go_there_and_back() {
+        let used = items(4);
+        for contended in [false, true] {
+            let t = stock_entries(Movement::Transfer, "/inventory", &used, contended, 4, None);
+            let n = if contended { 1 } else { 3 };
+            let there = format!(
+                "/inventory/{n}/transfer_stock.api transfer_stock%5Bquantity%5D=1&from_location=7&to_location=6"
+            );
+            let back = format!(
+                "/inventory/{n}/transfer_stock.api transfer_stock%5Bquantity%5D=1&from_location=6&to_location=7"
+            );
+            assert_eq!(sent(&t, 4, 2, 4), [there.as_str(), &back, &there, &back]);
+        }
+    }
+
+    #[test]
+    fn checkout_cycle_alternates_and_links() {
+        let used = items(2);
+        let c = stock_entries(
+            Movement::CheckoutCycle,
+            "/stock_assets",
+            &used,
+            false,
+            2,
+            Some(9),
+        );
+        assert_eq!(
+            sent(&c, 2, 1, 3),
+            [
+                "/stock_assets/2/order.api order_type=checkout&user%5Bid%5D=9&line_item%5Bquantity%5D=1&line_item%5Blocation_id%5D=7",
+                "/stock_assets/2/checkin.api -",
+                "/stock_assets/2/order.api order_type=checkout&user%5Bid%5D=9&line_item%5Bquantity%5D=1&line_item%5Blocation_id%5D=7",
+            ]
+        );
+        assert_eq!(
+            c.iter().map(|d| d.link).collect::<Vec<_>>(),
+            [
+                Link::KeepLineItem,
+                Link::KeepLineItem,
+                Link::CheckInLineItem,
+                Link::CheckInLineItem
+            ]
+        );
+    }
+
+    #[test]
+    fn stock_mix_names() {
+        assert_eq!(
+            Mix::StockCheckoutCycleContended.name(),
+            "stock-checkout-cycle-contended"
+        );
+        assert_eq!(
+            Mix::from_str("stock-transfer-contended", false)
+                .unwrap()
+                .stock(),
+            Some((Movement::Transfer, true))
+        );
+        assert_eq!(Mix::AssetCheckoutCycle.stock(), None);
+    }
+
     #[test]
     fn single_kind_is_round_robin() {
         let plan = Plan::from_paths(&[(Mix::LocationDetails, &["/a", "/b", "/c"])]);
-        let got: Vec<_> = (0..7).map(|g| plan.pick(g).1.path().to_owned()).collect();
+        let got: Vec<_> = (0..7)
+            .map(|g| plan.pick(g).1.uri.path().to_owned())
+            .collect();
         assert_eq!(got, ["/a", "/b", "/c", "/a", "/b", "/c", "/a"]);
     }
 
@@ -532,7 +949,9 @@ mod tests {
             (Mix::LocationList, &["/p1"]),
             (Mix::VendorDetails, &["/v1", "/v2", "/v3"]),
         ]);
-        let got: Vec<_> = (0..9).map(|g| plan.pick(g).1.path().to_owned()).collect();
+        let got: Vec<_> = (0..9)
+            .map(|g| plan.pick(g).1.uri.path().to_owned())
+            .collect();
         assert_eq!(
             got,
             [

@@ -1,4 +1,5 @@
-//! `seed`: create locations, groups, vendors and members through the API, concurrently.
+//! `seed`: create locations, groups, vendors, members, customers, fixed assets and stock
+//! through the API, concurrently.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,6 +20,10 @@ pub struct SeedOpts {
     pub customers: usize,
     /// Fixed assets, in a group of their own.
     pub assets: usize,
+    /// Inventory items and as many asset stock items, in a group of their own, with
+    /// [`STOCK_UNITS`] of each at two locations of their own, and a member to check
+    /// asset stock out to.
+    pub stock: usize,
     pub concurrency: usize,
     /// Make 10% of the locations roots and the rest their children.
     pub nested: bool,
@@ -35,6 +40,10 @@ enum Kind {
     Member,
     Customer,
     Asset,
+    Inventory,
+    StockAsset,
+    /// Stock added to an item (`order.api`).
+    StockOrder,
 }
 
 impl Kind {
@@ -45,7 +54,16 @@ impl Kind {
             Kind::Vendor => "vendor",
             Kind::Member => "member",
             Kind::Customer => "customer",
-            Kind::Asset => "asset",
+            Kind::Asset | Kind::Inventory | Kind::StockAsset | Kind::StockOrder => "asset",
+        }
+    }
+
+    /// The field of the answer's record that identifies what was made: stock items are
+    /// known by their number.
+    fn id_key(self) -> &'static str {
+        match self {
+            Kind::Inventory | Kind::StockAsset | Kind::StockOrder => "sequence_num",
+            _ => "id",
         }
     }
 
@@ -57,6 +75,9 @@ impl Kind {
             Kind::Member => "/members.api",
             Kind::Customer => "/customers.api",
             Kind::Asset => "/assets.api",
+            Kind::Inventory => "/inventory.api",
+            Kind::StockAsset => "/stock_assets.api",
+            Kind::StockOrder => unreachable!("an order's path names its item"),
         }
     }
 }
@@ -64,7 +85,18 @@ impl Kind {
 #[derive(Debug, Clone)]
 struct Job {
     kind: Kind,
+    path: String,
     fields: Vec<(String, String)>,
+}
+
+impl Job {
+    fn new(kind: Kind, fields: Vec<(String, String)>) -> Job {
+        Job {
+            kind,
+            path: kind.path().to_owned(),
+            fields,
+        }
+    }
 }
 
 const CITIES: [&str; 5] = ["Austin", "Berlin", "Lagos", "Osaka", "Lima"];
@@ -83,10 +115,7 @@ fn location_job(n: usize, tag: &str, parent: Option<i64>) -> Job {
     if let Some(p) = parent {
         fields.push(("location[parent_id]".to_owned(), p.to_string()));
     }
-    Job {
-        kind: Kind::Location,
-        fields,
-    }
+    Job::new(Kind::Location, fields)
 }
 
 fn named_job(kind: Kind, n: usize, tag: &str) -> Job {
@@ -94,17 +123,15 @@ fn named_job(kind: Kind, n: usize, tag: &str) -> Job {
         Kind::Location => "Location",
         Kind::Group => "Group",
         Kind::Vendor => "Vendor",
-        Kind::Member | Kind::Customer | Kind::Asset => {
-            unreachable!("members, customers and assets have their own jobs")
-        }
+        _ => unreachable!("members, customers, assets and stock have their own jobs"),
     };
-    Job {
+    Job::new(
         kind,
-        fields: vec![(
+        vec![(
             format!("{}[name]", kind.key()),
             format!("Bench {label} {n:04} {tag}"),
         )],
-    }
+    )
 }
 
 /// A staff member with a unique e-mail; every tenth has login disabled and no
@@ -125,10 +152,7 @@ fn member_job(n: usize, tag: &str) -> Job {
             format!("bench{n}-{tag}@bench.test"),
         ));
     }
-    Job {
-        kind: Kind::Member,
-        fields,
-    }
+    Job::new(Kind::Member, fields)
 }
 
 /// A customer with a unique e-mail; every tenth is not taxed, so the non_taxed
@@ -149,10 +173,7 @@ fn customer_job(n: usize, tag: &str) -> Job {
     if n.is_multiple_of(10) {
         fields.push(("customer[collect_tax]".to_owned(), "false".to_owned()));
     }
-    Job {
-        kind: Kind::Customer,
-        fields,
-    }
+    Job::new(Kind::Customer, fields)
 }
 
 /// A fixed asset of `group`, with an identification number; every tenth has a daily
@@ -179,10 +200,59 @@ fn asset_job(n: usize, tag: &str, group: i64) -> Job {
             "45.00".to_owned(),
         ));
     }
+    Job::new(Kind::Asset, fields)
+}
+
+/// Units of each stock item seeded at each of its two locations: enough that the
+/// stock-sale mixes never run out.
+pub const STOCK_UNITS: u32 = 1_000_000;
+
+/// An inventory (`Kind::Inventory`) or asset stock item of `group` whose own location is
+/// `location`.
+fn stock_item_job(kind: Kind, n: usize, tag: &str, group: i64, location: i64) -> Job {
+    let (scope, label) = match kind {
+        Kind::Inventory => ("volatile_asset", "Inventory"),
+        _ => ("stock_asset", "Stock"),
+    };
+    Job::new(
+        kind,
+        vec![
+            (
+                format!("{scope}[name]"),
+                format!("Bench {label} {n:06} {tag}"),
+            ),
+            (format!("{scope}[group_id]"), group.to_string()),
+            (format!("{scope}[location_id]"), location.to_string()),
+        ],
+    )
+}
+
+/// [`STOCK_UNITS`] of item `number` (of `kind`) added at `location`, at 1.00 each.
+fn add_stock_job(kind: Kind, number: i64, location: i64) -> Job {
+    let items = kind.path().trim_end_matches(".api");
     Job {
-        kind: Kind::Asset,
-        fields,
+        kind: Kind::StockOrder,
+        path: format!("{items}/{number}/order.api"),
+        fields: vec![
+            ("order_type".to_owned(), "Add Stock".to_owned()),
+            ("line_item[quantity]".to_owned(), STOCK_UNITS.to_string()),
+            ("line_item[price]".to_owned(), "1.00".to_owned()),
+            ("line_item[location_id]".to_owned(), location.to_string()),
+        ],
     }
+}
+
+/// The member asset stock is checked out to: active, with an e-mail.
+fn stock_member_job(tag: &str) -> Job {
+    Job::new(
+        Kind::Member,
+        vec![
+            ("user[first_name]".to_owned(), "Bench".to_owned()),
+            ("user[last_name]".to_owned(), format!("Stock Member {tag}")),
+            ("user[email]".to_owned(), format!("stock-{tag}@bench.test")),
+            ("user[role_id]".to_owned(), "2".to_owned()),
+        ],
+    )
 }
 
 /// What one phase produced.
@@ -252,6 +322,9 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         let phase = run_jobs(&target, jobs, concurrency, opts.timeout).await;
         absorb(&mut total, phase);
     }
+    if opts.stock > 0 {
+        seed_stock(&target, &opts, concurrency, &tag, &mut total).await?;
+    }
 
     let elapsed = started.elapsed().as_secs_f64();
     let requested = opts.locations
@@ -260,7 +333,9 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         + opts.members
         + opts.customers
         + opts.assets
-        + usize::from(opts.assets > 0);
+        + usize::from(opts.assets > 0)
+        // A group, two locations and a member; the items; stock at both locations.
+        + if opts.stock > 0 { 4 + 6 * opts.stock } else { 0 };
     let errors = total.tally.errors();
     let lat = LatencySummary::from_samples(&mut total.tally.samples);
     let range = |kind| {
@@ -277,6 +352,9 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         Kind::Member,
         Kind::Customer,
         Kind::Asset,
+        Kind::Inventory,
+        Kind::StockAsset,
+        Kind::StockOrder,
     ]
     .iter()
     .map(|&k| total.ids(k).len())
@@ -288,7 +366,8 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
     };
 
     eprintln!(
-        "seed: created {} locations, {} groups, {} vendors, {} members, {} customers, {} assets in {elapsed:.2}s ({per_s:.1}/s, \
+        "seed: created {} locations, {} groups, {} vendors, {} members, {} customers, {} assets, \
+         {} inventory and {} asset stock items ({} stock additions) in {elapsed:.2}s ({per_s:.1}/s, \
          p50 {:.3} ms, p99 {:.3} ms, {concurrency} concurrent), {errors} errors",
         counts[0],
         counts[1],
@@ -296,6 +375,9 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         counts[3],
         counts[4],
         counts[5],
+        counts[6],
+        counts[7],
+        counts[8],
         ms(lat.p50.into()),
         ms(lat.p99.into()),
     );
@@ -317,6 +399,10 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         "members": counts[3],
         "customers": counts[4],
         "assets": counts[5],
+        "inventory": counts[6],
+        "stock_assets": counts[7],
+        "stock_orders": counts[8],
+        "stock_units": if opts.stock > 0 { STOCK_UNITS } else { 0 },
         "requested": requested,
         "nested": opts.nested,
         "location_ids": range(Kind::Location),
@@ -325,6 +411,8 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         "member_ids": range(Kind::Member),
         "customer_ids": range(Kind::Customer),
         "asset_ids": range(Kind::Asset),
+        "inventory_numbers": range(Kind::Inventory),
+        "stock_asset_numbers": range(Kind::StockAsset),
         "concurrency": concurrency,
         "elapsed_s": (elapsed * 1000.0).round() / 1000.0,
         "creates_per_s": (per_s * 10.0).round() / 10.0,
@@ -341,6 +429,75 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
     if errors > 0 {
         bail!("{errors} of {requested} creates failed");
     }
+    Ok(())
+}
+
+/// `--stock N`: a group, a location and one inside it, a member (one phase, then the
+/// inner location), N inventory and N asset stock items at the inner location, then
+/// [`STOCK_UNITS`] of every item added at each of the two locations. The stock mixes
+/// find it all from the items: their location and that location's parent.
+async fn seed_stock(
+    target: &Arc<Target>,
+    opts: &SeedOpts,
+    concurrency: usize,
+    tag: &str,
+    total: &mut Outcome,
+) -> Result<()> {
+    let location = |name: String, parent: Option<i64>| {
+        let mut fields = vec![("location[name]".to_owned(), name)];
+        if let Some(p) = parent {
+            fields.push(("location[parent_id]".to_owned(), p.to_string()));
+        }
+        Job::new(Kind::Location, fields)
+    };
+    let jobs = vec![
+        named_job(Kind::Group, 0, &format!("stock {tag}")),
+        location(format!("Bench Stock Store {tag}"), None),
+        stock_member_job(tag),
+    ];
+    let first = run_jobs(target, jobs, concurrency, opts.timeout).await;
+    let (Some(&group), Some(&store)) = (
+        first.ids(Kind::Group).first(),
+        first.ids(Kind::Location).first(),
+    ) else {
+        bail!(
+            "could not create the stock's group and location: {:?}",
+            first.tally.first_error
+        );
+    };
+    absorb(total, first);
+    let inner = run_jobs(
+        target,
+        vec![location(format!("Bench Stock Shelf {tag}"), Some(store))],
+        1,
+        opts.timeout,
+    )
+    .await;
+    let Some(&shelf) = inner.ids(Kind::Location).first() else {
+        bail!(
+            "could not create the stock's second location: {:?}",
+            inner.tally.first_error
+        );
+    };
+    absorb(total, inner);
+    let jobs = [Kind::Inventory, Kind::StockAsset]
+        .iter()
+        .flat_map(|&kind| (1..=opts.stock).map(move |n| stock_item_job(kind, n, tag, group, shelf)))
+        .collect();
+    let items = run_jobs(target, jobs, concurrency, opts.timeout).await;
+    // One location after the other, so that no two additions wait for the same item.
+    let jobs = [shelf, store]
+        .iter()
+        .flat_map(|&at| {
+            items
+                .created
+                .iter()
+                .map(move |&(kind, number)| add_stock_job(kind, number, at))
+        })
+        .collect();
+    absorb(total, items);
+    let orders = run_jobs(target, jobs, concurrency, opts.timeout).await;
+    absorb(total, orders);
     Ok(())
 }
 
@@ -406,7 +563,7 @@ async fn run_jobs(
 }
 
 async fn create(conn: &mut Conn, job: &Job, timeout: Duration, out: &mut Outcome) {
-    let path = job.kind.path();
+    let path = job.path.as_str();
     let outcome = tokio::time::timeout(timeout, async {
         conn.ready().await?;
         let pairs: Vec<(&str, &str)> = job
@@ -424,7 +581,7 @@ async fn create(conn: &mut Conn, job: &Job, timeout: Duration, out: &mut Outcome
     match outcome {
         Ok(Ok((took, reply))) if reply.is_success() => {
             let id = reply.json().ok().and_then(|v| {
-                let id = v.get(job.kind.key())?.get("id")?.clone();
+                let id = v.get(job.kind.key())?.get(job.kind.id_key())?.clone();
                 id.as_i64().or_else(|| id.as_str()?.parse().ok())
             });
             match id {
@@ -436,9 +593,10 @@ async fn create(conn: &mut Conn, job: &Job, timeout: Duration, out: &mut Outcome
                     *tally.statuses.entry(reply.status).or_default() += 1;
                     tally.note_error(|| {
                         format!(
-                            "POST {path} answered {} without {}.id: {}",
+                            "POST {path} answered {} without {}.{}: {}",
                             reply.status,
                             job.kind.key(),
+                            job.kind.id_key(),
                             reply.snippet()
                         )
                     });
