@@ -499,22 +499,13 @@ pub async fn current(
     p: Page,
     clock: &Clock,
 ) -> Result<PageOf<LineItem>, StoreError> {
-    let mut read = db.read();
-    let stmt = crate::scoped("items", company)
-        .columns(["id", "asset_type"])
-        .and_where(Expr::col("sequence_num").eq(number))
-        .to_owned();
-    let (id, asset_type): (i64, String) =
-        read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    if let Some(kind) = AssetType::parse(&asset_type)
-        && kind != AssetType::StockAsset
-    {
-        return Err(StoreError::Conflict(Conflict::WrongKind {
-            number,
-            asset_type: kind,
-            wanted: AssetType::StockAsset,
-        }));
-    }
+    // The item's row as a lock would read it: absent is a 404, another kind a 409.
+    let mut tx = db.begin_read().await?;
+    let id = items::row(&mut tx, company, number)
+        .await?
+        .of_kind(AssetType::StockAsset)?
+        .id;
+    tx.commit().await?;
     let mut cond = Cond::all()
         .add(li("item_id").eq(id))
         .add(li("quantity_out").gt(0));
