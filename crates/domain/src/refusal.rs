@@ -56,7 +56,8 @@ pub enum Conflict {
         asset_type: crate::item::AssetType,
         wanted: crate::item::AssetType,
     },
-    /// Other members' approved reservations need the units a stock check-out asks for.
+    /// Other members' approved reservations need the units a sale or a stock check-out
+    /// asks for.
     StockReserved {
         number: i64,
         /// Units reserved for the period by others.
@@ -94,6 +95,17 @@ pub enum Conflict {
         from: chrono::NaiveDate,
         to: chrono::NaiveDate,
         mine: bool,
+    },
+    /// Approving would make the approved reservations of inventory or asset stock
+    /// need more units on one day than the item has.
+    StockOverbooked {
+        number: i64,
+        /// Units the request asks for.
+        wanted: i64,
+        /// Units the item has.
+        units: i64,
+        /// The most units other approved reservations need on one day of the request.
+        reserved: i64,
     },
     /// Approving would overlap another approved reservation of the asset.
     ReservationOverlap {

@@ -158,6 +158,8 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
             location: None,
             comments: Some("Opening stock".into()),
             values: Default::default(),
+            member: None,
+            override_conflicting: false,
         };
         store::stock::order(
             db,

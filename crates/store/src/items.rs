@@ -818,6 +818,11 @@ impl Locked {
         ItemState::parse(&self.state).unwrap_or(ItemState::Available)
     }
 
+    /// What kind of item it is (a fixed asset when the stored word is unknown).
+    pub fn kind(&self) -> AssetType {
+        AssetType::parse(&self.asset_type).unwrap_or(AssetType::FixedAsset)
+    }
+
     /// Refused unless the item is a fixed asset.
     pub fn fixed_asset(self) -> Result<Self, StoreError> {
         self.of_kind(AssetType::FixedAsset)
@@ -1073,8 +1078,8 @@ pub struct Retirement {
     pub salvage_value: Option<i64>,
 }
 
-/// Retires an available fixed asset; its pending and approved reservations are
-/// removed.
+/// Retires an available fixed asset, or asset stock none of whose units is checked
+/// out; its pending and approved reservations are removed.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn retire(
     db: &Db,
@@ -1084,7 +1089,13 @@ pub async fn retire(
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let item = lock(&mut tx, company, number).await?.fixed_asset()?;
+    let item = retirable(lock(&mut tx, company, number).await?)?;
+    if item.checked_out_quantity > 0 {
+        return Err(StoreError::Conflict(Conflict::StockCheckedOut {
+            number,
+            quantity: item.checked_out_quantity,
+        }));
+    }
     match item.state() {
         ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
         ItemState::CheckedOut => {
@@ -1121,6 +1132,14 @@ pub async fn retire(
     finish(tx, db, company, item.id, ("retired", details), today).await
 }
 
+/// Fixed assets and asset stock retire; inventory is used up instead (409).
+fn retirable(item: Locked) -> Result<Locked, StoreError> {
+    match item.kind() {
+        AssetType::VolatileAsset => item.fixed_asset(),
+        _ => Ok(item),
+    }
+}
+
 /// Brings a retired asset back, at `location` if given.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn activate(
@@ -1131,7 +1150,7 @@ pub async fn activate(
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let item = lock(&mut tx, company, number).await?.fixed_asset()?;
+    let item = retirable(lock(&mut tx, company, number).await?)?;
     if item.state() != ItemState::Retired {
         return Err(StoreError::Conflict(Conflict::NotRetired { number }));
     }

@@ -3,8 +3,10 @@
 //! reservations in the same transaction, so two approvals racing queue on the lock.
 
 use chrono::{DateTime, NaiveDate, Utc};
+use domain::item::{AssetType, ItemState};
 use domain::refusal::Conflict;
-use domain::reservation::{Decision, ReservationStatus};
+use domain::reservation::{Decision, ReservationStatus, peak_need};
+use domain::stock::Quantity;
 use domain::{CompanyId, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
@@ -101,6 +103,65 @@ pub(crate) async fn approved_from(
     tx.all(&stmt).await
 }
 
+/// Units leaving an item of inventory or asset stock (a sale or a check-out).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Leaving {
+    /// Who takes them: their own approved reservations do not stand in the way, and
+    /// those that have begun are fulfilled.
+    pub member: Option<i64>,
+    pub quantity: i64,
+    /// Until when they are gone; `None`: for good, or without an end.
+    pub until: Option<NaiveDate>,
+    /// Take them over other members' approved reservations (which become removed).
+    pub override_conflicting: bool,
+}
+
+/// Makes room for units leaving `item` today: what stays on hand must cover the most
+/// units other members' approved reservations need on one day of the period (409
+/// otherwise), unless overridden. Answers the reservations it fulfilled.
+pub(crate) async fn make_room(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &items::Locked,
+    leaving: Leaving,
+    today: NaiveDate,
+) -> Result<Vec<i64>, StoreError> {
+    let approved = approved_from(tx, company, item.id, today, leaving.until).await?;
+    if approved.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (mine, others): (Vec<_>, Vec<_>) = approved
+        .into_iter()
+        .partition(|r| Some(r.member_id) == leaving.member);
+    let claims: Vec<_> = others
+        .iter()
+        .map(|r| (r.from_on, r.to_on, r.quantity))
+        .collect();
+    let reserved = peak_need(&claims, today, leaving.until);
+    if reserved > 0 && item.quantity - leaving.quantity < reserved {
+        if !leaving.override_conflicting {
+            let first = &others[0];
+            return Err(StoreError::Conflict(Conflict::StockReserved {
+                number: item.sequence_num,
+                reserved,
+                on_hand: item.quantity,
+                member: first.member_name.clone(),
+                from: first.from_on,
+                to: first.to_on,
+            }));
+        }
+        let ids: Vec<i64> = others.iter().map(|r| r.id).collect();
+        set_status(tx, company, &ids, ReservationStatus::Removed).await?;
+    }
+    let fulfilled: Vec<i64> = mine
+        .iter()
+        .filter(|r| r.from_on <= today)
+        .map(|r| r.id)
+        .collect();
+    set_status(tx, company, &fulfilled, ReservationStatus::Fulfilled).await?;
+    Ok(fulfilled)
+}
+
 /// Sets reservations `ids` to `status` (a check-out fulfilling or overriding them).
 pub(crate) async fn set_status(
     tx: &mut Tx,
@@ -151,6 +212,9 @@ pub(crate) async fn remove_open(
 #[derive(Debug, Clone)]
 pub struct NewReservation {
     pub member: i64,
+    /// Units wanted of inventory or asset stock; `None`: 1. A fixed asset is reserved
+    /// whole, so it takes none.
+    pub quantity: Option<Quantity>,
     pub from: NaiveDate,
     pub to: NaiveDate,
     pub note: Option<String>,
@@ -161,8 +225,9 @@ async fn one(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Reservation, St
     tx.one(&stmt).await
 }
 
-/// Asks for a fixed asset for whole days; the request is pending until decided.
-/// Starting before today (in the company's time zone) is refused.
+/// Asks for an item for whole days (a fixed asset whole, units of inventory or asset
+/// stock); the request is pending until decided. Starting before today (in the
+/// company's time zone) is refused.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
@@ -178,8 +243,17 @@ pub async fn create(
         ));
     }
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
-    if item.state() == domain::item::ItemState::Retired {
+    let item = items::lock(&mut tx, company, number).await?;
+    let quantity = match (item.kind(), new.quantity) {
+        (AssetType::FixedAsset, Some(q)) if q.get() != 1 => {
+            return Err(StoreError::invalid(
+                "reservation_request[quantity]",
+                format!("asset #{number} is a fixed asset, reserved whole: leave quantity out"),
+            ));
+        }
+        (_, q) => q.map_or(1, Quantity::get),
+    };
+    if item.state() == ItemState::Retired {
         return Err(StoreError::Conflict(Conflict::Retired { number }));
     }
     crate::checkouts::active_member(&mut tx, company, new.member, "user[id]").await?;
@@ -193,6 +267,7 @@ pub async fn create(
             "from_on",
             "to_on",
             "note",
+            "quantity",
             "status",
             "created_at",
             "updated_at",
@@ -204,6 +279,7 @@ pub async fn create(
             new.from.into(),
             new.to.into(),
             new.note.clone().into(),
+            quantity.into(),
             ReservationStatus::Pending.as_str().into(),
             at.into(),
             at.into(),
@@ -223,6 +299,7 @@ pub async fn create(
             "user_full_name": reservation.member_name,
             "from": new.from,
             "to": new.to,
+            "quantity": quantity,
         }),
     )
     .await?;
@@ -230,8 +307,10 @@ pub async fn create(
     Ok(reservation)
 }
 
-/// Approves or denies request `id` of the asset numbered `number`. An approval that
-/// would overlap another approved reservation of the asset is refused (409).
+/// Approves or denies request `id` of the item numbered `number`. An approval is
+/// refused (409) when it would overlap another approved reservation of a fixed asset,
+/// or when, on some day of it, the approved reservations of inventory or asset stock
+/// would need more units than the item has (on hand, and for asset stock also out).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn decide(
     db: &Db,
@@ -256,10 +335,10 @@ pub async fn decide(
         }));
     };
     if next == ReservationStatus::Approved {
-        if item.state() == domain::item::ItemState::Retired {
+        if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired { number }));
         }
-        let clash = approved_from(
+        let others: Vec<Reservation> = approved_from(
             &mut tx,
             company,
             item.id,
@@ -268,8 +347,28 @@ pub async fn decide(
         )
         .await?
         .into_iter()
-        .find(|other| other.id != id);
-        if let Some(other) = clash {
+        .filter(|other| other.id != id)
+        .collect();
+        let units = match item.kind() {
+            AssetType::FixedAsset => None,
+            AssetType::VolatileAsset => Some(item.quantity),
+            AssetType::StockAsset => Some(item.quantity + item.checked_out_quantity),
+        };
+        if let Some(units) = units {
+            let claims: Vec<_> = others
+                .iter()
+                .map(|r| (r.from_on, r.to_on, r.quantity))
+                .collect();
+            let reserved = peak_need(&claims, request.from_on, Some(request.to_on));
+            if reserved + request.quantity > units {
+                return Err(StoreError::Conflict(Conflict::StockOverbooked {
+                    number,
+                    wanted: request.quantity,
+                    units,
+                    reserved,
+                }));
+            }
+        } else if let Some(other) = others.into_iter().next() {
             return Err(StoreError::Conflict(Conflict::ReservationOverlap {
                 number,
                 other: other.id,
@@ -294,6 +393,7 @@ pub async fn decide(
             "user_full_name": request.member_name,
             "from": request.from_on,
             "to": request.to_on,
+            "quantity": request.quantity,
         }),
     )
     .await?;
@@ -307,6 +407,9 @@ pub async fn decide(
 pub struct ReservationFilter {
     /// The asset numbered so.
     pub item_number: Option<i64>,
+    /// Only reservations of fixed assets (`Some(true)`) or of inventory and asset
+    /// stock (`Some(false)`).
+    pub fixed_assets: Option<bool>,
     pub member: Option<i64>,
     /// `None`: every status.
     pub status: Option<ReservationStatus>,
@@ -338,6 +441,14 @@ pub async fn list(
     }
     if let Some(m) = filter.member {
         cond = cond.add(r("member_id").eq(m));
+    }
+    if let Some(fixed) = filter.fixed_assets {
+        let of_fixed = Expr::col("asset_type").eq(AssetType::FixedAsset.as_str());
+        let items = crate::scoped("items", company)
+            .column("id")
+            .and_where(if fixed { of_fixed } else { of_fixed.not() })
+            .to_owned();
+        cond = cond.add(r("item_id").in_subquery(items));
     }
     if let Some(s) = filter.status {
         cond = cond.add(r("status").eq(s.as_str()));

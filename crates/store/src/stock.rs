@@ -255,11 +255,17 @@ pub struct Movement {
     pub comments: Option<String>,
     /// Custom field values of the movement (`add_stock_values[c_attr_vals]`, ...).
     pub values: BTreeMap<i64, Change<String>>,
+    /// A sale: the member the units go to (their approved reservations that have
+    /// begun are fulfilled), if any.
+    pub member: Option<i64>,
+    /// A sale: sell over other members' approved reservations (they become removed).
+    pub override_conflicting: bool,
 }
 
 /// Adds stock to (`Add Stock`) or sells stock of (`New Sale`, inventory only) item
-/// `number` of `kind` at a location; a sale of more than the location holds is a 422
-/// and changes nothing.
+/// `number` of `kind` at a location; a sale of more than the location holds is a 422,
+/// one that leaves fewer units than others' approved reservations need a 409, and
+/// neither changes anything.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn order(
     db: &Db,
@@ -273,12 +279,29 @@ pub async fn order(
     let item = lock_stocked(&mut tx, company, kind, number).await?;
     let location =
         location_or_default(&mut tx, company, &item, movement.location, "location_id").await?;
+    let mut fulfilled = Vec::new();
     let (action, after) = match movement.order_type {
         OrderType::AddStock => {
             put(&mut tx, company, &item, location, movement.quantity).await?;
             ("stock_added", item.quantity + movement.quantity.get())
         }
         OrderType::NewSale => {
+            if let Some(member) = movement.member {
+                crate::checkouts::active_member(&mut tx, company, member, "user_id").await?;
+            }
+            fulfilled = crate::reservations::make_room(
+                &mut tx,
+                company,
+                &item,
+                crate::reservations::Leaving {
+                    member: movement.member,
+                    quantity: movement.quantity.get(),
+                    until: None,
+                    override_conflicting: movement.override_conflicting,
+                },
+                today.0,
+            )
+            .await?;
             take(
                 &mut tx,
                 company,
@@ -307,6 +330,8 @@ pub async fn order(
         "comments": movement.comments,
         "c_attr_vals": serde_json::from_str::<serde_json::Value>(&merge_values("{}", &movement.values)).unwrap_or_default(),
         "user_full_name": actor(&mut tx, company).await?,
+        "sold_to_id": movement.member,
+        "reservations_fulfilled": fulfilled,
     });
     items::finish(tx, db, company, item.id, (action, details), today).await
 }

@@ -7,8 +7,6 @@
 
 use chrono::{DateTime, Utc};
 use domain::item::AssetType;
-use domain::refusal::Conflict;
-use domain::reservation::ReservationStatus;
 use domain::stock::{CheckoutStatus, OrderType, Quantity};
 use domain::{Change, CompanyId, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
@@ -164,35 +162,20 @@ pub async fn check_out(
     let until = checkout
         .due
         .map(|d| d.with_timezone(&clock.tz).date_naive());
-    let reservations =
-        crate::reservations::approved_from(&mut tx, company, item.id, clock.today, until).await?;
-    let (mine, others): (Vec<_>, Vec<_>) = reservations
-        .into_iter()
-        .partition(|r| r.member_id == checkout.member);
-    let reserved: i64 = others.iter().map(|r| r.quantity).sum();
+    let fulfilled = crate::reservations::make_room(
+        &mut tx,
+        company,
+        &item,
+        crate::reservations::Leaving {
+            member: Some(checkout.member),
+            quantity: checkout.quantity.get(),
+            until,
+            override_conflicting: checkout.override_conflicting,
+        },
+        clock.today,
+    )
+    .await?;
     let n = checkout.quantity.get();
-    if reserved > 0 && item.quantity - n < reserved {
-        if !checkout.override_conflicting {
-            let first = &others[0];
-            return Err(StoreError::Conflict(Conflict::StockReserved {
-                number,
-                reserved,
-                on_hand: item.quantity,
-                member: first.member_name.clone(),
-                from: first.from_on,
-                to: first.to_on,
-            }));
-        }
-        let ids: Vec<i64> = others.iter().map(|r| r.id).collect();
-        crate::reservations::set_status(&mut tx, company, &ids, ReservationStatus::Removed).await?;
-    }
-    let fulfilled: Vec<i64> = mine
-        .iter()
-        .filter(|r| r.from_on <= clock.today)
-        .map(|r| r.id)
-        .collect();
-    crate::reservations::set_status(&mut tx, company, &fulfilled, ReservationStatus::Fulfilled)
-        .await?;
     stock::take(
         &mut tx,
         company,

@@ -71,7 +71,15 @@ pub fn conflict(refusal: &Conflict) -> String {
             from,
             to,
         } => format!(
-            "Asset #{number} has {on_hand} unit(s) on hand and {reserved} are reserved for the period by other members (the first: {member}, {from} to {to}); check out fewer, or set remove_stock_values[override_conflicting_reservations]=true to remove those reservations."
+            "Asset #{number} has {on_hand} unit(s) on hand and {reserved} are reserved for the period by other members (the first: {member}, {from} to {to}); take fewer, or set remove_stock_values[override_conflicting_reservations]=true to remove those reservations."
+        ),
+        Conflict::StockOverbooked {
+            number,
+            wanted,
+            units,
+            reserved,
+        } => format!(
+            "Asset #{number} has {units} unit(s) and approved reservations already need {reserved} of them on a day of this request, so {wanted} more do not fit; deny another reservation, add stock, or ask for fewer units or other dates."
         ),
         Conflict::StockCheckedOut { number, quantity } => {
             format!(

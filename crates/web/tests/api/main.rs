@@ -27,6 +27,7 @@ mod rate_limits;
 mod reference_data;
 mod reservations;
 mod stock;
+mod stock_reservations;
 mod sub_groups;
 mod unavailable;
 mod vendors;

@@ -39,6 +39,9 @@ enum Seed {
     AssetReservations,
     CheckoutRequests,
     MemberReservations,
+    /// Reservations of asset stock by one member, beside another's and their own of
+    /// a fixed asset.
+    MemberStockReservations,
     CheckedOutItems,
     MemberCheckouts,
     CustomTaxes,
@@ -160,6 +163,12 @@ const LISTS: &[List] = &[
         "reservation_requests",
         25,
         Seed::MemberReservations,
+    ),
+    list(
+        "/members/{id}/inventory_reservations.api",
+        "reservation_requests",
+        25,
+        Seed::MemberStockReservations,
     ),
     list(
         "/members/{id}/checked_out_items.api",
@@ -473,6 +482,17 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
                 }
                 _ => "/checkout_requests/filter.api".into(),
             }
+        }
+        Seed::MemberStockReservations => {
+            let group = app.group("Cables").await;
+            let stock = app.stock_item("/stock_assets", "Cable", group, &[]).await;
+            let camera = app.asset("Camera", group, &[]).await;
+            let ann = app.member("Ann", "Tester", "ann@example.com", &[]).await;
+            let bob = app.member("Bob", "Tester", "bob@example.com", &[]).await;
+            requests(app, stock, ann, n).await;
+            requests(app, stock, bob, 2).await;
+            requests(app, camera, ann, 2).await;
+            format!("/members/{ann}/inventory_reservations.api")
         }
         Seed::CheckedOutItems | Seed::MemberCheckouts => {
             let group = app.group("Cameras").await;

@@ -105,7 +105,7 @@ pub(super) fn routes(api: Api) -> Api {
     .route(
         "/assets/{sequence_num}/retire",
         put_or_patch(retire),
-        Doc::new("Fixed assets", "Retire an available asset (PUT or PATCH)")
+        Doc::new("Fixed assets", "Retire an available fixed asset, or asset stock with no unit checked out (PUT or PATCH); its pending and approved reservations become removed. Inventory does not retire (409)")
             .form(
                 "fixed_asset",
                 &[
@@ -121,7 +121,7 @@ pub(super) fn routes(api: Api) -> Api {
         put_or_patch(activate),
         Doc::new(
             "Fixed assets",
-            "Bring a retired asset back (PUT or PATCH); a location as the company setting retired_asset_activation_location says",
+            "Bring a retired fixed asset or asset stock back (PUT or PATCH); a location as the company setting retired_asset_activation_location says",
         )
         .form("fixed_asset", &[("location_id", "a location of the company")])
         .returns("asset"),

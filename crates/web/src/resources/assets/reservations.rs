@@ -30,6 +30,7 @@ pub(super) fn routes(api: Api) -> Api {
                     ("from", "required: first day (mm/dd/yyyy), today or later"),
                     ("to", "required: last day, not before from"),
                     ("note", "text"),
+                    ("quantity", "inventory and asset stock: the units wanted, 1 to 1000000000, default 1; a fixed asset takes none (it is reserved whole)"),
                 ],
             )
             .query(&[
@@ -44,7 +45,7 @@ pub(super) fn routes(api: Api) -> Api {
     .route(
         "/assets/{sequence_num}/reservation_requests/{id}/update_status",
         put_or_patch(decide),
-        Doc::new("Reservations", "Approve (approve_request: pending to approved, refused if it overlaps an approved one) or deny (deny: pending or approved to denied) a request (PUT or PATCH)")
+        Doc::new("Reservations", "Approve (approve_request: pending to approved; refused for a fixed asset when it overlaps an approved reservation, for inventory and asset stock when approved reservations would need more units on a day than the item has) or deny (deny: pending or approved to denied) a request (PUT or PATCH)")
             .query(&[("request_action", "required: approve_request or deny")])
             .returns("reservation_request"),
     )
@@ -75,8 +76,15 @@ pub(super) fn routes(api: Api) -> Api {
     )
     .route(
         "/members/{id}/reservation_requests",
-        get(for_member),
-        Doc::new("Members", "The member's reservation requests, 25 a page")
+        get(for_member::<true>),
+        Doc::new("Members", "The member's reservation requests of fixed assets, 25 a page")
+            .query(&[("page", "page number, default 1")])
+            .returns_page("reservation_requests"),
+    )
+    .route(
+        "/members/{id}/inventory_reservations",
+        get(for_member::<false>),
+        Doc::new("Members", "The member's reservation requests of inventory and asset stock, 25 a page")
             .query(&[("page", "page number, default 1")])
             .returns_page("reservation_requests"),
     )
@@ -92,6 +100,7 @@ fn render(r: &Reservation, tz: chrono_tz::Tz) -> Value {
         "from": r.from_on.to_string(),
         "to": r.to_on.to_string(),
         "note": r.note,
+        "quantity": r.quantity,
         "status": r.status,
         "created_at": moment(r.created_at, tz),
         "updated_at": moment(r.updated_at, tz),
@@ -128,6 +137,10 @@ async fn create(
         form.error("to", "can't be before from");
     }
     let note = form.text("note").as_set().cloned();
+    let quantity = match params.get("reservation_request[quantity]") {
+        None | Some("") => None,
+        Some(_) => form.quantity("quantity"),
+    };
     let member = match params.get("user[id]").or_else(|| params.get("user_id")) {
         None => {
             form.error(
@@ -147,6 +160,7 @@ async fn create(
         from: from.expect("reported"),
         to: to.expect("reported"),
         note,
+        quantity,
     };
     let r = reservations::create(state.db(), tenant.0.id, number, new, today(&tenant))
         .await
@@ -258,7 +272,9 @@ async fn filter(
     page_of(&state, &tenant, &filter, page).await
 }
 
-async fn for_member(
+/// A member's reservation requests: of fixed assets (`FIXED`), or of inventory and
+/// asset stock.
+async fn for_member<const FIXED: bool>(
     State(state): State<AppState>,
     tenant: Tenant,
     Id(member, _): Id<kind::Member>,
@@ -268,6 +284,7 @@ async fn for_member(
     store::members::find(state.db(), tenant.0.id, member).await?;
     let filter = ReservationFilter {
         member: Some(member),
+        fixed_assets: Some(FIXED),
         ..ReservationFilter::default()
     };
     page_of(&state, &tenant, &filter, page).await
@@ -281,6 +298,7 @@ fn period(r: &Reservation) -> Value {
         "reservation_id": r.id,
         "user_id": r.member_id,
         "user_full_name": r.member_name,
+        "quantity": r.quantity,
     })
 }
 

@@ -56,9 +56,16 @@ pub(super) fn routes(api: Api) -> Api {
         action(order::<Inventory>),
         Doc::new(
             "Inventory",
-            "Add stock (order_type=Add Stock) or record a sale (order_type=New Sale; refused with 422 when the location holds fewer units) (POST, PUT or PATCH)",
+            "Add stock (order_type=Add Stock) or record a sale (order_type=New Sale; refused with 422 when the location holds fewer units, 409 when it would leave fewer than other members' approved reservations need) (POST, PUT or PATCH)",
         )
-        .query(&[("order_type", "required: Add Stock or New Sale")])
+        .query(&[
+            ("order_type", "required: Add Stock or New Sale"),
+            ("user[id]", "sale: the member the units are sold to, if any; their approved reservations that have begun are fulfilled"),
+            (
+                "remove_stock_values[override_conflicting_reservations]",
+                "sale: boolean, default false: sell over other members' approved reservations (they become removed)",
+            ),
+        ])
         .form("line_item", ORDER)
         .query(&[
             ("add_stock_values[c_attr_vals][<field name>]", "custom field values of the addition"),
@@ -192,31 +199,35 @@ async fn order<K: Kind>(
         "remove_stock_values[c_attr_vals]"
     };
     let values = attribute_values(&state, &tenant, &mut form, values_path, family.target).await?;
-    if order_type == Some(OrderType::Checkout) {
-        let member = match params.get("user[id]") {
-            None => {
-                form.error(
-                    "user_id",
-                    "can't be blank: the member the units go to (user[id])",
-                );
-                None
-            }
-            Some(raw) => parse_id(raw).or_else(|| {
-                form.error("user_id", "must be a member id (a positive whole number)");
-                None
-            }),
-        };
-        let due = due(&params, tenant.0.time_zone, &mut form);
-        let to_location = form.id("checked_out_to_location_id").as_set().copied();
-        let mut flags = Form::new(&params, "remove_stock_values");
-        let override_conflicting = flags
-            .boolean("override_conflicting_reservations")
-            .unwrap_or(false);
-        let flag_problem = flags.finish().err();
-        form.finish()?;
-        if let Some(problem) = flag_problem {
-            return Err(problem);
+    let checkout = order_type == Some(OrderType::Checkout);
+    let member = match params.get("user[id]") {
+        None if checkout => {
+            form.error(
+                "user_id",
+                "can't be blank: the member the units go to (user[id])",
+            );
+            None
         }
+        None => None,
+        Some(raw) => parse_id(raw).or_else(|| {
+            form.error("user_id", "must be a member id (a positive whole number)");
+            None
+        }),
+    };
+    let mut flags = Form::new(&params, "remove_stock_values");
+    let override_conflicting = flags
+        .boolean("override_conflicting_reservations")
+        .unwrap_or(false);
+    let flag_problem = flags.finish().err();
+    let terms = checkout.then(|| {
+        let due = due(&params, tenant.0.time_zone, &mut form);
+        (due, form.id("checked_out_to_location_id").as_set().copied())
+    });
+    form.finish()?;
+    if let Some(problem) = flag_problem {
+        return Err(problem);
+    }
+    if let Some((due, to_location)) = terms {
         let checkout = StockCheckout {
             member: member.expect("reported by finish"),
             quantity: quantity.expect("reported by finish"),
@@ -236,7 +247,6 @@ async fn order<K: Kind>(
         body.0["line_item"] = super::checkouts::line_item(&done.line_item, tenant.0.time_zone);
         return Ok(body);
     }
-    form.finish()?;
     let movement = Movement {
         order_type: order_type.expect("reported by finish"),
         quantity: quantity.expect("reported by finish"),
@@ -244,6 +254,8 @@ async fn order<K: Kind>(
         location,
         comments,
         values,
+        member,
+        override_conflicting,
     };
     let view = stock::order(
         state.db(),
