@@ -16,6 +16,7 @@ pub mod order;
 pub mod paging;
 pub mod password;
 pub mod plan;
+pub mod pricing;
 pub mod rate_limit;
 pub mod refusal;
 pub mod reservation;
