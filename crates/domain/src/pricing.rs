@@ -159,6 +159,23 @@ impl Percent {
     pub fn get(self) -> Decimal {
         self.0
     }
+
+    /// In hundredths of a percent (12.5 % is 1250), as stored.
+    pub fn hundredths(self) -> i64 {
+        let scaled = (self.0 * Decimal::ONE_HUNDRED).trunc();
+        i64::try_from(scaled).unwrap_or(0)
+    }
+
+    /// From hundredths of a percent, 0 to 10000.
+    pub fn from_hundredths(h: i64) -> Result<Self, String> {
+        Self::new(Decimal::new(h, 2))
+    }
+
+    /// With two places, as the API shows it: `12.50`.
+    pub fn to_fixed_string(self) -> String {
+        let h = self.hundredths();
+        format!("{}.{:02}", h / 100, h % 100)
+    }
 }
 
 impl fmt::Display for Percent {
@@ -256,6 +273,21 @@ fn started_minutes(from: DateTime<Utc>, to: DateTime<Utc>) -> i64 {
 /// Started units of `unit_minutes` in `minutes` (both positive): `ceil(minutes / unit)`.
 fn started_units(minutes: i64, unit_minutes: i64) -> i64 {
     minutes / unit_minutes + i64::from(minutes % unit_minutes > 0)
+}
+
+#[cfg(test)]
+mod percent_tests {
+    use super::Percent;
+
+    #[test]
+    fn hundredths_round_trip() {
+        let p = Percent::parse("12.5").unwrap();
+        assert_eq!(p.hundredths(), 1250);
+        assert_eq!(Percent::from_hundredths(1250), Ok(p));
+        assert_eq!(p.to_fixed_string(), "12.50");
+        assert_eq!(Percent::parse("100").unwrap().to_fixed_string(), "100.00");
+        assert!(Percent::from_hundredths(10001).is_err());
+    }
 }
 
 #[cfg(test)]

@@ -107,6 +107,23 @@ pub enum Conflict {
         /// The most units other approved reservations need on one day of the request.
         reserved: i64,
     },
+    /// The order's state does not allow changing these attributes.
+    OrderFieldsLocked {
+        number: i64,
+        state: crate::order::OrderState,
+        fields: Vec<crate::order::OrderField>,
+    },
+    /// The order's state does not allow the action (`action`: "rent out", "add items
+    /// to", ...).
+    OrderState {
+        number: i64,
+        state: crate::order::OrderState,
+        action: &'static str,
+    },
+    /// An item on an order cannot be deleted.
+    OnOrder {
+        number: i64,
+    },
     /// Approving would overlap another approved reservation of the asset.
     ReservationOverlap {
         number: i64,

@@ -143,10 +143,23 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
             1899,
         ),
     ] {
+        // Batteries sell at their price with an order; cables rent by the day.
+        let (price_set, rates) = match kind {
+            AssetType::VolatileAsset => (Change::Set(price), store::items::Rates::default()),
+            _ => (
+                Change::Keep,
+                store::items::Rates {
+                    daily: Change::Set(250),
+                    ..Default::default()
+                },
+            ),
+        };
         let input = store::items::AssetInput {
             name: Some(name(item)),
             group_id: Some(group),
             location_id: Change::Set(warehouse.id),
+            price: price_set,
+            rates,
             ..Default::default()
         };
         let today = store::items::Today(chrono::Utc::now().date_naive());

@@ -19,6 +19,8 @@ pub struct Company {
     pub time_zone: chrono_tz::Tz,
     pub currency: Currency,
     pub retired_activation_location: ActivationLocation,
+    /// How rental orders are priced.
+    pub pricing: domain::pricing::RentalSettings,
 }
 
 #[derive(sqlx::FromRow)]
@@ -33,6 +35,8 @@ struct CompanyRow {
     time_zone: String,
     currency: String,
     retired_activation_location: String,
+    inclusive_return: bool,
+    best_pricing: bool,
 }
 
 impl From<CompanyRow> for Company {
@@ -51,11 +55,15 @@ impl From<CompanyRow> for Company {
             currency: Currency::parse(&r.currency).unwrap_or_else(Currency::usd),
             retired_activation_location: ActivationLocation::parse(&r.retired_activation_location)
                 .unwrap_or(ActivationLocation::Optional),
+            pricing: domain::pricing::RentalSettings {
+                inclusive_return: r.inclusive_return,
+                best_pricing: r.best_pricing,
+            },
         }
     }
 }
 
-const COLUMNS: [&str; 10] = [
+const COLUMNS: [&str; 12] = [
     "id",
     "name",
     "subdomain",
@@ -66,6 +74,8 @@ const COLUMNS: [&str; 10] = [
     "time_zone",
     "currency",
     "retired_activation_location",
+    "inclusive_return",
+    "best_pricing",
 ];
 
 pub struct NewCompany {
@@ -335,6 +345,10 @@ pub struct Settings {
     pub time_zone: Option<chrono_tz::Tz>,
     pub currency: Option<Currency>,
     pub retired_activation_location: Option<ActivationLocation>,
+    /// Rental orders: whether the return minute counts.
+    pub inclusive_return: Option<bool>,
+    /// Rental orders: the cheapest of the split and each single unit.
+    pub best_pricing: Option<bool>,
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -352,6 +366,12 @@ pub async fn update_settings(
     }
     if let Some(a) = settings.retired_activation_location {
         values.push(("retired_activation_location", a.as_str().into()));
+    }
+    if let Some(b) = settings.inclusive_return {
+        values.push(("inclusive_return", b.into()));
+    }
+    if let Some(b) = settings.best_pricing {
+        values.push(("best_pricing", b.into()));
     }
     let details = serde_json::json!({"fields": values.iter().map(|(c, _)| *c).collect::<Vec<_>>()});
     update_company(

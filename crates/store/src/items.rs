@@ -991,6 +991,9 @@ pub async fn delete(
             to: holder_name(&mut tx, company, item.assigned_to_id).await?,
         }));
     }
+    if crate::orders::holds_item(&mut tx, company, item.id).await? {
+        return Err(StoreError::Conflict(Conflict::OnOrder { number }));
+    }
     if let Some(r) = crate::reservations::approved_from(&mut tx, company, item.id, today.0, None)
         .await?
         .into_iter()
@@ -1229,13 +1232,7 @@ pub async fn record_gps(
 }
 
 /// One entry of an item's history.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct HistoryEntry {
-    pub id: i64,
-    pub action: String,
-    pub details: String,
-    pub created_at: DateTime<Utc>,
-}
+pub use change_log::HistoryEntry;
 
 /// A page of an item's history, newest first (two statements: the count on the
 /// history's index, the page).
@@ -1252,28 +1249,9 @@ pub async fn history_page(
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
     let (id,): (i64,) = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    let entries = crate::scoped("change_log", company)
-        .and_where(Expr::col("subject_type").eq("item"))
-        .and_where(Expr::col("subject_id").eq(id))
-        .to_owned();
-    let count = entries
-        .clone()
-        .expr_as(Expr::col("id").count(), "n")
-        .to_owned();
-    let total: crate::Count = tx.one(&count).await?;
-    let rows = entries
-        .clone()
-        .columns(["id", "action", "details", "created_at"])
-        .order_by("id", Order::Desc)
-        .limit(p.limit())
-        .offset(p.offset())
-        .to_owned();
-    let records: Vec<HistoryEntry> = tx.all(&rows).await?;
+    let entries = change_log::page(&mut tx, company, "item", id, p).await?;
     tx.commit().await?;
-    Ok(PageOf {
-        records,
-        total: u64::try_from(total.n).unwrap_or(0),
-    })
+    Ok(entries)
 }
 
 /// Records an item in a group (and subgroup) with only a name. For tests of the

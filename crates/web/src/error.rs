@@ -83,6 +83,15 @@ impl ApiError {
         }
     }
 
+    /// A store error on an order addressed by number: its `NotFound` is "no such order
+    /// ... (sequence_num)".
+    pub fn from_order(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => ApiError::no_such_number("order"),
+            other => other.into(),
+        }
+    }
+
     /// As [`ApiError::from_item`] for a read: an item of another kind than the path's
     /// is not found there (a 404 naming the path that has it).
     pub fn from_item_read(e: StoreError) -> Self {

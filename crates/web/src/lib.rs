@@ -53,6 +53,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let api = resources::businesses::routes(api);
     let api = resources::contacts::routes(api);
     let api = resources::persons::routes(api);
+    let api = resources::orders::routes(api);
     api.into_parts()
 }
 

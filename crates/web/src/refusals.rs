@@ -81,6 +81,35 @@ pub fn conflict(refusal: &Conflict) -> String {
         } => format!(
             "Asset #{number} has {units} unit(s) and approved reservations already need {reserved} of them on a day of this request, so {wanted} more do not fit; deny another reservation, add stock, or ask for fewer units or other dates."
         ),
+        Conflict::OrderFieldsLocked {
+            number,
+            state,
+            fields,
+        } => {
+            let names: Vec<&str> = fields.iter().map(|f| f.as_str()).collect();
+            let open: Vec<&str> = state.changeable().iter().map(|f| f.as_str()).collect();
+            format!(
+                "Order #{number} is {}; {} can't be changed in that state (it allows {}). Nothing was changed.",
+                state.display_name(),
+                names.join(", "),
+                if open.is_empty() {
+                    "no changes".to_owned()
+                } else {
+                    open.join(", ")
+                }
+            )
+        }
+        Conflict::OrderState {
+            number,
+            state,
+            action,
+        } => format!(
+            "Order #{number} is {}; you can't {action} an order in that state.",
+            state.display_name()
+        ),
+        Conflict::OnOrder { number } => format!(
+            "Asset #{number} is on an order; take it off the order (or delete the order) first."
+        ),
         Conflict::StockCheckedOut { number, quantity } => {
             format!(
                 "Asset #{number} has {quantity} unit(s) checked out; check them in first (/stock_assets/{number}/get_current_checkouts.api lists them)."

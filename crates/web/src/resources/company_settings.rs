@@ -24,6 +24,14 @@ const FIELDS: &[(&str, &str)] = &[
         "retired_asset_activation_location",
         "whether reactivating a retired asset needs a location: required, optional or not_needed",
     ),
+    (
+        "inclusive_return",
+        "boolean, default true: rental orders count the return minute (06:00 to 06:00 is 24 h 1 min)",
+    ),
+    (
+        "best_pricing",
+        "boolean, default false: rental orders charge the cheapest of the rate split and each single unit",
+    ),
 ];
 
 pub fn routes(api: Api) -> Api {
@@ -43,6 +51,8 @@ pub fn render(c: &Company) -> Value {
         "time_zone": c.time_zone.name(),
         "currency": c.currency.as_str(),
         "retired_asset_activation_location": c.retired_activation_location.as_str(),
+        "inclusive_return": c.pricing.inclusive_return,
+        "best_pricing": c.pricing.best_pricing,
         "plan": c.plan.as_str(),
     })
 }
@@ -85,6 +95,8 @@ async fn update(
             ),
         }
     }
+    settings.inclusive_return = form.boolean("inclusive_return");
+    settings.best_pricing = form.boolean("best_pricing");
     form.finish()?;
     let company = companies::update_settings(state.db(), company.id, settings).await?;
     Ok(Json(views::one("company_settings", render(&company))))

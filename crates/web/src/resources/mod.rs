@@ -12,6 +12,7 @@ pub mod customers;
 pub mod groups;
 pub mod locations;
 pub mod members;
+pub mod orders;
 pub mod persons;
 pub mod reference_data;
 pub mod stock;

@@ -55,6 +55,9 @@ enum Seed {
     StockHistory(&'static str),
     StockCheckouts,
     MemberStockHistory,
+    /// Draft orders, and one in another state the state filter leaves out.
+    Orders,
+    OrderHistory,
 }
 
 struct List {
@@ -75,6 +78,13 @@ const fn list(documented: &'static str, key: &'static str, size: usize, seed: Se
 }
 
 const LISTS: &[List] = &[
+    list("/baskets.api", "baskets", 25, Seed::Orders),
+    list(
+        "/baskets/{sequence_num}/history.api",
+        "history",
+        25,
+        Seed::OrderHistory,
+    ),
     list(
         "/locations/get_line_item_locations.api",
         "locations",
@@ -566,6 +576,38 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
                     format!("/members/{ann}/checkin_checkout_history_for_stock.api")
                 }
             }
+        }
+        Seed::Orders | Seed::OrderHistory => {
+            let ann = app.customer("Ann", "Renter", &[]).await;
+            let a = ann.to_string();
+            let first = app
+                .post("/baskets.api", &[("basket[customer_id]", &a)])
+                .await;
+            let number = first.expect(StatusCode::OK)["basket"]["sequence_num"]
+                .as_i64()
+                .unwrap();
+            if matches!(seed, Seed::OrderHistory) {
+                for i in 1..n {
+                    app.patch(
+                        &format!("/baskets/{number}.api"),
+                        &[("basket[description]", &name(i))],
+                    )
+                    .await
+                    .expect(StatusCode::OK);
+                }
+                return format!("/baskets/{number}/history.api");
+            }
+            for _ in 1..n {
+                ok(
+                    app,
+                    "/baskets.api",
+                    &[("basket[customer_id]", &a)],
+                    "basket",
+                )
+                .await;
+            }
+            app.order(Some(ann), None, "completed").await;
+            "/baskets.api?filters[state]=drafted".into()
         }
         Seed::CustomTaxes => {
             for i in 0..n {

@@ -1,0 +1,382 @@
+//! The items on an order: put on (fixed assets and asset stock at the rates they have
+//! then, inventory at a sale price) and taken off a draft.
+
+use chrono::{DateTime, Utc};
+use domain::item::AssetType;
+use domain::order::OrderState;
+use domain::pricing::Rates;
+use domain::refusal::Conflict;
+use domain::stock::Quantity;
+use domain::{CompanyId, Vocabulary};
+use sea_query::{Cond, Expr, ExprTrait, Order as SqlOrder, Query, SelectStatement};
+use serde_json::json;
+
+use super::lock;
+use super::priced::{OrderView, reprice};
+use crate::{Assignments, Db, StoreError, Tx, change_log, now};
+
+/// One item on an order, with the item's number and name.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LineItem {
+    pub id: i64,
+    pub order_id: i64,
+    pub item_id: i64,
+    pub sequence_num: i64,
+    pub asset_name: String,
+    pub asset_type: String,
+    pub bundle_id: Option<i64>,
+    pub quantity: i64,
+    pub quantity_returned: i64,
+    pub location_id: Option<i64>,
+    pub for_sale: bool,
+    pub sale_price: Option<i64>,
+    pub rate_per_minute: Option<i64>,
+    pub rate_hourly: Option<i64>,
+    pub rate_daily: Option<i64>,
+    pub rate_weekly: Option<i64>,
+    pub rate_monthly: Option<i64>,
+    pub due_at: Option<DateTime<Utc>>,
+    pub returned_at: Option<DateTime<Utc>>,
+    pub late_fee: i64,
+    pub custom_attributes: String,
+    pub created_at: DateTime<Utc>,
+}
+
+impl LineItem {
+    pub fn rates(&self) -> Rates {
+        let m = |v: Option<i64>| v.map(domain::money::Money::from_minor);
+        Rates {
+            per_minute: m(self.rate_per_minute),
+            hourly: m(self.rate_hourly),
+            daily: m(self.rate_daily),
+            weekly: m(self.rate_weekly),
+            monthly: m(self.rate_monthly),
+        }
+    }
+
+    pub fn kind(&self) -> AssetType {
+        AssetType::parse(&self.asset_type).unwrap_or(AssetType::FixedAsset)
+    }
+}
+
+pub(super) fn lines_select(company: CompanyId) -> SelectStatement {
+    let l = |c: &'static str| ("order_line_items", c);
+    Query::select()
+        .from("order_line_items")
+        .columns(
+            [
+                "id",
+                "order_id",
+                "item_id",
+                "asset_type",
+                "bundle_id",
+                "quantity",
+                "quantity_returned",
+                "location_id",
+                "for_sale",
+                "sale_price",
+                "rate_per_minute",
+                "rate_hourly",
+                "rate_daily",
+                "rate_weekly",
+                "rate_monthly",
+                "due_at",
+                "returned_at",
+                "late_fee",
+                "custom_attributes",
+                "created_at",
+            ]
+            .map(l),
+        )
+        .expr_as(Expr::col(("items", "sequence_num")), "sequence_num")
+        .expr_as(Expr::col(("items", "name")), "asset_name")
+        .inner_join(
+            "items",
+            Cond::all()
+                .add(Expr::col(("items", "company_id")).equals(l("company_id")))
+                .add(Expr::col(("items", "id")).equals(l("item_id"))),
+        )
+        .and_where(Expr::col(l("company_id")).eq(company.0))
+        .order_by(l("id"), SqlOrder::Asc)
+        .to_owned()
+}
+
+/// An item to put on an order.
+#[derive(Debug, Clone)]
+pub struct Addition {
+    pub number: i64,
+    /// Units of asset stock or inventory; a fixed asset is 1.
+    pub quantity: Option<Quantity>,
+    /// Where units of stock or inventory come from; the item's own location when
+    /// `None`.
+    pub location: Option<i64>,
+    /// Inventory: the price per unit it is sold at with the order (minor units); the
+    /// item's price when `None`.
+    pub price: Option<i64>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct Addable {
+    id: i64,
+    sequence_num: i64,
+    name: String,
+    asset_type: String,
+    state: String,
+    location_id: Option<i64>,
+    price: Option<i64>,
+    rate_per_minute: Option<i64>,
+    rate_hourly: Option<i64>,
+    rate_daily: Option<i64>,
+    rate_weekly: Option<i64>,
+    rate_monthly: Option<i64>,
+    late_fee_kind: Option<String>,
+    late_fee_amount: Option<i64>,
+}
+
+impl Addable {
+    fn has_rate(&self) -> bool {
+        [
+            self.rate_per_minute,
+            self.rate_hourly,
+            self.rate_daily,
+            self.rate_weekly,
+            self.rate_monthly,
+        ]
+        .iter()
+        .any(Option::is_some)
+    }
+}
+
+/// Puts items on a draft or web order: fixed assets and asset stock need a rental
+/// rate, inventory a price (it is sold with the order); every problem is one 422 and
+/// nothing is added.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn add_items(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    additions: Vec<Addition>,
+) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    let state = order.state();
+    if !matches!(state, OrderState::Drafted | OrderState::WebOrder) {
+        return Err(StoreError::Conflict(Conflict::OrderState {
+            number,
+            state,
+            action: "add items to",
+        }));
+    }
+    add_in(&mut tx, company, order.id, &additions).await?;
+    let view = reprice(&mut tx, company, number).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Writes the line items of `additions` on order `order` (its row locked); every
+/// problem is one 422 on `asset_ids` and nothing is written.
+pub(super) async fn add_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: i64,
+    additions: &[Addition],
+) -> Result<(), StoreError> {
+    let numbers: Vec<i64> = additions.iter().map(|a| a.number).collect();
+    let stmt = crate::scoped("items", company)
+        .columns([
+            "id",
+            "sequence_num",
+            "name",
+            "asset_type",
+            "state",
+            "location_id",
+            "price",
+            "rate_per_minute",
+            "rate_hourly",
+            "rate_daily",
+            "rate_weekly",
+            "rate_monthly",
+            "late_fee_kind",
+            "late_fee_amount",
+        ])
+        .and_where(Expr::col("sequence_num").is_in(numbers.clone()))
+        .to_owned();
+    let found: Vec<Addable> = tx.all(&stmt).await?;
+    let on_order = Query::select()
+        .from("order_line_items")
+        .column("item_id")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("order_id").eq(order))
+        .to_owned();
+    let held: Vec<(i64,)> = tx.all(&on_order).await?;
+    let mut problems = Vec::new();
+    let mut rows = Vec::new();
+    for addition in additions {
+        let n = addition.number;
+        let Some(item) = found.iter().find(|i| i.sequence_num == n) else {
+            problems.push(format!("#{n} is not an asset of this company"));
+            continue;
+        };
+        let kind = AssetType::parse(&item.asset_type).unwrap_or(AssetType::FixedAsset);
+        if item.state == domain::item::ItemState::Retired.as_str() {
+            problems.push(format!("#{n} ({}) is retired", item.name));
+            continue;
+        }
+        if held.iter().any(|h| h.0 == item.id) {
+            problems.push(format!("#{n} ({}) is on this order already", item.name));
+            continue;
+        }
+        let quantity = match (kind, addition.quantity) {
+            (AssetType::FixedAsset, Some(q)) if q.get() != 1 => {
+                problems.push(format!(
+                    "#{n} ({}) is a fixed asset: its quantity is 1",
+                    item.name
+                ));
+                continue;
+            }
+            (_, q) => q.map_or(1, Quantity::get),
+        };
+        let sale_price = match kind {
+            AssetType::VolatileAsset => match addition.price.or(item.price) {
+                Some(p) => Some(p),
+                None => {
+                    problems.push(format!(
+                        "#{n} ({}) is inventory without a price: send volatile_assets_values[{n}][price] or give the item a price",
+                        item.name
+                    ));
+                    continue;
+                }
+            },
+            _ if !item.has_rate() => {
+                problems.push(format!(
+                    "#{n} ({}) has no rental rate: give it one (rental_price_attributes) before renting it out",
+                    item.name
+                ));
+                continue;
+            }
+            _ => None,
+        };
+        let location = match kind {
+            AssetType::FixedAsset => item.location_id,
+            _ => addition.location.or(item.location_id),
+        };
+        rows.push((item.clone(), kind, quantity, location, sale_price));
+    }
+    for (_, _, _, location, _) in &rows {
+        if let Some(l) = location
+            && !crate::has(tx, "locations", company, *l).await?
+        {
+            problems.push(format!("location {l} is not a location of this company"));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(StoreError::invalid("asset_ids", problems.join("; ")));
+    }
+    let at = now();
+    for (item, kind, quantity, location, sale_price) in &rows {
+        let mut row = Assignments::insert();
+        row.set("company_id", company.0)
+            .set("order_id", order)
+            .set("item_id", item.id)
+            .set("asset_type", kind.as_str())
+            .set("quantity", *quantity)
+            .given("location_id", location)
+            .set("for_sale", sale_price.is_some())
+            .given("sale_price", sale_price)
+            .given("rate_per_minute", &item.rate_per_minute)
+            .given("rate_hourly", &item.rate_hourly)
+            .given("rate_daily", &item.rate_daily)
+            .given("rate_weekly", &item.rate_weekly)
+            .given("rate_monthly", &item.rate_monthly)
+            .given("late_fee_kind", &item.late_fee_kind)
+            .given("late_fee_amount", &item.late_fee_amount)
+            .set("created_at", at)
+            .set("updated_at", at);
+        tx.execute(&row.into_insert("order_line_items")).await?;
+    }
+    change_log::record(
+        tx,
+        company,
+        "order",
+        order,
+        "items_added",
+        json!({"asset_ids": numbers}),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Takes items off a draft or web order; an item not on it is a 422 and nothing
+/// changes.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn remove_items(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    numbers: Vec<i64>,
+) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    let state = order.state();
+    if !matches!(state, OrderState::Drafted | OrderState::WebOrder) {
+        return Err(StoreError::Conflict(Conflict::OrderState {
+            number,
+            state,
+            action: "remove items from",
+        }));
+    }
+    let lines = lines_select(company)
+        .and_where(Expr::col(("order_line_items", "order_id")).eq(order.id))
+        .to_owned();
+    let lines: Vec<LineItem> = tx.all(&lines).await?;
+    let missing: Vec<String> = numbers
+        .iter()
+        .filter(|n| !lines.iter().any(|l| l.sequence_num == **n))
+        .map(|n| format!("#{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(StoreError::invalid(
+            "asset_ids",
+            format!("not on this order: {}", missing.join(", ")),
+        ));
+    }
+    let ids: Vec<i64> = lines
+        .iter()
+        .filter(|l| numbers.contains(&l.sequence_num))
+        .map(|l| l.id)
+        .collect();
+    let stmt = Query::delete()
+        .from_table("order_line_items")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").is_in(ids))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "order",
+        order.id,
+        "items_removed",
+        json!({"asset_ids": numbers}),
+    )
+    .await?;
+    let view = reprice(&mut tx, company, number).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Whether item `item` is on any order (it cannot be deleted then).
+pub(crate) async fn holds_item(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+) -> Result<bool, StoreError> {
+    let stmt = Query::select()
+        .from("order_line_items")
+        .column("order_id")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("item_id").eq(item))
+        .limit(1)
+        .to_owned();
+    Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
+}

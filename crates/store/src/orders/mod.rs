@@ -1,0 +1,268 @@
+//! Rental orders (baskets): the order's own fields (`fields.rs`), its line items
+//! (`lines.rs`) and its totals (`priced.rs`). The state machine is `domain::order`, the
+//! arithmetic `domain::pricing`; these modules read and write them. Every change of an
+//! order locks its row, checks the state allows it, writes, prices the order again and
+//! stores `net_amount` and `balance_due` in the same transaction.
+
+mod fields;
+mod lines;
+mod priced;
+
+pub use fields::{OrderInput, create, update};
+pub(crate) use lines::holds_item;
+pub use lines::{Addition, LineItem, add_items, remove_items};
+pub use priced::{OrderView, PricedLine, find};
+
+use chrono::{DateTime, Utc};
+use domain::order::OrderState;
+use domain::pricing::Percent;
+use domain::{CompanyId, Page, Vocabulary};
+use sea_query::{Cond, Expr, ExprTrait, LockType, Query, SelectStatement};
+use serde_json::json;
+
+use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, counters, now};
+use counters::Sequence;
+
+/// Records an order for a customer or contact (and optionally a business) in a given
+/// state, nothing else: the customer filters' tests and the benchmark seed use it.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn record(
+    db: &Db,
+    company: CompanyId,
+    customer: Option<i64>,
+    business: Option<i64>,
+    state: &str,
+) -> Result<i64, StoreError> {
+    let Some(state) = OrderState::parse(state) else {
+        return Err(StoreError::invalid(
+            "basket_state",
+            format!("must be one of {}", OrderState::names()),
+        ));
+    };
+    let mut tx = db.begin().await?;
+    let sequence_num = counters::next(&mut tx, company, Sequence::Orders).await?;
+    let at = now();
+    let mut row = Assignments::insert();
+    row.set("company_id", company.0)
+        .set("sequence_num", sequence_num)
+        .set("customer_id", customer)
+        .set("business_id", business)
+        .set("basket_state", state.as_str())
+        .set("created_at", at)
+        .set("updated_at", at);
+    let (id,): (i64,) = tx
+        .one(
+            &row.into_insert("orders")
+                .returning(Query::returning().column("id"))
+                .to_owned(),
+        )
+        .await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "order",
+        id,
+        "created",
+        json!({"basket_state": state.as_str()}),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// An order's row, with the names of whom it is for.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Order {
+    pub id: i64,
+    pub sequence_num: i64,
+    pub customer_id: Option<i64>,
+    pub customer_name: Option<String>,
+    /// The customer (or contact) pays no tax.
+    pub customer_tax_free: Option<bool>,
+    pub business_id: Option<i64>,
+    pub business_name: Option<String>,
+    pub business_tax_free: Option<bool>,
+    pub basket_state: String,
+    pub description: Option<String>,
+    pub identification_number: Option<String>,
+    pub invoice_heading: Option<String>,
+    pub expected_checkout_at: Option<DateTime<Utc>>,
+    pub due_at: Option<DateTime<Utc>>,
+    pub bill_from: Option<DateTime<Utc>>,
+    pub bill_to: Option<DateTime<Utc>>,
+    pub location_id: Option<i64>,
+    pub pick_up_location_id: Option<i64>,
+    pub shipping_address_id: Option<i64>,
+    pub pick_up_address_id: Option<i64>,
+    pub location_for_delivery: bool,
+    pub location_for_pickup: bool,
+    /// Hundredths of a percent.
+    pub order_discount: i64,
+    pub assigned_to_id: Option<i64>,
+    pub user_listing_name: Option<String>,
+    /// JSON object keyed by custom field id.
+    pub custom_attributes: String,
+    pub checked_out_on: Option<DateTime<Utc>>,
+    pub returned_on: Option<DateTime<Utc>>,
+    pub completed_on: Option<DateTime<Utc>>,
+    pub damage_amount: i64,
+    pub amount_paid: i64,
+    pub net_amount: i64,
+    pub balance_due: i64,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl Order {
+    pub fn state(&self) -> OrderState {
+        OrderState::parse(&self.basket_state).unwrap_or(OrderState::Drafted)
+    }
+
+    /// The order discount as a percentage.
+    pub fn discount(&self) -> Percent {
+        Percent::from_hundredths(self.order_discount).unwrap_or(Percent::ZERO)
+    }
+
+    /// The billing period: `bill_from`..`bill_to`, each defaulting to the order's
+    /// check-out and due moments.
+    pub fn billing(&self) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
+        Some((
+            self.bill_from
+                .or(self.checked_out_on)
+                .or(self.expected_checkout_at)?,
+            self.bill_to.or(self.due_at)?,
+        ))
+    }
+}
+
+const ORDER_COLUMNS: [&str; 32] = [
+    "id",
+    "sequence_num",
+    "customer_id",
+    "business_id",
+    "basket_state",
+    "description",
+    "identification_number",
+    "invoice_heading",
+    "expected_checkout_at",
+    "due_at",
+    "bill_from",
+    "bill_to",
+    "location_id",
+    "pick_up_location_id",
+    "shipping_address_id",
+    "pick_up_address_id",
+    "location_for_delivery",
+    "location_for_pickup",
+    "order_discount",
+    "assigned_to_id",
+    "user_listing_name",
+    "custom_attributes",
+    "checked_out_on",
+    "returned_on",
+    "completed_on",
+    "damage_amount",
+    "amount_paid",
+    "net_amount",
+    "balance_due",
+    "created_at",
+    "updated_at",
+    "company_id",
+];
+
+/// The orders of `company` with their customer's and business's names.
+fn select(company: CompanyId) -> SelectStatement {
+    let o = |c: &'static str| ("orders", c);
+    Query::select()
+        .from("orders")
+        .columns(ORDER_COLUMNS[..31].iter().map(|c| o(c)))
+        .expr_as(
+            Expr::cust(
+                r#"CASE WHEN "persons"."first_name" IS NULL THEN "persons"."last_name" ELSE "persons"."first_name" || ' ' || "persons"."last_name" END"#,
+            ),
+            "customer_name",
+        )
+        .expr_as(
+            Expr::col(("persons", "collect_tax")).not(),
+            "customer_tax_free",
+        )
+        .expr_as(Expr::col(("businesses", "name")), "business_name")
+        .expr_as(Expr::col(("businesses", "tax_free")), "business_tax_free")
+        .left_join(
+            "persons",
+            Cond::all()
+                .add(Expr::col(("persons", "company_id")).equals(o("company_id")))
+                .add(Expr::col(("persons", "id")).equals(o("customer_id"))),
+        )
+        .left_join(
+            "businesses",
+            Cond::all()
+                .add(Expr::col(("businesses", "company_id")).equals(o("company_id")))
+                .add(Expr::col(("businesses", "id")).equals(o("business_id"))),
+        )
+        .and_where(Expr::col(o("company_id")).eq(company.0))
+        .to_owned()
+}
+
+/// Which orders a list shows.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum OrderFilter {
+    /// Every order.
+    #[default]
+    All,
+    /// Those in one state.
+    State(OrderState),
+}
+
+/// A page of orders, oldest number first (without their lines).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn list(
+    db: &Db,
+    company: CompanyId,
+    filter: OrderFilter,
+    page: Page,
+) -> Result<PageOf<Order>, StoreError> {
+    let mut base = crate::scoped("orders", company);
+    let mut rows = select(company);
+    if let OrderFilter::State(state) = filter {
+        base.and_where(Expr::col("basket_state").eq(state.as_str()));
+        rows.and_where(Expr::col(("orders", "basket_state")).eq(state.as_str()));
+    }
+    crate::page_of(
+        db,
+        &base,
+        rows,
+        ("orders", "id"),
+        page,
+        crate::Total::Filtered,
+    )
+    .await
+}
+
+/// Locks the order numbered `number` for the rest of the transaction.
+async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Order, StoreError> {
+    let stmt = select(company)
+        .and_where(Expr::col(("orders", "sequence_num")).eq(number))
+        .lock_with_tables(LockType::Update, ["orders"])
+        .to_owned();
+    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+/// A page of the order's history, newest first.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn history_page(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    p: Page,
+) -> Result<PageOf<change_log::HistoryEntry>, StoreError> {
+    let mut tx = db.begin_read().await?;
+    let stmt = crate::scoped("orders", company)
+        .column("id")
+        .and_where(Expr::col("sequence_num").eq(number))
+        .to_owned();
+    let (id,): (i64,) = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let entries = change_log::page(&mut tx, company, "order", id, p).await?;
+    tx.commit().await?;
+    Ok(entries)
+}

@@ -1,0 +1,150 @@
+//! What an order costs: its lines priced under the company's settings
+//! (`domain::pricing`), read fresh, and stored after every change.
+
+use domain::CompanyId;
+use domain::pricing::{self, Basket, Line, LineKind, RentalSettings, Totals};
+use domain::stock::Quantity;
+use sea_query::{Expr, ExprTrait, Query};
+
+use super::lines::{LineItem, lines_select};
+use super::{Order, select};
+use crate::{Db, StoreError, Tx};
+
+/// How the company prices orders.
+#[derive(Debug, Clone, Copy, sqlx::FromRow)]
+struct Settings {
+    inclusive_return: bool,
+    best_pricing: bool,
+}
+
+/// An order with its line items and its totals as priced now.
+#[derive(Debug, Clone)]
+pub struct OrderView {
+    pub order: Order,
+    pub lines: Vec<PricedLine>,
+    pub totals: Totals,
+}
+
+/// A line item and what its rental costs (`None`: a sale line, or no period yet).
+#[derive(Debug, Clone)]
+pub struct PricedLine {
+    pub line: LineItem,
+    pub charge: Option<pricing::RentalCharge>,
+}
+
+/// Prices `order` with `lines` under the company's settings.
+fn price(
+    order: Order,
+    lines: Vec<LineItem>,
+    settings: RentalSettings,
+) -> Result<OrderView, StoreError> {
+    let period = order.billing();
+    let mut priced = Vec::with_capacity(lines.len());
+    let mut basket_lines = Vec::with_capacity(lines.len());
+    for line in lines {
+        let quantity =
+            Quantity::new(line.quantity).map_err(|p| StoreError::invalid("quantity", p))?;
+        let (kind, amount, charge) = match (line.sale_price, period) {
+            (Some(price), _) => (
+                LineKind::Sale,
+                domain::money::Money::from_minor(price.saturating_mul(line.quantity)),
+                None,
+            ),
+            (None, Some((from, to))) if to > from => {
+                let charge =
+                    pricing::rental_charge(&line.rates(), from, to, settings).map_err(|e| {
+                        StoreError::invalid(
+                            "asset_ids",
+                            format!("asset #{} {e}", line.sequence_num),
+                        )
+                    })?;
+                let amount = charge
+                    .times(quantity)
+                    .map_err(|e| StoreError::invalid("quantity", e.to_string()))?;
+                (LineKind::Rental, amount, Some(charge))
+            }
+            (None, _) => (LineKind::Rental, domain::money::Money::from_minor(0), None),
+        };
+        basket_lines.push(Line {
+            kind,
+            amount,
+            late_fee: (line.late_fee > 0).then(|| domain::money::Money::from_minor(line.late_fee)),
+        });
+        priced.push(PricedLine { line, charge });
+    }
+    let basket = Basket {
+        lines: basket_lines,
+        order_discount: order.discount(),
+        damages: domain::money::Money::from_minor(order.damage_amount),
+        tax_free: order.customer_tax_free.unwrap_or(false)
+            || order.business_tax_free.unwrap_or(false),
+        amount_paid: domain::money::Money::from_minor(order.amount_paid),
+        ..Basket::default()
+    };
+    let totals = basket
+        .totals()
+        .map_err(|e| StoreError::invalid("basket", e.to_string()))?;
+    Ok(OrderView {
+        order,
+        lines: priced,
+        totals,
+    })
+}
+
+async fn settings(tx: &mut Tx, company: CompanyId) -> Result<RentalSettings, StoreError> {
+    let stmt = Query::select()
+        .from("companies")
+        .columns(["inclusive_return", "best_pricing"])
+        .and_where(Expr::col("id").eq(company.0))
+        .to_owned();
+    let s: Settings = tx.one(&stmt).await?;
+    Ok(RentalSettings {
+        inclusive_return: s.inclusive_return,
+        best_pricing: s.best_pricing,
+    })
+}
+
+/// The order numbered `number`, its lines and totals, read in `tx`.
+async fn view(tx: &mut Tx, company: CompanyId, number: i64) -> Result<OrderView, StoreError> {
+    let stmt = select(company)
+        .and_where(Expr::col(("orders", "sequence_num")).eq(number))
+        .to_owned();
+    let order: Order = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let lines = lines_select(company)
+        .and_where(Expr::col(("order_line_items", "order_id")).eq(order.id))
+        .to_owned();
+    let lines: Vec<LineItem> = tx.all(&lines).await?;
+    price(order, lines, settings(tx, company).await?)
+}
+
+/// The order numbered `number` with its lines and totals.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn find(db: &Db, company: CompanyId, number: i64) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin_read().await?;
+    let found = view(&mut tx, company, number).await;
+    tx.commit().await?;
+    found
+}
+
+/// Prices the order again and stores its net amount and balance; answers it.
+pub(super) async fn reprice(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: i64,
+) -> Result<OrderView, StoreError> {
+    let view = view(tx, company, number).await?;
+    let stmt = Query::update()
+        .table("orders")
+        .values([
+            ("net_amount", view.totals.net_amount.into()),
+            ("balance_due", view.totals.balance_due.into()),
+        ])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(view.order.id))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    let mut view = view;
+    view.order.net_amount = view.totals.net_amount;
+    view.order.balance_due = view.totals.balance_due;
+    Ok(view)
+}

@@ -1,0 +1,177 @@
+//! Items on an order: `update_basket_from_show.api` adds fixed assets, asset stock
+//! and inventory; `remove_asset.api` takes them off a draft.
+
+use axum::Json;
+use axum::extract::State;
+use domain::stock::Quantity;
+use serde_json::Value;
+use store::orders::{self, Addition};
+
+use super::answer;
+use crate::api::{Api, Doc, put_or_patch};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::parse_id;
+use crate::ids::{Number, kind};
+use crate::params::Params;
+use crate::state::AppState;
+
+const ADD: &[(&str, &str)] = &[
+    (
+        "asset_ids",
+        "required: a comma list of item numbers (fixed assets, asset stock, inventory); fixed assets and asset stock need a rental rate, inventory a price",
+    ),
+    (
+        "stock_assets_values[<n>][quantity]",
+        "units of asset stock n, 1 to 1000000000, default 1",
+    ),
+    (
+        "stock_assets_values[<n>][location_id]",
+        "where its units come from; default the item's location",
+    ),
+    (
+        "volatile_assets_values[<n>][quantity]",
+        "units of inventory n, default 1",
+    ),
+    (
+        "volatile_assets_values[<n>][location_id]",
+        "where its units come from; default the item's location",
+    ),
+    (
+        "volatile_assets_values[<n>][price]",
+        "the price per unit inventory n is sold at with the order; default the item's price",
+    ),
+];
+
+pub(super) fn routes(api: Api) -> Api {
+    api.route(
+        "/baskets/{sequence_num}/update_basket_from_show",
+        put_or_patch(add),
+        Doc::new(
+            "Orders",
+            "Put items on a draft or web order (PATCH or PUT): one 422 names every item refused (unknown, retired, already on it, no rental rate, inventory without a price) and nothing is added",
+        )
+        .query(ADD)
+        .returns("basket"),
+    )
+    .route(
+        "/baskets/{sequence_num}/remove_asset",
+        put_or_patch(remove),
+        Doc::new(
+            "Orders",
+            "Take items off a draft or web order (PATCH or PUT); an item not on it is a 422 and nothing changes",
+        )
+        .query(&[("asset_ids", "required: a comma list of item numbers")])
+        .returns("basket"),
+    )
+}
+
+/// The item numbers of `asset_ids`: required, or `None` when not sent and not
+/// `required`.
+fn numbers(params: &Params, required: bool) -> Result<Option<Vec<i64>>, ApiError> {
+    let Some(raw) = params.get("asset_ids") else {
+        return if required {
+            Err(ApiError::field(
+                "asset_ids",
+                "can't be blank: a comma list of item numbers",
+            ))
+        } else {
+            Ok(None)
+        };
+    };
+    let mut numbers = Vec::new();
+    let mut problems = Vec::new();
+    for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if let Some(bundle) = part.strip_suffix("-b") {
+            problems.push(format!("{bundle}-b: there is no such bundle"));
+        } else {
+            match parse_id(part) {
+                Some(n) if !numbers.contains(&n) => numbers.push(n),
+                Some(n) => problems.push(format!("#{n} is named twice")),
+                None => problems.push(format!("{part:?} is not an item number")),
+            }
+        }
+    }
+    if numbers.is_empty() && problems.is_empty() {
+        problems.push("can't be blank: a comma list of item numbers".to_owned());
+    }
+    if !problems.is_empty() {
+        return Err(ApiError::field("asset_ids", problems.join("; ")));
+    }
+    Ok(Some(numbers))
+}
+
+/// The items `asset_ids` names with their quantities and locations.
+pub(super) fn read_additions(params: &Params, required: bool) -> Result<Vec<Addition>, ApiError> {
+    let Some(numbers) = numbers(params, required)? else {
+        return Ok(Vec::new());
+    };
+    let mut problems = store::FieldErrors::new();
+    let mut add = |key: &str, p: String| problems.entry(key.to_owned()).or_default().push(p);
+    let additions = numbers
+        .into_iter()
+        .map(|n| {
+            let value = |field: &str| {
+                ["stock_assets_values", "volatile_assets_values"]
+                    .iter()
+                    .find_map(|p| {
+                        let key = format!("{p}[{n}][{field}]");
+                        params.get(&key).map(|v| (key, v))
+                    })
+            };
+            let quantity = value("quantity")
+                .and_then(|(key, raw)| Quantity::parse(raw).map_err(|p| add(&key, p)).ok());
+            let location = value("location_id").and_then(|(key, raw)| {
+                parse_id(raw).or_else(|| {
+                    add(
+                        &key,
+                        "must be a location id (a positive whole number)".to_owned(),
+                    );
+                    None
+                })
+            });
+            let price = value("price").and_then(|(key, raw)| {
+                domain::money::Money::parse(raw)
+                    .map(|m| m.minor())
+                    .map_err(|p| add(&key, p))
+                    .ok()
+            });
+            Addition {
+                number: n,
+                quantity,
+                location,
+                price,
+            }
+        })
+        .collect();
+    if !problems.is_empty() {
+        return Err(ApiError::Invalid(problems));
+    }
+    Ok(additions)
+}
+
+async fn add(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Order>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let additions = read_additions(&params, true)?;
+    let view = orders::add_items(state.db(), tenant.0.id, number, additions)
+        .await
+        .map_err(ApiError::from_order)?;
+    Ok(answer(&view, tenant.0.time_zone))
+}
+
+async fn remove(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Order>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let numbers = numbers(&params, true)?.unwrap_or_default();
+    let view = orders::remove_items(state.db(), tenant.0.id, number, numbers)
+        .await
+        .map_err(ApiError::from_order)?;
+    Ok(answer(&view, tenant.0.time_zone))
+}

@@ -1,0 +1,585 @@
+//! Rental orders (baskets): the record, its list and history, what each state lets an
+//! update change, and items put on and taken off an order with their prices.
+
+use crate::common::{Kind, TestApp};
+use axum::http::StatusCode;
+use serde_json::Value;
+
+both!(
+    create_read_update_list_and_history,
+    bad_orders_are_refused_and_write_nothing,
+    updates_follow_the_state_table,
+    items_are_added_priced_and_removed,
+    items_that_cannot_go_on_an_order_are_refused,
+    company_pricing_settings_apply,
+    another_companys_orders_do_not_exist,
+);
+
+async fn create(app: &TestApp, form: &[(&str, &str)]) -> crate::common::Res {
+    app.post("/baskets.api", form).await
+}
+
+async fn order_count(app: &TestApp) -> usize {
+    app.get("/baskets.api").await.into_body(StatusCode::OK)["baskets"]
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+async fn create_read_update_list_and_history(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let ann = app.customer("Ann", "Renter", &[]).await.to_string();
+    let store = app.location("Main Store", &[]).await.to_string();
+    let res = create(
+        &app,
+        &[
+            ("basket[customer_id]", &ann),
+            ("basket[description]", "Wedding"),
+            ("expected_checkout_date", "07/01/2027"),
+            ("expected_checkout_time", "09:00"),
+            ("due_date", "07/03/2027"),
+            ("basket[order_discount]", "12.5"),
+            ("basket[location_id]", &store),
+        ],
+    )
+    .await;
+    let b = res.into_body(StatusCode::OK)["basket"].clone();
+    assert_eq!(b["basket_state"], "drafted");
+    assert_eq!(b["order_state"], "Draft");
+    assert_eq!(b["associated_customer"]["name"], "Ann Renter");
+    assert_eq!(b["expected_checkout_date"], "2027-07-01 09:00:00");
+    assert_eq!(b["due_date"], "2027-07-03 23:59:00");
+    assert_eq!(b["order_discount"], "12.50");
+    assert_eq!(b["net_amount"], "0.00");
+    assert_eq!(b["order_line_items"], serde_json::json!([]));
+    let n = b["sequence_num"].as_i64().unwrap();
+
+    let res = app
+        .patch(
+            &format!("/baskets/{n}.api"),
+            &[
+                ("basket[description]", "Wedding, 120 guests"),
+                ("basket[identification_number]", "W-7"),
+            ],
+        )
+        .await;
+    let b = res.into_body(StatusCode::OK)["basket"].clone();
+    assert_eq!(b["description"], "Wedding, 120 guests");
+    assert_eq!(b["identification_number"], "W-7");
+    assert_eq!(b["order_discount"], "12.50", "kept");
+    let read = app
+        .get(&format!("/baskets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(read["basket"]["identification_number"], "W-7");
+    for bad in ["9999", "abc", "0", "-1"] {
+        for path in [
+            format!("/baskets/{bad}.api"),
+            format!("/baskets/{bad}/history.api"),
+        ] {
+            assert_eq!(
+                app.get(&path).await.into_body(StatusCode::NOT_FOUND)["message"],
+                "No such order in this company. Check the order number (sequence_num).",
+                "{path}"
+            );
+        }
+    }
+    app.patch(
+        "/baskets/9999/update_basket_from_show.api",
+        &[("asset_ids", "1")],
+    )
+    .await
+    .expect(StatusCode::NOT_FOUND);
+
+    for _ in 0..26 {
+        create(&app, &[("basket[customer_id]", &ann)])
+            .await
+            .expect(StatusCode::OK);
+    }
+    let first = app.get("/baskets.api").await.into_body(StatusCode::OK);
+    assert_eq!(first["total_pages"], 2);
+    assert_eq!(first["baskets"].as_array().unwrap().len(), 25);
+    assert_eq!(first["baskets"][0]["sequence_num"], n);
+    for state in ["drafted", "Draft", "draft"] {
+        let drafts = app
+            .get(&format!("/baskets.api?filters[state]={state}&page=2"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_eq!(drafts["baskets"].as_array().unwrap().len(), 2, "{state}");
+    }
+    let done = app
+        .get("/baskets.api?filters[completed]=true")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(done["baskets"].as_array().unwrap().len(), 0);
+    app.get("/baskets.api?filters[state]=lost")
+        .await
+        .expect_invalid("filters[state]");
+
+    let history = app
+        .get(&format!("/baskets/{n}/history.api"))
+        .await
+        .into_body(StatusCode::OK);
+    let actions: Vec<&str> = history["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, vec!["updated", "created"]);
+}
+
+async fn bad_orders_are_refused_and_write_nothing(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let ann = app.customer("Ann", "Renter", &[]).await.to_string();
+    create(&app, &[("basket[description]", "x")])
+        .await
+        .expect_invalid("customer_id");
+    create(&app, &[("basket[customer_id]", "9999")])
+        .await
+        .expect_invalid("customer_id");
+    let c = |extra: &[(&'static str, &'static str)]| {
+        let mut form = vec![("basket[customer_id]", ann.as_str())];
+        form.extend_from_slice(extra);
+        form
+    };
+    for (field, extra) in [
+        ("order_discount", vec![("basket[order_discount]", "101")]),
+        ("order_discount", vec![("basket[order_discount]", "-1")]),
+        ("order_discount", vec![("basket[order_discount]", "10.555")]),
+        ("order_discount", vec![("basket[order_discount]", "ten")]),
+        (
+            "due_date",
+            vec![
+                ("expected_checkout_date", "07/03/2027"),
+                ("due_date", "07/01/2027"),
+            ],
+        ),
+        ("due_date", vec![("due_date", "07/32/2027")]),
+        (
+            "due_time",
+            vec![("due_date", "07/02/2027"), ("due_time", "25:00")],
+        ),
+        (
+            "bill_from",
+            vec![
+                ("expected_checkout_date", "07/03/2027"),
+                ("due_date", "07/09/2027"),
+                ("bill_from", "07/02/2027"),
+            ],
+        ),
+        (
+            "bill_to",
+            vec![
+                ("expected_checkout_date", "07/03/2027"),
+                ("due_date", "07/09/2027"),
+                ("bill_to", "07/10/2027"),
+            ],
+        ),
+        ("location_id", vec![("basket[location_id]", "9999")]),
+        ("assigned_to_id", vec![("basket[assigned_to_id]", "9999")]),
+        (
+            "shipping_address_id",
+            vec![("basket[shipping_address_id]", "9999")],
+        ),
+        ("business_id", vec![("business_id", "9999")]),
+        (
+            "location_for_delivery",
+            vec![("basket[location_for_delivery]", "perhaps")],
+        ),
+    ] {
+        create(&app, &c(&extra)).await.expect_invalid(field);
+    }
+    assert_eq!(order_count(&app).await, 0);
+}
+
+async fn updates_follow_the_state_table(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let ann = app.customer("Ann", "Renter", &[]).await;
+    // Orders in other states come from the store until the state actions exist.
+    for state in ["booked", "checked_out", "completed", "sold"] {
+        app.order(Some(ann), None, state).await;
+    }
+    let (booked, out, completed, sold) = (1, 2, 3, 4);
+    let patch = |n: i64, form: &'static [(&'static str, &'static str)]| {
+        let app = &app;
+        async move { app.patch(&format!("/baskets/{n}.api"), form).await }
+    };
+    // Allowed in the state: written.
+    let b = patch(booked, &[("basket[identification_number]", "B-1")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(b["basket"]["identification_number"], "B-1");
+    let b = patch(out, &[("due_date", "08/01/2027")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(b["basket"]["due_date"], "2027-08-01 23:59:00");
+    patch(completed, &[("basket[invoice_heading]", "Thanks")])
+        .await
+        .expect(StatusCode::OK);
+    // Not allowed: 409 naming the state and the attributes, nothing written.
+    let res = patch(
+        booked,
+        &[("due_date", "08/01/2027"), ("basket[description]", "late")],
+    )
+    .await;
+    assert_eq!(
+        res.into_body(StatusCode::CONFLICT)["message"],
+        "Order #1 is Booked; due_date can't be changed in that state (it allows identification_number, assigned_to_id, description, invoice_heading, pick_up_location_id, shipping_address_id). Nothing was changed."
+    );
+    let after = app
+        .get(&format!("/baskets/{booked}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(after["basket"]["description"], Value::Null);
+    assert_eq!(after["basket"]["due_date"], Value::Null);
+    patch(out, &[("basket[order_discount]", "5")])
+        .await
+        .expect(StatusCode::CONFLICT);
+    patch(completed, &[("basket[assigned_to_id]", "1")])
+        .await
+        .expect(StatusCode::CONFLICT);
+    let res = patch(sold, &[("basket[description]", "x")]).await;
+    assert!(
+        res.into_body(StatusCode::CONFLICT)["message"]
+            .as_str()
+            .unwrap()
+            .contains("it allows no changes")
+    );
+}
+
+/// A fixed asset with the given rates (`rental_price_attributes`).
+async fn rented_asset(app: &TestApp, group: i64, name: &str, rates: &[(&str, &str)]) -> i64 {
+    let keys: Vec<String> = rates
+        .iter()
+        .map(|(unit, _)| format!("fixed_asset[rental_price_attributes][{unit}]"))
+        .collect();
+    let extra: Vec<(&str, &str)> = keys
+        .iter()
+        .zip(rates)
+        .map(|(k, (_, v))| (k.as_str(), *v))
+        .collect();
+    app.asset(name, group, &extra).await
+}
+
+async fn items_are_added_priced_and_removed(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Tents").await;
+    let ann = app.customer("Ann", "Renter", &[]).await.to_string();
+    let tent = rented_asset(
+        &app,
+        group,
+        "Big Tent",
+        &[("daily", "10"), ("weekly", "50")],
+    )
+    .await;
+    let cables = app
+        .stock_item(
+            "/stock_assets",
+            "XLR Cable",
+            group,
+            &[("stock_asset[rental_price_attributes][hourly]", "0.50")],
+        )
+        .await;
+    let batteries = app
+        .stock_item(
+            "/inventory",
+            "AA Batteries",
+            group,
+            &[("volatile_asset[price]", "2.25")],
+        )
+        .await;
+    // Out at 06:00 on the 1st, due 14:00 on the 3rd: 56 h, and the return minute.
+    let n = create(
+        &app,
+        &[
+            ("basket[customer_id]", &ann),
+            ("expected_checkout_date", "07/01/2027"),
+            ("expected_checkout_time", "06:00"),
+            ("due_date", "07/03/2027"),
+            ("due_time", "14:00"),
+            ("basket[order_discount]", "10"),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap();
+    let ids = format!("{tent},{cables},{batteries}");
+    let (cq, bq) = (
+        format!("stock_assets_values[{cables}][quantity]"),
+        format!("volatile_assets_values[{batteries}][quantity]"),
+    );
+    let b = app
+        .patch(
+            &format!("/baskets/{n}/update_basket_from_show.api"),
+            &[("asset_ids", &ids), (&cq, "4"), (&bq, "3")],
+        )
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    let lines = b["order_line_items"].as_array().unwrap();
+    assert_eq!(lines.len(), 3);
+    // The tent: 56 h 1 min = 2 days + 8 h 1 min left, one more day: 3 days = 30.00.
+    assert_eq!(lines[0]["sequence_num"], tent);
+    assert_eq!(lines[0]["rental"]["minutes"], 3361);
+    assert_eq!(lines[0]["rental"]["parts"][0]["unit"], "day");
+    assert_eq!(lines[0]["rental"]["parts"][0]["count"], 3);
+    assert_eq!(lines[0]["amount"], "30.00");
+    assert_eq!(lines[0]["discount"], "3.00");
+    // Cables: 57 started hours × 0.50 × 4 = 114.00.
+    assert_eq!(lines[1]["quantity"], 4);
+    assert_eq!(lines[1]["amount"], "114.00");
+    // Batteries are sold with the order: 3 × 2.25.
+    assert_eq!(lines[2]["for_sale"], true);
+    assert_eq!(lines[2]["sale_price"], "2.25");
+    assert_eq!(lines[2]["amount"], "6.75");
+    assert_eq!(b["gross_amount"], "150.75");
+    // 10 % line by line: 3.00 + 11.40 + 0.68 (0.675 rounds half away from zero).
+    assert_eq!(b["discount_amount"], "15.08");
+    assert_eq!(b["net_amount"], "135.67");
+    assert_eq!(b["balance_due"], "135.67");
+    let listed = app.get("/baskets.api").await.into_body(StatusCode::OK);
+    assert_eq!(listed["baskets"][0]["net_amount"], "135.67");
+
+    // A later change of the tent's rates does not reprice the order.
+    app.put(
+        &format!("/assets/{tent}.api"),
+        &[("fixed_asset[rental_price_attributes][daily]", "99")],
+    )
+    .await
+    .expect(StatusCode::OK);
+    let same = app
+        .get(&format!("/baskets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(same["basket"]["gross_amount"], "150.75");
+    // An item on an order cannot be deleted.
+    app.delete(&format!("/assets/{tent}.api"))
+        .await
+        .expect(StatusCode::CONFLICT);
+
+    let t = tent.to_string();
+    let b = app
+        .patch(
+            &format!("/baskets/{n}/remove_asset.api"),
+            &[("asset_ids", &t)],
+        )
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["order_line_items"].as_array().unwrap().len(), 2);
+    assert_eq!(b["gross_amount"], "120.75");
+    app.patch(
+        &format!("/baskets/{n}/remove_asset.api"),
+        &[("asset_ids", &t)],
+    )
+    .await
+    .expect_invalid("asset_ids");
+    app.delete(&format!("/assets/{tent}.api"))
+        .await
+        .expect(StatusCode::OK);
+    let history = app
+        .get(&format!("/baskets/{n}/history.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(history["history"][0]["action"], "items_removed");
+}
+
+async fn items_that_cannot_go_on_an_order_are_refused(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Tents").await;
+    let ann = app.customer("Ann", "Renter", &[]).await;
+    let tent = rented_asset(&app, group, "Big Tent", &[("daily", "10")]).await;
+    let bare = app.asset("Bare Tent", group, &[]).await;
+    let no_price = app.stock_item("/inventory", "Pegs", group, &[]).await;
+    let a = ann.to_string();
+    let n = create(&app, &[("basket[customer_id]", &a)])
+        .await
+        .into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap();
+    let add = |ids: String, extra: Vec<(String, String)>| {
+        let app = &app;
+        async move {
+            let mut form = vec![("asset_ids".to_owned(), ids)];
+            form.extend(extra);
+            let form: Vec<(&str, &str)> =
+                form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            app.patch(&format!("/baskets/{n}/update_basket_from_show.api"), &form)
+                .await
+        }
+    };
+    let res = add(format!("{tent},{bare},{no_price},9999"), vec![]).await;
+    let problems = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"]["asset_ids"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        problems.contains(&format!("#{bare} (Bare Tent) has no rental rate")),
+        "{problems}"
+    );
+    assert!(
+        problems.contains(&format!("#{no_price} (Pegs) is inventory without a price")),
+        "{problems}"
+    );
+    assert!(problems.contains("#9999 is not an asset"), "{problems}");
+    assert!(!problems.contains(&format!("#{tent} ")), "{problems}");
+    let read = app
+        .get(&format!("/baskets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(read["basket"]["order_line_items"], serde_json::json!([]));
+    for bad in ["", "abc", "3-b", "1,1"] {
+        add(bad.to_owned(), vec![])
+            .await
+            .expect_invalid("asset_ids");
+    }
+    add(
+        tent.to_string(),
+        vec![(format!("stock_assets_values[{tent}][quantity]"), "2".into())],
+    )
+    .await
+    .expect_invalid("asset_ids");
+    add(
+        no_price.to_string(),
+        vec![(
+            format!("volatile_assets_values[{no_price}][quantity]"),
+            "0".into(),
+        )],
+    )
+    .await
+    .expect_invalid(&format!("volatile_assets_values[{no_price}][quantity]"));
+    // With a price for the order, the pegs go on; twice is refused.
+    let priced = vec![(
+        format!("volatile_assets_values[{no_price}][price]"),
+        "0.10".into(),
+    )];
+    add(no_price.to_string(), priced.clone())
+        .await
+        .expect(StatusCode::OK);
+    add(no_price.to_string(), priced)
+        .await
+        .expect_invalid("asset_ids");
+    // Only drafts take items.
+    app.order(Some(ann), None, "completed").await;
+    let res = app
+        .patch(
+            "/baskets/2/update_basket_from_show.api",
+            &[("asset_ids", &tent.to_string())],
+        )
+        .await;
+    assert_eq!(
+        res.into_body(StatusCode::CONFLICT)["message"],
+        "Order #2 is Completed; you can't add items to an order in that state."
+    );
+    app.patch(
+        "/baskets/2/remove_asset.api",
+        &[("asset_ids", &tent.to_string())],
+    )
+    .await
+    .expect(StatusCode::CONFLICT);
+}
+
+async fn company_pricing_settings_apply(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Tents").await;
+    let ann = app.customer("Ann", "Renter", &[]).await.to_string();
+    let tent = rented_asset(
+        &app,
+        group,
+        "Big Tent",
+        &[("daily", "10"), ("monthly", "200")],
+    )
+    .await;
+    let t = tent.to_string();
+    // 21 whole days, 00:00 to 00:00.
+    let n = create(
+        &app,
+        &[
+            ("basket[customer_id]", &ann),
+            ("expected_checkout_date", "07/01/2027"),
+            ("due_date", "07/22/2027"),
+            ("due_time", "00:00"),
+            ("asset_ids", &t),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap();
+    // Inclusive return (the default): 21 days and a minute = 22 days.
+    assert_eq!(gross_of(&app, n).await, "220.00");
+    let settings = app
+        .patch(
+            "/company_settings.api",
+            &[("company_settings[inclusive_return]", "false")],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(settings["company_settings"]["inclusive_return"], false);
+    assert_eq!(gross_of(&app, n).await, "210.00");
+    app.patch(
+        "/company_settings.api",
+        &[("company_settings[best_pricing]", "true")],
+    )
+    .await
+    .expect(StatusCode::OK);
+    assert_eq!(gross_of(&app, n).await, "200.00");
+    app.patch(
+        "/company_settings.api",
+        &[("company_settings[best_pricing]", "maybe")],
+    )
+    .await
+    .expect_invalid("best_pricing");
+}
+
+async fn gross_of(app: &TestApp, n: i64) -> String {
+    app.get(&format!("/baskets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK)["basket"]["gross_amount"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+async fn another_companys_orders_do_not_exist(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let ann = app.customer("Ann", "Renter", &[]).await.to_string();
+    create(&app, &[("basket[customer_id]", &ann)])
+        .await
+        .expect(StatusCode::OK);
+    let other = TestApp::builder(kind).beside(&app).build().await;
+    other
+        .get("/baskets/1.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    other
+        .patch("/baskets/1.api", &[("basket[description]", "mine")])
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    other
+        .get("/baskets/1/history.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
+    assert_eq!(order_count(&other).await, 0);
+    // Nor are its customers, items or locations.
+    create(&other, &[("basket[customer_id]", &ann)])
+        .await
+        .expect_invalid("customer_id");
+    let group = app.group("Tents").await;
+    let tent = rented_asset(&app, group, "Big Tent", &[("daily", "10")]).await;
+    let bob = other.customer("Bob", "Renter", &[]).await.to_string();
+    let theirs = create(&other, &[("basket[customer_id]", &bob)])
+        .await
+        .into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap();
+    other
+        .patch(
+            &format!("/baskets/{theirs}/update_basket_from_show.api"),
+            &[("asset_ids", &tent.to_string())],
+        )
+        .await
+        .expect_invalid("asset_ids");
+}
