@@ -120,6 +120,15 @@ pub enum Conflict {
         state: crate::order::OrderState,
         action: &'static str,
     },
+    /// An item is not free for an order's period: `promised` units of it are promised
+    /// elsewhere at one moment of the period, and it has `units`.
+    NotAvailable {
+        number: i64,
+        name: String,
+        wanted: i64,
+        units: i64,
+        promised: i64,
+    },
     /// An item on an order cannot be deleted.
     OnOrder {
         number: i64,

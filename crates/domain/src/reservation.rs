@@ -92,15 +92,12 @@ pub fn overlaps(a: (NaiveDate, NaiveDate), b: (NaiveDate, NaiveDate)) -> bool {
     a.0 <= b.1 && b.0 <= a.1
 }
 
-/// The most units that periods `claims` (first day, last day, units) need on one day
-/// of `from..=until` (`until` `None`: without end). Only the first day of the window and
-/// the first days of the claims inside it can be a peak, so those are the days counted.
-pub fn peak_need(
-    claims: &[(NaiveDate, NaiveDate, i64)],
-    from: NaiveDate,
-    until: Option<NaiveDate>,
-) -> i64 {
-    let inside = |d: NaiveDate| d >= from && until.is_none_or(|u| d <= u);
+/// The most units that periods `claims` (first, last, units; both ends inclusive) need
+/// at one point of `from..=until` (`until` `None`: without end): days of reservations,
+/// or moments of orders. Only the start of the window and the starts of the claims
+/// inside it can be a peak, so those are the points counted.
+pub fn peak_need<T: Ord + Copy>(claims: &[(T, T, i64)], from: T, until: Option<T>) -> i64 {
+    let inside = |d: T| d >= from && until.is_none_or(|u| d <= u);
     std::iter::once(from)
         .chain(claims.iter().map(|c| c.0).filter(|d| inside(*d)))
         .map(|day| {

@@ -107,6 +107,23 @@ pub fn conflict(refusal: &Conflict) -> String {
             "Order #{number} is {}; you can't {action} an order in that state.",
             state.display_name()
         ),
+        Conflict::NotAvailable {
+            number,
+            name,
+            wanted,
+            units,
+            promised,
+        } => {
+            if *units == 1 && *wanted == 1 {
+                format!(
+                    "Asset #{number} ({name}) is taken for part of this period (booked, rented out, reserved or checked out); choose other dates or take it off the order."
+                )
+            } else {
+                format!(
+                    "Asset #{number} ({name}) has {units} unit(s) and {promised} are promised for part of this period, so {wanted} more do not fit; choose other dates or fewer units."
+                )
+            }
+        }
         Conflict::OnOrder { number } => format!(
             "Asset #{number} is on an order; take it off the order (or delete the order) first."
         ),

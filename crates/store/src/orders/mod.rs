@@ -4,10 +4,12 @@
 //! order locks its row, checks the state allows it, writes, prices the order again and
 //! stores `net_amount` and `balance_due` in the same transaction.
 
+mod booking;
 mod fields;
 mod lines;
 mod priced;
 
+pub use booking::{ItemBooking, book, cancel_booking, item_bookings};
 pub use fields::{OrderInput, create, update};
 pub(crate) use lines::holds_item;
 pub use lines::{Addition, LineItem, add_items, remove_items};

@@ -13,6 +13,10 @@ both!(
     items_that_cannot_go_on_an_order_are_refused,
     company_pricing_settings_apply,
     another_companys_orders_do_not_exist,
+    book_and_cancel_a_booking,
+    bookings_never_promise_an_item_twice,
+    fifty_racing_bookings_of_one_asset_book_it_once,
+    racing_bookings_never_promise_stock_beyond_its_units,
 );
 
 async fn create(app: &TestApp, form: &[(&str, &str)]) -> crate::common::Res {
@@ -582,4 +586,284 @@ async fn another_companys_orders_do_not_exist(kind: Kind) {
         )
         .await
         .expect_invalid("asset_ids");
+}
+
+/// A date `days` from now, mm/dd/yyyy (UTC, the test company's zone).
+fn day(days: i64) -> String {
+    (chrono::Utc::now().date_naive() + chrono::Duration::days(days))
+        .format("%m/%d/%Y")
+        .to_string()
+}
+
+/// A draft order for `customer` holding `ids` (with `extra` item values); its number.
+async fn draft(app: &TestApp, customer: i64, ids: &str, extra: &[(&str, &str)]) -> i64 {
+    let c = customer.to_string();
+    let mut form = vec![("basket[customer_id]", c.as_str()), ("asset_ids", ids)];
+    form.extend_from_slice(extra);
+    create(app, &form).await.into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap()
+}
+
+async fn book(app: &TestApp, n: i64, from: i64, to: i64) -> crate::common::Res {
+    app.patch(
+        &format!("/baskets/{n}/reservation.api"),
+        &[("from", &day(from)), ("to", &day(to))],
+    )
+    .await
+}
+
+async fn state_of(app: &TestApp, n: i64) -> String {
+    app.get(&format!("/baskets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK)["basket"]["basket_state"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+async fn book_and_cancel_a_booking(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Tents").await;
+    let ann = app.customer("Ann", "Renter", &[]).await;
+    let tent = rented_asset(&app, group, "Big Tent", &[("daily", "10")]).await;
+    let n = draft(&app, ann, &tent.to_string(), &[]).await;
+    // Bad periods are refused and change nothing.
+    app.patch(&format!("/baskets/{n}/reservation.api"), &[("to", &day(3))])
+        .await
+        .expect_invalid("from");
+    book(&app, n, 3, 1).await.expect_invalid("to");
+    book(&app, n, -5, -2).await.expect_invalid("to");
+    app.patch(
+        &format!("/baskets/{n}/reservation.api"),
+        &[("from", &day(1)), ("to", &day(2)), ("to_time", "26:00")],
+    )
+    .await
+    .expect_invalid("to_time");
+    assert_eq!(state_of(&app, n).await, "drafted");
+
+    let res = app
+        .patch(
+            &format!("/baskets/{n}/reservation.api"),
+            &[
+                ("from", &day(1)),
+                ("from_time", "08:00"),
+                ("to", &day(3)),
+                ("to_time", ""),
+            ],
+        )
+        .await;
+    let b = res.into_body(StatusCode::OK)["basket"].clone();
+    assert_eq!(b["basket_state"], "booked");
+    assert_eq!(b["order_state"], "Booked");
+    let from = (chrono::Utc::now().date_naive() + chrono::Duration::days(1)).format("%Y-%m-%d");
+    assert_eq!(b["expected_checkout_date"], format!("{from} 08:00:00"));
+    // 08:00 on day 1 to 23:59 on day 3, and the return minute: 2 days 16 h → 3 days.
+    assert_eq!(b["gross_amount"], "30.00");
+    let dates = app
+        .get(&format!("/assets/{tent}/booked_dates.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(dates["booked_dates"][0]["order_number"], n);
+    assert_eq!(dates["booked_dates"][0]["basket_state"], "booked");
+    // Booked: no second booking, no new items, the table's attributes only.
+    let again = book(&app, n, 1, 3).await;
+    assert_eq!(
+        again.into_body(StatusCode::CONFLICT)["message"],
+        format!("Order #{n} is Booked; you can't book an order in that state.")
+    );
+    app.patch(&format!("/baskets/{n}.api"), &[("due_date", &day(9))])
+        .await
+        .expect(StatusCode::CONFLICT);
+
+    app.patch(&format!("/baskets/{n}/cancel_reservation.api"), &[])
+        .await
+        .expect_invalid("cancel_booking");
+    app.patch(
+        &format!("/baskets/{n}/cancel_reservation.api"),
+        &[("cancel_booking", "yes")],
+    )
+    .await
+    .expect_invalid("cancel_booking");
+    let b = app
+        .patch(
+            &format!("/baskets/{n}/cancel_reservation.api"),
+            &[("cancel_booking", "removed")],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(b["basket"]["basket_state"], "drafted");
+    let dates = app
+        .get(&format!("/assets/{tent}/booked_dates.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(dates["booked_dates"], serde_json::json!([]));
+    app.patch(
+        &format!("/baskets/{n}/cancel_reservation.api"),
+        &[("cancel_booking", "removed")],
+    )
+    .await
+    .expect(StatusCode::CONFLICT);
+    // An order with nothing on it has nothing to book.
+    let empty = draft(&app, ann, &tent.to_string(), &[]).await;
+    app.patch(
+        &format!("/baskets/{empty}/remove_asset.api"),
+        &[("asset_ids", &tent.to_string())],
+    )
+    .await
+    .expect(StatusCode::OK);
+    book(&app, empty, 1, 2).await.expect_invalid("asset_ids");
+    let history = app
+        .get(&format!("/baskets/{n}/history.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(history["history"][0]["action"], "booking_cancelled");
+    assert_eq!(history["history"][1]["action"], "booked");
+}
+
+async fn bookings_never_promise_an_item_twice(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Tents").await;
+    let ann = app.customer("Ann", "Renter", &[]).await;
+    let tent = rented_asset(&app, group, "Big Tent", &[("daily", "10")]).await;
+    let t = tent.to_string();
+    let a = draft(&app, ann, &t, &[]).await;
+    let b = draft(&app, ann, &t, &[]).await;
+    book(&app, a, 1, 3).await.expect(StatusCode::OK);
+    // Day 3 is both orders'.
+    let res = book(&app, b, 3, 5).await;
+    assert_eq!(
+        res.into_body(StatusCode::CONFLICT)["message"],
+        format!(
+            "Asset #{tent} (Big Tent) is taken for part of this period (booked, rented out, reserved or checked out); choose other dates or take it off the order."
+        )
+    );
+    assert_eq!(state_of(&app, b).await, "drafted");
+    book(&app, b, 4, 5).await.expect(StatusCode::OK);
+    // A member's approved reservation holds the asset too.
+    let member = app
+        .member("Mo", "Member", "mo@example.com", &[])
+        .await
+        .to_string();
+    let r = app
+        .post(
+            &format!("/assets/{tent}/reservation_requests.api"),
+            &[
+                ("reservation_request[from]", &day(10)),
+                ("reservation_request[to]", &day(11)),
+                ("user[id]", &member),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK)["reservation_request"]["id"]
+        .as_i64()
+        .unwrap();
+    app.put(
+        &format!("/assets/{tent}/reservation_requests/{r}/update_status.api"),
+        &[("request_action", "approve_request")],
+    )
+    .await
+    .expect(StatusCode::OK);
+    let c = draft(&app, ann, &t, &[]).await;
+    book(&app, c, 11, 12).await.expect(StatusCode::CONFLICT);
+    // Cancelling a booking frees the asset.
+    app.patch(
+        &format!("/baskets/{a}/cancel_reservation.api"),
+        &[("cancel_booking", "removed")],
+    )
+    .await
+    .expect(StatusCode::OK);
+    book(&app, c, 1, 3).await.expect(StatusCode::OK);
+
+    // Asset stock: promised up to its units at any moment of a period.
+    let cables = app
+        .stock_item(
+            "/stock_assets",
+            "XLR Cable",
+            group,
+            &[("stock_asset[rental_price_attributes][daily]", "1")],
+        )
+        .await;
+    let store = app.location("Store", &[]).await;
+    app.add_stock("/stock_assets", cables, 10, store).await;
+    let key = format!("stock_assets_values[{cables}][quantity]");
+    let cs = cables.to_string();
+    let six = draft(&app, ann, &cs, &[(key.as_str(), "6")]).await;
+    let five = draft(&app, ann, &cs, &[(key.as_str(), "5")]).await;
+    let four = draft(&app, ann, &cs, &[(key.as_str(), "4")]).await;
+    book(&app, six, 1, 3).await.expect(StatusCode::OK);
+    let res = book(&app, five, 2, 4).await;
+    assert_eq!(
+        res.into_body(StatusCode::CONFLICT)["message"],
+        format!(
+            "Asset #{cables} (XLR Cable) has 10 unit(s) and 6 are promised for part of this period, so 5 more do not fit; choose other dates or fewer units."
+        )
+    );
+    book(&app, four, 2, 4).await.expect(StatusCode::OK);
+    // Days 4 to 6 meet the four, not the six: the five fit.
+    book(&app, five, 4, 6).await.expect(StatusCode::OK);
+}
+
+async fn fifty_racing_bookings_of_one_asset_book_it_once(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Tents").await;
+    let ann = app.customer("Ann", "Renter", &[]).await;
+    let tent = rented_asset(&app, group, "Big Tent", &[("daily", "10")]).await;
+    let t = tent.to_string();
+    let mut orders = Vec::new();
+    for _ in 0..50 {
+        orders.push(draft(&app, ann, &t, &[]).await);
+    }
+    // Overlapping periods: each shares day 5 with every other.
+    let results = futures_util::future::join_all(
+        orders
+            .iter()
+            .enumerate()
+            .map(|(i, n)| book(&app, *n, 1 + (i as i64 % 4), 5 + (i as i64 % 3))),
+    )
+    .await;
+    let statuses: Vec<StatusCode> = results.iter().map(|r| r.status).collect();
+    let ok = statuses.iter().filter(|s| **s == StatusCode::OK).count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CONFLICT)
+        .count();
+    assert_eq!((ok, refused), (1, 49), "{statuses:?}");
+    let booked = app
+        .get("/baskets.api?filters[state]=booked")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(booked["baskets"].as_array().unwrap().len(), 1);
+}
+
+async fn racing_bookings_never_promise_stock_beyond_its_units(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cables").await;
+    let ann = app.customer("Ann", "Renter", &[]).await;
+    let cables = app
+        .stock_item(
+            "/stock_assets",
+            "XLR Cable",
+            group,
+            &[("stock_asset[rental_price_attributes][daily]", "1")],
+        )
+        .await;
+    let store = app.location("Store", &[]).await;
+    app.add_stock("/stock_assets", cables, 10, store).await;
+    let key = format!("stock_assets_values[{cables}][quantity]");
+    let cs = cables.to_string();
+    let mut orders = Vec::new();
+    for _ in 0..50 {
+        orders.push(draft(&app, ann, &cs, &[(key.as_str(), "3")]).await);
+    }
+    let results = futures_util::future::join_all(orders.iter().map(|n| book(&app, *n, 1, 2))).await;
+    let ok = results
+        .iter()
+        .filter(|r| r.status == StatusCode::OK)
+        .count();
+    let refused = results
+        .iter()
+        .filter(|r| r.status == StatusCode::CONFLICT)
+        .count();
+    assert_eq!((ok, refused), (3, 47));
 }

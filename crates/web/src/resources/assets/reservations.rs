@@ -70,7 +70,7 @@ pub(super) fn routes(api: Api) -> Api {
     .route(
         "/assets/{sequence_num}/booked_dates",
         get(booked_dates),
-        Doc::new("Reservations", "Every period the asset is taken: its current check-out (first, on page 1) and its approved reservations, 25 a page")
+        Doc::new("Reservations", "Every period the asset is taken: its current check-out and the orders it is booked or rented out to (first, on page 1), and its approved reservations, 25 a page")
             .query(&[("page", "page number, default 1")])
             .returns_page("booked_dates"),
     )
@@ -370,6 +370,24 @@ async fn booked_dates(
             "checked_out": true,
             "user_id": item.assigned_to_id,
             "user_full_name": item.assigned_to_name,
+        }));
+    }
+    if page.number == 1 {
+        let orders = store::orders::item_bookings(
+            state.db(),
+            tenant.0.id,
+            number,
+            super::clock(&tenant).now,
+        )
+        .await?;
+        booked.extend(orders.iter().map(|b| {
+            json!({
+                "from": b.starts.map(|m| moment(m, tz)),
+                "to": b.ends.map(|m| moment(m, tz)),
+                "order_number": b.order_number,
+                "basket_state": b.basket_state,
+                "quantity": b.units,
+            })
         }));
     }
     booked.extend(found.records.iter().map(period));

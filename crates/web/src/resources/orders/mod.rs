@@ -3,6 +3,7 @@
 //! `items.rs`; this module renders an order with its lines and every figure of its
 //! price.
 
+mod booking;
 mod items;
 mod records;
 
@@ -18,6 +19,7 @@ use crate::views::{self, moment};
 
 pub fn routes(api: Api) -> Api {
     let api = records::routes(api);
+    let api = booking::routes(api);
     items::routes(api)
 }
 

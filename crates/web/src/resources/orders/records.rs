@@ -125,7 +125,7 @@ pub(super) fn routes(api: Api) -> Api {
 }
 
 /// A moment from a date and a time parameter: not sent keeps, `null` clears.
-fn moment_at(
+pub(super) fn moment_at(
     form: &mut Form<'_>,
     date_field: &str,
     time_fields: &[&str],

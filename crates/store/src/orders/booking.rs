@@ -1,0 +1,358 @@
+//! Booking an order for its period, and taking the booking back. Booking promises the
+//! order's rented items for the period: each item's row is locked (in id order, after
+//! the order's), then everything else promised on it in the period is read and
+//! weighed, so two bookings racing for one item queue on its lock and the second sees
+//! the first.
+
+use chrono::{DateTime, Duration, Utc};
+use domain::item::{AssetType, ItemState, start_of_day};
+use domain::order::{OrderAction, OrderState};
+use domain::refusal::Conflict;
+use domain::reservation::peak_need;
+use domain::{CompanyId, Vocabulary};
+use sea_query::{Cond, Expr, ExprTrait, Query};
+use serde_json::json;
+
+use super::lines::{LineItem, lines_select};
+use super::priced::{OrderView, reprice};
+use super::{Order, lock};
+use crate::items::{self, Clock};
+use crate::{Db, StoreError, Tx, change_log};
+
+/// The states in which an order's items are promised to it.
+const PROMISING: [OrderState; 2] = [OrderState::Booked, OrderState::CheckedOut];
+
+/// A moment far enough after any period (open-ended holds end there).
+fn open_end() -> DateTime<Utc> {
+    DateTime::<Utc>::MAX_UTC - Duration::days(1)
+}
+
+/// What else is promised of item `item` in `from..=to`: other orders' lines, approved
+/// reservations of members, and what members have checked out; as (start, end,
+/// units).
+async fn claims(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &items::Locked,
+    order: i64,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+    tz: chrono_tz::Tz,
+) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>, i64)>, StoreError> {
+    #[derive(sqlx::FromRow)]
+    struct Held {
+        starts: Option<DateTime<Utc>>,
+        ends: Option<DateTime<Utc>>,
+        units: i64,
+    }
+    let l = |c: &'static str| ("order_line_items", c);
+    let o = |c: &'static str| ("orders", c);
+    let stmt = Query::select()
+        .from("order_line_items")
+        .expr_as(
+            Expr::col(o("checked_out_on")).if_null(Expr::col(o("expected_checkout_at"))),
+            "starts",
+        )
+        .expr_as(
+            Expr::col(l("due_at")).if_null(Expr::col(o("due_at"))),
+            "ends",
+        )
+        .expr_as(
+            Expr::col(l("quantity")).sub(Expr::col(l("quantity_returned"))),
+            "units",
+        )
+        .inner_join(
+            "orders",
+            Cond::all()
+                .add(Expr::col(o("company_id")).equals(l("company_id")))
+                .add(Expr::col(o("id")).equals(l("order_id"))),
+        )
+        .and_where(Expr::col(l("company_id")).eq(company.0))
+        .and_where(Expr::col(l("item_id")).eq(item.id))
+        .and_where(Expr::col(l("for_sale")).eq(false))
+        .and_where(Expr::col(l("order_id")).ne(order))
+        .and_where(Expr::col(l("quantity_returned")).lt(Expr::col(l("quantity"))))
+        .and_where(Expr::col(o("basket_state")).is_in(PROMISING.map(|s| s.as_str())))
+        .to_owned();
+    let held: Vec<Held> = tx.all(&stmt).await?;
+    let mut claims: Vec<_> = held
+        .into_iter()
+        .map(|h| {
+            (
+                h.starts.unwrap_or(from),
+                h.ends.unwrap_or_else(open_end),
+                h.units,
+            )
+        })
+        .collect();
+    let days = (
+        from.with_timezone(&tz).date_naive(),
+        to.with_timezone(&tz).date_naive(),
+    );
+    for r in crate::reservations::approved_from(tx, company, item.id, days.0, Some(days.1)).await? {
+        let ends = start_of_day(r.to_on + Duration::days(1), tz) - Duration::seconds(1);
+        claims.push((start_of_day(r.from_on, tz), ends, r.quantity));
+    }
+    match item.kind() {
+        AssetType::FixedAsset if item.state() == ItemState::CheckedOut => claims.push((
+            item.checkout_on.unwrap_or(from),
+            item.checkin_due_on.unwrap_or_else(open_end),
+            1,
+        )),
+        AssetType::StockAsset => {
+            #[derive(sqlx::FromRow)]
+            struct Out {
+                checkout_on: DateTime<Utc>,
+                checkin_due_on: Option<DateTime<Utc>>,
+                quantity_out: i64,
+            }
+            let stmt = crate::scoped("stock_line_items", company)
+                .columns(["checkout_on", "checkin_due_on", "quantity_out"])
+                .and_where(Expr::col("item_id").eq(item.id))
+                .and_where(Expr::col("quantity_out").gt(0))
+                .to_owned();
+            let out: Vec<Out> = tx.all(&stmt).await?;
+            claims.extend(out.into_iter().map(|o| {
+                (
+                    o.checkout_on,
+                    o.checkin_due_on.unwrap_or_else(open_end),
+                    o.quantity_out,
+                )
+            }));
+        }
+        _ => {}
+    }
+    claims.retain(|c| c.0 <= to && c.1 >= from);
+    Ok(claims)
+}
+
+/// Promises the rented lines of `order` for `from..=to`: refused (409 naming the first
+/// item short) when an item is retired or what else is promised of it in the period
+/// leaves too little.
+pub(super) async fn promise(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: &Order,
+    lines: &[LineItem],
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    tz: chrono_tz::Tz,
+) -> Result<(), StoreError> {
+    let mut rented: Vec<&LineItem> = lines
+        .iter()
+        .filter(|l| !l.for_sale && l.kind() != AssetType::VolatileAsset)
+        .collect();
+    rented.sort_by_key(|l| l.item_id);
+    for line in rented {
+        let item = items::lock(tx, company, line.sequence_num).await?;
+        if item.state() == ItemState::Retired {
+            return Err(StoreError::Conflict(Conflict::Retired {
+                number: line.sequence_num,
+            }));
+        }
+        let units = match item.kind() {
+            AssetType::FixedAsset => 1,
+            _ => item.quantity + item.checked_out_quantity,
+        };
+        let held = claims(tx, company, &item, order.id, from, to, tz).await?;
+        let promised = peak_need(&held, from, Some(to));
+        let wanted = line.quantity - line.quantity_returned;
+        if promised + wanted > units {
+            return Err(StoreError::Conflict(Conflict::NotAvailable {
+                number: line.sequence_num,
+                name: item.name.clone(),
+                wanted,
+                units,
+                promised,
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// The order's lines, read in `tx`.
+pub(super) async fn lines_of(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: i64,
+) -> Result<Vec<LineItem>, StoreError> {
+    let stmt = lines_select(company)
+        .and_where(Expr::col(("order_line_items", "order_id")).eq(order))
+        .to_owned();
+    tx.all(&stmt).await
+}
+
+/// The state `action` takes the order to, or a 409 naming its state.
+pub(super) fn next(order: &Order, action: OrderAction) -> Result<OrderState, StoreError> {
+    order
+        .state()
+        .next(action)
+        .ok_or(StoreError::Conflict(Conflict::OrderState {
+            number: order.sequence_num,
+            state: order.state(),
+            action: action.describe(),
+        }))
+}
+
+/// Moves order `order` to `state`, with other columns set.
+pub(super) async fn set_state(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: i64,
+    state: OrderState,
+    more: Vec<(&'static str, sea_query::Value)>,
+) -> Result<(), StoreError> {
+    let mut values = vec![
+        ("basket_state", state.as_str().into()),
+        ("updated_at", crate::now().into()),
+    ];
+    values.extend(more);
+    let stmt = Query::update()
+        .table("orders")
+        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(order))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    Ok(())
+}
+
+/// Books a draft or web order for `from..=to`: its rented items are promised for the
+/// period (409 when one is short); the period becomes the order's.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn book(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    clock: &Clock,
+) -> Result<OrderView, StoreError> {
+    if to <= from {
+        return Err(StoreError::invalid("to", "must be later than from"));
+    }
+    if to <= clock.now {
+        return Err(StoreError::invalid(
+            "to",
+            "is in the past: a booking ends later than now",
+        ));
+    }
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    let state = next(&order, OrderAction::Book)?;
+    let lines = lines_of(&mut tx, company, order.id).await?;
+    if lines.is_empty() {
+        return Err(StoreError::invalid(
+            "asset_ids",
+            format!("order #{number} has no items to book: put some on it first"),
+        ));
+    }
+    promise(&mut tx, company, &order, &lines, (from, to), clock.tz).await?;
+    set_state(
+        &mut tx,
+        company,
+        order.id,
+        state,
+        vec![("expected_checkout_at", from.into()), ("due_at", to.into())],
+    )
+    .await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "order",
+        order.id,
+        "booked",
+        json!({"from": from, "to": to}),
+    )
+    .await?;
+    let view = reprice(&mut tx, company, number).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Takes a booking back: the order is a draft again and its items are free.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn cancel_booking(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    let state = next(&order, OrderAction::CancelBooking)?;
+    set_state(&mut tx, company, order.id, state, Vec::new()).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "order",
+        order.id,
+        "booking_cancelled",
+        json!({}),
+    )
+    .await?;
+    let view = reprice(&mut tx, company, number).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// The periods item `number` is promised to orders (booked or rented out) from `from`
+/// on, earliest first: (order number, customer name, start, end, units).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn item_bookings(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    from: DateTime<Utc>,
+) -> Result<Vec<ItemBooking>, StoreError> {
+    let l = |c: &'static str| ("order_line_items", c);
+    let o = |c: &'static str| ("orders", c);
+    let stmt = Query::select()
+        .from("order_line_items")
+        .expr_as(Expr::col(o("sequence_num")), "order_number")
+        .expr_as(Expr::col(o("basket_state")), "basket_state")
+        .expr_as(
+            Expr::col(o("checked_out_on")).if_null(Expr::col(o("expected_checkout_at"))),
+            "starts",
+        )
+        .expr_as(
+            Expr::col(l("due_at")).if_null(Expr::col(o("due_at"))),
+            "ends",
+        )
+        .expr_as(
+            Expr::col(l("quantity")).sub(Expr::col(l("quantity_returned"))),
+            "units",
+        )
+        .inner_join(
+            "orders",
+            Cond::all()
+                .add(Expr::col(o("company_id")).equals(l("company_id")))
+                .add(Expr::col(o("id")).equals(l("order_id"))),
+        )
+        .inner_join(
+            "items",
+            Cond::all()
+                .add(Expr::col(("items", "company_id")).equals(l("company_id")))
+                .add(Expr::col(("items", "id")).equals(l("item_id"))),
+        )
+        .and_where(Expr::col(l("company_id")).eq(company.0))
+        .and_where(Expr::col(("items", "sequence_num")).eq(number))
+        .and_where(Expr::col(l("for_sale")).eq(false))
+        .and_where(Expr::col(l("quantity_returned")).lt(Expr::col(l("quantity"))))
+        .and_where(Expr::col(o("basket_state")).is_in(PROMISING.map(|s| s.as_str())))
+        .and_where(
+            Expr::col(l("due_at"))
+                .if_null(Expr::col(o("due_at")))
+                .gte(from),
+        )
+        .order_by(o("expected_checkout_at"), sea_query::Order::Asc)
+        .to_owned();
+    db.read().all(&stmt).await
+}
+
+/// A period an item is promised to an order.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ItemBooking {
+    pub order_number: i64,
+    pub basket_state: String,
+    pub starts: Option<DateTime<Utc>>,
+    pub ends: Option<DateTime<Utc>>,
+    pub units: i64,
+}
