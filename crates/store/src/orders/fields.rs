@@ -357,6 +357,7 @@ pub async fn update(
     company: CompanyId,
     number: i64,
     input: OrderInput,
+    tz: chrono_tz::Tz,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
     let before = lock(&mut tx, company, number).await?;
@@ -374,6 +375,15 @@ pub async fn update(
         }));
     }
     check(&mut tx, company, &input, Some(&before)).await?;
+    // A rented-out order kept longer must still have its items for the longer period.
+    if let (OrderState::CheckedOut, Change::Set(due)) = (state, &input.due_at) {
+        let from = before
+            .checked_out_on
+            .or(before.expected_checkout_at)
+            .unwrap_or_else(now);
+        let lines = super::booking::lines_of(&mut tx, company, before.id).await?;
+        super::booking::promise(&mut tx, company, &before, &lines, (from, *due), tz).await?;
+    }
     let mut row = Assignments::update();
     assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {

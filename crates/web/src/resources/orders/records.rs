@@ -320,7 +320,7 @@ async fn update(
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
     let input = read_input(&state, &tenant, &params, false).await?;
-    let view = orders::update(state.db(), tenant.0.id, number, input)
+    let view = orders::update(state.db(), tenant.0.id, number, input, tenant.0.time_zone)
         .await
         .map_err(ApiError::from_order)?;
     Ok(answer(&view, tenant.0.time_zone))
