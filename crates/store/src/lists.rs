@@ -626,6 +626,37 @@ pub(crate) mod counts {
         )
     }
 
+    /// Orders: every state's partition, or one state's.
+    pub(crate) fn orders(company: CompanyId, state: Option<domain::order::OrderState>) -> Total {
+        use domain::Vocabulary;
+        use domain::order::OrderState;
+        const KEYS: [&str; 9] = [
+            "orders:drafted",
+            "orders:web_order",
+            "orders:booked",
+            "orders:checked_out",
+            "orders:returned",
+            "orders:completed",
+            "orders:void",
+            "orders:sold",
+            "orders:cancelled",
+        ];
+        debug_assert!(
+            OrderState::ALL
+                .iter()
+                .zip(KEYS)
+                .all(|(s, k)| k == format!("orders:{}", s.as_str()))
+        );
+        let position = |s: OrderState| OrderState::ALL.iter().position(|x| *x == s);
+        Total::Counted(
+            company,
+            match state.and_then(position) {
+                None => KEYS.to_vec(),
+                Some(i) => vec![KEYS[i]],
+            },
+        )
+    }
+
     /// Customers, contacts or (`kind` None) both, as `filter` narrows them.
     pub(crate) fn persons(company: CompanyId, kind: Option<Kind>, filter: &PersonFilter) -> Total {
         use PersonFilter as F;

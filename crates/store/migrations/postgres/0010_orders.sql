@@ -33,6 +33,34 @@ ALTER TABLE orders ADD COLUMN balance_due BIGINT NOT NULL DEFAULT 0;
 -- baskets.api: every order, or one state's, newest number last.
 CREATE INDEX orders_state ON orders (company_id, basket_state, id);
 
+-- baskets.api counts: one partition per state (`orders:<basket_state>`), kept by
+-- triggers as list_counts are (0007_list_counts.sql), so a page's total_pages is one
+-- indexed read however many orders there are.
+CREATE FUNCTION orders_list_count() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    old_company BIGINT;
+    old_key TEXT;
+    new_company BIGINT;
+    new_key TEXT;
+BEGIN
+    IF TG_OP <> 'INSERT' THEN
+        old_company := OLD.company_id;
+        old_key := 'orders:' || OLD.basket_state;
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        new_company := NEW.company_id;
+        new_key := 'orders:' || NEW.basket_state;
+    END IF;
+    PERFORM list_count_move(old_company, old_key, new_company, new_key);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER orders_count AFTER INSERT OR DELETE OR UPDATE OF company_id, basket_state ON orders
+FOR EACH ROW EXECUTE FUNCTION orders_list_count();
+
+INSERT INTO list_counts (company_id, list, n)
+SELECT company_id, 'orders:' || basket_state, COUNT(*) FROM orders GROUP BY 1, 2;
+
 -- How orders are priced (domain::pricing): the return minute counts (on by default);
 -- the cheapest of the split and each single unit (off by default).
 ALTER TABLE companies ADD COLUMN inclusive_return BOOLEAN NOT NULL DEFAULT TRUE;

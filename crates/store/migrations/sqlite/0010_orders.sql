@@ -33,6 +33,27 @@ ALTER TABLE orders ADD COLUMN balance_due BIGINT NOT NULL DEFAULT 0;
 -- baskets.api: every order, or one state's, newest number last.
 CREATE INDEX orders_state ON orders (company_id, basket_state, id);
 
+-- baskets.api counts: one partition per state (`orders:<basket_state>`), kept by
+-- triggers as list_counts are (0007_list_counts.sql), so a page's total_pages is one
+-- indexed read however many orders there are.
+CREATE TRIGGER orders_count_insert AFTER INSERT ON orders BEGIN
+    INSERT INTO list_counts (company_id, list, n) VALUES (NEW.company_id, 'orders:' || NEW.basket_state, 1)
+    ON CONFLICT (company_id, list) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER orders_count_delete AFTER DELETE ON orders BEGIN
+    INSERT INTO list_counts (company_id, list, n) VALUES (OLD.company_id, 'orders:' || OLD.basket_state, -1)
+    ON CONFLICT (company_id, list) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER orders_count_update AFTER UPDATE OF company_id, basket_state ON orders
+WHEN OLD.company_id IS NOT NEW.company_id OR OLD.basket_state IS NOT NEW.basket_state BEGIN
+    INSERT INTO list_counts (company_id, list, n) VALUES (OLD.company_id, 'orders:' || OLD.basket_state, -1)
+    ON CONFLICT (company_id, list) DO UPDATE SET n = n + excluded.n;
+    INSERT INTO list_counts (company_id, list, n) VALUES (NEW.company_id, 'orders:' || NEW.basket_state, 1)
+    ON CONFLICT (company_id, list) DO UPDATE SET n = n + excluded.n;
+END;
+INSERT INTO list_counts (company_id, list, n)
+SELECT company_id, 'orders:' || basket_state, COUNT(*) FROM orders GROUP BY 1, 2;
+
 -- How orders are priced (domain::pricing): the return minute counts (on by default);
 -- the cheapest of the split and each single unit (off by default).
 ALTER TABLE companies ADD COLUMN inclusive_return BOOLEAN NOT NULL DEFAULT TRUE;

@@ -230,13 +230,17 @@ pub async fn list(
         base.and_where(Expr::col("basket_state").eq(state.as_str()));
         rows.and_where(Expr::col(("orders", "basket_state")).eq(state.as_str()));
     }
+    let state = match filter {
+        OrderFilter::All => None,
+        OrderFilter::State(s) => Some(s),
+    };
     crate::page_of(
         db,
         &base,
         rows,
         ("orders", "id"),
         page,
-        crate::Total::Filtered,
+        crate::lists::counts::orders(company, state),
     )
     .await
 }
