@@ -1,7 +1,7 @@
 # Sourced by the scripts that start their own server (run-lists.sh, run-assets.sh,
-# run-stock.sh): a scratch directory removed at exit, `start` and `stop` of the server
-# on $PORT, `rps` and `p99` to read a run's figures, `median_of` and `medians` to sum
-# up rounds, and `for_each_database`, which calls
+# run-stock.sh, run-orders.sh): a scratch directory removed at exit, `start` and `stop`
+# of the server on $PORT, `rps` and `p99` to read a run's figures, `median_of` and
+# `medians` to sum up rounds, and `for_each_database`, which calls
 # `measure <label> <database URL> [seed serve flags]` for each of $DATABASES (a fresh
 # SQLite file; a fresh PostgreSQL database $PG_DB on the server $PG_URL names, dropped
 # at exit). Needs RENTRACK, PORT and PG_DB.

@@ -127,14 +127,38 @@ async fn worker(
     let mut g = first;
     // The line item of this connection's last stock check-out, until it is checked in.
     let mut line_item = None;
+    // The order of this connection's last create in an order cycle, until it is booked,
+    // and how many orders it has created (each one's period follows from it).
+    let mut order = None;
+    let mut orders_made = 0;
     while Instant::now() < window.end {
         let (method, call) = plan.pick(g);
-        let (method, uri, link) = (method.clone(), call.uri.clone(), call.link);
+        let (method, mut uri, link) = (method.clone(), call.uri.clone(), call.link);
         g += stride;
-        let form = match link {
-            Link::CheckInLineItem => match line_item.take() {
+        let form = match (link, plan.periods) {
+            (Link::CheckInLineItem, _) => match line_item.take() {
                 Some(id) => Some(Bytes::from(format!("selected_line_items={id}"))),
                 // The check-out failed (and counted as an error): nothing to check in.
+                None => continue,
+            },
+            (Link::KeepOrder, Some(periods)) => {
+                Some(periods.create_form(call.form.as_deref().unwrap_or_default(), orders_made))
+            }
+            (Link::BookOrder, Some(periods)) => match order.take() {
+                Some(number) => {
+                    // The period of the order created just before: orders_made - 1.
+                    let (path, form) = periods.booking(number, orders_made.saturating_sub(1));
+                    match conn.target().uri(&path) {
+                        Ok(u) => uri = u,
+                        Err(e) => {
+                            tally.transport_errors += 1;
+                            tally.note_error(|| format!("{path}: {e:#}"));
+                            continue;
+                        }
+                    }
+                    Some(form)
+                }
+                // The create failed (and counted as an error): nothing to book.
                 None => continue,
             },
             _ => call.form.clone(),
@@ -159,11 +183,19 @@ async fn worker(
             break;
         }
         let in_window = done >= window.start;
-        // A check-out counts only if its answer names the line item to check in.
+        // A check-out counts only if its answer names the line item to check in; an
+        // order's create only if it names the order to book.
         let usable = match &outcome {
             Ok(Ok((_, reply))) if reply.is_success() && link == Link::KeepLineItem => {
                 line_item = line_item_id(reply);
                 line_item.is_some()
+            }
+            Ok(Ok((_, reply))) if reply.is_success() && link == Link::KeepOrder => {
+                order = order_number(reply);
+                if order.is_some() {
+                    orders_made += 1;
+                }
+                order.is_some()
             }
             _ => true,
         };
@@ -189,7 +221,10 @@ async fn worker(
                         "{} answered {}{}: {}",
                         request(),
                         reply.status,
-                        if usable { "" } else { " without line_item.id" },
+                        match (usable, link.kept()) {
+                            (false, Some(kept)) => format!(" without {kept}"),
+                            _ => String::new(),
+                        },
                         reply.snippet()
                     )
                 });
@@ -222,6 +257,11 @@ async fn worker(
 /// `line_item.id` of a stock check-out's answer.
 fn line_item_id(reply: &Reply) -> Option<i64> {
     reply.json().ok()?["line_item"]["id"].as_i64()
+}
+
+/// `basket.sequence_num` of an order's create.
+fn order_number(reply: &Reply) -> Option<i64> {
+    reply.json().ok()?["basket"]["sequence_num"].as_i64()
 }
 
 fn report(

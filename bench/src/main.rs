@@ -32,7 +32,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Create locations, groups, vendors, members, customers, assets and stock through the API.
+    /// Create locations, groups, vendors, members, customers, assets, stock and orders through the API.
     Seed(SeedArgs),
     /// Run a fixed request mix and report throughput and latency.
     Run(RunArgs),
@@ -79,6 +79,15 @@ struct SeedArgs {
     /// connection).
     #[arg(long, default_value_t = 0)]
     stock: usize,
+    /// Draft rental orders to create, each with a rentable fixed asset and 2 units of a
+    /// rentable asset stock item (made first, with one customer, a group and a
+    /// location): what the order-* mixes need. One request each.
+    #[arg(long, default_value_t = 0)]
+    orders: usize,
+    /// Rentable fixed assets (daily rate 10.00) made with --orders; the order-cycle mix
+    /// needs one per connection.
+    #[arg(long, default_value_t = 100)]
+    order_assets: usize,
     /// Concurrent create requests (one connection each).
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
@@ -152,6 +161,8 @@ fn main() -> Result<()> {
                 customers: a.customers,
                 assets: a.assets,
                 stock: a.stock,
+                orders: a.orders,
+                order_assets: a.order_assets,
                 concurrency: a.concurrency,
                 nested: a.nested,
                 tag: a.tag,

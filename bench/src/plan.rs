@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result, bail};
+use chrono::NaiveDate;
 use clap::ValueEnum;
 use hyper::body::Bytes;
 use hyper::{Method, Uri};
@@ -83,6 +84,16 @@ pub enum Mix {
     StockTransferContended,
     /// stock-checkout-cycle with every connection on one asset stock item.
     StockCheckoutCycleContended,
+    /// GET /baskets.api?page=N (rental orders), pages round-robin.
+    OrderList,
+    /// GET /baskets/<n>.api (an order with its lines and priced totals), order numbers
+    /// round-robin.
+    OrderDetails,
+    /// POST /baskets.api (a draft for the seeded customer with a fixed asset of the
+    /// connection's own and 2 units of the shared asset stock item, for a far-future
+    /// period) then PATCH /baskets/<n>/reservation.api (book it for that period): one
+    /// request of the mix is half a cycle.
+    OrderCycle,
     /// Even blend of location/group/vendor details and lists.
     Catalog,
 }
@@ -140,6 +151,8 @@ enum Movement {
 #[derive(Debug)]
 pub struct Plan {
     kinds: Vec<Kind>,
+    /// The periods of the order cycle's orders (order-cycle only).
+    pub periods: Option<Periods>,
 }
 
 #[derive(Debug)]
@@ -152,6 +165,10 @@ struct Kind {
 /// One request of a plan.
 #[derive(Debug, Clone)]
 pub struct Call {
+    /// The method, when not its kind's (the order cycle's booking).
+    method: Option<Method>,
+    /// For `Link::BookOrder`, `/baskets.api`: the booking's path names the order the
+    /// connection created just before (see `Plan::booking`).
     pub uri: Uri,
     /// The encoded form body (the stock mixes' POSTs).
     pub form: Option<Bytes>,
@@ -167,10 +184,81 @@ pub enum Link {
     KeepLineItem,
     /// The check-in of that line item: the form is `selected_line_items=<id>`.
     CheckInLineItem,
+    /// An order's create: the form gets the period of the connection's next order
+    /// (`expected_checkout_date`, `due_date`), and the connection keeps the
+    /// `basket.sequence_num` of the answer.
+    KeepOrder,
+    /// The booking of that order for the same period: `PATCH
+    /// /baskets/<n>/reservation.api` with `from` and `to`.
+    BookOrder,
+}
+
+impl Link {
+    /// What a 2xx answer must name for the next request of the connection.
+    pub fn kept(self) -> Option<&'static str> {
+        match self {
+            Link::KeepLineItem => Some("line_item.id"),
+            Link::KeepOrder => Some("basket.sequence_num"),
+            _ => None,
+        }
+    }
+}
+
+/// The periods of the orders an order cycle books: whole days, `from` the first day
+/// at 00:00 to the next day at 23:59, each one three days after the one before, so
+/// that no two periods share a moment. Connection `w` gives its `j`-th order created
+/// (counting only creates that answered a number) period `first + j`: its periods
+/// never overlap (its fixed asset is its own; the asset stock item is shared but has a
+/// million units). `first` is the number of orders the company had when the run
+/// started, so a later run starts past every period an earlier one booked (each
+/// connection booked at most as many periods as orders were created), whatever the
+/// connection count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Periods {
+    /// Day 0: the day after the run started (UTC).
+    pub start: NaiveDate,
+    /// The first period a connection books.
+    pub first: u64,
+}
+
+impl Periods {
+    /// `from` and `to` (mm/dd/yyyy) of the connection's `made`-th order (from 0).
+    pub fn nth(self, made: u64) -> (String, String) {
+        let k = self.first + made;
+        let from = self.start + chrono::Days::new(3 * k);
+        let to = from + chrono::Days::new(1);
+        (
+            from.format("%m/%d/%Y").to_string(),
+            to.format("%m/%d/%Y").to_string(),
+        )
+    }
+
+    /// The create's form with the period of the connection's `made`-th order.
+    pub fn create_form(self, form: &[u8], made: u64) -> Bytes {
+        let (from, to) = self.nth(made);
+        let mut body = String::from_utf8_lossy(form).into_owned();
+        body.push('&');
+        body.push_str(&encode(&[
+            ("expected_checkout_date", from),
+            ("due_date", to),
+        ]));
+        Bytes::from(body)
+    }
+
+    /// The path and form that book order `number`, the connection's `made`-th, for its
+    /// period.
+    pub fn booking(self, number: i64, made: u64) -> (String, Bytes) {
+        let (from, to) = self.nth(made);
+        (
+            format!("/baskets/{number}/reservation.api"),
+            Bytes::from(encode(&[("from", from), ("to", to)])),
+        )
+    }
 }
 
 /// A call before its path is made a URI.
 struct Draft {
+    method: Option<Method>,
     path: String,
     form: Option<String>,
     link: Link,
@@ -179,6 +267,7 @@ struct Draft {
 impl Draft {
     fn get(path: String) -> Draft {
         Draft {
+            method: None,
             path,
             form: None,
             link: Link::Alone,
@@ -187,6 +276,7 @@ impl Draft {
 
     fn post(path: String, pairs: &[(&str, &str)]) -> Draft {
         Draft {
+            method: None,
             path,
             form: Some(encode(pairs)),
             link: Link::Alone,
@@ -198,10 +288,8 @@ impl Plan {
     pub fn pick(&self, g: u64) -> (&Method, &Call) {
         let n = self.kinds.len() as u64;
         let kind = &self.kinds[(g % n) as usize];
-        (
-            &kind.method,
-            &kind.calls[((g / n) % kind.calls.len() as u64) as usize],
-        )
+        let call = &kind.calls[((g / n) % kind.calls.len() as u64) as usize];
+        (call.method.as_ref().unwrap_or(&kind.method), call)
     }
 
     /// `name=count` of each kind, e.g. `location-details=100 location-list=40`.
@@ -231,15 +319,22 @@ impl Plan {
         connections: usize,
     ) -> Result<Plan> {
         let mut kinds = Vec::new();
+        let mut periods = None;
         for part in mix.parts() {
             let method = match part {
                 Mix::AssetCheckoutCycle => Method::PUT,
+                Mix::OrderCycle => Method::POST,
                 _ if part.stock().is_some() => Method::POST,
                 _ => Method::GET,
             };
             let drafts = match part.stock() {
                 Some((movement, contended)) => {
                     stock_drafts(conn, movement, contended, connections).await?
+                }
+                None if part == Mix::OrderCycle => {
+                    let (drafts, found) = order_cycle(conn, connections).await?;
+                    periods = Some(found);
+                    drafts
                 }
                 None => paths(conn, part, id_pages, connections)
                     .await?
@@ -251,6 +346,7 @@ impl Plan {
                 .into_iter()
                 .map(|d| {
                     Ok(Call {
+                        method: d.method,
                         uri: conn.target().uri(&d.path)?,
                         form: d.form.map(Bytes::from),
                         link: d.link,
@@ -263,7 +359,7 @@ impl Plan {
                 calls,
             });
         }
-        Ok(Plan { kinds })
+        Ok(Plan { kinds, periods })
     }
 
     #[cfg(test)]
@@ -277,6 +373,7 @@ impl Plan {
                     calls: paths
                         .iter()
                         .map(|p| Call {
+                            method: None,
                             uri: p.parse().unwrap(),
                             form: None,
                             link: Link::Alone,
@@ -284,6 +381,7 @@ impl Plan {
                         .collect(),
                 })
                 .collect(),
+            periods: None,
         }
     }
 }
@@ -373,8 +471,14 @@ async fn paths(
         Mix::AssetSearchFirst => vec![Listing::ASSET_SEARCH.page(1)],
         Mix::AssetSearchEnd => last_pages(conn, Listing::ASSET_SEARCH).await?,
         Mix::AssetCheckoutCycle => checkout_cycle(conn, connections).await?,
+        Mix::OrderList => page_uris(conn, Listing::ORDERS).await?,
+        Mix::OrderDetails => order_numbers(conn, id_pages)
+            .await?
+            .iter()
+            .map(|n| format!("/baskets/{n}.api"))
+            .collect(),
         _ => unreachable!(
-            "{}: catalog is not a part; stock mixes are drafted",
+            "{}: catalog is not a part; stock mixes and the order cycle are drafted",
             part.name()
         ),
     })
@@ -451,6 +555,23 @@ impl Listing {
         what: "members",
         path: "/members.api",
         extra: "&filter=status&filter_val=active",
+    };
+    const ORDERS: Listing = Listing {
+        what: "baskets",
+        path: "/baskets.api",
+        extra: "",
+    };
+    /// The fixed assets `seed --orders N` makes to rent out (named `Bench Rentable ...`).
+    const RENTABLE_ASSETS: Listing = Listing {
+        what: "assets",
+        path: "/search.api",
+        extra: "&search=rentable",
+    };
+    /// The asset stock item `seed --orders N` makes to rent out.
+    const RENTABLE_STOCK: Listing = Listing {
+        what: "assets",
+        path: "/search.api",
+        extra: "&search=rentable&facet=StockAsset",
     };
 
     fn page(self, n: u64) -> String {
@@ -701,6 +822,7 @@ fn stock_entries(
                         draft
                     } else {
                         Draft {
+                            method: None,
                             path: format!("{base}/{}/checkin.api", item(i).number),
                             form: None,
                             link: Link::CheckInLineItem,
@@ -710,6 +832,124 @@ fn stock_entries(
                 .collect()
         }
     }
+}
+
+/// The numbers (`sequence_num`) of the orders on the first `max_pages` pages.
+async fn order_numbers(conn: &mut Conn, max_pages: u64) -> Result<Vec<i64>> {
+    let mut numbers = Vec::new();
+    for page in 1..=max_pages.max(1) {
+        let body = Listing::ORDERS.fetch(conn, page).await?;
+        let found = sequence_nums(&body, "baskets");
+        let empty = found.is_empty();
+        numbers.extend(found);
+        if empty || page >= total_pages(&body).unwrap_or(1) {
+            break;
+        }
+    }
+    if numbers.is_empty() {
+        bail!("no orders found via /baskets.api; run `rentrack-bench seed --orders N` first");
+    }
+    Ok(numbers)
+}
+
+/// `sequence_num` of each record in the array under `key`.
+fn sequence_nums(body: &Value, key: &str) -> Vec<i64> {
+    body[key]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| as_id(&x["sequence_num"])).collect())
+        .unwrap_or_default()
+}
+
+/// How many orders the company has, exactly: the records on the last page after
+/// 25 on each page before it. Also the customer of the first order.
+async fn order_count(conn: &mut Conn) -> Result<(u64, Option<i64>)> {
+    let first = Listing::ORDERS.fetch(conn, 1).await?;
+    let customer = first["baskets"]
+        .as_array()
+        .and_then(|a| a.iter().find_map(|o| as_id(&o["customer_id"])));
+    let pages = total_pages(&first).unwrap_or(1).max(1);
+    let last = if pages == 1 {
+        first
+    } else {
+        Listing::ORDERS.fetch(conn, pages).await?
+    };
+    let on_last = last["baskets"].as_array().map_or(0, Vec::len) as u64;
+    Ok(((pages - 1) * 25 + on_last, customer))
+}
+
+/// The rentable records (available, with a daily rate) of a search for `seed --orders`'s
+/// items, from its first `max_pages` pages.
+async fn rentable(conn: &mut Conn, listing: Listing, max_pages: u64) -> Result<Vec<i64>> {
+    Ok(items(conn, listing, max_pages)
+        .await?
+        .iter()
+        .filter(|x| x["state"] != "retired" && x["state"] != "checked_out")
+        .filter(|x| !x["rental_prices"]["daily"].is_null())
+        .filter_map(|x| x["sequence_num"].as_i64())
+        .collect())
+}
+
+/// The order cycle: the customer of the first order, a rentable fixed asset per
+/// connection and the rentable asset stock item (all from `seed --orders N`), and the
+/// periods to book from the number of orders there are now (see [`Periods`]).
+async fn order_cycle(conn: &mut Conn, connections: usize) -> Result<(Vec<Draft>, Periods)> {
+    let hint = "seed with `rentrack-bench seed --orders N`";
+    let (count, customer) = order_count(conn).await?;
+    let customer = customer.with_context(|| format!("no order with a customer: {hint}"))?;
+    let pages = (connections as u64).div_ceil(25);
+    let assets = rentable(conn, Listing::RENTABLE_ASSETS, pages + 1).await?;
+    if assets.len() < connections {
+        bail!(
+            "the order cycle needs one rentable fixed asset (`Bench Rentable ...`, with a daily \
+             rate) per connection, {connections}, found {}: {hint} --order-assets {connections}",
+            assets.len()
+        );
+    }
+    let stock = *rentable(conn, Listing::RENTABLE_STOCK, 1)
+        .await?
+        .first()
+        .with_context(|| {
+            format!("no rentable asset stock item (`Bench Rentable Stock ...`): {hint}")
+        })?;
+    let today = chrono::Utc::now().date_naive();
+    let periods = Periods {
+        start: today + chrono::Days::new(1),
+        first: count,
+    };
+    Ok((
+        order_entries(customer, &assets[..connections], stock),
+        periods,
+    ))
+}
+
+/// Units of the asset stock item on each order of the cycle and of the seed.
+pub const ORDER_STOCK_UNITS: &str = "2";
+
+/// The entries of the order cycle: connection `w` (of `assets.len()`) sends entry `w`,
+/// a create of an order of `customer` with its own fixed asset `assets[w]` and
+/// [`ORDER_STOCK_UNITS`] of `stock`, then entry `w + connections`, the booking of that
+/// order, in turn (the worker adds the period and the order's number). Renting out,
+/// returns and payments are not built yet: the cycle grows by them when they land.
+fn order_entries(customer: i64, assets: &[i64], stock: i64) -> Vec<Draft> {
+    let customer = customer.to_string();
+    let quantity = format!("stock_assets_values[{stock}][quantity]");
+    let creates = assets.iter().map(|asset| Draft {
+        method: None,
+        path: "/baskets.api".to_owned(),
+        form: Some(encode(&[
+            ("basket[customer_id]", customer.as_str()),
+            ("asset_ids", &format!("{asset},{stock}")),
+            (&quantity, ORDER_STOCK_UNITS),
+        ])),
+        link: Link::KeepOrder,
+    });
+    let bookings = assets.iter().map(|_| Draft {
+        method: Some(Method::PATCH),
+        path: "/baskets.api".to_owned(),
+        form: None,
+        link: Link::BookOrder,
+    });
+    creates.chain(bookings).collect()
 }
 
 /// Page URIs 1..=total_pages (just page 1 when the list is empty).
@@ -931,6 +1171,96 @@ mod tests {
             Some((Movement::Transfer, true))
         );
         assert_eq!(Mix::AssetCheckoutCycle.stock(), None);
+    }
+
+    #[test]
+    fn order_periods_are_days_apart_and_follow_the_count() {
+        let periods = Periods {
+            start: NaiveDate::from_ymd_opt(2026, 12, 30).unwrap(),
+            first: 0,
+        };
+        assert_eq!(
+            periods.nth(0),
+            ("12/30/2026".to_owned(), "12/31/2026".to_owned())
+        );
+        assert_eq!(
+            periods.nth(1),
+            ("01/02/2027".to_owned(), "01/03/2027".to_owned())
+        );
+        // A later run starts past the orders there are.
+        let later = Periods {
+            first: 7,
+            ..periods
+        };
+        assert_eq!(later.nth(0), periods.nth(7));
+        // No two periods of a connection share a day.
+        let days: Vec<String> = (0..50)
+            .flat_map(|k| {
+                let (from, to) = periods.nth(k);
+                [from, to]
+            })
+            .collect();
+        let mut unique = days.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), days.len());
+    }
+
+    #[test]
+    fn order_cycle_creates_then_books_on_the_connections_asset() {
+        let entries = order_entries(5, &[11, 12], 30);
+        let create = "/baskets.api basket%5Bcustomer_id%5D=5&asset_ids=12%2C30&stock_assets_values%5B30%5D%5Bquantity%5D=2";
+        assert_eq!(sent(&entries, 2, 1, 3), [create, "/baskets.api -", create]);
+        assert_eq!(
+            entries.iter().map(|d| d.link).collect::<Vec<_>>(),
+            [
+                Link::KeepOrder,
+                Link::KeepOrder,
+                Link::BookOrder,
+                Link::BookOrder
+            ]
+        );
+        assert_eq!(
+            entries.iter().map(|d| d.method.clone()).collect::<Vec<_>>(),
+            [None, None, Some(Method::PATCH), Some(Method::PATCH)]
+        );
+        let periods = Periods {
+            start: NaiveDate::from_ymd_opt(2026, 3, 1).unwrap(),
+            first: 2,
+        };
+        let form = periods.create_form(entries[1].form.as_deref().unwrap().as_bytes(), 1);
+        assert_eq!(
+            &form[..],
+            format!(
+                "{}&expected_checkout_date=03%2F10%2F2026&due_date=03%2F11%2F2026",
+                &create[13..]
+            )
+            .as_bytes()
+        );
+        let (path, form) = periods.booking(44, 1);
+        assert_eq!(path, "/baskets/44/reservation.api");
+        assert_eq!(&form[..], b"from=03%2F10%2F2026&to=03%2F11%2F2026");
+        assert_eq!(Link::KeepOrder.kept(), Some("basket.sequence_num"));
+        assert_eq!(Link::BookOrder.kept(), None);
+    }
+
+    #[test]
+    fn order_mixes_and_numbers() {
+        assert_eq!(Mix::OrderCycle.name(), "order-cycle");
+        assert_eq!(Mix::from_str("order-list", false), Ok(Mix::OrderList));
+        assert_eq!(Mix::OrderDetails.stock(), None);
+        let body = json!({"baskets": [{"id": 1, "sequence_num": 7}, {"id": 2, "sequence_num": "8"}, {"id": 3}], "total_pages": 1});
+        assert_eq!(sequence_nums(&body, "baskets"), vec![7, 8]);
+        assert!(sequence_nums(&json!({}), "baskets").is_empty());
+    }
+
+    #[test]
+    fn a_call_can_have_its_own_method() {
+        let mut plan = Plan::from_paths(&[(Mix::OrderCycle, &["/baskets.api", "/baskets.api"])]);
+        plan.kinds[0].method = Method::POST;
+        plan.kinds[0].calls[1].method = Some(Method::PATCH);
+        assert_eq!(*plan.pick(0).0, Method::POST);
+        assert_eq!(*plan.pick(1).0, Method::PATCH);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `seed`: create locations, groups, vendors, members, customers, fixed assets and stock
-//! through the API, concurrently.
+//! `seed`: create locations, groups, vendors, members, customers, fixed assets, stock
+//! and rental orders through the API, concurrently.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,6 +10,7 @@ use serde_json::json;
 use tokio::task::JoinSet;
 
 use crate::conn::{Conn, Target};
+use crate::plan::ORDER_STOCK_UNITS;
 use crate::stats::{LatencySummary, Tally, micros, ms};
 
 pub struct SeedOpts {
@@ -24,6 +25,12 @@ pub struct SeedOpts {
     /// [`STOCK_UNITS`] of each at two locations of their own, and a member to check
     /// asset stock out to.
     pub stock: usize,
+    /// Draft rental orders, each with a rentable fixed asset and [`ORDER_STOCK_UNITS`]
+    /// of a rentable asset stock item, for one customer (all made first).
+    pub orders: usize,
+    /// Rentable fixed assets made with the orders (the order-cycle mix needs one per
+    /// connection); the orders use them in turn.
+    pub order_assets: usize,
     pub concurrency: usize,
     /// Make 10% of the locations roots and the rest their children.
     pub nested: bool,
@@ -44,6 +51,12 @@ enum Kind {
     StockAsset,
     /// Stock added to an item (`order.api`).
     StockOrder,
+    /// A fixed asset with a daily rate, for rental orders (known by its number).
+    RentableAsset,
+    /// An asset stock item with a daily rate, for rental orders.
+    RentableStock,
+    /// A rental order (known by its number).
+    Order,
 }
 
 impl Kind {
@@ -54,7 +67,13 @@ impl Kind {
             Kind::Vendor => "vendor",
             Kind::Member => "member",
             Kind::Customer => "customer",
-            Kind::Asset | Kind::Inventory | Kind::StockAsset | Kind::StockOrder => "asset",
+            Kind::Asset
+            | Kind::Inventory
+            | Kind::StockAsset
+            | Kind::StockOrder
+            | Kind::RentableAsset
+            | Kind::RentableStock => "asset",
+            Kind::Order => "basket",
         }
     }
 
@@ -62,7 +81,12 @@ impl Kind {
     /// known by their number.
     fn id_key(self) -> &'static str {
         match self {
-            Kind::Inventory | Kind::StockAsset | Kind::StockOrder => "sequence_num",
+            Kind::Inventory
+            | Kind::StockAsset
+            | Kind::StockOrder
+            | Kind::RentableAsset
+            | Kind::RentableStock
+            | Kind::Order => "sequence_num",
             _ => "id",
         }
     }
@@ -74,9 +98,10 @@ impl Kind {
             Kind::Vendor => "/vendors.api",
             Kind::Member => "/members.api",
             Kind::Customer => "/customers.api",
-            Kind::Asset => "/assets.api",
+            Kind::Asset | Kind::RentableAsset => "/assets.api",
             Kind::Inventory => "/inventory.api",
-            Kind::StockAsset => "/stock_assets.api",
+            Kind::StockAsset | Kind::RentableStock => "/stock_assets.api",
+            Kind::Order => "/baskets.api",
             Kind::StockOrder => unreachable!("an order's path names its item"),
         }
     }
@@ -242,6 +267,65 @@ fn add_stock_job(kind: Kind, number: i64, location: i64) -> Job {
     }
 }
 
+/// A fixed asset of `group` to rent out: a daily rate of 10.00, and `Rentable` in its
+/// name, which the order-cycle mix searches for.
+fn rentable_asset_job(n: usize, tag: &str, group: i64) -> Job {
+    Job::new(
+        Kind::RentableAsset,
+        vec![
+            (
+                "fixed_asset[name]".to_owned(),
+                format!("Bench Rentable {n:05} {tag}"),
+            ),
+            ("fixed_asset[group_id]".to_owned(), group.to_string()),
+            (
+                "fixed_asset[purchased_on]".to_owned(),
+                "01/15/2026".to_owned(),
+            ),
+            (
+                "fixed_asset[rental_price_attributes][daily]".to_owned(),
+                "10".to_owned(),
+            ),
+        ],
+    )
+}
+
+/// The asset stock item of `group` at `location` that every order rents units of: a
+/// daily rate of 1.00.
+fn rentable_stock_job(tag: &str, group: i64, location: i64) -> Job {
+    Job::new(
+        Kind::RentableStock,
+        vec![
+            (
+                "stock_asset[name]".to_owned(),
+                format!("Bench Rentable Stock {tag}"),
+            ),
+            ("stock_asset[group_id]".to_owned(), group.to_string()),
+            ("stock_asset[location_id]".to_owned(), location.to_string()),
+            (
+                "stock_asset[rental_price_attributes][daily]".to_owned(),
+                "1".to_owned(),
+            ),
+        ],
+    )
+}
+
+/// A draft order of `customer` with fixed asset `asset` and [`ORDER_STOCK_UNITS`] of
+/// asset stock item `stock`, without a period.
+fn order_job(customer: i64, asset: i64, stock: i64) -> Job {
+    Job::new(
+        Kind::Order,
+        vec![
+            ("basket[customer_id]".to_owned(), customer.to_string()),
+            ("asset_ids".to_owned(), format!("{asset},{stock}")),
+            (
+                format!("stock_assets_values[{stock}][quantity]"),
+                ORDER_STOCK_UNITS.to_owned(),
+            ),
+        ],
+    )
+}
+
 /// The member asset stock is checked out to: active, with an e-mail.
 fn stock_member_job(tag: &str) -> Job {
     Job::new(
@@ -325,6 +409,11 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
     if opts.stock > 0 {
         seed_stock(&target, &opts, concurrency, &tag, &mut total).await?;
     }
+    let orders_took = if opts.orders > 0 {
+        seed_orders(&target, &opts, concurrency, &tag, &mut total).await?
+    } else {
+        0.0
+    };
 
     let elapsed = started.elapsed().as_secs_f64();
     let requested = opts.locations
@@ -335,7 +424,9 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         + opts.assets
         + usize::from(opts.assets > 0)
         // A group, two locations and a member; the items; stock at both locations.
-        + if opts.stock > 0 { 4 + 6 * opts.stock } else { 0 };
+        + if opts.stock > 0 { 4 + 6 * opts.stock } else { 0 }
+        // A group, a location and a customer; the assets and the stock item; its units.
+        + if opts.orders > 0 { 5 + opts.order_assets.max(1) + opts.orders } else { 0 };
     let errors = total.tally.errors();
     let lat = LatencySummary::from_samples(&mut total.tally.samples);
     let range = |kind| {
@@ -355,6 +446,9 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         Kind::Inventory,
         Kind::StockAsset,
         Kind::StockOrder,
+        Kind::RentableAsset,
+        Kind::RentableStock,
+        Kind::Order,
     ]
     .iter()
     .map(|&k| total.ids(k).len())
@@ -381,6 +475,18 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         ms(lat.p50.into()),
         ms(lat.p99.into()),
     );
+    let orders_per_s = if orders_took > 0.0 {
+        counts[11] as f64 / orders_took
+    } else {
+        0.0
+    };
+    if opts.orders > 0 {
+        eprintln!(
+            "seed: {} rental orders in {orders_took:.2}s ({orders_per_s:.1}/s, one request each), \
+             with {} rentable fixed assets and {} rentable asset stock item",
+            counts[11], counts[9], counts[10],
+        );
+    }
     if let Some(e) = &total.tally.first_error {
         eprintln!("first error: {e}");
     }
@@ -403,6 +509,13 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         "stock_assets": counts[7],
         "stock_orders": counts[8],
         "stock_units": if opts.stock > 0 { STOCK_UNITS } else { 0 },
+        "rentable_assets": counts[9],
+        "rentable_stock": counts[10],
+        "rentable_stock_units": if counts[10] > 0 { STOCK_UNITS } else { 0 },
+        "orders": counts[11],
+        "order_numbers": range(Kind::Order),
+        "orders_elapsed_s": (orders_took * 1000.0).round() / 1000.0,
+        "orders_per_s": (orders_per_s * 10.0).round() / 10.0,
         "requested": requested,
         "nested": opts.nested,
         "location_ids": range(Kind::Location),
@@ -499,6 +612,88 @@ async fn seed_stock(
     let orders = run_jobs(target, jobs, concurrency, opts.timeout).await;
     absorb(total, orders);
     Ok(())
+}
+
+/// `--orders N`: a group, a location and a customer (one phase), `--order-assets` fixed
+/// assets and an asset stock item to rent out, [`STOCK_UNITS`] of the stock item at the
+/// location, then N draft orders of the customer, each with the next fixed asset in
+/// turn and [`ORDER_STOCK_UNITS`] of the stock item. Answers the seconds the orders
+/// took.
+async fn seed_orders(
+    target: &Arc<Target>,
+    opts: &SeedOpts,
+    concurrency: usize,
+    tag: &str,
+    total: &mut Outcome,
+) -> Result<f64> {
+    let jobs = vec![
+        named_job(Kind::Group, 0, &format!("orders {tag}")),
+        Job::new(
+            Kind::Location,
+            vec![(
+                "location[name]".to_owned(),
+                format!("Bench Rental Yard {tag}"),
+            )],
+        ),
+        Job::new(
+            Kind::Customer,
+            vec![
+                ("customer[first_name]".to_owned(), "Bench".to_owned()),
+                (
+                    "customer[last_name]".to_owned(),
+                    format!("Orders Customer {tag}"),
+                ),
+            ],
+        ),
+    ];
+    let first = run_jobs(target, jobs, concurrency, opts.timeout).await;
+    let (Some(&group), Some(&yard), Some(&customer)) = (
+        first.ids(Kind::Group).first(),
+        first.ids(Kind::Location).first(),
+        first.ids(Kind::Customer).first(),
+    ) else {
+        bail!(
+            "could not create the orders' group, location and customer: {:?}",
+            first.tally.first_error
+        );
+    };
+    absorb(total, first);
+    let mut jobs: Vec<Job> = (1..=opts.order_assets.max(1))
+        .map(|n| rentable_asset_job(n, tag, group))
+        .collect();
+    jobs.push(rentable_stock_job(tag, group, yard));
+    let items = run_jobs(target, jobs, concurrency, opts.timeout).await;
+    let mut assets = items.ids(Kind::RentableAsset);
+    assets.sort_unstable();
+    let Some(&stock) = items.ids(Kind::RentableStock).first() else {
+        bail!(
+            "could not create the orders' asset stock item: {:?}",
+            items.tally.first_error
+        );
+    };
+    if assets.is_empty() {
+        bail!(
+            "could not create the orders' fixed assets: {:?}",
+            items.tally.first_error
+        );
+    }
+    absorb(total, items);
+    let units = run_jobs(
+        target,
+        vec![add_stock_job(Kind::RentableStock, stock, yard)],
+        1,
+        opts.timeout,
+    )
+    .await;
+    absorb(total, units);
+    let started = Instant::now();
+    let jobs = (0..opts.orders)
+        .map(|i| order_job(customer, assets[i % assets.len()], stock))
+        .collect();
+    let orders = run_jobs(target, jobs, concurrency, opts.timeout).await;
+    let took = started.elapsed().as_secs_f64();
+    absorb(total, orders);
+    Ok(took)
 }
 
 fn absorb(total: &mut Outcome, phase: Outcome) {
@@ -648,5 +843,37 @@ mod tests {
             )]
         );
         assert!(!default_tag().is_empty());
+    }
+
+    #[test]
+    fn order_jobs_rent_an_asset_and_two_units() {
+        let j = order_job(3, 17, 40);
+        assert_eq!(
+            (j.kind.path(), j.kind.key(), j.kind.id_key()),
+            ("/baskets.api", "basket", "sequence_num")
+        );
+        assert_eq!(
+            j.fields,
+            vec![
+                ("basket[customer_id]".to_owned(), "3".to_owned()),
+                ("asset_ids".to_owned(), "17,40".to_owned()),
+                (
+                    "stock_assets_values[40][quantity]".to_owned(),
+                    "2".to_owned()
+                ),
+            ]
+        );
+        let a = rentable_asset_job(4, "t", 9);
+        assert_eq!(a.fields[0].1, "Bench Rentable 00004 t");
+        assert!(a.fields.contains(&(
+            "fixed_asset[rental_price_attributes][daily]".to_owned(),
+            "10".to_owned()
+        )));
+        let s = rentable_stock_job("t", 9, 2);
+        assert_eq!(s.path, "/stock_assets.api");
+        assert_eq!(
+            add_stock_job(Kind::RentableStock, 5, 2).path,
+            "/stock_assets/5/order.api"
+        );
     }
 }
