@@ -65,7 +65,10 @@ ALTER TABLE items ADD COLUMN late_fee_amount BIGINT CHECK (late_fee_amount >= 0)
 
 -- What an order holds. The rates (and late fee) are the item's when it was added, so
 -- a later change of the item does not reprice the order. `quantity_returned` grows with
--- partial returns; a fixed asset's quantity is 1.
+-- partial returns; a fixed asset's quantity is 1. `held_from`..`held_until` is the
+-- period the line holds its item (set by booking and renting out, cleared when the
+-- booking is cancelled): what else is promised of an item in a period is one range
+-- read on `order_line_items_held`, however many orders the item has been on.
 CREATE TABLE order_line_items (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     company_id BIGINT NOT NULL REFERENCES companies (id),
@@ -86,6 +89,8 @@ CREATE TABLE order_line_items (
     late_fee_kind TEXT,
     late_fee_amount BIGINT,
     due_at TIMESTAMP,
+    held_from TIMESTAMP,
+    held_until TIMESTAMP,
     returned_at TIMESTAMP,
     late_fee BIGINT NOT NULL DEFAULT 0 CHECK (late_fee >= 0),
     custom_attributes TEXT NOT NULL DEFAULT '{}',
@@ -99,3 +104,4 @@ CREATE TABLE order_line_items (
 );
 CREATE INDEX order_line_items_order ON order_line_items (company_id, order_id, id);
 CREATE INDEX order_line_items_item ON order_line_items (company_id, item_id, order_id);
+CREATE INDEX order_line_items_held ON order_line_items (company_id, item_id, held_until) WHERE held_from IS NOT NULL;

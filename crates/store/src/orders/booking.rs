@@ -19,9 +19,6 @@ use super::{Order, lock};
 use crate::items::{self, Clock};
 use crate::{Db, StoreError, Tx, change_log};
 
-/// The states in which an order's items are promised to it.
-const PROMISING: [OrderState; 2] = [OrderState::Booked, OrderState::CheckedOut];
-
 /// A moment far enough after any period (open-ended holds end there).
 fn open_end() -> DateTime<Utc> {
     DateTime::<Utc>::MAX_UTC - Duration::days(1)
@@ -41,49 +38,26 @@ async fn claims(
 ) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>, i64)>, StoreError> {
     #[derive(sqlx::FromRow)]
     struct Held {
-        starts: Option<DateTime<Utc>>,
-        ends: Option<DateTime<Utc>>,
+        held_from: DateTime<Utc>,
+        held_until: DateTime<Utc>,
         units: i64,
     }
-    let l = |c: &'static str| ("order_line_items", c);
-    let o = |c: &'static str| ("orders", c);
-    let stmt = Query::select()
-        .from("order_line_items")
+    let stmt = crate::scoped("order_line_items", company)
+        .columns(["held_from", "held_until"])
         .expr_as(
-            Expr::col(o("checked_out_on")).if_null(Expr::col(o("expected_checkout_at"))),
-            "starts",
-        )
-        .expr_as(
-            Expr::col(l("due_at")).if_null(Expr::col(o("due_at"))),
-            "ends",
-        )
-        .expr_as(
-            Expr::col(l("quantity")).sub(Expr::col(l("quantity_returned"))),
+            Expr::col("quantity").sub(Expr::col("quantity_returned")),
             "units",
         )
-        .inner_join(
-            "orders",
-            Cond::all()
-                .add(Expr::col(o("company_id")).equals(l("company_id")))
-                .add(Expr::col(o("id")).equals(l("order_id"))),
-        )
-        .and_where(Expr::col(l("company_id")).eq(company.0))
-        .and_where(Expr::col(l("item_id")).eq(item.id))
-        .and_where(Expr::col(l("for_sale")).eq(false))
-        .and_where(Expr::col(l("order_id")).ne(order))
-        .and_where(Expr::col(l("quantity_returned")).lt(Expr::col(l("quantity"))))
-        .and_where(Expr::col(o("basket_state")).is_in(PROMISING.map(|s| s.as_str())))
+        .and_where(Expr::col("item_id").eq(item.id))
+        .and_where(Expr::col("held_from").is_not_null())
+        .and_where(Expr::col("held_until").gte(from))
+        .and_where(Expr::col("held_from").lte(to))
+        .and_where(Expr::col("order_id").ne(order))
         .to_owned();
     let held: Vec<Held> = tx.all(&stmt).await?;
     let mut claims: Vec<_> = held
         .into_iter()
-        .map(|h| {
-            (
-                h.starts.unwrap_or(from),
-                h.ends.unwrap_or_else(open_end),
-                h.units,
-            )
-        })
+        .map(|h| (h.held_from, h.held_until, h.units))
         .collect();
     let days = (
         from.with_timezone(&tz).date_naive(),
@@ -246,6 +220,7 @@ pub async fn book(
         ));
     }
     promise(&mut tx, company, &order, &lines, (from, to), clock.tz).await?;
+    hold(&mut tx, company, order.id, Some((from, to))).await?;
     set_state(
         &mut tx,
         company,
@@ -278,6 +253,7 @@ pub async fn cancel_booking(
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
     let state = next(&order, OrderAction::CancelBooking)?;
+    hold(&mut tx, company, order.id, None).await?;
     set_state(&mut tx, company, order.id, state, Vec::new()).await?;
     change_log::record(
         &mut tx,
@@ -293,8 +269,8 @@ pub async fn cancel_booking(
     Ok(view)
 }
 
-/// The periods item `number` is promised to orders (booked or rented out) from `from`
-/// on, earliest first: (order number, customer name, start, end, units).
+/// The periods item `number` is held by orders (booked or rented out) that end at or
+/// after `from`, earliest first.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn item_bookings(
     db: &Db,
@@ -308,14 +284,8 @@ pub async fn item_bookings(
         .from("order_line_items")
         .expr_as(Expr::col(o("sequence_num")), "order_number")
         .expr_as(Expr::col(o("basket_state")), "basket_state")
-        .expr_as(
-            Expr::col(o("checked_out_on")).if_null(Expr::col(o("expected_checkout_at"))),
-            "starts",
-        )
-        .expr_as(
-            Expr::col(l("due_at")).if_null(Expr::col(o("due_at"))),
-            "ends",
-        )
+        .expr_as(Expr::col(l("held_from")), "starts")
+        .expr_as(Expr::col(l("held_until")), "ends")
         .expr_as(
             Expr::col(l("quantity")).sub(Expr::col(l("quantity_returned"))),
             "units",
@@ -334,17 +304,32 @@ pub async fn item_bookings(
         )
         .and_where(Expr::col(l("company_id")).eq(company.0))
         .and_where(Expr::col(("items", "sequence_num")).eq(number))
-        .and_where(Expr::col(l("for_sale")).eq(false))
-        .and_where(Expr::col(l("quantity_returned")).lt(Expr::col(l("quantity"))))
-        .and_where(Expr::col(o("basket_state")).is_in(PROMISING.map(|s| s.as_str())))
-        .and_where(
-            Expr::col(l("due_at"))
-                .if_null(Expr::col(o("due_at")))
-                .gte(from),
-        )
-        .order_by(o("expected_checkout_at"), sea_query::Order::Asc)
+        .and_where(Expr::col(l("held_from")).is_not_null())
+        .and_where(Expr::col(l("held_until")).gte(from))
+        .order_by(l("held_from"), sea_query::Order::Asc)
         .to_owned();
     db.read().all(&stmt).await
+}
+
+/// Sets the period the order's rented lines hold their items (`None`: they hold
+/// nothing, as in a draft).
+pub(super) async fn hold(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: i64,
+    period: Option<(DateTime<Utc>, DateTime<Utc>)>,
+) -> Result<(), StoreError> {
+    let (from, to) = (period.map(|p| p.0), period.map(|p| p.1));
+    let stmt = Query::update()
+        .table("order_line_items")
+        .values([("held_from", from.into()), ("held_until", to.into())])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("order_id").eq(order))
+        .and_where(Expr::col("for_sale").eq(false))
+        .and_where(Expr::col("asset_type").ne(AssetType::VolatileAsset.as_str()))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    Ok(())
 }
 
 /// A period an item is promised to an order.

@@ -383,6 +383,7 @@ pub async fn update(
             .unwrap_or_else(now);
         let lines = super::booking::lines_of(&mut tx, company, before.id).await?;
         super::booking::promise(&mut tx, company, &before, &lines, (from, *due), tz).await?;
+        super::booking::hold(&mut tx, company, before.id, Some((from, *due))).await?;
     }
     let mut row = Assignments::update();
     assign(&mut row, &input);
