@@ -881,8 +881,12 @@ pub async fn lock_many(
     tx.all(&stmt).await
 }
 
+/// Locks items for a change: `FOR NO KEY UPDATE` on PostgreSQL, which excludes every
+/// other change of the item but not the key-share locks of foreign-key checks (an
+/// order line or a stock row naming the item), so a write that only refers to an
+/// item never waits for, or deadlocks with, one that changes it.
 fn locking(company: CompanyId) -> SelectStatement {
-    columns(company).lock(LockType::Update).to_owned()
+    columns(company).lock(LockType::NoKeyUpdate).to_owned()
 }
 
 fn columns(company: CompanyId) -> SelectStatement {

@@ -245,11 +245,12 @@ pub async fn list(
     .await
 }
 
-/// Locks the order numbered `number` for the rest of the transaction.
+/// Locks the order numbered `number` for the rest of the transaction (`FOR NO KEY
+/// UPDATE`, as items are locked: its lines' foreign-key checks don't wait for it).
 async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Order, StoreError> {
     let stmt = select(company)
         .and_where(Expr::col(("orders", "sequence_num")).eq(number))
-        .lock_with_tables(LockType::Update, ["orders"])
+        .lock_with_tables(LockType::NoKeyUpdate, ["orders"])
         .to_owned();
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
