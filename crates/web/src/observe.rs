@@ -45,20 +45,30 @@ pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next
     // Everything logged while the request is handled (a slow statement, a store call's
     // span) carries its id and route.
     let span = tracing::info_span!("request", request_id = %request_id, route = %route);
-    let handled = tokio::time::timeout(
-        timeout,
+    // The handler runs as a task of its own: a client that goes away drops only the
+    // wait for it, never the handler half-way through a database transaction (which on
+    // PostgreSQL could hand its pooled connection back still inside it). A timed-out
+    // handler is stopped, as before.
+    let mut work = tokio::spawn(
         AssertUnwindSafe(next.run(req))
             .catch_unwind()
             .instrument(span),
-    )
-    .await;
+    );
+    let handled = tokio::time::timeout(timeout, &mut work).await;
+    if handled.is_err() {
+        work.abort();
+    }
     let mut response = match handled {
-        Ok(Ok(response)) => response,
+        Ok(Err(join)) => {
+            tracing::error!(request_id = %request_id, route = %route, error = %join, "handler task failed");
+            crate::error::ApiError::Internal(format!("handler task: {join}")).into_response()
+        }
+        Ok(Ok(Ok(response))) => response,
         Err(_) => {
             tracing::warn!(request_id = %request_id, route = %route, timeout_ms = timeout.as_millis() as u64, "request timed out");
             crate::error::ApiError::TimedOut(timeout.as_secs()).into_response()
         }
-        Ok(Err(panic)) => {
+        Ok(Ok(Err(panic))) => {
             let detail = panic
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
