@@ -13,7 +13,7 @@ use domain::{CompanyId, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Query};
 use serde_json::json;
 
-use super::lines::{LineItem, lines_select};
+use super::lines::{LineItem, lines_of};
 use super::priced::{OrderView, reprice};
 use super::{Order, lock};
 use crate::items::{self, Clock};
@@ -141,18 +141,6 @@ pub(super) async fn promise(
         }
     }
     Ok(())
-}
-
-/// The order's lines, read in `tx`.
-pub(super) async fn lines_of(
-    tx: &mut Tx,
-    company: CompanyId,
-    order: i64,
-) -> Result<Vec<LineItem>, StoreError> {
-    let stmt = lines_select(company)
-        .and_where(Expr::col(("order_line_items", "order_id")).eq(order))
-        .to_owned();
-    tx.all(&stmt).await
 }
 
 /// The state `action` takes the order to, or a 409 naming its state.

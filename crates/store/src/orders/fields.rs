@@ -381,7 +381,7 @@ pub async fn update(
             .checked_out_on
             .or(before.expected_checkout_at)
             .unwrap_or_else(now);
-        let lines = super::booking::lines_of(&mut tx, company, before.id).await?;
+        let lines = super::lines::lines_of(&mut tx, company, before.id).await?;
         super::booking::promise(&mut tx, company, &before, &lines, (from, *due), tz).await?;
         super::booking::hold(&mut tx, company, before.id, Some((from, *due))).await?;
     }

@@ -59,7 +59,7 @@ impl LineItem {
     }
 }
 
-pub(super) fn lines_select(company: CompanyId) -> SelectStatement {
+fn lines_select(company: CompanyId) -> SelectStatement {
     let l = |c: &'static str| ("order_line_items", c);
     Query::select()
         .from("order_line_items")
@@ -99,6 +99,18 @@ pub(super) fn lines_select(company: CompanyId) -> SelectStatement {
         .and_where(Expr::col(l("company_id")).eq(company.0))
         .order_by(l("id"), SqlOrder::Asc)
         .to_owned()
+}
+
+/// The lines of order `order`, read in `tx`.
+pub(super) async fn lines_of(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: i64,
+) -> Result<Vec<LineItem>, StoreError> {
+    let stmt = lines_select(company)
+        .and_where(Expr::col(("order_line_items", "order_id")).eq(order))
+        .to_owned();
+    tx.all(&stmt).await
 }
 
 /// An item to put on an order.
@@ -325,10 +337,7 @@ pub async fn remove_items(
             action: "remove items from",
         }));
     }
-    let lines = lines_select(company)
-        .and_where(Expr::col(("order_line_items", "order_id")).eq(order.id))
-        .to_owned();
-    let lines: Vec<LineItem> = tx.all(&lines).await?;
+    let lines = lines_of(&mut tx, company, order.id).await?;
     let missing: Vec<String> = numbers
         .iter()
         .filter(|n| !lines.iter().any(|l| l.sequence_num == **n))

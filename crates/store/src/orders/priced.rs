@@ -6,7 +6,7 @@ use domain::pricing::{self, Basket, Line, LineKind, RentalSettings, Totals};
 use domain::stock::Quantity;
 use sea_query::{Expr, ExprTrait, Query};
 
-use super::lines::{LineItem, lines_select};
+use super::lines::{LineItem, lines_of};
 use super::{Order, select};
 use crate::{Db, StoreError, Tx};
 
@@ -110,10 +110,7 @@ async fn view(tx: &mut Tx, company: CompanyId, number: i64) -> Result<OrderView,
         .and_where(Expr::col(("orders", "sequence_num")).eq(number))
         .to_owned();
     let order: Order = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    let lines = lines_select(company)
-        .and_where(Expr::col(("order_line_items", "order_id")).eq(order.id))
-        .to_owned();
-    let lines: Vec<LineItem> = tx.all(&lines).await?;
+    let lines = lines_of(tx, company, order.id).await?;
     price(order, lines, settings(tx, company).await?)
 }
 
