@@ -133,6 +133,12 @@ pub enum Conflict {
     OnOrder {
         number: i64,
     },
+    /// A fixed asset rented out on an order comes back with the order's return, not a
+    /// member's check-in; it cannot be checked out, extended or retired meanwhile.
+    RentedOut {
+        number: i64,
+        order: i64,
+    },
     /// Approving would overlap another approved reservation of the asset.
     ReservationOverlap {
         number: i64,

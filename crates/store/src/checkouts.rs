@@ -115,12 +115,7 @@ pub async fn check_out(
     let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
     match item.state() {
         ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
-        ItemState::CheckedOut => {
-            return Err(StoreError::Conflict(Conflict::CheckedOut {
-                number,
-                to: items::holder_name(&mut tx, company, item.assigned_to_id).await?,
-            }));
-        }
+        ItemState::CheckedOut => return Err(items::out_conflict(&mut tx, company, &item).await?),
         ItemState::Available => {}
     }
     let holder = member(&mut tx, company, &checkout.member, "user_id").await?;
@@ -243,6 +238,9 @@ pub async fn check_in(
     if item.state() != ItemState::CheckedOut {
         return Err(StoreError::Conflict(Conflict::NotCheckedOut { number }));
     }
+    if let Some(order) = item.rented_order {
+        return Err(StoreError::Conflict(Conflict::RentedOut { number, order }));
+    }
     items::check_location(
         &mut tx,
         company,
@@ -310,6 +308,9 @@ pub async fn extend(
     let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
     if item.state() != ItemState::CheckedOut {
         return Err(StoreError::Conflict(Conflict::NotCheckedOut { number }));
+    }
+    if let Some(order) = item.rented_order {
+        return Err(StoreError::Conflict(Conflict::RentedOut { number, order }));
     }
     if due <= now() || item.checkout_on.is_some_and(|c| due <= c) {
         return Err(StoreError::invalid(

@@ -8,6 +8,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::asset_filter::AssetFilter;
 use domain::item::{AssetType, ItemState};
+use domain::pricing::LateFee;
 use domain::refusal::Conflict;
 use domain::{Change, CompanyId, Name, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, SelectStatement};
@@ -49,6 +50,10 @@ pub struct Item {
     pub rate_daily: Option<i64>,
     pub rate_weekly: Option<i64>,
     pub rate_monthly: Option<i64>,
+    /// The fee for a late return on an order: per minute, hour, day, week, month or
+    /// flat (`domain::pricing::LateFeeKind`), and its amount.
+    pub late_fee_kind: Option<String>,
+    pub late_fee_amount: Option<i64>,
     pub latitude: Option<String>,
     pub longitude: Option<String>,
     pub gps_updated_at: Option<DateTime<Utc>>,
@@ -86,7 +91,7 @@ pub struct ItemView {
     pub custom_tax_ids: Vec<i64>,
 }
 
-const COLUMNS: [&str; 35] = [
+const COLUMNS: [&str; 37] = [
     "id",
     "sequence_num",
     "asset_type",
@@ -114,6 +119,8 @@ const COLUMNS: [&str; 35] = [
     "rate_daily",
     "rate_weekly",
     "rate_monthly",
+    "late_fee_kind",
+    "late_fee_amount",
     "latitude",
     "longitude",
     "gps_updated_at",
@@ -571,6 +578,8 @@ pub struct AssetInput {
     /// The whole list, when sent.
     pub document_urls: Option<Vec<String>>,
     pub rates: Rates,
+    /// The fee for a late return on an order: set with its kind, or cleared.
+    pub late_fee: Change<LateFee>,
     pub custom_attributes: BTreeMap<i64, Change<String>>,
     pub custom_tax_ids_to_add: Vec<i64>,
     pub custom_tax_ids_to_remove: Vec<i64>,
@@ -599,6 +608,7 @@ fn assign(row: &mut Assignments, input: &AssetInput) {
                 weekly,
                 monthly,
             },
+        late_fee,
         // Merged with the stored values by the caller.
         custom_attributes: _,
         // Links in their own table.
@@ -622,7 +632,15 @@ fn assign(row: &mut Assignments, input: &AssetInput) {
         .change("rate_hourly", hourly)
         .change("rate_daily", daily)
         .change("rate_weekly", weekly)
-        .change("rate_monthly", monthly);
+        .change("rate_monthly", monthly)
+        .change(
+            "late_fee_kind",
+            &late_fee.clone().map(|f| f.kind.as_str().to_owned()),
+        )
+        .change(
+            "late_fee_amount",
+            &late_fee.clone().map(|f| f.amount.minor()),
+        );
     if let Some(urls) = document_urls {
         row.set("document_urls", json!(urls).to_string());
     }
@@ -811,6 +829,8 @@ pub struct Locked {
     pub checkout_on: Option<DateTime<Utc>>,
     pub checkin_due_on: Option<DateTime<Utc>>,
     pub custom_attributes: String,
+    /// The number of the order a fixed asset is rented out on.
+    pub rented_order: Option<i64>,
 }
 
 impl Locked {
@@ -907,7 +927,32 @@ fn columns(company: CompanyId) -> SelectStatement {
             "checkin_due_on",
             "custom_attributes",
         ])
+        .expr_as(
+            Expr::cust(
+                r#"(SELECT "o"."sequence_num" FROM "orders" "o" WHERE "o"."company_id" = "items"."company_id" AND "o"."id" = "items"."rented_order_id")"#,
+            ),
+            "rented_order",
+        )
         .to_owned()
+}
+
+/// Why item `item`, checked out, can't be checked out, retired or checked in by a
+/// member: it is out to a member, or rented out on an order.
+pub(crate) async fn out_conflict(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+) -> Result<StoreError, StoreError> {
+    Ok(StoreError::Conflict(match item.rented_order {
+        Some(order) => Conflict::RentedOut {
+            number: item.sequence_num,
+            order,
+        },
+        None => Conflict::CheckedOut {
+            number: item.sequence_num,
+            to: holder_name(tx, company, item.assigned_to_id).await?,
+        },
+    }))
 }
 
 /// Ends a change of item `id`: history, then the item as it now is.
@@ -990,10 +1035,7 @@ pub async fn delete(
         }));
     }
     if item.state() == ItemState::CheckedOut {
-        return Err(StoreError::Conflict(Conflict::CheckedOut {
-            number,
-            to: holder_name(&mut tx, company, item.assigned_to_id).await?,
-        }));
+        return Err(out_conflict(&mut tx, company, &item).await?);
     }
     if crate::orders::holds_item(&mut tx, company, item.id).await? {
         return Err(StoreError::Conflict(Conflict::OnOrder { number }));
@@ -1105,12 +1147,7 @@ pub async fn retire(
     }
     match item.state() {
         ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
-        ItemState::CheckedOut => {
-            return Err(StoreError::Conflict(Conflict::CheckedOut {
-                number,
-                to: holder_name(&mut tx, company, item.assigned_to_id).await?,
-            }));
-        }
+        ItemState::CheckedOut => return Err(out_conflict(&mut tx, company, &item).await?),
         ItemState::Available => {}
     }
     if !crate::has(&mut tx, "retire_reasons", company, retirement.reason).await? {

@@ -215,6 +215,26 @@ pub(crate) async fn lock_stocked(
     Ok(item)
 }
 
+/// Where most units of `item` are (the lowest location id among equals); `None` when
+/// none is anywhere.
+pub(crate) async fn fullest(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+) -> Result<Option<i64>, StoreError> {
+    let stmt = Query::select()
+        .column("location_id")
+        .from("stock_levels")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("item_sequence_num").eq(item.sequence_num))
+        .and_where(Expr::col("quantity").gt(0))
+        .order_by("quantity", Order::Desc)
+        .order_by("location_id", Order::Asc)
+        .limit(1)
+        .to_owned();
+    Ok(tx.optional::<(i64,)>(&stmt).await?.map(|l| l.0))
+}
+
 /// `location` if given (it must be the company's), else the item's own location;
 /// without either, a 422 on `field`.
 pub(crate) async fn location_or_default(

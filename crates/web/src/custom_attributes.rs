@@ -70,27 +70,73 @@ pub fn read(
             );
             continue;
         };
-        let change = match value.as_str() {
-            "" => continue,
-            "null" => Change::Clear,
-            v if v.chars().count() > MAX_TEXT_CHARS => {
-                form.error(
-                    &key,
-                    format!("is too long (maximum is {MAX_TEXT_CHARS} characters)"),
-                );
-                continue;
-            }
-            v => match normalise_value(field.field_type, &field.options, v) {
-                Ok(normalised) => Change::Set(normalised),
-                Err(problem) => {
-                    form.error(&key, problem);
-                    continue;
-                }
-            },
-        };
-        changes.insert(field.id, change);
+        if let Some(change) = value_change(form, &key, field, &value) {
+            changes.insert(field.id, change);
+        }
     }
     changes
+}
+
+/// One sent value for `field`: empty keeps (`None`), `null` clears, anything else
+/// must suit the field's type and options (else an error on `key`).
+fn value_change(
+    form: &mut Form<'_>,
+    key: &str,
+    field: &custom_fields::CustomField,
+    value: &str,
+) -> Option<Change<String>> {
+    match value {
+        "" => None,
+        "null" => Some(Change::Clear),
+        v if v.chars().count() > MAX_TEXT_CHARS => {
+            form.error(
+                key,
+                format!("is too long (maximum is {MAX_TEXT_CHARS} characters)"),
+            );
+            None
+        }
+        v => match normalise_value(field.field_type, &field.options, v) {
+            Ok(normalised) => Some(Change::Set(normalised)),
+            Err(problem) => {
+                form.error(key, problem);
+                None
+            }
+        },
+    }
+}
+
+/// Reads values keyed by custom field id under `path` (the orders'
+/// `item_custom_attribute_values[<id>]`): the field must be one of `fields`; a
+/// dropdown takes an option id (or name), a checkbox a comma list of them.
+pub async fn read_by_id(
+    db: &Db,
+    company: CompanyId,
+    form: &mut Form<'_>,
+    path: &str,
+    targets: &[Target],
+) -> Result<BTreeMap<i64, Change<String>>, ApiError> {
+    let sent = form.params().map(path);
+    let mut changes = BTreeMap::new();
+    if sent.is_empty() {
+        return Ok(changes);
+    }
+    let fields = custom_fields::for_targets(db, company, targets).await?;
+    for (raw_id, value) in sent {
+        let key = format!("{path}[{raw_id}]");
+        let Some(field) =
+            crate::form::parse_id(&raw_id).and_then(|id| fields.0.iter().find(|f| f.id == id))
+        else {
+            form.error(
+                &key,
+                format!("{raw_id:?} is not the id of a custom field for items or orders (see /custom_fields.api)"),
+            );
+            continue;
+        };
+        if let Some(change) = value_change(form, &key, field, &value) {
+            changes.insert(field.id, change);
+        }
+    }
+    Ok(changes)
 }
 
 /// Adds `custom_attributes` (by field name) to a rendered record and, with

@@ -127,6 +127,9 @@ pub fn conflict(refusal: &Conflict) -> String {
         Conflict::OnOrder { number } => format!(
             "Asset #{number} is on an order; take it off the order (or delete the order) first."
         ),
+        Conflict::RentedOut { number, order } => format!(
+            "Asset #{number} is rented out on order #{order}; it comes back with the order's return (/baskets/{order}/checkin.api)."
+        ),
         Conflict::StockCheckedOut { number, quantity } => {
             format!(
                 "Asset #{number} has {quantity} unit(s) checked out; check them in first (/stock_assets/{number}/get_current_checkouts.api lists them)."

@@ -68,11 +68,16 @@ async fn claims(
         claims.push((start_of_day(r.from_on, tz), ends, r.quantity));
     }
     match item.kind() {
-        AssetType::FixedAsset if item.state() == ItemState::CheckedOut => claims.push((
-            item.checkout_on.unwrap_or(from),
-            item.checkin_due_on.unwrap_or_else(open_end),
-            1,
-        )),
+        // Out to a member (out on an order, its line's hold above counts it).
+        AssetType::FixedAsset
+            if item.state() == ItemState::CheckedOut && item.rented_order.is_none() =>
+        {
+            claims.push((
+                item.checkout_on.unwrap_or(from),
+                item.checkin_due_on.unwrap_or_else(open_end),
+                1,
+            ))
+        }
         AssetType::StockAsset => {
             #[derive(sqlx::FromRow)]
             struct Out {
@@ -315,6 +320,7 @@ pub(super) async fn hold(
         .and_where(Expr::col("order_id").eq(order))
         .and_where(Expr::col("for_sale").eq(false))
         .and_where(Expr::col("asset_type").ne(AssetType::VolatileAsset.as_str()))
+        .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
         .to_owned();
     tx.execute(&stmt).await?;
     Ok(())

@@ -381,9 +381,15 @@ pub async fn update(
             .checked_out_on
             .or(before.expected_checkout_at)
             .unwrap_or_else(now);
+        if *due <= now() || *due <= from {
+            return Err(StoreError::invalid(
+                "due_date",
+                "must be later than now and than the rent-out: the items are still out",
+            ));
+        }
         let lines = super::lines::lines_of(&mut tx, company, before.id).await?;
         super::booking::promise(&mut tx, company, &before, &lines, (from, *due), tz).await?;
-        super::booking::hold(&mut tx, company, before.id, Some((from, *due))).await?;
+        super::rent_out::keep_until(&mut tx, company, before.id, (from, *due)).await?;
     }
     let mut row = Assignments::update();
     assign(&mut row, &input);

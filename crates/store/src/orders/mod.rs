@@ -8,12 +8,16 @@ mod booking;
 mod fields;
 mod lines;
 mod priced;
+mod rent_out;
+mod returning;
 
 pub use booking::{ItemBooking, book, cancel_booking, item_bookings};
 pub use fields::{OrderInput, create, update};
 pub(crate) use lines::holds_item;
 pub use lines::{Addition, LineItem, add_items, remove_items};
 pub use priced::{OrderView, PricedLine, find};
+pub use rent_out::{RentOut, rent_out};
+pub use returning::{Return, Selection, take_back};
 
 use chrono::{DateTime, Utc};
 use domain::order::OrderState;
@@ -111,6 +115,10 @@ pub struct Order {
     pub amount_paid: i64,
     pub net_amount: i64,
     pub balance_due: i64,
+    /// `item_custom_attribute_values` of the rent-out, JSON keyed by custom field id.
+    pub checkout_values: String,
+    /// Those of the returns.
+    pub checkin_values: String,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -128,16 +136,26 @@ impl Order {
     /// The billing period: `bill_from`..`bill_to`, each defaulting to the order's
     /// check-out and due moments.
     pub fn billing(&self) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
+        self.line_billing(None)
+    }
+
+    /// The period a line is billed for: the order's, except that without a `bill_to`
+    /// a line due at its own moment (leftovers of a partial return kept longer) is
+    /// billed to it.
+    pub fn line_billing(
+        &self,
+        line_due: Option<DateTime<Utc>>,
+    ) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
         Some((
             self.bill_from
                 .or(self.checked_out_on)
                 .or(self.expected_checkout_at)?,
-            self.bill_to.or(self.due_at)?,
+            self.bill_to.or(line_due).or(self.due_at)?,
         ))
     }
 }
 
-const ORDER_COLUMNS: [&str; 32] = [
+const ORDER_COLUMNS: [&str; 34] = [
     "id",
     "sequence_num",
     "customer_id",
@@ -167,6 +185,8 @@ const ORDER_COLUMNS: [&str; 32] = [
     "amount_paid",
     "net_amount",
     "balance_due",
+    "checkout_values",
+    "checkin_values",
     "created_at",
     "updated_at",
     "company_id",
@@ -177,7 +197,7 @@ fn select(company: CompanyId) -> SelectStatement {
     let o = |c: &'static str| ("orders", c);
     Query::select()
         .from("orders")
-        .columns(ORDER_COLUMNS[..31].iter().map(|c| o(c)))
+        .columns(ORDER_COLUMNS[..33].iter().map(|c| o(c)))
         .expr_as(
             Expr::cust(
                 r#"CASE WHEN "persons"."first_name" IS NULL THEN "persons"."last_name" ELSE "persons"."first_name" || ' ' || "persons"."last_name" END"#,

@@ -38,12 +38,12 @@ fn price(
     lines: Vec<LineItem>,
     settings: RentalSettings,
 ) -> Result<OrderView, StoreError> {
-    let period = order.billing();
     let mut priced = Vec::with_capacity(lines.len());
     let mut basket_lines = Vec::with_capacity(lines.len());
     for line in lines {
         let quantity =
             Quantity::new(line.quantity).map_err(|p| StoreError::invalid("quantity", p))?;
+        let period = order.line_billing(line.due_at);
         let (kind, amount, charge) = match (line.sale_price, period) {
             (Some(price), _) => (
                 LineKind::Sale,

@@ -216,6 +216,13 @@ impl TestApp {
     }
 
     pub async fn new(kind: Kind) -> TestApp {
+        // `TEST_LOG=warn` (or any filter) shows the server's log, 500s' causes included.
+        if let Ok(filter) = std::env::var("TEST_LOG") {
+            let _ = tracing_subscriber::fmt()
+                .with_env_filter(filter)
+                .with_test_writer()
+                .try_init();
+        }
         Self::builder(kind).build().await
     }
 

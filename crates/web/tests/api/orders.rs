@@ -20,7 +20,7 @@ both!(
     orders_created_and_booked_at_once_all_succeed,
 );
 
-async fn create(app: &TestApp, form: &[(&str, &str)]) -> crate::common::Res {
+pub(crate) async fn create(app: &TestApp, form: &[(&str, &str)]) -> crate::common::Res {
     app.post("/baskets.api", form).await
 }
 
@@ -254,7 +254,12 @@ async fn updates_follow_the_state_table(kind: Kind) {
 }
 
 /// A fixed asset with the given rates (`rental_price_attributes`).
-async fn rented_asset(app: &TestApp, group: i64, name: &str, rates: &[(&str, &str)]) -> i64 {
+pub(crate) async fn rented_asset(
+    app: &TestApp,
+    group: i64,
+    name: &str,
+    rates: &[(&str, &str)],
+) -> i64 {
     let keys: Vec<String> = rates
         .iter()
         .map(|(unit, _)| format!("fixed_asset[rental_price_attributes][{unit}]"))
@@ -590,14 +595,14 @@ async fn another_companys_orders_do_not_exist(kind: Kind) {
 }
 
 /// A date `days` from now, mm/dd/yyyy (UTC, the test company's zone).
-fn day(days: i64) -> String {
+pub(crate) fn day(days: i64) -> String {
     (chrono::Utc::now().date_naive() + chrono::Duration::days(days))
         .format("%m/%d/%Y")
         .to_string()
 }
 
 /// A draft order for `customer` holding `ids` (with `extra` item values); its number.
-async fn draft(app: &TestApp, customer: i64, ids: &str, extra: &[(&str, &str)]) -> i64 {
+pub(crate) async fn draft(app: &TestApp, customer: i64, ids: &str, extra: &[(&str, &str)]) -> i64 {
     let c = customer.to_string();
     let mut form = vec![("basket[customer_id]", c.as_str()), ("asset_ids", ids)];
     form.extend_from_slice(extra);
@@ -606,7 +611,7 @@ async fn draft(app: &TestApp, customer: i64, ids: &str, extra: &[(&str, &str)]) 
         .unwrap()
 }
 
-async fn book(app: &TestApp, n: i64, from: i64, to: i64) -> crate::common::Res {
+pub(crate) async fn book(app: &TestApp, n: i64, from: i64, to: i64) -> crate::common::Res {
     app.patch(
         &format!("/baskets/{n}/reservation.api"),
         &[("from", &day(from)), ("to", &day(to))],
@@ -614,7 +619,7 @@ async fn book(app: &TestApp, n: i64, from: i64, to: i64) -> crate::common::Res {
     .await
 }
 
-async fn state_of(app: &TestApp, n: i64) -> String {
+pub(crate) async fn state_of(app: &TestApp, n: i64) -> String {
     app.get(&format!("/baskets/{n}.api"))
         .await
         .into_body(StatusCode::OK)["basket"]["basket_state"]

@@ -192,6 +192,10 @@ pub(crate) fn render(view: &ItemView, tz: chrono_tz::Tz, fields: &FieldSet, show
             "weekly": money(i.rate_weekly),
             "monthly": money(i.rate_monthly),
         },
+        "late_fee": i.late_fee_kind.as_ref().map(|kind| json!({
+            "kind": kind,
+            "amount": money(i.late_fee_amount),
+        })),
         "latitude": i.latitude,
         "longitude": i.longitude,
         "gps_updated_at": at(i.gps_updated_at),

@@ -6,6 +6,7 @@ use axum::extract::State;
 use domain::asset_filter::AssetFilter;
 use domain::item::{MAX_DOCUMENTS, is_link, parse_coordinate};
 use domain::money::Money;
+use domain::pricing::{LateFee, LateFeeKind};
 use domain::settings::ActivationLocation;
 use domain::wire::parse_date;
 use domain::{Change, Name, PageSize, Vocabulary};
@@ -55,6 +56,14 @@ pub(crate) const ITEM_FIELDS: &[(&str, &str)] = &[
     (
         "rental_price_attributes][per_minute|hourly|daily|weekly|monthly",
         "rental rates, amounts such as 25.00; optional (an asset without a rate is tracked, not rented)",
+    ),
+    (
+        "late_fee_attributes][kind",
+        "rentrack extension: the fee for a late return on an order, per minute, hour, day, week or month, or flat; null removes the fee",
+    ),
+    (
+        "late_fee_attributes][amount",
+        "the late fee per started unit (or the flat fee), an amount such as 5.00; required with kind",
     ),
 ];
 
@@ -172,6 +181,43 @@ pub(super) fn routes(api: Api) -> Api {
     )
 }
 
+/// `late_fee_attributes][kind` and `][amount`: both to set the fee, `kind=null` to
+/// remove it.
+fn late_fee(form: &mut Form<'_>) -> Change<LateFee> {
+    let (kind_field, amount_field) = ("late_fee_attributes][kind", "late_fee_attributes][amount");
+    let kind = match form.text(kind_field) {
+        Change::Set(raw) => match LateFeeKind::parse(&raw) {
+            Some(k) => Change::Set(k),
+            None => {
+                form.error(
+                    kind_field,
+                    format!("must be one of {}, not {raw:?}", LateFeeKind::names()),
+                );
+                return Change::Keep;
+            }
+        },
+        Change::Clear => Change::Clear,
+        Change::Keep => Change::Keep,
+    };
+    let amount = amount(form, amount_field);
+    match (kind, amount) {
+        (Change::Set(kind), Change::Set(minor)) => Change::Set(LateFee {
+            kind,
+            amount: Money::from_minor(minor),
+        }),
+        (Change::Clear, _) => Change::Clear,
+        (Change::Keep, Change::Keep) => Change::Keep,
+        (Change::Set(_), _) => {
+            form.error(amount_field, "can't be blank: give the fee with its kind");
+            Change::Keep
+        }
+        (Change::Keep, _) => {
+            form.error(kind_field, "can't be blank: give the kind with the fee");
+            Change::Keep
+        }
+    }
+}
+
 pub(crate) fn amount(form: &mut Form<'_>, field: &str) -> Change<i64> {
     match form.text(field) {
         Change::Set(raw) => match Money::parse(&raw) {
@@ -277,6 +323,7 @@ async fn read_input<K: Kind>(
         weekly: amount(&mut form, "rental_price_attributes][weekly"),
         monthly: amount(&mut form, "rental_price_attributes][monthly"),
     };
+    let late_fee = late_fee(&mut form);
     let custom_tax_ids_to_add = form.bracketed_ids_at(
         "custom_tax_ids_to_add",
         "custom_tax_ids_to_add",
@@ -301,6 +348,7 @@ async fn read_input<K: Kind>(
         price: amount(&mut form, "price"),
         document_urls,
         rates,
+        late_fee,
         custom_attributes: custom_attributes::read(&mut form, ATTRIBUTES, &fields, family.target),
         custom_tax_ids_to_add,
         custom_tax_ids_to_remove,

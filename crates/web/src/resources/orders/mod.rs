@@ -6,6 +6,7 @@
 mod booking;
 mod items;
 mod records;
+mod rental;
 
 use axum::Json;
 use domain::Vocabulary;
@@ -20,6 +21,7 @@ use crate::views::{self, moment};
 pub fn routes(api: Api) -> Api {
     let api = records::routes(api);
     let api = booking::routes(api);
+    let api = rental::routes(api);
     items::routes(api)
 }
 
@@ -52,8 +54,9 @@ fn charge(c: &RentalCharge) -> Value {
     })
 }
 
-fn line(p: &PricedLine, total: Option<&domain::pricing::LineTotal>) -> Value {
+fn line(p: &PricedLine, total: Option<&domain::pricing::LineTotal>, tz: chrono_tz::Tz) -> Value {
     let l = &p.line;
+    let at = |m: Option<chrono::DateTime<chrono::Utc>>| m.map(|m| moment(m, tz));
     json!({
         "id": l.id,
         "sequence_num": l.sequence_num,
@@ -72,11 +75,20 @@ fn line(p: &PricedLine, total: Option<&domain::pricing::LineTotal>) -> Value {
             "weekly": optional_money(l.rate_weekly),
             "monthly": optional_money(l.rate_monthly),
         },
+        "due_date": at(l.due_at),
+        "returned_at": at(l.returned_at),
+        "late_fee_kind": l.late_fee_kind,
+        "late_fee_rate": optional_money(l.late_fee_amount),
         "rental": p.charge.as_ref().map(charge),
         "amount": total.map(|t| money(t.amount)),
         "discount": total.map(|t| money(t.discount)),
         "late_fee": total.map(|t| money(t.late_fee)),
     })
+}
+
+/// Custom field values recorded with a rent-out or return, by field id.
+fn values(stored: &str) -> Value {
+    serde_json::from_str(stored).unwrap_or_else(|_| json!({}))
 }
 
 /// The order as the contract's JSON, in the company's time zone: its fields (as a
@@ -102,7 +114,7 @@ fn render(v: &OrderView, tz: chrono_tz::Tz) -> Value {
         .lines
         .iter()
         .enumerate()
-        .map(|(i, p)| line(p, t.lines.get(i)))
+        .map(|(i, p)| line(p, t.lines.get(i), tz))
         .collect();
     let mut body = summary(o, tz);
     let more = json!({
@@ -117,6 +129,8 @@ fn render(v: &OrderView, tz: chrono_tz::Tz) -> Value {
         "location_for_pickup": o.location_for_pickup,
         "assigned_to_id": o.assigned_to_id,
         "user_listing_name": o.user_listing_name,
+        "checkout_attribute_values": values(&o.checkout_values),
+        "checkin_attribute_values": values(&o.checkin_values),
         "order_line_items": lines,
         "baskets_sub_rent_items": [],
         "payment_histories": [],

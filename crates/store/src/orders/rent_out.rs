@@ -1,0 +1,243 @@
+//! Renting an order out (`checkout.api`): its rented items are promised for the
+//! rental period and handed over. A fixed asset becomes `checked_out` on the order;
+//! asset stock leaves its location and counts as checked out; inventory, and anything
+//! marked for sale, is used up. An order of inventory alone is completed at once.
+
+use chrono::{DateTime, Utc};
+use domain::item::{AssetType, ItemState};
+use domain::order::OrderAction;
+use domain::refusal::Conflict;
+use domain::stock::{OrderType, Quantity};
+use domain::{Change, CompanyId, Vocabulary};
+use sea_query::{Expr, ExprTrait, Query};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+use super::booking::{hold, next, promise, set_state};
+use super::lines::{LineItem, lines_of};
+use super::priced::{OrderView, reprice};
+use super::{Order, lock};
+use crate::custom_fields::merge_values;
+use crate::items::{self, Clock};
+use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
+
+/// A rent-out: when the items go and come back, the billing period if it differs,
+/// and the custom field values recorded with it.
+#[derive(Debug, Clone)]
+pub struct RentOut {
+    /// When the items go out.
+    pub from: DateTime<Utc>,
+    /// When they are due back; the order's due moment when `None`.
+    pub to: Option<DateTime<Utc>>,
+    /// The start of billing; kept (or the rent-out moment) when `None`.
+    pub bill_from: Option<DateTime<Utc>>,
+    /// The end of billing; kept (or the due moment) when `None`.
+    pub bill_to: Option<DateTime<Utc>>,
+    /// `item_custom_attribute_values`, by custom field id.
+    pub values: BTreeMap<i64, Change<String>>,
+}
+
+/// Rents out a draft, web or booked order: 422 when it has no items, no due moment or
+/// one already past, 409 when an item is retired, out, or promised elsewhere for part
+/// of the period, 422 when a location holds fewer units than a line takes. Nothing
+/// changes when refused.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn rent_out(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    rent: RentOut,
+    clock: &Clock,
+) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    let lines = lines_of(&mut tx, company, order.id).await?;
+    let only_inventory = lines.iter().all(|l| l.kind() == AssetType::VolatileAsset);
+    let state = next(&order, OrderAction::RentOut { only_inventory })?;
+    if lines.is_empty() {
+        return Err(StoreError::invalid(
+            "asset_ids",
+            format!("order #{number} has no items to rent out: put some on it first"),
+        ));
+    }
+    let to = period_end(&order, &rent, clock)?;
+    let bill_from = rent.bill_from.or(order.bill_from);
+    let bill_to = rent.bill_to.or(order.bill_to);
+    if bill_to.unwrap_or(to) <= bill_from.unwrap_or(rent.from) {
+        return Err(StoreError::invalid(
+            "bill_to",
+            "must be later than the start of billing (bill_from, or the rent-out moment)",
+        ));
+    }
+    promise(&mut tx, company, &order, &lines, (rent.from, to), clock.tz).await?;
+    for line in &lines {
+        hand_over(&mut tx, company, &order, line, (rent.from, to), clock).await?;
+    }
+    keep_until(&mut tx, company, order.id, (rent.from, to)).await?;
+    let values = merge_values(&order.checkout_values, &rent.values);
+    let mut more = vec![
+        ("checked_out_on", rent.from.into()),
+        ("due_at", to.into()),
+        ("bill_from", bill_from.into()),
+        ("bill_to", bill_to.into()),
+        ("checkout_values", values.clone().into()),
+    ];
+    if only_inventory {
+        more.push(("completed_on", rent.from.into()));
+    }
+    set_state(&mut tx, company, order.id, state, more).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "order",
+        order.id,
+        "rented_out",
+        json!({
+            "checked_out_on": rent.from,
+            "due_at": to,
+            "bill_from": bill_from,
+            "bill_to": bill_to,
+            "basket_state": state.as_str(),
+            "item_custom_attribute_values": serde_json::from_str::<serde_json::Value>(&values).ok(),
+        }),
+    )
+    .await?;
+    let view = reprice(&mut tx, company, number).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// The items of order `order` still out are held, and due, until `to` (a rent-out,
+/// a later due date, the leftovers of a partial return): its lines and the fixed
+/// assets rented on it.
+pub(super) async fn keep_until(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: i64,
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+) -> Result<(), StoreError> {
+    hold(tx, company, order, Some((from, to))).await?;
+    let lines = Query::update()
+        .table("order_line_items")
+        .value("due_at", to)
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("order_id").eq(order))
+        .and_where(Expr::col("for_sale").eq(false))
+        .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
+        .to_owned();
+    tx.execute(&lines).await?;
+    let assets = Query::update()
+        .table("items")
+        .value("checkin_due_on", to)
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("rented_order_id").eq(order))
+        .to_owned();
+    tx.execute(&assets).await?;
+    Ok(())
+}
+
+/// The moment the items are due back: given, or the order's due moment; after the
+/// rent-out and after now.
+fn period_end(order: &Order, rent: &RentOut, clock: &Clock) -> Result<DateTime<Utc>, StoreError> {
+    let Some(to) = rent.to.or(order.due_at) else {
+        return Err(StoreError::invalid(
+            "return_date",
+            "can't be blank: the order has no due date, so say when the items come back",
+        ));
+    };
+    if to <= clock.now {
+        return Err(StoreError::invalid(
+            "return_date",
+            "is in the past: the items must be due back later than now",
+        ));
+    }
+    if to <= rent.from {
+        return Err(StoreError::invalid(
+            "return_date",
+            "must be later than the rent-out moment",
+        ));
+    }
+    Ok(to)
+}
+
+/// Hands the line's item over: out on the order, or used up when sold.
+async fn hand_over(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: &Order,
+    line: &LineItem,
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    clock: &Clock,
+) -> Result<(), StoreError> {
+    let item = items::lock(tx, company, line.sequence_num).await?;
+    let sold = line.for_sale || line.kind() == AssetType::VolatileAsset;
+    let details = match item.kind() {
+        AssetType::FixedAsset => {
+            match item.state() {
+                ItemState::Retired => {
+                    return Err(StoreError::Conflict(Conflict::Retired {
+                        number: item.sequence_num,
+                    }));
+                }
+                ItemState::CheckedOut => return Err(items::out_conflict(tx, company, &item).await?),
+                ItemState::Available => {}
+            }
+            let mut row = Assignments::update();
+            if sold {
+                row.set("state", ItemState::Retired.as_str())
+                    .set("retired_on", from.with_timezone(&clock.tz).date_naive());
+                crate::reservations::remove_open(tx, company, item.id).await?;
+            } else {
+                row.set("state", ItemState::CheckedOut.as_str())
+                    .set("checkout_on", from)
+                    .set("checkin_due_on", to)
+                    .set("rented_order_id", order.id);
+            }
+            tx.execute(&row.into_update("items", company, item.id))
+                .await?;
+            json!({"order": order.sequence_num, "sold": sold, "checkout_on": from, "checkin_due_on": to})
+        }
+        _ => {
+            let quantity = Quantity::new(line.quantity - line.quantity_returned)
+                .map_err(|p| StoreError::invalid("quantity", p))?;
+            let location = match line.location_id.or(order.location_id).or(item.location_id) {
+                Some(l) => l,
+                None => stock::fullest(tx, company, &item).await?.ok_or_else(|| {
+                    StoreError::invalid(
+                        "quantity",
+                        format!(
+                            "is more than in stock: asset #{} has no units at any location",
+                            item.sequence_num
+                        ),
+                    )
+                })?,
+            };
+            stock::take(tx, company, &item, location, quantity, "quantity").await?;
+            if !sold {
+                stock::total(tx, company, item.id, "checked_out_quantity", quantity.get()).await?;
+            }
+            let order_type = if sold {
+                OrderType::NewSale
+            } else {
+                OrderType::Checkout
+            };
+            json!({
+                "order": order.sequence_num,
+                "order_type": order_type.as_str(),
+                "sold": sold,
+                "quantity": quantity.get(),
+                "quantity_after_transaction": item.quantity - quantity.get(),
+                "location_id": location,
+                "checkout_on": from,
+                "checkin_due_on": (!sold).then_some(to),
+                "user_full_name": stock::actor(tx, company).await?,
+            })
+        }
+    };
+    let action = if sold {
+        "sold_on_order"
+    } else {
+        "rented_out_on_order"
+    };
+    change_log::record(tx, company, "item", item.id, action, details).await
+}

@@ -1,0 +1,344 @@
+//! Taking a rented-out order back (`checkin.api`), all of it or part: fixed assets are
+//! available again, asset stock goes back to a location, late fees are charged from
+//! each line's own fee, and the order is Rented Out while anything is still out, then
+//! Returned while it owes, or Completed.
+
+use chrono::{DateTime, Utc};
+use domain::item::{AssetType, ItemState};
+use domain::order::OrderAction;
+use domain::pricing::{LateFee, LateFeeKind};
+use domain::stock::{OrderType, Quantity};
+use domain::{Change, CompanyId, Vocabulary};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+use super::booking::{next, promise, set_state};
+use super::lines::{LineItem, lines_of};
+use super::priced::{OrderView, reprice};
+use super::rent_out::keep_until;
+use super::{Order, lock};
+use crate::custom_fields::merge_values;
+use crate::items::{self, Clock};
+use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
+
+/// What comes back in a partial return.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Fixed assets, by number.
+    pub assets: Vec<i64>,
+    /// Units of asset stock, by order line id.
+    pub stock: Vec<(i64, Quantity)>,
+}
+
+/// A return.
+#[derive(Debug, Clone)]
+pub struct Return {
+    /// When the items came back.
+    pub at: DateTime<Utc>,
+    /// A new end of billing, if any.
+    pub bill_to: Option<DateTime<Utc>>,
+    /// Part of what is out (`partial_return`); everything when `None`.
+    pub only: Option<Selection>,
+    /// When what stays out is due back now; its due moment is kept when `None`.
+    pub leftovers_due: Option<DateTime<Utc>>,
+    /// The moment late fees run to (`late_due_date`); no late fee when `None`.
+    pub late_at: Option<DateTime<Utc>>,
+    /// Where the items are put back.
+    pub location: Option<i64>,
+    /// `item_custom_attribute_values`, by custom field id.
+    pub values: BTreeMap<i64, Change<String>>,
+}
+
+/// One line coming back: how many units.
+struct Back<'a> {
+    line: &'a LineItem,
+    units: i64,
+}
+
+/// Takes items of a rented-out order back. Refused with 409 unless the order is
+/// rented out, with 422 for a return before the rent-out, a selection naming what is
+/// not out on the order, or a leftover due moment not after now; nothing changes then.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn take_back(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    ret: Return,
+    clock: &Clock,
+) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    // Whether the order is in a state to return at all (the outcome is decided below).
+    next(
+        &order,
+        OrderAction::Return {
+            all_back: false,
+            owed: false,
+        },
+    )?;
+    let started = order.checked_out_on.unwrap_or(ret.at);
+    if ret.at < started {
+        return Err(StoreError::invalid(
+            "return_date",
+            "must not be before the rent-out",
+        ));
+    }
+    if let Some(late) = ret.late_at
+        && late < started
+    {
+        return Err(StoreError::invalid(
+            "late_due_date",
+            "must not be before the rent-out",
+        ));
+    }
+    if let Some(bill_to) = ret.bill_to
+        && bill_to <= order.bill_from.unwrap_or(started)
+    {
+        return Err(StoreError::invalid(
+            "bill_to",
+            "must be later than the start of billing",
+        ));
+    }
+    let lines = lines_of(&mut tx, company, order.id).await?;
+    let back = selected(&lines, ret.only.as_ref(), number)?;
+    items::check_location(&mut tx, company, ret.location, "location_id").await?;
+    for b in &back {
+        put_back(&mut tx, company, &order, b, &ret).await?;
+    }
+    let all_back = lines.iter().all(|l| {
+        !is_out(l)
+            || back
+                .iter()
+                .any(|b| b.line.id == l.id && b.units == l.quantity - l.quantity_returned)
+    });
+    if !all_back && let Some(due) = ret.leftovers_due {
+        if due <= clock.now || due <= ret.at {
+            return Err(StoreError::invalid(
+                "due_date_for_left_over_items",
+                "must be later than now and than the return",
+            ));
+        }
+        let left = lines_of(&mut tx, company, order.id).await?;
+        promise(&mut tx, company, &order, &left, (started, due), clock.tz).await?;
+        keep_until(&mut tx, company, order.id, (started, due)).await?;
+    }
+    let values = merge_values(&order.checkin_values, &ret.values);
+    let mut more = vec![("checkin_values", values.clone().into())];
+    if let Some(bill_to) = ret.bill_to {
+        more.push(("bill_to", bill_to.into()));
+    }
+    if let (false, Some(due)) = (all_back, ret.leftovers_due) {
+        more.push(("due_at", due.into()));
+    }
+    let state = order.state();
+    set_state(&mut tx, company, order.id, state, more).await?;
+    let priced = reprice(&mut tx, company, number).await?;
+    let owed = priced.order.balance_due > 0;
+    let state = next(&order, OrderAction::Return { all_back, owed })?;
+    let mut more = Vec::new();
+    if all_back {
+        more.push(("returned_on", ret.at.into()));
+    }
+    if all_back && !owed {
+        more.push(("completed_on", ret.at.into()));
+    }
+    set_state(&mut tx, company, order.id, state, more).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "order",
+        order.id,
+        "returned",
+        json!({
+            "returned_at": ret.at,
+            "partial": !all_back,
+            "lines": back.iter().map(|b| json!({"line_item_id": b.line.id, "sequence_num": b.line.sequence_num, "quantity": b.units})).collect::<Vec<_>>(),
+            "due_date_for_left_over_items": ret.leftovers_due.filter(|_| !all_back),
+            "late_due_at": ret.late_at,
+            "location_id": ret.location,
+            "basket_state": state.as_str(),
+            "item_custom_attribute_values": serde_json::from_str::<serde_json::Value>(&values).ok(),
+        }),
+    )
+    .await?;
+    let view = reprice(&mut tx, company, number).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A rented line with units still out.
+fn is_out(l: &LineItem) -> bool {
+    !l.for_sale && l.kind() != AssetType::VolatileAsset && l.quantity_returned < l.quantity
+}
+
+/// The lines coming back and how many units of each: all that is out, or the
+/// selection, every entry of which must be out on the order (else a 422 naming it).
+fn selected<'a>(
+    lines: &'a [LineItem],
+    only: Option<&Selection>,
+    number: i64,
+) -> Result<Vec<Back<'a>>, StoreError> {
+    let out = |l: &&LineItem| is_out(l);
+    let Some(only) = only else {
+        return Ok(lines
+            .iter()
+            .filter(out)
+            .map(|line| Back {
+                line,
+                units: line.quantity - line.quantity_returned,
+            })
+            .collect());
+    };
+    if only.assets.is_empty() && only.stock.is_empty() {
+        return Err(StoreError::invalid(
+            "partial_return",
+            "names nothing to return: give fixed_asset_ids or stock_asset_with_quantity",
+        ));
+    }
+    let mut back = Vec::new();
+    let mut wrong = Vec::new();
+    for asset in &only.assets {
+        match lines
+            .iter()
+            .filter(out)
+            .find(|l| l.sequence_num == *asset && l.kind() == AssetType::FixedAsset)
+        {
+            Some(line) if !back.iter().any(|b: &Back<'_>| b.line.id == line.id) => {
+                back.push(Back { line, units: 1 })
+            }
+            Some(_) => {}
+            None => wrong.push(asset.to_string()),
+        }
+    }
+    if !wrong.is_empty() {
+        return Err(StoreError::invalid(
+            "fixed_asset_ids",
+            format!(
+                "are not fixed assets out on order #{number}: {}",
+                wrong.join(", ")
+            ),
+        ));
+    }
+    for (id, quantity) in &only.stock {
+        let field = format!("stock_asset_with_quantity[{id}]");
+        let Some(line) = lines
+            .iter()
+            .filter(out)
+            .find(|l| l.id == *id && l.kind() == AssetType::StockAsset)
+        else {
+            return Err(StoreError::invalid(
+                &field,
+                format!(
+                    "{id} is not a line of asset stock out on order #{number} (see order_line_items)"
+                ),
+            ));
+        };
+        let left = line.quantity - line.quantity_returned;
+        if quantity.get() > left {
+            return Err(StoreError::invalid(
+                &field,
+                format!(
+                    "is more than is out: {left} unit(s) of asset #{} on this line",
+                    line.sequence_num
+                ),
+            ));
+        }
+        back.push(Back {
+            line,
+            units: quantity.get(),
+        });
+    }
+    Ok(back)
+}
+
+/// The late fee for `units` of `line`, due at its due moment and late until `late_at`.
+fn late_fee(
+    line: &LineItem,
+    units: i64,
+    late_at: Option<DateTime<Utc>>,
+) -> Result<i64, StoreError> {
+    let (Some(late_at), Some(due), Some(kind), Some(amount)) = (
+        late_at,
+        line.due_at,
+        line.late_fee_kind.as_deref().and_then(LateFeeKind::parse),
+        line.late_fee_amount,
+    ) else {
+        return Ok(0);
+    };
+    let quantity = Quantity::new(units).map_err(|p| StoreError::invalid("quantity", p))?;
+    let fee = LateFee {
+        kind,
+        amount: domain::money::Money::from_minor(amount),
+    };
+    fee.charge(due, late_at, quantity)
+        .map(|c| c.amount.minor())
+        .map_err(|e| StoreError::invalid("late_due_date", e.to_string()))
+}
+
+/// Puts `b.units` of a line back: a fixed asset is available (at `location` if given),
+/// asset stock is at a location again; the line counts them returned, with its fee.
+async fn put_back(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: &Order,
+    b: &Back<'_>,
+    ret: &Return,
+) -> Result<(), StoreError> {
+    let item = items::lock(tx, company, b.line.sequence_num).await?;
+    let details = if item.kind() == AssetType::FixedAsset {
+        let mut row = Assignments::update();
+        row.set("state", ItemState::Available.as_str())
+            .set("checkout_on", Option::<DateTime<Utc>>::None)
+            .set("checkin_due_on", Option::<DateTime<Utc>>::None)
+            .set("rented_order_id", Option::<i64>::None)
+            .given("location_id", &ret.location);
+        tx.execute(&row.into_update("items", company, item.id))
+            .await?;
+        json!({"order": order.sequence_num, "checkin_on": ret.at, "location_id": ret.location})
+    } else {
+        let quantity = Quantity::new(b.units).map_err(|p| StoreError::invalid("quantity", p))?;
+        let location = match ret
+            .location
+            .or(b.line.location_id)
+            .or(order.location_id)
+            .or(item.location_id)
+        {
+            Some(l) => l,
+            None => stock::fullest(tx, company, &item).await?.ok_or_else(|| {
+                StoreError::invalid(
+                    "location_id",
+                    format!(
+                        "can't be blank: say where the units of asset #{} come back",
+                        item.sequence_num
+                    ),
+                )
+            })?,
+        };
+        stock::put(tx, company, &item, location, quantity).await?;
+        stock::total(tx, company, item.id, "checked_out_quantity", -b.units).await?;
+        json!({
+            "order": order.sequence_num,
+            "order_type": OrderType::Checkin.as_str(),
+            "quantity": b.units,
+            "quantity_after_transaction": item.quantity + b.units,
+            "location_id": location,
+            "checkin_on": ret.at,
+            "user_full_name": stock::actor(tx, company).await?,
+        })
+    };
+    let fee = late_fee(b.line, b.units, ret.late_at)?;
+    let done = b.line.quantity_returned + b.units == b.line.quantity;
+    let mut line = Assignments::update();
+    line.set("quantity_returned", b.line.quantity_returned + b.units)
+        .set("late_fee", b.line.late_fee.saturating_add(fee));
+    if done {
+        line.set("returned_at", ret.at).set("held_until", ret.at);
+    }
+    let stmt = line
+        .into_update("order_line_items", company, b.line.id)
+        .to_owned();
+    tx.execute(&stmt).await?;
+    let mut details = details;
+    details["late_fee"] = json!(fee);
+    change_log::record(tx, company, "item", item.id, "returned_on_order", details).await
+}
