@@ -94,6 +94,11 @@ pub enum Mix {
     /// period) then PATCH /baskets/<n>/reservation.api (book it for that period): one
     /// request of the mix is half a cycle.
     OrderCycle,
+    /// GET /payment_options.api?page=N (every company has three), pages round-robin.
+    PaymentOptionList,
+    /// GET /pricing_coupons.api?page=N, pages round-robin (empty unless coupons were
+    /// made: `seed` makes none).
+    CouponList,
     /// Even blend of location/group/vendor details and lists.
     Catalog,
 }
@@ -472,6 +477,8 @@ async fn paths(
         Mix::AssetSearchEnd => last_pages(conn, Listing::ASSET_SEARCH).await?,
         Mix::AssetCheckoutCycle => checkout_cycle(conn, connections).await?,
         Mix::OrderList => page_uris(conn, Listing::ORDERS).await?,
+        Mix::PaymentOptionList => page_uris(conn, Listing::PAYMENT_OPTIONS).await?,
+        Mix::CouponList => page_uris(conn, Listing::COUPONS).await?,
         Mix::OrderDetails => order_numbers(conn, id_pages)
             .await?
             .iter()
@@ -559,6 +566,16 @@ impl Listing {
     const ORDERS: Listing = Listing {
         what: "baskets",
         path: "/baskets.api",
+        extra: "",
+    };
+    const PAYMENT_OPTIONS: Listing = Listing {
+        what: "payment_options",
+        path: "/payment_options.api",
+        extra: "",
+    };
+    const COUPONS: Listing = Listing {
+        what: "coupons",
+        path: "/pricing_coupons.api",
         extra: "",
     };
     /// The fixed assets `seed --orders N` makes to rent out (named `Bench Rentable ...`).
@@ -1248,6 +1265,11 @@ mod tests {
     fn order_mixes_and_numbers() {
         assert_eq!(Mix::OrderCycle.name(), "order-cycle");
         assert_eq!(Mix::from_str("order-list", false), Ok(Mix::OrderList));
+        assert_eq!(
+            Mix::from_str("payment-option-list", false),
+            Ok(Mix::PaymentOptionList)
+        );
+        assert_eq!(Mix::from_str("coupon-list", false), Ok(Mix::CouponList));
         assert_eq!(Mix::OrderDetails.stock(), None);
         let body = json!({"baskets": [{"id": 1, "sequence_num": 7}, {"id": 2, "sequence_num": "8"}, {"id": 3}], "total_pages": 1});
         assert_eq!(sequence_nums(&body, "baskets"), vec![7, 8]);

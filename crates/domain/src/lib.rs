@@ -3,6 +3,7 @@
 
 pub mod asset_filter;
 pub mod country;
+pub mod coupon;
 pub mod custom_field;
 pub mod customer_filter;
 pub mod depreciation;
@@ -15,6 +16,7 @@ pub mod name;
 pub mod order;
 pub mod paging;
 pub mod password;
+pub mod payment;
 pub mod plan;
 pub mod pricing;
 pub mod rate_limit;

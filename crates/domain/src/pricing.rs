@@ -207,6 +207,11 @@ impl TaxRate {
         }
     }
 
+    /// From parts per million of the amount, as custom taxes keep it: 88750 is 8.875 %.
+    pub fn from_ppm(ppm: i64) -> Result<Self, String> {
+        Self::new(Decimal::new(ppm, 4))
+    }
+
     /// The rate in percent.
     pub fn get(self) -> Decimal {
         self.0
@@ -329,6 +334,12 @@ mod tests {
         assert_eq!(TaxRate::parse("0").map(TaxRate::get), Ok(Decimal::ZERO));
         assert!(TaxRate::parse("-0.5").unwrap_err().contains("negative"));
         assert!(TaxRate::parse("8,25").unwrap_err().contains("such as 8.25"));
+        assert_eq!(TaxRate::from_ppm(88_750), TaxRate::parse("8.875"));
+        assert_eq!(
+            TaxRate::from_ppm(100_000).map(|r| r.to_string()),
+            Ok("10".into())
+        );
+        assert!(TaxRate::from_ppm(-1).is_err());
     }
 
     #[test]

@@ -101,8 +101,8 @@ fn generate_token() -> IssuedToken {
     IssuedToken(hex::encode(bytes))
 }
 
-/// Creates a company, its owner (when an e-mail is given) and, with `enable_api`,
-/// its token, in one transaction.
+/// Creates a company, its owner (when an e-mail is given), its payment options (Cash,
+/// Check, Credit Card) and, with `enable_api`, its token, in one transaction.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
@@ -144,6 +144,7 @@ pub async fn create(
         .to_owned();
     let row: CompanyRow = tx.one(&insert).await?;
     let company = Company::from(row);
+    crate::payment_options::seed(&mut tx, company.id, at).await?;
     if let Some(email) = &new.owner_email {
         let owner = Query::insert()
             .into_table("owners")

@@ -4,9 +4,9 @@
 
 use chrono::{DateTime, Utc};
 use domain::{CompanyId, Name, Page};
-use sea_query::Query;
+use sea_query::{Expr, ExprTrait, Query};
 
-use crate::{Db, PageOf, StoreError, change_log, now};
+use crate::{Db, PageOf, StoreError, Tx, change_log, now};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct CustomTax {
@@ -18,6 +18,24 @@ pub struct CustomTax {
 }
 
 const COLUMNS: [&str; 5] = ["id", "name", "rate_ppm", "created_at", "updated_at"];
+
+impl CustomTax {
+    /// The tax as order pricing takes it.
+    pub fn to_pricing(&self) -> domain::pricing::Tax {
+        domain::pricing::Tax {
+            id: self.id,
+            name: self.name.clone(),
+            rate: rate(self.rate_ppm),
+        }
+    }
+}
+
+/// A stored rate in parts per million as a `TaxRate`: never negative (the table's
+/// CHECK), and any rate that is not negative is one.
+pub(crate) fn rate(ppm: i64) -> domain::pricing::TaxRate {
+    domain::pricing::TaxRate::from_ppm(std::cmp::max(ppm, 0))
+        .unwrap_or_else(|_| unreachable!("not negative"))
+}
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
@@ -69,4 +87,24 @@ pub async fn list(
         total,
     )
     .await
+}
+
+/// The company's custom taxes `ids` (`custom_tax_id` of an order), in the order given,
+/// each once: one statement. An id that is not a custom tax of the company is a 422 on
+/// `custom_tax_id` naming every such id.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn for_order(
+    tx: &mut Tx,
+    company: CompanyId,
+    ids: &[i64],
+) -> Result<Vec<CustomTax>, StoreError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let stmt = crate::scoped("custom_taxes", company)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").is_in(ids.to_vec()))
+        .to_owned();
+    let found: Vec<CustomTax> = tx.all(&stmt).await?;
+    crate::in_order_of(ids, found, |t| t.id, "custom_tax_id", "custom tax")
 }

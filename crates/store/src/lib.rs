@@ -14,9 +14,11 @@ pub mod checkouts;
 pub mod companies;
 pub mod console;
 pub mod counters;
+pub mod coupons;
 pub mod custom_fields;
 pub mod custom_filters;
 pub mod custom_taxes;
+pub mod group_taxes;
 pub mod groups;
 pub mod items;
 mod lists;
@@ -24,6 +26,7 @@ pub mod locations;
 pub mod members;
 pub mod orders;
 pub mod passwords;
+pub mod payment_options;
 pub mod persons;
 pub mod rate_limits;
 pub mod reference_data;
@@ -99,6 +102,40 @@ pub(crate) async fn unknown_ids(
         .map(|id| id.to_string())
         .collect();
     Ok((!missing.is_empty()).then(|| format!("has no {what} with id {}", missing.join(", "))))
+}
+
+/// `records` (the company's records among `ids`) in the order of `ids`, each once
+/// (repeats dropped); a 422 on `field` naming every id not among them, as
+/// [`unknown_ids`] words it: "has no coupon with id 7, 9".
+pub(crate) fn in_order_of<T: Clone>(
+    ids: &[i64],
+    records: Vec<T>,
+    id_of: impl Fn(&T) -> i64,
+    field: &str,
+    what: &str,
+) -> Result<Vec<T>, StoreError> {
+    let found: std::collections::HashMap<i64, T> =
+        records.into_iter().map(|r| (id_of(&r), r)).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut ordered = Vec::with_capacity(found.len());
+    let mut missing = Vec::new();
+    for id in ids {
+        if !seen.insert(*id) {
+            continue;
+        }
+        match found.get(id) {
+            Some(record) => ordered.push(record.clone()),
+            None => missing.push(id.to_string()),
+        }
+    }
+    if missing.is_empty() {
+        Ok(ordered)
+    } else {
+        Err(StoreError::invalid(
+            field,
+            format!("has no {what} with id {}", missing.join(", ")),
+        ))
+    }
 }
 
 /// Inserts a row of the join table `table` for each of `others` (in `other_column`),

@@ -60,6 +60,24 @@ const KEYS: &[UniqueKey] = &[
         problem: TAKEN,
     },
     UniqueKey {
+        table: "coupons",
+        columns: &["company_id", "name"],
+        field: "name",
+        problem: TAKEN,
+    },
+    UniqueKey {
+        table: "group_taxes",
+        columns: &["company_id", "name"],
+        field: "name",
+        problem: TAKEN,
+    },
+    UniqueKey {
+        table: "payment_options",
+        columns: &["company_id", "name_key"],
+        field: "name",
+        problem: "has already been taken (names differing only in case count as the same)",
+    },
+    UniqueKey {
         table: "custom_filters",
         columns: &["company_id", "assets_type", "name"],
         field: "name",

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use domain::country::CountryCode;
 use domain::name::NameError;
-use domain::wire::parse_bool;
-use domain::{Change, Name};
+use domain::wire::{parse_bool, parse_date};
+use domain::{Change, Name, Vocabulary};
 use store::FieldErrors;
 
 use crate::error::ApiError;
@@ -149,6 +149,46 @@ impl<'a> Form<'a> {
                 }
             },
             other => other,
+        }
+    }
+
+    /// An optional date (`mm/dd/yyyy` or `yyyy-mm-dd`) of the years 1 to 9999, which
+    /// both databases store: absent keeps, `null` clears.
+    pub fn date(&mut self, field: &str) -> Change<chrono::NaiveDate> {
+        use chrono::Datelike;
+        match self.text(field) {
+            Change::Set(raw) => match parse_date(&raw) {
+                Some(d) if (1..=9999).contains(&d.year()) => Change::Set(d),
+                _ => {
+                    self.error(
+                        field,
+                        format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
+                    );
+                    Change::Keep
+                }
+            },
+            Change::Clear => Change::Clear,
+            Change::Keep => Change::Keep,
+        }
+    }
+
+    /// One word of the closed set `V`, read loosely (case, spaces and hyphens aside):
+    /// `None` when left out, which is a problem when `required`.
+    pub fn word<V: Vocabulary>(&mut self, field: &str, required: bool) -> Option<V> {
+        match self.raw(field) {
+            None => {
+                if required {
+                    self.error(field, format!("can't be blank: use one of {}", V::names()));
+                }
+                None
+            }
+            Some(raw) => {
+                let word = V::parse_loosely(raw);
+                if word.is_none() {
+                    self.error(field, format!("must be one of {}", V::names()));
+                }
+                word
+            }
         }
     }
 

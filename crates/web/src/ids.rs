@@ -46,6 +46,8 @@ pub mod kind {
         Address => "address",
         ReservationRequest => "reservation request",
         CustomTax => "custom tax",
+        Coupon => "coupon",
+        GroupTax => "group tax",
     );
 
     /// A fixed asset, inventory or asset stock: one numbering shared by all three, so

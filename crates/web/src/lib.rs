@@ -47,6 +47,9 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let api = resources::stock::routes(api);
     let api = resources::custom_filters::routes(api);
     let api = resources::custom_taxes::routes(api);
+    let api = resources::group_taxes::routes(api);
+    let api = resources::coupons::routes(api);
+    let api = resources::payment_options::routes(api);
     let api = resources::custom_fields::routes(api);
     let api = resources::company_settings::routes(api);
     let api = resources::customers::routes(api);

@@ -1,5 +1,7 @@
 //! Tests of the store against real databases: schema agreement between the two
-//! backends and SQLite durability. One test binary, one module per concern.
+//! backends, SQLite durability, and the store functions orders call that no endpoint
+//! reaches yet. One test binary, one module per concern.
 
 mod durability;
+mod order_catalog;
 mod schema;

@@ -43,7 +43,7 @@ pub fn routes(api: Api) -> Api {
 }
 
 /// A rate in parts per million as a percent: 88750 is "8.875".
-fn percent(ppm: i64) -> String {
+pub(crate) fn percent(ppm: i64) -> String {
     (Decimal::from(ppm) / Decimal::from(10_000))
         .normalize()
         .to_string()

@@ -20,6 +20,7 @@ mod member_addresses;
 mod members;
 mod methods;
 mod openapi;
+mod order_catalog;
 mod order_rentals;
 mod orders;
 mod paging;

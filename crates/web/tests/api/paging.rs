@@ -45,6 +45,11 @@ enum Seed {
     CheckedOutItems,
     MemberCheckouts,
     CustomTaxes,
+    /// Group taxes, each of two custom taxes (the components of a page are read at once).
+    GroupTaxes,
+    Coupons,
+    /// Payment options: every company has three from the start.
+    PaymentOptions,
     CustomFilters,
     ReservedDates,
     BookedDates,
@@ -193,6 +198,14 @@ const LISTS: &[List] = &[
         Seed::MemberCheckouts,
     ),
     list("/custom_taxes.api", "custom_taxes", 25, Seed::CustomTaxes),
+    list("/group_taxes.api", "group_taxes", 25, Seed::GroupTaxes),
+    list("/pricing_coupons.api", "coupons", 25, Seed::Coupons),
+    list(
+        "/payment_options.api",
+        "payment_options",
+        25,
+        Seed::PaymentOptions,
+    ),
     list(
         "/inventory.api",
         "assets",
@@ -620,6 +633,62 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
                 .await;
             }
             "/custom_taxes.api".into()
+        }
+        Seed::GroupTaxes => {
+            let mut taxes = Vec::new();
+            for tax in ["State", "County"] {
+                let id = ok(
+                    app,
+                    "/custom_taxes.api",
+                    &[("custom_tax[name]", tax), ("custom_tax[rate]", "2.5")],
+                    "custom_tax",
+                )
+                .await;
+                taxes.push(id.to_string());
+            }
+            let taxes = taxes.join(",");
+            for i in 0..n {
+                ok(
+                    app,
+                    "/group_taxes.api",
+                    &[
+                        ("group_tax[name]", &name(i)),
+                        ("group_tax[custom_tax_ids]", &taxes),
+                    ],
+                    "group_tax",
+                )
+                .await;
+            }
+            "/group_taxes.api".into()
+        }
+        Seed::Coupons => {
+            for i in 0..n {
+                ok(
+                    app,
+                    "/pricing_coupons.api",
+                    &[
+                        ("coupon[name]", &name(i)),
+                        ("coupon[value_type]", "percent"),
+                        ("coupon[value]", "10"),
+                    ],
+                    "coupon",
+                )
+                .await;
+            }
+            "/pricing_coupons.api".into()
+        }
+        Seed::PaymentOptions => {
+            // Cash, Check and Credit Card are there already.
+            for i in 3..n {
+                ok(
+                    app,
+                    "/payment_options.api",
+                    &[("payment_option[name]", &name(i))],
+                    "payment_option",
+                )
+                .await;
+            }
+            "/payment_options.api".into()
         }
         Seed::ReservedDates | Seed::BookedDates => {
             // Approved reservations of one asset, one day each (they may not overlap).

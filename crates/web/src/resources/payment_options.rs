@@ -1,0 +1,86 @@
+//! Payment options: `GET /payment_options.api` (the spec's list, whose names orders take
+//! as `basket[payment_method_name]`) and, as a rentrack extension,
+//! `POST /payment_options.api` to add one.
+
+use axum::Json;
+use axum::extract::State;
+use domain::payment::PaymentKind;
+use domain::{Name, PageSize, Vocabulary};
+use serde_json::{Value, json};
+use store::payment_options::{self, PaymentOption};
+
+use crate::api::{Api, Doc, get};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::Form;
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment};
+
+pub fn routes(api: Api) -> Api {
+    api.route(
+        "/payment_options",
+        get(list).post(create),
+        Doc::new(
+            "Payment options",
+            "The company's payment options (Cash, Check and Credit Card from the start), 25 a page (GET), or a new one (POST, rentrack extension)",
+        )
+        .form(
+            "payment_option",
+            &[
+                (
+                    "name",
+                    "required, unique in the company whatever its case",
+                ),
+                ("kind", "cash, check, credit_card or other (the default)"),
+            ],
+        )
+        .query(&[("page", "page number, default 1")])
+        .returns("payment_option")
+        .returns_page("payment_options"),
+    )
+}
+
+fn render(o: &PaymentOption, tz: chrono_tz::Tz) -> Value {
+    json!({
+        "id": o.id,
+        "name": o.name,
+        "kind": o.kind.as_str(),
+        "created_at": moment(o.created_at, tz),
+    })
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "payment_option");
+    let name = form.name("name", Name::parse_required);
+    let kind = form.word::<PaymentKind>("kind", false);
+    form.finish()?;
+    let name = name.expect("reported by finish");
+    let option = payment_options::create(
+        state.db(),
+        company.id,
+        name,
+        kind.unwrap_or(PaymentKind::Other),
+    )
+    .await?;
+    Ok(Json(views::one(
+        "payment_option",
+        render(&option, company.time_zone),
+    )))
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = payment_options::list(state.db(), company.id, page).await?;
+    Ok(Json(views::paged("payment_options", page, records, |o| {
+        render(o, company.time_zone)
+    })))
+}
