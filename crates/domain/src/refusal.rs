@@ -9,6 +9,8 @@ pub enum Forbidden {
     OwnerDetails,
     /// The company owner stays active.
     OwnerDeactivation,
+    /// Credit-card payments are taken and voided by the card processor, not the API.
+    CreditCardPayment,
 }
 
 /// A record that other records still use, so it cannot be deleted yet (409).
@@ -132,6 +134,11 @@ pub enum Conflict {
     /// An item on an order cannot be deleted.
     OnOrder {
         number: i64,
+    },
+    /// The payment was voided already.
+    PaymentVoided {
+        number: i64,
+        id: i64,
     },
     /// A fixed asset rented out on an order comes back with the order's return, not a
     /// member's check-in; it cannot be checked out, extended or retired meanwhile.

@@ -48,6 +48,7 @@ pub mod kind {
         CustomTax => "custom tax",
         Coupon => "coupon",
         GroupTax => "group tax",
+        PaymentHistory => "payment history",
     );
 
     /// A fixed asset, inventory or asset stock: one numbering shared by all three, so

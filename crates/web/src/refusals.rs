@@ -9,6 +9,9 @@ pub fn forbidden(refusal: Forbidden) -> &'static str {
     match refusal {
         Forbidden::OwnerDetails => "The company owner's details cannot be changed through the API.",
         Forbidden::OwnerDeactivation => "The company owner cannot be deactivated.",
+        Forbidden::CreditCardPayment => {
+            "Credit card payments can't be charged or voided through the API; use another payment option (GET /payment_options.api)."
+        }
     }
 }
 
@@ -127,6 +130,9 @@ pub fn conflict(refusal: &Conflict) -> String {
         Conflict::OnOrder { number } => format!(
             "Asset #{number} is on an order; take it off the order (or delete the order) first."
         ),
+        Conflict::PaymentVoided { number, id } => {
+            format!("Payment {id} of order #{number} is voided already.")
+        }
         Conflict::RentedOut { number, order } => format!(
             "Asset #{number} is rented out on order #{order}; it comes back with the order's return (/baskets/{order}/checkin.api)."
         ),

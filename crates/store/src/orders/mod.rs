@@ -5,16 +5,20 @@
 //! stores `net_amount` and `balance_due` in the same transaction.
 
 mod booking;
+mod closing;
 mod fields;
 mod lines;
+mod payments;
 mod priced;
 mod rent_out;
 mod returning;
 
 pub use booking::{ItemBooking, book, cancel_booking, item_bookings};
+pub use closing::{Sale, cancel, mark_for_sale, sell, void};
 pub use fields::{OrderInput, create, update};
 pub(crate) use lines::holds_item;
 pub use lines::{Addition, LineItem, add_items, remove_items};
+pub use payments::{Payment, PaymentRecord, pre_pay, void_payment};
 pub use priced::{OrderView, PricedLine, find};
 pub use rent_out::{RentOut, rent_out};
 pub use returning::{Return, Selection, take_back};

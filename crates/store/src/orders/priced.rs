@@ -7,6 +7,7 @@ use domain::stock::Quantity;
 use sea_query::{Expr, ExprTrait, Query};
 
 use super::lines::{LineItem, lines_of};
+use super::payments::PaymentRecord;
 use super::{Order, select};
 use crate::{Db, StoreError, Tx};
 
@@ -23,6 +24,8 @@ pub struct OrderView {
     pub order: Order,
     pub lines: Vec<PricedLine>,
     pub totals: Totals,
+    /// Its payments, voided ones too, oldest first.
+    pub payments: Vec<PaymentRecord>,
 }
 
 /// A line item and what its rental costs (`None`: a sale line, or no period yet).
@@ -88,6 +91,7 @@ fn price(
         order,
         lines: priced,
         totals,
+        payments: Vec::new(),
     })
 }
 
@@ -111,7 +115,10 @@ async fn view(tx: &mut Tx, company: CompanyId, number: i64) -> Result<OrderView,
         .to_owned();
     let order: Order = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
     let lines = lines_of(tx, company, order.id).await?;
-    price(order, lines, settings(tx, company).await?)
+    let payments = super::payments::of_order(tx, company, order.id).await?;
+    let mut view = price(order, lines, settings(tx, company).await?)?;
+    view.payments = payments;
+    Ok(view)
 }
 
 /// The order numbered `number` with its lines and totals.

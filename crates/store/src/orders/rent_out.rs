@@ -161,7 +161,7 @@ fn period_end(order: &Order, rent: &RentOut, clock: &Clock) -> Result<DateTime<U
 }
 
 /// Hands the line's item over: out on the order, or used up when sold.
-async fn hand_over(
+pub(super) async fn hand_over(
     tx: &mut Tx,
     company: CompanyId,
     order: &Order,

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use super::booking::{next, promise, set_state};
 use super::lines::{LineItem, lines_of};
+use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
 use super::rent_out::keep_until;
 use super::{Order, lock};
@@ -47,6 +48,8 @@ pub struct Return {
     pub location: Option<i64>,
     /// `item_custom_attribute_values`, by custom field id.
     pub values: BTreeMap<i64, Change<String>>,
+    /// Paid at the return.
+    pub payment: Option<Payment>,
 }
 
 /// One line coming back: how many units.
@@ -132,6 +135,9 @@ pub async fn take_back(
     }
     let state = order.state();
     set_state(&mut tx, company, order.id, state, more).await?;
+    if let Some(payment) = &ret.payment {
+        take(&mut tx, company, &order, Purpose::AtReturn, payment).await?;
+    }
     let priced = reprice(&mut tx, company, number).await?;
     let owed = priced.order.balance_due > 0;
     let state = next(&order, OrderAction::Return { all_back, owed })?;

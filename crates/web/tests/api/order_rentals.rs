@@ -19,15 +19,15 @@ both!(
 
 /// A tent (fixed asset, daily 10), cables (asset stock, daily 1, 10 at the store) and
 /// batteries (inventory at 2.25, 20 at the store).
-struct Shop {
-    store: i64,
-    tent: i64,
-    cables: i64,
-    batteries: i64,
-    ann: i64,
+pub(crate) struct Shop {
+    pub store: i64,
+    pub tent: i64,
+    pub cables: i64,
+    pub batteries: i64,
+    pub ann: i64,
 }
 
-async fn shop(app: &TestApp) -> Shop {
+pub(crate) async fn shop(app: &TestApp) -> Shop {
     let group = app.group("Party").await;
     let store = app.location("Store", &[]).await;
     let tent = rented_asset(app, group, "Big Tent", &[("daily", "10")]).await;
@@ -59,18 +59,18 @@ async fn shop(app: &TestApp) -> Shop {
     }
 }
 
-async fn rent_out(app: &TestApp, n: i64, form: &[(&str, &str)]) -> crate::common::Res {
+pub(crate) async fn rent_out(app: &TestApp, n: i64, form: &[(&str, &str)]) -> crate::common::Res {
     app.patch(&format!("/baskets/{n}/checkout.api"), form).await
 }
 
-async fn item(app: &TestApp, n: i64) -> Value {
+pub(crate) async fn item(app: &TestApp, n: i64) -> Value {
     app.get(&format!("/assets/{n}.api"))
         .await
         .into_body(StatusCode::OK)["asset"]
         .clone()
 }
 
-async fn quantity_at(app: &TestApp, item: i64, location: i64) -> i64 {
+pub(crate) async fn quantity_at(app: &TestApp, item: i64, location: i64) -> i64 {
     app.get(&format!(
         "/locations/get_quantity_by_location.api?asset_id={item}&location_id={location}"
     ))
@@ -90,7 +90,7 @@ fn actions(history: &Value, key: &str) -> Vec<String> {
 }
 
 /// The tent, 3 cables and 2 batteries on one draft.
-async fn full_draft(app: &TestApp, s: &Shop) -> i64 {
+pub(crate) async fn full_draft(app: &TestApp, s: &Shop) -> i64 {
     let ids = format!("{},{},{}", s.tent, s.cables, s.batteries);
     let (cq, bq) = (
         format!("stock_assets_values[{}][quantity]", s.cables),
@@ -448,7 +448,7 @@ async fn fifty_racing_rent_outs_never_promise_stock_beyond_its_units(kind: Kind)
     assert_eq!(out["baskets"].as_array().unwrap().len(), 3);
 }
 
-async fn take_back(app: &TestApp, n: i64, form: &[(&str, &str)]) -> crate::common::Res {
+pub(crate) async fn take_back(app: &TestApp, n: i64, form: &[(&str, &str)]) -> crate::common::Res {
     app.patch(&format!("/baskets/{n}/checkin.api"), form).await
 }
 

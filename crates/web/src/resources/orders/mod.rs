@@ -4,7 +4,9 @@
 //! price.
 
 mod booking;
+mod closing;
 mod items;
+mod payments;
 mod records;
 mod rental;
 
@@ -22,6 +24,8 @@ pub fn routes(api: Api) -> Api {
     let api = records::routes(api);
     let api = booking::routes(api);
     let api = rental::routes(api);
+    let api = payments::routes(api);
+    let api = closing::routes(api);
     items::routes(api)
 }
 
@@ -133,7 +137,18 @@ fn render(v: &OrderView, tz: chrono_tz::Tz) -> Value {
         "checkin_attribute_values": values(&o.checkin_values),
         "order_line_items": lines,
         "baskets_sub_rent_items": [],
-        "payment_histories": [],
+        "payment_histories": v.payments.iter().map(|p| json!({
+            "id": p.id,
+            "purpose": p.purpose,
+            "amount": signed(p.amount),
+            "payment_method_name": p.payment_method_name,
+            "payment_type": p.payment_method_kind,
+            "paid_at": moment(p.paid_at, tz),
+            "notes": p.notes,
+            "voided": p.voided_at.is_some(),
+            "voided_at": at(p.voided_at),
+            "created_at": moment(p.created_at, tz),
+        })).collect::<Vec<_>>(),
     });
     let figures = json!({
         "rental_amount": money(t.rental_amount),

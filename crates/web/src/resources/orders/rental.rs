@@ -82,6 +82,7 @@ pub(super) fn routes(api: Api) -> Api {
             ("location_id", "where the items are put back; default each line's location, the order's, or the item's"),
             VALUES,
         ])
+        .query(&super::payments::PAYMENT_FIELDS)
         .returns("basket"),
     )
 }
@@ -270,6 +271,7 @@ async fn take_back(
         tz,
     );
     let only = selection(&mut form);
+    let payment = super::payments::optional_payment(&mut form, &clock);
     let location = match params.get("location_id") {
         None | Some("") => None,
         Some(raw) => crate::form::parse_id(raw).or_else(|| {
@@ -294,6 +296,7 @@ async fn take_back(
         late_at,
         location,
         values,
+        payment,
     };
     let view = orders::take_back(state.db(), tenant.0.id, number, ret, &clock)
         .await
