@@ -5,6 +5,7 @@
 //! stores `net_amount` and `balance_due` in the same transaction.
 
 mod booking;
+mod charges;
 mod closing;
 mod fields;
 mod lines;
@@ -14,6 +15,9 @@ mod rent_out;
 mod returning;
 
 pub use booking::{ItemBooking, book, cancel_booking, item_bookings};
+pub use charges::{
+    EntryRecord, NewEntry, add_coupons, add_custom_entry, apply_taxes, charge_damages,
+};
 pub use closing::{Sale, cancel, mark_for_sale, sell, void};
 pub use fields::{OrderInput, create, update};
 pub(crate) use lines::holds_item;

@@ -160,8 +160,9 @@ async fn paid(tx: &mut Tx, company: CompanyId, order: i64, delta: i64) -> Result
     Ok(())
 }
 
-/// States an order takes payments in; the others are closed (409).
-fn open_for_payments(order: &Order, action: &'static str) -> Result<(), StoreError> {
+/// Refused (409 naming the state) when the order is closed: Completed, Void, Sold or
+/// Cancelled.
+pub(super) fn not_closed(order: &Order, action: &'static str) -> Result<(), StoreError> {
     match order.state() {
         OrderState::Drafted
         | OrderState::WebOrder
@@ -210,7 +211,7 @@ pub async fn pre_pay(
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
-    open_for_payments(&order, "take a payment for")?;
+    not_closed(&order, "take a payment for")?;
     take(&mut tx, company, &order, Purpose::PrePayment, &payment).await?;
     let mut view = reprice(&mut tx, company, number).await?;
     if settle_if_paid(&mut tx, company, &order, &view, payment.paid_at).await? {
@@ -245,7 +246,7 @@ pub async fn void_payment(
     if payment.voided_at.is_some() {
         return Err(StoreError::Conflict(Conflict::PaymentVoided { number, id }));
     }
-    open_for_payments(&order, "void a payment of")?;
+    not_closed(&order, "void a payment of")?;
     let at = crate::now();
     let stmt = Query::update()
         .table("payment_histories")

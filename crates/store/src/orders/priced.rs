@@ -6,6 +6,7 @@ use domain::pricing::{self, Basket, Line, LineKind, RentalSettings, Totals};
 use domain::stock::Quantity;
 use sea_query::{Expr, ExprTrait, Query};
 
+use super::charges::{Charges, EntryRecord};
 use super::lines::{LineItem, lines_of};
 use super::payments::PaymentRecord;
 use super::{Order, select};
@@ -26,6 +27,8 @@ pub struct OrderView {
     pub totals: Totals,
     /// Its payments, voided ones too, oldest first.
     pub payments: Vec<PaymentRecord>,
+    /// Its custom entries, oldest first.
+    pub entries: Vec<EntryRecord>,
 }
 
 /// A line item and what its rental costs (`None`: a sale line, or no period yet).
@@ -39,6 +42,7 @@ pub struct PricedLine {
 fn price(
     order: Order,
     lines: Vec<LineItem>,
+    charges: Charges,
     settings: RentalSettings,
 ) -> Result<OrderView, StoreError> {
     let mut priced = Vec::with_capacity(lines.len());
@@ -82,7 +86,9 @@ fn price(
         tax_free: order.customer_tax_free.unwrap_or(false)
             || order.business_tax_free.unwrap_or(false),
         amount_paid: domain::money::Money::from_minor(order.amount_paid),
-        ..Basket::default()
+        custom_entries: charges.custom_entries(),
+        coupons: charges.coupons,
+        taxes: charges.taxes,
     };
     let totals = basket
         .totals()
@@ -92,6 +98,7 @@ fn price(
         lines: priced,
         totals,
         payments: Vec::new(),
+        entries: charges.entries,
     })
 }
 
@@ -116,7 +123,8 @@ async fn view(tx: &mut Tx, company: CompanyId, number: i64) -> Result<OrderView,
     let order: Order = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
     let lines = lines_of(tx, company, order.id).await?;
     let payments = super::payments::of_order(tx, company, order.id).await?;
-    let mut view = price(order, lines, settings(tx, company).await?)?;
+    let charges = super::charges::of_order(tx, company, order.id).await?;
+    let mut view = price(order, lines, charges, settings(tx, company).await?)?;
     view.payments = payments;
     Ok(view)
 }

@@ -69,6 +69,8 @@ pub async fn rent_out(
             "must be later than the start of billing (bill_from, or the rent-out moment)",
         ));
     }
+    let day = rent.from.with_timezone(&clock.tz).date_naive();
+    super::charges::check_coupons_on(&mut tx, company, order.id, day).await?;
     promise(&mut tx, company, &order, &lines, (rent.from, to), clock.tz).await?;
     for line in &lines {
         hand_over(&mut tx, company, &order, line, (rent.from, to), clock).await?;

@@ -21,6 +21,7 @@ mod members;
 mod methods;
 mod openapi;
 mod order_catalog;
+mod order_charges;
 mod order_payments;
 mod order_rentals;
 mod orders;

@@ -19,7 +19,11 @@ use crate::state::AppState;
 const ADD: &[(&str, &str)] = &[
     (
         "asset_ids",
-        "required: a comma list of item numbers (fixed assets, asset stock, inventory); fixed assets and asset stock need a rental rate, inventory a price",
+        "required (unless coupon_ids): a comma list of item numbers (fixed assets, asset stock, inventory); fixed assets and asset stock need a rental rate, inventory a price",
+    ),
+    (
+        "coupon_ids",
+        "instead of asset_ids: a comma list of coupon ids to put on the order, each active and valid on the order's check-out day (or today)",
     ),
     (
         "stock_assets_values[<n>][quantity]",
@@ -49,7 +53,7 @@ pub(super) fn routes(api: Api) -> Api {
         put_or_patch(add),
         Doc::new(
             "Orders",
-            "Put items on a draft or web order (PATCH or PUT): one 422 names every item refused (unknown, retired, already on it, no rental rate, inventory without a price) and nothing is added",
+            "Put items (or coupons) on a draft or web order (PATCH or PUT): one 422 names every item refused (unknown, retired, already on it, no rental rate, inventory without a price) and nothing is added",
         )
         .query(ADD)
         .returns("basket"),
@@ -156,6 +160,25 @@ async fn add(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
+    if params.contains("coupon_ids") {
+        let mut form = crate::form::Form::new(&params, "basket");
+        let ids = form.ids_at("coupon_ids", "coupon_ids", "coupon ids");
+        if ids.is_empty() && !form.has_errors_for("coupon_ids") {
+            form.error("coupon_ids", "can't be blank: a comma list of coupon ids");
+        }
+        if params.contains("asset_ids") {
+            form.error(
+                "coupon_ids",
+                "come in their own request: send asset_ids and coupon_ids separately",
+            );
+        }
+        form.finish()?;
+        let clock = crate::resources::assets::clock(&tenant);
+        let view = orders::add_coupons(state.db(), tenant.0.id, number, &ids, &clock)
+            .await
+            .map_err(ApiError::from_order)?;
+        return Ok(answer(&view, tenant.0.time_zone));
+    }
     let additions = read_additions(&params, true)?;
     let view = orders::add_items(state.db(), tenant.0.id, number, additions)
         .await

@@ -4,6 +4,7 @@
 //! price.
 
 mod booking;
+mod charges;
 mod closing;
 mod items;
 mod payments;
@@ -26,6 +27,7 @@ pub fn routes(api: Api) -> Api {
     let api = rental::routes(api);
     let api = payments::routes(api);
     let api = closing::routes(api);
+    let api = charges::routes(api);
     items::routes(api)
 }
 
@@ -150,7 +152,36 @@ fn render(v: &OrderView, tz: chrono_tz::Tz) -> Value {
             "created_at": moment(p.created_at, tz),
         })).collect::<Vec<_>>(),
     });
+    let coupons: Vec<Value> = t
+        .coupons
+        .iter()
+        .map(|c| {
+            json!({
+                "id": c.id,
+                "name": c.name,
+                "effect": c.effect.as_str(),
+                "value": money(c.value),
+                "amount": signed(c.amount),
+            })
+        })
+        .collect();
+    let entries: Vec<Value> = v
+        .entries
+        .iter()
+        .map(|e| {
+            json!({
+                "id": e.id,
+                "name": e.name,
+                "amount": signed(e.amount),
+                "comments": e.comments,
+                "tax_free": e.tax_free,
+                "created_at": moment(e.created_at, tz),
+            })
+        })
+        .collect();
     let figures = json!({
+        "coupons": coupons,
+        "custom_entries": entries,
         "rental_amount": money(t.rental_amount),
         "sale_amount": money(t.sale_amount),
         "gross_amount": money(t.gross_amount),

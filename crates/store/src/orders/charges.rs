@@ -1,0 +1,358 @@
+//! What an order adds to or takes off its items' prices: coupons
+//! (`update_basket_from_show.api` with `coupon_ids`), taxes (`apply_taxes.api`), custom
+//! entries (`custom_entries.api`) and damages (`charge_damages.api`). Each is stored
+//! with the order and read when it is priced (`priced.rs`).
+
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::CompanyId;
+use domain::order::OrderState;
+use domain::pricing::{Coupon, CustomEntry, Tax};
+use domain::refusal::Conflict;
+use sea_query::{Expr, ExprTrait, Order as SqlOrder, Query};
+use serde_json::json;
+
+use super::payments::{not_closed, settle_if_paid};
+use super::priced::{OrderView, reprice};
+use super::{Order, lock};
+use crate::items::Clock;
+use crate::{Db, StoreError, Tx, change_log, coupons, custom_taxes, group_taxes};
+
+/// A custom entry as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EntryRecord {
+    pub id: i64,
+    pub name: String,
+    pub amount: i64,
+    pub comments: Option<String>,
+    pub tax_free: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+/// The coupons, taxes and custom entries of an order, as pricing takes them.
+#[derive(Debug, Clone, Default)]
+pub struct Charges {
+    pub coupons: Vec<Coupon>,
+    pub taxes: Vec<Tax>,
+    pub entries: Vec<EntryRecord>,
+}
+
+impl Charges {
+    pub fn custom_entries(&self) -> Vec<CustomEntry> {
+        self.entries
+            .iter()
+            .map(|e| CustomEntry {
+                name: e.name.clone(),
+                amount: e.amount,
+                tax_free: e.tax_free,
+            })
+            .collect()
+    }
+}
+
+async fn coupon_ids(tx: &mut Tx, company: CompanyId, order: i64) -> Result<Vec<i64>, StoreError> {
+    let stmt = crate::scoped("order_coupons", company)
+        .column("coupon_id")
+        .and_where(Expr::col("order_id").eq(order))
+        .order_by("created_at", SqlOrder::Asc)
+        .order_by("coupon_id", SqlOrder::Asc)
+        .to_owned();
+    let rows: Vec<(i64,)> = tx.all(&stmt).await?;
+    Ok(rows.into_iter().map(|r| r.0).collect())
+}
+
+/// The order's charges (up to six short reads: none of them when it has none but
+/// the three that find that out).
+pub(super) async fn of_order(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: i64,
+) -> Result<Charges, StoreError> {
+    let ids = coupon_ids(tx, company, order).await?;
+    let coupons = coupons::for_order(tx, company, &ids)
+        .await?
+        .iter()
+        .map(coupons::CouponRecord::to_pricing)
+        .collect();
+    #[derive(sqlx::FromRow)]
+    struct Applied {
+        custom_tax_id: Option<i64>,
+        group_tax_id: Option<i64>,
+    }
+    let stmt = crate::scoped("order_taxes", company)
+        .columns(["custom_tax_id", "group_tax_id"])
+        .and_where(Expr::col("order_id").eq(order))
+        .order_by("id", SqlOrder::Asc)
+        .to_owned();
+    let applied: Vec<Applied> = tx.all(&stmt).await?;
+    let custom: Vec<i64> = applied.iter().filter_map(|a| a.custom_tax_id).collect();
+    let group: Vec<i64> = applied.iter().filter_map(|a| a.group_tax_id).collect();
+    let mut taxes: Vec<Tax> = custom_taxes::for_order(tx, company, &custom)
+        .await?
+        .iter()
+        .map(custom_taxes::CustomTax::to_pricing)
+        .collect();
+    taxes.extend(
+        group_taxes::for_order(tx, company, &group)
+            .await?
+            .iter()
+            .map(group_taxes::GroupTaxRecord::to_pricing),
+    );
+    let stmt = crate::scoped("order_custom_entries", company)
+        .columns(["id", "name", "amount", "comments", "tax_free", "created_at"])
+        .and_where(Expr::col("order_id").eq(order))
+        .order_by("id", SqlOrder::Asc)
+        .to_owned();
+    let entries = tx.all(&stmt).await?;
+    Ok(Charges {
+        coupons,
+        taxes,
+        entries,
+    })
+}
+
+/// The day an order's coupons must be valid on: its rent-out, else its expected
+/// check-out, else today.
+fn coupon_day(order: &Order, clock: &Clock) -> NaiveDate {
+    order
+        .checked_out_on
+        .or(order.expected_checkout_at)
+        .map_or(clock.today, |at| at.with_timezone(&clock.tz).date_naive())
+}
+
+/// Refused (422 on `coupon_ids`) unless every coupon of `ids` is active and valid on
+/// `day`.
+pub(super) async fn check_coupons(
+    tx: &mut Tx,
+    company: CompanyId,
+    ids: &[i64],
+    day: NaiveDate,
+) -> Result<(), StoreError> {
+    let invalid: Vec<String> = coupons::for_order(tx, company, ids)
+        .await?
+        .into_iter()
+        .filter(|c| !c.valid_on(day))
+        .map(|c| format!("{} ({})", c.id, c.name))
+        .collect();
+    if invalid.is_empty() {
+        Ok(())
+    } else {
+        Err(StoreError::invalid(
+            "coupon_ids",
+            format!(
+                "are not valid on {day} (inactive, or outside their valid_from..valid_until): {}",
+                invalid.join(", ")
+            ),
+        ))
+    }
+}
+
+/// The coupons already on order `order`, checked again for a rent-out on `day`.
+pub(super) async fn check_coupons_on(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: i64,
+    day: NaiveDate,
+) -> Result<(), StoreError> {
+    let ids = coupon_ids(tx, company, order).await?;
+    if ids.is_empty() {
+        return Ok(());
+    }
+    check_coupons(tx, company, &ids, day).await
+}
+
+/// Puts coupons on a draft or web order: each must be the company's (422), valid on
+/// the order's day (422), and not on it already (422).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn add_coupons(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    ids: &[i64],
+    clock: &Clock,
+) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    if !matches!(order.state(), OrderState::Drafted | OrderState::WebOrder) {
+        return Err(StoreError::Conflict(Conflict::OrderState {
+            number,
+            state: order.state(),
+            action: "add coupons to",
+        }));
+    }
+    check_coupons(&mut tx, company, ids, coupon_day(&order, clock)).await?;
+    let present = coupon_ids(&mut tx, company, order.id).await?;
+    let twice: Vec<String> = ids
+        .iter()
+        .filter(|id| present.contains(id))
+        .map(i64::to_string)
+        .collect();
+    if !twice.is_empty() {
+        return Err(StoreError::invalid(
+            "coupon_ids",
+            format!("are on order #{number} already: {}", twice.join(", ")),
+        ));
+    }
+    let at = crate::now();
+    let mut insert = Query::insert()
+        .into_table("order_coupons")
+        .columns(["company_id", "order_id", "coupon_id", "created_at"])
+        .to_owned();
+    for id in ids {
+        insert.values_panic([company.0.into(), order.id.into(), (*id).into(), at.into()]);
+    }
+    tx.execute(&insert).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        "order",
+        order.id,
+        "coupons_added",
+        json!({"coupon_ids": ids}),
+    )
+    .await?;
+    let view = reprice(&mut tx, company, number).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Ends a change of an order's charges: history, the price again, and a returned
+/// order whose balance is now covered is completed.
+async fn finish(
+    mut tx: Tx,
+    company: CompanyId,
+    order: &Order,
+    (action, details): (&str, serde_json::Value),
+) -> Result<OrderView, StoreError> {
+    change_log::record(&mut tx, company, "order", order.id, action, details).await?;
+    let mut view = reprice(&mut tx, company, order.sequence_num).await?;
+    if settle_if_paid(&mut tx, company, order, &view, crate::now()).await? {
+        view = reprice(&mut tx, company, order.sequence_num).await?;
+    }
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Sets the taxes of an order that is not closed to exactly these custom and group
+/// taxes (422 naming ids that are not the company's); both empty removes them.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn apply_taxes(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    custom: &[i64],
+    group: &[i64],
+) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    not_closed(&order, "apply taxes to")?;
+    custom_taxes::for_order(&mut tx, company, custom).await?;
+    group_taxes::for_order(&mut tx, company, group).await?;
+    let clear = Query::delete()
+        .from_table("order_taxes")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("order_id").eq(order.id))
+        .to_owned();
+    tx.execute(&clear).await?;
+    if !custom.is_empty() || !group.is_empty() {
+        let mut insert = Query::insert()
+            .into_table("order_taxes")
+            .columns(["company_id", "order_id", "custom_tax_id", "group_tax_id"])
+            .to_owned();
+        for id in custom {
+            insert.values_panic([
+                company.0.into(),
+                order.id.into(),
+                Some(*id).into(),
+                Option::<i64>::None.into(),
+            ]);
+        }
+        for id in group {
+            insert.values_panic([
+                company.0.into(),
+                order.id.into(),
+                Option::<i64>::None.into(),
+                Some(*id).into(),
+            ]);
+        }
+        tx.execute(&insert).await?;
+    }
+    let details = json!({"custom_tax_ids": custom, "group_tax_ids": group});
+    finish(tx, company, &order, ("taxes_applied", details)).await
+}
+
+/// A custom entry to add.
+#[derive(Debug, Clone)]
+pub struct NewEntry {
+    pub name: String,
+    /// Minor units; negative takes off.
+    pub amount: i64,
+    pub comments: Option<String>,
+    pub tax_free: bool,
+}
+
+/// Adds a custom entry to an order that is not Sold, Void, Completed or Cancelled.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn add_custom_entry(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    entry: NewEntry,
+) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    not_closed(&order, "add a custom entry to")?;
+    let insert = Query::insert()
+        .into_table("order_custom_entries")
+        .columns([
+            "company_id",
+            "order_id",
+            "name",
+            "amount",
+            "comments",
+            "tax_free",
+            "created_at",
+        ])
+        .values_panic([
+            company.0.into(),
+            order.id.into(),
+            entry.name.clone().into(),
+            entry.amount.into(),
+            entry.comments.clone().into(),
+            entry.tax_free.into(),
+            crate::now().into(),
+        ])
+        .to_owned();
+    tx.execute(&insert).await?;
+    let details = json!({
+        "name": entry.name,
+        "amount": domain::money::Money::from_minor(entry.amount.abs()).to_decimal_string(),
+        "negative": entry.amount < 0,
+        "tax_free": entry.tax_free,
+    });
+    finish(tx, company, &order, ("custom_entry_added", details)).await
+}
+
+/// Sets the damages charged on an order that is not closed (minor units, 0 removes).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn charge_damages(
+    db: &Db,
+    company: CompanyId,
+    number: i64,
+    amount: i64,
+) -> Result<OrderView, StoreError> {
+    let mut tx = db.begin().await?;
+    let order = lock(&mut tx, company, number).await?;
+    not_closed(&order, "charge damages on")?;
+    let stmt = Query::update()
+        .table("orders")
+        .value("damage_amount", amount)
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(order.id))
+        .to_owned();
+    tx.execute(&stmt).await?;
+    let details = json!({
+        "damage_amount": domain::money::Money::from_minor(amount).to_decimal_string(),
+        "before": domain::money::Money::from_minor(order.damage_amount).to_decimal_string(),
+    });
+    finish(tx, company, &order, ("damages_charged", details)).await
+}
