@@ -22,6 +22,7 @@ mod methods;
 mod openapi;
 mod order_catalog;
 mod order_charges;
+mod order_invariants;
 mod order_payments;
 mod order_rentals;
 mod orders;
