@@ -13,6 +13,7 @@ mod payments;
 mod priced;
 mod rent_out;
 mod returning;
+mod sub_rentals;
 
 pub use booking::{ItemBooking, book, cancel_booking, item_bookings};
 pub use charges::{
@@ -26,6 +27,7 @@ pub use payments::{Payment, PaymentRecord, pre_pay, void_payment};
 pub use priced::{OrderView, PricedLine, find};
 pub use rent_out::{RentOut, rent_out};
 pub use returning::{Return, Selection, take_back};
+pub use sub_rentals::{NewSubRentItem, SubRentItem, add_sub_rent_item};
 
 use chrono::{DateTime, Utc};
 use domain::order::OrderState;

@@ -9,6 +9,7 @@ use sea_query::{Expr, ExprTrait, Query};
 use super::charges::{Charges, EntryRecord};
 use super::lines::{LineItem, lines_of};
 use super::payments::PaymentRecord;
+use super::sub_rentals::SubRentItem;
 use super::{Order, select};
 use crate::{Db, StoreError, Tx};
 
@@ -29,6 +30,9 @@ pub struct OrderView {
     pub payments: Vec<PaymentRecord>,
     /// Its custom entries, oldest first.
     pub entries: Vec<EntryRecord>,
+    /// Its sub-rental items, oldest first; their totals follow the lines' in
+    /// `totals.lines`.
+    pub sub_rentals: Vec<SubRentItem>,
 }
 
 /// A line item and what its rental costs (`None`: a sale line, or no period yet).
@@ -42,7 +46,7 @@ pub struct PricedLine {
 fn price(
     order: Order,
     lines: Vec<LineItem>,
-    charges: Charges,
+    (charges, sub_rentals): (Charges, Vec<SubRentItem>),
     settings: RentalSettings,
 ) -> Result<OrderView, StoreError> {
     let mut priced = Vec::with_capacity(lines.len());
@@ -79,6 +83,17 @@ fn price(
         });
         priced.push(PricedLine { line, charge });
     }
+    for sub in &sub_rentals {
+        basket_lines.push(Line {
+            kind: if sub.is_for_rent {
+                LineKind::Rental
+            } else {
+                LineKind::Sale
+            },
+            amount: domain::money::Money::from_minor(sub.price.saturating_mul(sub.quantity)),
+            late_fee: None,
+        });
+    }
     let basket = Basket {
         lines: basket_lines,
         order_discount: order.discount(),
@@ -99,6 +114,7 @@ fn price(
         totals,
         payments: Vec::new(),
         entries: charges.entries,
+        sub_rentals,
     })
 }
 
@@ -124,7 +140,8 @@ async fn view(tx: &mut Tx, company: CompanyId, number: i64) -> Result<OrderView,
     let lines = lines_of(tx, company, order.id).await?;
     let payments = super::payments::of_order(tx, company, order.id).await?;
     let charges = super::charges::of_order(tx, company, order.id).await?;
-    let mut view = price(order, lines, charges, settings(tx, company).await?)?;
+    let subs = super::sub_rentals::of_order(tx, company, order.id).await?;
+    let mut view = price(order, lines, (charges, subs), settings(tx, company).await?)?;
     view.payments = payments;
     Ok(view)
 }

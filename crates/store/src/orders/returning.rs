@@ -17,6 +17,7 @@ use super::lines::{LineItem, lines_of};
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
 use super::rent_out::keep_until;
+use super::sub_rentals::SubRentItem;
 use super::{Order, lock};
 use crate::custom_fields::merge_values;
 use crate::items::{self, Clock};
@@ -29,6 +30,8 @@ pub struct Selection {
     pub assets: Vec<i64>,
     /// Units of asset stock, by order line id.
     pub stock: Vec<(i64, Quantity)>,
+    /// Sub-rental items, by id.
+    pub sub_rentals: Vec<i64>,
 }
 
 /// A return.
@@ -108,12 +111,17 @@ pub async fn take_back(
     for b in &back {
         put_back(&mut tx, company, &order, b, &ret).await?;
     }
+    let subs = super::sub_rentals::of_order(&mut tx, company, order.id).await?;
+    let subs_back = sub_rentals_back(&subs, ret.only.as_ref(), number)?;
+    super::sub_rentals::mark_returned(&mut tx, company, order.id, &subs_back, ret.at).await?;
     let all_back = lines.iter().all(|l| {
         !is_out(l)
             || back
                 .iter()
                 .any(|b| b.line.id == l.id && b.units == l.quantity - l.quantity_returned)
-    });
+    }) && subs
+        .iter()
+        .all(|s| !s.is_out() || subs_back.contains(&s.id));
     if !all_back && let Some(due) = ret.leftovers_due {
         if due <= clock.now || due <= ret.at {
             return Err(StoreError::invalid(
@@ -158,6 +166,7 @@ pub async fn take_back(
         json!({
             "returned_at": ret.at,
             "partial": !all_back,
+            "sub_rent_item_ids": subs_back,
             "lines": back.iter().map(|b| json!({"line_item_id": b.line.id, "sequence_num": b.line.sequence_num, "quantity": b.units})).collect::<Vec<_>>(),
             "due_date_for_left_over_items": ret.leftovers_due.filter(|_| !all_back),
             "late_due_at": ret.late_at,
@@ -170,6 +179,36 @@ pub async fn take_back(
     let view = reprice(&mut tx, company, number).await?;
     tx.commit().await?;
     Ok(view)
+}
+
+/// The sub-rental items coming back: all that are out, or those the selection names,
+/// each of which must be out on the order (else a 422 naming it).
+fn sub_rentals_back(
+    subs: &[SubRentItem],
+    only: Option<&Selection>,
+    number: i64,
+) -> Result<Vec<i64>, StoreError> {
+    let out: Vec<i64> = subs.iter().filter(|s| s.is_out()).map(|s| s.id).collect();
+    let Some(only) = only else {
+        return Ok(out);
+    };
+    let wrong: Vec<String> = only
+        .sub_rentals
+        .iter()
+        .filter(|id| !out.contains(id))
+        .map(i64::to_string)
+        .collect();
+    if wrong.is_empty() {
+        Ok(only.sub_rentals.clone())
+    } else {
+        Err(StoreError::invalid(
+            "subrent_item_ids",
+            format!(
+                "are not sub-rental items out on order #{number}: {} (see baskets_sub_rent_items)",
+                wrong.join(", ")
+            ),
+        ))
+    }
 }
 
 /// A rented line with units still out.
@@ -195,10 +234,10 @@ fn selected<'a>(
             })
             .collect());
     };
-    if only.assets.is_empty() && only.stock.is_empty() {
+    if only.assets.is_empty() && only.stock.is_empty() && only.sub_rentals.is_empty() {
         return Err(StoreError::invalid(
             "partial_return",
-            "names nothing to return: give fixed_asset_ids or stock_asset_with_quantity",
+            "names nothing to return: give fixed_asset_ids, stock_asset_with_quantity or subrent_item_ids",
         ));
     }
     let mut back = Vec::new();

@@ -15,6 +15,7 @@ both!(
     a_full_return_brings_everything_back_with_late_fees,
     a_partial_return_keeps_the_rest_out_longer,
     refused_returns_change_nothing,
+    sub_rental_items_go_out_and_come_back,
 );
 
 /// A tent (fixed asset, daily 10), cables (asset stock, daily 1, 10 at the store) and
@@ -682,4 +683,114 @@ async fn refused_returns_change_nothing(kind: Kind) {
         assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 3);
         assert_eq!(quantity_at(&app, s.cables, s.store).await, 7);
     }
+}
+
+async fn sub_rental_items_go_out_and_come_back(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let s = shop(&app).await;
+    let n = draft(&app, s.ann, &s.tent.to_string(), &[]).await;
+    let add = format!("/baskets/{n}/add_sub_rent_item.api");
+    for (form, field) in [
+        (vec![("baskets_sub_rent_item[price]", "5")], "name"),
+        (vec![("baskets_sub_rent_item[name]", "Generator")], "price"),
+        (
+            vec![
+                ("baskets_sub_rent_item[name]", "Generator"),
+                ("baskets_sub_rent_item[price]", "5"),
+                ("baskets_sub_rent_item[quantity]", "0"),
+            ],
+            "quantity",
+        ),
+        (
+            vec![
+                ("baskets_sub_rent_item[name]", "Generator"),
+                ("baskets_sub_rent_item[price]", "5"),
+                ("baskets_sub_rent_item[is_for_rent]", "sometimes"),
+            ],
+            "is_for_rent",
+        ),
+    ] {
+        app.patch(&add, &form).await.expect_invalid(field);
+    }
+    app.patch(
+        &add,
+        &[
+            ("baskets_sub_rent_item[name]", "Generator"),
+            ("baskets_sub_rent_item[price]", "50"),
+            ("baskets_sub_rent_item[quantity]", "2"),
+            ("baskets_sub_rent_item[item_no]", "GEN-7"),
+            ("baskets_sub_rent_item[location]", "Supplier yard"),
+        ],
+    )
+    .await
+    .expect(StatusCode::OK);
+    let b = app
+        .patch(
+            &add,
+            &[
+                ("baskets_sub_rent_item[name]", "Fuel"),
+                ("baskets_sub_rent_item[price]", "5"),
+                ("baskets_sub_rent_item[is_for_rent]", "false"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    let subs = &b["baskets_sub_rent_items"];
+    assert_eq!(subs[0]["amount"], "100.00", "{b}");
+    assert_eq!(subs[0]["item_no"], "GEN-7");
+    assert_eq!(subs[1]["is_for_rent"], false);
+    assert_eq!(b["rental_amount"], "100.00");
+    assert_eq!(b["sale_amount"], "5.00");
+    let generator = subs[0]["id"].as_i64().unwrap().to_string();
+
+    rent_out(
+        &app,
+        n,
+        &[("use_current_datetime", "true"), ("return_date", &day(1))],
+    )
+    .await
+    .expect(StatusCode::OK);
+    // The tent back, the generator still out: still Rented Out.
+    let tent = s.tent.to_string();
+    let b = take_back(
+        &app,
+        n,
+        &[("partial_return", "true"), ("fixed_asset_ids", &tent)],
+    )
+    .await
+    .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["basket_state"], "checked_out", "{b}");
+    // The fuel was sold, not rented: it does not come back.
+    let fuel = b["baskets_sub_rent_items"][1]["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    take_back(
+        &app,
+        n,
+        &[("partial_return", "true"), ("subrent_item_ids", &fuel)],
+    )
+    .await
+    .expect_invalid("subrent_item_ids");
+    let b = take_back(
+        &app,
+        n,
+        &[("partial_return", "true"), ("subrent_item_ids", &generator)],
+    )
+    .await
+    .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["basket_state"], "returned", "{b}");
+    assert!(b["baskets_sub_rent_items"][0]["returned_at"].is_string());
+    app.patch(
+        &add,
+        &[
+            ("baskets_sub_rent_item[name]", "Late"),
+            ("baskets_sub_rent_item[price]", "1"),
+        ],
+    )
+    .await
+    .expect(StatusCode::CONFLICT);
 }

@@ -59,6 +59,26 @@ pub(super) fn routes(api: Api) -> Api {
         .returns("basket"),
     )
     .route(
+        "/baskets/{sequence_num}/add_sub_rent_item",
+        put_or_patch(add_sub_rental),
+        Doc::new(
+            "Orders",
+            "Add a sub-rental item, rented from someone else for this order (PATCH or PUT), to a Draft, Web Order, Booked or Rented Out order; it costs price × quantity (a sale when not for rent) and, when for rent, comes back with the order's return",
+        )
+        .form(
+            "baskets_sub_rent_item",
+            &[
+                ("name", "required"),
+                ("is_for_rent", "true (default) or false: sold with the order"),
+                ("location", "text: where it is"),
+                ("quantity", "units, 1 to 1000000000, default 1"),
+                ("item_no", "text: the supplier's number"),
+                ("price", "required: the price per unit for the order, an amount"),
+            ],
+        )
+        .returns("basket"),
+    )
+    .route(
         "/baskets/{sequence_num}/remove_asset",
         put_or_patch(remove),
         Doc::new(
@@ -194,6 +214,49 @@ async fn remove(
 ) -> Result<Json<Value>, ApiError> {
     let numbers = numbers(&params, true)?.unwrap_or_default();
     let view = orders::remove_items(state.db(), tenant.0.id, number, numbers)
+        .await
+        .map_err(ApiError::from_order)?;
+    Ok(answer(&view, tenant.0.time_zone))
+}
+
+async fn add_sub_rental(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number, _): Number<kind::Order>,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = crate::form::Form::new(&params, "baskets_sub_rent_item");
+    let name = form.required_text("name");
+    let is_for_rent = form.boolean("is_for_rent").unwrap_or(true);
+    let text = |form: &mut crate::form::Form<'_>, field: &str| match form.text(field) {
+        domain::Change::Set(t) => Some(t),
+        _ => None,
+    };
+    let location = text(&mut form, "location");
+    let item_no = text(&mut form, "item_no");
+    let quantity = match params.get("baskets_sub_rent_item[quantity]") {
+        None | Some("") => Quantity::new(1).ok(),
+        Some(_) => form.quantity("quantity"),
+    };
+    let price = form.required_text("price").and_then(|raw| {
+        domain::money::Money::parse(&raw)
+            .map(|m| m.minor())
+            .map_err(|p| form.error("price", p))
+            .ok()
+    });
+    form.finish()?;
+    let (Some(name), Some(quantity), Some(price)) = (name, quantity, price) else {
+        unreachable!("reported by finish");
+    };
+    let item = orders::NewSubRentItem {
+        name,
+        is_for_rent,
+        location,
+        quantity,
+        item_no,
+        price,
+    };
+    let view = orders::add_sub_rent_item(state.db(), tenant.0.id, number, item)
         .await
         .map_err(ApiError::from_order)?;
     Ok(answer(&view, tenant.0.time_zone))

@@ -72,7 +72,7 @@ pub(super) fn routes(api: Api) -> Api {
             ("partial_return", "true: only what the next parameters name comes back"),
             ("fixed_asset_ids", "with partial_return: comma list of asset numbers on the order"),
             ("stock_asset_with_quantity[<order line item id>]", "with partial_return: units of asset stock of that line"),
-            ("subrent_item_ids", "with partial_return: sub-rental items (none can be on an order yet: 422)"),
+            ("subrent_item_ids", "with partial_return: comma list of sub-rental item ids out on the order"),
             ("bundle_with_quantity[<bundle id>]", "with partial_return: bundles (none can be on an order yet: 422)"),
             ("due_date_for_left_over_items", "when what stays out is due back now (after now)"),
             ("due_time_for_left_over_items", "hh:mm; default 23:59"),
@@ -214,22 +214,22 @@ fn selection(form: &mut Form<'_>) -> Option<Selection> {
             (_, Err(p)) => form.error(&field, p),
         }
     }
-    if !form
-        .ids_at("subrent_item_ids", "subrent_item_ids", "ids")
-        .is_empty()
-    {
-        form.error(
-            "subrent_item_ids",
-            "are not sub-rental items out on this order",
-        );
-    }
+    let sub_rentals = form.ids_at(
+        "subrent_item_ids",
+        "subrent_item_ids",
+        "sub-rental item ids",
+    );
     for (id, _) in params.map("bundle_with_quantity") {
         form.error(
             &format!("bundle_with_quantity[{id}]"),
             "is not a bundle out on this order",
         );
     }
-    Some(Selection { assets, stock })
+    Some(Selection {
+        assets,
+        stock,
+        sub_rentals,
+    })
 }
 
 async fn take_back(
