@@ -8,6 +8,7 @@ mod unique_keys;
 
 pub mod address_block;
 pub mod addresses;
+pub mod bundles;
 pub mod businesses;
 pub mod change_log;
 pub mod checkouts;

@@ -66,6 +66,12 @@ const KEYS: &[UniqueKey] = &[
         problem: TAKEN,
     },
     UniqueKey {
+        table: "bundles",
+        columns: &["company_id", "name"],
+        field: "name",
+        problem: TAKEN,
+    },
+    UniqueKey {
         table: "group_taxes",
         columns: &["company_id", "name"],
         field: "name",

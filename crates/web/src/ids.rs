@@ -49,6 +49,7 @@ pub mod kind {
         Coupon => "coupon",
         GroupTax => "group tax",
         PaymentHistory => "payment history",
+        Bundle => "bundle",
     );
 
     /// A fixed asset, inventory or asset stock: one numbering shared by all three, so

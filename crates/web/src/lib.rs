@@ -48,6 +48,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let api = resources::custom_filters::routes(api);
     let api = resources::custom_taxes::routes(api);
     let api = resources::group_taxes::routes(api);
+    let api = resources::bundles::routes(api);
     let api = resources::coupons::routes(api);
     let api = resources::payment_options::routes(api);
     let api = resources::custom_fields::routes(api);

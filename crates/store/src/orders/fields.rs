@@ -10,7 +10,7 @@ use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-use super::lines::{Addition, add_in};
+use super::lines::{Additions, add_in};
 use super::priced::{OrderView, reprice};
 use super::{Order, lock};
 use crate::custom_fields::merge_values;
@@ -308,7 +308,7 @@ pub async fn create(
     db: &Db,
     company: CompanyId,
     input: OrderInput,
-    additions: Vec<Addition>,
+    additions: Additions,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
     check(&mut tx, company, &input, None).await?;

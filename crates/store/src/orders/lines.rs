@@ -131,6 +131,20 @@ pub struct Addition {
     pub price: Option<i64>,
 }
 
+/// What a request puts on an order: items, and bundles (`<id>-b`) whose items go on
+/// with their quantities.
+#[derive(Debug, Clone, Default)]
+pub struct Additions {
+    pub items: Vec<Addition>,
+    pub bundles: Vec<i64>,
+}
+
+impl Additions {
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty() && self.bundles.is_empty()
+    }
+}
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 struct Addable {
     id: i64,
@@ -171,7 +185,7 @@ pub async fn add_items(
     db: &Db,
     company: CompanyId,
     number: i64,
-    additions: Vec<Addition>,
+    additions: Additions,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
@@ -195,9 +209,22 @@ pub(super) async fn add_in(
     tx: &mut Tx,
     company: CompanyId,
     order: i64,
-    additions: &[Addition],
+    additions: &Additions,
 ) -> Result<(), StoreError> {
-    let numbers: Vec<i64> = additions.iter().map(|a| a.number).collect();
+    let mut all: Vec<(Addition, Option<i64>)> =
+        additions.items.iter().map(|a| (a.clone(), None)).collect();
+    for item in crate::bundles::items_for_order(tx, company, &additions.bundles).await? {
+        all.push((
+            Addition {
+                number: item.sequence_num,
+                quantity: Quantity::new(item.quantity).ok(),
+                location: None,
+                price: None,
+            },
+            Some(item.bundle_id),
+        ));
+    }
+    let numbers: Vec<i64> = all.iter().map(|a| a.0.number).collect();
     let stmt = crate::scoped("items", company)
         .columns([
             "id",
@@ -227,8 +254,12 @@ pub(super) async fn add_in(
     let held: Vec<(i64,)> = tx.all(&on_order).await?;
     let mut problems = Vec::new();
     let mut rows = Vec::new();
-    for addition in additions {
+    for (i, (addition, bundle)) in all.iter().enumerate() {
         let n = addition.number;
+        if numbers[..i].contains(&n) {
+            problems.push(format!("#{n} is named twice (alone or in a bundle)"));
+            continue;
+        }
         let Some(item) = found.iter().find(|i| i.sequence_num == n) else {
             problems.push(format!("#{n} is not an asset of this company"));
             continue;
@@ -276,9 +307,9 @@ pub(super) async fn add_in(
             AssetType::FixedAsset => item.location_id,
             _ => addition.location.or(item.location_id),
         };
-        rows.push((item.clone(), kind, quantity, location, sale_price));
+        rows.push((item.clone(), kind, quantity, location, sale_price, *bundle));
     }
-    for (_, _, _, location, _) in &rows {
+    for (_, _, _, location, _, _) in &rows {
         if let Some(l) = location
             && !crate::has(tx, "locations", company, *l).await?
         {
@@ -289,7 +320,7 @@ pub(super) async fn add_in(
         return Err(StoreError::invalid("asset_ids", problems.join("; ")));
     }
     let at = now();
-    for (item, kind, quantity, location, sale_price) in &rows {
+    for (item, kind, quantity, location, sale_price, bundle) in &rows {
         let mut row = Assignments::insert();
         row.set("company_id", company.0)
             .set("order_id", order)
@@ -306,6 +337,7 @@ pub(super) async fn add_in(
             .given("rate_monthly", &item.rate_monthly)
             .given("late_fee_kind", &item.late_fee_kind)
             .given("late_fee_amount", &item.late_fee_amount)
+            .given("bundle_id", bundle)
             .set("created_at", at)
             .set("updated_at", at);
         tx.execute(&row.into_insert("order_line_items")).await?;
@@ -316,7 +348,7 @@ pub(super) async fn add_in(
         "order",
         order,
         "items_added",
-        json!({"asset_ids": numbers}),
+        json!({"asset_ids": numbers, "bundle_ids": additions.bundles}),
     )
     .await?;
     Ok(())
@@ -330,6 +362,7 @@ pub async fn remove_items(
     company: CompanyId,
     number: i64,
     numbers: Vec<i64>,
+    (bundles, complete): (Vec<i64>, bool),
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
@@ -342,20 +375,38 @@ pub async fn remove_items(
         }));
     }
     let lines = lines_of(&mut tx, company, order.id).await?;
-    let missing: Vec<String> = numbers
+    let mut missing: Vec<String> = numbers
         .iter()
         .filter(|n| !lines.iter().any(|l| l.sequence_num == **n))
         .map(|n| format!("#{n}"))
         .collect();
+    missing.extend(
+        bundles
+            .iter()
+            .filter(|b| !lines.iter().any(|l| l.bundle_id == Some(**b)))
+            .map(|b| format!("{b}-b")),
+    );
     if !missing.is_empty() {
         return Err(StoreError::invalid(
             "asset_ids",
             format!("not on this order: {}", missing.join(", ")),
         ));
     }
+    let in_bundle = |l: &&LineItem| l.bundle_id.is_some_and(|b| bundles.contains(&b));
+    if !complete {
+        // The bundle's items stay on the order, each on its own.
+        let kept: Vec<i64> = lines.iter().filter(in_bundle).map(|l| l.id).collect();
+        let stmt = Query::update()
+            .table("order_line_items")
+            .value("bundle_id", Option::<i64>::None)
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").is_in(kept))
+            .to_owned();
+        tx.execute(&stmt).await?;
+    }
     let ids: Vec<i64> = lines
         .iter()
-        .filter(|l| numbers.contains(&l.sequence_num))
+        .filter(|l| numbers.contains(&l.sequence_num) || (complete && in_bundle(l)))
         .map(|l| l.id)
         .collect();
     let stmt = Query::delete()
@@ -370,7 +421,7 @@ pub async fn remove_items(
         "order",
         order.id,
         "items_removed",
-        json!({"asset_ids": numbers}),
+        json!({"asset_ids": numbers, "bundle_ids": bundles, "remove_complete_bundle": complete}),
     )
     .await?;
     let view = reprice(&mut tx, company, number).await?;

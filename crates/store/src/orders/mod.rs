@@ -22,7 +22,7 @@ pub use charges::{
 pub use closing::{Sale, cancel, mark_for_sale, sell, void};
 pub use fields::{OrderInput, create, update};
 pub(crate) use lines::holds_item;
-pub use lines::{Addition, LineItem, add_items, remove_items};
+pub use lines::{Addition, Additions, LineItem, add_items, remove_items};
 pub use payments::{Payment, PaymentRecord, pre_pay, void_payment};
 pub use priced::{OrderView, PricedLine, find};
 pub use rent_out::{RentOut, rent_out};

@@ -32,6 +32,8 @@ pub struct Selection {
     pub stock: Vec<(i64, Quantity)>,
     /// Sub-rental items, by id.
     pub sub_rentals: Vec<i64>,
+    /// Bundles, by id, with how many of each (a bundle is on an order once: 1).
+    pub bundles: Vec<(i64, Quantity)>,
 }
 
 /// A return.
@@ -234,10 +236,14 @@ fn selected<'a>(
             })
             .collect());
     };
-    if only.assets.is_empty() && only.stock.is_empty() && only.sub_rentals.is_empty() {
+    if only.assets.is_empty()
+        && only.stock.is_empty()
+        && only.sub_rentals.is_empty()
+        && only.bundles.is_empty()
+    {
         return Err(StoreError::invalid(
             "partial_return",
-            "names nothing to return: give fixed_asset_ids, stock_asset_with_quantity or subrent_item_ids",
+            "names nothing to return: give fixed_asset_ids, stock_asset_with_quantity, subrent_item_ids or bundle_with_quantity",
         ));
     }
     let mut back = Vec::new();
@@ -292,6 +298,34 @@ fn selected<'a>(
             line,
             units: quantity.get(),
         });
+    }
+    for (bundle, quantity) in &only.bundles {
+        let field = format!("bundle_with_quantity[{bundle}]");
+        if quantity.get() != 1 {
+            return Err(StoreError::invalid(
+                &field,
+                "must be 1: a bundle is on an order once, and 1 brings back all of it that is out",
+            ));
+        }
+        let mut any = false;
+        for line in lines
+            .iter()
+            .filter(out)
+            .filter(|l| l.bundle_id == Some(*bundle))
+        {
+            any = true;
+            let left = line.quantity - line.quantity_returned;
+            match back.iter_mut().find(|b| b.line.id == line.id) {
+                Some(b) => b.units = left,
+                None => back.push(Back { line, units: left }),
+            }
+        }
+        if !any {
+            return Err(StoreError::invalid(
+                &field,
+                format!("{bundle} is not a bundle out on order #{number}"),
+            ));
+        }
     }
     Ok(back)
 }

@@ -2,6 +2,7 @@
 
 pub mod addresses;
 pub mod assets;
+pub mod bundles;
 pub mod businesses;
 pub mod company_settings;
 pub mod contacts;

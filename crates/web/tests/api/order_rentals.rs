@@ -16,6 +16,7 @@ both!(
     a_partial_return_keeps_the_rest_out_longer,
     refused_returns_change_nothing,
     sub_rental_items_go_out_and_come_back,
+    bundles_go_on_and_off_orders_and_come_back_whole,
 );
 
 /// A tent (fixed asset, daily 10), cables (asset stock, daily 1, 10 at the store) and
@@ -793,4 +794,147 @@ async fn sub_rental_items_go_out_and_come_back(kind: Kind) {
     )
     .await
     .expect(StatusCode::CONFLICT);
+}
+
+async fn bundles_go_on_and_off_orders_and_come_back_whole(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let s = shop(&app).await;
+    let (tent_key, cable_key) = (
+        format!("bundle[items][{}]", s.tent),
+        format!("bundle[items][{}]", s.cables),
+    );
+    for (form, field) in [
+        (vec![(tent_key.as_str(), "1")], "name"),
+        (vec![("bundle[name]", "Kit")], "items"),
+        (
+            vec![("bundle[name]", "Kit"), ("bundle[items][999999]", "1")],
+            "items",
+        ),
+        (
+            vec![("bundle[name]", "Kit"), (tent_key.as_str(), "2")],
+            "items",
+        ),
+        (
+            vec![("bundle[name]", "Kit"), (cable_key.as_str(), "0")],
+            &format!("items][{}", s.cables),
+        ),
+    ] {
+        app.post("/bundles.api", &form).await.expect_invalid(field);
+    }
+    let kit = app
+        .post(
+            "/bundles.api",
+            &[
+                ("bundle[name]", "Party kit"),
+                ("bundle[description]", "tent and cables"),
+                (tent_key.as_str(), "1"),
+                (cable_key.as_str(), "4"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK)["bundle"]
+        .clone();
+    assert_eq!(kit["items"][1]["quantity"], 4, "{kit}");
+    let id = kit["id"].as_i64().unwrap();
+    app.post(
+        "/bundles.api",
+        &[("bundle[name]", "party kit"), (tent_key.as_str(), "1")],
+    )
+    .await
+    .expect(StatusCode::OK);
+    app.post(
+        "/bundles.api",
+        &[("bundle[name]", "Party kit"), (tent_key.as_str(), "1")],
+    )
+    .await
+    .expect_invalid("name");
+    assert_eq!(
+        app.get(&format!("/bundles/{id}.api"))
+            .await
+            .into_body(StatusCode::OK)["bundle"]["name"],
+        "Party kit"
+    );
+    app.get("/bundles/999999.api")
+        .await
+        .expect(StatusCode::NOT_FOUND);
+
+    // On an order at once; an unknown bundle or an item twice is refused.
+    let b_ids = format!("{id}-b");
+    let n = draft(&app, s.ann, &b_ids, &[]).await;
+    let add = format!("/baskets/{n}/update_basket_from_show.api");
+    app.patch(&add, &[("asset_ids", "999999-b")])
+        .await
+        .expect_invalid("asset_ids");
+    app.patch(&add, &[("asset_ids", &s.tent.to_string())])
+        .await
+        .expect_invalid("asset_ids");
+    let b = app
+        .get(&format!("/baskets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    let lines = b["order_line_items"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{b}");
+    assert!(lines.iter().all(|l| l["bundle_id"] == id));
+    assert_eq!(lines[1]["quantity"], 4);
+
+    // Off without its items (FALSE), then with them (TRUE, the default).
+    let remove = format!("/baskets/{n}/remove_asset.api");
+    let b = app
+        .patch(
+            &remove,
+            &[("asset_ids", &b_ids), ("remove_complete_bundle", "FALSE")],
+        )
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["order_line_items"].as_array().unwrap().len(), 2);
+    assert!(b["order_line_items"][0]["bundle_id"].is_null());
+    app.patch(&remove, &[("asset_ids", &b_ids)])
+        .await
+        .expect_invalid("asset_ids");
+    let both = format!("{},{}", s.tent, s.cables);
+    app.patch(&remove, &[("asset_ids", &both)])
+        .await
+        .expect(StatusCode::OK);
+    app.patch(&add, &[("asset_ids", &b_ids)])
+        .await
+        .expect(StatusCode::OK);
+    let b = app
+        .patch(
+            &remove,
+            &[("asset_ids", &b_ids), ("remove_complete_bundle", "TRUE")],
+        )
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["order_line_items"], serde_json::json!([]));
+    app.patch(
+        &remove,
+        &[("asset_ids", &b_ids), ("remove_complete_bundle", "maybe")],
+    )
+    .await
+    .expect_invalid("remove_complete_bundle");
+
+    // Rented out and brought back as a whole.
+    app.patch(&add, &[("asset_ids", &b_ids)])
+        .await
+        .expect(StatusCode::OK);
+    rent_out(
+        &app,
+        n,
+        &[("use_current_datetime", "true"), ("return_date", &day(1))],
+    )
+    .await
+    .expect(StatusCode::OK);
+    let two = format!("bundle_with_quantity[{id}]");
+    take_back(&app, n, &[("partial_return", "true"), (&two, "2")])
+        .await
+        .expect_invalid(&two);
+    let b = take_back(&app, n, &[("partial_return", "true"), (&two, "1")])
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["basket_state"], "returned", "{b}");
+    assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 0);
 }

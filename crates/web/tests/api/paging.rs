@@ -47,6 +47,7 @@ enum Seed {
     CustomTaxes,
     /// Group taxes, each of two custom taxes (the components of a page are read at once).
     GroupTaxes,
+    Bundles,
     Coupons,
     /// Payment options: every company has three from the start.
     PaymentOptions,
@@ -199,6 +200,7 @@ const LISTS: &[List] = &[
     ),
     list("/custom_taxes.api", "custom_taxes", 25, Seed::CustomTaxes),
     list("/group_taxes.api", "group_taxes", 25, Seed::GroupTaxes),
+    list("/bundles.api", "bundles", 25, Seed::Bundles),
     list("/pricing_coupons.api", "coupons", 25, Seed::Coupons),
     list(
         "/payment_options.api",
@@ -660,6 +662,21 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
                 .await;
             }
             "/group_taxes.api".into()
+        }
+        Seed::Bundles => {
+            let group = app.group("Kits").await;
+            let tent = app.asset("Kit Tent", group, &[]).await;
+            let key = format!("bundle[items][{tent}]");
+            for i in 0..n {
+                ok(
+                    app,
+                    "/bundles.api",
+                    &[("bundle[name]", &name(i)), (key.as_str(), "1")],
+                    "bundle",
+                )
+                .await;
+            }
+            "/bundles.api".into()
         }
         Seed::Coupons => {
             for i in 0..n {

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use domain::stock::Quantity;
 use serde_json::Value;
-use store::orders::{self, Addition};
+use store::orders::{self, Addition, Additions};
 
 use super::answer;
 use crate::api::{Api, Doc, put_or_patch};
@@ -19,7 +19,7 @@ use crate::state::AppState;
 const ADD: &[(&str, &str)] = &[
     (
         "asset_ids",
-        "required (unless coupon_ids): a comma list of item numbers (fixed assets, asset stock, inventory); fixed assets and asset stock need a rental rate, inventory a price",
+        "required (unless coupon_ids): a comma list of item numbers (fixed assets, asset stock, inventory) and bundles (<bundle id>-b: its items with their quantities); fixed assets and asset stock need a rental rate, inventory a price",
     ),
     (
         "coupon_ids",
@@ -85,14 +85,20 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Take items off a draft or web order (PATCH or PUT); an item not on it is a 422 and nothing changes",
         )
-        .query(&[("asset_ids", "required: a comma list of item numbers")])
+        .query(&[
+            ("asset_ids", "required: a comma list of item numbers, and bundles as <id>-b"),
+            ("remove_complete_bundle", "TRUE (default): a bundle's items go with it; FALSE: they stay on the order, each on its own"),
+        ])
         .returns("basket"),
     )
 }
 
-/// The item numbers of `asset_ids`: required, or `None` when not sent and not
-/// `required`.
-fn numbers(params: &Params, required: bool) -> Result<Option<Vec<i64>>, ApiError> {
+/// Item numbers and bundle ids.
+type Named = (Vec<i64>, Vec<i64>);
+
+/// The item numbers and bundle ids (`<id>-b`) of `asset_ids`: required, or `None`
+/// when not sent and not `required`.
+fn numbers(params: &Params, required: bool) -> Result<Option<Named>, ApiError> {
     let Some(raw) = params.get("asset_ids") else {
         return if required {
             Err(ApiError::field(
@@ -103,32 +109,32 @@ fn numbers(params: &Params, required: bool) -> Result<Option<Vec<i64>>, ApiError
             Ok(None)
         };
     };
-    let mut numbers = Vec::new();
+    let (mut numbers, mut bundles) = (Vec::new(), Vec::new());
     let mut problems = Vec::new();
     for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        if let Some(bundle) = part.strip_suffix("-b") {
-            problems.push(format!("{bundle}-b: there is no such bundle"));
-        } else {
-            match parse_id(part) {
-                Some(n) if !numbers.contains(&n) => numbers.push(n),
-                Some(n) => problems.push(format!("#{n} is named twice")),
-                None => problems.push(format!("{part:?} is not an item number")),
-            }
+        let (list, id, what) = match part.strip_suffix("-b") {
+            Some(bundle) => (&mut bundles, bundle, "a bundle id"),
+            None => (&mut numbers, part, "an item number"),
+        };
+        match parse_id(id) {
+            Some(n) if !list.contains(&n) => list.push(n),
+            Some(_) => problems.push(format!("{part} is named twice")),
+            None => problems.push(format!("{part:?} is not {what}")),
         }
     }
-    if numbers.is_empty() && problems.is_empty() {
+    if numbers.is_empty() && bundles.is_empty() && problems.is_empty() {
         problems.push("can't be blank: a comma list of item numbers".to_owned());
     }
     if !problems.is_empty() {
         return Err(ApiError::field("asset_ids", problems.join("; ")));
     }
-    Ok(Some(numbers))
+    Ok(Some((numbers, bundles)))
 }
 
 /// The items `asset_ids` names with their quantities and locations.
-pub(super) fn read_additions(params: &Params, required: bool) -> Result<Vec<Addition>, ApiError> {
-    let Some(numbers) = numbers(params, required)? else {
-        return Ok(Vec::new());
+pub(super) fn read_additions(params: &Params, required: bool) -> Result<Additions, ApiError> {
+    let Some((numbers, bundles)) = numbers(params, required)? else {
+        return Ok(Additions::default());
     };
     let mut problems = store::FieldErrors::new();
     let mut add = |key: &str, p: String| problems.entry(key.to_owned()).or_default().push(p);
@@ -171,7 +177,10 @@ pub(super) fn read_additions(params: &Params, required: bool) -> Result<Vec<Addi
     if !problems.is_empty() {
         return Err(ApiError::Invalid(problems));
     }
-    Ok(additions)
+    Ok(Additions {
+        items: additions,
+        bundles,
+    })
 }
 
 async fn add(
@@ -212,10 +221,21 @@ async fn remove(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let numbers = numbers(&params, true)?.unwrap_or_default();
-    let view = orders::remove_items(state.db(), tenant.0.id, number, numbers)
-        .await
-        .map_err(ApiError::from_order)?;
+    let (numbers, bundles) = numbers(&params, true)?.unwrap_or_default();
+    let complete = match params.get("remove_complete_bundle").map(str::trim) {
+        None | Some("") => true,
+        Some(raw) => domain::wire::parse_bool(raw)
+            .ok_or_else(|| ApiError::field("remove_complete_bundle", "must be TRUE or FALSE"))?,
+    };
+    let view = orders::remove_items(
+        state.db(),
+        tenant.0.id,
+        number,
+        numbers,
+        (bundles, complete),
+    )
+    .await
+    .map_err(ApiError::from_order)?;
     Ok(answer(&view, tenant.0.time_zone))
 }
 

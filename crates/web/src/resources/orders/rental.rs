@@ -73,7 +73,7 @@ pub(super) fn routes(api: Api) -> Api {
             ("fixed_asset_ids", "with partial_return: comma list of asset numbers on the order"),
             ("stock_asset_with_quantity[<order line item id>]", "with partial_return: units of asset stock of that line"),
             ("subrent_item_ids", "with partial_return: comma list of sub-rental item ids out on the order"),
-            ("bundle_with_quantity[<bundle id>]", "with partial_return: bundles (none can be on an order yet: 422)"),
+            ("bundle_with_quantity[<bundle id>]", "with partial_return: 1 brings back all of that bundle still out"),
             ("due_date_for_left_over_items", "when what stays out is due back now (after now)"),
             ("due_time_for_left_over_items", "hh:mm; default 23:59"),
             ("late_due_date", "the day late fees run to; without it (or use_current_datetime_for_late_return) no late fee is charged"),
@@ -219,16 +219,23 @@ fn selection(form: &mut Form<'_>) -> Option<Selection> {
         "subrent_item_ids",
         "sub-rental item ids",
     );
-    for (id, _) in params.map("bundle_with_quantity") {
-        form.error(
-            &format!("bundle_with_quantity[{id}]"),
-            "is not a bundle out on this order",
-        );
+    let mut bundles = Vec::new();
+    for (id, raw) in params.map("bundle_with_quantity") {
+        let field = format!("bundle_with_quantity[{id}]");
+        match (
+            crate::form::parse_id(&id),
+            domain::stock::Quantity::parse(&raw),
+        ) {
+            (Some(id), Ok(q)) => bundles.push((id, q)),
+            (None, _) => form.error(&field, format!("{id:?} is not a bundle id")),
+            (_, Err(p)) => form.error(&field, p),
+        }
     }
     Some(Selection {
         assets,
         stock,
         sub_rentals,
+        bundles,
     })
 }
 

@@ -1,0 +1,135 @@
+//! Bundles (rentrack extension; orders name them as `<id>-b` in `asset_ids`):
+//! `GET /bundles.api`, `POST /bundles.api`, `GET /bundles/{id}.api`.
+
+use axum::Json;
+use axum::extract::State;
+use domain::stock::Quantity;
+use domain::{Change, Name, PageSize};
+use serde_json::{Value, json};
+use store::bundles::{self, Bundle};
+
+use crate::api::{Api, Doc, get};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::{Form, MAX_LIST_ENTRIES, parse_id};
+use crate::ids::{Id, kind};
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment};
+
+pub fn routes(api: Api) -> Api {
+    api.route(
+        "/bundles",
+        get(list).post(create),
+        Doc::new(
+            "Orders",
+            "rentrack extension: the company's bundles with their items, 25 a page (GET), or a new one (POST); an order takes a bundle's items at once with asset_ids=<id>-b",
+        )
+        .form(
+            "bundle",
+            &[
+                ("name", "required, unique in the company"),
+                ("description", "text"),
+                (
+                    "items][<asset number>",
+                    "required, one or more: the units of that item in the bundle (a fixed asset: 1)",
+                ),
+            ],
+        )
+        .query(&[("page", "page number, default 1")])
+        .returns("bundle")
+        .returns_page("bundles"),
+    )
+    .route(
+        "/bundles/{id}",
+        get(details),
+        Doc::new("Orders", "rentrack extension: bundle details with its items").returns("bundle"),
+    )
+}
+
+fn render(b: &Bundle, tz: chrono_tz::Tz) -> Value {
+    json!({
+        "id": b.id,
+        "name": b.name,
+        "description": b.description,
+        "items": b.items.iter().map(|i| json!({
+            "sequence_num": i.sequence_num,
+            "name": i.name,
+            "asset_type": i.asset_type,
+            "quantity": i.quantity,
+        })).collect::<Vec<_>>(),
+        "created_at": moment(b.created_at, tz),
+        "updated_at": moment(b.updated_at, tz),
+    })
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "bundle");
+    let name = form.name("name", Name::parse_required);
+    let description = match form.text("description") {
+        Change::Set(d) => Some(d),
+        _ => None,
+    };
+    let sent = params.map("bundle[items]");
+    if sent.len() > MAX_LIST_ENTRIES {
+        form.error(
+            "items",
+            format!("can hold at most {MAX_LIST_ENTRIES} items"),
+        );
+    }
+    let mut items = Vec::with_capacity(sent.len());
+    for (number, raw) in sent.into_iter().take(MAX_LIST_ENTRIES) {
+        let field = format!("items][{number}");
+        match (parse_id(&number), Quantity::parse(&raw)) {
+            (Some(n), Ok(q)) => items.push((n, q)),
+            (None, _) => form.error(&field, format!("{number:?} is not an item number")),
+            (_, Err(p)) => form.error(&field, p),
+        }
+    }
+    if items.is_empty() && !form.has_errors_for("items") {
+        form.error(
+            "items",
+            "can't be blank: give bundle[items][<asset number>]=<quantity> for each item",
+        );
+    }
+    form.finish()?;
+    let name = name.expect("reported by finish");
+    let bundle = bundles::create(state.db(), company.id, name, description, &items).await?;
+    Ok(Json(views::one(
+        "bundle",
+        render(&bundle, company.time_zone),
+    )))
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = bundles::list(state.db(), company.id, page).await?;
+    Ok(Json(views::paged("bundles", page, records, |b| {
+        render(b, company.time_zone)
+    })))
+}
+
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Id(id, _): Id<kind::Bundle>,
+) -> Result<Json<Value>, ApiError> {
+    let bundle = bundles::find(state.db(), company.id, id)
+        .await
+        .map_err(|e| match e {
+            store::StoreError::NotFound => ApiError::not_found("bundle"),
+            other => other.into(),
+        })?;
+    Ok(Json(views::one(
+        "bundle",
+        render(&bundle, company.time_zone),
+    )))
+}
