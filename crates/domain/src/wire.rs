@@ -4,10 +4,14 @@ use chrono::{NaiveDate, NaiveTime};
 
 /// `mm/dd/yyyy` (the spec's form) or ISO `yyyy-mm-dd`.
 pub fn parse_date(raw: &str) -> Option<NaiveDate> {
+    use chrono::Datelike;
     let raw = raw.trim();
     NaiveDate::parse_from_str(raw, "%m/%d/%Y")
         .or_else(|_| NaiveDate::parse_from_str(raw, "%Y-%m-%d"))
         .ok()
+        // Years both databases store (PostgreSQL refuses years past 294276 and before
+        // 4713 BC), and that a person means.
+        .filter(|d| (1..=9999).contains(&d.year()))
 }
 
 /// Something@something.tld, without spaces.
@@ -70,6 +74,14 @@ pub fn parse_id_list(raw: &str) -> Result<Vec<ListEntry>, String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn dates_are_years_1_to_9999() {
+        assert!(parse_date("12/31/9999").is_some());
+        assert!(parse_date("-99999-01-01").is_none());
+        assert!(parse_date("10000-01-01").is_none());
+        assert!(parse_date("0000-01-01").is_none());
+    }
+
     use super::*;
 
     #[test]

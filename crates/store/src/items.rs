@@ -336,6 +336,30 @@ fn nothing() -> Expr {
     Expr::cust("1 = 0")
 }
 
+/// The item (`items`) is on an order that has not ended, and not back from it: a
+/// Draft, Web Order, Booked or Rented Out order's line with units not returned.
+fn on_open_order() -> Expr {
+    use domain::order::OrderState as S;
+    let open = [S::Drafted, S::WebOrder, S::Booked, S::CheckedOut].map(|s| s.as_str());
+    let lines = Query::select()
+        .expr(Expr::val(1))
+        .from_as("order_line_items", "l")
+        .join_as(
+            sea_query::JoinType::InnerJoin,
+            "orders",
+            "o",
+            Cond::all()
+                .add(Expr::col(("o", "company_id")).equals(("l", "company_id")))
+                .add(Expr::col(("o", "id")).equals(("l", "order_id"))),
+        )
+        .and_where(Expr::col(("l", "company_id")).equals(("items", "company_id")))
+        .and_where(Expr::col(("l", "item_id")).equals(("items", "id")))
+        .and_where(Expr::col(("l", "quantity_returned")).lt(Expr::col(("l", "quantity"))))
+        .and_where(Expr::col(("o", "basket_state")).is_in(open))
+        .to_owned();
+    Expr::exists(lines)
+}
+
 /// A pending verification of the item (`items`), of `member` if given.
 fn pending_verification(member: Option<i64>) -> Expr {
     let mut q = Query::select()
@@ -374,7 +398,8 @@ fn condition(company: CompanyId, kind: AssetType, filter: &AssetFilter, clock: &
             .add(col("quantity").gte(*from))
             .add(col("quantity").lte(*to)),
         F::Available => one(state_is(ItemState::Available)),
-        F::BeingServiced | F::InOrder | F::Custom(_) => one(nothing()),
+        F::InOrder => one(on_open_order()),
+        F::BeingServiced | F::Custom(_) => one(nothing()),
         F::AvailabilityRange(from, to) => Cond::all()
             .add(state_is(ItemState::Retired).not())
             .add(

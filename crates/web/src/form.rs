@@ -155,11 +155,10 @@ impl<'a> Form<'a> {
     /// An optional date (`mm/dd/yyyy` or `yyyy-mm-dd`) of the years 1 to 9999, which
     /// both databases store: absent keeps, `null` clears.
     pub fn date(&mut self, field: &str) -> Change<chrono::NaiveDate> {
-        use chrono::Datelike;
         match self.text(field) {
             Change::Set(raw) => match parse_date(&raw) {
-                Some(d) if (1..=9999).contains(&d.year()) => Change::Set(d),
-                _ => {
+                Some(d) => Change::Set(d),
+                None => {
                     self.error(
                         field,
                         format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),

@@ -173,6 +173,19 @@ async fn create_names_every_problem_and_writes_nothing(kind: Kind) {
     ] {
         assert!(errors.get(field).is_some(), "{field} not named in {errors}");
     }
+    // Years a database cannot store are no dates (PostgreSQL answered 500 before).
+    for year in ["-99999-01-01", "10000-01-01"] {
+        app.post(
+            "/assets.api",
+            &[
+                ("fixed_asset[name]", "Far Future"),
+                ("fixed_asset[group_id]", &group.to_string()),
+                ("fixed_asset[purchased_on]", year),
+            ],
+        )
+        .await
+        .expect_invalid("purchased_on");
+    }
     let g = group.to_string();
     let six: Vec<(&str, &str)> = (0..6)
         .map(|_| {

@@ -158,6 +158,17 @@ async fn rent_out_hands_the_items_over(kind: Kind) {
     let tent = item(&app, s.tent).await;
     assert_eq!(tent["state"], "checked_out");
     assert_eq!(tent["checkin_due_on"], due_moment.as_str());
+    // On a rented-out order: `items_in_order` lists the tent (and the stock).
+    let in_order = app
+        .get("/assets/filter.api?status=items_in_order")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(in_order["assets"][0]["sequence_num"], s.tent, "{in_order}");
+    let stock_in_order = app
+        .get("/stock_assets/filter.api?status=items_in_order")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(stock_in_order["assets"][0]["sequence_num"], s.cables);
     let cables = item(&app, s.cables).await;
     assert_eq!(cables["checked_out_quantity"], 3);
     assert_eq!(quantity_at(&app, s.cables, s.store).await, 7);
@@ -508,6 +519,15 @@ async fn a_full_return_brings_everything_back_with_late_fees(kind: Kind) {
     .into_body(StatusCode::OK)["basket"]
         .clone();
     assert_eq!(b["basket_state"], "returned", "{b}");
+    let in_order = app
+        .get("/assets/filter.api?status=items_in_order")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(
+        in_order["assets"],
+        serde_json::json!([]),
+        "back: on no open order"
+    );
     assert_eq!(b["order_state"], "Returned");
     assert!(b["returned_on"].is_string());
     assert_eq!(b["late_fee_amount"], "10.00");
