@@ -11,10 +11,9 @@ use store::orders::{self, Sale};
 
 use super::answer;
 use super::payments::{PAYMENT_FIELDS, optional_payment};
-use super::rental::{VALUE_TARGETS, VALUES, now_flag, set_moment};
+use super::rental::{VALUES, item_values, now_flag, set_moment};
 use crate::api::{Api, Doc, post, put_or_patch};
 use crate::auth::Tenant;
-use crate::custom_attributes;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Number, kind};
@@ -94,14 +93,7 @@ async fn sell(
     );
     let now = now_flag(&mut form, "use_current_datetime");
     let payment = optional_payment(&mut form, &clock);
-    let values = custom_attributes::read_by_id(
-        state.db(),
-        tenant.0.id,
-        &mut form,
-        "item_custom_attribute_values",
-        VALUE_TARGETS,
-    )
-    .await?;
+    let values = item_values(&state, &tenant, &mut form).await?;
     form.finish()?;
     let sale = Sale {
         at: if now {

@@ -21,7 +21,7 @@ use crate::resources::assets::clock;
 use crate::state::AppState;
 
 /// The custom fields `item_custom_attribute_values` may name.
-pub(super) const VALUE_TARGETS: &[Target] = &[
+const VALUE_TARGETS: &[Target] = &[
     Target::FixedAssets,
     Target::Inventory,
     Target::AssetStock,
@@ -87,6 +87,22 @@ pub(super) fn routes(api: Api) -> Api {
     )
 }
 
+/// `item_custom_attribute_values[<field id>]` of a rent-out, return or sale.
+pub(super) async fn item_values(
+    state: &AppState,
+    tenant: &Tenant,
+    form: &mut Form<'_>,
+) -> Result<std::collections::BTreeMap<i64, Change<String>>, ApiError> {
+    custom_attributes::read_by_id(
+        state.db(),
+        tenant.0.id,
+        form,
+        "item_custom_attribute_values",
+        VALUE_TARGETS,
+    )
+    .await
+}
+
 /// The end of a day given without a time.
 pub(super) fn end_of_day() -> NaiveTime {
     NaiveTime::from_hms_opt(23, 59, 0).expect("valid")
@@ -141,14 +157,7 @@ async fn rent_out(
     let to = set_moment(&mut form, "return_date", "return_time", end_of_day(), tz);
     let bill_from = set_moment(&mut form, "bill_from", "bill_from_time", NaiveTime::MIN, tz);
     let bill_to = set_moment(&mut form, "bill_to", "bill_to_time", end_of_day(), tz);
-    let values = custom_attributes::read_by_id(
-        state.db(),
-        tenant.0.id,
-        &mut form,
-        "item_custom_attribute_values",
-        VALUE_TARGETS,
-    )
-    .await?;
+    let values = item_values(&state, &tenant, &mut form).await?;
     form.finish()?;
     let from = if now {
         clock.now
@@ -286,14 +295,7 @@ async fn take_back(
             None
         }),
     };
-    let values = custom_attributes::read_by_id(
-        state.db(),
-        tenant.0.id,
-        &mut form,
-        "item_custom_attribute_values",
-        VALUE_TARGETS,
-    )
-    .await?;
+    let values = item_values(&state, &tenant, &mut form).await?;
     form.finish()?;
     let ret = Return {
         at: at.unwrap_or(clock.now),
