@@ -8,7 +8,7 @@
 -- checked-out item has a member must allow that, and SQLite changes a CHECK only by
 -- rebuilding the table. Other tables refer to items, so the rebuild runs with foreign
 -- keys off (as SQLite's ALTER TABLE page prescribes), inside its own transaction,
--- checked with foreign_key_check before it commits; hence `no-transaction` above.
+-- and fails unless foreign_key_check finds nothing; hence `no-transaction` above.
 
 PRAGMA foreign_keys = OFF;
 BEGIN;
@@ -137,6 +137,10 @@ CREATE TABLE payment_histories (
 );
 CREATE INDEX payment_histories_order ON payment_histories (company_id, order_id, id);
 
-PRAGMA foreign_key_check;
+-- Every reference to an item still finds it: a violation fails the CHECK, and the
+-- migration with it, before anything commits.
+CREATE TEMP TABLE rent_out_fk_violations (n INTEGER CHECK (n = 0));
+INSERT INTO rent_out_fk_violations SELECT COUNT(*) FROM pragma_foreign_key_check;
+DROP TABLE rent_out_fk_violations;
 COMMIT;
 PRAGMA foreign_keys = ON;
