@@ -2,11 +2,23 @@
 -- entries. (PostgreSQL flavour; keep in step with ../sqlite/0013_order_charges.sql.)
 -- Damages are orders.damage_amount (0010).
 
--- Coupons on an order, each once; their values are the coupon's, read when priced.
+-- An order's price is a function of the order alone: what it takes from elsewhere is
+-- copied onto it when it takes it. A coupon's name, value (minor units, or hundredths
+-- of a percent) and effect when it was applied; a tax's name and rate when applied;
+-- the company's pricing settings when the order goes out or is sold (NULL before:
+-- the company's current ones apply).
+ALTER TABLE orders ADD COLUMN inclusive_return BOOLEAN;
+ALTER TABLE orders ADD COLUMN best_pricing BOOLEAN;
+
+-- Coupons on an order, each once.
 CREATE TABLE order_coupons (
     company_id BIGINT NOT NULL REFERENCES companies (id),
     order_id BIGINT NOT NULL,
     coupon_id BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    value_type TEXT NOT NULL,
+    value BIGINT NOT NULL CHECK (value > 0),
+    effect TEXT NOT NULL,
     created_at TIMESTAMPTZ NOT NULL,
     PRIMARY KEY (company_id, order_id, coupon_id),
     FOREIGN KEY (company_id, order_id) REFERENCES orders (company_id, id) ON DELETE CASCADE,
@@ -22,6 +34,8 @@ CREATE TABLE order_taxes (
     order_id BIGINT NOT NULL,
     custom_tax_id BIGINT,
     group_tax_id BIGINT,
+    name TEXT NOT NULL,
+    rate_ppm BIGINT NOT NULL CHECK (rate_ppm >= 0),
     PRIMARY KEY (company_id, id),
     FOREIGN KEY (company_id, order_id) REFERENCES orders (company_id, id) ON DELETE CASCADE,
     FOREIGN KEY (company_id, custom_tax_id) REFERENCES custom_taxes (company_id, id),

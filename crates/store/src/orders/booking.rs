@@ -160,6 +160,19 @@ pub(super) fn next(order: &Order, action: OrderAction) -> Result<OrderState, Sto
         }))
 }
 
+/// The company's pricing settings now, as columns that freeze them on an order (at
+/// its rent-out or sale).
+pub(super) async fn frozen_settings(
+    tx: &mut Tx,
+    company: CompanyId,
+) -> Result<Vec<(&'static str, sea_query::Value)>, StoreError> {
+    let s = super::priced::settings(tx, company).await?;
+    Ok(vec![
+        ("inclusive_return", s.inclusive_return.into()),
+        ("best_pricing", s.best_pricing.into()),
+    ])
+}
+
 /// Moves order `order` to `state`, with other columns set.
 pub(super) async fn set_state(
     tx: &mut Tx,

@@ -5,8 +5,10 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::CompanyId;
+use domain::Vocabulary;
+use domain::coupon::ValueType;
 use domain::order::OrderState;
-use domain::pricing::{Coupon, CustomEntry, Tax};
+use domain::pricing::{Coupon, CouponEffect, CustomEntry, Tax};
 use domain::refusal::Conflict;
 use sea_query::{Expr, ExprTrait, Order as SqlOrder, Query};
 use serde_json::json;
@@ -53,50 +55,71 @@ async fn coupon_ids(tx: &mut Tx, company: CompanyId, order: i64) -> Result<Vec<i
     let stmt = crate::scoped("order_coupons", company)
         .column("coupon_id")
         .and_where(Expr::col("order_id").eq(order))
-        .order_by("created_at", SqlOrder::Asc)
-        .order_by("coupon_id", SqlOrder::Asc)
         .to_owned();
     let rows: Vec<(i64,)> = tx.all(&stmt).await?;
     Ok(rows.into_iter().map(|r| r.0).collect())
 }
 
-/// The order's charges (up to six short reads: none of them when it has none but
-/// the three that find that out).
+/// The order's charges, as they were when applied: three short reads.
 pub(super) async fn of_order(
     tx: &mut Tx,
     company: CompanyId,
     order: i64,
 ) -> Result<Charges, StoreError> {
-    let ids = coupon_ids(tx, company, order).await?;
-    let coupons = coupons::for_order(tx, company, &ids)
-        .await?
-        .iter()
-        .map(coupons::CouponRecord::to_pricing)
-        .collect();
     #[derive(sqlx::FromRow)]
     struct Applied {
+        coupon_id: i64,
+        name: String,
+        value_type: String,
+        value: i64,
+        effect: String,
+    }
+    let stmt = crate::scoped("order_coupons", company)
+        .columns(["coupon_id", "name", "value_type", "value", "effect"])
+        .and_where(Expr::col("order_id").eq(order))
+        .order_by("created_at", SqlOrder::Asc)
+        .order_by("coupon_id", SqlOrder::Asc)
+        .to_owned();
+    let applied: Vec<Applied> = tx.all(&stmt).await?;
+    let mut coupons = Vec::with_capacity(applied.len());
+    for a in applied {
+        let broken = || {
+            StoreError::Database(sqlx::Error::Decode(
+                format!("order coupon {}: {} {}", a.coupon_id, a.value_type, a.value).into(),
+            ))
+        };
+        let value = ValueType::parse(&a.value_type)
+            .ok_or_else(broken)?
+            .value(a.value)
+            .map_err(|_| broken())?;
+        coupons.push(Coupon {
+            id: a.coupon_id,
+            name: a.name.clone(),
+            value,
+            effect: CouponEffect::parse(&a.effect).ok_or_else(broken)?,
+        });
+    }
+    #[derive(sqlx::FromRow)]
+    struct Taxed {
         custom_tax_id: Option<i64>,
         group_tax_id: Option<i64>,
+        name: String,
+        rate_ppm: i64,
     }
     let stmt = crate::scoped("order_taxes", company)
-        .columns(["custom_tax_id", "group_tax_id"])
+        .columns(["custom_tax_id", "group_tax_id", "name", "rate_ppm"])
         .and_where(Expr::col("order_id").eq(order))
         .order_by("id", SqlOrder::Asc)
         .to_owned();
-    let applied: Vec<Applied> = tx.all(&stmt).await?;
-    let custom: Vec<i64> = applied.iter().filter_map(|a| a.custom_tax_id).collect();
-    let group: Vec<i64> = applied.iter().filter_map(|a| a.group_tax_id).collect();
-    let mut taxes: Vec<Tax> = custom_taxes::for_order(tx, company, &custom)
-        .await?
-        .iter()
-        .map(custom_taxes::CustomTax::to_pricing)
+    let taxed: Vec<Taxed> = tx.all(&stmt).await?;
+    let taxes = taxed
+        .into_iter()
+        .map(|t| Tax {
+            id: t.custom_tax_id.or(t.group_tax_id).unwrap_or_default(),
+            name: t.name,
+            rate: custom_taxes::rate(t.rate_ppm),
+        })
         .collect();
-    taxes.extend(
-        group_taxes::for_order(tx, company, &group)
-            .await?
-            .iter()
-            .map(group_taxes::GroupTaxRecord::to_pricing),
-    );
     let stmt = crate::scoped("order_custom_entries", company)
         .columns(["id", "name", "amount", "comments", "tax_free", "created_at"])
         .and_where(Expr::col("order_id").eq(order))
@@ -179,6 +202,7 @@ pub async fn add_coupons(
             action: "add coupons to",
         }));
     }
+    let records = coupons::for_order(&mut tx, company, ids).await?;
     check_coupons(&mut tx, company, ids, coupon_day(&order, clock)).await?;
     let present = coupon_ids(&mut tx, company, order.id).await?;
     let twice: Vec<String> = ids
@@ -195,10 +219,28 @@ pub async fn add_coupons(
     let at = crate::now();
     let mut insert = Query::insert()
         .into_table("order_coupons")
-        .columns(["company_id", "order_id", "coupon_id", "created_at"])
+        .columns([
+            "company_id",
+            "order_id",
+            "coupon_id",
+            "name",
+            "value_type",
+            "value",
+            "effect",
+            "created_at",
+        ])
         .to_owned();
-    for id in ids {
-        insert.values_panic([company.0.into(), order.id.into(), (*id).into(), at.into()]);
+    for c in &records {
+        insert.values_panic([
+            company.0.into(),
+            order.id.into(),
+            c.id.into(),
+            c.name.clone().into(),
+            c.value_type().as_str().into(),
+            domain::coupon::hundredths(c.value).into(),
+            c.effect.as_str().into(),
+            at.into(),
+        ]);
     }
     tx.execute(&insert).await?;
     change_log::record(
@@ -245,8 +287,8 @@ pub async fn apply_taxes(
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
     not_closed(&order, "apply taxes to")?;
-    custom_taxes::for_order(&mut tx, company, custom).await?;
-    group_taxes::for_order(&mut tx, company, group).await?;
+    let custom_records = custom_taxes::for_order(&mut tx, company, custom).await?;
+    let group_records = group_taxes::for_order(&mut tx, company, group).await?;
     let clear = Query::delete()
         .from_table("order_taxes")
         .and_where(Expr::col("company_id").eq(company.0))
@@ -256,22 +298,31 @@ pub async fn apply_taxes(
     if !custom.is_empty() || !group.is_empty() {
         let mut insert = Query::insert()
             .into_table("order_taxes")
-            .columns(["company_id", "order_id", "custom_tax_id", "group_tax_id"])
+            .columns([
+                "company_id",
+                "order_id",
+                "custom_tax_id",
+                "group_tax_id",
+                "name",
+                "rate_ppm",
+            ])
             .to_owned();
-        for id in custom {
+        let rows = custom_records
+            .iter()
+            .map(|t| (Some(t.id), None, &t.name, t.rate_ppm))
+            .chain(
+                group_records
+                    .iter()
+                    .map(|g| (None, Some(g.id), &g.name, g.rate_ppm())),
+            );
+        for (custom_id, group_id, name, rate) in rows {
             insert.values_panic([
                 company.0.into(),
                 order.id.into(),
-                Some(*id).into(),
-                Option::<i64>::None.into(),
-            ]);
-        }
-        for id in group {
-            insert.values_panic([
-                company.0.into(),
-                order.id.into(),
-                Option::<i64>::None.into(),
-                Some(*id).into(),
+                custom_id.into(),
+                group_id.into(),
+                name.clone().into(),
+                rate.into(),
             ]);
         }
         tx.execute(&insert).await?;

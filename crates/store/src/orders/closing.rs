@@ -71,17 +71,12 @@ pub async fn sell(
         take(&mut tx, company, &order, Purpose::AtSale, payment).await?;
     }
     let values = merge_values(&order.checkout_values, &sale.values);
-    set_state(
-        &mut tx,
-        company,
-        order.id,
-        state,
-        vec![
-            ("completed_on", sale.at.into()),
-            ("checkout_values", values.clone().into()),
-        ],
-    )
-    .await?;
+    let mut more = vec![
+        ("completed_on", sale.at.into()),
+        ("checkout_values", values.clone().into()),
+    ];
+    more.extend(super::booking::frozen_settings(&mut tx, company).await?);
+    set_state(&mut tx, company, order.id, state, more).await?;
     change_log::record(
         &mut tx,
         company,

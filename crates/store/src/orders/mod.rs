@@ -129,6 +129,10 @@ pub struct Order {
     pub checkout_values: String,
     /// Those of the returns.
     pub checkin_values: String,
+    /// The company's pricing settings as they were when the order went out or was
+    /// sold (`None` before: the current ones apply).
+    pub inclusive_return: Option<bool>,
+    pub best_pricing: Option<bool>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -165,7 +169,7 @@ impl Order {
     }
 }
 
-const ORDER_COLUMNS: [&str; 34] = [
+const ORDER_COLUMNS: [&str; 36] = [
     "id",
     "sequence_num",
     "customer_id",
@@ -197,6 +201,8 @@ const ORDER_COLUMNS: [&str; 34] = [
     "balance_due",
     "checkout_values",
     "checkin_values",
+    "inclusive_return",
+    "best_pricing",
     "created_at",
     "updated_at",
     "company_id",
@@ -207,7 +213,7 @@ fn select(company: CompanyId) -> SelectStatement {
     let o = |c: &'static str| ("orders", c);
     Query::select()
         .from("orders")
-        .columns(ORDER_COLUMNS[..33].iter().map(|c| o(c)))
+        .columns(ORDER_COLUMNS[..35].iter().map(|c| o(c)))
         .expr_as(
             Expr::cust(
                 r#"CASE WHEN "persons"."first_name" IS NULL THEN "persons"."last_name" ELSE "persons"."first_name" || ' ' || "persons"."last_name" END"#,

@@ -118,7 +118,11 @@ fn price(
     })
 }
 
-async fn settings(tx: &mut Tx, company: CompanyId) -> Result<RentalSettings, StoreError> {
+/// The company's pricing settings now.
+pub(super) async fn settings(
+    tx: &mut Tx,
+    company: CompanyId,
+) -> Result<RentalSettings, StoreError> {
     let stmt = Query::select()
         .from("companies")
         .columns(["inclusive_return", "best_pricing"])
@@ -141,7 +145,12 @@ async fn view(tx: &mut Tx, company: CompanyId, number: i64) -> Result<OrderView,
     let payments = super::payments::of_order(tx, company, order.id).await?;
     let charges = super::charges::of_order(tx, company, order.id).await?;
     let subs = super::sub_rentals::of_order(tx, company, order.id).await?;
-    let mut view = price(order, lines, (charges, subs), settings(tx, company).await?)?;
+    let now = settings(tx, company).await?;
+    let frozen = RentalSettings {
+        inclusive_return: order.inclusive_return.unwrap_or(now.inclusive_return),
+        best_pricing: order.best_pricing.unwrap_or(now.best_pricing),
+    };
+    let mut view = price(order, lines, (charges, subs), frozen)?;
     view.payments = payments;
     Ok(view)
 }

@@ -87,6 +87,7 @@ pub async fn rent_out(
     if only_inventory {
         more.push(("completed_on", rent.from.into()));
     }
+    more.extend(super::booking::frozen_settings(&mut tx, company).await?);
     set_state(&mut tx, company, order.id, state, more).await?;
     change_log::record(
         &mut tx,

@@ -11,6 +11,7 @@ both!(
     bad_charges_are_refused_and_change_nothing,
     coupons_must_be_valid_on_the_rent_out_day,
     closed_orders_take_no_charges,
+    an_order_keeps_the_terms_it_took,
 );
 
 async fn coupon(app: &TestApp, name: &str, extra: &[(&str, &str)]) -> i64 {
@@ -363,4 +364,78 @@ async fn closed_orders_take_no_charges(kind: Kind) {
         assert_eq!(r.status, StatusCode::CONFLICT, "{path}: {}", r.text);
         assert!(r.text.contains("Completed"), "{}", r.text);
     }
+}
+
+/// A coupon changed after it was applied, a tax, or the company's pricing settings
+/// changed after the order went out: the order's price stays what it was.
+async fn an_order_keeps_the_terms_it_took(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let s = shop(&app).await;
+    let id = coupon(
+        &app,
+        "Five off",
+        &[("coupon[value_type]", "flat"), ("coupon[value]", "5")],
+    )
+    .await;
+    let n = draft(&app, s.ann, &s.tent.to_string(), &[]).await;
+    app.patch(
+        &format!("/baskets/{n}/update_basket_from_show.api"),
+        &[("coupon_ids", &id.to_string())],
+    )
+    .await
+    .expect(StatusCode::OK);
+    app.patch(
+        &format!("/pricing_coupons/{id}.api"),
+        &[("coupon[value]", "9")],
+    )
+    .await
+    .expect(StatusCode::OK);
+    // Today 00:00 to tomorrow 00:00, the return minute counting: 2 days, 20.00 − 5.00.
+    let b = app
+        .patch(
+            &format!("/baskets/{n}/checkout.api"),
+            &[
+                ("rentout_date", &day(0)),
+                ("return_date", &day(1)),
+                ("return_time", "00:00"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["coupons"][0]["value"], "5.00", "{b}");
+    assert_eq!(b["net_amount"], "15.00", "{b}");
+    app.patch(
+        "/company_settings.api",
+        &[("company_settings[inclusive_return]", "false")],
+    )
+    .await
+    .expect(StatusCode::OK);
+    let b = app
+        .get(&format!("/baskets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(
+        b["net_amount"], "15.00",
+        "the rented-out order keeps its terms: {b}"
+    );
+    // A draft follows the settings of now: the same day is 1 day.
+    let fresh = draft(
+        &app,
+        s.ann,
+        &s.cables.to_string(),
+        &[
+            ("expected_checkout_date", &day(0)),
+            ("due_date", &day(1)),
+            ("due_time", "00:00"),
+        ],
+    )
+    .await;
+    let b = app
+        .get(&format!("/baskets/{fresh}.api"))
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["rental_amount"], "1.00", "{b}");
 }
