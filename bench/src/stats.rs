@@ -74,8 +74,12 @@ pub struct Tally {
     pub transport_errors: u64,
     /// Requests that exceeded the per-request timeout inside the window.
     pub timeouts: u64,
+    /// Latencies (µs) of the same responses by step of a cycle (`Link::step`).
+    pub steps: BTreeMap<&'static str, Vec<u32>>,
     /// Any failure (status, transport, timeout) during warm-up.
     pub warmup_errors: u64,
+    /// Any failure after the window, while a connection finished its order's cycle.
+    pub wind_down_errors: u64,
     /// New TCP connections opened after the initial one.
     pub reconnects: u64,
     /// First failure seen, for diagnostics.
@@ -104,7 +108,11 @@ impl Tally {
         }
         self.transport_errors += other.transport_errors;
         self.timeouts += other.timeouts;
+        for (step, samples) in other.steps {
+            self.steps.entry(step).or_default().extend(samples);
+        }
         self.warmup_errors += other.warmup_errors;
+        self.wind_down_errors += other.wind_down_errors;
         self.reconnects += other.reconnects;
         if self.first_error.is_none() {
             self.first_error = other.first_error;
@@ -217,6 +225,10 @@ mod tests {
         };
         b.statuses.insert(500, 1);
         b.statuses.insert(404, 1);
+        b.steps.insert("book", vec![7]);
+        b.wind_down_errors = 3;
+        a.steps.insert("book", vec![5]);
+        a.steps.insert("create", vec![6]);
         b.note_error(|| "boom".into());
         b.note_error(|| "second".into());
         a.merge(b);
@@ -224,6 +236,11 @@ mod tests {
         assert_eq!(a.non_2xx(), 4);
         assert_eq!(a.errors(), 4 + 1 + 4);
         assert_eq!(a.reconnects, 2);
+        assert_eq!(a.steps["book"], vec![5, 7]);
+        assert_eq!(a.steps["create"], vec![6]);
+        assert_eq!(a.wind_down_errors, 3);
+        // Failures after the window are not the window's errors.
+        assert_eq!(a.errors(), 4 + 1 + 4);
         assert_eq!(a.first_error.as_deref(), Some("boom"));
     }
 }
