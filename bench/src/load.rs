@@ -258,6 +258,7 @@ async fn worker(
                 }
             }
             Ok(Ok((_, reply))) => {
+                tally.step_failed(link.step(), reply.status);
                 match phase {
                     Phase::Window => *tally.statuses.entry(reply.status).or_default() += 1,
                     Phase::Warmup => tally.warmup_errors += 1,
@@ -277,6 +278,7 @@ async fn worker(
                 });
             }
             Ok(Err(e)) => {
+                tally.step_failed(link.step(), "transport");
                 match phase {
                     Phase::Window => tally.transport_errors += 1,
                     Phase::Warmup => tally.warmup_errors += 1,
@@ -288,6 +290,7 @@ async fn worker(
             }
             Err(_) => {
                 conn.reset();
+                tally.step_failed(link.step(), "timeout");
                 match phase {
                     Phase::Window => tally.timeouts += 1,
                     Phase::Warmup => tally.warmup_errors += 1,
@@ -398,6 +401,9 @@ fn report(
             max = ms(lat.max.into()),
         );
     }
+    for (step, failures) in &tally.step_errors {
+        eprintln!("  {step} failed: {failures:?}");
+    }
     if tally.wind_down_errors > 0 {
         eprintln!(
             "{} errors after the window, finishing cycles",
@@ -439,6 +445,7 @@ fn report(
         "timeouts": tally.timeouts,
         "warmup_errors": tally.warmup_errors,
         "wind_down_errors": tally.wind_down_errors,
+        "step_errors": tally.step_errors,
         "steps": steps
             .iter()
             .map(|(step, lat)| {
