@@ -5,7 +5,12 @@
 # `measure <label> <database URL> [seed serve flags]` for each of $DATABASES (a fresh
 # SQLite file; a fresh PostgreSQL database $PG_DB on the server $PG_URL names, dropped
 # at exit). Needs RENTRACK, PORT and PG_DB.
-
+#
+# For scripts whose every request must succeed, measured against /healthz in the same
+# round (run-stock.sh, run-orders.sh): `run_rounds` runs $MIXES $ROUNDS times,
+# `summarize` prints the medians (a JSON line and a table) and `finish` prints the JSON
+# lines and fails when any run counted an error. Those need BENCH, CONNECTIONS,
+# DURATION, WARMUP, ROUNDS and MIXES (with healthz among them).
 dir=$(mktemp -d)
 server=
 cleanup() {
@@ -36,8 +41,33 @@ stop() {
     server=
 }
 
-rps() { sed -n 's/.*"rps":\([0-9.]*\).*/\1/p'; }
-p99() { sed -n 's/.*"p99_ms":\([0-9.]*\).*/\1/p'; }
+# A new company on the unlimited plan with the API enabled; prints its token.
+company_token() { # database URL, subdomain
+    "$RENTRACK" company create --database-url "$1" --name "Bench $2" --subdomain "$2" \
+        --plan unlimited --enable-api | sed 's/.*"token":"\([^"]*\)".*/\1/'
+}
+
+# Stops the server that seeded and starts it again with the plain serve flags; on
+# PostgreSQL, commits are synchronous again and the planner sees the seeded tables.
+restart_after_seed() { # label (sqlite or postgres), database URL
+    stop
+    if [[ $1 == postgres ]]; then
+        psql -q "$2" -c "ALTER DATABASE $PG_DB RESET synchronous_commit" -c "VACUUM ANALYZE" >/dev/null
+    fi
+    start "$2"
+}
+
+# The first `"<name>":<number>` of a JSON line: a run's own figure, not a step's (the
+# keys come sorted, and `steps` after the figures).
+figure() { # name
+    awk -v key="\"$1\":" 'i = index($0, key) {
+        rest = substr($0, i + length(key))
+        if (match(rest, /^[0-9.]+/)) print substr(rest, 1, RLENGTH)
+        exit
+    }'
+}
+rps() { figure rps; }
+p99() { figure p99_ms; }
 
 # The median of figures (space-separated, one a round); with reference figures of the
 # same rounds, the median of each round's figure divided by its reference.
@@ -57,13 +87,14 @@ median_of() { # figures, [reference figures]
         }'
 }
 
-# `"<key>":{"<mix>":<median>,...}` over the mixes of $MIXES, each `median_of` the
-# figures in <array>[<mix>] (and, with a reference mix, of <array>[<reference>]),
-# printed with <format>.
+# `"<key>":{"<mix>":<median>,...}` over the mixes of $MIXES (or the rows of $rows, which
+# `run_rounds` sets: each mix, then each step of it), each `median_of` the figures in
+# <array>[<mix>] (and, with a reference mix, of <array>[<reference>]), printed with
+# <format>.
 medians() { # key, name of an associative array of figures by mix, format, [reference mix]
     local key=$1 format=$3 ref=${4:-} mix json=""
     local -n figures_by_mix=$2
-    for mix in $MIXES; do
+    for mix in ${rows:-$MIXES}; do
         # shellcheck disable=SC2059 # the format is the caller's
         json+="\"$mix\":$(printf "$format" "$(median_of "${figures_by_mix[$mix]}" "${ref:+${figures_by_mix[$ref]}}")"),"
     done
@@ -93,4 +124,94 @@ for_each_database() {
             ;;
         esac
     done
+}
+
+# The failure counts of a run's JSON line that are not 0 (`errors` in the window,
+# `warmup_errors`, `wind_down_errors` after it), as `errors 3 warmup_errors 1`; nothing
+# when there were none.
+failures_of() {
+    awk '{
+        seen = 0; out = ""
+        while (match($0, /"(errors|warmup_errors|wind_down_errors)":[0-9]+/)) {
+            kv = substr($0, RSTART + 1, RLENGTH - 1)
+            sub(/":/, " ", kv)
+            split(kv, p, " ")
+            if (p[1] == "errors") seen = 1
+            if (p[2] != 0) out = out (out == "" ? "" : " ") kv
+            $0 = substr($0, RSTART + RLENGTH)
+        }
+        printf "%s", seen ? out : "no error count in the answer"
+    }'
+}
+
+# The first error of a run's JSON line (a JSON string, or null).
+first_error() { sed -n 's/.*"first_error":\("\([^"\\]\|\\.\)*"\|null\).*/\1/p'; }
+
+# The steps of a cycle as the run reports them (`"steps":{"create":{...},...}`).
+STEPS="create add-items book rent-out return check-out check-in"
+
+# A figure (rps, p99_ms, ...) of step <step> of a run's JSON line.
+step_figure() { # step, figure
+    sed -n "s/.*\"steps\":{.*\"$1\":{[^}]*\"$2\":\([0-9.]*\).*/\1/p"
+}
+
+# Runs each mix of $MIXES, $ROUNDS times in turn, on $CONNECTIONS connections against
+# the server on $PORT. Every JSON line goes to `results`; each run's requests/s and p99
+# to the caller's associative arrays `got` and `p99s` (one figure a round, by mix, and
+# by `<mix>/<step>` for each step of a cycle); `rows` lists the mixes and steps seen;
+# a run that counted any error adds a line to `failures`.
+run_rounds() { # label (sqlite or postgres), token
+    local db=$1 token=$2 round mix line bad step steps
+    rows=
+    for round in $(seq 1 "$ROUNDS"); do
+        for mix in $MIXES; do
+            line=$("$BENCH" run --base-url "http://127.0.0.1:$PORT" --token "$token" \
+                --mix "$mix" --connections "$CONNECTIONS" --duration "$DURATION" --warmup "$WARMUP")
+            results+=("$line")
+            got[$mix]+="$(rps <<<"$line") "
+            p99s[$mix]+="$(p99 <<<"$line") "
+            ((round > 1)) || rows+="$mix "
+            steps=
+            if [[ $line == *'"steps":{"'* ]]; then
+                steps=$STEPS
+            fi
+            for step in $steps; do
+                if [[ $line == *"\"$step\":{"* ]]; then
+                    got[$mix/$step]+="$(step_figure "$step" rps <<<"$line") "
+                    p99s[$mix/$step]+="$(step_figure "$step" p99_ms <<<"$line") "
+                    ((round > 1)) || rows+="$mix/$step "
+                fi
+            done
+            bad=$(failures_of <<<"$line")
+            if [[ -n $bad ]]; then
+                failures+=("$db $mix round $round: $bad, first: $(first_error <<<"$line")")
+            fi
+        done
+    done
+}
+
+# Sums the rounds of `run_rounds` up: a `"bench":<kind>` JSON line with each row's
+# median requests/s, p99 and ratio to /healthz in the same round (added to `results`
+# and shown on stderr), and a table of them on stderr.
+summarize() { # kind, label (sqlite or postgres), title of the table, more JSON fields ("\"k\":v,")
+    local kind=$1 db=$2 title=$3 more=${4:-} row
+    results+=("{\"bench\":\"$kind\",\"database\":\"$db\",$more\"connections\":$CONNECTIONS,\"rounds\":$ROUNDS,$(medians rps got %.1f),$(medians p99_ms p99s %.3f),$(medians ratio_to_healthz got %.3f healthz)}")
+    echo "${results[-1]}" >&2
+    {
+        printf '%s, median of %d rounds:\n' "$title" "$ROUNDS"
+        printf '  %-40s %10s %10s %10s\n' mix "req/s" "p99 ms" "/healthz"
+        for row in $rows; do
+            printf '  %-40s %10.1f %10.3f %10.3f\n' "$row" "$(median_of "${got[$row]}")" \
+                "$(median_of "${p99s[$row]}")" "$(median_of "${got[$row]}" "${got[healthz]}")"
+        done
+    } >&2
+}
+
+# Prints the JSON lines, then fails (exit 1) naming each run that counted an error.
+finish() {
+    printf '%s\n' "${results[@]}"
+    if ((${#failures[@]})); then
+        printf 'FAILED: %s\n' "${failures[@]}" >&2
+        exit 1
+    fi
 }

@@ -43,58 +43,23 @@ PG_DB=rentrack_bench_stock
 
 source bench/own-server.sh
 
-# Errors of a run line, in its window and its warm-up.
-errors() { sed -n 's/.*"errors":\([0-9]*\).*"warmup_errors":\([0-9]*\).*/\1 \2/p'; }
-
 results=()
 failures=()
 measure() { # label (sqlite or postgres), database URL, serve flags for the seed...
     local db=$1 url=$2
     shift 2
     local token
-    token=$("$RENTRACK" company create --database-url "$url" --name "Bench" --subdomain bench \
-        --plan unlimited --enable-api | sed 's/.*"token":"\([^"]*\)".*/\1/')
+    token=$(company_token "$url" bench)
     start "$url" "$@"
     results+=("$("$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$token" \
         --locations 0 --groups 0 --vendors 0 --stock "$STOCK" --concurrency "$SEED_CONCURRENCY")")
-    stop
-    if [[ $db == postgres ]]; then
-        psql -q "$url" -c "ALTER DATABASE $PG_DB RESET synchronous_commit" -c "VACUUM ANALYZE" >/dev/null
-    fi
-    start "$url"
+    restart_after_seed "$db" "$url"
     local -A got=() p99s=()
-    local round mix line counted
-    for round in $(seq 1 "$ROUNDS"); do
-        for mix in $MIXES; do
-            line=$("$BENCH" run --base-url "http://127.0.0.1:$PORT" --token "$token" \
-                --mix "$mix" --connections "$CONNECTIONS" --duration "$DURATION" --warmup "$WARMUP")
-            results+=("$line")
-            got[$mix]+="$(rps <<<"$line") "
-            p99s[$mix]+="$(p99 <<<"$line") "
-            counted=$(errors <<<"$line")
-            if [[ $counted != "0 0" ]]; then
-                failures+=("$db $mix round $round: errors/warm-up errors $counted, first: $(sed -n 's/.*"first_error":\("\([^"\\]\|\\.\)*"\|null\).*/\1/p' <<<"$line")")
-            fi
-        done
-    done
+    run_rounds "$db" "$token"
     stop
     # Per round: each figure over /healthz; then the median of the rounds.
-    results+=("{\"bench\":\"stock\",\"database\":\"$db\",\"stock\":$STOCK,\"connections\":$CONNECTIONS,\"rounds\":$ROUNDS,$(medians rps got %.1f),$(medians p99_ms p99s %.3f),$(medians ratio_to_healthz got %.3f healthz)}")
-    echo "${results[-1]}" >&2
-    {
-        printf '%s, %d connections, median of %d rounds:\n' "$db" "$CONNECTIONS" "$ROUNDS"
-        printf '  %-32s %10s %10s %10s\n' mix "req/s" "p99 ms" "/healthz"
-        for mix in $MIXES; do
-            printf '  %-32s %10.1f %10.3f %10.3f\n' "$mix" "$(median_of "${got[$mix]}")" \
-                "$(median_of "${p99s[$mix]}")" "$(median_of "${got[$mix]}" "${got[healthz]}")"
-        done
-    } >&2
+    summarize stock "$db" "$db, $CONNECTIONS connections" "\"stock\":$STOCK,"
 }
 
 for_each_database
-
-printf '%s\n' "${results[@]}"
-if ((${#failures[@]})); then
-    printf 'FAILED: %s\n' "${failures[@]}" >&2
-    exit 1
-fi
+finish

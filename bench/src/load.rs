@@ -10,7 +10,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::conn::{Conn, Reply, Target};
-use crate::plan::{Link, Mix, Plan};
+use crate::plan::{Link, Mix, OpenOrder, Plan};
 use crate::stats::{LatencySummary, Tally, micros, ms};
 
 pub struct RunOpts {
@@ -127,13 +127,18 @@ async fn worker(
     let mut g = first;
     // The line item of this connection's last stock check-out, until it is checked in.
     let mut line_item = None;
-    // The order of this connection's last create in an order cycle, until it is booked,
-    // and how many orders it has created (each one's period follows from it).
-    let mut order = None;
+    // The order of this connection's last create in an order cycle, while its cycle
+    // goes on, and how many orders it has created (each one's period follows from it).
+    let mut order: Option<OpenOrder> = None;
     let mut orders_made = 0;
-    while Instant::now() < window.end {
+    loop {
         let (method, call) = plan.pick(g);
         let (method, mut uri, link) = (method.clone(), call.uri.clone(), call.link);
+        // After the window a connection only finishes its order's cycle (when the plan
+        // settles): its steps are not counted, their failures are `wind_down_errors`.
+        if Instant::now() >= window.end && !(plan.settles && order.is_some() && link.on_order()) {
+            break;
+        }
         g += stride;
         let form = match (link, plan.periods) {
             (Link::CheckInLineItem, _) => match line_item.take() {
@@ -144,29 +149,36 @@ async fn worker(
             (Link::KeepOrder, Some(periods)) => {
                 Some(periods.create_form(call.form.as_deref().unwrap_or_default(), orders_made))
             }
-            (Link::BookOrder, Some(periods)) => match order.take() {
-                Some(number) => {
-                    // The period of the order created just before: orders_made - 1.
-                    let (path, form) = periods.booking(number, orders_made.saturating_sub(1));
+            (_, Some(periods)) if link.on_order() => match &order {
+                Some(open) => {
+                    let (path, form) = open.request(link, call.form.as_deref(), periods);
                     match conn.target().uri(&path) {
                         Ok(u) => uri = u,
                         Err(e) => {
                             tally.transport_errors += 1;
                             tally.note_error(|| format!("{path}: {e:#}"));
+                            order = None;
                             continue;
                         }
                     }
                     Some(form)
                 }
-                // The create failed (and counted as an error): nothing to book.
+                // A step before failed (and counted as an error): the connection starts
+                // again with its next create.
                 None => continue,
             },
             _ => call.form.clone(),
         };
         // Requests still in flight when the window closes are abandoned, so a
-        // stuck request cannot stretch the run by up to `timeout`.
+        // stuck request cannot stretch the run by up to `timeout`; a plan that settles
+        // waits for their answer, which tells where its order's cycle stands.
         let timed_out_at = Instant::now() + timeout;
-        let outcome = tokio::time::timeout_at(timed_out_at.min(window.end), async {
+        let deadline = if plan.settles {
+            timed_out_at
+        } else {
+            timed_out_at.min(window.end)
+        };
+        let outcome = tokio::time::timeout_at(deadline, async {
             conn.ready().await?;
             let req = conn
                 .target()
@@ -177,28 +189,59 @@ async fn worker(
         })
         .await;
         let done = Instant::now();
-        if done >= window.end {
+        if done >= window.end && !plan.settles {
             // Completed, failed or cut off after the window closed: not part of
             // the run (and the loop is over anyway).
             break;
         }
-        let in_window = done >= window.start;
-        // A check-out counts only if its answer names the line item to check in; an
-        // order's create only if it names the order to book.
-        let usable = match &outcome {
-            Ok(Ok((_, reply))) if reply.is_success() && link == Link::KeepLineItem => {
-                line_item = line_item_id(reply);
-                line_item.is_some()
-            }
-            Ok(Ok((_, reply))) if reply.is_success() && link == Link::KeepOrder => {
-                order = order_number(reply);
-                if order.is_some() {
-                    orders_made += 1;
-                }
-                order.is_some()
-            }
-            _ => true,
+        let phase = if done < window.start {
+            Phase::Warmup
+        } else if done < window.end {
+            Phase::Window
+        } else {
+            Phase::WindDown
         };
+        // A check-out counts only if its answer names the line item to check in; an
+        // order's create only if it names the order; a rent-out only if it names the
+        // balance to pay; a return only if it completed the order.
+        if link == Link::KeepOrder {
+            // A new cycle: whatever its create answers replaces the last order.
+            order = None;
+        }
+        let usable = match &outcome {
+            Ok(Ok((_, reply))) if reply.is_success() => match link {
+                Link::KeepLineItem => {
+                    line_item = line_item_id(reply);
+                    line_item.is_some()
+                }
+                Link::KeepOrder => {
+                    order = order_number(reply).map(|number| OpenOrder {
+                        number,
+                        made: orders_made,
+                        balance: None,
+                    });
+                    if order.is_some() {
+                        orders_made += 1;
+                    }
+                    order.is_some()
+                }
+                Link::RentOut => {
+                    let balance = balance_due(reply);
+                    let kept = balance.is_some();
+                    if let Some(open) = &mut order {
+                        open.balance = balance;
+                    }
+                    kept
+                }
+                Link::Return => order_state(reply).as_deref() == Some("completed"),
+                _ => true,
+            },
+            _ => false,
+        };
+        if link.on_order() && (!usable || link == Link::Return) {
+            // The cycle is over, or broken: the next step is the next create.
+            order = None;
+        }
         // The request as an error message shows it: with its form, if any.
         let request = || match &form {
             Some(f) => format!("{method} {uri} {}", String::from_utf8_lossy(f)),
@@ -206,23 +249,28 @@ async fn worker(
         };
         match outcome {
             Ok(Ok((sent, reply))) if reply.is_success() && usable => {
-                if in_window {
-                    tally.samples.push(micros(done - sent));
+                if phase == Phase::Window {
+                    let took = micros(done - sent);
+                    tally.samples.push(took);
+                    if let Some(step) = link.step() {
+                        tally.steps.entry(step).or_default().push(took);
+                    }
                 }
             }
             Ok(Ok((_, reply))) => {
-                if in_window {
-                    *tally.statuses.entry(reply.status).or_default() += 1;
-                } else {
-                    tally.warmup_errors += 1;
+                tally.step_failed(link.step(), reply.status);
+                match phase {
+                    Phase::Window => *tally.statuses.entry(reply.status).or_default() += 1,
+                    Phase::Warmup => tally.warmup_errors += 1,
+                    Phase::WindDown => tally.wind_down_errors += 1,
                 }
                 tally.note_error(|| {
                     format!(
                         "{} answered {}{}: {}",
                         request(),
                         reply.status,
-                        match (usable, link.kept()) {
-                            (false, Some(kept)) => format!(" without {kept}"),
+                        match (reply.is_success(), link.kept()) {
+                            (true, Some(kept)) => format!(" without {kept}"),
                             _ => String::new(),
                         },
                         reply.snippet()
@@ -230,10 +278,11 @@ async fn worker(
                 });
             }
             Ok(Err(e)) => {
-                if in_window {
-                    tally.transport_errors += 1;
-                } else {
-                    tally.warmup_errors += 1;
+                tally.step_failed(link.step(), "transport");
+                match phase {
+                    Phase::Window => tally.transport_errors += 1,
+                    Phase::Warmup => tally.warmup_errors += 1,
+                    Phase::WindDown => tally.wind_down_errors += 1,
                 }
                 tally.note_error(|| format!("{}: {e:#}", request()));
                 // Don't spin if the server is refusing connections.
@@ -241,10 +290,11 @@ async fn worker(
             }
             Err(_) => {
                 conn.reset();
-                if in_window {
-                    tally.timeouts += 1;
-                } else {
-                    tally.warmup_errors += 1;
+                tally.step_failed(link.step(), "timeout");
+                match phase {
+                    Phase::Window => tally.timeouts += 1,
+                    Phase::Warmup => tally.warmup_errors += 1,
+                    Phase::WindDown => tally.wind_down_errors += 1,
                 }
                 tally.note_error(|| format!("{}: no answer within {timeout:?}", request()));
             }
@@ -252,6 +302,15 @@ async fn worker(
     }
     tally.reconnects = conn.opened.saturating_sub(opened_before.max(1));
     tally
+}
+
+/// Where a request's answer came in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Warmup,
+    Window,
+    /// After the window, finishing an order's cycle.
+    WindDown,
 }
 
 /// `line_item.id` of a stock check-out's answer.
@@ -262,6 +321,22 @@ fn line_item_id(reply: &Reply) -> Option<i64> {
 /// `basket.sequence_num` of an order's create.
 fn order_number(reply: &Reply) -> Option<i64> {
     reply.json().ok()?["basket"]["sequence_num"].as_i64()
+}
+
+/// `basket.balance_due` of an order's answer (an amount, `"123.00"`).
+fn balance_due(reply: &Reply) -> Option<String> {
+    let v = reply.json().ok()?;
+    let due = &v["basket"]["balance_due"];
+    due.as_str()
+        .map(str::to_owned)
+        .or_else(|| due.as_f64().map(|d| format!("{d:.2}")))
+}
+
+/// `basket.basket_state` of an order's answer.
+fn order_state(reply: &Reply) -> Option<String> {
+    reply.json().ok()?["basket"]["basket_state"]
+        .as_str()
+        .map(str::to_owned)
 }
 
 fn report(
@@ -302,6 +377,39 @@ fn report(
         warm = opts.warmup.as_secs_f64(),
         threads = opts.threads,
     );
+    // Each step of a cycle on its own, in the order of the cycle.
+    let mut steps: Vec<(&'static str, Vec<u32>)> =
+        std::mem::take(&mut tally.steps).into_iter().collect();
+    steps.sort_by_key(|(step, _)| Link::STEPS.iter().position(|s| s == step));
+    let steps: Vec<(&'static str, LatencySummary)> = steps
+        .into_iter()
+        .map(|(step, mut samples)| (step, LatencySummary::from_samples(&mut samples)))
+        .collect();
+    let per_s = |count: u64| {
+        if secs > 0.0 {
+            (count as f64 / secs * 10.0).round() / 10.0
+        } else {
+            0.0
+        }
+    };
+    for (step, lat) in &steps {
+        eprintln!(
+            "  {step}: {rps:.1} req/s | p50 {p50:.3} ms, p99 {p99:.3} ms, max {max:.3} ms",
+            rps = per_s(lat.count),
+            p50 = ms(lat.p50.into()),
+            p99 = ms(lat.p99.into()),
+            max = ms(lat.max.into()),
+        );
+    }
+    for (step, failures) in &tally.step_errors {
+        eprintln!("  {step} failed: {failures:?}");
+    }
+    if tally.wind_down_errors > 0 {
+        eprintln!(
+            "{} errors after the window, finishing cycles",
+            tally.wind_down_errors
+        );
+    }
     if let Some(e) = &tally.first_error {
         eprintln!("first error: {e}");
     }
@@ -336,6 +444,25 @@ fn report(
         "transport_errors": tally.transport_errors,
         "timeouts": tally.timeouts,
         "warmup_errors": tally.warmup_errors,
+        "wind_down_errors": tally.wind_down_errors,
+        "step_errors": tally.step_errors,
+        "steps": steps
+            .iter()
+            .map(|(step, lat)| {
+                (
+                    step.to_string(),
+                    json!({
+                        "requests": lat.count,
+                        "rps": per_s(lat.count),
+                        "p50_ms": ms(lat.p50.into()),
+                        "p90_ms": ms(lat.p90.into()),
+                        "p99_ms": ms(lat.p99.into()),
+                        "max_ms": ms(lat.max.into()),
+                        "mean_ms": ms(lat.mean),
+                    }),
+                )
+            })
+            .collect::<serde_json::Map<_, _>>(),
         "reconnects": tally.reconnects,
         "targets": plan.targets(),
         "first_error": tally.first_error,

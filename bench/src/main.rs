@@ -85,7 +85,7 @@ struct SeedArgs {
     #[arg(long, default_value_t = 0)]
     orders: usize,
     /// Rentable fixed assets (daily rate 10.00) made with --orders; the order-cycle mix
-    /// needs one per connection.
+    /// needs one per connection, order-full-cycle four (5 per connection serve both).
     #[arg(long, default_value_t = 100)]
     order_assets: usize,
     /// Concurrent create requests (one connection each).

@@ -94,6 +94,13 @@ pub enum Mix {
     /// period) then PATCH /baskets/<n>/reservation.api (book it for that period): one
     /// request of the mix is half a cycle.
     OrderCycle,
+    /// The whole rental cycle of an order, one request a step: POST /baskets.api (a
+    /// draft for the seeded customer), PATCH /baskets/<n>/update_basket_from_show.api (5
+    /// items: 4 fixed assets of the connection's own and 1 unit of the shared asset stock
+    /// item), PATCH .../reservation.api (book them), PATCH .../checkout.api (rent them out
+    /// now), PATCH .../checkin.api (return them now with a cash payment of the balance
+    /// due, so that the order ends completed).
+    OrderFullCycle,
     /// GET /payment_options.api?page=N (every company has three), pages round-robin.
     PaymentOptionList,
     /// GET /pricing_coupons.api?page=N, pages round-robin (empty unless coupons were
@@ -156,8 +163,12 @@ enum Movement {
 #[derive(Debug)]
 pub struct Plan {
     kinds: Vec<Kind>,
-    /// The periods of the order cycle's orders (order-cycle only).
+    /// The periods of the orders the order cycles book (order-cycle, order-full-cycle).
     pub periods: Option<Periods>,
+    /// Whether a connection finishes the cycle of its order after the window closes,
+    /// uncounted (order-full-cycle): an order left booked or rented out would go on
+    /// holding the connection's items, and the next run would be refused them.
+    pub settles: bool,
 }
 
 #[derive(Debug)]
@@ -170,12 +181,12 @@ struct Kind {
 /// One request of a plan.
 #[derive(Debug, Clone)]
 pub struct Call {
-    /// The method, when not its kind's (the order cycle's booking).
+    /// The method, when not its kind's (the order cycles' steps after the create).
     method: Option<Method>,
-    /// For `Link::BookOrder`, `/baskets.api`: the booking's path names the order the
-    /// connection created just before (see `Plan::booking`).
+    /// For the steps on an order (`Link::on_order`), `/baskets.api`: their path names
+    /// the order the connection created (see `OpenOrder::request`).
     pub uri: Uri,
-    /// The encoded form body (the stock mixes' POSTs).
+    /// The encoded form body (the stock mixes' POSTs, the order cycles' steps).
     pub form: Option<Bytes>,
     pub link: Link,
 }
@@ -196,41 +207,93 @@ pub enum Link {
     /// The booking of that order for the same period: `PATCH
     /// /baskets/<n>/reservation.api` with `from` and `to`.
     BookOrder,
+    /// Items put on that order: `PATCH /baskets/<n>/update_basket_from_show.api` with
+    /// the call's form.
+    AddItems,
+    /// Renting that order out: `PATCH /baskets/<n>/checkout.api` with the call's form;
+    /// the connection keeps the `basket.balance_due` of the answer.
+    RentOut,
+    /// Its return: `PATCH /baskets/<n>/checkin.api` with the call's form and
+    /// `basket[cash_paid]=<that balance>` (no payment when nothing is owed); the answer
+    /// must say the order is `completed`.
+    Return,
 }
 
 impl Link {
-    /// What a 2xx answer must name for the next request of the connection.
+    /// What a 2xx answer must name (or say) for the connection to go on.
     pub fn kept(self) -> Option<&'static str> {
         match self {
             Link::KeepLineItem => Some("line_item.id"),
             Link::KeepOrder => Some("basket.sequence_num"),
+            Link::RentOut => Some("basket.balance_due"),
+            Link::Return => Some("basket.basket_state completed"),
             _ => None,
         }
+    }
+
+    /// Whether the request is a step on the order the connection created last.
+    pub fn on_order(self) -> bool {
+        matches!(
+            self,
+            Link::BookOrder | Link::AddItems | Link::RentOut | Link::Return
+        )
+    }
+
+    /// The names of the steps, in the order of their cycles.
+    pub const STEPS: [&'static str; 7] = [
+        "create",
+        "add-items",
+        "book",
+        "rent-out",
+        "return",
+        "check-out",
+        "check-in",
+    ];
+
+    /// The name of the step in a cycle, for the figures of each step.
+    pub fn step(self) -> Option<&'static str> {
+        Some(match self {
+            Link::Alone => return None,
+            Link::KeepLineItem => "check-out",
+            Link::CheckInLineItem => "check-in",
+            Link::KeepOrder => "create",
+            Link::AddItems => "add-items",
+            Link::BookOrder => "book",
+            Link::RentOut => "rent-out",
+            Link::Return => "return",
+        })
     }
 }
 
 /// The periods of the orders an order cycle books: whole days, `from` the first day
-/// at 00:00 to the next day at 23:59, each one three days after the one before, so
-/// that no two periods share a moment. Connection `w` gives its `j`-th order created
-/// (counting only creates that answered a number) period `first + j`: its periods
-/// never overlap (its fixed asset is its own; the asset stock item is shared but has a
-/// million units). `first` is the number of orders the company had when the run
-/// started, so a later run starts past every period an earlier one booked (each
-/// connection booked at most as many periods as orders were created), whatever the
-/// connection count.
+/// at 00:00 to the next day at 23:59, each one `apart` days after the one before.
+///
+/// order-cycle books three days apart, so that no two periods share a moment.
+/// Connection `w` gives its `j`-th order created (counting only creates that answered a
+/// number) period `first + j`: its periods never overlap (its fixed asset is its own;
+/// the asset stock item is shared but has a million units). `first` is the number of
+/// orders the company had when the run started, so a later run starts past every
+/// period an earlier one booked (each connection booked at most as many periods as
+/// orders were created), whatever the connection count.
+///
+/// order-full-cycle books the same two days (`apart` 0) every time: a connection books
+/// its next order only after it returned the last one, and a returned line holds its
+/// item only until the moment it came back, before the period starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Periods {
     /// Day 0: the day after the run started (UTC).
     pub start: NaiveDate,
     /// The first period a connection books.
     pub first: u64,
+    /// Days from one period to the next.
+    pub apart: u64,
 }
 
 impl Periods {
     /// `from` and `to` (mm/dd/yyyy) of the connection's `made`-th order (from 0).
     pub fn nth(self, made: u64) -> (String, String) {
         let k = self.first + made;
-        let from = self.start + chrono::Days::new(3 * k);
+        let from = self.start + chrono::Days::new(self.apart * k);
         let to = from + chrono::Days::new(1);
         (
             from.format("%m/%d/%Y").to_string(),
@@ -242,7 +305,9 @@ impl Periods {
     pub fn create_form(self, form: &[u8], made: u64) -> Bytes {
         let (from, to) = self.nth(made);
         let mut body = String::from_utf8_lossy(form).into_owned();
-        body.push('&');
+        if !body.is_empty() {
+            body.push('&');
+        }
         body.push_str(&encode(&[
             ("expected_checkout_date", from),
             ("due_date", to),
@@ -258,6 +323,46 @@ impl Periods {
             format!("/baskets/{number}/reservation.api"),
             Bytes::from(encode(&[("from", from), ("to", to)])),
         )
+    }
+}
+
+/// The order a connection is taking through a cycle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenOrder {
+    /// The `basket.sequence_num` its create answered.
+    pub number: i64,
+    /// Which of the connection's orders it is (from 0), for its period.
+    pub made: u64,
+    /// The `basket.balance_due` its rent-out answered, paid at its return.
+    pub balance: Option<String>,
+}
+
+impl OpenOrder {
+    /// The path and form of the step `link` (one `on_order`) on this order, from the
+    /// call's `form`.
+    pub fn request(&self, link: Link, form: Option<&[u8]>, periods: Periods) -> (String, Bytes) {
+        let n = self.number;
+        let mut body = String::from_utf8_lossy(form.unwrap_or_default()).into_owned();
+        let path = match link {
+            Link::BookOrder => return periods.booking(n, self.made),
+            Link::AddItems => format!("/baskets/{n}/update_basket_from_show.api"),
+            Link::RentOut => format!("/baskets/{n}/checkout.api"),
+            Link::Return => {
+                if let Some(b) = self
+                    .balance
+                    .as_deref()
+                    .filter(|b| b.parse::<f64>().is_ok_and(|b| b > 0.0))
+                {
+                    if !body.is_empty() {
+                        body.push('&');
+                    }
+                    body.push_str(&encode(&[("basket[cash_paid]", b)]));
+                }
+                format!("/baskets/{n}/checkin.api")
+            }
+            other => unreachable!("{other:?} is not a step on an order"),
+        };
+        (path, Bytes::from(body))
     }
 }
 
@@ -328,7 +433,7 @@ impl Plan {
         for part in mix.parts() {
             let method = match part {
                 Mix::AssetCheckoutCycle => Method::PUT,
-                Mix::OrderCycle => Method::POST,
+                Mix::OrderCycle | Mix::OrderFullCycle => Method::POST,
                 _ if part.stock().is_some() => Method::POST,
                 _ => Method::GET,
             };
@@ -336,8 +441,8 @@ impl Plan {
                 Some((movement, contended)) => {
                     stock_drafts(conn, movement, contended, connections).await?
                 }
-                None if part == Mix::OrderCycle => {
-                    let (drafts, found) = order_cycle(conn, connections).await?;
+                None if part == Mix::OrderCycle || part == Mix::OrderFullCycle => {
+                    let (drafts, found) = order_cycle(conn, part, connections).await?;
                     periods = Some(found);
                     drafts
                 }
@@ -364,7 +469,11 @@ impl Plan {
                 calls,
             });
         }
-        Ok(Plan { kinds, periods })
+        Ok(Plan {
+            kinds,
+            periods,
+            settles: mix == Mix::OrderFullCycle,
+        })
     }
 
     #[cfg(test)]
@@ -387,6 +496,7 @@ impl Plan {
                 })
                 .collect(),
             periods: None,
+            settles: false,
         }
     }
 }
@@ -906,19 +1016,33 @@ async fn rentable(conn: &mut Conn, listing: Listing, max_pages: u64) -> Result<V
         .collect())
 }
 
-/// The order cycle: the customer of the first order, a rentable fixed asset per
-/// connection and the rentable asset stock item (all from `seed --orders N`), and the
-/// periods to book from the number of orders there are now (see [`Periods`]).
-async fn order_cycle(conn: &mut Conn, connections: usize) -> Result<(Vec<Draft>, Periods)> {
+/// The order cycles: the customer of the first order, rentable fixed assets (one per
+/// connection for order-cycle, [`FULL_CYCLE_ASSETS`] for order-full-cycle) and the
+/// rentable asset stock item (all from `seed --orders N`), and the periods to book from
+/// the number of orders there are now (see [`Periods`]). order-cycle takes the first
+/// assets of the search, order-full-cycle the last, so that the two work on different
+/// assets when there are enough for both.
+async fn order_cycle(
+    conn: &mut Conn,
+    mix: Mix,
+    connections: usize,
+) -> Result<(Vec<Draft>, Periods)> {
     let hint = "seed with `rentrack-bench seed --orders N`";
+    let full = mix == Mix::OrderFullCycle;
     let (count, customer) = order_count(conn).await?;
     let customer = customer.with_context(|| format!("no order with a customer: {hint}"))?;
-    let pages = (connections as u64).div_ceil(25);
-    let assets = rentable(conn, Listing::RENTABLE_ASSETS, pages + 1).await?;
-    if assets.len() < connections {
+    let (per_connection, pages) = if full {
+        (FULL_CYCLE_ASSETS, u64::MAX)
+    } else {
+        (1, (connections as u64).div_ceil(25) + 1)
+    };
+    let wanted = per_connection * connections;
+    let assets = rentable(conn, Listing::RENTABLE_ASSETS, pages).await?;
+    if assets.len() < wanted {
         bail!(
-            "the order cycle needs one rentable fixed asset (`Bench Rentable ...`, with a daily \
-             rate) per connection, {connections}, found {}: {hint} --order-assets {connections}",
+            "{} needs {per_connection} rentable fixed asset(s) (`Bench Rentable ...`, with a \
+             daily rate) per connection, {wanted}, found {}: {hint} --order-assets {wanted}",
+            mix.name(),
             assets.len()
         );
     }
@@ -932,21 +1056,30 @@ async fn order_cycle(conn: &mut Conn, connections: usize) -> Result<(Vec<Draft>,
     let periods = Periods {
         start: today + chrono::Days::new(1),
         first: count,
+        apart: if full { 0 } else { 3 },
     };
-    Ok((
-        order_entries(customer, &assets[..connections], stock),
-        periods,
-    ))
+    let drafts = if full {
+        full_cycle_entries(customer, &assets[assets.len() - wanted..], stock)
+    } else {
+        order_entries(customer, &assets[..connections], stock)
+    };
+    Ok((drafts, periods))
 }
 
 /// Units of the asset stock item on each order of the cycle and of the seed.
 pub const ORDER_STOCK_UNITS: &str = "2";
 
+/// Fixed assets of its own each connection of order-full-cycle puts on an order, with
+/// [`FULL_CYCLE_STOCK_UNITS`] of the shared asset stock item: 5 items.
+pub const FULL_CYCLE_ASSETS: usize = 4;
+
+/// Units of the asset stock item on each order of order-full-cycle.
+pub const FULL_CYCLE_STOCK_UNITS: &str = "1";
+
 /// The entries of the order cycle: connection `w` (of `assets.len()`) sends entry `w`,
 /// a create of an order of `customer` with its own fixed asset `assets[w]` and
 /// [`ORDER_STOCK_UNITS`] of `stock`, then entry `w + connections`, the booking of that
-/// order, in turn (the worker adds the period and the order's number). Renting out,
-/// returns and payments are not built yet: the cycle grows by them when they land.
+/// order, in turn (the worker adds the period and the order's number).
 fn order_entries(customer: i64, assets: &[i64], stock: i64) -> Vec<Draft> {
     let customer = customer.to_string();
     let quantity = format!("stock_assets_values[{stock}][quantity]");
@@ -967,6 +1100,59 @@ fn order_entries(customer: i64, assets: &[i64], stock: i64) -> Vec<Draft> {
         link: Link::BookOrder,
     });
     creates.chain(bookings).collect()
+}
+
+/// The entries of order-full-cycle, five per connection: connection `w` (of
+/// `assets.len() / FULL_CYCLE_ASSETS`) sends entries `w`, `w + c`, ..., `w + 4c` in
+/// turn: a create of an order of `customer` (the worker adds the period), the
+/// connection's own fixed assets `assets[4w..4w + 4]` and [`FULL_CYCLE_STOCK_UNITS`] of
+/// `stock` put on it, its booking, its rent-out now and its return now (the worker adds
+/// the order's number, the period and the payment).
+fn full_cycle_entries(customer: i64, assets: &[i64], stock: i64) -> Vec<Draft> {
+    let connections = assets.len() / FULL_CYCLE_ASSETS;
+    let on_order = |link: Link, pairs: &[(&str, &str)]| Draft {
+        method: Some(Method::PATCH),
+        path: "/baskets.api".to_owned(),
+        form: Some(encode(pairs)),
+        link,
+    };
+    let customer = customer.to_string();
+    let quantity = format!("stock_assets_values[{stock}][quantity]");
+    let mut entries = Vec::with_capacity(5 * connections);
+    entries.extend((0..connections).map(|_| Draft {
+        method: None,
+        path: "/baskets.api".to_owned(),
+        form: Some(encode(&[("basket[customer_id]", customer.as_str())])),
+        link: Link::KeepOrder,
+    }));
+    entries.extend(assets.chunks(FULL_CYCLE_ASSETS).map(|own| {
+        let mut ids: Vec<String> = own.iter().map(i64::to_string).collect();
+        ids.push(stock.to_string());
+        on_order(
+            Link::AddItems,
+            &[
+                ("asset_ids", &ids.join(",")),
+                (&quantity, FULL_CYCLE_STOCK_UNITS),
+            ],
+        )
+    }));
+    entries.extend((0..connections).map(|_| Draft {
+        form: None,
+        ..on_order(Link::BookOrder, &[])
+    }));
+    entries.extend(
+        (0..connections).map(|_| on_order(Link::RentOut, &[("use_current_datetime", "true")])),
+    );
+    entries.extend((0..connections).map(|_| {
+        on_order(
+            Link::Return,
+            &[
+                ("use_current_datetime", "true"),
+                ("basket[payment_method_name]", "Cash"),
+            ],
+        )
+    }));
+    entries
 }
 
 /// Page URIs 1..=total_pages (just page 1 when the list is empty).
@@ -1195,6 +1381,7 @@ mod tests {
         let periods = Periods {
             start: NaiveDate::from_ymd_opt(2026, 12, 30).unwrap(),
             first: 0,
+            apart: 3,
         };
         assert_eq!(
             periods.nth(0),
@@ -1244,6 +1431,7 @@ mod tests {
         let periods = Periods {
             start: NaiveDate::from_ymd_opt(2026, 3, 1).unwrap(),
             first: 2,
+            apart: 3,
         };
         let form = periods.create_form(entries[1].form.as_deref().unwrap().as_bytes(), 1);
         assert_eq!(
@@ -1274,6 +1462,114 @@ mod tests {
         let body = json!({"baskets": [{"id": 1, "sequence_num": 7}, {"id": 2, "sequence_num": "8"}, {"id": 3}], "total_pages": 1});
         assert_eq!(sequence_nums(&body, "baskets"), vec![7, 8]);
         assert!(sequence_nums(&json!({}), "baskets").is_empty());
+    }
+
+    #[test]
+    fn full_cycle_periods_are_the_same_two_days() {
+        let periods = Periods {
+            start: NaiveDate::from_ymd_opt(2026, 2, 28).unwrap(),
+            first: 100_000,
+            apart: 0,
+        };
+        let days = ("02/28/2026".to_owned(), "03/01/2026".to_owned());
+        assert_eq!(periods.nth(0), days);
+        assert_eq!(periods.nth(12_345), days);
+        assert_eq!(
+            &periods.booking(9, 7).1[..],
+            b"from=02%2F28%2F2026&to=03%2F01%2F2026"
+        );
+        // A create without other fields gets the period alone.
+        assert_eq!(
+            &periods.create_form(b"", 3)[..],
+            b"expected_checkout_date=02%2F28%2F2026&due_date=03%2F01%2F2026"
+        );
+        // Year's end, and a leap day.
+        let turn = Periods {
+            start: NaiveDate::from_ymd_opt(2027, 12, 31).unwrap(),
+            ..periods
+        };
+        assert_eq!(turn.nth(5).1, "01/01/2028");
+        let leap = Periods {
+            start: NaiveDate::from_ymd_opt(2028, 2, 28).unwrap(),
+            ..periods
+        };
+        assert_eq!(leap.nth(0).1, "02/29/2028");
+    }
+
+    #[test]
+    fn full_cycle_steps_in_turn_on_the_connections_items() {
+        // Two connections, four assets each, stock item 30, customer 5.
+        let assets = [11, 12, 13, 14, 21, 22, 23, 24];
+        let entries = full_cycle_entries(5, &assets, 30);
+        assert_eq!(entries.len(), 10);
+        let create = "/baskets.api basket%5Bcustomer_id%5D=5";
+        let add = "/baskets.api asset_ids=21%2C22%2C23%2C24%2C30&stock_assets_values%5B30%5D%5Bquantity%5D=1";
+        let rent = "/baskets.api use_current_datetime=true";
+        let ret = "/baskets.api use_current_datetime=true&basket%5Bpayment_method_name%5D=Cash";
+        assert_eq!(
+            sent(&entries, 2, 1, 6),
+            [create, add, "/baskets.api -", rent, ret, create]
+        );
+        assert!(sent(&entries, 2, 0, 2)[1].contains("asset_ids=11%2C12%2C13%2C14%2C30"));
+        let links: Vec<Link> = entries.iter().step_by(2).map(|d| d.link).collect();
+        assert_eq!(
+            links,
+            [
+                Link::KeepOrder,
+                Link::AddItems,
+                Link::BookOrder,
+                Link::RentOut,
+                Link::Return
+            ]
+        );
+        assert_eq!(entries[0].method, None);
+        assert!(entries[2..].iter().all(|d| d.method == Some(Method::PATCH)));
+        assert!(entries[2..].iter().all(|d| d.link.on_order()));
+        assert!(!Link::KeepOrder.on_order());
+        assert_eq!(
+            links.iter().map(|l| l.step().unwrap()).collect::<Vec<_>>(),
+            Link::STEPS[..5]
+        );
+        assert_eq!(Link::Alone.step(), None);
+        assert_eq!(Mix::OrderFullCycle.name(), "order-full-cycle");
+    }
+
+    #[test]
+    fn full_cycle_requests_name_the_order_and_pay_its_balance() {
+        let periods = Periods {
+            start: NaiveDate::from_ymd_opt(2026, 3, 1).unwrap(),
+            first: 0,
+            apart: 0,
+        };
+        let mut open = OpenOrder {
+            number: 77,
+            made: 4,
+            balance: None,
+        };
+        let add = open.request(Link::AddItems, Some(b"asset_ids=1"), periods);
+        assert_eq!(add.0, "/baskets/77/update_basket_from_show.api");
+        assert_eq!(&add.1[..], b"asset_ids=1");
+        let book = open.request(Link::BookOrder, None, periods);
+        assert_eq!(book, periods.booking(77, 4));
+        assert_eq!(book.0, "/baskets/77/reservation.api");
+        let rent = open.request(Link::RentOut, Some(b"use_current_datetime=true"), periods);
+        assert_eq!(rent.0, "/baskets/77/checkout.api");
+        let form = b"use_current_datetime=true&basket%5Bpayment_method_name%5D=Cash";
+        // Nothing known owed (or nothing owed): no payment.
+        for balance in [None, Some("0.00"), Some("-1.00"), Some("n/a")] {
+            open.balance = balance.map(str::to_owned);
+            let ret = open.request(Link::Return, Some(form), periods);
+            assert_eq!(ret.0, "/baskets/77/checkin.api");
+            assert_eq!(&ret.1[..], form);
+        }
+        open.balance = Some("123.00".to_owned());
+        let ret = open.request(Link::Return, Some(form), periods);
+        assert_eq!(
+            String::from_utf8_lossy(&ret.1),
+            "use_current_datetime=true&basket%5Bpayment_method_name%5D=Cash&basket%5Bcash_paid%5D=123.00"
+        );
+        assert_eq!(Link::RentOut.kept(), Some("basket.balance_due"));
+        assert_eq!(Link::Return.kept(), Some("basket.basket_state completed"));
     }
 
     #[test]

@@ -344,6 +344,8 @@ fn stock_member_job(tag: &str) -> Job {
 struct Outcome {
     created: Vec<(Kind, i64)>,
     tally: Tally,
+    /// Creates sent again after a 503 (a busy database: nothing was made).
+    retries: u64,
 }
 
 impl Outcome {
@@ -487,6 +489,12 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
             counts[11], counts[9], counts[10],
         );
     }
+    if total.retries > 0 {
+        eprintln!(
+            "seed: {} creates sent again after a 503 (busy database)",
+            total.retries
+        );
+    }
     if let Some(e) = &total.tally.first_error {
         eprintln!("first error: {e}");
     }
@@ -533,6 +541,7 @@ pub async fn seed(target: Arc<Target>, opts: SeedOpts) -> Result<()> {
         "p99_ms": ms(lat.p99.into()),
         "max_ms": ms(lat.max.into()),
         "errors": errors,
+        "retries": total.retries,
         "non_2xx": non_2xx,
         "transport_errors": total.tally.transport_errors,
         "timeouts": total.tally.timeouts,
@@ -697,6 +706,7 @@ async fn seed_orders(
 }
 
 fn absorb(total: &mut Outcome, phase: Outcome) {
+    total.retries += phase.retries;
     total.created.extend(phase.created);
     total.tally.merge(phase.tally);
 }
@@ -757,9 +767,49 @@ async fn run_jobs(
     total
 }
 
+/// Times a create answered 503 (the database busy: SQLite's writer lock or
+/// PostgreSQL's lock waits past their bound, nothing made) is sent again, after the
+/// answer's `Retry-After` (at most [`MAX_RETRY_WAIT`]).
+const RETRIES: u32 = 5;
+
+/// The longest wait before a retry.
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(2);
+
+/// The wait a 503 asks for: its `Retry-After` seconds, at most [`MAX_RETRY_WAIT`].
+fn retry_wait(reply: &crate::conn::Reply) -> Duration {
+    reply
+        .headers
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok())
+        .map_or(MAX_RETRY_WAIT, Duration::from_secs)
+        .min(MAX_RETRY_WAIT)
+}
+
 async fn create(conn: &mut Conn, job: &Job, timeout: Duration, out: &mut Outcome) {
+    let mut tries = 0;
+    loop {
+        match send_create(conn, job, timeout).await {
+            Ok(Ok((_, reply))) if reply.status == 503 && tries < RETRIES => {
+                tries += 1;
+                out.retries += 1;
+                tokio::time::sleep(retry_wait(&reply)).await;
+            }
+            outcome => {
+                if outcome.is_err() {
+                    // Timed out: the connection's state is unknown.
+                    conn.reset();
+                }
+                return tally_create(job, outcome, timeout, out);
+            }
+        }
+    }
+}
+
+type Sent = Result<Result<(Duration, crate::conn::Reply)>, tokio::time::error::Elapsed>;
+
+async fn send_create(conn: &mut Conn, job: &Job, timeout: Duration) -> Sent {
     let path = job.path.as_str();
-    let outcome = tokio::time::timeout(timeout, async {
+    tokio::time::timeout(timeout, async {
         conn.ready().await?;
         let pairs: Vec<(&str, &str)> = job
             .fields
@@ -771,7 +821,11 @@ async fn create(conn: &mut Conn, job: &Job, timeout: Duration, out: &mut Outcome
         let reply = conn.send(req).await?;
         anyhow::Ok((sent.elapsed(), reply))
     })
-    .await;
+    .await
+}
+
+fn tally_create(job: &Job, outcome: Sent, timeout: Duration, out: &mut Outcome) {
+    let path = job.path.as_str();
     let tally = &mut out.tally;
     match outcome {
         Ok(Ok((took, reply))) if reply.is_success() => {
@@ -809,7 +863,6 @@ async fn create(conn: &mut Conn, job: &Job, timeout: Duration, out: &mut Outcome
             tally.note_error(|| format!("POST {path}: {e:#}"));
         }
         Err(_) => {
-            conn.reset();
             tally.timeouts += 1;
             tally.note_error(|| format!("POST {path}: no answer within {timeout:?}"));
         }
@@ -843,6 +896,26 @@ mod tests {
             )]
         );
         assert!(!default_tag().is_empty());
+    }
+
+    #[test]
+    fn retries_wait_as_asked_within_bounds() {
+        let reply = |after: Option<&str>| {
+            let mut headers = hyper::HeaderMap::new();
+            if let Some(a) = after {
+                headers.insert("retry-after", a.parse().unwrap());
+            }
+            crate::conn::Reply {
+                status: 503,
+                headers,
+                body: Default::default(),
+            }
+        };
+        assert_eq!(retry_wait(&reply(Some("1"))), Duration::from_secs(1));
+        assert_eq!(retry_wait(&reply(Some("0"))), Duration::ZERO);
+        assert_eq!(retry_wait(&reply(Some("120"))), MAX_RETRY_WAIT);
+        assert_eq!(retry_wait(&reply(None)), MAX_RETRY_WAIT);
+        assert_eq!(retry_wait(&reply(Some("soon"))), MAX_RETRY_WAIT);
     }
 
     #[test]

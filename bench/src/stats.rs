@@ -74,8 +74,15 @@ pub struct Tally {
     pub transport_errors: u64,
     /// Requests that exceeded the per-request timeout inside the window.
     pub timeouts: u64,
+    /// Latencies (µs) of the same responses by step of a cycle (`Link::step`).
+    pub steps: BTreeMap<&'static str, Vec<u32>>,
+    /// Failures of each step of a cycle, in any phase, by status (`transport`,
+    /// `timeout` for the others).
+    pub step_errors: BTreeMap<&'static str, BTreeMap<String, u64>>,
     /// Any failure (status, transport, timeout) during warm-up.
     pub warmup_errors: u64,
+    /// Any failure after the window, while a connection finished its order's cycle.
+    pub wind_down_errors: u64,
     /// New TCP connections opened after the initial one.
     pub reconnects: u64,
     /// First failure seen, for diagnostics.
@@ -83,6 +90,19 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Counts a failure of `step` (if the request is one), as `what` (a status, or
+    /// `transport`, `timeout`).
+    pub fn step_failed(&mut self, step: Option<&'static str>, what: impl ToString) {
+        if let Some(step) = step {
+            *self
+                .step_errors
+                .entry(step)
+                .or_default()
+                .entry(what.to_string())
+                .or_default() += 1;
+        }
+    }
+
     pub fn note_error(&mut self, msg: impl FnOnce() -> String) {
         if self.first_error.is_none() {
             self.first_error = Some(msg());
@@ -104,7 +124,17 @@ impl Tally {
         }
         self.transport_errors += other.transport_errors;
         self.timeouts += other.timeouts;
+        for (step, samples) in other.steps {
+            self.steps.entry(step).or_default().extend(samples);
+        }
+        for (step, failures) in other.step_errors {
+            let mine = self.step_errors.entry(step).or_default();
+            for (what, n) in failures {
+                *mine.entry(what).or_default() += n;
+            }
+        }
         self.warmup_errors += other.warmup_errors;
+        self.wind_down_errors += other.wind_down_errors;
         self.reconnects += other.reconnects;
         if self.first_error.is_none() {
             self.first_error = other.first_error;
@@ -217,6 +247,14 @@ mod tests {
         };
         b.statuses.insert(500, 1);
         b.statuses.insert(404, 1);
+        b.steps.insert("book", vec![7]);
+        b.wind_down_errors = 3;
+        b.step_failed(Some("rent-out"), 503);
+        b.step_failed(None, 500);
+        a.step_failed(Some("rent-out"), 503);
+        a.step_failed(Some("rent-out"), "timeout");
+        a.steps.insert("book", vec![5]);
+        a.steps.insert("create", vec![6]);
         b.note_error(|| "boom".into());
         b.note_error(|| "second".into());
         a.merge(b);
@@ -224,6 +262,14 @@ mod tests {
         assert_eq!(a.non_2xx(), 4);
         assert_eq!(a.errors(), 4 + 1 + 4);
         assert_eq!(a.reconnects, 2);
+        assert_eq!(a.steps["book"], vec![5, 7]);
+        assert_eq!(a.steps["create"], vec![6]);
+        assert_eq!(a.wind_down_errors, 3);
+        assert_eq!(a.step_errors.len(), 1);
+        assert_eq!(a.step_errors["rent-out"]["503"], 2);
+        assert_eq!(a.step_errors["rent-out"]["timeout"], 1);
+        // Failures after the window are not the window's errors.
+        assert_eq!(a.errors(), 4 + 1 + 4);
         assert_eq!(a.first_error.as_deref(), Some("boom"));
     }
 }
