@@ -16,7 +16,7 @@ use super::booking::{next, promise, set_state};
 use super::lines::{LineItem, lines_of};
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
-use super::rent_out::keep_until;
+use super::rent_out::{keep_until, stock_location};
 use super::sub_rentals::SubRentItem;
 use super::{Order, lock};
 use crate::custom_fields::merge_values;
@@ -376,14 +376,10 @@ async fn put_back(
         json!({"order": order.sequence_num, "checkin_on": ret.at, "location_id": ret.location})
     } else {
         let quantity = Quantity::new(b.units).map_err(|p| StoreError::invalid("quantity", p))?;
-        let location = match ret
-            .location
-            .or(b.line.location_id)
-            .or(order.location_id)
-            .or(item.location_id)
-        {
-            Some(l) => l,
-            None => stock::fullest(tx, company, &item).await?.ok_or_else(|| {
+        let given = ret.location.or(b.line.location_id).or(order.location_id);
+        let location = stock_location(tx, company, &item, given)
+            .await?
+            .ok_or_else(|| {
                 StoreError::invalid(
                     "location_id",
                     format!(
@@ -391,8 +387,7 @@ async fn put_back(
                         item.sequence_num
                     ),
                 )
-            })?,
-        };
+            })?;
         stock::put(tx, company, &item, location, quantity).await?;
         stock::total(tx, company, item.id, "checked_out_quantity", -b.units).await?;
         json!({
