@@ -68,6 +68,15 @@ impl ApiError {
     }
 
     /// No item or order with this number: they are addressed by `sequence_num`.
+    /// A store error on a record addressed by id: its `NotFound` is "No such `what` in
+    /// this company".
+    pub fn from_record(what: &'static str) -> impl FnOnce(StoreError) -> Self {
+        move |e| match e {
+            StoreError::NotFound => ApiError::not_found(what),
+            other => other.into(),
+        }
+    }
+
     pub fn no_such_number(what: &str) -> Self {
         ApiError::NotFound(format!(
             "No such {what} in this company. Check the {what} number (sequence_num)."

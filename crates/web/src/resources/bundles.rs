@@ -124,10 +124,7 @@ async fn details(
 ) -> Result<Json<Value>, ApiError> {
     let bundle = bundles::find(state.db(), company.id, id)
         .await
-        .map_err(|e| match e {
-            store::StoreError::NotFound => ApiError::not_found("bundle"),
-            other => other.into(),
-        })?;
+        .map_err(ApiError::from_record("bundle"))?;
     Ok(Json(views::one(
         "bundle",
         render(&bundle, company.time_zone),

@@ -64,14 +64,6 @@ pub fn routes(api: Api) -> Api {
     )
 }
 
-/// A coupon the store did not find is "No such coupon in this company".
-fn no_such(e: store::StoreError) -> ApiError {
-    match e {
-        store::StoreError::NotFound => ApiError::not_found("coupon"),
-        other => other.into(),
-    }
-}
-
 fn render(c: &CouponRecord, tz: chrono_tz::Tz) -> Value {
     json!({
         "id": c.id,
@@ -176,7 +168,7 @@ async fn details(
 ) -> Result<Json<Value>, ApiError> {
     let coupon = coupons::find(state.db(), company.id, id)
         .await
-        .map_err(no_such)?;
+        .map_err(ApiError::from_record("coupon"))?;
     Ok(Json(views::one(
         "coupon",
         render(&coupon, company.time_zone),
@@ -194,7 +186,7 @@ async fn update(
         if params.get("coupon[value]").is_some() && params.get("coupon[value_type]").is_none() {
             let coupon = coupons::find(state.db(), company.id, id)
                 .await
-                .map_err(no_such)?;
+                .map_err(ApiError::from_record("coupon"))?;
             Some(coupon.value_type())
         } else {
             None
@@ -202,7 +194,7 @@ async fn update(
     let input = read_input(&params, false, stored)?;
     let coupon = coupons::update(state.db(), company.id, id, input)
         .await
-        .map_err(no_such)?;
+        .map_err(ApiError::from_record("coupon"))?;
     Ok(Json(views::one(
         "coupon",
         render(&coupon, company.time_zone),

@@ -113,10 +113,7 @@ async fn details(
 ) -> Result<Json<Value>, ApiError> {
     let group = group_taxes::find(state.db(), company.id, id)
         .await
-        .map_err(|e| match e {
-            store::StoreError::NotFound => ApiError::not_found("group tax"),
-            other => other.into(),
-        })?;
+        .map_err(ApiError::from_record("group tax"))?;
     Ok(Json(views::one(
         "group_tax",
         render(&group, company.time_zone),

@@ -236,10 +236,7 @@ async fn decide(
     })?;
     let r = reservations::decide(state.db(), tenant.0.id, number, id, decision)
         .await
-        .map_err(|e| match e {
-            store::StoreError::NotFound => ApiError::not_found("reservation request of this asset"),
-            other => other.into(),
-        })?;
+        .map_err(ApiError::from_record("reservation request of this asset"))?;
     Ok(Json(views::one(
         "reservation_request",
         render(&r, tenant.0.time_zone),
