@@ -120,7 +120,8 @@ pub(super) async fn promise(
         .iter()
         .filter(|l| !l.for_sale && l.kind() != AssetType::VolatileAsset)
         .collect();
-    rented.sort_by_key(|l| l.item_id);
+    // Number order, as `items::lock_many` locks them.
+    rented.sort_by_key(|l| l.sequence_num);
     for line in rented {
         let item = items::lock(tx, company, line.sequence_num).await?;
         if item.state() == ItemState::Retired {

@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 
 use super::booking::{hold, next, set_state};
 use super::lines::lines_of;
-use super::lock;
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
 use super::rent_out::hand_over;
+use super::{lock, lock_items};
 use crate::custom_fields::merge_values;
 use crate::items::Clock;
 use crate::{Db, StoreError, change_log};
@@ -64,6 +64,7 @@ pub async fn sell(
         ));
     }
     hold(&mut tx, company, order.id, None).await?;
+    lock_items(&mut tx, company, &lines).await?;
     for line in &lines {
         hand_over(&mut tx, company, &order, line, (sale.at, sale.at), clock).await?;
     }

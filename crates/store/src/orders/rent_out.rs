@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use super::booking::{hold, next, promise, set_state};
 use super::lines::{LineItem, lines_of};
 use super::priced::{OrderView, reprice};
-use super::{Order, lock};
+use super::{Order, lock, lock_items};
 use crate::custom_fields::merge_values;
 use crate::items::{self, Clock};
 use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
@@ -71,6 +71,7 @@ pub async fn rent_out(
     }
     let day = rent.from.with_timezone(&clock.tz).date_naive();
     super::charges::check_coupons_on(&mut tx, company, order.id, day).await?;
+    lock_items(&mut tx, company, &lines).await?;
     promise(&mut tx, company, &order, &lines, (rent.from, to), clock.tz).await?;
     for line in &lines {
         hand_over(&mut tx, company, &order, line, (rent.from, to), clock).await?;

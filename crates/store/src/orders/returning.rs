@@ -18,7 +18,7 @@ use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
 use super::rent_out::{keep_until, stock_location};
 use super::sub_rentals::SubRentItem;
-use super::{Order, lock};
+use super::{Order, lock, lock_items};
 use crate::custom_fields::merge_values;
 use crate::items::{self, Clock};
 use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
@@ -109,6 +109,7 @@ pub async fn take_back(
     }
     let lines = lines_of(&mut tx, company, order.id).await?;
     let back = selected(&lines, ret.only.as_ref(), number)?;
+    lock_items(&mut tx, company, lines.iter().filter(|l| is_out(l))).await?;
     items::check_location(&mut tx, company, ret.location, "location_id").await?;
     for b in &back {
         put_back(&mut tx, company, &order, b, &ret).await?;
