@@ -9,6 +9,7 @@ pub mod customer_filter;
 pub mod depreciation;
 pub mod ids;
 pub mod item;
+pub mod label;
 pub mod login;
 pub mod member;
 pub mod money;

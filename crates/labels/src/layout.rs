@@ -33,9 +33,11 @@ pub(crate) struct Line {
 /// Modules of white around the code, as QR readers need.
 const QUIET: usize = 4;
 /// The largest type, in points.
-const MAX_TYPE: f32 = 14.0;
+const MAX_TYPE: f32 = 12.0;
 /// Below this, the less important lines give way.
 const MIN_TYPE: f32 = 4.5;
+/// How far a long line may shrink below its size before it is cut.
+const SHRINK: f32 = 0.5;
 /// A line's height over its type size.
 const LEADING: f32 = 1.2;
 
@@ -128,7 +130,9 @@ fn text_lines(label: &Label, x: f32, top: f32, tw: f32, th: f32) -> Vec<Line> {
     wanted
         .into_iter()
         .map(|(text, scale)| {
-            let size = f * scale;
+            // A long line shrinks to fit, down to half its size; past that it is cut.
+            let nominal = f * scale;
+            let size = (tw / width(&text).max(0.01)).clamp(nominal * SHRINK, nominal);
             cursor -= size;
             let line = Line {
                 x,

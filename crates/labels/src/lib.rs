@@ -8,7 +8,7 @@ mod fonts;
 mod layout;
 pub mod sheet;
 
-pub use sheet::{Sheet, SheetError, SheetSpec, Slot};
+pub use sheet::{STANDARD, Sheet, SheetError, SheetSpec, Slot};
 
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, TextStr};
 

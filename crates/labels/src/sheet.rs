@@ -13,6 +13,61 @@ pub const MIN_LABEL: (Tenths, Tenths) = (200, 100);
 /// The most labels across or down a page.
 pub const MAX_GRID: u32 = 50;
 
+/// The templates every company starts with (for each template type), the first the
+/// default: a 62 x 29 mm roll label, a 4 x 6 inch shipping label, a US Letter sheet
+/// of 30 (1 x 2 5/8 in) and an A4 sheet of 24 (70 x 37 mm). Migration 0016 holds the
+/// same figures for companies made before it.
+pub const STANDARD: [(&str, SheetSpec); 4] = [
+    ("62 x 29 mm roll label", single(620, 290)),
+    ("4 x 6 in shipping label", single(1016, 1524)),
+    (
+        "US Letter sheet of 30 (1 x 2 5/8 in)",
+        SheetSpec {
+            page_width: 2159,
+            page_height: 2794,
+            label_width: 667,
+            label_height: 254,
+            columns: 3,
+            rows: 10,
+            margin_left: 48,
+            margin_top: 127,
+            gap_x: 31,
+            gap_y: 0,
+        },
+    ),
+    (
+        "A4 sheet of 24 (70 x 37 mm)",
+        SheetSpec {
+            page_width: 2100,
+            page_height: 2970,
+            label_width: 700,
+            label_height: 370,
+            columns: 3,
+            rows: 8,
+            margin_left: 0,
+            margin_top: 5,
+            gap_x: 0,
+            gap_y: 0,
+        },
+    ),
+];
+
+/// A page that is one label (a roll, a shipping label).
+const fn single(width: Tenths, height: Tenths) -> SheetSpec {
+    SheetSpec {
+        page_width: width,
+        page_height: height,
+        label_width: width,
+        label_height: height,
+        columns: 1,
+        rows: 1,
+        margin_left: 0,
+        margin_top: 0,
+        gap_x: 0,
+        gap_y: 0,
+    }
+}
+
 /// A sheet's measurements as given; [`Sheet::new`] checks them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SheetSpec {
@@ -170,6 +225,13 @@ mod tests {
             margin_top: 0,
             gap_x: 0,
             gap_y: 0,
+        }
+    }
+
+    #[test]
+    fn the_standard_templates_fit() {
+        for (name, spec) in STANDARD {
+            assert!(Sheet::new(spec).is_ok(), "{name}");
         }
     }
 

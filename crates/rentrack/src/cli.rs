@@ -87,6 +87,11 @@ pub struct ServeArgs {
     /// the peer's own address is used.
     #[arg(long, env = "RENTRACK_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxy: Vec<web::client_addr::IpRange>,
+    /// Where clients reach this server (e.g. https://rent.example.com): label links and
+    /// the links in labels' QR codes start with it. Without it, the request's Host over
+    /// http; set it behind TLS or a proxy.
+    #[arg(long, env = "RENTRACK_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
 
 #[derive(Subcommand)]

@@ -57,6 +57,7 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
             shared_rate_limits: shared,
             request_timeout: Duration::from_secs(args.request_timeout_secs),
             trusted_proxies: web::client_addr::TrustedProxies(args.trusted_proxy.clone()),
+            public_url: args.public_url.clone(),
         },
     )
 }

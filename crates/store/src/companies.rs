@@ -95,7 +95,7 @@ pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-fn generate_token() -> IssuedToken {
+pub(crate) fn generate_token() -> IssuedToken {
     let mut bytes = [0u8; 32];
     rand::thread_rng().fill_bytes(&mut bytes);
     IssuedToken(hex::encode(bytes))
@@ -145,6 +145,7 @@ pub async fn create(
     let row: CompanyRow = tx.one(&insert).await?;
     let company = Company::from(row);
     crate::payment_options::seed(&mut tx, company.id, at).await?;
+    crate::label_templates::seed(&mut tx, company.id, at).await?;
     if let Some(email) = &new.owner_email {
         let owner = Query::insert()
             .into_table("owners")

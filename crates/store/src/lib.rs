@@ -22,6 +22,8 @@ pub mod custom_taxes;
 pub mod group_taxes;
 pub mod groups;
 pub mod items;
+pub mod label_prints;
+pub mod label_templates;
 mod lists;
 pub mod locations;
 pub mod members;

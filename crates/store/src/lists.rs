@@ -539,6 +539,23 @@ pub(crate) mod counts {
         Total::Counted(company, vec![table])
     }
 
+    /// Print label templates of the given types.
+    pub(crate) fn label_templates(
+        company: CompanyId,
+        types: &[domain::label::TemplateType],
+    ) -> Total {
+        use domain::label::TemplateType;
+        let lists = types
+            .iter()
+            .map(|t| match t {
+                TemplateType::Asset => "print_label_templates:asset",
+                TemplateType::Member => "print_label_templates:member",
+                TemplateType::Location => "print_label_templates:location",
+            })
+            .collect();
+        Total::Counted(company, lists)
+    }
+
     /// Locations or businesses: all of them, or those of one status.
     fn by_status(company: CompanyId, active: Option<bool>, [on, off]: [&'static str; 2]) -> Total {
         Total::Counted(

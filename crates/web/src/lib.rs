@@ -58,6 +58,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let api = resources::contacts::routes(api);
     let api = resources::persons::routes(api);
     let api = resources::orders::routes(api);
+    let api = resources::labels::routes(api);
     api.into_parts()
 }
 
@@ -82,6 +83,8 @@ pub fn router(state: AppState) -> Router {
         .merge(api_routes)
         .merge(console::routes())
         .route("/healthz", get(healthz))
+        .route("/labels/{file}", get(resources::labels::pdf))
+        .route("/scan/{company}/{kind}/{key}", get(resources::labels::scan))
         .route("/metrics", get(metrics))
         .route(
             "/openapi.json",

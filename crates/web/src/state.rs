@@ -18,6 +18,10 @@ pub struct Config {
     pub request_timeout: std::time::Duration,
     /// Proxies whose `X-Forwarded-For` names the client (for log-in throttling).
     pub trusted_proxies: crate::client_addr::TrustedProxies,
+    /// Where clients reach this server (`https://rent.example.com`): the start of
+    /// label links and of the links in labels' QR codes. Without it, the request's
+    /// `Host` over http.
+    pub public_url: Option<String>,
 }
 
 impl Default for Config {
@@ -27,6 +31,7 @@ impl Default for Config {
             shared_rate_limits: false,
             request_timeout: std::time::Duration::from_secs(30),
             trusted_proxies: Default::default(),
+            public_url: None,
         }
     }
 }
@@ -60,6 +65,10 @@ impl AppState {
 
     pub fn db(&self) -> &Db {
         &self.0.db
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.0.config
     }
 
     pub fn inner(&self) -> &Inner {

@@ -13,6 +13,7 @@ pub mod custom_taxes;
 pub mod customers;
 pub mod group_taxes;
 pub mod groups;
+pub mod labels;
 pub mod locations;
 pub mod members;
 pub mod orders;

@@ -505,6 +505,7 @@ impl Req<'_> {
             headers,
             body,
             text,
+            bytes: bytes.to_vec(),
         }
     }
 }
@@ -515,6 +516,8 @@ pub struct Res {
     pub headers: HeaderMap,
     pub body: Value,
     pub text: String,
+    /// The body as sent (a PDF, say).
+    pub bytes: Vec<u8>,
 }
 
 impl Res {

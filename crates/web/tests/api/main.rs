@@ -14,6 +14,7 @@ mod conventions;
 mod custom_fields;
 mod customers;
 mod groups;
+mod labels;
 mod limits;
 mod locations;
 mod member_addresses;

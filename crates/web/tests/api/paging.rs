@@ -51,6 +51,8 @@ enum Seed {
     Coupons,
     /// Payment options: every company has three from the start.
     PaymentOptions,
+    /// Asset label templates: every company has four from the start.
+    LabelTemplates,
     CustomFilters,
     ReservedDates,
     BookedDates,
@@ -201,6 +203,12 @@ const LISTS: &[List] = &[
     list("/custom_taxes.api", "custom_taxes", 25, Seed::CustomTaxes),
     list("/group_taxes.api", "group_taxes", 25, Seed::GroupTaxes),
     list("/bundles.api", "bundles", 25, Seed::Bundles),
+    list(
+        "/print_label_templates.api",
+        "print_label_templates",
+        25,
+        Seed::LabelTemplates,
+    ),
     list("/pricing_coupons.api", "coupons", 25, Seed::Coupons),
     list(
         "/payment_options.api",
@@ -706,6 +714,26 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
                 .await;
             }
             "/payment_options.api".into()
+        }
+        Seed::LabelTemplates => {
+            // Four asset templates are there already (and four of each other type).
+            for i in 4..n {
+                ok(
+                    app,
+                    "/print_label_templates.api",
+                    &[
+                        ("print_label_template[description]", &name(i)),
+                        ("print_label_template[template_type]", "asset"),
+                        ("print_label_template[page_width]", "50"),
+                        ("print_label_template[page_height]", "30"),
+                        ("print_label_template[label_width]", "50"),
+                        ("print_label_template[label_height]", "30"),
+                    ],
+                    "print_label_template",
+                )
+                .await;
+            }
+            "/print_label_templates.api?template_type=asset".into()
         }
         Seed::ReservedDates | Seed::BookedDates => {
             // Approved reservations of one asset, one day each (they may not overlap).

@@ -1,0 +1,526 @@
+//! Labels: `GET /print_label_templates.api` (and, as a rentrack extension, `POST` to
+//! add a template), `POST /qrcodes.api`, `/qrcode/members.api` and
+//! `/qrcode/locations.api`, which answer with a link to a PDF of the labels. The link
+//! (`GET /labels/<token>.pdf`, outside the API: [`pdf`]) works without the API token
+//! until it expires ([`store::label_prints::LINK_LIFETIME`]); each label's QR code holds
+//! the record's scan link (`/scan/<company>/<assets|members|locations>/<n>`, [`scan`]).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use domain::label::{MAX_LABELS, TemplateType};
+use domain::{PageSize, Vocabulary};
+use labels::{Label, Sheet, SheetSpec};
+use serde_json::{Value, json};
+use store::label_prints;
+use store::label_templates::{self, NewTemplate, Template};
+
+use crate::api::{Api, Doc, get, post};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::Form;
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment};
+
+pub fn routes(api: Api) -> Api {
+    api.route(
+        "/print_label_templates",
+        get(list).post(create),
+        Doc::new(
+            "Labels",
+            "The company's label templates, 25 a page, all or of one template_type (GET); a new template (POST, rentrack extension). Every company starts with, for each type, a 62 x 29 mm roll label (the default), a 4 x 6 in shipping label, a US Letter sheet of 30 and an A4 sheet of 24",
+        )
+        .form(
+            "print_label_template",
+            &[
+                ("description", "required"),
+                ("template_type", "required: asset, member or location"),
+                ("page_width", "required, millimetres (one decimal at most), up to 1000"),
+                ("page_height", "required, millimetres, up to 1000"),
+                ("label_width", "required, millimetres, at least 20"),
+                ("label_height", "required, millimetres, at least 10"),
+                ("columns", "labels across the page, 1 to 50, default 1"),
+                ("rows", "labels down the page, 1 to 50, default 1"),
+                ("margin_left", "millimetres from the page's left edge to the first column, default 0"),
+                ("margin_top", "millimetres from the page's top edge to the first row, default 0"),
+                ("gap_x", "millimetres between columns, default 0"),
+                ("gap_y", "millimetres between rows, default 0"),
+                ("default", "true makes it its type's default (the old default stops being one)"),
+            ],
+        )
+        .query(&[
+            ("template_type", "asset, member or location; all when absent"),
+            ("page", "page number, default 1"),
+        ])
+        .returns("print_label_template")
+        .returns_page("print_label_templates"),
+    )
+    .route(
+        "/qrcodes",
+        post(assets),
+        print_doc(
+            "A link to a PDF of item labels (fixed assets, inventory, asset stock)",
+            "asset_seq",
+            "required: item numbers, comma-separated (or asset_seq[]), at most 1000",
+        ),
+    )
+    .route(
+        "/qrcode/members",
+        post(members),
+        print_doc(
+            "A link to a PDF of member labels",
+            "member_id",
+            "required: member ids, comma-separated (or member_id[]), at most 1000",
+        ),
+    )
+    .route(
+        "/qrcode/locations",
+        post(locations),
+        print_doc(
+            "A link to a PDF of location labels",
+            "location_id",
+            "required: location ids, comma-separated (or location_id[]), at most 1000",
+        ),
+    )
+}
+
+fn print_doc(summary: &'static str, field: &str, rule: &str) -> Doc {
+    Doc::new("Labels", summary)
+        .query(&[
+            (field, rule),
+            (
+                "template_id",
+                "a template of the matching template_type; the type's default when absent",
+            ),
+        ])
+        .returns_fields(&["url", "expires_at", "labels", "pages", "template_id"])
+}
+
+/// Tenths of a millimetre as millimetres for JSON: 667 is 66.7.
+fn mm(t: u32) -> Value {
+    json!(f64::from(t) / 10.0)
+}
+
+fn render(t: &Template, tz: chrono_tz::Tz) -> Value {
+    let s = t.sheet.spec();
+    let size = if s.columns * s.rows == 1 {
+        format!(
+            "{} x {} mm",
+            labels::sheet::mm(s.label_width.into()),
+            labels::sheet::mm(s.label_height.into())
+        )
+    } else {
+        format!(
+            "{} x {} mm, {} a page ({} x {} mm page)",
+            labels::sheet::mm(s.label_width.into()),
+            labels::sheet::mm(s.label_height.into()),
+            s.columns * s.rows,
+            labels::sheet::mm(s.page_width.into()),
+            labels::sheet::mm(s.page_height.into())
+        )
+    };
+    json!({
+        "id": t.id,
+        "description": t.description,
+        "template_type": t.template_type.as_str(),
+        "size": size,
+        "default": t.is_default,
+        "page_width": mm(s.page_width),
+        "page_height": mm(s.page_height),
+        "label_width": mm(s.label_width),
+        "label_height": mm(s.label_height),
+        "columns": s.columns,
+        "rows": s.rows,
+        "margin_left": mm(s.margin_left),
+        "margin_top": mm(s.margin_top),
+        "gap_x": mm(s.gap_x),
+        "gap_y": mm(s.gap_y),
+        "labels_per_page": s.columns * s.rows,
+        "created_at": moment(t.created_at, tz),
+    })
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let of = match params.get("template_type") {
+        None => None,
+        Some(raw) => Some(TemplateType::parse_loosely(raw).ok_or_else(|| {
+            ApiError::field(
+                "template_type",
+                format!("must be one of {}", TemplateType::names()),
+            )
+        })?),
+    };
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = label_templates::list(state.db(), company.id, of, page).await?;
+    Ok(Json(views::paged(
+        "print_label_templates",
+        page,
+        records,
+        |t| render(t, company.time_zone),
+    )))
+}
+
+/// Millimetres with one decimal at most, as tenths: "66.7" is 667.
+fn tenths(raw: &str) -> Option<u32> {
+    let (whole, fraction) = raw.trim().split_once('.').unwrap_or((raw.trim(), "0"));
+    if whole.is_empty() && fraction.is_empty()
+        || whole.len() > 5
+        || fraction.len() != 1
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let whole: u32 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    Some(whole * 10 + fraction.parse::<u32>().ok()?)
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "print_label_template");
+    let description = form.required_text("description");
+    let template_type = form.word::<TemplateType>("template_type", true);
+    let path = |f: &str| format!("print_label_template[{f}]");
+    let length = |form: &mut Form<'_>, field: &str, default: Option<u32>| match (
+        params.get(&path(field)),
+        default,
+    ) {
+        (None, Some(d)) => Some(d),
+        (None, None) => {
+            form.error(field, "can't be blank: millimetres, e.g. 62 or 66.7");
+            None
+        }
+        (Some(raw), _) => tenths(raw).or_else(|| {
+            form.error(
+                field,
+                format!(
+                    "must be millimetres with one decimal at most (e.g. 62 or 66.7), not {raw:?}"
+                ),
+            );
+            None
+        }),
+    };
+    let page_width = length(&mut form, "page_width", None);
+    let page_height = length(&mut form, "page_height", None);
+    let label_width = length(&mut form, "label_width", None);
+    let label_height = length(&mut form, "label_height", None);
+    let margin_left = length(&mut form, "margin_left", Some(0));
+    let margin_top = length(&mut form, "margin_top", Some(0));
+    let gap_x = length(&mut form, "gap_x", Some(0));
+    let gap_y = length(&mut form, "gap_y", Some(0));
+    let count = |form: &mut Form<'_>, field: &str| match params.get(&path(field)) {
+        None => Some(1),
+        Some(raw) => raw
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n > 0)
+            .or_else(|| {
+                form.error(
+                    field,
+                    format!(
+                        "must be a whole number from 1 to {}",
+                        labels::sheet::MAX_GRID
+                    ),
+                );
+                None
+            }),
+    };
+    let columns = count(&mut form, "columns");
+    let rows = count(&mut form, "rows");
+    let is_default = form.boolean("default");
+    let spec = match (
+        page_width,
+        page_height,
+        label_width,
+        label_height,
+        columns,
+        rows,
+        margin_left,
+        margin_top,
+        gap_x,
+        gap_y,
+    ) {
+        (
+            Some(page_width),
+            Some(page_height),
+            Some(label_width),
+            Some(label_height),
+            Some(columns),
+            Some(rows),
+            Some(margin_left),
+            Some(margin_top),
+            Some(gap_x),
+            Some(gap_y),
+        ) => Some(SheetSpec {
+            page_width,
+            page_height,
+            label_width,
+            label_height,
+            columns,
+            rows,
+            margin_left,
+            margin_top,
+            gap_x,
+            gap_y,
+        }),
+        _ => None,
+    };
+    let sheet = spec.and_then(|s| match Sheet::new(s) {
+        Ok(sheet) => Some(sheet),
+        Err(e) => {
+            form.error(e.field, e.message);
+            None
+        }
+    });
+    form.finish()?;
+    let (Some(description), Some(template_type), Some(sheet)) = (description, template_type, sheet)
+    else {
+        unreachable!("reported by finish")
+    };
+    let template = label_templates::create(
+        state.db(),
+        company.id,
+        NewTemplate {
+            description,
+            template_type,
+            sheet,
+            is_default: is_default.unwrap_or(false),
+        },
+    )
+    .await?;
+    Ok(Json(views::one(
+        "print_label_template",
+        render(&template, company.time_zone),
+    )))
+}
+
+async fn assets(
+    state: State<AppState>,
+    tenant: Tenant,
+    headers: HeaderMap,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    print(
+        state,
+        tenant,
+        headers,
+        params,
+        TemplateType::Asset,
+        "asset_seq",
+    )
+    .await
+}
+
+async fn members(
+    state: State<AppState>,
+    tenant: Tenant,
+    headers: HeaderMap,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    print(
+        state,
+        tenant,
+        headers,
+        params,
+        TemplateType::Member,
+        "member_id",
+    )
+    .await
+}
+
+async fn locations(
+    state: State<AppState>,
+    tenant: Tenant,
+    headers: HeaderMap,
+    params: Params,
+) -> Result<Json<Value>, ApiError> {
+    print(
+        state,
+        tenant,
+        headers,
+        params,
+        TemplateType::Location,
+        "location_id",
+    )
+    .await
+}
+
+/// The path segment of a record kind in scan links and API paths.
+fn segment(of: TemplateType) -> &'static str {
+    match of {
+        TemplateType::Asset => "assets",
+        TemplateType::Member => "members",
+        TemplateType::Location => "locations",
+    }
+}
+
+/// Where this server is reached: the configured public URL, else the request's host
+/// over http.
+fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+    if let Some(url) = &state.config().public_url {
+        return url.trim_end_matches('/').to_owned();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_graphic()))
+        .unwrap_or("localhost");
+    format!("http://{host}")
+}
+
+async fn print(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    headers: HeaderMap,
+    params: Params,
+    of: TemplateType,
+    field: &'static str,
+) -> Result<Json<Value>, ApiError> {
+    let mut form = Form::new(&params, "");
+    let keys = form.ids_at(field, field, "numbers");
+    if keys.is_empty() && !form.has_errors_for(field) {
+        form.error(
+            field,
+            "can't be blank: name the records to print, comma-separated",
+        );
+    }
+    if keys.len() > MAX_LABELS {
+        form.error(
+            field,
+            format!(
+                "asks for {} labels; at most {MAX_LABELS} a request",
+                keys.len()
+            ),
+        );
+    }
+    let template = match params.get("template_id") {
+        None => None,
+        Some(raw) => match raw.trim().parse::<i64>() {
+            Ok(id) if id > 0 => Some(id),
+            _ => {
+                form.error(
+                    "template_id",
+                    "must be a template id (a positive whole number)",
+                );
+                None
+            }
+        },
+    };
+    form.finish()?;
+    let (template, records) =
+        label_prints::prepare(state.db(), company.id, of, template, &keys, field).await?;
+    let base = base_url(&state, &headers);
+    let labels: Vec<Value> = records
+        .iter()
+        .map(|r| {
+            json!({
+                "link": format!("{base}/scan/{}/{}/{}", company.id.0, segment(of), r.key),
+                "name": r.name,
+                "number": format!("#{}", r.number),
+                "identifier": r.identifier,
+                "company": company.name,
+            })
+        })
+        .collect();
+    let saved = label_prints::save(
+        state.db(),
+        company.id,
+        &template,
+        Value::Array(labels).to_string(),
+        records.len(),
+    )
+    .await?;
+    Ok(Json(json!({
+        "url": format!("{base}/labels/{}.pdf", saved.token),
+        "expires_at": moment(saved.expires_at, company.time_zone),
+        "labels": records.len(),
+        "pages": records.len().div_ceil(template.sheet.per_page()),
+        "template_id": template.id,
+    })))
+}
+
+/// `GET /labels/<token>.pdf`: the PDF of a print, without an API token, while its link
+/// works; else a JSON 404.
+pub async fn pdf(
+    State(state): State<AppState>,
+    Path(file): Path<String>,
+) -> Result<Response, ApiError> {
+    let gone = || {
+        ApiError::NotFound(
+            "No such label link, or it has expired (links work for an hour): ask for the labels again."
+                .into(),
+        )
+    };
+    let token = file.strip_suffix(".pdf").ok_or_else(gone)?;
+    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(gone());
+    }
+    let print = label_prints::fetch(state.db(), token)
+        .await?
+        .ok_or_else(gone)?;
+    let labels: Vec<Label> = serde_json::from_str::<Vec<Value>>(&print.labels)
+        .map_err(|e| ApiError::Internal(format!("label print JSON: {e}")))?
+        .into_iter()
+        .map(|l| Label {
+            link: l["link"].as_str().unwrap_or_default().to_owned(),
+            name: l["name"].as_str().unwrap_or_default().to_owned(),
+            number: l["number"].as_str().unwrap_or_default().to_owned(),
+            identifier: l["identifier"].as_str().map(str::to_owned),
+            company: l["company"].as_str().unwrap_or_default().to_owned(),
+        })
+        .collect();
+    let sheet = print.sheet;
+    let body = tokio::task::spawn_blocking(move || labels::render(&sheet, &labels))
+        .await
+        .map_err(|e| ApiError::Internal(format!("label rendering: {e}")))?
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "application/pdf"),
+            (
+                header::CONTENT_DISPOSITION,
+                "inline; filename=\"labels.pdf\"",
+            ),
+            (header::CACHE_CONTROL, "private, no-store"),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// `GET /scan/<company>/<assets|members|locations>/<n>`: what a label's QR code holds,
+/// answered without a token with where the record is in the API (no record data: the
+/// API needs the company's token). Staff pages (ROADMAP) will answer it with a page.
+pub async fn scan(
+    Path((company, kind, key)): Path<(i64, String, i64)>,
+) -> Result<Json<Value>, ApiError> {
+    let record = match kind.as_str() {
+        "assets" => "asset",
+        "members" => "member",
+        "locations" => "location",
+        _ => return Err(ApiError::NotFound("No such label link.".into())),
+    };
+    Ok(Json(json!({
+        "label": {
+            "company_id": company,
+            "record": record,
+            "number": key,
+            "api_path": format!("/{kind}/{key}.api"),
+        }
+    })))
+}
