@@ -15,6 +15,7 @@ dir=$(mktemp -d)
 server=
 cleanup() {
     [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    [[ -n "${bare_server:-}" ]] && kill "$bare_server" 2>/dev/null && wait "$bare_server" 2>/dev/null
     rm -rf "$dir"
     if [[ -n "${PG_URL:-}" ]]; then
         psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" >/dev/null 2>&1 || true
@@ -32,6 +33,19 @@ start() { # database URL, extra serve flags...
         sleep 0.1
     done
     echo "the server did not start" >&2
+    exit 1
+}
+
+# The bare axum server (`rentrack-bench bare`) on $BARE_PORT, stopped at exit.
+bare_server=
+start_bare() {
+    "$BENCH" bare --listen "127.0.0.1:$BARE_PORT" 2>/dev/null &
+    bare_server=$!
+    for _ in $(seq 1 100); do
+        curl -sf "http://127.0.0.1:$BARE_PORT/healthz" >/dev/null && return
+        sleep 0.1
+    done
+    echo "the bare server did not start" >&2
     exit 1
 }
 
@@ -160,13 +174,21 @@ step_figure() { # step, figure
 # to the caller's associative arrays `got` and `p99s` (one figure a round, by mix, and
 # by `<mix>/<step>` for each step of a cycle); `rows` lists the mixes and steps seen;
 # a run that counted any error adds a line to `failures`.
+#
+# The mix `bare` is the healthz mix sent to the bare axum server (`rentrack-bench bare`,
+# which `start_bare` starts on $BARE_PORT): the machine's ceiling, measured in the same
+# round; `summarize` then adds each row's ratio to it.
 run_rounds() { # label (sqlite or postgres), token
-    local db=$1 token=$2 round mix line bad step steps
+    local db=$1 token=$2 round mix line bad step steps url sent
     rows=
     for round in $(seq 1 "$ROUNDS"); do
         for mix in $MIXES; do
-            line=$("$BENCH" run --base-url "http://127.0.0.1:$PORT" --token "$token" \
-                --mix "$mix" --connections "$CONNECTIONS" --duration "$DURATION" --warmup "$WARMUP")
+            url="http://127.0.0.1:$PORT" sent=$mix
+            if [[ $mix == bare ]]; then
+                url="http://127.0.0.1:$BARE_PORT" sent=healthz
+            fi
+            line=$("$BENCH" run --base-url "$url" --token "$token" \
+                --mix "$sent" --connections "$CONNECTIONS" --duration "$DURATION" --warmup "$WARMUP")
             results+=("$line")
             got[$mix]+="$(rps <<<"$line") "
             p99s[$mix]+="$(p99 <<<"$line") "
@@ -195,14 +217,17 @@ run_rounds() { # label (sqlite or postgres), token
 # and shown on stderr), and a table of them on stderr.
 summarize() { # kind, label (sqlite or postgres), title of the table, more JSON fields ("\"k\":v,")
     local kind=$1 db=$2 title=$3 more=${4:-} row
-    results+=("{\"bench\":\"$kind\",\"database\":\"$db\",$more\"connections\":$CONNECTIONS,\"rounds\":$ROUNDS,$(medians rps got %.1f),$(medians p99_ms p99s %.3f),$(medians ratio_to_healthz got %.3f healthz)}")
+    local bare=
+    [[ -n ${got[bare]:-} ]] && bare=",$(medians ratio_to_bare got %.3f bare)"
+    results+=("{\"bench\":\"$kind\",\"database\":\"$db\",$more\"connections\":$CONNECTIONS,\"rounds\":$ROUNDS,$(medians rps got %.1f),$(medians p99_ms p99s %.3f),$(medians ratio_to_healthz got %.3f healthz)$bare}")
     echo "${results[-1]}" >&2
     {
         printf '%s, median of %d rounds:\n' "$title" "$ROUNDS"
-        printf '  %-40s %10s %10s %10s\n' mix "req/s" "p99 ms" "/healthz"
+        printf '  %-40s %10s %10s %10s %10s\n' mix "req/s" "p99 ms" "/healthz" "${bare:+/bare}"
         for row in $rows; do
-            printf '  %-40s %10.1f %10.3f %10.3f\n' "$row" "$(median_of "${got[$row]}")" \
-                "$(median_of "${p99s[$row]}")" "$(median_of "${got[$row]}" "${got[healthz]}")"
+            printf '  %-40s %10.1f %10.3f %10.3f %10s\n' "$row" "$(median_of "${got[$row]}")" \
+                "$(median_of "${p99s[$row]}")" "$(median_of "${got[$row]}" "${got[healthz]}")" \
+                "${bare:+$(median_of "${got[$row]}" "${got[bare]}")}"
         done
     } >&2
 }

@@ -36,6 +36,18 @@ enum Command {
     Seed(SeedArgs),
     /// Run a fixed request mix and report throughput and latency.
     Run(RunArgs),
+    /// Serve a bare axum server: `GET /healthz` answers a constant `{"status":"ok"}`,
+    /// with no database, no middleware and the same runtime as `rentrack serve` (one
+    /// worker thread per CPU). The ceiling every figure of the request path is a
+    /// ratio of, measured in the same run.
+    Bare(BareArgs),
+}
+
+#[derive(Args)]
+struct BareArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:3990")]
+    listen: std::net::SocketAddr,
 }
 
 #[derive(Args)]
@@ -137,8 +149,30 @@ fn seconds(name: &str, v: f64) -> Result<Duration> {
     Ok(Duration::from_secs_f64(v))
 }
 
+/// The bare server: axum's own routing and JSON, nothing of rentrack's.
+fn bare(args: BareArgs) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the tokio runtime")?;
+    runtime.block_on(async move {
+        let app = axum::Router::new().route(
+            "/healthz",
+            axum::routing::get(|| async { axum::Json(serde_json::json!({"status": "ok"})) }),
+        );
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("listening on {}", args.listen))?;
+        eprintln!("bare axum server on http://{}", args.listen);
+        axum::serve(listener, app).await.context("serving")
+    })
+}
+
 fn main() -> Result<()> {
     let cli = Cli::parse();
+    if let Command::Bare(args) = cli.command {
+        return bare(args);
+    }
     let threads = match cli.threads {
         Some(0) => bail!("--threads must be at least 1"),
         Some(n) => n,
@@ -197,6 +231,7 @@ fn main() -> Result<()> {
             }
             runtime.block_on(load::run(target, &a.server.base_url, opts))
         }
+        Command::Bare(_) => unreachable!("served above"),
     }
 }
 

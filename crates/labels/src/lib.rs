@@ -85,3 +85,52 @@ pub fn render(sheet: &Sheet, labels: &[Label]) -> Result<Vec<u8>, RenderError> {
     fonts.write(&mut pdf, &font_refs, &mut next);
     Ok(pdf.finish())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn label(name: String) -> Label {
+        Label {
+            link: "https://rentrack.example/scan/1/assets/1".into(),
+            name,
+            number: "#1".into(),
+            identifier: None,
+            company: "Acme".into(),
+        }
+    }
+
+    #[test]
+    fn more_than_256_characters_outside_noto_take_several_pixel_fonts() {
+        let names: Vec<Label> = (0..40)
+            .map(|i| {
+                let start = 0x4E00 + i * 10;
+                label((start..start + 10).filter_map(char::from_u32).collect())
+            })
+            .collect();
+        let sheet = Sheet::new(STANDARD[3].1).unwrap();
+        let pdf = render(&sheet, &names).unwrap();
+        let text = String::from_utf8_lossy(&pdf);
+        assert!(
+            text.contains("/P0") && text.contains("/P1"),
+            "two pixel fonts"
+        );
+        assert!(!text.contains("/P2"), "400 characters need two, not three");
+    }
+
+    #[test]
+    fn no_labels_make_one_empty_page_and_a_link_too_long_is_an_error() {
+        let sheet = Sheet::new(STANDARD[0].1).unwrap();
+        let pdf = render(&sheet, &[]).unwrap();
+        assert!(pdf.starts_with(b"%PDF-"));
+        let mut long = label("Tent".into());
+        long.link = "x".repeat(5000);
+        assert!(matches!(
+            render(&sheet, &[long]),
+            Err(RenderError::LinkTooLong {
+                index: 0,
+                len: 5000
+            })
+        ));
+    }
+}

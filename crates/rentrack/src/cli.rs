@@ -92,6 +92,11 @@ pub struct ServeArgs {
     /// http; set it behind TLS or a proxy.
     #[arg(long, env = "RENTRACK_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// How long (milliseconds) a token's company is remembered per instance: a
+    /// regenerated token, a disabled API or a plan changed by another instance or the
+    /// CLI takes effect here within it. 0 looks the company up on every request.
+    #[arg(long, env = "RENTRACK_COMPANY_TTL_MS", default_value_t = 1000)]
+    pub company_ttl_ms: u64,
 }
 
 #[derive(Subcommand)]

@@ -58,6 +58,7 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
             request_timeout: Duration::from_secs(args.request_timeout_secs),
             trusted_proxies: web::client_addr::TrustedProxies(args.trusted_proxy.clone()),
             public_url: args.public_url.clone(),
+            company_ttl: Duration::from_millis(args.company_ttl_ms),
         },
     )
 }

@@ -221,6 +221,11 @@ pub async fn find(db: &Db, id: CompanyId) -> Result<Company, StoreError> {
 /// The company a token belongs to, if the token is current.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Company>, StoreError> {
+    authenticate_hashed(db, &hash_token(token)).await
+}
+
+/// The company whose token's SHA-256 is `hash` ([`hash_token`]).
+pub async fn authenticate_hashed(db: &Db, hash: &str) -> Result<Option<Company>, StoreError> {
     let stmt = Query::select()
         .columns(COLUMNS.map(|c| ("companies", c)))
         .from("api_tokens")
@@ -228,7 +233,7 @@ pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Company>, Store
             "companies",
             Expr::col(("companies", "id")).equals(("api_tokens", "company_id")),
         )
-        .and_where(Expr::col(("api_tokens", "token_hash")).eq(hash_token(token)))
+        .and_where(Expr::col(("api_tokens", "token_hash")).eq(hash))
         .to_owned();
     let row: Option<CompanyRow> = db.read().optional(&stmt).await?;
     Ok(row.map(Company::from))

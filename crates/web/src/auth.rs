@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use domain::rate_limit::Decision;
-use store::companies::{self, Company};
+use store::companies::Company;
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -109,7 +109,10 @@ async fn admit(
             None,
         )
     })?;
-    let company = companies::authenticate(state.db(), &token)
+    let company = state
+        .inner()
+        .companies
+        .company(state.db(), &token)
         .await
         .map_err(|e| (ApiError::from(e), None))?
         .ok_or_else(|| {

@@ -5,6 +5,7 @@ pub mod address_block;
 pub mod api;
 pub mod auth;
 pub mod client_addr;
+pub mod company_cache;
 pub mod console;
 pub mod custom_attributes;
 pub mod error;

@@ -22,6 +22,9 @@ pub struct Config {
     /// label links and of the links in labels' QR codes. Without it, the request's
     /// `Host` over http.
     pub public_url: Option<String>,
+    /// How long a token's company is remembered (`company_cache`): the bound within
+    /// which a change made elsewhere takes effect here. Zero looks it up every time.
+    pub company_ttl: std::time::Duration,
 }
 
 impl Default for Config {
@@ -32,6 +35,7 @@ impl Default for Config {
             request_timeout: std::time::Duration::from_secs(30),
             trusted_proxies: Default::default(),
             public_url: None,
+            company_ttl: std::time::Duration::from_secs(1),
         }
     }
 }
@@ -45,10 +49,12 @@ pub struct Inner {
     pub limiter: Limiter,
     pub metrics: Metrics,
     pub usage: Usage,
+    pub companies: crate::company_cache::CompanyCache,
 }
 
 impl AppState {
     pub fn new(db: Db, config: Config) -> Self {
+        let companies = crate::company_cache::CompanyCache::new(config.company_ttl);
         let limiter = if config.shared_rate_limits {
             Limiter::shared()
         } else {
@@ -60,6 +66,7 @@ impl AppState {
             limiter,
             metrics: Metrics::default(),
             usage: Usage::default(),
+            companies,
         }))
     }
 

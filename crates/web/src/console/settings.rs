@@ -97,6 +97,7 @@ pub(super) async fn set_api(
     {
         return internal(e);
     }
+    state.inner().companies.forget_all();
     let notice = if enabled {
         "The API is enabled."
     } else {
@@ -115,7 +116,10 @@ pub(super) async fn regenerate_token(
         Err(r) => return r,
     };
     match companies::regenerate_token(state.db(), session.company.id).await {
-        Ok(token) => settings(&state, session, Some(token.0), None, None).await,
+        Ok(token) => {
+            state.inner().companies.forget_all();
+            settings(&state, session, Some(token.0), None, None).await
+        }
         Err(e) => internal(e),
     }
 }
@@ -145,6 +149,7 @@ pub(super) async fn set_time_zone(
     if let Err(e) = companies::set_time_zone(state.db(), &session.company.subdomain, tz).await {
         return internal(e);
     }
+    state.inner().companies.forget_all();
     settings(
         &state,
         session,

@@ -99,5 +99,6 @@ async fn update(
     settings.best_pricing = form.boolean("best_pricing");
     form.finish()?;
     let company = companies::update_settings(state.db(), company.id, settings).await?;
+    state.inner().companies.forget_all();
     Ok(Json(views::one("company_settings", render(&company))))
 }

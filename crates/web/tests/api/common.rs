@@ -204,6 +204,18 @@ impl Builder {
 }
 
 impl TestApp {
+    /// Another instance of the server (its own memory: rate limits, remembered
+    /// companies) on the same database, for the same company.
+    pub fn another_instance(&self, config: web::Config) -> TestApp {
+        TestApp {
+            db: self.db.clone(),
+            db_url: self.db_url.clone(),
+            router: web::router(web::AppState::new(self.db.clone(), config)),
+            token: self.token.clone(),
+            company: self.company.clone(),
+        }
+    }
+
     pub fn builder(kind: Kind) -> Builder {
         Builder {
             kind,

@@ -9,6 +9,7 @@ both!(
     ids_that_are_not_ids_are_a_404_naming_the_kind,
     token_sources_and_precedence,
     regenerated_token_stops_working_at_once,
+    company_changes_made_elsewhere_take_effect_within_the_bound,
     disabled_api_is_forbidden,
     host_must_match_the_token_company,
     tenant_records_do_not_exist_for_others,
@@ -54,6 +55,81 @@ async fn token_sources_and_precedence(kind: Kind) {
         .expect(StatusCode::UNAUTHORIZED);
 }
 
+/// Each instance remembers a token's company for `company_ttl`: a change made
+/// elsewhere (another instance, the CLI) takes effect within it, and no later.
+async fn company_changes_made_elsewhere_take_effect_within_the_bound(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let ttl = std::time::Duration::from_secs(2);
+    let other = app.another_instance(web::Config {
+        company_ttl: ttl,
+        ..Default::default()
+    });
+    other
+        .get("/assets/vendors.api")
+        .await
+        .expect(StatusCode::OK);
+    store::companies::set_api_enabled(&app.db, &app.company.subdomain, false)
+        .await
+        .unwrap();
+    // The other instance answers from memory until the bound...
+    other
+        .get("/assets/vendors.api")
+        .await
+        .expect(StatusCode::OK);
+    // ...this one looks the token up for the first time and sees the change.
+    app.get("/assets/vendors.api")
+        .await
+        .expect(StatusCode::FORBIDDEN);
+    tokio::time::sleep(ttl + std::time::Duration::from_millis(100)).await;
+    other
+        .get("/assets/vendors.api")
+        .await
+        .expect(StatusCode::FORBIDDEN);
+    store::companies::set_api_enabled(&app.db, &app.company.subdomain, true)
+        .await
+        .unwrap();
+    tokio::time::sleep(ttl + std::time::Duration::from_millis(100)).await;
+    other
+        .get("/assets/vendors.api")
+        .await
+        .expect(StatusCode::OK);
+    let new = store::companies::regenerate_token(&app.db, app.company.id)
+        .await
+        .unwrap()
+        .0;
+    tokio::time::sleep(ttl + std::time::Duration::from_millis(100)).await;
+    other
+        .get("/assets/vendors.api")
+        .await
+        .expect(StatusCode::UNAUTHORIZED);
+    other
+        .anonymous(Method::GET, "/assets/vendors.api")
+        .header("token", &new)
+        .send()
+        .await
+        .expect(StatusCode::OK);
+    // Without the cache every request sees the database at once.
+    let uncached = app.another_instance(web::Config {
+        company_ttl: std::time::Duration::ZERO,
+        ..Default::default()
+    });
+    uncached
+        .anonymous(Method::GET, "/assets/vendors.api")
+        .header("token", &new)
+        .send()
+        .await
+        .expect(StatusCode::OK);
+    store::companies::set_api_enabled(&app.db, &app.company.subdomain, false)
+        .await
+        .unwrap();
+    uncached
+        .anonymous(Method::GET, "/assets/vendors.api")
+        .header("token", &new)
+        .send()
+        .await
+        .expect(StatusCode::FORBIDDEN);
+}
+
 async fn regenerated_token_stops_working_at_once(kind: Kind) {
     let app = TestApp::new(kind).await;
     let old = app.token.clone();
@@ -89,6 +165,9 @@ async fn disabled_api_is_forbidden(kind: Kind) {
     store::companies::set_api_enabled(&app.db, &app.company.subdomain, true)
         .await
         .unwrap();
+    // Enabled elsewhere (not through this instance): it takes effect here within the
+    // company cache's bound (1 s).
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     let res = app.get("/locations/get_line_item_locations.api").await;
     assert_eq!(res.expect(StatusCode::OK)["locations"], json!([]));
 }

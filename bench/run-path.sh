@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The request path against the machine's limit (issue 15): a bare axum server answering
+# /healthz with a constant JSON (`rentrack-bench bare`), rentrack's /healthz, the
+# details of a location, a member and an asset, and a page of the location and member
+# lists, each as a ratio of the bare server measured in the same round. Starts its own
+# server on a fresh SQLite file and, with PG_URL set, on a fresh PostgreSQL database;
+# seeds LOCATIONS locations, MEMBERS members and ASSETS fixed assets through the API;
+# runs each mix at 64 connections, ROUNDS times in turn, and prints the medians (a
+# table on stderr, one "path" JSON line per database on stdout).
+#
+#   bench/run-path.sh                                  # SQLite only; builds in release mode
+#   PG_URL=postgres://postgres@127.0.0.1:5432/postgres bench/run-path.sh
+#   RENTRACK=/path/to/old/rentrack bench/run-path.sh   # another build of the server
+#
+# Optional: LOCATIONS (1000), MEMBERS (1000), ASSETS (1000), CONNECTIONS (64),
+# DURATION (10), WARMUP (2), ROUNDS (3), BENCH_THREADS (1), PORT (3993), BARE_PORT
+# (3992), SEED_CONCURRENCY (16), DATABASES ("sqlite postgres"), MIXES (bare and healthz
+# must be among them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
+if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
+    cargo build --release --quiet -p rentrack -p rentrack-bench
+fi
+RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
+BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+LOCATIONS=${LOCATIONS:-1000}
+MEMBERS=${MEMBERS:-1000}
+ASSETS=${ASSETS:-1000}
+CONNECTIONS=${CONNECTIONS:-64}
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-2}
+ROUNDS=${ROUNDS:-3}
+PORT=${PORT:-3993}
+BARE_PORT=${BARE_PORT:-3992}
+SEED_CONCURRENCY=${SEED_CONCURRENCY:-16}
+export BENCH_THREADS=${BENCH_THREADS:-1}
+DATABASES=${DATABASES:-sqlite postgres}
+MIXES=${MIXES:-"bare healthz location-details member-details asset-details location-list member-list"}
+PG_DB=rentrack_bench_path
+
+source bench/own-server.sh
+
+results=()
+failures=()
+start_bare
+measure() { # label (sqlite or postgres), database URL, serve flags for the seed...
+    local db=$1 url=$2
+    shift 2
+    local token
+    token=$(company_token "$url" path)
+    start "$url" "$@"
+    results+=("$("$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$token" \
+        --locations "$LOCATIONS" --groups 0 --vendors 0 --members "$MEMBERS" \
+        --assets "$ASSETS" --concurrency "$SEED_CONCURRENCY")")
+    restart_after_seed "$db" "$url"
+    local -A got=() p99s=()
+    run_rounds "$db" "$token"
+    stop
+    summarize path "$db" "$db, $LOCATIONS locations, $MEMBERS members, $ASSETS assets, $CONNECTIONS connections" \
+        "\"locations\":$LOCATIONS,\"members\":$MEMBERS,\"assets\":$ASSETS,"
+}
+
+for_each_database
+finish
