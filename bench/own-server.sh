@@ -227,7 +227,7 @@ summarize() { # kind, label (sqlite or postgres), title of the table, more JSON 
         for row in $rows; do
             printf '  %-40s %10.1f %10.3f %10.3f %10s\n' "$row" "$(median_of "${got[$row]}")" \
                 "$(median_of "${p99s[$row]}")" "$(median_of "${got[$row]}" "${got[healthz]}")" \
-                "${bare:+$(median_of "${got[$row]}" "${got[bare]}")}"
+                "${bare:+$(printf '%.3f' "$(median_of "${got[$row]}" "${got[bare]}")")}"
         done
     } >&2
 }

@@ -6,7 +6,8 @@
 # server on a fresh SQLite file and, with PG_URL set, on a fresh PostgreSQL database;
 # seeds LOCATIONS locations, MEMBERS members and ASSETS fixed assets through the API;
 # runs each mix at 64 connections, ROUNDS times in turn, and prints the medians (a
-# table on stderr, one "path" JSON line per database on stdout).
+# table on stderr, one "path" JSON line per database on stdout) with the server's
+# resident memory at rest and at most under the load.
 #
 #   bench/run-path.sh                                  # SQLite only; builds in release mode
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres bench/run-path.sh
@@ -54,11 +55,40 @@ measure() { # label (sqlite or postgres), database URL, serve flags for the seed
         --locations "$LOCATIONS" --groups 0 --vendors 0 --members "$MEMBERS" \
         --assets "$ASSETS" --concurrency "$SEED_CONCURRENCY")")
     restart_after_seed "$db" "$url"
+    # The server's resident memory after its start (at rest) and the most seen while
+    # the mixes run (sampled every 0.2 s).
+    local rest watcher
+    sleep 1
+    rest=$(rss_kb "$server")
+    echo "$rest" >"$dir/rss_peak"
+    watch_rss "$server" "$dir/rss_peak" &
+    watcher=$!
     local -A got=() p99s=()
     run_rounds "$db" "$token"
+    kill "$watcher"
+    wait "$watcher" 2>/dev/null || true
     stop
-    summarize path "$db" "$db, $LOCATIONS locations, $MEMBERS members, $ASSETS assets, $CONNECTIONS connections" \
-        "\"locations\":$LOCATIONS,\"members\":$MEMBERS,\"assets\":$ASSETS,"
+    local peak
+    peak=$(cat "$dir/rss_peak")
+    summarize path "$db" "$db, $LOCATIONS locations, $MEMBERS members, $ASSETS assets, $CONNECTIONS connections; RSS $((rest / 1024)) MB at rest, $((peak / 1024)) MB at most under load" \
+        "\"locations\":$LOCATIONS,\"members\":$MEMBERS,\"assets\":$ASSETS,\"rss_rest_kb\":$rest,\"rss_peak_kb\":$peak,"
+}
+
+rss_kb() { # pid: its resident memory in kB
+    awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0
+}
+
+watch_rss() { # pid, file: keeps the largest resident memory seen in the file
+    local max now
+    max=$(cat "$2")
+    while :; do
+        now=$(rss_kb "$1")
+        if ((now > max)); then
+            max=$now
+            echo "$max" >"$2"
+        fi
+        sleep 0.2
+    done
 }
 
 for_each_database

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A flame graph of the server answering one mix (default: location details) at 64
+# connections: starts its own server on a fresh SQLite file (or PostgreSQL with
+# DATABASE=postgres and PG_URL), seeds 1,000 locations, members and assets, samples the
+# server with `perf record` (software clock, DWARF call graphs) while `rentrack-bench
+# run` drives the mix, and folds the samples into an SVG with inferno.
+#
+#   bench/flamegraph.sh docs/flamegraphs/location-details.svg
+#   MIX=member-details RENTRACK=/path/to/old/rentrack bench/flamegraph.sh old.svg
+#
+# Installs what it needs: Debian's linux-perf (perf) and, with cargo, inferno
+# (inferno-collapse-perf, inferno-flamegraph). Optional: MIX (location-details),
+# DURATION (10), FREQUENCY (299 samples a second), PORT (3991), DATABASE (sqlite).
+set -euo pipefail
+OUT=${1:?name the SVG to write}
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
+if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
+    cargo build --release --quiet -p rentrack -p rentrack-bench
+fi
+RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
+BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+MIX=${MIX:-location-details}
+DURATION=${DURATION:-10}
+FREQUENCY=${FREQUENCY:-299}
+PORT=${PORT:-3991}
+DATABASE=${DATABASE:-sqlite}
+PG_DB=rentrack_bench_flame
+
+if ! command -v perf >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq linux-perf >/dev/null
+fi
+if ! command -v inferno-flamegraph >/dev/null 2>&1; then
+    cargo install --quiet --locked inferno
+fi
+
+source bench/own-server.sh
+
+case $DATABASE in
+sqlite) url="sqlite://$dir/bench.db" ;;
+postgres)
+    : "${PG_URL:?set PG_URL for DATABASE=postgres}"
+    psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" -c "CREATE DATABASE $PG_DB" >/dev/null
+    url="${PG_URL%/*}/$PG_DB"
+    ;;
+*) echo "DATABASE is sqlite or postgres" >&2; exit 1 ;;
+esac
+token=$(company_token "$url" flame)
+start "$url"
+"$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$token" --locations 1000 --groups 0 \
+    --vendors 0 --members 1000 --assets 1000 --concurrency 16 >/dev/null
+restart_after_seed "$DATABASE" "$url"
+perf record -q -F "$FREQUENCY" --call-graph dwarf,16384 -p "$server" -o "$dir/perf.data" \
+    -- sleep "$((DURATION + 2))" 2>/dev/null &
+recorder=$!
+BENCH_THREADS=1 "$BENCH" run --base-url "http://127.0.0.1:$PORT" --token "$token" --mix "$MIX" \
+    --connections 64 --duration "$DURATION" --warmup 2 | tee "$dir/run.json" >&2
+wait "$recorder" || true
+mkdir -p "$(dirname "$OUT")"
+perf script -i "$dir/perf.data" 2>/dev/null | inferno-collapse-perf >"$dir/folded"
+rps=$(rps <"$dir/run.json")
+inferno-flamegraph --minwidth 1 --title "rentrack $MIX, $DATABASE, 64 connections ($rps req/s while sampled)" \
+    <"$dir/folded" >"$OUT"
+echo "wrote $OUT" >&2
