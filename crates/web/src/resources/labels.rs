@@ -59,7 +59,9 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/qrcodes",
-        post(assets),
+        post(|s: State<AppState>, t: Tenant, h: HeaderMap, p: Params| {
+            print(s, t, h, p, TemplateType::Asset, "asset_seq")
+        }),
         print_doc(
             "A link to a PDF of item labels (fixed assets, inventory, asset stock)",
             "asset_seq",
@@ -68,7 +70,9 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/qrcode/members",
-        post(members),
+        post(|s: State<AppState>, t: Tenant, h: HeaderMap, p: Params| {
+            print(s, t, h, p, TemplateType::Member, "member_id")
+        }),
         print_doc(
             "A link to a PDF of member labels",
             "member_id",
@@ -77,7 +81,9 @@ pub fn routes(api: Api) -> Api {
     )
     .route(
         "/qrcode/locations",
-        post(locations),
+        post(|s: State<AppState>, t: Tenant, h: HeaderMap, p: Params| {
+            print(s, t, h, p, TemplateType::Location, "location_id")
+        }),
         print_doc(
             "A link to a PDF of location labels",
             "location_id",
@@ -242,43 +248,20 @@ async fn create(
     let columns = count(&mut form, "columns");
     let rows = count(&mut form, "rows");
     let is_default = form.boolean("default");
-    let spec = match (
-        page_width,
-        page_height,
-        label_width,
-        label_height,
-        columns,
-        rows,
-        margin_left,
-        margin_top,
-        gap_x,
-        gap_y,
-    ) {
-        (
-            Some(page_width),
-            Some(page_height),
-            Some(label_width),
-            Some(label_height),
-            Some(columns),
-            Some(rows),
-            Some(margin_left),
-            Some(margin_top),
-            Some(gap_x),
-            Some(gap_y),
-        ) => Some(SheetSpec {
-            page_width,
-            page_height,
-            label_width,
-            label_height,
-            columns,
-            rows,
-            margin_left,
-            margin_top,
-            gap_x,
-            gap_y,
-        }),
-        _ => None,
-    };
+    let spec = (|| {
+        Some(SheetSpec {
+            page_width: page_width?,
+            page_height: page_height?,
+            label_width: label_width?,
+            label_height: label_height?,
+            columns: columns?,
+            rows: rows?,
+            margin_left: margin_left?,
+            margin_top: margin_top?,
+            gap_x: gap_x?,
+            gap_y: gap_y?,
+        })
+    })();
     let sheet = spec.and_then(|s| match Sheet::new(s) {
         Ok(sheet) => Some(sheet),
         Err(e) => {
@@ -306,57 +289,6 @@ async fn create(
         "print_label_template",
         render(&template, company.time_zone),
     )))
-}
-
-async fn assets(
-    state: State<AppState>,
-    tenant: Tenant,
-    headers: HeaderMap,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    print(
-        state,
-        tenant,
-        headers,
-        params,
-        TemplateType::Asset,
-        "asset_seq",
-    )
-    .await
-}
-
-async fn members(
-    state: State<AppState>,
-    tenant: Tenant,
-    headers: HeaderMap,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    print(
-        state,
-        tenant,
-        headers,
-        params,
-        TemplateType::Member,
-        "member_id",
-    )
-    .await
-}
-
-async fn locations(
-    state: State<AppState>,
-    tenant: Tenant,
-    headers: HeaderMap,
-    params: Params,
-) -> Result<Json<Value>, ApiError> {
-    print(
-        state,
-        tenant,
-        headers,
-        params,
-        TemplateType::Location,
-        "location_id",
-    )
-    .await
 }
 
 /// The path segment of a record kind in scan links and API paths.
