@@ -344,25 +344,44 @@ fn plan_rate_limit_and_api_switch_commands_change_the_company() {
 }
 
 #[test]
-fn token_regenerate_stops_the_old_token_at_once() {
+fn token_regenerate_stops_the_old_token_within_the_company_cache_bound() {
     for db in databases() {
         let old = unlimited_company(&db);
-        let server = Server::start(&db, &["serve"]);
+        // One server remembering a token's company for the default second, one not at all.
+        let cached = Server::start(&db, &["serve"]);
+        let uncached = Server::start(&db, &["serve", "--company-ttl-ms", "0"]);
         let path = "/locations/get_line_item_locations.api";
-        assert_eq!(get(server.port(), path, &[("token", &old)]).0, 200);
-
+        for server in [&cached, &uncached] {
+            assert_eq!(get(server.port(), path, &[("token", &old)]).0, 200);
+        }
         let new = json(&db, &["token", "regenerate", "--subdomain", "acme"])["token"]
             .as_str()
             .unwrap()
             .to_owned();
         assert_ne!(new, old);
-        let (status, body) = get(server.port(), path, &[("token", &old)]);
-        assert_eq!(status, 401, "{body}");
+        let regenerated = std::time::Instant::now();
+        let (status, body) = get(uncached.port(), path, &[("token", &old)]);
+        assert_eq!(status, 401, "without the cache, at once: {body}");
         assert!(
             serde_json::from_str::<Value>(&body).is_ok(),
             "a JSON error: {body}"
         );
-        assert_eq!(get(server.port(), path, &[("token", &new)]).0, 200);
+        // With it, within the second (and a margin for a slow machine).
+        loop {
+            let (status, _) = get(cached.port(), path, &[("token", &old)]);
+            if status == 401 {
+                break;
+            }
+            assert_eq!(status, 200);
+            assert!(
+                regenerated.elapsed() < std::time::Duration::from_millis(1500),
+                "the old token still works after the bound"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        for server in [&cached, &uncached] {
+            assert_eq!(get(server.port(), path, &[("token", &new)]).0, 200);
+        }
     }
 }
 
