@@ -439,13 +439,18 @@ pub async fn pdf(
 /// answered without a token with where the record is in the API (no record data: the
 /// API needs the company's token). Staff pages (ROADMAP) will answer it with a page.
 pub async fn scan(
-    Path((company, kind, key)): Path<(i64, String, i64)>,
+    Path((company, kind, key)): Path<(String, String, String)>,
 ) -> Result<Json<Value>, ApiError> {
+    let gone = || ApiError::NotFound("No such label link.".into());
+    let number = |raw: &str| raw.parse::<i64>().ok().filter(|n| *n > 0);
+    let (Some(company), Some(key)) = (number(&company), number(&key)) else {
+        return Err(gone());
+    };
     let record = match kind.as_str() {
         "assets" => "asset",
         "members" => "member",
         "locations" => "location",
-        _ => return Err(ApiError::NotFound("No such label link.".into())),
+        _ => return Err(gone()),
     };
     Ok(Json(json!({
         "label": {

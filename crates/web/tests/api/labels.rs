@@ -276,6 +276,12 @@ async fn item_labels_show_names_in_any_script_and_link_to_their_items(kind: Kind
         app.get(&api_path).await.expect(StatusCode::OK)["asset"]["name"],
         "Łódź 東京 Kamera"
     );
+    // A scan link that is none: a JSON 404, as every failure.
+    for bad in ["/scan/x/assets/1", "/scan/1/boxes/1", "/scan/1/assets/-4"] {
+        let res = app.anonymous(Method::GET, bad).send().await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{bad}");
+        assert!(res.body.is_object(), "a JSON error: {}", res.text);
+    }
 }
 
 async fn member_and_location_labels_print_on_sheets(kind: Kind) {
