@@ -359,7 +359,7 @@ fn token_regenerate_stops_the_old_token_within_the_company_cache_bound() {
             .unwrap()
             .to_owned();
         assert_ne!(new, old);
-        let regenerated = std::time::Instant::now();
+        let regenerated = Instant::now();
         let (status, body) = get(uncached.port(), path, &[("token", &old)]);
         assert_eq!(status, 401, "without the cache, at once: {body}");
         assert!(
@@ -374,10 +374,10 @@ fn token_regenerate_stops_the_old_token_within_the_company_cache_bound() {
             }
             assert_eq!(status, 200);
             assert!(
-                regenerated.elapsed() < std::time::Duration::from_millis(1500),
+                regenerated.elapsed() < Duration::from_millis(1500),
                 "the old token still works after the bound"
             );
-            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(50));
         }
         for server in [&cached, &uncached] {
             assert_eq!(get(server.port(), path, &[("token", &new)]).0, 200);
