@@ -3,19 +3,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let out = args.next().unwrap_or_else(|| "labels.pdf".into());
     let count: usize = args.next().and_then(|c| c.parse().ok()).unwrap_or(30);
-    let sheet = labels::Sheet::new(labels::SheetSpec {
-        page_width: 2159,
-        page_height: 2794,
-        label_width: 667,
-        label_height: 254,
-        columns: 3,
-        rows: 10,
-        margin_left: 48,
-        margin_top: 127,
-        gap_x: 31,
-        gap_y: 0,
-    })
-    .expect("a letter sheet of 30");
+    // The US Letter sheet of 30.
+    let sheet = labels::Sheet::new(labels::STANDARD[2].1).expect("a letter sheet of 30");
     let all: Vec<labels::Label> = (0..count)
         .map(|i| labels::Label {
             link: format!("https://rentrack.example/scan/1/assets/{}", 1000 + i),

@@ -25,7 +25,7 @@ use crate::state::AppState;
 use crate::views::{self, moment};
 
 pub fn routes(api: Api) -> Api {
-    api.route(
+    let api = api.route(
         "/print_label_templates",
         get(list).post(create),
         Doc::new(
@@ -56,46 +56,55 @@ pub fn routes(api: Api) -> Api {
         ])
         .returns("print_label_template")
         .returns_page("print_label_templates"),
-    )
-    .route(
-        "/qrcodes",
-        post(|s: State<AppState>, t: Tenant, h: HeaderMap, p: Params| {
-            print(s, t, h, p, TemplateType::Asset, "asset_seq")
-        }),
-        print_doc(
-            "A link to a PDF of item labels (fixed assets, inventory, asset stock)",
-            "asset_seq",
-            "required: item numbers, comma-separated (or asset_seq[]), at most 1000",
-        ),
-    )
-    .route(
-        "/qrcode/members",
-        post(|s: State<AppState>, t: Tenant, h: HeaderMap, p: Params| {
-            print(s, t, h, p, TemplateType::Member, "member_id")
-        }),
-        print_doc(
-            "A link to a PDF of member labels",
-            "member_id",
-            "required: member ids, comma-separated (or member_id[]), at most 1000",
-        ),
-    )
-    .route(
-        "/qrcode/locations",
-        post(|s: State<AppState>, t: Tenant, h: HeaderMap, p: Params| {
-            print(s, t, h, p, TemplateType::Location, "location_id")
-        }),
-        print_doc(
-            "A link to a PDF of location labels",
-            "location_id",
-            "required: location ids, comma-separated (or location_id[]), at most 1000",
-        ),
-    )
+    );
+    PRINTS
+        .into_iter()
+        .fold(api, |api, (path, of, field, summary)| {
+            api.route(
+                path,
+                post(
+                    move |s: State<AppState>, t: Tenant, h: HeaderMap, p: Params| {
+                        print(s, t, h, p, of, field)
+                    },
+                ),
+                print_doc(summary, of, field),
+            )
+        })
 }
 
-fn print_doc(summary: &'static str, field: &str, rule: &str) -> Doc {
+/// The three label requests: path, the records they print, the list parameter naming
+/// them, and the summary.
+const PRINTS: [(&str, TemplateType, &str, &str); 3] = [
+    (
+        "/qrcodes",
+        TemplateType::Asset,
+        "asset_seq",
+        "A link to a PDF of item labels (fixed assets, inventory, asset stock)",
+    ),
+    (
+        "/qrcode/members",
+        TemplateType::Member,
+        "member_id",
+        "A link to a PDF of member labels",
+    ),
+    (
+        "/qrcode/locations",
+        TemplateType::Location,
+        "location_id",
+        "A link to a PDF of location labels",
+    ),
+];
+
+fn print_doc(summary: &'static str, of: TemplateType, field: &str) -> Doc {
+    let what = match of {
+        TemplateType::Asset => "item numbers",
+        TemplateType::Member => "member ids",
+        TemplateType::Location => "location ids",
+    };
+    let rule = format!("required: {what}, comma-separated (or {field}[]), at most {MAX_LABELS}");
     Doc::new("Labels", summary)
         .query(&[
-            (field, rule),
+            (field, rule.as_str()),
             (
                 "template_id",
                 "a template of the matching template_type; the type's default when absent",
