@@ -12,8 +12,12 @@
 #   bench/run-path.sh                                  # SQLite only; builds in release mode
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres bench/run-path.sh
 #   RENTRACK=/path/to/old/rentrack bench/run-path.sh   # another build of the server
+#   LOCATIONS=100000 MEMBERS=100000 ASSETS=100000 CUSTOMERS=100000 MIXES="bare healthz \
+#       location-list-first location-list-end member-list-first member-list-end \
+#       asset-list-first asset-list-end customer-list-first customer-list-end" bench/run-path.sh
+#                                                      # list pages at 100,000 records
 #
-# Optional: LOCATIONS (1000), MEMBERS (1000), ASSETS (1000), CONNECTIONS (64),
+# Optional: LOCATIONS (1000), MEMBERS (1000), ASSETS (1000), CUSTOMERS (0), CONNECTIONS (64),
 # DURATION (10), WARMUP (2), ROUNDS (3), BENCH_THREADS (1), PORT (3993), BARE_PORT
 # (3992), SEED_CONCURRENCY (16), DATABASES ("sqlite postgres"), MIXES (bare and healthz
 # must be among them).
@@ -28,6 +32,7 @@ BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
 LOCATIONS=${LOCATIONS:-1000}
 MEMBERS=${MEMBERS:-1000}
 ASSETS=${ASSETS:-1000}
+CUSTOMERS=${CUSTOMERS:-0}
 CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-2}
@@ -53,7 +58,7 @@ measure() { # label (sqlite or postgres), database URL, serve flags for the seed
     start "$url" "$@"
     results+=("$("$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$token" \
         --locations "$LOCATIONS" --groups 0 --vendors 0 --members "$MEMBERS" \
-        --assets "$ASSETS" --concurrency "$SEED_CONCURRENCY")")
+        --assets "$ASSETS" --customers "$CUSTOMERS" --concurrency "$SEED_CONCURRENCY")")
     restart_after_seed "$db" "$url"
     # The server's resident memory after its start (at rest) and the most seen while
     # the mixes run (sampled every 0.2 s).
@@ -70,8 +75,8 @@ measure() { # label (sqlite or postgres), database URL, serve flags for the seed
     stop
     local peak
     peak=$(cat "$dir/rss_peak")
-    summarize path "$db" "$db, $LOCATIONS locations, $MEMBERS members, $ASSETS assets, $CONNECTIONS connections; RSS $((rest / 1024)) MB at rest, $((peak / 1024)) MB at most under load" \
-        "\"locations\":$LOCATIONS,\"members\":$MEMBERS,\"assets\":$ASSETS,\"rss_rest_kb\":$rest,\"rss_peak_kb\":$peak,"
+    summarize path "$db" "$db, $LOCATIONS locations, $MEMBERS members, $ASSETS assets, $CUSTOMERS customers, $CONNECTIONS connections; RSS $((rest / 1024)) MB at rest, $((peak / 1024)) MB at most under load" \
+        "\"locations\":$LOCATIONS,\"members\":$MEMBERS,\"assets\":$ASSETS,\"customers\":$CUSTOMERS,\"rss_rest_kb\":$rest,\"rss_peak_kb\":$peak,"
 }
 
 rss_kb() { # pid: its resident memory in kB

@@ -20,6 +20,10 @@ pub enum Mix {
     LocationDetails,
     /// GET /locations/get_line_item_locations.api?page=N&status=all, pages round-robin.
     LocationList,
+    /// The location list's page 1 only.
+    LocationListFirst,
+    /// The location list's last 10 pages, round-robin.
+    LocationListEnd,
     /// GET /assets/classification_view.api?page=N, pages round-robin.
     GroupList,
     /// GET /assets/vendors.api?page=N, pages round-robin.
@@ -28,6 +32,10 @@ pub enum Mix {
     VendorDetails,
     /// GET /members.api?page=N, pages round-robin.
     MemberList,
+    /// The member list's page 1 only.
+    MemberListFirst,
+    /// The member list's last 10 pages, round-robin.
+    MemberListEnd,
     /// GET /members/<id>.api, ids round-robin.
     MemberDetails,
     /// GET /members.api?filter=status&filter_val=active&page=N, pages round-robin.
@@ -534,12 +542,11 @@ async fn paths(
                 .collect()
         }
         Mix::CustomerListFirst => vec![Listing::CUSTOMERS.page(1)],
-        Mix::CustomerListEnd => {
-            let pages = page_count(conn, Listing::CUSTOMERS).await?;
-            (pages.saturating_sub(9).max(1)..=pages)
-                .map(|n| Listing::CUSTOMERS.page(n))
-                .collect()
-        }
+        Mix::CustomerListEnd => last_pages(conn, Listing::CUSTOMERS).await?,
+        Mix::LocationListFirst => vec![Listing::LOCATIONS.page(1)],
+        Mix::LocationListEnd => last_pages(conn, Listing::LOCATIONS).await?,
+        Mix::MemberListFirst => vec![Listing::MEMBERS.page(1)],
+        Mix::MemberListEnd => last_pages(conn, Listing::MEMBERS).await?,
         Mix::CustomerListMiddle => {
             let pages = page_count(conn, Listing::CUSTOMERS).await?;
             let from = (pages / 2).saturating_sub(4).max(1);
