@@ -91,7 +91,7 @@ impl Owner {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
 pub struct Address {
     pub id: i64,
     pub owner_id: i64,

@@ -31,7 +31,7 @@ impl Sequence {
     }
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx::FromRow, crate::LiteRow)]
 struct Next {
     last_value: i64,
 }

@@ -57,7 +57,7 @@ impl CouponRecord {
     }
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx::FromRow, crate::LiteRow)]
 struct CouponRow {
     id: i64,
     name: String,

@@ -1,21 +1,18 @@
 //! One storage type over SQLite and PostgreSQL. Statements are written once with
-//! sea-query and rendered for the backend in use; rows map through `sqlx::FromRow`
-//! derives, which work for both backends.
+//! sea-query and rendered for the backend in use. PostgreSQL runs through sqlx and
+//! reads rows through `sqlx::FromRow`; SQLite runs through rusqlite (`lite`) and reads
+//! them through `LiteRow`, derived beside it on every record type.
 
 use log::LevelFilter;
 use sea_query::{PostgresQueryBuilder, SqliteQueryBuilder, Values};
 use sea_query_sqlx::{SqlxBinder, SqlxValues};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
-};
-use sqlx::{
-    AssertSqlSafe, ConnectOptions, FromRow, PgPool, Postgres, Sqlite, SqlitePool, Transaction,
-};
+use sqlx::{AssertSqlSafe, ConnectOptions, FromRow, PgPool, Postgres, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
 
 use crate::StoreError;
+use crate::lite::{self, LiteOptions, LitePool, LiteRow};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -77,19 +74,13 @@ impl Statement for Sql {
     }
 }
 
-/// A row type readable from both backends.
-pub trait Record:
-    for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
-{
-}
-impl<T> Record for T where
-    T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin
-{
-}
+/// A row type readable from both backends: `#[derive(sqlx::FromRow, LiteRow)]`.
+pub trait Record: for<'r> FromRow<'r, PgRow> + LiteRow + Send + Unpin {}
+impl<T> Record for T where T: for<'r> FromRow<'r, PgRow> + LiteRow + Send + Unpin {}
 
 #[derive(Clone, Debug)]
 enum Pool {
-    Sqlite(SqlitePool),
+    Sqlite(LitePool),
     Postgres(PgPool),
 }
 
@@ -143,13 +134,17 @@ pub struct Tx {
 }
 
 enum TxInner {
-    Sqlite(Transaction<'static, Sqlite>),
+    /// A connection with a transaction open; `writes` when it holds the write lock.
+    Sqlite {
+        conn: lite::Conn,
+        writes: bool,
+    },
     Postgres(Transaction<'static, Postgres>),
 }
 
 macro_rules! run {
-    ($backend:expr, $exec:expr, $stmt:expr, $method:ident) => {{
-        let (sql, values) = $stmt.render($backend);
+    ($exec:expr, $stmt:expr, $method:ident) => {{
+        let (sql, values) = $stmt.render(Backend::Postgres);
         sqlx::query_as_with(AssertSqlSafe(sql), values)
             .$method($exec)
             .await
@@ -158,8 +153,8 @@ macro_rules! run {
 }
 
 macro_rules! exec {
-    ($backend:expr, $exec:expr, $stmt:expr) => {{
-        let (sql, values) = $stmt.render($backend);
+    ($exec:expr, $stmt:expr) => {{
+        let (sql, values) = $stmt.render(Backend::Postgres);
         sqlx::query_with(AssertSqlSafe(sql), values)
             .execute($exec)
             .await
@@ -168,47 +163,54 @@ macro_rules! exec {
     }};
 }
 
+macro_rules! lite {
+    ($conn:expr, $stmt:expr, $method:ident) => {{
+        let (sql, values) = $stmt.render(Backend::Sqlite);
+        $conn.$method(&sql, &values.0).map_err(StoreError::from)
+    }};
+}
+
 /// The same four operations on a pool and on a transaction.
 macro_rules! operations {
     ($self:ident, $sqlite:pat => $sq:expr, $postgres:pat => $pg:expr) => {
         pub async fn all<T: Record>(&mut $self, stmt: &impl Statement) -> Result<Vec<T>, StoreError> {
             match $self.target() {
-                $sqlite => run!(Backend::Sqlite, $sq, stmt, fetch_all),
-                $postgres => run!(Backend::Postgres, $pg, stmt, fetch_all),
+                $sqlite => lite!($sq, stmt, all),
+                $postgres => run!($pg, stmt, fetch_all),
             }
         }
 
         pub async fn optional<T: Record>(&mut $self, stmt: &impl Statement) -> Result<Option<T>, StoreError> {
             match $self.target() {
-                $sqlite => run!(Backend::Sqlite, $sq, stmt, fetch_optional),
-                $postgres => run!(Backend::Postgres, $pg, stmt, fetch_optional),
+                $sqlite => lite!($sq, stmt, optional),
+                $postgres => run!($pg, stmt, fetch_optional),
             }
         }
 
         pub async fn one<T: Record>(&mut $self, stmt: &impl Statement) -> Result<T, StoreError> {
             match $self.target() {
-                $sqlite => run!(Backend::Sqlite, $sq, stmt, fetch_one),
-                $postgres => run!(Backend::Postgres, $pg, stmt, fetch_one),
+                $sqlite => lite!($sq, stmt, one),
+                $postgres => run!($pg, stmt, fetch_one),
             }
         }
 
         /// Runs a statement and returns the number of rows it touched.
         pub async fn execute(&mut $self, stmt: &impl Statement) -> Result<u64, StoreError> {
             match $self.target() {
-                $sqlite => exec!(Backend::Sqlite, $sq, stmt),
-                $postgres => exec!(Backend::Postgres, $pg, stmt),
+                $sqlite => lite!($sq, stmt, execute),
+                $postgres => exec!($pg, stmt),
             }
         }
     };
 }
 
 enum PoolRef<'a> {
-    Sqlite(&'a SqlitePool),
+    Sqlite(&'a LitePool),
     Postgres(&'a PgPool),
 }
 
 enum TxRef<'a> {
-    Sqlite(&'a mut Transaction<'static, Sqlite>),
+    Sqlite(&'a lite::Conn),
     Postgres(&'a mut Transaction<'static, Postgres>),
 }
 
@@ -225,7 +227,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    operations!(self, PoolRef::Sqlite(p) => p, PoolRef::Postgres(p) => p);
+    operations!(self, PoolRef::Sqlite(p) => p.acquire().await?, PoolRef::Postgres(p) => p);
 
     pub fn backend(&self) -> Backend {
         self.db.backend()
@@ -235,23 +237,28 @@ impl<'a> Reader<'a> {
 impl Tx {
     fn target(&mut self) -> TxRef<'_> {
         match &mut self.inner {
-            TxInner::Sqlite(t) => TxRef::Sqlite(t),
+            TxInner::Sqlite { conn, .. } => TxRef::Sqlite(conn),
             TxInner::Postgres(t) => TxRef::Postgres(t),
         }
     }
 
-    operations!(self, TxRef::Sqlite(t) => &mut **t, TxRef::Postgres(t) => &mut **t);
+    operations!(self, TxRef::Sqlite(c) => c, TxRef::Postgres(t) => &mut **t);
 
     pub fn backend(&self) -> Backend {
         match self.inner {
-            TxInner::Sqlite(_) => Backend::Sqlite,
+            TxInner::Sqlite { .. } => Backend::Sqlite,
             TxInner::Postgres(_) => Backend::Postgres,
         }
     }
 
     pub async fn commit(self) -> Result<(), StoreError> {
         match self.inner {
-            TxInner::Sqlite(t) => t.commit().await?,
+            // A write reaches the disk at its commit: off the request's thread.
+            TxInner::Sqlite { conn, writes: true } => conn.batch_blocking("COMMIT").await.1?,
+            TxInner::Sqlite {
+                conn,
+                writes: false,
+            } => conn.batch("COMMIT")?,
             TxInner::Postgres(t) => t.commit().await?,
         }
         Ok(())
@@ -285,40 +292,19 @@ impl Db {
                     .await?,
             )
         } else if url.starts_with("sqlite:") {
-            let connect = SqliteConnectOptions::from_str(url)?
-                .create_if_missing(true)
-                .journal_mode(SqliteJournalMode::Wal)
-                .synchronous(match options.sqlite_synchronous {
-                    SqliteSync::Full => SqliteSynchronous::Full,
-                    SqliteSync::Normal => SqliteSynchronous::Normal,
-                })
-                .foreign_keys(true)
-                .busy_timeout(options.busy_timeout)
-                .log_slow_statements(LevelFilter::Warn, options.slow_statement);
-            let memory = url.contains(":memory:") || url.contains("mode=memory");
-            Pool::Sqlite(
-                SqlitePoolOptions::new()
-                    // An in-memory database lives in one connection.
-                    .max_connections(if memory {
-                        1
-                    } else {
-                        options.max_connections.unwrap_or(16)
-                    })
-                    .min_connections(if memory { 1 } else { 0 })
-                    .acquire_timeout(options.acquire_timeout)
-                    .idle_timeout(if memory {
-                        None
-                    } else {
-                        Some(Duration::from_secs(600))
-                    })
-                    .max_lifetime(if memory {
-                        None
-                    } else {
-                        Some(Duration::from_secs(3600))
-                    })
-                    .connect_with(connect)
-                    .await?,
-            )
+            Pool::Sqlite(LitePool::open(
+                url,
+                LiteOptions {
+                    max_connections: options.max_connections.unwrap_or(16),
+                    acquire_timeout: options.acquire_timeout,
+                    busy_timeout: options.busy_timeout,
+                    synchronous: match options.sqlite_synchronous {
+                        SqliteSync::Full => "FULL",
+                        SqliteSync::Normal => "NORMAL",
+                    },
+                    slow_statement: options.slow_statement,
+                },
+            )?)
         } else {
             return Err(StoreError::Config(format!(
                 "unsupported database URL {:?}: use sqlite://PATH or postgres://...",
@@ -343,7 +329,7 @@ impl Db {
     /// take longer, and must not fail half-way at start-up.
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match &self.pool {
-            Pool::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
+            Pool::Sqlite(p) => lite::migrate(&p.acquire().await?, &SQLITE_MIGRATIONS)?,
             Pool::Postgres(p) => {
                 let mut conn = p.acquire().await?;
                 sqlx::query("SET statement_timeout = 0")
@@ -367,13 +353,9 @@ impl Db {
     /// itself, so there it does nothing.
     pub async fn optimize(&self) -> Result<(), StoreError> {
         if let Pool::Sqlite(p) = &self.pool {
-            let mut conn = p.acquire().await?;
-            sqlx::query("PRAGMA analysis_limit = 1000")
-                .execute(&mut *conn)
-                .await?;
-            sqlx::query("PRAGMA optimize = 0x10002")
-                .execute(&mut *conn)
-                .await?;
+            p.acquire()
+                .await?
+                .batch("PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;")?;
         }
         Ok(())
     }
@@ -384,7 +366,10 @@ impl Db {
         let Pool::Sqlite(p) = &self.pool else {
             return Ok(None);
         };
-        let (level,): (i64,) = sqlx::query_as("PRAGMA synchronous").fetch_one(p).await?;
+        let (level,): (i64,) = p
+            .acquire()
+            .await?
+            .one("PRAGMA synchronous", &Values(Vec::new()))?;
         Ok(Some(match level {
             0 => "off",
             1 => "normal",
@@ -402,7 +387,11 @@ impl Db {
     /// failing with "database is locked" when they upgrade from a read.
     pub async fn begin(&self) -> Result<Tx, StoreError> {
         let inner = match &self.pool {
-            Pool::Sqlite(p) => TxInner::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
+            Pool::Sqlite(p) => {
+                let (conn, begun) = p.acquire().await?.batch_blocking("BEGIN IMMEDIATE").await;
+                begun?;
+                TxInner::Sqlite { conn, writes: true }
+            }
             Pool::Postgres(p) => TxInner::Postgres(p.begin().await?),
         };
         Ok(Tx { inner })
@@ -413,7 +402,14 @@ impl Db {
     /// count and the page read after it agree even while others write.
     pub async fn begin_read(&self) -> Result<Tx, StoreError> {
         let inner = match &self.pool {
-            Pool::Sqlite(p) => TxInner::Sqlite(p.begin().await?),
+            Pool::Sqlite(p) => {
+                let conn = p.acquire().await?;
+                conn.batch("BEGIN")?;
+                TxInner::Sqlite {
+                    conn,
+                    writes: false,
+                }
+            }
             Pool::Postgres(p) => TxInner::Postgres(
                 p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                     .await?,
@@ -424,7 +420,7 @@ impl Db {
 
     pub async fn close(&self) {
         match &self.pool {
-            Pool::Sqlite(p) => p.close().await,
+            Pool::Sqlite(p) => p.close(),
             Pool::Postgres(p) => p.close().await,
         }
     }
@@ -433,13 +429,12 @@ impl Db {
     /// agreement test and `rentrack migrate --check`.
     pub async fn describe_schema(&self) -> Result<Vec<(String, String, String, bool)>, StoreError> {
         let mut cols: Vec<(String, String, String, bool)> = match &self.pool {
-            Pool::Sqlite(p) => sqlx::query_as::<_, (String, String, String, bool)>(
+            Pool::Sqlite(p) => p.acquire().await?.all(
                 "SELECT m.name, c.name, upper(c.type), c.\"notnull\" = 0 OR (c.pk > 0 AND upper(c.type) = 'INTEGER') \
                  FROM sqlite_master m JOIN pragma_table_info(m.name) c \
                  WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_sqlx%'",
-            )
-            .fetch_all(p)
-            .await?,
+                &Values(Vec::new()),
+            )?,
             Pool::Postgres(p) => sqlx::query_as::<_, (String, String, String, bool)>(
                 "SELECT table_name::text, column_name::text, upper(data_type::text), is_nullable = 'YES' \
                  FROM information_schema.columns \

@@ -20,7 +20,7 @@ use crate::custom_fields::merge_values;
 use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, now};
 
 /// An item as the API shows it, with the names of what it refers to.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
 pub struct Item {
     pub id: i64,
     pub sequence_num: i64,
@@ -838,7 +838,7 @@ pub(crate) async fn history(
 }
 
 /// The row of an item locked for a change, by number.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
 pub struct Locked {
     pub id: i64,
     pub sequence_num: i64,

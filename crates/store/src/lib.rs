@@ -4,7 +4,10 @@
 mod activation;
 mod db;
 mod error;
+mod lite;
 mod unique_keys;
+
+pub(crate) use store_derive::LiteRow;
 
 pub mod address_block;
 pub mod addresses;
@@ -61,7 +64,7 @@ pub struct PageOf<T> {
     pub total: u64,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx::FromRow, crate::LiteRow)]
 pub(crate) struct Count {
     pub(crate) n: i64,
 }

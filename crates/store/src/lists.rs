@@ -331,14 +331,11 @@ struct Checked<T> {
     list_total: i64,
 }
 
-impl<'r, T: sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
-    for Checked<T>
-{
-    fn from_row(row: &'r sqlx::sqlite::SqliteRow) -> Result<Self, sqlx::Error> {
-        use sqlx::Row;
+impl<T: crate::lite::LiteRow> crate::lite::LiteRow for Checked<T> {
+    fn read(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
         Ok(Checked {
-            record: T::from_row(row)?,
-            list_total: row.try_get("list_total")?,
+            record: T::read(row)?,
+            list_total: crate::lite::column(row, "list_total")?,
         })
     }
 }
@@ -472,7 +469,7 @@ mod plan {
         }
     }
 
-    #[derive(sqlx::FromRow)]
+    #[derive(sqlx::FromRow, crate::LiteRow)]
     struct Step {
         detail: String,
     }

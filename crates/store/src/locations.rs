@@ -8,7 +8,7 @@ use sea_query::{Expr, ExprTrait, Query, SelectStatement, Values};
 use crate::counters::{self, Sequence};
 use crate::{Assignments, Db, PageOf, Sql, StoreError, Tx, change_log, now};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
 pub struct Location {
     pub id: i64,
     pub sequence_num: i64,
@@ -133,7 +133,7 @@ pub async fn list(
 
 /// The ids of a location and all its descendants.
 async fn subtree(tx: &mut Tx, company: CompanyId, root: i64) -> Result<Vec<i64>, StoreError> {
-    #[derive(sqlx::FromRow)]
+    #[derive(sqlx::FromRow, crate::LiteRow)]
     struct Id {
         id: i64,
     }
@@ -308,7 +308,7 @@ async fn set_active(
     Ok(location)
 }
 
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug, sqlx::FromRow, crate::LiteRow)]
 pub struct ItemQuantity {
     pub item_sequence_num: i64,
     pub quantity: i64,

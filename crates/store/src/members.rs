@@ -12,7 +12,7 @@ use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
 use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, now};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
 pub struct Member {
     pub id: i64,
     pub email: Option<String>,

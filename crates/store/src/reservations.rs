@@ -14,7 +14,7 @@ use serde_json::json;
 use crate::items::{self, Today};
 use crate::{Db, PageOf, StoreError, Tx, now};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
 pub struct Reservation {
     pub id: i64,
     pub item_id: i64,

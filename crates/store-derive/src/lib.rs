@@ -1,0 +1,87 @@
+//! `#[derive(LiteRow)]`: reads a record from a row of the SQLite path (rusqlite), as
+//! `#[derive(sqlx::FromRow)]` reads it from a PostgreSQL row. Each field is read by its
+//! name through `store::lite::Column`; it understands the two `sqlx` field attributes
+//! the store uses, `flatten` (the field is itself a row type) and `default` (a column
+//! the statement may leave out).
+
+use proc_macro::TokenStream;
+use quote::quote;
+use syn::{Data, DeriveInput, Fields, parse_macro_input};
+
+#[proc_macro_derive(LiteRow, attributes(sqlx))]
+pub fn derive_lite_row(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match expand(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+#[derive(Default)]
+struct FieldOptions {
+    flatten: bool,
+    default: bool,
+}
+
+fn options(field: &syn::Field) -> syn::Result<FieldOptions> {
+    let mut found = FieldOptions::default();
+    for attr in field.attrs.iter().filter(|a| a.path().is_ident("sqlx")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("flatten") {
+                found.flatten = true;
+                Ok(())
+            } else if meta.path.is_ident("default") {
+                found.default = true;
+                Ok(())
+            } else {
+                Err(meta.error("LiteRow knows only #[sqlx(flatten)] and #[sqlx(default)]"))
+            }
+        })?;
+    }
+    Ok(found)
+}
+
+fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new_spanned(input, "LiteRow reads structs only"));
+    };
+    let Fields::Named(fields) = &data.fields else {
+        return Err(syn::Error::new_spanned(input, "LiteRow needs named fields"));
+    };
+    let mut reads = Vec::new();
+    let mut bounds = Vec::new();
+    for field in &fields.named {
+        let ident = field.ident.as_ref().expect("named field");
+        let ty = &field.ty;
+        let name = ident.to_string();
+        let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
+        let opts = options(field)?;
+        if opts.flatten {
+            bounds.push(quote!(#ty: crate::lite::LiteRow));
+            reads.push(quote!(#ident: <#ty as crate::lite::LiteRow>::read(row)?));
+        } else if opts.default {
+            bounds.push(quote!(#ty: crate::lite::Column + ::core::default::Default));
+            reads.push(quote!(#ident: crate::lite::column_or_default(row, #name)?));
+        } else {
+            bounds.push(quote!(#ty: crate::lite::Column));
+            reads.push(quote!(#ident: crate::lite::column(row, #name)?));
+        }
+    }
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut predicates: Vec<proc_macro2::TokenStream> = where_clause
+        .map(|w| w.predicates.iter().map(|p| quote!(#p)).collect())
+        .unwrap_or_default();
+    if !input.generics.params.is_empty() {
+        predicates.extend(bounds);
+    }
+    Ok(quote! {
+        impl #impl_generics crate::lite::LiteRow for #ident #ty_generics
+        where #(#predicates,)*
+        {
+            fn read(row: &::rusqlite::Row<'_>) -> ::rusqlite::Result<Self> {
+                ::core::result::Result::Ok(#ident { #(#reads,)* })
+            }
+        }
+    })
+}

@@ -1,0 +1,809 @@
+//! The SQLite path: rusqlite connections in a small pool, the same sea-query statements
+//! as PostgreSQL (rendered with the SQLite builder, values bound here), and rows read
+//! through `LiteRow` (derived beside `sqlx::FromRow` on every record type).
+//!
+//! Why not sqlx here: its SQLite driver runs each connection on a thread of its own
+//! and hands every statement over a channel, which cost more than the statement itself
+//! (ARCHITECTURE.md, "Performance"). Here a statement runs on the thread that asks for
+//! it: a read in WAL mode never waits for a lock, and neither does a statement inside a
+//! write transaction, which took the write lock when it began. The two calls that may
+//! wait — `BEGIN IMMEDIATE` (on another writer, up to the busy timeout) and `COMMIT`
+//! (on the disk) — run on tokio's blocking pool.
+//!
+//! Errors are reported as the `sqlx::Error` the rest of the store already understands
+//! (unique and foreign-key violations by SQLite's extended result code, a busy
+//! database, a pool that had no connection in time), so `StoreError` has one shape
+//! for both backends.
+
+use chrono::{
+    DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, TimeZone, Utc,
+};
+use rusqlite::types::{FromSqlError, ToSqlOutput, Value as SqlValue, ValueRef};
+use rusqlite::{Connection, OpenFlags, Row};
+use sea_query::{OptionEnum, Value, Values};
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// A row type the SQLite path can read: `#[derive(store_derive::LiteRow)]`.
+pub trait LiteRow: Sized {
+    fn read(row: &Row<'_>) -> rusqlite::Result<Self>;
+}
+
+/// A value one column holds, decoded as sqlx's SQLite driver decodes it, so rows written
+/// by either driver read the same.
+pub trait Column: Sized {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError>;
+}
+
+/// The column `name` of `row`, decoded.
+pub(crate) fn column<T: Column>(row: &Row<'_>, name: &str) -> rusqlite::Result<T> {
+    let index = row.as_ref().column_index(name)?;
+    at(row, index)
+}
+
+/// The column `name` of `row`, or `T::default()` when the statement has no such column.
+pub(crate) fn column_or_default<T: Column + Default>(
+    row: &Row<'_>,
+    name: &str,
+) -> rusqlite::Result<T> {
+    match row.as_ref().column_index(name) {
+        Ok(index) => at(row, index),
+        Err(rusqlite::Error::InvalidColumnName(_)) => Ok(T::default()),
+        Err(e) => Err(e),
+    }
+}
+
+fn at<T: Column>(row: &Row<'_>, index: usize) -> rusqlite::Result<T> {
+    let value = row.get_ref(index)?;
+    T::decode(value).map_err(|e| match e {
+        FromSqlError::InvalidType => rusqlite::Error::InvalidColumnType(
+            index,
+            row.as_ref().column_name(index).unwrap_or("?").to_owned(),
+            value.data_type(),
+        ),
+        FromSqlError::OutOfRange(n) => rusqlite::Error::IntegralValueOutOfRange(index, n),
+        other => {
+            rusqlite::Error::FromSqlConversionFailure(index, value.data_type(), Box::new(other))
+        }
+    })
+}
+
+impl Column for i64 {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        match value {
+            ValueRef::Integer(n) => Ok(n),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
+
+impl Column for i32 {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        let n = i64::decode(value)?;
+        i32::try_from(n).map_err(|_| FromSqlError::OutOfRange(n))
+    }
+}
+
+impl Column for f64 {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        match value {
+            ValueRef::Real(x) => Ok(x),
+            ValueRef::Integer(n) => Ok(n as f64),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
+
+impl Column for bool {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        Ok(i64::decode(value)? != 0)
+    }
+}
+
+impl Column for String {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        match value {
+            ValueRef::Text(bytes) => std::str::from_utf8(bytes)
+                .map(str::to_owned)
+                .map_err(|e| FromSqlError::Other(Box::new(e))),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
+
+impl Column for Vec<u8> {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        match value {
+            ValueRef::Blob(bytes) | ValueRef::Text(bytes) => Ok(bytes.to_vec()),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
+
+impl<T: Column> Column for Option<T> {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        match value {
+            ValueRef::Null => Ok(None),
+            v => T::decode(v).map(Some),
+        }
+    }
+}
+
+impl Column for domain::ids::CompanyId {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        i64::decode(value).map(domain::ids::CompanyId)
+    }
+}
+
+fn text(value: ValueRef<'_>) -> Result<&str, FromSqlError> {
+    match value {
+        ValueRef::Text(bytes) => {
+            std::str::from_utf8(bytes).map_err(|e| FromSqlError::Other(Box::new(e)))
+        }
+        _ => Err(FromSqlError::InvalidType),
+    }
+}
+
+fn invalid(what: &str, value: &str) -> FromSqlError {
+    FromSqlError::Other(format!("invalid {what}: {value}").into())
+}
+
+/// The timestamp formats sqlx's SQLite driver reads, in its order.
+const DATETIME_FORMATS: &[&str] = &[
+    "%F %T%.f",
+    "%F %R",
+    "%F %RZ",
+    "%F %R%:z",
+    "%F %T%.fZ",
+    "%F %T%.f%:z",
+    "%FT%R",
+    "%FT%RZ",
+    "%FT%R%:z",
+    "%FT%T%.f",
+    "%FT%T%.fZ",
+    "%FT%T%.f%:z",
+];
+
+impl Column for DateTime<FixedOffset> {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        let utc = FixedOffset::east_opt(0).expect("UTC is a valid offset");
+        match value {
+            ValueRef::Text(_) => {
+                let s = text(value)?;
+                if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+                    return Ok(t);
+                }
+                for format in DATETIME_FORMATS {
+                    if let Ok(t) = DateTime::parse_from_str(s, format) {
+                        return Ok(t);
+                    }
+                    if let Ok(t) = NaiveDateTime::parse_from_str(s, format) {
+                        return Ok(utc.from_utc_datetime(&t));
+                    }
+                }
+                Err(invalid("datetime", s))
+            }
+            ValueRef::Integer(n) => utc
+                .timestamp_opt(n, 0)
+                .single()
+                .ok_or(FromSqlError::OutOfRange(n)),
+            ValueRef::Real(days) => {
+                // A Julian day number.
+                let seconds = (days - 2_440_587.5) * 86_400.0;
+                if !seconds.is_finite() {
+                    return Err(invalid("datetime", &days.to_string()));
+                }
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                utc.timestamp_opt(seconds.trunc() as i64, (seconds.fract() * 1e9).abs() as u32)
+                    .single()
+                    .ok_or_else(|| invalid("datetime", &days.to_string()))
+            }
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
+
+impl Column for DateTime<Utc> {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        DateTime::<FixedOffset>::decode(value).map(|t| t.with_timezone(&Utc))
+    }
+}
+
+impl Column for NaiveDateTime {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        DateTime::<FixedOffset>::decode(value).map(|t| t.naive_local())
+    }
+}
+
+impl Column for NaiveDate {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        let s = text(value)?;
+        NaiveDate::parse_from_str(s, "%F").map_err(|_| invalid("date", s))
+    }
+}
+
+impl Column for NaiveTime {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        let s = text(value)?;
+        ["%T%.f", "%R", "%RZ", "%T%.fZ", "%R%:z", "%T%.f%:z"]
+            .iter()
+            .find_map(|format| NaiveTime::parse_from_str(s, format).ok())
+            .ok_or_else(|| invalid("time", s))
+    }
+}
+
+/// Tuples read their columns in order: `(i64,)` for `SELECT count(*) ...`.
+macro_rules! tuples {
+    ($(($($name:ident $index:tt),+))+) => {$(
+        impl<$($name: Column),+> LiteRow for ($($name,)+) {
+            fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
+                Ok(($(at::<$name>(row, $index)?,)+))
+            }
+        }
+    )+};
+}
+
+tuples! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+}
+
+/// A sea-query value as SQLite stores it, written as sqlx's SQLite driver writes it
+/// (timestamps as RFC 3339 text, booleans as 0 and 1), so either driver reads the other's
+/// rows and text comparisons of timestamps keep their order.
+fn to_sql(value: &Value) -> rusqlite::Result<ToSqlOutput<'_>> {
+    fn some<T>(v: &Option<T>, f: impl FnOnce(&T) -> SqlValue) -> ToSqlOutput<'static> {
+        ToSqlOutput::Owned(v.as_ref().map_or(SqlValue::Null, f))
+    }
+    Ok(match value {
+        Value::Bool(v) => some(v, |b| SqlValue::Integer(i64::from(*b))),
+        Value::TinyInt(v) => some(v, |n| SqlValue::Integer(i64::from(*n))),
+        Value::SmallInt(v) => some(v, |n| SqlValue::Integer(i64::from(*n))),
+        Value::Int(v) => some(v, |n| SqlValue::Integer(i64::from(*n))),
+        Value::BigInt(v) => some(v, |n| SqlValue::Integer(*n)),
+        Value::TinyUnsigned(v) => some(v, |n| SqlValue::Integer(i64::from(*n))),
+        Value::SmallUnsigned(v) => some(v, |n| SqlValue::Integer(i64::from(*n))),
+        Value::Unsigned(v) => some(v, |n| SqlValue::Integer(i64::from(*n))),
+        Value::BigUnsigned(v) => match v {
+            Some(n) => ToSqlOutput::Owned(SqlValue::Integer(
+                i64::try_from(*n)
+                    .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?,
+            )),
+            None => ToSqlOutput::Owned(SqlValue::Null),
+        },
+        Value::Float(v) => some(v, |x| SqlValue::Real(f64::from(*x))),
+        Value::Double(v) => some(v, |x| SqlValue::Real(*x)),
+        Value::String(Some(s)) => ToSqlOutput::Borrowed(ValueRef::Text(s.as_bytes())),
+        Value::String(None) => ToSqlOutput::Owned(SqlValue::Null),
+        Value::Enum(OptionEnum::Some(e)) => ToSqlOutput::Owned(SqlValue::Text(e.value.to_string())),
+        Value::Enum(OptionEnum::None(_)) => ToSqlOutput::Owned(SqlValue::Null),
+        Value::Char(v) => some(v, |c| SqlValue::Text(c.to_string())),
+        Value::Bytes(Some(b)) => ToSqlOutput::Borrowed(ValueRef::Blob(b)),
+        Value::Bytes(None) => ToSqlOutput::Owned(SqlValue::Null),
+        Value::ChronoDate(v) => some(v, |d| SqlValue::Text(d.format("%F").to_string())),
+        Value::ChronoTime(v) => some(v, |t| SqlValue::Text(t.format("%T%.f").to_string())),
+        Value::ChronoDateTime(v) => some(v, |t| SqlValue::Text(t.format("%F %T%.f").to_string())),
+        Value::ChronoDateTimeUtc(v) => some(v, |t| SqlValue::Text(rfc3339(t))),
+        Value::ChronoDateTimeLocal(v) => some(v, |t| SqlValue::Text(rfc3339(t))),
+        Value::ChronoDateTimeWithTimeZone(v) => some(v, |t| SqlValue::Text(rfc3339(t))),
+        #[allow(unreachable_patterns)]
+        other => {
+            return Err(rusqlite::Error::ToSqlConversionFailure(
+                format!("the SQLite path does not bind {other:?}").into(),
+            ));
+        }
+    })
+}
+
+fn rfc3339<Tz: TimeZone>(t: &DateTime<Tz>) -> String
+where
+    Tz::Offset: std::fmt::Display,
+{
+    t.to_rfc3339_opts(SecondsFormat::AutoSi, false)
+}
+
+/// Binds `values` to `stmt`'s parameters: `?` in order, `?N` and `$N` to the N-th value
+/// (hand-written `Sql` uses `$1`, `$2`, ... on both backends).
+fn bind(stmt: &mut rusqlite::CachedStatement<'_>, values: &Values) -> rusqlite::Result<()> {
+    for index in 1..=stmt.parameter_count() {
+        let position = stmt
+            .parameter_name(index)
+            .and_then(|name| name.strip_prefix('$').or_else(|| name.strip_prefix('?')))
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(index);
+        let value = values
+            .0
+            .get(position - 1)
+            .ok_or_else(|| rusqlite::Error::InvalidParameterCount(position, values.0.len()))?;
+        stmt.raw_bind_parameter(index, to_sql(value)?)?;
+    }
+    Ok(())
+}
+
+/// One connection, taken from the pool; back to the pool when dropped, with any
+/// transaction it still has open rolled back.
+pub(crate) struct Conn {
+    conn: Option<Connection>,
+    pool: Arc<Shared>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            if !conn.is_autocommit() && conn.execute_batch("ROLLBACK").is_err() {
+                // A connection that cannot roll back is not put back.
+                return;
+            }
+            if !self.pool.closed.load(Ordering::Acquire) {
+                self.pool
+                    .idle
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(conn);
+            }
+        }
+    }
+}
+
+impl Conn {
+    fn connection(&self) -> &Connection {
+        self.conn
+            .as_ref()
+            .expect("a pooled connection is present until dropped")
+    }
+
+    /// Reads up to `limit` rows (all when `None`).
+    fn rows<T: LiteRow>(
+        &self,
+        sql: &str,
+        values: &Values,
+        limit: Option<usize>,
+    ) -> Result<Vec<T>, sqlx::Error> {
+        let started = Instant::now();
+        let conn = self.connection();
+        let read = (|| {
+            let mut stmt = conn.prepare_cached(sql)?;
+            bind(&mut stmt, values)?;
+            let mut rows = stmt.raw_query();
+            let mut out = Vec::new();
+            while let Some(row) = rows.next()? {
+                out.push(T::read(row)?);
+                if limit == Some(out.len()) {
+                    break;
+                }
+            }
+            Ok(out)
+        })();
+        self.pool.logged(sql, started);
+        read.map_err(error)
+    }
+
+    pub(crate) fn all<T: LiteRow>(
+        &self,
+        sql: &str,
+        values: &Values,
+    ) -> Result<Vec<T>, sqlx::Error> {
+        self.rows(sql, values, None)
+    }
+
+    pub(crate) fn optional<T: LiteRow>(
+        &self,
+        sql: &str,
+        values: &Values,
+    ) -> Result<Option<T>, sqlx::Error> {
+        Ok(self.rows(sql, values, Some(1))?.pop())
+    }
+
+    pub(crate) fn one<T: LiteRow>(&self, sql: &str, values: &Values) -> Result<T, sqlx::Error> {
+        self.optional(sql, values)?.ok_or(sqlx::Error::RowNotFound)
+    }
+
+    /// Runs a statement to its end and returns the number of rows it changed.
+    pub(crate) fn execute(&self, sql: &str, values: &Values) -> Result<u64, sqlx::Error> {
+        let started = Instant::now();
+        let conn = self.connection();
+        let run = (|| {
+            let mut stmt = conn.prepare_cached(sql)?;
+            bind(&mut stmt, values)?;
+            let writes = !stmt.readonly();
+            let mut rows = stmt.raw_query();
+            while rows.next()?.is_some() {}
+            Ok(if writes { conn.changes() } else { 0 })
+        })();
+        self.pool.logged(sql, started);
+        run.map_err(error)
+    }
+
+    pub(crate) fn batch(&self, sql: &str) -> Result<(), sqlx::Error> {
+        self.connection().execute_batch(sql).map_err(error)
+    }
+
+    /// Runs `sql` (a `BEGIN` or `COMMIT`, which may wait for a lock or the disk) on
+    /// the blocking pool; the connection comes back with the result.
+    pub(crate) async fn batch_blocking(self, sql: &'static str) -> (Self, Result<(), sqlx::Error>) {
+        match tokio::task::spawn_blocking(move || {
+            let done = self.batch(sql);
+            (self, done)
+        })
+        .await
+        {
+            Ok(both) => both,
+            Err(e) => std::panic::resume_unwind(e.into_panic()),
+        }
+    }
+}
+
+struct Shared {
+    target: Target,
+    flags: OpenFlags,
+    busy_timeout: Duration,
+    synchronous: &'static str,
+    slow_statement: Duration,
+    acquire_timeout: Duration,
+    idle: Mutex<Vec<Connection>>,
+    permits: Arc<Semaphore>,
+    closed: AtomicBool,
+}
+
+#[derive(Debug, Clone)]
+enum Target {
+    File(String),
+    Memory,
+}
+
+impl Shared {
+    fn open(&self) -> rusqlite::Result<Connection> {
+        let conn = match &self.target {
+            Target::File(path) => Connection::open_with_flags(path, self.flags)?,
+            Target::Memory => Connection::open_in_memory_with_flags(self.flags)?,
+        };
+        conn.busy_timeout(self.busy_timeout)?;
+        conn.execute_batch(&format!(
+            "PRAGMA foreign_keys = ON; PRAGMA synchronous = {};",
+            self.synchronous
+        ))?;
+        conn.set_prepared_statement_cache_capacity(256);
+        Ok(conn)
+    }
+
+    /// Logs a statement at debug level, and as a warning when it ran longer than the
+    /// slow-statement bound (target `sqlx::query`, as PostgreSQL's statements are).
+    fn logged(&self, sql: &str, started: Instant) {
+        let elapsed = started.elapsed();
+        if elapsed >= self.slow_statement {
+            tracing::warn!(
+                target: "sqlx::query",
+                statement = sql,
+                elapsed = ?elapsed,
+                elapsed_secs = elapsed.as_secs_f64(),
+                slow_threshold = ?self.slow_statement,
+                "slow statement: execution time exceeded alert threshold"
+            );
+        } else {
+            tracing::debug!(target: "sqlx::query", statement = sql, elapsed = ?elapsed, "statement");
+        }
+    }
+}
+
+/// The SQLite connections of one database.
+#[derive(Clone)]
+pub(crate) struct LitePool {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for LitePool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LitePool")
+            .field("target", &self.shared.target)
+            .finish()
+    }
+}
+
+/// How to reach a SQLite database and how its connections behave.
+pub(crate) struct LiteOptions {
+    pub(crate) max_connections: u32,
+    pub(crate) acquire_timeout: Duration,
+    pub(crate) busy_timeout: Duration,
+    pub(crate) synchronous: &'static str,
+    pub(crate) slow_statement: Duration,
+}
+
+impl LitePool {
+    /// Opens `url` (`sqlite://PATH`, `sqlite:PATH`, `sqlite::memory:`, with an optional
+    /// `?mode=ro|rw|rwc|memory`), creating the file if missing, and switches it to WAL.
+    /// An in-memory database lives in one connection, kept for the pool's lifetime.
+    pub(crate) fn open(url: &str, options: LiteOptions) -> Result<LitePool, crate::StoreError> {
+        let rest = url.strip_prefix("sqlite:").unwrap_or(url);
+        let rest = rest.strip_prefix("//").unwrap_or(rest);
+        let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut memory = path == ":memory:";
+        for (key, value) in query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| p.split_once('=').unwrap_or((p, "")))
+        {
+            match (key, value) {
+                ("mode", "memory") => memory = true,
+                ("mode", "ro") => {
+                    flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                }
+                ("mode", "rw") => flags.remove(OpenFlags::SQLITE_OPEN_CREATE),
+                ("mode", "rwc") => {}
+                ("cache", "shared" | "private") => {}
+                _ => {
+                    return Err(crate::StoreError::Config(format!(
+                        "unsupported SQLite URL parameter {key:?}={value:?}: use mode=ro, rw, rwc or memory"
+                    )));
+                }
+            }
+        }
+        if !memory && path.is_empty() {
+            return Err(crate::StoreError::Config(
+                "the SQLite URL names no file: use sqlite://PATH".into(),
+            ));
+        }
+        let max = if memory {
+            1
+        } else {
+            options.max_connections.max(1)
+        };
+        let shared = Arc::new(Shared {
+            target: if memory {
+                Target::Memory
+            } else {
+                Target::File(path.to_owned())
+            },
+            flags,
+            busy_timeout: options.busy_timeout,
+            synchronous: options.synchronous,
+            slow_statement: options.slow_statement,
+            acquire_timeout: options.acquire_timeout,
+            idle: Mutex::new(Vec::new()),
+            permits: Arc::new(Semaphore::new(max as usize)),
+            closed: AtomicBool::new(false),
+        });
+        let first = shared
+            .open()
+            .map_err(|e| crate::StoreError::Database(error(e)))?;
+        if !memory && !flags.contains(OpenFlags::SQLITE_OPEN_READ_ONLY) {
+            first
+                .execute_batch("PRAGMA journal_mode = WAL;")
+                .map_err(|e| crate::StoreError::Database(error(e)))?;
+        }
+        shared
+            .idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(first);
+        Ok(LitePool { shared })
+    }
+
+    /// A connection, waiting at most the acquire timeout for one to be free.
+    pub(crate) async fn acquire(&self) -> Result<Conn, sqlx::Error> {
+        let shared = &self.shared;
+        if shared.closed.load(Ordering::Acquire) {
+            return Err(sqlx::Error::PoolClosed);
+        }
+        let permit = match shared.permits.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                match tokio::time::timeout(
+                    shared.acquire_timeout,
+                    shared.permits.clone().acquire_owned(),
+                )
+                .await
+                {
+                    Ok(Ok(permit)) => permit,
+                    Ok(Err(_)) => return Err(sqlx::Error::PoolClosed),
+                    Err(_) => return Err(sqlx::Error::PoolTimedOut),
+                }
+            }
+        };
+        let idle = shared.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let conn = match idle {
+            Some(conn) => conn,
+            None => shared.open().map_err(error)?,
+        };
+        Ok(Conn {
+            conn: Some(conn),
+            pool: shared.clone(),
+            _permit: permit,
+        })
+    }
+
+    /// Refuses new connections and closes the idle ones; those in use close when
+    /// dropped.
+    pub(crate) fn close(&self) {
+        self.shared.closed.store(true, Ordering::Release);
+        self.shared.permits.close();
+        self.shared
+            .idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+}
+
+/// A SQLite error, as the rest of the store reads database errors.
+#[derive(Debug)]
+struct LiteDbError {
+    message: String,
+    /// SQLite's extended result code.
+    code: Option<i32>,
+}
+
+impl std::fmt::Display for LiteDbError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LiteDbError {}
+
+impl sqlx::error::DatabaseError for LiteDbError {
+    fn message(&self) -> &str {
+        &self.message
+    }
+
+    fn code(&self) -> Option<Cow<'_, str>> {
+        self.code.map(|c| Cow::Owned(c.to_string()))
+    }
+
+    fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        self
+    }
+
+    fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+        self
+    }
+
+    fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+        self
+    }
+
+    fn kind(&self) -> sqlx::error::ErrorKind {
+        use sqlx::error::ErrorKind;
+        match self.code {
+            // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY, _FOREIGNKEY, _NOTNULL, _CHECK.
+            Some(2067 | 1555) => ErrorKind::UniqueViolation,
+            Some(787) => ErrorKind::ForeignKeyViolation,
+            Some(1299) => ErrorKind::NotNullViolation,
+            Some(275) => ErrorKind::CheckViolation,
+            _ => ErrorKind::Other,
+        }
+    }
+}
+
+/// A rusqlite error as the `sqlx::Error` sqlx's SQLite driver would have given.
+pub(crate) fn error(e: rusqlite::Error) -> sqlx::Error {
+    match e {
+        rusqlite::Error::SqliteFailure(failure, message) => {
+            sqlx::Error::Database(Box::new(LiteDbError {
+                message: message.unwrap_or_else(|| failure.to_string()),
+                code: Some(failure.extended_code),
+            }))
+        }
+        rusqlite::Error::QueryReturnedNoRows => sqlx::Error::RowNotFound,
+        rusqlite::Error::InvalidColumnName(name) => sqlx::Error::ColumnNotFound(name),
+        rusqlite::Error::InvalidColumnIndex(index) => {
+            sqlx::Error::ColumnIndexOutOfBounds { index, len: 0 }
+        }
+        e @ (rusqlite::Error::InvalidColumnType(index, ..)
+        | rusqlite::Error::FromSqlConversionFailure(index, ..)
+        | rusqlite::Error::IntegralValueOutOfRange(index, _)) => sqlx::Error::ColumnDecode {
+            index: index.to_string(),
+            source: Box::new(e),
+        },
+        other => sqlx::Error::Database(Box::new(LiteDbError {
+            message: other.to_string(),
+            code: None,
+        })),
+    }
+}
+
+/// Brings the schema up to date as sqlx's migrator does, in its own bookkeeping table
+/// (`_sqlx_migrations`, same columns and checksums), so databases migrated by earlier
+/// versions, which ran sqlx's migrator, carry on: each migration not yet applied runs in
+/// a transaction of its own with its row; an applied one whose checksum differs, one
+/// that failed half-way, or one this binary does not know stops it.
+pub(crate) fn migrate(
+    conn: &Conn,
+    migrator: &sqlx::migrate::Migrator,
+) -> Result<(), sqlx::migrate::MigrateError> {
+    use sqlx::migrate::MigrateError;
+    let db = conn.connection();
+    let failed = |e: rusqlite::Error| MigrateError::Execute(error(e));
+    db.execute_batch(
+        "CREATE TABLE IF NOT EXISTS _sqlx_migrations (
+            version BIGINT PRIMARY KEY,
+            description TEXT NOT NULL,
+            installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
+            success BOOLEAN NOT NULL,
+            checksum BLOB NOT NULL,
+            execution_time BIGINT NOT NULL
+        );",
+    )
+    .map_err(failed)?;
+    let dirty: Option<i64> = db
+        .prepare(
+            "SELECT version FROM _sqlx_migrations WHERE success = false ORDER BY version LIMIT 1",
+        )
+        .and_then(|mut s| {
+            s.query_row([], |r| r.get(0))
+                .map(Some)
+                .or_else(|e| match e {
+                    rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                    e => Err(e),
+                })
+        })
+        .map_err(failed)?;
+    if let Some(version) = dirty {
+        return Err(MigrateError::Dirty(version));
+    }
+    let applied: std::collections::HashMap<i64, Vec<u8>> = db
+        .prepare("SELECT version, checksum FROM _sqlx_migrations ORDER BY version")
+        .and_then(|mut s| {
+            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(failed)?;
+    let known: std::collections::HashSet<i64> = migrator.iter().map(|m| m.version).collect();
+    if let Some(version) = applied.keys().find(|v| !known.contains(v)) {
+        return Err(MigrateError::VersionMissing(*version));
+    }
+    for migration in migrator
+        .iter()
+        .filter(|m| !m.migration_type.is_down_migration())
+    {
+        match applied.get(&migration.version) {
+            Some(checksum) if checksum[..] != migration.checksum[..] => {
+                return Err(MigrateError::VersionMismatch(migration.version));
+            }
+            Some(_) => {}
+            None => {
+                let started = Instant::now();
+                // A migration marked `-- no-transaction` (one that rebuilds tables with
+                // foreign keys off) manages its own transaction.
+                let apply = || -> rusqlite::Result<()> {
+                    if !migration.no_tx {
+                        db.execute_batch("BEGIN IMMEDIATE")?;
+                    }
+                    db.execute_batch(migration.sql.as_str())?;
+                    db.execute(
+                        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+                         VALUES (?1, ?2, TRUE, ?3, -1)",
+                        rusqlite::params![migration.version, &*migration.description, &*migration.checksum],
+                    )?;
+                    if !migration.no_tx {
+                        db.execute_batch("COMMIT")?;
+                    }
+                    Ok(())
+                };
+                if let Err(e) = apply() {
+                    if !db.is_autocommit() {
+                        let _ = db.execute_batch("ROLLBACK");
+                    }
+                    return Err(MigrateError::ExecuteMigration(error(e), migration.version));
+                }
+                #[allow(clippy::cast_possible_truncation)]
+                db.execute(
+                    "UPDATE _sqlx_migrations SET execution_time = ?1 WHERE version = ?2",
+                    rusqlite::params![started.elapsed().as_nanos() as i64, migration.version],
+                )
+                .map_err(failed)?;
+            }
+        }
+    }
+    Ok(())
+}
