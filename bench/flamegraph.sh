@@ -10,7 +10,8 @@
 #
 # Installs what it needs: Debian's linux-perf (perf) and, with cargo, inferno
 # (inferno-collapse-perf, inferno-flamegraph). Optional: MIX (location-details),
-# DURATION (10), FREQUENCY (299 samples a second), PORT (3991), DATABASE (sqlite).
+# DURATION (10), FREQUENCY (299 samples a second), PORT (3991), DATABASE (sqlite),
+# FOLDED (a file to keep the folded stacks in, for reading them as text).
 set -euo pipefail
 OUT=${1:?name the SVG to write}
 cd "$(dirname "$0")/.."
@@ -62,4 +63,5 @@ perf script -i "$dir/perf.data" 2>/dev/null | inferno-collapse-perf >"$dir/folde
 rps=$(rps <"$dir/run.json")
 inferno-flamegraph --minwidth 1 --title "rentrack $MIX, $DATABASE, 64 connections ($rps req/s while sampled)" \
     <"$dir/folded" >"$OUT"
+if [[ -n "${FOLDED:-}" ]]; then cp "$dir/folded" "$FOLDED"; fi
 echo "wrote $OUT" >&2

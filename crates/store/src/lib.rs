@@ -7,7 +7,7 @@ mod error;
 mod lite;
 mod unique_keys;
 
-pub(crate) use store_derive::LiteRow;
+pub(crate) use records::LiteRow;
 
 pub mod address_block;
 pub mod addresses;

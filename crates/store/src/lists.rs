@@ -332,7 +332,7 @@ struct Checked<T> {
 }
 
 impl<T: crate::lite::LiteRow> crate::lite::LiteRow for Checked<T> {
-    fn read(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+    fn read(row: &crate::lite::Cells<'_, '_>) -> rusqlite::Result<Self> {
         Ok(Checked {
             record: T::read(row)?,
             list_total: crate::lite::column(row, "list_total")?,

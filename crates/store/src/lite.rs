@@ -27,9 +27,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// A row type the SQLite path can read: `#[derive(store_derive::LiteRow)]`.
+/// A row type the SQLite path can read: `#[derive(records::LiteRow)]`.
 pub trait LiteRow: Sized {
-    fn read(row: &Row<'_>) -> rusqlite::Result<Self>;
+    fn read(row: &Cells<'_, '_>) -> rusqlite::Result<Self>;
 }
 
 /// A value one column holds, decoded as sqlx's SQLite driver decodes it, so rows written
@@ -38,30 +38,50 @@ pub trait Column: Sized {
     fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError>;
 }
 
+/// One row and its statement's column names, read once per statement: finding a column
+/// by name through SQLite asks it for every name and compares them without case, which
+/// cost more than the rest of reading a wide row.
+pub struct Cells<'r, 's> {
+    row: &'r Row<'s>,
+    names: &'r [Box<str>],
+}
+
+impl Cells<'_, '_> {
+    fn index(&self, name: &str) -> rusqlite::Result<usize> {
+        self.names
+            .iter()
+            .position(|n| **n == *name)
+            .or_else(|| self.names.iter().position(|n| n.eq_ignore_ascii_case(name)))
+            .ok_or_else(|| rusqlite::Error::InvalidColumnName(name.to_owned()))
+    }
+}
+
 /// The column `name` of `row`, decoded.
-pub(crate) fn column<T: Column>(row: &Row<'_>, name: &str) -> rusqlite::Result<T> {
-    let index = row.as_ref().column_index(name)?;
-    at(row, index)
+pub(crate) fn column<T: Column>(row: &Cells<'_, '_>, name: &str) -> rusqlite::Result<T> {
+    at(row, row.index(name)?)
 }
 
 /// The column `name` of `row`, or `T::default()` when the statement has no such column.
 pub(crate) fn column_or_default<T: Column + Default>(
-    row: &Row<'_>,
+    row: &Cells<'_, '_>,
     name: &str,
 ) -> rusqlite::Result<T> {
-    match row.as_ref().column_index(name) {
+    match row.index(name) {
         Ok(index) => at(row, index),
         Err(rusqlite::Error::InvalidColumnName(_)) => Ok(T::default()),
         Err(e) => Err(e),
     }
 }
 
-fn at<T: Column>(row: &Row<'_>, index: usize) -> rusqlite::Result<T> {
-    let value = row.get_ref(index)?;
+fn at<T: Column>(cells: &Cells<'_, '_>, index: usize) -> rusqlite::Result<T> {
+    let value = cells.row.get_ref(index)?;
     T::decode(value).map_err(|e| match e {
         FromSqlError::InvalidType => rusqlite::Error::InvalidColumnType(
             index,
-            row.as_ref().column_name(index).unwrap_or("?").to_owned(),
+            cells
+                .names
+                .get(index)
+                .map_or_else(String::new, |n| n.to_string()),
             value.data_type(),
         ),
         FromSqlError::OutOfRange(n) => rusqlite::Error::IntegralValueOutOfRange(index, n),
@@ -239,7 +259,7 @@ impl Column for NaiveTime {
 macro_rules! tuples {
     ($(($($name:ident $index:tt),+))+) => {$(
         impl<$($name: Column),+> LiteRow for ($($name,)+) {
-            fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
+            fn read(row: &Cells<'_, '_>) -> rusqlite::Result<Self> {
                 Ok(($(at::<$name>(row, $index)?,)+))
             }
         }
@@ -372,10 +392,11 @@ impl Conn {
         let read = (|| {
             let mut stmt = conn.prepare_cached(sql)?;
             bind(&mut stmt, values)?;
+            let names: Vec<Box<str>> = stmt.column_names().into_iter().map(Box::from).collect();
             let mut rows = stmt.raw_query();
             let mut out = Vec::new();
             while let Some(row) = rows.next()? {
-                out.push(T::read(row)?);
+                out.push(T::read(&Cells { row, names: &names })?);
                 if limit == Some(out.len()) {
                     break;
                 }

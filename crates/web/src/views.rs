@@ -1,7 +1,7 @@
 //! JSON shapes shared by every resource: moments in the company's time zone,
 //! pages wrapped in their plural name.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, Timelike, Utc};
 use chrono_tz::Tz;
 use domain::{Page, PageSize};
 use serde_json::{Map, Value, json};
@@ -12,9 +12,18 @@ use crate::params::Params;
 
 /// `YYYY-MM-DD HH:MM:SS` in the company's time zone.
 pub fn moment(at: DateTime<Utc>, tz: Tz) -> String {
-    at.with_timezone(&tz)
-        .format("%Y-%m-%d %H:%M:%S")
-        .to_string()
+    // Written field by field: chrono's `format` parses its pattern on every call, which
+    // showed in the profile of list pages (two moments a row).
+    let local = at.with_timezone(&tz);
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+        local.year(),
+        local.month(),
+        local.day(),
+        local.hour(),
+        local.minute(),
+        local.second()
+    )
 }
 
 /// The `page` parameter: a whole number from 1, default 1.
@@ -58,5 +67,29 @@ pub fn flag(params: &Params, name: &str) -> Result<bool, ApiError> {
         None => Ok(false),
         Some(raw) => domain::wire::parse_bool(raw)
             .ok_or_else(|| ApiError::field(name, "must be true or false")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moment;
+    use chrono::{DateTime, Utc};
+
+    #[test]
+    fn moments_read_as_chrono_formats_them() {
+        for (at, tz) in [
+            ("2026-01-05T03:04:05.999Z", chrono_tz::UTC),
+            ("2026-03-29T00:59:59Z", chrono_tz::Europe::Berlin),
+            ("2026-03-29T01:00:00Z", chrono_tz::Europe::Berlin),
+            ("2026-12-31T23:30:00Z", chrono_tz::Asia::Kolkata),
+            ("0999-07-01T12:00:00Z", chrono_tz::America::New_York),
+        ] {
+            let at: DateTime<Utc> = at.parse().unwrap();
+            let expected = at
+                .with_timezone(&tz)
+                .format("%Y-%m-%d %H:%M:%S")
+                .to_string();
+            assert_eq!(moment(at, tz), expected);
+        }
     }
 }

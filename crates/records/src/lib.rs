@@ -79,7 +79,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
         impl #impl_generics crate::lite::LiteRow for #ident #ty_generics
         where #(#predicates,)*
         {
-            fn read(row: &::rusqlite::Row<'_>) -> ::rusqlite::Result<Self> {
+            fn read(row: &crate::lite::Cells<'_, '_>) -> ::rusqlite::Result<Self> {
                 ::core::result::Result::Ok(#ident { #(#reads,)* })
             }
         }
