@@ -5,3 +5,4 @@
 mod durability;
 mod order_catalog;
 mod schema;
+mod sqlite_urls;
