@@ -240,7 +240,11 @@ impl Source<'_> {
 ///   SQLite (3.51) plans a statement again at every execution that binds its LIMIT
 ///   anew, since the number may change the plan.
 /// - PostgreSQL, a counted list up to `PG_DIRECT` skipped records: `rows` in the
-///   window's order with LIMIT and OFFSET, as on SQLite but bound.
+///   window's order with LIMIT and OFFSET, literal as on SQLite. Bound, they left the
+///   planner costing a generic plan for an unknown LIMIT (a tenth of the list), so it
+///   planned the statement anew at every execution: 2.4 ms of planning for 0.2 ms of
+///   work on the asset list (six tables) at 100,000 assets. Literal, the generic plan
+///   is costed for 25 rows and kept after PostgreSQL's five trial plans (0.02 ms).
 /// - PostgreSQL, further in, and any filtered list: `rows` narrowed to `id IN (<the
 ///   window's ids>)`, the ids read from the list's index alone, since a plain OFFSET
 ///   would fetch every skipped record from the table, and since the planner, guessing a
@@ -249,7 +253,7 @@ impl Source<'_> {
 ///   instead of 40 ms for a search matching 100,000 assets.
 struct PageRows {
     select: SelectStatement,
-    /// SQLite: the LIMIT and OFFSET to append.
+    /// The LIMIT and OFFSET to append as literal numbers.
     literal: Option<(u64, u64)>,
     /// Read in descending order, answered in ascending.
     reverse: bool,
@@ -282,10 +286,8 @@ impl PageRows {
                 select: rows
                     .clear_order_by()
                     .order_by(id, w.order.clone())
-                    .limit(w.limit)
-                    .offset(w.offset)
                     .to_owned(),
-                literal: None,
+                literal: Some((w.limit, w.offset)),
                 reverse,
             },
             Backend::Postgres => {
