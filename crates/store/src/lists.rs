@@ -272,24 +272,9 @@ impl PageRows {
         w: &Window,
         direct: bool,
     ) -> PageRows {
-        let reverse = w.order == Order::Desc;
         match backend {
-            Backend::Sqlite => PageRows {
-                select: rows
-                    .clear_order_by()
-                    .order_by(id, w.order.clone())
-                    .to_owned(),
-                literal: Some((w.limit, w.offset)),
-                reverse,
-            },
-            Backend::Postgres if direct && w.offset <= PG_DIRECT => PageRows {
-                select: rows
-                    .clear_order_by()
-                    .order_by(id, w.order.clone())
-                    .to_owned(),
-                literal: Some((w.limit, w.offset)),
-                reverse,
-            },
+            Backend::Sqlite => PageRows::direct(rows, id, w),
+            Backend::Postgres if direct && w.offset <= PG_DIRECT => PageRows::direct(rows, id, w),
             Backend::Postgres => {
                 let ids = base
                     .clone()
@@ -304,6 +289,18 @@ impl PageRows {
                     reverse: false,
                 }
             }
+        }
+    }
+
+    /// `rows` in the window's order, its LIMIT and OFFSET literal.
+    fn direct(mut rows: SelectStatement, id: sea_query::ColumnRef, w: &Window) -> PageRows {
+        PageRows {
+            select: rows
+                .clear_order_by()
+                .order_by(id, w.order.clone())
+                .to_owned(),
+            literal: Some((w.limit, w.offset)),
+            reverse: w.order == Order::Desc,
         }
     }
 

@@ -15,11 +15,9 @@
 //! database, a pool that had no connection in time), so `StoreError` has one shape
 //! for both backends.
 
-use chrono::{
-    DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, TimeZone, Utc,
-};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, SecondsFormat, TimeZone, Utc};
 use rusqlite::types::{FromSqlError, ToSqlOutput, Value as SqlValue, ValueRef};
-use rusqlite::{Connection, OpenFlags, Row};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row};
 use sea_query::{OptionEnum, Value, Values};
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -107,16 +105,6 @@ impl Column for i32 {
     }
 }
 
-impl Column for f64 {
-    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
-        match value {
-            ValueRef::Real(x) => Ok(x),
-            ValueRef::Integer(n) => Ok(n as f64),
-            _ => Err(FromSqlError::InvalidType),
-        }
-    }
-}
-
 impl Column for bool {
     fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
         Ok(i64::decode(value)? != 0)
@@ -129,15 +117,6 @@ impl Column for String {
             ValueRef::Text(bytes) => std::str::from_utf8(bytes)
                 .map(str::to_owned)
                 .map_err(|e| FromSqlError::Other(Box::new(e))),
-            _ => Err(FromSqlError::InvalidType),
-        }
-    }
-}
-
-impl Column for Vec<u8> {
-    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
-        match value {
-            ValueRef::Blob(bytes) | ValueRef::Text(bytes) => Ok(bytes.to_vec()),
             _ => Err(FromSqlError::InvalidType),
         }
     }
@@ -232,26 +211,10 @@ impl Column for DateTime<Utc> {
     }
 }
 
-impl Column for NaiveDateTime {
-    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
-        DateTime::<FixedOffset>::decode(value).map(|t| t.naive_local())
-    }
-}
-
 impl Column for NaiveDate {
     fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
         let s = text(value)?;
         NaiveDate::parse_from_str(s, "%F").map_err(|_| invalid("date", s))
-    }
-}
-
-impl Column for NaiveTime {
-    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
-        let s = text(value)?;
-        ["%T%.f", "%R", "%RZ", "%T%.fZ", "%R%:z", "%T%.f%:z"]
-            .iter()
-            .find_map(|format| NaiveTime::parse_from_str(s, format).ok())
-            .ok_or_else(|| invalid("time", s))
     }
 }
 
@@ -757,17 +720,12 @@ pub(crate) fn migrate(
     )
     .map_err(failed)?;
     let dirty: Option<i64> = db
-        .prepare(
+        .query_row(
             "SELECT version FROM _sqlx_migrations WHERE success = false ORDER BY version LIMIT 1",
+            [],
+            |r| r.get(0),
         )
-        .and_then(|mut s| {
-            s.query_row([], |r| r.get(0))
-                .map(Some)
-                .or_else(|e| match e {
-                    rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                    e => Err(e),
-                })
-        })
+        .optional()
         .map_err(failed)?;
     if let Some(version) = dirty {
         return Err(MigrateError::Dirty(version));
