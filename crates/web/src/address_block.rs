@@ -2,10 +2,11 @@
 //! members carry on their own record (`store::address_block`).
 
 use domain::Change;
-use serde_json::{Value, json};
+use serde::ser::SerializeMap;
 use store::address_block::AddressBlock;
 
 use crate::form::Form;
+use crate::views::Object;
 
 /// Reads the block's fields, named as `names` spells them, under the form's resource.
 pub fn read(
@@ -25,13 +26,14 @@ pub fn read(
     }
 }
 
-/// Adds the block's fields to the JSON object `body`, named as `names` spells them.
-pub fn render_into(
-    body: &mut Value,
+/// Writes the block's fields into a record's object, named as `names` spells them.
+pub fn write<M: SerializeMap>(
+    out: &mut Object<M>,
     names: AddressBlock<&'static str>,
     block: &AddressBlock<Option<String>>,
-) {
+) -> Result<(), M::Error> {
     for (name, value) in names.zip(block).into_array() {
-        body[name] = json!(value);
+        out.entry(name, value)?;
     }
+    Ok(())
 }

@@ -5,13 +5,14 @@
 use domain::Vocabulary;
 use domain::custom_field::{Target, normalise_value};
 use domain::{Change, CompanyId};
-use serde_json::{Map, Value};
+use serde::ser::SerializeMap;
 use std::collections::BTreeMap;
 use store::Db;
 use store::custom_fields::{self, FieldSet};
 
 use crate::error::ApiError;
 use crate::form::{Form, MAX_TEXT_CHARS};
+use crate::views::Object;
 
 /// The company's fields for `target`, loaded only when the request sends values.
 pub async fn fields_for_input(
@@ -139,20 +140,32 @@ pub async fn read_by_id(
     Ok(changes)
 }
 
-/// Adds `custom_attributes` (by field name) to a rendered record and, with
-/// `include_custom_fields`, each value as a top-level key as well.
-pub fn render_into(body: &mut Value, fields: &FieldSet, stored: &str, include_custom_fields: bool) {
+/// A record to render with its custom fields: the company's time zone, the fields'
+/// definitions, and whether values are also top-level keys (`include_custom_fields`).
+/// Each resource implements `Serialize` for its own record, ending with `write`.
+pub struct WithFields<'a, T> {
+    pub record: &'a T,
+    pub tz: chrono_tz::Tz,
+    pub fields: &'a FieldSet,
+    pub include: bool,
+}
+
+/// Writes `custom_attributes` (by field name) as the record's last key and, with
+/// `include_custom_fields`, each value as a top-level key before it unless the record
+/// has that key already.
+pub fn write<M: SerializeMap>(
+    out: &mut Object<M>,
+    fields: &FieldSet,
+    stored: &str,
+    include_custom_fields: bool,
+) -> Result<(), M::Error> {
     let values = fields.named_values(stored);
-    let Value::Object(map) = body else { return };
     if include_custom_fields {
         for (name, value) in &values {
-            map.entry(name.clone())
-                .or_insert_with(|| Value::String(value.clone()));
+            if name != "custom_attributes" {
+                out.extra(name, value)?;
+            }
         }
     }
-    let attributes: Map<String, Value> = values
-        .into_iter()
-        .map(|(k, v)| (k, Value::String(v)))
-        .collect();
-    map.insert("custom_attributes".into(), Value::Object(attributes));
+    out.entry("custom_attributes", &values)
 }

@@ -1,29 +1,49 @@
-//! JSON shapes shared by every resource: moments in the company's time zone,
-//! pages wrapped in their plural name.
+//! JSON shapes shared by every resource: moments in the company's time zone, pages
+//! wrapped in their plural name, one record wrapped in its singular, and the answer
+//! they make, serialized straight from the records' typed views.
 
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Datelike, Timelike, Utc};
 use chrono_tz::Tz;
 use domain::{Page, PageSize};
-use serde_json::{Map, Value, json};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::fmt;
 use store::PageOf;
 
 use crate::error::ApiError;
 use crate::params::Params;
 
-/// `YYYY-MM-DD HH:MM:SS` in the company's time zone.
-pub fn moment(at: DateTime<Utc>, tz: Tz) -> String {
-    // Written field by field: chrono's `format` parses its pattern on every call, which
-    // showed in the profile of list pages (two moments a row).
-    let local = at.with_timezone(&tz);
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-        local.year(),
-        local.month(),
-        local.day(),
-        local.hour(),
-        local.minute(),
-        local.second()
-    )
+/// `YYYY-MM-DD HH:MM:SS` in the company's time zone: written straight into the answer
+/// (or `to_string()` where text is needed).
+pub fn moment(at: DateTime<Utc>, tz: Tz) -> Moment {
+    Moment(at.with_timezone(&tz))
+}
+
+pub struct Moment(DateTime<Tz>);
+
+impl fmt::Display for Moment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Field by field: chrono's `format` parses its pattern on every call, which
+        // showed in the profile of list pages (two moments a row).
+        let local = &self.0;
+        write!(
+            f,
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+            local.year(),
+            local.month(),
+            local.day(),
+            local.hour(),
+            local.minute(),
+            local.second()
+        )
+    }
+}
+
+impl Serialize for Moment {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// The `page` parameter: a whole number from 1, default 1.
@@ -37,28 +57,127 @@ pub fn page(params: &Params, size: PageSize) -> Result<Page, ApiError> {
     }
 }
 
+/// A JSON answer, serialized as it is built: `paged` and `one` write records straight
+/// from their typed views, with no `serde_json::Value` tree in between.
+pub struct Reply(Result<Vec<u8>, serde_json::Error>);
+
+impl Reply {
+    pub fn of(body: &impl Serialize) -> Self {
+        Reply(serde_json::to_vec(body))
+    }
+}
+
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        match self.0 {
+            Ok(bytes) => (
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                )],
+                bytes,
+            )
+                .into_response(),
+            Err(e) => ApiError::Internal(format!("rendering the answer: {e}")).into_response(),
+        }
+    }
+}
+
 /// `{"<plural>": [...], "total_pages": n, "current_page": p}`.
-pub fn paged<T>(
+pub fn paged<'a, T, R: Serialize>(
     plural: &str,
     page: Page,
-    records: PageOf<T>,
-    render: impl Fn(&T) -> Value,
-) -> Value {
-    let mut body = Map::new();
-    body.insert(
-        plural.to_owned(),
-        Value::Array(records.records.iter().map(render).collect()),
-    );
-    body.insert("total_pages".into(), json!(page.total_pages(records.total)));
-    body.insert("current_page".into(), json!(page.number));
-    Value::Object(body)
+    records: &'a PageOf<T>,
+    render: impl Fn(&'a T) -> R,
+) -> Reply {
+    struct Body<'p, 'a, T, F> {
+        plural: &'p str,
+        records: &'a [T],
+        render: F,
+        total_pages: u64,
+        current_page: u32,
+    }
+    impl<'a, T, R: Serialize, F: Fn(&'a T) -> R> Serialize for Body<'_, 'a, T, F> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut map = s.serialize_map(Some(3))?;
+            map.serialize_entry(self.plural, &Each(self.records, &self.render))?;
+            map.serialize_entry("total_pages", &self.total_pages)?;
+            map.serialize_entry("current_page", &self.current_page)?;
+            map.end()
+        }
+    }
+    struct Each<'a, 'f, T, F>(&'a [T], &'f F);
+    impl<'a, T, R: Serialize, F: Fn(&'a T) -> R> Serialize for Each<'a, '_, T, F> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(self.0.iter().map(self.1))
+        }
+    }
+    Reply::of(&Body {
+        plural,
+        records: &records.records,
+        render,
+        total_pages: page.total_pages(records.total),
+        current_page: page.number,
+    })
 }
 
 /// `{"<singular>": {...}}`.
-pub fn one(singular: &str, record: Value) -> Value {
-    let mut body = Map::new();
-    body.insert(singular.to_owned(), record);
-    Value::Object(body)
+pub fn one(singular: &str, record: impl Serialize) -> Reply {
+    Reply::of(&named(singular, record))
+}
+
+/// `{"<key>": value}` inside another answer (list entries wrapped in their singular).
+pub fn named<R: Serialize>(key: &str, value: R) -> Named<'_, R> {
+    Named(key, value)
+}
+
+pub struct Named<'a, R>(&'a str, R);
+
+impl<R: Serialize> Serialize for Named<'_, R> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry(self.0, &self.1)?;
+        map.end()
+    }
+}
+
+/// A record's JSON object written entry by entry, for views with optional or dynamic
+/// keys. It remembers the keys written so that custom fields shown as top-level keys
+/// never repeat one (the record's own key wins).
+pub struct Object<M> {
+    map: M,
+    keys: Vec<&'static str>,
+}
+
+impl<M: SerializeMap> Object<M> {
+    pub fn start<S: Serializer<SerializeMap = M>>(s: S) -> Result<Self, S::Error> {
+        Ok(Object {
+            map: s.serialize_map(None)?,
+            keys: Vec::with_capacity(48),
+        })
+    }
+
+    pub fn entry<V: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        self.keys.push(key);
+        self.map.serialize_entry(key, value)
+    }
+
+    /// An entry whose key comes from data (a custom field's name): written only if the
+    /// object has no such key yet.
+    pub fn extra<V: Serialize + ?Sized>(&mut self, key: &str, value: &V) -> Result<(), M::Error> {
+        if self.keys.contains(&key) {
+            return Ok(());
+        }
+        self.map.serialize_entry(key, value)
+    }
+
+    pub fn end(self) -> Result<M::Ok, M::Error> {
+        self.map.end()
+    }
 }
 
 /// A boolean query flag such as `include_custom_fields`; a bad value is a 422.
@@ -72,8 +191,32 @@ pub fn flag(params: &Params, name: &str) -> Result<bool, ApiError> {
 
 #[cfg(test)]
 mod tests {
-    use super::moment;
+    use super::{Object, moment};
     use chrono::{DateTime, Utc};
+    use serde::ser::{Serialize, Serializer};
+
+    #[test]
+    fn keys_from_data_never_repeat_the_records_own() {
+        struct Record;
+        impl Serialize for Record {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut o = Object::start(s)?;
+                o.entry("name", "the record's")?;
+                o.extra("name", "a custom field's")?;
+                o.extra("colour", "red")?;
+                o.end()
+            }
+        }
+        assert_eq!(
+            serde_json::to_string(&Record).unwrap(),
+            r#"{"name":"the record's","colour":"red"}"#
+        );
+        // The same through a `Value`, as `json!` embeds a view in another answer.
+        assert_eq!(
+            serde_json::to_value(&Record).unwrap(),
+            serde_json::json!({"name": "the record's", "colour": "red"})
+        );
+    }
 
     #[test]
     fn moments_read_as_chrono_formats_them() {
@@ -89,7 +232,7 @@ mod tests {
                 .with_timezone(&tz)
                 .format("%Y-%m-%d %H:%M:%S")
                 .to_string();
-            assert_eq!(moment(at, tz), expected);
+            assert_eq!(moment(at, tz).to_string(), expected);
         }
     }
 }

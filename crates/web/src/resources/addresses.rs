@@ -2,7 +2,6 @@
 //! (`/customers/{id}/shipping_addresses...`) and businesses
 //! (`/businesses/{id}/shipping_addresses...`, with a default billing address too).
 
-use axum::Json;
 use axum::extract::State;
 use domain::{Change, PageSize};
 use rust_decimal::Decimal;
@@ -338,16 +337,13 @@ async fn list(
     Tenant(company): Tenant,
     owner: i64,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let owner = f.owner(owner);
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = addresses::list(state.db(), company.id, owner, page).await?;
-    Ok(Json(views::paged(
-        "shipping_addresses",
-        page,
-        records,
-        |a| render(f, a, company.time_zone),
-    )))
+    Ok(views::paged("shipping_addresses", page, &records, |a| {
+        render(f, a, company.time_zone)
+    }))
 }
 
 async fn create(
@@ -356,14 +352,14 @@ async fn create(
     Tenant(company): Tenant,
     owner: i64,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let owner = f.owner(owner);
     let input = read_input(f, &params, true)?;
     let address = addresses::create(state.db(), company.id, owner, input).await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "shipping_address",
         render(f, &address, company.time_zone),
-    )))
+    ))
 }
 
 async fn default_address(
@@ -372,7 +368,7 @@ async fn default_address(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     owner: i64,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let owner = f.owner(owner);
     let address_type = address_type.or((f == Family::Business).then_some(AddressType::Shipping));
     let address = addresses::default_address(state.db(), company.id, owner, address_type)
@@ -391,10 +387,10 @@ async fn default_address(
             )),
             other => other.into(),
         })?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "shipping_address",
         render(f, &address, company.time_zone),
-    )))
+    ))
 }
 
 async fn details(
@@ -403,12 +399,12 @@ async fn details(
     Tenant(company): Tenant,
     owner: i64,
     id: i64,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let address = addresses::find(state.db(), company.id, f.owner(owner), id).await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "shipping_address",
         render(f, &address, company.time_zone),
-    )))
+    ))
 }
 
 async fn update(
@@ -418,12 +414,12 @@ async fn update(
     owner: i64,
     id: i64,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let owner = f.owner(owner);
     let input = read_input(f, &params, false)?;
     let address = addresses::update(state.db(), company.id, owner, id, input).await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "shipping_address",
         render(f, &address, company.time_zone),
-    )))
+    ))
 }

@@ -1,7 +1,6 @@
 //! Bundles (rentrack extension; orders name them as `<id>-b` in `asset_ids`):
 //! `GET /bundles.api`, `POST /bundles.api`, `GET /bundles/{id}.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::stock::Quantity;
 use domain::{Change, Name, PageSize};
@@ -67,7 +66,7 @@ async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "bundle");
     let name = form.name("name", Name::parse_required);
     let description = match form.text("description") {
@@ -99,34 +98,28 @@ async fn create(
     form.finish()?;
     let name = name.expect("reported by finish");
     let bundle = bundles::create(state.db(), company.id, name, description, &items).await?;
-    Ok(Json(views::one(
-        "bundle",
-        render(&bundle, company.time_zone),
-    )))
+    Ok(views::one("bundle", render(&bundle, company.time_zone)))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = bundles::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("bundles", page, records, |b| {
+    Ok(views::paged("bundles", page, &records, |b| {
         render(b, company.time_zone)
-    })))
+    }))
 }
 
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Bundle>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let bundle = bundles::find(state.db(), company.id, id)
         .await
         .map_err(ApiError::from_record("bundle"))?;
-    Ok(Json(views::one(
-        "bundle",
-        render(&bundle, company.time_zone),
-    )))
+    Ok(views::one("bundle", render(&bundle, company.time_zone)))
 }

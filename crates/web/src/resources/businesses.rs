@@ -1,11 +1,10 @@
 //! Businesses: `/businesses.api`, `/businesses/{id}.api`. Status 1 is active, 0 inactive.
 
-use axum::Json;
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::customer_filter::BusinessFilter;
 use domain::{CompanyId, PageSize};
-use serde_json::{Value, json};
+use serde::ser::{Serialize, Serializer};
 use store::address_block::AddressBlock;
 use store::businesses::{self, Business, BusinessInput};
 use store::custom_fields::FieldSet;
@@ -13,13 +12,13 @@ use store::custom_fields::FieldSet;
 use crate::address_block;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
-use crate::custom_attributes;
+use crate::custom_attributes::{self, WithFields};
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Object, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "required on create and update"),
@@ -81,33 +80,42 @@ pub fn routes(api: Api) -> Api {
     )
 }
 
-fn render(
-    b: &Business,
+fn render<'a>(
+    b: &'a Business,
     tz: chrono_tz::Tz,
-    fields: &FieldSet,
-    include_custom_fields: bool,
-) -> Value {
-    let mut body = json!({
-        "id": b.id,
-        "name": b.name,
-        "description": b.description,
-        "status": if b.active { 1 } else { 0 },
-        "industry": b.industry,
-        "email": b.email,
-        "display_picture": b.display_picture,
-        "tax_free": b.tax_free,
-        "company_default_payment_terms": b.company_default_payment_terms,
-        "created_at": moment(b.created_at, tz),
-        "updated_at": moment(b.updated_at, tz),
-    });
-    address_block::render_into(&mut body, AddressBlock::NAMES, &b.address_block);
-    custom_attributes::render_into(
-        &mut body,
+    fields: &'a FieldSet,
+    include: bool,
+) -> WithFields<'a, Business> {
+    WithFields {
+        record: b,
+        tz,
         fields,
-        &b.custom_attributes,
-        include_custom_fields,
-    );
-    body
+        include,
+    }
+}
+
+impl Serialize for WithFields<'_, Business> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (b, tz) = (self.record, self.tz);
+        let mut o = Object::start(s)?;
+        o.entry("id", &b.id)?;
+        o.entry("name", &b.name)?;
+        o.entry("description", &b.description)?;
+        o.entry("status", &if b.active { 1 } else { 0 })?;
+        o.entry("industry", &b.industry)?;
+        o.entry("email", &b.email)?;
+        o.entry("display_picture", &b.display_picture)?;
+        o.entry("tax_free", &b.tax_free)?;
+        o.entry(
+            "company_default_payment_terms",
+            &b.company_default_payment_terms,
+        )?;
+        o.entry("created_at", &moment(b.created_at, tz))?;
+        o.entry("updated_at", &moment(b.updated_at, tz))?;
+        address_block::write(&mut o, AddressBlock::NAMES, &b.address_block)?;
+        custom_attributes::write(&mut o, self.fields, &b.custom_attributes, self.include)?;
+        o.end()
+    }
 }
 
 async fn read_input(
@@ -169,7 +177,7 @@ async fn answer(
     company: &store::companies::Company,
     business: Business,
     include: bool,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let fields = custom_attributes::fields_for_output(
         state.db(),
         company.id,
@@ -177,17 +185,17 @@ async fn answer(
         [&business],
     )
     .await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "business",
         render(&business, company.time_zone, &fields, include),
-    )))
+    ))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::BUSINESSES)?;
     let filter = BusinessFilter::parse(params.get("filter"), params.get("filter_val"))
@@ -200,16 +208,16 @@ async fn list(
         &records.records,
     )
     .await?;
-    Ok(Json(views::paged("businesses", page, records, |b| {
+    Ok(views::paged("businesses", page, &records, |b| {
         render(b, company.time_zone, &fields, include)
-    })))
+    }))
 }
 
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input(&state, company.id, &params).await?;
     let business = businesses::create(state.db(), company.id, input).await?;
     answer(&state, &company, business, true).await
@@ -220,7 +228,7 @@ async fn details(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Business>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let business = businesses::find(state.db(), company.id, id).await?;
     answer(&state, &company, business, include).await
@@ -231,7 +239,7 @@ async fn update(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Business>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     businesses::find(state.db(), company.id, id).await?;
     let input = read_input(&state, company.id, &params).await?;
     let business = businesses::update(state.db(), company.id, id, input).await?;

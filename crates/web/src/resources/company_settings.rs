@@ -1,6 +1,5 @@
 //! Company settings (a rentrack extension): `/company_settings.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::settings::{ActivationLocation, Currency};
 use serde_json::{Value, json};
@@ -57,15 +56,15 @@ pub fn render(c: &Company) -> Value {
     })
 }
 
-async fn show(Tenant(company): Tenant) -> Json<Value> {
-    Json(views::one("company_settings", render(&company)))
+async fn show(Tenant(company): Tenant) -> views::Reply {
+    views::one("company_settings", render(&company))
 }
 
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "company_settings");
     let mut settings = Settings::default();
     if let Some(raw) = params.get("company_settings[time_zone]") {
@@ -100,5 +99,5 @@ async fn update(
     form.finish()?;
     let company = companies::update_settings(state.db(), company.id, settings).await?;
     state.inner().companies.forget_all();
-    Ok(Json(views::one("company_settings", render(&company))))
+    Ok(views::one("company_settings", render(&company)))
 }

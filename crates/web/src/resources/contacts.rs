@@ -89,7 +89,7 @@ async fn update_status(
     Tenant(company): Tenant,
     Id(id, _): Id<Contact>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let active = views::flag(&params, "mark_active")?;
     let inactive = views::flag(&params, "mark_inactive")?;
     let active = match (active, inactive) {
@@ -135,7 +135,7 @@ async fn add_to_business(
     let contacts =
         persons::add_contacts_to_business(state.db(), company.id, business, &contact_ids).await?;
     let fields = fields_for(&state, company.id, &contacts).await?;
-    let rendered: Vec<Value> = contacts
+    let rendered: Vec<_> = contacts
         .iter()
         .map(|c| render(c, company.time_zone, &fields, false))
         .collect();

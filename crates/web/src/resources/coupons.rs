@@ -2,7 +2,6 @@
 //! extensions, `POST /pricing_coupons.api` to define one and
 //! `GET|PUT|PATCH /pricing_coupons/{id}.api` to read and change one.
 
-use axum::Json;
 use axum::extract::State;
 use domain::coupon::{self, Validity, ValueType};
 use domain::pricing::CouponEffect;
@@ -139,40 +138,34 @@ async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut input = read_input(&params, true, None)?;
     let name = input.name.take().expect("reported by finish");
     let coupon = coupons::create(state.db(), company.id, name, input).await?;
-    Ok(Json(views::one(
-        "coupon",
-        render(&coupon, company.time_zone),
-    )))
+    Ok(views::one("coupon", render(&coupon, company.time_zone)))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = coupons::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("coupons", page, records, |c| {
+    Ok(views::paged("coupons", page, &records, |c| {
         render(c, company.time_zone)
-    })))
+    }))
 }
 
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Coupon>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let coupon = coupons::find(state.db(), company.id, id)
         .await
         .map_err(ApiError::from_record("coupon"))?;
-    Ok(Json(views::one(
-        "coupon",
-        render(&coupon, company.time_zone),
-    )))
+    Ok(views::one("coupon", render(&coupon, company.time_zone)))
 }
 
 async fn update(
@@ -180,7 +173,7 @@ async fn update(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Coupon>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     // A value without its kind is read as the coupon's kind.
     let stored =
         if params.get("coupon[value]").is_some() && params.get("coupon[value_type]").is_none() {
@@ -195,8 +188,5 @@ async fn update(
     let coupon = coupons::update(state.db(), company.id, id, input)
         .await
         .map_err(ApiError::from_record("coupon"))?;
-    Ok(Json(views::one(
-        "coupon",
-        render(&coupon, company.time_zone),
-    )))
+    Ok(views::one("coupon", render(&coupon, company.time_zone)))
 }

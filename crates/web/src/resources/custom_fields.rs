@@ -1,6 +1,5 @@
 //! Custom fields (a rentrack extension): `/custom_fields.api`, `/custom_fields/{id}.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::PageSize;
 use domain::Vocabulary;
@@ -176,37 +175,37 @@ async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = custom_fields::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("custom_fields", page, records, |f| {
+    Ok(views::paged("custom_fields", page, &records, |f| {
         render(f, company.time_zone)
-    })))
+    }))
 }
 
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input(&params, true)?;
     let field = custom_fields::create(state.db(), company.id, input).await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "custom_field",
         render(&field, company.time_zone),
-    )))
+    ))
 }
 
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::CustomField>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let field = custom_fields::find(state.db(), company.id, id).await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "custom_field",
         render(&field, company.time_zone),
-    )))
+    ))
 }
 
 async fn update(
@@ -214,23 +213,23 @@ async fn update(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::CustomField>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input(&params, false)?;
     let field = custom_fields::update(state.db(), company.id, id, input).await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "custom_field",
         render(&field, company.time_zone),
-    )))
+    ))
 }
 
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::CustomField>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let field = custom_fields::delete(state.db(), company.id, id).await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "custom_field",
         render(&field, company.time_zone),
-    )))
+    ))
 }

@@ -3,7 +3,6 @@
 //! conjunction of the built-in filters, each written `status` or `status:value`
 //! (`group:3:9` for a subgroup).
 
-use axum::Json;
 use axum::extract::State;
 use domain::asset_filter::AssetFilter;
 use domain::item::AssetType;
@@ -94,7 +93,7 @@ async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "custom_filter");
     let name = form.name("name", Name::parse_required);
     let kind = match params.get("custom_filter[assets_type]") {
@@ -133,22 +132,22 @@ async fn create(
     };
     let filter =
         custom_filters::create(state.db(), company.id, name.as_str(), kind, &conditions).await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "custom_filter",
         render(&filter, company.time_zone),
-    )))
+    ))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let kind =
         assets_type(params.get("assets_type")).map_err(|p| ApiError::field("assets_type", p))?;
     let records = custom_filters::list(state.db(), company.id, kind, page).await?;
-    Ok(Json(views::paged("custom_filters", page, records, |f| {
+    Ok(views::paged("custom_filters", page, &records, |f| {
         render(f, company.time_zone)
-    })))
+    }))
 }

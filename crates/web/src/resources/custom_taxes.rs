@@ -1,7 +1,6 @@
 //! Custom taxes: `GET /custom_taxes.api` (the spec's list of tax ids) and, as a
 //! rentrack extension, `POST /custom_taxes.api` to define one.
 
-use axum::Json;
 use axum::extract::State;
 use domain::{Name, PageSize};
 use rust_decimal::Decimal;
@@ -63,7 +62,7 @@ async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "custom_tax");
     let name = form.name("name", Name::parse_required);
     let rate = match params.get("custom_tax[rate]") {
@@ -91,20 +90,17 @@ async fn create(
         unreachable!("reported by finish");
     };
     let tax = custom_taxes::create(state.db(), company.id, name, rate).await?;
-    Ok(Json(views::one(
-        "custom_tax",
-        render(&tax, company.time_zone),
-    )))
+    Ok(views::one("custom_tax", render(&tax, company.time_zone)))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = custom_taxes::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("custom_taxes", page, records, |t| {
+    Ok(views::paged("custom_taxes", page, &records, |t| {
         render(t, company.time_zone)
-    })))
+    }))
 }

@@ -1,9 +1,7 @@
 //! Customers: `/customers.api`, `/customers/{id}.api`, `mark_active`, `mark_inactive`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::customer_filter::PersonList;
-use serde_json::Value;
 
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
@@ -11,6 +9,7 @@ use crate::error::ApiError;
 use crate::ids::{Id, kind};
 use crate::resources::persons::{create, delete, details, list, set_active, update};
 use crate::state::AppState;
+use crate::views;
 
 type Customer = kind::Customer;
 
@@ -78,7 +77,7 @@ async fn mark_active(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<Customer>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     set_active::<Customer>(&state, &company, id, true).await
 }
 
@@ -86,6 +85,6 @@ async fn mark_inactive(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<Customer>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     set_active::<Customer>(&state, &company, id, false).await
 }

@@ -2,7 +2,6 @@
 //! rentrack extensions, `POST /group_taxes.api` to define one from custom taxes and
 //! `GET /group_taxes/{id}.api` to read one.
 
-use axum::Json;
 use axum::extract::State;
 use domain::{Name, PageSize};
 use serde_json::{Value, json};
@@ -71,7 +70,7 @@ async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "group_tax");
     let name = form.name("name", Name::parse_required);
     let ids = form.ids_at(
@@ -88,34 +87,28 @@ async fn create(
     form.finish()?;
     let name = name.expect("reported by finish");
     let group = group_taxes::create(state.db(), company.id, name, &ids).await?;
-    Ok(Json(views::one(
-        "group_tax",
-        render(&group, company.time_zone),
-    )))
+    Ok(views::one("group_tax", render(&group, company.time_zone)))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = group_taxes::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("group_taxes", page, records, |g| {
+    Ok(views::paged("group_taxes", page, &records, |g| {
         render(g, company.time_zone)
-    })))
+    }))
 }
 
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::GroupTax>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let group = group_taxes::find(state.db(), company.id, id)
         .await
         .map_err(ApiError::from_record("group tax"))?;
-    Ok(Json(views::one(
-        "group_tax",
-        render(&group, company.time_zone),
-    )))
+    Ok(views::one("group_tax", render(&group, company.time_zone)))
 }

@@ -1,6 +1,5 @@
 //! Groups: `/groups.api`, `/assets/classification_view.api`, `/groups/{id}.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::PageSize;
 use domain::depreciation::{DepreciationMode, DepreciationRates};
@@ -124,31 +123,31 @@ async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let group = groups::create(state.db(), company.id, read_input(&params, None)?).await?;
-    Ok(Json(views::one("group", render(&group, company.time_zone))))
+    Ok(views::one("group", render(&group, company.time_zone)))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     views::flag(&params, "show_document_details")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = groups::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("groups", page, records, |g| {
-        views::one("group", render(g, company.time_zone))
-    })))
+    Ok(views::paged("groups", page, &records, |g| {
+        views::named("group", render(g, company.time_zone))
+    }))
 }
 
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Group>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let group = groups::find(state.db(), company.id, id).await?;
-    Ok(Json(views::one("group", render(&group, company.time_zone))))
+    Ok(views::one("group", render(&group, company.time_zone)))
 }
 
 async fn update(
@@ -156,18 +155,18 @@ async fn update(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Group>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let stored = groups::find(state.db(), company.id, id).await?;
     let input = read_input(&params, DepreciationMode::parse(&stored.depreciation_mode))?;
     let group = groups::update(state.db(), company.id, id, input).await?;
-    Ok(Json(views::one("group", render(&group, company.time_zone))))
+    Ok(views::one("group", render(&group, company.time_zone)))
 }
 
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Group>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let group = groups::delete(state.db(), company.id, id).await?;
-    Ok(Json(views::one("group", render(&group, company.time_zone))))
+    Ok(views::one("group", render(&group, company.time_zone)))
 }

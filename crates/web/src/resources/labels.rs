@@ -161,7 +161,7 @@ async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let of = match params.get("template_type") {
         None => None,
         Some(raw) => Some(TemplateType::parse_loosely(raw).ok_or_else(|| {
@@ -173,12 +173,9 @@ async fn list(
     };
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = label_templates::list(state.db(), company.id, of, page).await?;
-    Ok(Json(views::paged(
-        "print_label_templates",
-        page,
-        records,
-        |t| render(t, company.time_zone),
-    )))
+    Ok(views::paged("print_label_templates", page, &records, |t| {
+        render(t, company.time_zone)
+    }))
 }
 
 /// Millimetres with one decimal at most, as tenths: "66.7" is 667.
@@ -204,7 +201,7 @@ async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "print_label_template");
     let description = form.required_text("description");
     let template_type = form.word::<TemplateType>("template_type", true);
@@ -294,10 +291,10 @@ async fn create(
         },
     )
     .await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "print_label_template",
         render(&template, company.time_zone),
-    )))
+    ))
 }
 
 /// The path segment of a record kind in scan links and API paths.

@@ -4,6 +4,7 @@
 use axum::Json;
 use axum::extract::State;
 use domain::{Change, PageSize};
+use serde::Serialize;
 use serde_json::{Value, json};
 use store::locations::{self, Location, LocationFields, StatusFilter};
 
@@ -14,7 +15,7 @@ use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 pub fn routes(api: Api) -> Api {
     api.route("/locations", post(create), Doc::new("Locations", "Create a location").form("location", FIELDS).returns("location"))
@@ -64,23 +65,42 @@ const FIELDS: &[(&str, &str)] = &[
     ("parent_id", "id of the parent location; null clears"),
 ];
 
-pub fn render(l: &Location, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": l.id,
-        "sequence_num": l.sequence_num,
-        "name": l.name,
-        "description": l.description,
-        "street1": l.street1,
-        "street2": l.street2,
-        "city": l.city,
-        "state": l.state,
-        "zipcode": l.zipcode,
-        "country": l.country,
-        "parent_id": l.parent_id,
-        "status": if l.active { "active" } else { "inactive" },
-        "created_at": moment(l.created_at, tz),
-        "updated_at": moment(l.updated_at, tz),
-    })
+/// A location as the contract shows it.
+#[derive(Serialize)]
+pub struct LocationJson<'a> {
+    id: i64,
+    sequence_num: i64,
+    name: &'a str,
+    description: &'a Option<String>,
+    street1: &'a Option<String>,
+    street2: &'a Option<String>,
+    city: &'a Option<String>,
+    state: &'a Option<String>,
+    zipcode: &'a Option<String>,
+    country: &'a Option<String>,
+    parent_id: Option<i64>,
+    status: &'static str,
+    created_at: Moment,
+    updated_at: Moment,
+}
+
+pub fn render(l: &Location, tz: chrono_tz::Tz) -> LocationJson<'_> {
+    LocationJson {
+        id: l.id,
+        sequence_num: l.sequence_num,
+        name: &l.name,
+        description: &l.description,
+        street1: &l.street1,
+        street2: &l.street2,
+        city: &l.city,
+        state: &l.state,
+        zipcode: &l.zipcode,
+        country: &l.country,
+        parent_id: l.parent_id,
+        status: if l.active { "active" } else { "inactive" },
+        created_at: moment(l.created_at, tz),
+        updated_at: moment(l.updated_at, tz),
+    }
 }
 
 fn read_fields(
@@ -122,20 +142,17 @@ async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let (name, fields) = read_fields(&params, true)?;
     let location = locations::create(state.db(), company.id, name, fields).await?;
-    Ok(Json(views::one(
-        "location",
-        render(&location, company.time_zone),
-    )))
+    Ok(views::one("location", render(&location, company.time_zone)))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let status = match params.get("status") {
         None | Some("all") => StatusFilter::All,
         Some("active") => StatusFilter::Active,
@@ -145,9 +162,9 @@ async fn list(
     views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = locations::list(state.db(), company.id, status, page).await?;
-    Ok(Json(views::paged("locations", page, records, |l| {
+    Ok(views::paged("locations", page, &records, |l| {
         render(l, company.time_zone)
-    })))
+    }))
 }
 
 async fn details(
@@ -155,13 +172,10 @@ async fn details(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Location>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     views::flag(&params, "include_custom_fields")?;
     let location = locations::find(state.db(), company.id, id).await?;
-    Ok(Json(views::one(
-        "location",
-        render(&location, company.time_zone),
-    )))
+    Ok(views::one("location", render(&location, company.time_zone)))
 }
 
 async fn update(
@@ -169,13 +183,10 @@ async fn update(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Location>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let (name, fields) = read_fields(&params, false)?;
     let location = locations::update(state.db(), company.id, id, name, fields).await?;
-    Ok(Json(views::one(
-        "location",
-        render(&location, company.time_zone),
-    )))
+    Ok(views::one("location", render(&location, company.time_zone)))
 }
 
 async fn activate(
@@ -183,25 +194,19 @@ async fn activate(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Location>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let with_children = views::flag(&params, "activate_all_children_locations")?;
     let location = locations::activate(state.db(), company.id, id, with_children).await?;
-    Ok(Json(views::one(
-        "location",
-        render(&location, company.time_zone),
-    )))
+    Ok(views::one("location", render(&location, company.time_zone)))
 }
 
 async fn deactivate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Location>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let location = locations::deactivate(state.db(), company.id, id).await?;
-    Ok(Json(views::one(
-        "location",
-        render(&location, company.time_zone),
-    )))
+    Ok(views::one("location", render(&location, company.time_zone)))
 }
 
 async fn quantities(

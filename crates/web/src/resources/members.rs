@@ -1,13 +1,12 @@
 //! Members: `/members.api`, `/members/{id}.api`, `/members/{id}/activate.api`,
 //! `/members/{id}/deactivate.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
 use domain::refusal::Forbidden;
 use domain::{CompanyId, PageSize};
-use serde_json::{Value, json};
+use serde::ser::{Serialize, Serializer};
 use store::address_block::AddressBlock;
 use store::custom_fields::FieldSet;
 use store::members::{self, MemberInput, MemberView};
@@ -15,13 +14,13 @@ use store::members::{self, MemberInput, MemberView};
 use crate::address_block;
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
-use crate::custom_attributes;
+use crate::custom_attributes::{self, WithFields};
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Object, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     (
@@ -91,39 +90,47 @@ pub fn routes(api: Api) -> Api {
     )
 }
 
-pub fn render(
-    view: &MemberView,
+pub fn render<'a>(
+    view: &'a MemberView,
     tz: chrono_tz::Tz,
-    fields: &FieldSet,
-    include_custom_fields: bool,
-) -> Value {
-    let m = &view.member;
-    let mut body = json!({
-        "id": m.id,
-        "email": m.email,
-        "first_name": m.first_name,
-        "last_name": m.last_name,
-        "full_name": format!("{} {}", m.first_name, m.last_name),
-        "employee_identification_number": m.employee_id,
-        "user_listing_id": m.user_listing_id,
-        "role_id": m.role_id,
-        "role_name": m.role_name(),
-        "status": if m.active { "active" } else { "inactive" },
-        "login_enabled": m.login_enabled,
-        "subscribed_to_emails": m.subscribed_to_emails,
-        "owner": m.is_owner,
-        "team_ids": view.team_ids,
-        "created_at": moment(m.created_at, tz),
-        "updated_at": moment(m.updated_at, tz),
-    });
-    address_block::render_into(&mut body, AddressBlock::MEMBER_NAMES, &m.address_block);
-    custom_attributes::render_into(
-        &mut body,
+    fields: &'a FieldSet,
+    include: bool,
+) -> WithFields<'a, MemberView> {
+    WithFields {
+        record: view,
+        tz,
         fields,
-        &m.custom_attributes,
-        include_custom_fields,
-    );
-    body
+        include,
+    }
+}
+
+impl Serialize for WithFields<'_, MemberView> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (m, tz) = (&self.record.member, self.tz);
+        let mut o = Object::start(s)?;
+        o.entry("id", &m.id)?;
+        o.entry("email", &m.email)?;
+        o.entry("first_name", &m.first_name)?;
+        o.entry("last_name", &m.last_name)?;
+        o.entry(
+            "full_name",
+            &format_args!("{} {}", m.first_name, m.last_name),
+        )?;
+        o.entry("employee_identification_number", &m.employee_id)?;
+        o.entry("user_listing_id", &m.user_listing_id)?;
+        o.entry("role_id", &m.role_id)?;
+        o.entry("role_name", &m.role_name())?;
+        o.entry("status", if m.active { "active" } else { "inactive" })?;
+        o.entry("login_enabled", &m.login_enabled)?;
+        o.entry("subscribed_to_emails", &m.subscribed_to_emails)?;
+        o.entry("owner", &m.is_owner)?;
+        o.entry("team_ids", &self.record.team_ids)?;
+        o.entry("created_at", &moment(m.created_at, tz))?;
+        o.entry("updated_at", &moment(m.updated_at, tz))?;
+        address_block::write(&mut o, AddressBlock::MEMBER_NAMES, &m.address_block)?;
+        custom_attributes::write(&mut o, self.fields, &m.custom_attributes, self.include)?;
+        o.end()
+    }
 }
 
 /// Reads `user[...]`. First and last name, role and (unless login is disabled) e-mail
@@ -208,21 +215,21 @@ async fn answer(
     company: &store::companies::Company,
     view: MemberView,
     include: bool,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let fields =
         custom_attributes::fields_for_output(state.db(), company.id, &[Target::Members], [&view])
             .await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "member",
         render(&view, company.time_zone, &fields, include),
-    )))
+    ))
 }
 
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input(&state, company.id, &params, true).await?;
     let member = members::create(state.db(), company.id, input).await?;
     answer(&state, &company, member, true).await
@@ -232,7 +239,7 @@ async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let filter = MemberFilter::parse(params.get("filter"), params.get("filter_val"))
@@ -245,9 +252,9 @@ async fn list(
         &records.records,
     )
     .await?;
-    Ok(Json(views::paged("members", page, records, |m| {
+    Ok(views::paged("members", page, &records, |m| {
         render(m, company.time_zone, &fields, include)
-    })))
+    }))
 }
 
 async fn details(
@@ -255,7 +262,7 @@ async fn details(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Member>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let member = members::find(state.db(), company.id, id).await?;
     answer(&state, &company, member, include).await
@@ -266,7 +273,7 @@ async fn update(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Member>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let existing = members::find(state.db(), company.id, id).await?;
     if existing.member.is_owner {
         return Err(store::StoreError::Forbidden(Forbidden::OwnerDetails).into());
@@ -280,7 +287,7 @@ async fn activate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Member>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let member = members::set_active(state.db(), company.id, id, true).await?;
     answer(&state, &company, member, true).await
 }
@@ -289,7 +296,7 @@ async fn deactivate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Member>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let member = members::set_active(state.db(), company.id, id, false).await?;
     answer(&state, &company, member, true).await
 }

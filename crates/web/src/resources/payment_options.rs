@@ -2,7 +2,6 @@
 //! as `basket[payment_method_name]`) and, as a rentrack extension,
 //! `POST /payment_options.api` to add one.
 
-use axum::Json;
 use axum::extract::State;
 use domain::payment::PaymentKind;
 use domain::{Name, PageSize, Vocabulary};
@@ -54,7 +53,7 @@ async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "payment_option");
     let name = form.name("name", Name::parse_required);
     let kind = form.word::<PaymentKind>("kind", false);
@@ -67,20 +66,20 @@ async fn create(
         kind.unwrap_or(PaymentKind::Other),
     )
     .await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "payment_option",
         render(&option, company.time_zone),
-    )))
+    ))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = payment_options::list(state.db(), company.id, page).await?;
-    Ok(Json(views::paged("payment_options", page, records, |o| {
+    Ok(views::paged("payment_options", page, &records, |o| {
         render(o, company.time_zone)
-    })))
+    }))
 }

@@ -2,7 +2,6 @@
 //! how to manage): `/custom_roles.api`, `/teams.api`, `/retire_reasons.api`, each
 //! with `/<plural>/{id}.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::PageSize;
 use serde_json::{Value, json};
@@ -121,7 +120,7 @@ async fn list_or_create(
     Tenant(company): Tenant,
     params: Params,
     creating: bool,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     if creating {
         let mut form = Form::new(&params, kind.singular());
         let name = form.required_text("name");
@@ -135,16 +134,16 @@ async fn list_or_create(
             description,
         )
         .await?;
-        return Ok(Json(views::one(
+        return Ok(views::one(
             kind.singular(),
             render(&entry, company.time_zone),
-        )));
+        ));
     }
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = reference_data::list(state.db(), company.id, kind, page).await?;
-    Ok(Json(views::paged(plural(kind), page, records, |e| {
+    Ok(views::paged(plural(kind), page, &records, |e| {
         render(e, company.time_zone)
-    })))
+    }))
 }
 
 async fn one(
@@ -154,7 +153,7 @@ async fn one(
     id: i64,
     params: Params,
     action: Action,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let entry = match action {
         Action::Details => reference_data::find(state.db(), company.id, kind, id).await?,
         Action::Update => {
@@ -173,8 +172,8 @@ async fn one(
         }
         Action::Delete => reference_data::delete(state.db(), company.id, kind, id).await?,
     };
-    Ok(Json(views::one(
+    Ok(views::one(
         kind.singular(),
         render(&entry, company.time_zone),
-    )))
+    ))
 }

@@ -1,7 +1,6 @@
 //! Subgroups: `/groups/{group}/sub_groups.api`, `/groups/get_sub_groups.api`,
 //! `/groups/{group}/sub_groups/{id}.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::PageSize;
 use serde_json::{Value, json};
@@ -77,23 +76,20 @@ async fn create(
     Tenant(company): Tenant,
     Under(group, _): Under<kind::Group>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut input = read_input(&params)?;
     if matches!(input.parent_id, domain::Change::Clear) {
         input.parent_id = domain::Change::Keep;
     }
     let sub = sub_groups::create(state.db(), company.id, group, input).await?;
-    Ok(Json(views::one(
-        "sub_group",
-        render(&sub, company.time_zone),
-    )))
+    Ok(views::one("sub_group", render(&sub, company.time_zone)))
 }
 
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let group = match params.get("group_id") {
         None => None,
         Some(raw) => Some(crate::form::parse_id(raw).ok_or_else(|| {
@@ -102,9 +98,9 @@ async fn list(
     };
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = sub_groups::list(state.db(), company.id, group, page).await?;
-    Ok(Json(views::paged("sub_groups", page, records, |s| {
+    Ok(views::paged("sub_groups", page, &records, |s| {
         render(s, company.time_zone)
-    })))
+    }))
 }
 
 async fn details(
@@ -112,12 +108,9 @@ async fn details(
     Tenant(company): Tenant,
     Under(group, _): Under<kind::Group>,
     Id(id, _): Id<kind::SubGroup>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let sub = sub_groups::find(state.db(), company.id, group, id).await?;
-    Ok(Json(views::one(
-        "sub_group",
-        render(&sub, company.time_zone),
-    )))
+    Ok(views::one("sub_group", render(&sub, company.time_zone)))
 }
 
 async fn update(
@@ -126,12 +119,9 @@ async fn update(
     Under(group, _): Under<kind::Group>,
     Id(id, _): Id<kind::SubGroup>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let sub = sub_groups::update(state.db(), company.id, group, id, read_input(&params)?).await?;
-    Ok(Json(views::one(
-        "sub_group",
-        render(&sub, company.time_zone),
-    )))
+    Ok(views::one("sub_group", render(&sub, company.time_zone)))
 }
 
 async fn delete(
@@ -139,10 +129,7 @@ async fn delete(
     Tenant(company): Tenant,
     Under(group, _): Under<kind::Group>,
     Id(id, _): Id<kind::SubGroup>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let sub = sub_groups::delete(state.db(), company.id, group, id).await?;
-    Ok(Json(views::one(
-        "sub_group",
-        render(&sub, company.time_zone),
-    )))
+    Ok(views::one("sub_group", render(&sub, company.time_zone)))
 }

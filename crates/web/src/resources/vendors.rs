@@ -1,22 +1,21 @@
 //! Vendors: `/vendors.api`, `/assets/vendors.api`, `/vendors/{id}.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::{CompanyId, Name, PageSize};
-use serde_json::{Value, json};
+use serde::ser::{Serialize, Serializer};
 use store::custom_fields::FieldSet;
 use store::vendors::{self, Vendor, VendorInput};
 
 use crate::api::{Api, Doc, get, post};
 use crate::auth::Tenant;
-use crate::custom_attributes;
+use crate::custom_attributes::{self, WithFields};
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Object, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "required on create, at least 3 characters"),
@@ -67,32 +66,38 @@ pub fn routes(api: Api) -> Api {
     )
 }
 
-pub fn render(
-    v: &Vendor,
+pub fn render<'a>(
+    v: &'a Vendor,
     tz: chrono_tz::Tz,
-    fields: &FieldSet,
-    include_custom_fields: bool,
-) -> Value {
-    let mut body = json!({
-        "id": v.id,
-        "name": v.name,
-        "description": v.description,
-        "website": v.website,
-        "address": v.address,
-        "contact_person_name": v.contact_person_name,
-        "email": v.email,
-        "phone_number": v.phone_number,
-        "fax": v.fax,
-        "created_at": moment(v.created_at, tz),
-        "updated_at": moment(v.updated_at, tz),
-    });
-    custom_attributes::render_into(
-        &mut body,
+    fields: &'a FieldSet,
+    include: bool,
+) -> WithFields<'a, Vendor> {
+    WithFields {
+        record: v,
+        tz,
         fields,
-        &v.custom_attributes,
-        include_custom_fields,
-    );
-    body
+        include,
+    }
+}
+
+impl Serialize for WithFields<'_, Vendor> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (v, tz) = (self.record, self.tz);
+        let mut o = Object::start(s)?;
+        o.entry("id", &v.id)?;
+        o.entry("name", &v.name)?;
+        o.entry("description", &v.description)?;
+        o.entry("website", &v.website)?;
+        o.entry("address", &v.address)?;
+        o.entry("contact_person_name", &v.contact_person_name)?;
+        o.entry("email", &v.email)?;
+        o.entry("phone_number", &v.phone_number)?;
+        o.entry("fax", &v.fax)?;
+        o.entry("created_at", &moment(v.created_at, tz))?;
+        o.entry("updated_at", &moment(v.updated_at, tz))?;
+        custom_attributes::write(&mut o, self.fields, &v.custom_attributes, self.include)?;
+        o.end()
+    }
 }
 
 async fn read_input(
@@ -144,21 +149,21 @@ async fn answer(
     company: &store::companies::Company,
     vendor: Vendor,
     include: bool,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let fields =
         custom_attributes::fields_for_output(state.db(), company.id, &[Target::Vendors], [&vendor])
             .await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "vendor",
         render(&vendor, company.time_zone, &fields, include),
-    )))
+    ))
 }
 
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut input = read_input(&state, company.id, &params, true).await?;
     let name = input.name.take().expect("reported by finish");
     let vendor = vendors::create(state.db(), company.id, name, input).await?;
@@ -169,7 +174,7 @@ async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = vendors::list(state.db(), company.id, page).await?;
@@ -180,9 +185,9 @@ async fn list(
         &records.records,
     )
     .await?;
-    Ok(Json(views::paged("vendors", page, records, |v| {
-        views::one("vendor", render(v, company.time_zone, &fields, include))
-    })))
+    Ok(views::paged("vendors", page, &records, |v| {
+        views::named("vendor", render(v, company.time_zone, &fields, include))
+    }))
 }
 
 async fn details(
@@ -190,7 +195,7 @@ async fn details(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Vendor>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let vendor = vendors::find(state.db(), company.id, id).await?;
     answer(&state, &company, vendor, include).await
@@ -201,7 +206,7 @@ async fn update(
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Vendor>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input(&state, company.id, &params, false).await?;
     let vendor = vendors::update(state.db(), company.id, id, input).await?;
     answer(&state, &company, vendor, true).await

@@ -208,14 +208,11 @@ fn answer(form: &mut Form<'_>) -> Answer {
 fn one(
     company: &store::companies::Company,
     mut done: Vec<Verification>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let v = done
         .pop()
         .ok_or_else(|| ApiError::Internal("no verification written".into()))?;
-    Ok(Json(views::one(
-        "verification",
-        render(&v, company.time_zone),
-    )))
+    Ok(views::one("verification", render(&v, company.time_zone)))
 }
 
 fn many(company: &store::companies::Company, done: &[Verification]) -> Json<Value> {
@@ -228,7 +225,7 @@ async fn request_one(
     Tenant(company): Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
     let notes = text(&mut form, "notes");
     form.finish()?;
@@ -243,7 +240,7 @@ async fn verify_one(
     Tenant(company): Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
     let answer = answer(&mut form);
     form.finish()?;
@@ -258,7 +255,7 @@ async fn cancel_one(
     Tenant(company): Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
     let user = user(&mut form);
     form.finish()?;

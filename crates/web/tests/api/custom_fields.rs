@@ -10,6 +10,7 @@ both!(
     values_are_checked_against_type_and_options,
     renaming_keeps_values_and_deleting_drops_them,
     options_keep_their_ids_across_updates,
+    a_field_named_like_a_records_own_key_never_replaces_it,
     other_companies_cannot_see_touch_or_use_fields,
     concurrent_value_changes_are_all_kept,
 );
@@ -389,6 +390,60 @@ async fn renaming_keeps_values_and_deleting_drops_them(kind: Kind) {
     app.custom_field("Level", "text", &["vendors"], &[]).await;
     let v = app.get(&format!("/vendors/{vendor}.api")).await;
     assert_eq!(v.body["vendor"]["custom_attributes"], json!({}));
+}
+
+/// With `include_custom_fields`, values are top-level keys too, but the record's own
+/// keys win: a field named `email` (or `custom_attributes`) neither replaces nor
+/// repeats them in the text of the answer, on a page or on one record.
+async fn a_field_named_like_a_records_own_key_never_replaces_it(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    app.custom_field("email", "text", &["members"], &[]).await;
+    app.custom_field("custom_attributes", "text", &["members"], &[])
+        .await;
+    app.custom_field("Badge", "text", &["members"], &[]).await;
+    let res = app
+        .post(
+            "/members.api",
+            &[
+                ("user[email]", "kim@example.com"),
+                ("user[first_name]", "Kim"),
+                ("user[last_name]", "Lee"),
+                ("user[role_id]", "2"),
+                ("user[custom_attributes][email]", "not-an-address"),
+                ("user[custom_attributes][custom_attributes]", "nested?"),
+                ("user[custom_attributes][Badge]", "B-7"),
+            ],
+        )
+        .await;
+    let id = res.expect(StatusCode::OK)["member"]["id"].as_i64().unwrap();
+    for path in [
+        format!("/members/{id}.api?include_custom_fields=true"),
+        "/members.api?include_custom_fields=true&filter=email&filter_val=kim%40example.com"
+            .to_owned(),
+    ] {
+        let res = app.get(&path).await;
+        let body = res.expect(StatusCode::OK);
+        let m = body.get("member").unwrap_or_else(|| &body["members"][0]);
+        assert_eq!(m["email"], "kim@example.com", "{path}");
+        assert_eq!(m["Badge"], "B-7", "{path}");
+        assert_eq!(
+            m["custom_attributes"],
+            json!({"email": "not-an-address", "custom_attributes": "nested?", "Badge": "B-7"}),
+            "{path}"
+        );
+        assert_eq!(
+            res.text.matches("\"email\":").count(),
+            2,
+            "{path}: {}",
+            res.text
+        );
+        assert_eq!(
+            res.text.matches("\"custom_attributes\":").count(),
+            2,
+            "{path}: {}",
+            res.text
+        );
+    }
 }
 
 async fn options_keep_their_ids_across_updates(kind: Kind) {

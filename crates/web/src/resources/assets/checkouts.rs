@@ -1,13 +1,12 @@
 //! Check-out, check-in and extension of fixed assets, and the members' views of what
 //! they hold and held.
 
-use axum::Json;
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::item::{AssetType, local_moment};
 use domain::wire::{parse_date, parse_time};
 use domain::{PageSize, Vocabulary};
-use serde_json::{Value, json};
+use serde_json::json;
 use store::checkouts::{self, Checkin, Checkout, MemberRef};
 use store::items;
 
@@ -138,7 +137,7 @@ async fn check_out(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "checkout_values");
     let member = match (params.get("user_id"), params.get("user_email")) {
         (Some(raw), _) => match parse_id(raw) {
@@ -202,7 +201,7 @@ async fn check_in(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "checkin_values");
     let location = form.id("location_id").as_set().copied();
     let comments = form.text("comments").as_set().cloned();
@@ -231,7 +230,7 @@ async fn extend(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "checkout_values");
     let due = due(&params, tenant.0.time_zone, &mut form);
     if due.is_none() && !form.has_errors_for("till") && !form.has_errors_for("till_time") {
@@ -250,7 +249,7 @@ async fn checked_out_items(
     tenant: Tenant,
     Id(member, _): Id<kind::Member>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let kind = match params.get("item_type") {
         None => None,
@@ -275,16 +274,11 @@ async fn checked_out_items(
     store::members::find(state.db(), tenant.0.id, member).await?;
     let records =
         items::held_by(state.db(), tenant.0.id, member, kind, page, today(&tenant)).await?;
-    let mut body = answer_page(&state, &tenant.0, page, records, Shown::read(&params)?).await?;
-    if let Value::Object(map) = &mut body.0
-        && let Some(Value::Array(assets)) = map.get_mut("assets")
-    {
-        for a in assets {
-            let t = a["asset_type"].clone();
-            a["item_type"] = t;
-        }
-    }
-    Ok(body)
+    let shown = Shown {
+        item_type: true,
+        ..Shown::read(&params)?
+    };
+    answer_page(&state, &tenant.0, page, records, shown).await
 }
 
 async fn member_history(
@@ -292,12 +286,12 @@ async fn member_history(
     tenant: Tenant,
     Id(member, _): Id<kind::Member>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = checkouts::member_history(state.db(), tenant.0.id, member, page).await?;
     let tz = tenant.0.time_zone;
     let at = |m: Option<chrono::DateTime<chrono::Utc>>| m.map(|m| moment(m, tz));
-    Ok(Json(views::paged("history", page, records, |c| {
+    Ok(views::paged("history", page, &records, |c| {
         json!({
             "id": c.id,
             "sequence_num": c.sequence_num,
@@ -313,5 +307,5 @@ async fn member_history(
             "checkout_comments": c.checkout_comments,
             "checkin_comments": c.checkin_comments,
         })
-    })))
+    }))
 }

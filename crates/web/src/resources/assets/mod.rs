@@ -11,6 +11,8 @@ use domain::Vocabulary;
 use domain::custom_field::Target;
 use domain::item::{AssetType, ItemState, shown_state};
 use domain::money::Money;
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 use store::custom_fields::FieldSet;
 use store::items::{Clock, ItemView, Today};
@@ -20,7 +22,7 @@ use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
 use crate::params::Params;
-use crate::views::{self, moment};
+use crate::views::{self, Object, moment};
 
 pub fn routes(api: Api) -> Api {
     let api = records::routes(api);
@@ -101,6 +103,8 @@ pub(crate) struct Shown {
     pub image_urls: bool,
     pub document_details: bool,
     pub services_details: bool,
+    /// The asset type also as `item_type` (the list of what a member holds names it so).
+    pub item_type: bool,
 }
 
 impl Shown {
@@ -111,6 +115,7 @@ impl Shown {
             image_urls: views::flag(params, "show_image_urls")?,
             document_details: views::flag(params, "show_document_details")?,
             services_details: views::flag(params, "show_services_details")?,
+            item_type: false,
         })
     }
 
@@ -122,6 +127,7 @@ impl Shown {
             image_urls: true,
             document_details: true,
             services_details: false,
+            item_type: false,
         }
     }
 }
@@ -139,10 +145,16 @@ pub(crate) const SHOW_FLAGS: &[(&str, &str)] = &[
     ),
 ];
 
-fn money(units: Option<i64>) -> Value {
-    units.map_or(Value::Null, |u| {
-        json!(Money::from_minor(u).to_decimal_string())
-    })
+/// A price as the contract writes money: a decimal string, or null.
+struct Price(Option<i64>);
+
+impl Serialize for Price {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(units) => s.collect_str(&Money::from_minor(units).to_decimal_string()),
+            None => s.serialize_none(),
+        }
+    }
 }
 
 impl custom_attributes::Attributed for ItemView {
@@ -152,100 +164,151 @@ impl custom_attributes::Attributed for ItemView {
 }
 
 /// An asset as the contract shows it.
-pub(crate) fn render(view: &ItemView, tz: chrono_tz::Tz, fields: &FieldSet, shown: Shown) -> Value {
-    let i = &view.item;
-    let at = |m: Option<chrono::DateTime<Utc>>| m.map(|m| moment(m, tz));
-    let state = i.state();
-    let fixed = i.asset_type == AssetType::FixedAsset.as_str();
-    let mut body = json!({
-        "id": i.id,
-        "sequence_num": i.sequence_num,
-        "name": i.name,
-        "description": i.description,
-        "identifier": i.identifier,
-        "asset_type": i.asset_type,
-        "state": shown_state(state, i.reserved_today),
-        "status": if state == ItemState::Retired { "retired" } else { "active" },
-        "group_id": i.group_id,
-        "group_name": i.group_name,
-        "sub_group_id": i.sub_group_id,
-        "sub_group_name": i.sub_group_name,
-        "location_id": i.location_id,
-        "location_name": i.location_name,
-        "manufacturer": i.manufacturer,
-        "product_model_number": i.product_model_number,
-        "purchased_on": i.purchased_on.map(|d| d.to_string()),
-        "price": money(i.price),
-        "salvage_value": money(i.salvage_value),
-        "net_quantity": if fixed { 1 } else { i.quantity },
-        "checkout_on": at(i.checkout_on),
-        "checkin_due_on": at(i.checkin_due_on),
-        "assigned_to_user_id": i.assigned_to_id,
-        "assigned_to_user_name": i.assigned_to_name,
-        "retired_on": i.retired_on.map(|d| d.to_string()),
-        "retire_reason_id": i.retire_reason_id,
-        "retire_reason": i.retire_reason_name,
-        "rental_prices": {
-            "per_minute": money(i.rate_per_minute),
-            "hourly": money(i.rate_hourly),
-            "daily": money(i.rate_daily),
-            "weekly": money(i.rate_weekly),
-            "monthly": money(i.rate_monthly),
-        },
-        "late_fee": i.late_fee_kind.as_ref().map(|kind| json!({
-            "kind": kind,
-            "amount": money(i.late_fee_amount),
-        })),
-        "latitude": i.latitude,
-        "longitude": i.longitude,
-        "gps_updated_at": at(i.gps_updated_at),
-        "image_url": i.image_url,
-        "custom_tax_ids": view.custom_tax_ids,
-        "created_at": moment(i.created_at, tz),
-        "updated_at": moment(i.updated_at, tz),
-    });
-    let Value::Object(map) = &mut body else {
-        return body;
-    };
-    if !fixed {
-        map.insert("available_quantity".into(), json!(i.quantity));
-        map.insert("checked_out_quantity".into(), json!(i.checked_out_quantity));
-        map.insert(
-            "total_quantity".into(),
-            json!(i.quantity + i.checked_out_quantity),
-        );
-    }
-    let urls = i.document_urls();
-    if shown.document_urls {
-        map.insert("document_urls".into(), json!(urls));
-    }
-    if shown.image_urls {
-        map.insert(
-            "image_urls".into(),
-            json!(i.image_url.iter().collect::<Vec<_>>()),
-        );
-    }
-    if shown.document_details {
-        let documents: Vec<Value> = urls
-            .iter()
-            .map(|u| {
-                let file = u.rsplit('/').next().filter(|f| !f.is_empty()).unwrap_or(u);
-                json!({"url": u, "file_name": file})
-            })
-            .collect();
-        map.insert("documents".into(), Value::Array(documents));
-    }
-    if shown.services_details {
-        // No endpoint of the interface puts an asset in service (docs/api.md).
-        map.insert("services".into(), Value::Array(Vec::new()));
-    }
-    custom_attributes::render_into(
-        &mut body,
+pub(crate) fn render<'a>(
+    view: &'a ItemView,
+    tz: chrono_tz::Tz,
+    fields: &'a FieldSet,
+    shown: Shown,
+) -> AssetJson<'a> {
+    AssetJson {
+        view,
+        tz,
         fields,
-        &i.custom_attributes,
-        shown.include_custom_fields,
-    );
-    body
+        shown,
+    }
+}
+
+pub(crate) struct AssetJson<'a> {
+    view: &'a ItemView,
+    tz: chrono_tz::Tz,
+    fields: &'a FieldSet,
+    shown: Shown,
+}
+
+impl Serialize for AssetJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (i, tz, shown) = (&self.view.item, self.tz, self.shown);
+        let at = |m: Option<chrono::DateTime<Utc>>| m.map(|m| moment(m, tz));
+        let state = i.state();
+        let fixed = i.asset_type == AssetType::FixedAsset.as_str();
+        let mut o = Object::start(s)?;
+        o.entry("id", &i.id)?;
+        o.entry("sequence_num", &i.sequence_num)?;
+        o.entry("name", &i.name)?;
+        o.entry("description", &i.description)?;
+        o.entry("identifier", &i.identifier)?;
+        o.entry("asset_type", &i.asset_type)?;
+        if shown.item_type {
+            o.entry("item_type", &i.asset_type)?;
+        }
+        o.entry("state", &shown_state(state, i.reserved_today))?;
+        o.entry(
+            "status",
+            if state == ItemState::Retired {
+                "retired"
+            } else {
+                "active"
+            },
+        )?;
+        o.entry("group_id", &i.group_id)?;
+        o.entry("group_name", &i.group_name)?;
+        o.entry("sub_group_id", &i.sub_group_id)?;
+        o.entry("sub_group_name", &i.sub_group_name)?;
+        o.entry("location_id", &i.location_id)?;
+        o.entry("location_name", &i.location_name)?;
+        o.entry("manufacturer", &i.manufacturer)?;
+        o.entry("product_model_number", &i.product_model_number)?;
+        o.entry("purchased_on", &i.purchased_on.map(|d| d.to_string()))?;
+        o.entry("price", &Price(i.price))?;
+        o.entry("salvage_value", &Price(i.salvage_value))?;
+        o.entry("net_quantity", &if fixed { 1 } else { i.quantity })?;
+        o.entry("checkout_on", &at(i.checkout_on))?;
+        o.entry("checkin_due_on", &at(i.checkin_due_on))?;
+        o.entry("assigned_to_user_id", &i.assigned_to_id)?;
+        o.entry("assigned_to_user_name", &i.assigned_to_name)?;
+        o.entry("retired_on", &i.retired_on.map(|d| d.to_string()))?;
+        o.entry("retire_reason_id", &i.retire_reason_id)?;
+        o.entry("retire_reason", &i.retire_reason_name)?;
+        o.entry("rental_prices", &RentalPrices(i))?;
+        o.entry(
+            "late_fee",
+            &i.late_fee_kind.as_ref().map(|kind| LateFee {
+                kind,
+                amount: Price(i.late_fee_amount),
+            }),
+        )?;
+        o.entry("latitude", &i.latitude)?;
+        o.entry("longitude", &i.longitude)?;
+        o.entry("gps_updated_at", &at(i.gps_updated_at))?;
+        o.entry("image_url", &i.image_url)?;
+        o.entry("custom_tax_ids", &self.view.custom_tax_ids)?;
+        o.entry("created_at", &moment(i.created_at, tz))?;
+        o.entry("updated_at", &moment(i.updated_at, tz))?;
+        if !fixed {
+            o.entry("available_quantity", &i.quantity)?;
+            o.entry("checked_out_quantity", &i.checked_out_quantity)?;
+            o.entry("total_quantity", &(i.quantity + i.checked_out_quantity))?;
+        }
+        let urls = i.document_urls();
+        if shown.document_urls {
+            o.entry("document_urls", &urls)?;
+        }
+        if shown.image_urls {
+            o.entry("image_urls", &i.image_url.iter().collect::<Vec<_>>())?;
+        }
+        if shown.document_details {
+            let documents: Vec<Document<'_>> = urls
+                .iter()
+                .map(|url| Document {
+                    url,
+                    file_name: url
+                        .rsplit('/')
+                        .next()
+                        .filter(|f| !f.is_empty())
+                        .unwrap_or(url),
+                })
+                .collect();
+            o.entry("documents", &documents)?;
+        }
+        if shown.services_details {
+            // No endpoint of the interface puts an asset in service (docs/api.md).
+            o.entry("services", &[(); 0])?;
+        }
+        custom_attributes::write(
+            &mut o,
+            self.fields,
+            &i.custom_attributes,
+            shown.include_custom_fields,
+        )?;
+        o.end()
+    }
+}
+
+struct RentalPrices<'a>(&'a store::items::Item);
+
+impl Serialize for RentalPrices<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let i = self.0;
+        let mut map = s.serialize_map(Some(5))?;
+        map.serialize_entry("per_minute", &Price(i.rate_per_minute))?;
+        map.serialize_entry("hourly", &Price(i.rate_hourly))?;
+        map.serialize_entry("daily", &Price(i.rate_daily))?;
+        map.serialize_entry("weekly", &Price(i.rate_weekly))?;
+        map.serialize_entry("monthly", &Price(i.rate_monthly))?;
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct LateFee<'a> {
+    kind: &'a String,
+    amount: Price,
+}
+
+#[derive(Serialize)]
+struct Document<'a> {
+    url: &'a str,
+    file_name: &'a str,
 }
 
 /// `{"asset": {...}}`, with its custom fields.
@@ -254,18 +317,27 @@ pub(crate) async fn answer(
     company: &store::companies::Company,
     view: ItemView,
     shown: Shown,
-) -> Result<axum::Json<Value>, ApiError> {
-    let fields = custom_attributes::fields_for_output(
+) -> Result<views::Reply, ApiError> {
+    let fields = fields_of(state, company, &view).await?;
+    Ok(views::one(
+        "asset",
+        render(&view, company.time_zone, &fields, shown),
+    ))
+}
+
+/// The custom fields needed to render one asset.
+pub(crate) async fn fields_of(
+    state: &crate::state::AppState,
+    company: &store::companies::Company,
+    view: &ItemView,
+) -> Result<FieldSet, ApiError> {
+    custom_attributes::fields_for_output(
         state.db(),
         company.id,
         &[target_of(&view.item.asset_type)],
-        [&view],
+        [view],
     )
-    .await?;
-    Ok(axum::Json(views::one(
-        "asset",
-        render(&view, company.time_zone, &fields, shown),
-    )))
+    .await
 }
 
 /// A page of assets, `{"assets": [...], "total_pages": n, "current_page": p}`.
@@ -275,7 +347,7 @@ pub(crate) async fn answer_page(
     page: domain::Page,
     records: store::PageOf<ItemView>,
     shown: Shown,
-) -> Result<axum::Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut targets: Vec<Target> = records
         .records
         .iter()
@@ -286,9 +358,9 @@ pub(crate) async fn answer_page(
     let fields =
         custom_attributes::fields_for_output(state.db(), company.id, &targets, &records.records)
             .await?;
-    Ok(axum::Json(views::paged("assets", page, records, |v| {
+    Ok(views::paged("assets", page, &records, |v| {
         render(v, company.time_zone, &fields, shown)
-    })))
+    }))
 }
 
 /// Renders a history entry: its details, moments in the company's time zone.

@@ -1,7 +1,6 @@
 //! The fixed-asset record: create, list, details, update, delete, retire, activate,
 //! GPS, history, search and filters.
 
-use axum::Json;
 use axum::extract::State;
 use domain::asset_filter::AssetFilter;
 use domain::item::{MAX_DOCUMENTS, is_link, parse_coordinate};
@@ -10,7 +9,6 @@ use domain::pricing::{LateFee, LateFeeKind};
 use domain::settings::ActivationLocation;
 use domain::wire::parse_date;
 use domain::{Change, Name, PageSize, Vocabulary};
-use serde_json::Value;
 use store::items::{self, AssetInput, Rates, Reading, Retirement, Search};
 
 use super::{Fixed, Kind, Shown, answer, answer_page, clock, today};
@@ -364,7 +362,7 @@ pub(crate) async fn create<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input::<K>(&state, &tenant.0, &params, true).await?;
     let view = items::create(
         state.db(),
@@ -381,7 +379,7 @@ pub(crate) async fn list<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let shown = Shown::read(&params)?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = items::list(
@@ -402,7 +400,7 @@ pub(crate) async fn details<K: Kind>(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let shown = Shown::read(&params)?;
     let view = items::find(state.db(), tenant.0.id, number, today(&tenant))
         .await
@@ -428,7 +426,7 @@ pub(crate) async fn update<K: Kind>(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input::<K>(&state, &tenant.0, &params, false).await?;
     let view = items::update(
         state.db(),
@@ -447,7 +445,7 @@ pub(crate) async fn delete<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let gone = items::delete(
         state.db(),
         tenant.0.id,
@@ -465,7 +463,7 @@ async fn retire(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "fixed_asset");
     let retired_on = date(&mut form, "retired_on", true);
     let reason = form.required_id("retire_reason_id");
@@ -490,7 +488,7 @@ async fn activate(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "fixed_asset");
     let location = form.id("location_id").as_set().copied();
     if tenant.0.retired_activation_location == ActivationLocation::Required
@@ -514,7 +512,7 @@ async fn gps(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut errors = store::FieldErrors::new();
     let mut coordinate = |name: &str, max: u32| match params.get(name) {
         None => {
@@ -556,22 +554,22 @@ pub(crate) async fn history(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize(5))?;
     let entries = items::history_page(state.db(), tenant.0.id, number, page)
         .await
         .map_err(ApiError::from_item)?;
     let tz = tenant.0.time_zone;
-    Ok(Json(views::paged("history", page, entries, |e| {
+    Ok(views::paged("history", page, &entries, |e| {
         super::history_entry(e, tz)
-    })))
+    }))
 }
 
 pub(crate) async fn filter<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let shown = Shown::read(&params)?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let Some(status) = params.get("status") else {
@@ -628,7 +626,7 @@ async fn search(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let shown = Shown::read(&params)?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let kind = match params.get("facet") {

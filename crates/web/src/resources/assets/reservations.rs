@@ -112,7 +112,7 @@ async fn create(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "reservation_request");
     let day = |form: &mut Form<'_>, field: &str| match params
         .get(&format!("reservation_request[{field}]"))
@@ -165,10 +165,10 @@ async fn create(
     let r = reservations::create(state.db(), tenant.0.id, number, new, today(&tenant))
         .await
         .map_err(ApiError::from_item)?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "reservation_request",
         render(&r, tenant.0.time_zone),
-    )))
+    ))
 }
 
 async fn list_for_asset(
@@ -176,7 +176,7 @@ async fn list_for_asset(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let status = match params.get("status") {
         None => None,
@@ -202,17 +202,14 @@ async fn page_of(
     tenant: &Tenant,
     filter: &ReservationFilter,
     page: domain::Page,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let records = reservations::list(state.db(), tenant.0.id, filter, page)
         .await
         .map_err(ApiError::from_item)?;
     let tz = tenant.0.time_zone;
-    Ok(Json(views::paged(
-        "reservation_requests",
-        page,
-        records,
-        |r| render(r, tz),
-    )))
+    Ok(views::paged("reservation_requests", page, &records, |r| {
+        render(r, tz)
+    }))
 }
 
 async fn decide(
@@ -221,7 +218,7 @@ async fn decide(
     Number(number, _): Number<kind::Item>,
     Id(id, _): Id<kind::ReservationRequest>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let Some(raw) = params.get("request_action") else {
         return Err(ApiError::field(
             "request_action",
@@ -237,17 +234,17 @@ async fn decide(
     let r = reservations::decide(state.db(), tenant.0.id, number, id, decision)
         .await
         .map_err(ApiError::from_record("reservation request of this asset"))?;
-    Ok(Json(views::one(
+    Ok(views::one(
         "reservation_request",
         render(&r, tenant.0.time_zone),
-    )))
+    ))
 }
 
 async fn filter(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let day = match params.get("start_date") {
         None => today(&tenant).0,
@@ -276,7 +273,7 @@ async fn for_member<const FIXED: bool>(
     tenant: Tenant,
     Id(member, _): Id<kind::Member>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     store::members::find(state.db(), tenant.0.id, member).await?;
     let filter = ReservationFilter {

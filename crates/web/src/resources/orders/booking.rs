@@ -1,10 +1,8 @@
 //! Booking an order (`reservation.api`) and taking the booking back
 //! (`cancel_reservation.api`).
 
-use axum::Json;
 use axum::extract::State;
 use domain::Change;
-use serde_json::Value;
 use store::orders;
 
 use super::answer;
@@ -17,6 +15,7 @@ use crate::ids::{Number, kind};
 use crate::params::Params;
 use crate::resources::assets::clock;
 use crate::state::AppState;
+use crate::views;
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
@@ -51,7 +50,7 @@ async fn book(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "basket");
     let tz = tenant.0.time_zone;
     let from = moment_at(
@@ -83,7 +82,7 @@ async fn cancel(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     match params.get("cancel_booking") {
         Some(v) if v.trim().eq_ignore_ascii_case("removed") => {}
         Some(_) => return Err(ApiError::field("cancel_booking", "must be removed")),

@@ -2,11 +2,9 @@
 //! (`charge_damages.api`) of an order. Coupons go on with `update_basket_from_show.api`
 //! (`items.rs`).
 
-use axum::Json;
 use axum::extract::State;
 use domain::Change;
 use domain::money::Money;
-use serde_json::Value;
 use store::orders::{self, NewEntry};
 
 use super::answer;
@@ -17,6 +15,7 @@ use crate::form::Form;
 use crate::ids::{Number, kind};
 use crate::params::Params;
 use crate::state::AppState;
+use crate::views;
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
@@ -70,7 +69,7 @@ async fn apply_taxes(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "basket");
     if !params.contains("custom_tax_id") && !params.contains("group_tax_id") {
         form.error(
@@ -108,7 +107,7 @@ async fn add_entry(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "custom_entry");
     let name = form.required_text("name");
     let amount = signed_amount(&mut form, "amount");
@@ -138,7 +137,7 @@ async fn charge_damages(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "basket");
     match params.get("enable_invoice_damages").map(str::trim) {
         Some(v) if v.eq_ignore_ascii_case("on") || v.eq_ignore_ascii_case("true") => {}

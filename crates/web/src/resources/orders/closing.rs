@@ -2,11 +2,9 @@
 //! (`sale_items_for_drafted_basket.api`), cancelling and voiding (rentrack extensions:
 //! the spec names the moves but no endpoint).
 
-use axum::Json;
 use axum::extract::State;
 use chrono::NaiveTime;
 use domain::money::Money;
-use serde_json::Value;
 use store::orders::{self, Sale};
 
 use super::answer;
@@ -20,6 +18,7 @@ use crate::ids::{Number, kind};
 use crate::params::Params;
 use crate::resources::assets::clock;
 use crate::state::AppState;
+use crate::views;
 
 pub(super) fn routes(api: Api) -> Api {
     let mut sale_params = vec![
@@ -81,7 +80,7 @@ async fn sell(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "basket");
     let clock = clock(&tenant);
     let at = set_moment(
@@ -115,7 +114,7 @@ async fn mark(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "basket");
     let sale = form.ids_at(
         "asset_ids_marked_as_sale",
@@ -161,7 +160,7 @@ async fn cancel(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let view = orders::cancel(state.db(), tenant.0.id, number)
         .await
         .map_err(ApiError::from_order)?;
@@ -172,7 +171,7 @@ async fn void(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let view = orders::void(state.db(), tenant.0.id, number)
         .await
         .map_err(ApiError::from_order)?;

@@ -1,10 +1,8 @@
 //! Items on an order: `update_basket_from_show.api` adds fixed assets, asset stock
 //! and inventory; `remove_asset.api` takes them off a draft.
 
-use axum::Json;
 use axum::extract::State;
 use domain::stock::Quantity;
-use serde_json::Value;
 use store::orders::{self, Addition, Additions};
 
 use super::answer;
@@ -15,6 +13,7 @@ use crate::form::parse_id;
 use crate::ids::{Number, kind};
 use crate::params::Params;
 use crate::state::AppState;
+use crate::views;
 
 const ADD: &[(&str, &str)] = &[
     (
@@ -188,7 +187,7 @@ async fn add(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     if params.contains("coupon_ids") {
         let mut form = crate::form::Form::new(&params, "basket");
         let ids = form.ids_at("coupon_ids", "coupon_ids", "coupon ids");
@@ -220,7 +219,7 @@ async fn remove(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let (numbers, bundles) = numbers(&params, true)?.unwrap_or_default();
     let complete = match params.get("remove_complete_bundle").map(str::trim) {
         None | Some("") => true,
@@ -244,7 +243,7 @@ async fn add_sub_rental(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = crate::form::Form::new(&params, "baskets_sub_rent_item");
     let name = form.required_text("name");
     let is_for_rent = form.boolean("is_for_rent").unwrap_or(true);

@@ -11,7 +11,6 @@ mod payments;
 mod records;
 mod rental;
 
-use axum::Json;
 use domain::Vocabulary;
 use domain::money::Money;
 use domain::pricing::RentalCharge;
@@ -245,8 +244,8 @@ fn summary(o: &store::orders::Order, tz: chrono_tz::Tz) -> Value {
 }
 
 /// `{"basket": {...}}`.
-fn answer(v: &OrderView, tz: chrono_tz::Tz) -> Json<Value> {
-    Json(views::one("basket", render(v, tz)))
+fn answer(v: &OrderView, tz: chrono_tz::Tz) -> views::Reply {
+    views::one("basket", render(v, tz))
 }
 
 #[cfg(test)]

@@ -2,12 +2,10 @@
 //! (`payment_histories/<id>/mark_void.api`), and the optional payment a sale or a
 //! return carries (`basket[cash_paid]` and the rest).
 
-use axum::Json;
 use axum::extract::State;
 use chrono::NaiveTime;
 use domain::Change;
 use domain::money::Money;
-use serde_json::Value;
 use store::orders::{self, Payment};
 
 use super::answer;
@@ -20,6 +18,7 @@ use crate::ids::{Id, Number, kind};
 use crate::params::Params;
 use crate::resources::assets::clock;
 use crate::state::AppState;
+use crate::views;
 
 /// The payment fields of a sale or a return.
 pub(super) const PAYMENT_FIELDS: [(&str, &str); 5] = [
@@ -146,7 +145,7 @@ async fn pre_pay(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "basket");
     let clock = clock(&tenant);
     let amount = amount(&mut form, "basket[pre_paid_amount]", true);
@@ -164,7 +163,7 @@ async fn mark_void(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     Id(id, _): Id<kind::PaymentHistory>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let view = orders::void_payment(state.db(), tenant.0.id, number, id)
         .await
         .map_err(ApiError::from_order)?

@@ -1,6 +1,5 @@
 //! The order record: create, list, details, update (what the state allows), history.
 
-use axum::Json;
 use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::custom_field::Target;
@@ -8,7 +7,6 @@ use domain::order::OrderState;
 use domain::pricing::Percent;
 use domain::wire::{parse_date, parse_time};
 use domain::{Change, PageSize, Vocabulary};
-use serde_json::Value;
 use store::orders::{self, OrderFilter, OrderInput};
 
 use super::{answer, render};
@@ -259,7 +257,7 @@ async fn create(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input(&state, &tenant, &params, true).await?;
     let additions = super::items::read_additions(&params, false)?;
     let view = orders::create(state.db(), tenant.0.id, input, additions).await?;
@@ -270,7 +268,7 @@ async fn list(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let completed = views::flag(&params, "filters[completed]")?;
     let filter = match params.get("filters[state]") {
@@ -294,23 +292,20 @@ async fn list(
     };
     let records = orders::list(state.db(), tenant.0.id, filter, page).await?;
     let tz = tenant.0.time_zone;
-    Ok(Json(views::paged("baskets", page, records, |o| {
+    Ok(views::paged("baskets", page, &records, |o| {
         super::summary(o, tz)
-    })))
+    }))
 }
 
 async fn details(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let view = orders::find(state.db(), tenant.0.id, number)
         .await
         .map_err(ApiError::from_order)?;
-    Ok(Json(views::one(
-        "basket",
-        render(&view, tenant.0.time_zone),
-    )))
+    Ok(views::one("basket", render(&view, tenant.0.time_zone)))
 }
 
 async fn update(
@@ -318,7 +313,7 @@ async fn update(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input(&state, &tenant, &params, false).await?;
     let view = orders::update(state.db(), tenant.0.id, number, input, tenant.0.time_zone)
         .await
@@ -331,13 +326,13 @@ async fn history(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let entries = orders::history_page(state.db(), tenant.0.id, number, page)
         .await
         .map_err(ApiError::from_order)?;
     let tz = tenant.0.time_zone;
-    Ok(Json(views::paged("history", page, entries, |e| {
+    Ok(views::paged("history", page, &entries, |e| {
         crate::resources::assets::history_entry(e, tz)
-    })))
+    }))
 }

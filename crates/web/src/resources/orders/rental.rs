@@ -1,11 +1,9 @@
 //! Renting an order out (`checkout.api`) and taking it back (`checkin.api`).
 
-use axum::Json;
 use axum::extract::State;
 use chrono::{DateTime, NaiveTime, Utc};
 use domain::Change;
 use domain::custom_field::Target;
-use serde_json::Value;
 use store::orders::{self, RentOut, Return, Selection};
 
 use super::answer;
@@ -19,6 +17,7 @@ use crate::ids::{Number, kind};
 use crate::params::Params;
 use crate::resources::assets::clock;
 use crate::state::AppState;
+use crate::views;
 
 /// The custom fields `item_custom_attribute_values` may name.
 const VALUE_TARGETS: &[Target] = &[
@@ -142,7 +141,7 @@ async fn rent_out(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "basket");
     let tz = tenant.0.time_zone;
     let clock = clock(&tenant);
@@ -253,7 +252,7 @@ async fn take_back(
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "basket");
     let tz = tenant.0.time_zone;
     let clock = clock(&tenant);

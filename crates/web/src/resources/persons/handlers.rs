@@ -1,8 +1,6 @@
 //! The handlers customers and contacts share, one copy for both kinds: `K` says which.
 
-use axum::Json;
 use axum::extract::State;
-use serde_json::Value;
 use store::persons;
 
 use super::input::read_input;
@@ -19,7 +17,7 @@ pub async fn list<K: PersonKind>(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     page_of(&state, &company, &params, Some(K::KIND), K::LIST, K::PLURAL).await
 }
 
@@ -27,7 +25,7 @@ pub async fn create<K: PersonKind>(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let input = read_input::<K>(&state, company.id, &params, true).await?;
     let view = persons::create(state.db(), company.id, K::KIND, input).await?;
     answer(&state, &company, K::SINGULAR, view, true).await
@@ -38,7 +36,7 @@ pub async fn details<K: PersonKind>(
     Tenant(company): Tenant,
     Id(id, _): Id<K>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let include = views::flag(&params, "include_custom_fields")?;
     let view = persons::find(state.db(), company.id, K::KIND, id).await?;
     answer(&state, &company, K::SINGULAR, view, include).await
@@ -50,7 +48,7 @@ pub async fn update<K: PersonKind>(
     Tenant(company): Tenant,
     Id(id, _): Id<K>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     persons::find(state.db(), company.id, K::KIND, id).await?;
     let input = read_input::<K>(&state, company.id, &params, false).await?;
     let view = persons::update(state.db(), company.id, K::KIND, id, input).await?;
@@ -61,7 +59,7 @@ pub async fn delete<K: PersonKind>(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<K>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let view = persons::delete(state.db(), company.id, K::KIND, id).await?;
     answer(&state, &company, K::SINGULAR, view, true).await
 }
@@ -72,7 +70,7 @@ pub async fn set_active<K: PersonKind>(
     company: &store::companies::Company,
     id: i64,
     active: bool,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let view = persons::set_active(state.db(), company.id, K::KIND, id, active).await?;
     answer(state, company, K::SINGULAR, view, true).await
 }

@@ -5,12 +5,11 @@
 mod handlers;
 mod input;
 
-use axum::Json;
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::customer_filter::{PersonFilter, PersonList};
 use domain::{CompanyId, PageSize};
-use serde_json::{Value, json};
+use serde::ser::{Serialize, Serializer};
 use store::address_block::AddressBlock;
 use store::custom_fields::FieldSet;
 use store::persons::{self, Kind, PersonView};
@@ -18,12 +17,12 @@ use store::persons::{self, Kind, PersonView};
 use crate::address_block;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
-use crate::custom_attributes;
+use crate::custom_attributes::{self, WithFields};
 use crate::error::ApiError;
 use crate::ids::kind;
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Object, moment};
 
 pub use handlers::{create, delete, details, list, set_active, update};
 
@@ -75,42 +74,57 @@ pub fn target(kind: Kind) -> Target {
     }
 }
 
-pub fn render(
-    view: &PersonView,
+pub fn render<'a>(
+    view: &'a PersonView,
     tz: chrono_tz::Tz,
-    fields: &FieldSet,
-    include_custom_fields: bool,
-) -> Value {
-    let p = &view.person;
-    let mut body = json!({
-        "id": p.id,
-        "type": if p.is_contact() { "business_contact" } else { "customer" },
-        "first_name": p.first_name,
-        "last_name": p.last_name,
-        "full_name": p.full_name(),
-        "description": p.description,
-        "employee_identification_number": p.employee_identification_number,
-        "category": p.category,
-        "collect_tax": p.collect_tax,
-        "email": p.email,
-        "login_enabled": p.login_enabled,
-        "subscribed_to_emails": p.subscribed_to_emails,
-        "status": if p.active { "active" } else { "inactive" },
-        "active": p.active,
-        "created_at": moment(p.created_at, tz),
-        "updated_at": moment(p.updated_at, tz),
-    });
-    address_block::render_into(&mut body, AddressBlock::NAMES, &p.address_block);
-    if p.is_contact() {
-        body["business_ids"] = json!(view.business_ids);
-    }
-    custom_attributes::render_into(
-        &mut body,
+    fields: &'a FieldSet,
+    include: bool,
+) -> WithFields<'a, PersonView> {
+    WithFields {
+        record: view,
+        tz,
         fields,
-        &p.custom_attributes,
-        include_custom_fields,
-    );
-    body
+        include,
+    }
+}
+
+impl Serialize for WithFields<'_, PersonView> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (p, tz) = (&self.record.person, self.tz);
+        let mut o = Object::start(s)?;
+        o.entry("id", &p.id)?;
+        o.entry(
+            "type",
+            if p.is_contact() {
+                "business_contact"
+            } else {
+                "customer"
+            },
+        )?;
+        o.entry("first_name", &p.first_name)?;
+        o.entry("last_name", &p.last_name)?;
+        o.entry("full_name", &p.full_name())?;
+        o.entry("description", &p.description)?;
+        o.entry(
+            "employee_identification_number",
+            &p.employee_identification_number,
+        )?;
+        o.entry("category", &p.category)?;
+        o.entry("collect_tax", &p.collect_tax)?;
+        o.entry("email", &p.email)?;
+        o.entry("login_enabled", &p.login_enabled)?;
+        o.entry("subscribed_to_emails", &p.subscribed_to_emails)?;
+        o.entry("status", if p.active { "active" } else { "inactive" })?;
+        o.entry("active", &p.active)?;
+        o.entry("created_at", &moment(p.created_at, tz))?;
+        o.entry("updated_at", &moment(p.updated_at, tz))?;
+        address_block::write(&mut o, AddressBlock::NAMES, &p.address_block)?;
+        if p.is_contact() {
+            o.entry("business_ids", &self.record.business_ids)?;
+        }
+        custom_attributes::write(&mut o, self.fields, &p.custom_attributes, self.include)?;
+        o.end()
+    }
 }
 
 impl custom_attributes::Attributed for PersonView {
@@ -152,15 +166,15 @@ pub async fn page_of(
     kind: Option<Kind>,
     list: PersonList,
     plural: &str,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let include = views::flag(params, "include_custom_fields")?;
     let page = views::page(params, PageSize::DEFAULT)?;
     let filter = filter(params, list)?;
     let records = persons::list(state.db(), company.id, kind, &filter, page).await?;
     let fields = fields_for(state, company.id, &records.records).await?;
-    Ok(Json(views::paged(plural, page, records, |p| {
+    Ok(views::paged(plural, page, &records, |p| {
         render(p, company.time_zone, &fields, include)
-    })))
+    }))
 }
 
 /// `{"<singular>": {...}}` for one person, with its custom fields.
@@ -170,19 +184,19 @@ pub async fn answer(
     singular: &str,
     view: PersonView,
     include: bool,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let fields = fields_for(state, company.id, std::slice::from_ref(&view)).await?;
-    Ok(Json(views::one(
+    Ok(views::one(
         singular,
         render(&view, company.time_zone, &fields, include),
-    )))
+    ))
 }
 
 async fn individuals(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     page_of(
         &state,
         &company,

@@ -2,7 +2,6 @@
 //! item, and a member's history of stock check-outs. The check-out itself is
 //! `order_type=checkout` on `order.api` (`movements.rs`).
 
-use axum::Json;
 use axum::extract::State;
 use domain::stock::{CheckoutStatus, OrderType};
 use domain::wire::{parse_date, parse_time};
@@ -129,7 +128,7 @@ async fn check_in(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "line_item");
     let line_items = selected(&mut form);
     if let Some(raw) = params.get("order_type")
@@ -222,7 +221,7 @@ async fn extend(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "line_item");
     let line_items = selected(&mut form);
     let due = due(&params, tenant.0.time_zone, &mut form);
@@ -248,7 +247,7 @@ async fn current(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let status = match params.get("current_checkout_status") {
         None => CheckoutStatus::All,
@@ -277,9 +276,9 @@ async fn current(
     .await
     .map_err(ApiError::from_item_read)?;
     let tz = tenant.0.time_zone;
-    Ok(Json(views::paged("line_items", page, records, |l| {
+    Ok(views::paged("line_items", page, &records, |l| {
         line_item(l, tz)
-    })))
+    }))
 }
 
 async fn member_history(
@@ -287,30 +286,25 @@ async fn member_history(
     tenant: Tenant,
     Id(member, _): Id<kind::Member>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = stock_checkouts::member_history(state.db(), tenant.0.id, member, page).await?;
     let tz = tenant.0.time_zone;
-    Ok(Json(views::paged(
-        "history",
-        page,
-        records,
-        |(l, checkins)| {
-            let mut entry = line_item(l, tz);
-            entry["is_checkout"] = json!(l.quantity_out > 0);
-            entry["checkins"] = checkins
-                .iter()
-                .map(|c| {
-                    json!({
-                        "id": c.id,
-                        "quantity": c.quantity,
-                        "location_id": c.location_id,
-                        "checkin_on": moment(c.checked_in_on, tz),
-                        "comments": c.comments,
-                    })
+    Ok(views::paged("history", page, &records, |(l, checkins)| {
+        let mut entry = line_item(l, tz);
+        entry["is_checkout"] = json!(l.quantity_out > 0);
+        entry["checkins"] = checkins
+            .iter()
+            .map(|c| {
+                json!({
+                    "id": c.id,
+                    "quantity": c.quantity,
+                    "location_id": c.location_id,
+                    "checkin_on": moment(c.checked_in_on, tz),
+                    "comments": c.comments,
                 })
-                .collect();
-            entry
-        },
-    )))
+            })
+            .collect();
+        entry
+    }))
 }

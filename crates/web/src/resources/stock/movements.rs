@@ -18,8 +18,11 @@ use crate::ids::{Number, kind};
 use crate::params::Params;
 use crate::resources::assets::checkouts::{attribute_values, due};
 use crate::resources::assets::records::amount;
-use crate::resources::assets::{Inventory, Kind, Shown, Stock, answer, clock, today};
+use crate::resources::assets::{
+    AssetJson, Inventory, Kind, Shown, Stock, answer, clock, fields_of, render, today,
+};
 use crate::state::AppState;
+use crate::views;
 
 const ORDER: &[(&str, &str)] = &[
     ("quantity", "required: whole units, 1 to 1000000000"),
@@ -161,7 +164,7 @@ async fn order<K: Kind>(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let family = K::FAMILY;
     let mut form = Form::new(&params, "line_item");
     let order_type = match params.get("order_type") {
@@ -243,9 +246,18 @@ async fn order<K: Kind>(
             stock_checkouts::check_out(state.db(), tenant.0.id, number, checkout, &clock(&tenant))
                 .await
                 .map_err(ApiError::from_item)?;
-        let mut body = answer(&state, &tenant.0, done.item, Shown::all()).await?;
-        body.0["line_item"] = super::checkouts::line_item(&done.line_item, tenant.0.time_zone);
-        return Ok(body);
+        // `{"asset": {...}, "line_item": {...}}`.
+        #[derive(serde::Serialize)]
+        struct CheckedOut<'a> {
+            asset: AssetJson<'a>,
+            line_item: Value,
+        }
+        let fields = fields_of(&state, &tenant.0, &done.item).await?;
+        let tz = tenant.0.time_zone;
+        return Ok(views::Reply::of(&CheckedOut {
+            asset: render(&done.item, tz, &fields, Shown::all()),
+            line_item: super::checkouts::line_item(&done.line_item, tz),
+        }));
     }
     let movement = Movement {
         order_type: order_type.expect("reported by finish"),
@@ -275,7 +287,7 @@ async fn transfer<K: Kind>(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "transfer_stock");
     let quantity = form.quantity("quantity");
     let comments = form.text("comments").as_set().cloned();
