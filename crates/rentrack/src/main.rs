@@ -7,6 +7,11 @@ mod serve;
 
 use clap::Parser;
 
+/// mimalloc instead of glibc's malloc: allocation and freeing were a tenth of the
+/// server's CPU under load (ARCHITECTURE.md, "Performance").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let cli = cli::Cli::parse();
