@@ -145,16 +145,9 @@ pub(crate) const SHOW_FLAGS: &[(&str, &str)] = &[
     ),
 ];
 
-/// A price as the contract writes money: a decimal string, or null.
-struct Price(Option<i64>);
-
-impl Serialize for Price {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            Some(units) => s.collect_str(&Money::from_minor(units).to_decimal_string()),
-            None => s.serialize_none(),
-        }
-    }
+/// An amount of an item's as the contract writes money: a decimal string, or null.
+pub(crate) fn price(minor: Option<i64>) -> Option<String> {
+    minor.map(|units| Money::from_minor(units).to_decimal_string())
 }
 
 impl custom_attributes::Attributed for ItemView {
@@ -219,8 +212,8 @@ impl Serialize for AssetJson<'_> {
         o.entry("manufacturer", &i.manufacturer)?;
         o.entry("product_model_number", &i.product_model_number)?;
         o.entry("purchased_on", &i.purchased_on.map(|d| d.to_string()))?;
-        o.entry("price", &Price(i.price))?;
-        o.entry("salvage_value", &Price(i.salvage_value))?;
+        o.entry("price", &price(i.price))?;
+        o.entry("salvage_value", &price(i.salvage_value))?;
         o.entry("net_quantity", &if fixed { 1 } else { i.quantity })?;
         o.entry("checkout_on", &at(i.checkout_on))?;
         o.entry("checkin_due_on", &at(i.checkin_due_on))?;
@@ -234,7 +227,7 @@ impl Serialize for AssetJson<'_> {
             "late_fee",
             &i.late_fee_kind.as_ref().map(|kind| LateFee {
                 kind,
-                amount: Price(i.late_fee_amount),
+                amount: price(i.late_fee_amount),
             }),
         )?;
         o.entry("latitude", &i.latitude)?;
@@ -254,7 +247,7 @@ impl Serialize for AssetJson<'_> {
             o.entry("document_urls", &urls)?;
         }
         if shown.image_urls {
-            o.entry("image_urls", &i.image_url.iter().collect::<Vec<_>>())?;
+            o.entry("image_urls", i.image_url.as_slice())?;
         }
         if shown.document_details {
             let documents: Vec<Document<'_>> = urls
@@ -290,11 +283,11 @@ impl Serialize for RentalPrices<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let i = self.0;
         let mut map = s.serialize_map(Some(5))?;
-        map.serialize_entry("per_minute", &Price(i.rate_per_minute))?;
-        map.serialize_entry("hourly", &Price(i.rate_hourly))?;
-        map.serialize_entry("daily", &Price(i.rate_daily))?;
-        map.serialize_entry("weekly", &Price(i.rate_weekly))?;
-        map.serialize_entry("monthly", &Price(i.rate_monthly))?;
+        map.serialize_entry("per_minute", &price(i.rate_per_minute))?;
+        map.serialize_entry("hourly", &price(i.rate_hourly))?;
+        map.serialize_entry("daily", &price(i.rate_daily))?;
+        map.serialize_entry("weekly", &price(i.rate_weekly))?;
+        map.serialize_entry("monthly", &price(i.rate_monthly))?;
         map.end()
     }
 }
@@ -302,7 +295,7 @@ impl Serialize for RentalPrices<'_> {
 #[derive(Serialize)]
 struct LateFee<'a> {
     kind: &'a String,
-    amount: Price,
+    amount: Option<String>,
 }
 
 #[derive(Serialize)]

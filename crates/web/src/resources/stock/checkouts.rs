@@ -17,7 +17,7 @@ use crate::form::{Form, parse_id};
 use crate::ids::{Id, Number, kind};
 use crate::params::Params;
 use crate::resources::assets::checkouts::{attribute_values, due};
-use crate::resources::assets::{Kind, Shown, Stock, answer, clock};
+use crate::resources::assets::{Kind, Shown, Stock, answer, clock, price};
 use crate::state::AppState;
 use crate::views::{self, moment};
 
@@ -98,7 +98,7 @@ pub(super) fn line_item(l: &LineItem, tz: chrono_tz::Tz) -> Value {
         "quantity": l.quantity,
         "quantity_checked_out": l.quantity_out,
         "quantity_checked_in": l.quantity - l.quantity_out,
-        "price": l.price.map(|p| domain::money::Money::from_minor(p).to_decimal_string()),
+        "price": price(l.price),
         "comments": l.comments,
         "checkout_on": moment(l.checkout_on, tz),
         "checkin_due_on": at(l.checkin_due_on),
