@@ -46,6 +46,12 @@ pub struct DatabaseArg {
         value_name = "MS"
     )]
     pub slow_statement_ms: u64,
+    /// Database connections this process keeps at most (default: 16 on SQLite, where
+    /// they serve reads side by side; 32 on PostgreSQL). Each PostgreSQL connection is
+    /// a server process: with several instances, keep their sum under the server's
+    /// `max_connections`.
+    #[arg(long, env = "RENTRACK_DB_POOL", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub db_pool: Option<u32>,
 }
 
 #[derive(Args, Clone)]
@@ -208,6 +214,7 @@ pub async fn open(db: &DatabaseArg) -> anyhow::Result<Db> {
     let options = store::DbOptions {
         sqlite_synchronous: db.sqlite_synchronous,
         slow_statement: std::time::Duration::from_millis(db.slow_statement_ms),
+        max_connections: db.db_pool,
         ..Default::default()
     };
     let store = Db::connect_with(&db.database_url, &options)

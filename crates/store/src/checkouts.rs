@@ -206,15 +206,7 @@ pub async fn check_out(
         "reservations_fulfilled": fulfilled,
         "reservations_removed": removed,
     });
-    items::finish(
-        tx,
-        db,
-        company,
-        item.id,
-        ("checked_out", details),
-        Today(today),
-    )
-    .await
+    items::finish(tx, company, item.id, ("checked_out", details), Today(today)).await
 }
 
 /// A check-in.
@@ -291,7 +283,7 @@ pub async fn check_in(
         "comments": checkin.comments,
         "verifications_cancelled": verifications_cancelled,
     });
-    items::finish(tx, db, company, item.id, ("checked_in", details), today).await
+    items::finish(tx, company, item.id, ("checked_in", details), today).await
 }
 
 /// Moves the due moment of a check-out later: after now and after the check-out.
@@ -349,7 +341,6 @@ pub async fn extend(
     let details = json!({"checkin_due_on": due, "previous_due_on": item.checkin_due_on});
     items::finish(
         tx,
-        db,
         company,
         item.id,
         ("checkout_extended", details),

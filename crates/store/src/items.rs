@@ -17,7 +17,8 @@ use std::collections::BTreeMap;
 
 use crate::counters::{self, Sequence};
 use crate::custom_fields::merge_values;
-use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, now};
+use crate::links::{Linked, linked};
+use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, now};
 
 /// An item as the API shows it, with the names of what it refers to.
 #[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
@@ -84,11 +85,12 @@ impl Item {
     }
 }
 
-/// An item with the custom taxes applied to it.
-#[derive(Debug, Clone)]
+/// An item with the custom taxes applied to it, read in one row.
+#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
 pub struct ItemView {
+    #[sqlx(flatten)]
     pub item: Item,
-    pub custom_tax_ids: Vec<i64>,
+    pub custom_tax_ids: Linked,
 }
 
 const COLUMNS: [&str; 37] = [
@@ -176,6 +178,10 @@ fn select(company: CompanyId, today: Today) -> SelectStatement {
             approved_reservation_between(today.0, today.0),
             "reserved_today",
         )
+        .expr_as(
+            linked("items", "item_custom_taxes", ("item_id", "custom_tax_id")),
+            "custom_tax_ids",
+        )
         .inner_join("asset_groups", joined("asset_groups", "group_id"))
         .left_join("sub_groups", joined("sub_groups", "sub_group_id"))
         .left_join("locations", joined("locations", "location_id"))
@@ -195,33 +201,6 @@ fn of_kind(company: CompanyId, kind: AssetType) -> SelectStatement {
         .to_owned()
 }
 
-/// The custom taxes of `items`: one statement for the whole page.
-async fn with_taxes(
-    read: &mut Reader<'_>,
-    company: CompanyId,
-    items: Vec<Item>,
-) -> Result<Vec<ItemView>, StoreError> {
-    if items.is_empty() {
-        return Ok(Vec::new());
-    }
-    let ids: Vec<i64> = items.iter().map(|i| i.id).collect();
-    let mut taxes = crate::links_of(
-        read,
-        company,
-        "item_custom_taxes",
-        ("item_id", "custom_tax_id"),
-        &ids,
-    )
-    .await?;
-    Ok(items
-        .into_iter()
-        .map(|item| ItemView {
-            custom_tax_ids: taxes.remove(&item.id).unwrap_or_default(),
-            item,
-        })
-        .collect())
-}
-
 /// An item of any kind by its number.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(
@@ -230,12 +209,10 @@ pub async fn find(
     number: i64,
     today: Today,
 ) -> Result<ItemView, StoreError> {
-    let mut read = db.read();
     let stmt = select(company, today)
         .and_where(Expr::col(("items", "sequence_num")).eq(number))
         .to_owned();
-    let item: Item = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    Ok(with_taxes(&mut read, company, vec![item]).await?.remove(0))
+    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
 async fn reread(
@@ -243,7 +220,7 @@ async fn reread(
     company: CompanyId,
     id: i64,
     today: Today,
-) -> Result<Item, StoreError> {
+) -> Result<ItemView, StoreError> {
     let stmt = select(company, today)
         .and_where(Expr::col(("items", "id")).eq(id))
         .to_owned();
@@ -272,12 +249,7 @@ async fn page(
     if let Some(kind) = kind {
         rows.and_where(Expr::col(("items", "asset_type")).eq(kind.as_str()));
     }
-    let items: PageOf<Item> = crate::page_of(db, &base, rows, ("items", "id"), page, total).await?;
-    let records = with_taxes(&mut db.read(), company, items.records).await?;
-    Ok(PageOf {
-        records,
-        total: items.total,
-    })
+    crate::page_of(db, &base, rows, ("items", "id"), page, total).await
 }
 
 /// The items of one kind, 25 a page (two or three statements).
@@ -817,13 +789,11 @@ pub async fn create(
         company,
         id,
         "created",
-        json!({"name": item.name, "group_id": group}),
+        json!({"name": item.item.name, "group_id": group}),
     )
     .await?;
     tx.commit().await?;
-    Ok(with_taxes(&mut db.read(), company, vec![item])
-        .await?
-        .remove(0))
+    Ok(item)
 }
 
 /// The history entry of a change to item `id`.
@@ -983,7 +953,6 @@ pub(crate) async fn out_conflict(
 /// Ends a change of item `id`: history, then the item as it now is.
 pub(crate) async fn finish(
     mut tx: Tx,
-    db: &Db,
     company: CompanyId,
     id: i64,
     (action, details): (&str, serde_json::Value),
@@ -992,9 +961,7 @@ pub(crate) async fn finish(
     history(&mut tx, company, id, action, details).await?;
     let item = reread(&mut tx, company, id, today).await?;
     tx.commit().await?;
-    Ok(with_taxes(&mut db.read(), company, vec![item])
-        .await?
-        .remove(0))
+    Ok(item)
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -1037,7 +1004,7 @@ pub async fn update(
         "custom_tax_ids_added": input.custom_tax_ids_to_add,
         "custom_tax_ids_removed": input.custom_tax_ids_to_remove,
     });
-    finish(tx, db, company, before.id, ("updated", details), today).await
+    finish(tx, company, before.id, ("updated", details), today).await
 }
 
 /// Deletes an item of `kind` and answers it as it was; refused while it (or a unit of
@@ -1079,12 +1046,6 @@ pub async fn delete(
         }));
     }
     let gone = reread(&mut tx, company, item.id, today).await?;
-    let taxes = crate::scoped("item_custom_taxes", company)
-        .column("custom_tax_id")
-        .and_where(Expr::col("item_id").eq(item.id))
-        .order_by("custom_tax_id", Order::Asc)
-        .to_owned();
-    let custom_tax_ids: Vec<(i64,)> = tx.all(&taxes).await?;
     let stmt = Query::delete()
         .from_table("items")
         .and_where(Expr::col("company_id").eq(company.0))
@@ -1101,10 +1062,7 @@ pub async fn delete(
     )
     .await?;
     tx.commit().await?;
-    Ok(ItemView {
-        item: gone,
-        custom_tax_ids: custom_tax_ids.into_iter().map(|t| t.0).collect(),
-    })
+    Ok(gone)
 }
 
 /// Refused (422 on `field`) unless `location`, if given, is a location of the company.
@@ -1198,7 +1156,7 @@ pub async fn retire(
         "salvage_value": retirement.salvage_value.map(|v| domain::money::Money::from_minor(v).to_decimal_string()),
         "reservations_removed": removed,
     });
-    finish(tx, db, company, item.id, ("retired", details), today).await
+    finish(tx, company, item.id, ("retired", details), today).await
 }
 
 /// Fixed assets and asset stock retire; inventory is used up instead (409).
@@ -1234,7 +1192,6 @@ pub async fn activate(
         .await?;
     finish(
         tx,
-        db,
         company,
         item.id,
         ("activated", json!({"location_id": location})),
@@ -1294,7 +1251,7 @@ pub async fn record_gps(
         "longitude": reading.longitude,
         "gps_asset_id": reading.gps_asset_id,
     });
-    finish(tx, db, company, item.id, ("gps", details), today).await
+    finish(tx, company, item.id, ("gps", details), today).await
 }
 
 /// One entry of an item's history.

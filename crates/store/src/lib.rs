@@ -27,6 +27,7 @@ pub mod groups;
 pub mod items;
 pub mod label_prints;
 pub mod label_templates;
+pub mod links;
 mod lists;
 pub mod locations;
 pub mod members;
@@ -185,32 +186,6 @@ pub(crate) async fn has(
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
-}
-
-/// The ids each of `owners` links to through the join table `table`
-/// (`owner_column` → `other_column`), in ascending order: one statement for them all.
-pub(crate) async fn links_of(
-    read: &mut Reader<'_>,
-    company: domain::CompanyId,
-    table: &'static str,
-    (owner_column, other_column): (&'static str, &'static str),
-    owners: &[i64],
-) -> Result<std::collections::HashMap<i64, Vec<i64>>, StoreError> {
-    use sea_query::{Expr, ExprTrait, Order};
-    let mut links: std::collections::HashMap<i64, Vec<i64>> = std::collections::HashMap::new();
-    if owners.is_empty() {
-        return Ok(links);
-    }
-    let stmt = scoped(table, company)
-        .columns([owner_column, other_column])
-        .and_where(Expr::col(owner_column).is_in(owners.to_vec()))
-        .order_by(other_column, Order::Asc)
-        .to_owned();
-    let rows: Vec<(i64, i64)> = read.all(&stmt).await?;
-    for (owner, other) in rows {
-        links.entry(owner).or_default().push(other);
-    }
-    Ok(links)
 }
 
 /// A select on one of a company's tables, already scoped to the company.

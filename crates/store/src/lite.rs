@@ -137,7 +137,7 @@ impl Column for domain::ids::CompanyId {
     }
 }
 
-fn text(value: ValueRef<'_>) -> Result<&str, FromSqlError> {
+pub(crate) fn text(value: ValueRef<'_>) -> Result<&str, FromSqlError> {
     match value {
         ValueRef::Text(bytes) => {
             std::str::from_utf8(bytes).map_err(|e| FromSqlError::Other(Box::new(e)))

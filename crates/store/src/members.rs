@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
-use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, now};
+use crate::links::{Linked, linked};
+use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, now};
 
 #[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
 pub struct Member {
@@ -50,11 +51,12 @@ impl Member {
     }
 }
 
-/// A member with the ids of its teams.
-#[derive(Debug, Clone)]
+/// A member with the ids of its teams, read in one row.
+#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
 pub struct MemberView {
+    #[sqlx(flatten)]
     pub member: Member,
-    pub team_ids: Vec<i64>,
+    pub team_ids: Linked,
 }
 
 /// The columns of `Member` besides its address block and custom role name.
@@ -100,6 +102,10 @@ fn select(company: CompanyId) -> SelectStatement {
         .from("members")
         .columns(COLUMNS.map(|c| ("members", c)))
         .expr_as(Expr::col(("custom_roles", "name")), "custom_role_name")
+        .expr_as(
+            linked("members", "member_teams", ("member_id", "team_id")),
+            "team_ids",
+        )
         .left_join(
             "custom_roles",
             Cond::all()
@@ -110,45 +116,15 @@ fn select(company: CompanyId) -> SelectStatement {
         .to_owned()
 }
 
-async fn with_teams(
-    read: &mut Reader<'_>,
-    company: CompanyId,
-    members: Vec<Member>,
-) -> Result<Vec<MemberView>, StoreError> {
-    if members.is_empty() {
-        return Ok(Vec::new());
-    }
-    let ids: Vec<i64> = members.iter().map(|m| m.id).collect();
-    let mut teams = crate::links_of(
-        read,
-        company,
-        "member_teams",
-        ("member_id", "team_id"),
-        &ids,
-    )
-    .await?;
-    Ok(members
-        .into_iter()
-        .map(|m| MemberView {
-            team_ids: teams.remove(&m.id).unwrap_or_default(),
-            member: m,
-        })
-        .collect())
-}
-
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, StoreError> {
-    let mut read = db.read();
     let stmt = select(company)
         .and_where(Expr::col(("members", "id")).eq(id))
         .to_owned();
-    let member: Member = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    Ok(with_teams(&mut read, company, vec![member])
-        .await?
-        .remove(0))
+    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
-/// A page of members (three queries: count, page, teams).
+/// A page of members (one or two statements: the count when not known, the page).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
@@ -185,13 +161,7 @@ pub async fn list(
         .order_by(("members", "id"), Order::Asc)
         .to_owned();
     let total = crate::lists::counts::members(company, filter);
-    let members: PageOf<Member> =
-        crate::page_of(db, &base, rows, ("members", "id"), page, total).await?;
-    let records = with_teams(&mut db.read(), company, members.records).await?;
-    Ok(PageOf {
-        records,
-        total: members.total,
-    })
+    crate::page_of(db, &base, rows, ("members", "id"), page, total).await
 }
 
 /// Checks a role and team list against the company's records, naming each problem.

@@ -353,7 +353,7 @@ pub async fn order(
         "sold_to_id": movement.member,
         "reservations_fulfilled": fulfilled,
     });
-    items::finish(tx, db, company, item.id, (action, details), today).await
+    items::finish(tx, company, item.id, (action, details), today).await
 }
 
 /// A move of stock between two locations of the company.
@@ -415,7 +415,7 @@ pub async fn transfer(
         "comments": transfer.comments,
         "user_full_name": actor(&mut tx, company).await?,
     });
-    items::finish(tx, db, company, item.id, ("transferred", details), today).await
+    items::finish(tx, company, item.id, ("transferred", details), today).await
 }
 
 /// The units of item `number` on hand at `location`: fixed assets count 1 when

@@ -243,7 +243,6 @@ pub async fn check_out(
     let line_item = one(&mut tx, company, line).await?;
     let item = items::finish(
         tx,
-        db,
         company,
         item.id,
         ("checked_out", details),
@@ -418,7 +417,6 @@ pub async fn check_in(
     });
     items::finish(
         tx,
-        db,
         company,
         item.id,
         ("checked_in", details),
@@ -461,7 +459,6 @@ pub async fn extend(
     let details = json!({"checkin_due_on": due, "line_items": previous});
     items::finish(
         tx,
-        db,
         company,
         item.id,
         ("checkout_extended", details),

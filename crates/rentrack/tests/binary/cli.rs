@@ -1101,3 +1101,53 @@ fn acknowledged_creates_survive_sigkill() {
         assert_eq!(status, 200, "creating goes on after the restart: {body}");
     }
 }
+
+#[test]
+fn db_pool_bounds_the_database_connections_a_server_opens() {
+    fails(
+        &sqlite_url(),
+        &["serve", "--db-pool", "0"],
+        "0 is not in 1..=10000",
+    );
+    let Some(url) = postgres_url() else { return };
+    // The server's connections carry a name of their own, so they can be counted
+    // apart from every other test's on the same PostgreSQL.
+    let name = format!("rentrack_pool_{}", rand_suffix());
+    let url = format!("{url}&application_name={name}");
+    let token = unlimited_company(&url);
+    let mut server = Server::start(&url, &["serve", "--db-pool", "2"]);
+    let port = server.port();
+    // 32 requests at once: without the bound, the pool would open a connection for
+    // each request that finds none free.
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let waiting: Vec<_> = (0..32)
+            .map(|_| s.spawn(|| get(port, "/members.api", &[("token", &token)]).0))
+            .collect();
+        waiting.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+    let base = std::env::var("TEST_POSTGRES_URL").unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let open: i64 = rt.block_on(async {
+        let db = store::Db::connect(&base).await.unwrap();
+        let text: &'static str = Box::leak(
+            format!("SELECT count(*) FROM pg_stat_activity WHERE application_name = '{name}'")
+                .into_boxed_str(),
+        );
+        let (n,): (i64,) = db
+            .read()
+            .one(&store::Sql {
+                text,
+                values: sea_query::Values(vec![]),
+            })
+            .await
+            .unwrap();
+        db.close().await;
+        n
+    });
+    assert!((1..=2).contains(&open), "{open} connections open");
+    server.terminate();
+}

@@ -25,6 +25,7 @@ both!(
     another_company_sees_no_asset,
     catalog_guards_count_real_assets,
     search_by_name_number_and_identifier,
+    each_asset_on_a_page_carries_its_own_taxes_in_ascending_order,
 );
 
 async fn member(app: &TestApp, first: &str) -> i64 {
@@ -1068,4 +1069,85 @@ async fn search_by_name_number_and_identifier(kind: Kind) {
     app.get("/search.api?search=x&facet=Boats")
         .await
         .into_body(StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+/// Custom taxes are read in the item's own row (an aggregated column): each asset of a
+/// page has exactly its own, ascending whatever the order added, alone, on a page and
+/// in the answer to its deletion; another company's taxed asset lends none.
+async fn each_asset_on_a_page_carries_its_own_taxes_in_ascending_order(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let first = custom_tax(&app, "State").await;
+    let second = custom_tax(&app, "City").await;
+    let other = TestApp::builder(kind).beside(&app).build().await;
+    let foreign = custom_tax(&other, "Foreign").await;
+    let other_group = other.group("Cameras").await;
+    other
+        .asset(
+            "Foreign camera",
+            other_group,
+            &[("custom_tax_ids_to_add", &format!("[{foreign}]"))],
+        )
+        .await;
+    let both = app
+        .asset(
+            "Both",
+            group,
+            &[("custom_tax_ids_to_add", &format!("[{second},{first}]"))],
+        )
+        .await;
+    let one = app
+        .asset(
+            "One",
+            group,
+            &[("custom_tax_ids_to_add", &format!("[{second}]"))],
+        )
+        .await;
+    let none = app.asset("None", group, &[]).await;
+
+    let wanted = [
+        (both, serde_json::json!([first, second])),
+        (one, serde_json::json!([second])),
+        (none, serde_json::json!([])),
+    ];
+    let page = app.get("/assets.api").await.into_body(StatusCode::OK);
+    let assets = page["assets"].as_array().unwrap().clone();
+    assert_eq!(assets.len(), 3, "another company's asset is not listed");
+    for (number, taxes) in &wanted {
+        let listed = assets
+            .iter()
+            .find(|a| a["sequence_num"] == *number)
+            .expect("listed");
+        assert_eq!(
+            &listed["custom_tax_ids"], taxes,
+            "asset {number} on the page"
+        );
+        let alone = app
+            .get(&format!("/assets/{number}.api"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_eq!(
+            &alone["asset"]["custom_tax_ids"], taxes,
+            "asset {number} alone"
+        );
+    }
+    let gone = app
+        .delete(&format!("/assets/{both}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(
+        gone["asset"]["custom_tax_ids"],
+        serde_json::json!([first, second])
+    );
+}
+
+async fn custom_tax(app: &TestApp, name: &str) -> i64 {
+    app.post(
+        "/custom_taxes.api",
+        &[("custom_tax[name]", name), ("custom_tax[rate]", "2")],
+    )
+    .await
+    .into_body(StatusCode::OK)["custom_tax"]["id"]
+        .as_i64()
+        .unwrap()
 }

@@ -14,6 +14,7 @@ both!(
     the_owner_is_an_administrator_member_the_api_cannot_change,
     activate_and_deactivate_change_status,
     other_companies_cannot_see_touch_or_refer_to_members,
+    each_member_on_a_page_carries_its_own_teams_in_ascending_order,
 );
 
 fn member_of(res: &Value) -> &Value {
@@ -836,4 +837,56 @@ async fn other_companies_cannot_see_touch_or_refer_to_members(kind: Kind) {
         before,
         "untouched by the other company"
     );
+}
+
+/// Teams are read in the member's own row (an aggregated column): each member of a page
+/// has exactly its own, ascending whatever the order sent, and another company's
+/// member in the same database lends none.
+async fn each_member_on_a_page_carries_its_own_teams_in_ascending_order(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let first = team(&app, "Alpha").await;
+    let second = team(&app, "Bravo").await;
+    let other = TestApp::builder(kind).beside(&app).build().await;
+    let foreign = team(&other, "Foreign").await;
+    let both = member_in_teams(&app, "both@example.com", &[second, first]).await;
+    let one = member_in_teams(&app, "one@example.com", &[second]).await;
+    let none = member_in_teams(&app, "none@example.com", &[]).await;
+    member_in_teams(&other, "foreign@example.com", &[foreign]).await;
+
+    let wanted = [
+        (both, json!([first, second])),
+        (one, json!([second])),
+        (none, json!([])),
+    ];
+    let page = app.get("/members.api?filter=status&filter_val=all").await;
+    let members = page.expect(StatusCode::OK)["members"]
+        .as_array()
+        .unwrap()
+        .clone();
+    for (id, teams) in &wanted {
+        let listed = members.iter().find(|m| m["id"] == *id).expect("listed");
+        assert_eq!(&listed["team_ids"], teams, "member {id} on the page");
+        let res = app.get(&format!("/members/{id}.api")).await;
+        assert_eq!(
+            &member_of(res.expect(StatusCode::OK))["team_ids"],
+            teams,
+            "member {id} alone"
+        );
+    }
+}
+
+async fn member_in_teams(app: &TestApp, email: &str, teams: &[i64]) -> i64 {
+    let teams: Vec<String> = teams.iter().map(i64::to_string).collect();
+    let mut form = vec![
+        ("user[email]", email),
+        ("user[first_name]", "A"),
+        ("user[last_name]", email),
+        ("user[role_id]", "2"),
+        ("skip_confirmation_email", "true"),
+    ];
+    form.extend(teams.iter().map(|t| ("user[team_ids][]", t.as_str())));
+    let res = app.post("/members.api", &form).await;
+    member_of(res.expect(StatusCode::OK))["id"]
+        .as_i64()
+        .unwrap()
 }
