@@ -252,7 +252,7 @@ async fn page(
     crate::page_of(db, &base, rows, ("items", "id"), page, total).await
 }
 
-/// The items of one kind, 25 a page (two or three statements).
+/// The items of one kind, 25 a page (one or two statements).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
@@ -434,7 +434,7 @@ fn condition(company: CompanyId, kind: AssetType, filter: &AssetFilter, clock: &
 }
 
 /// A page of the items of `kind` a filter selects (a custom filter: all of its
-/// conditions). Two or three statements whatever the page.
+/// conditions). One or two statements whatever the page.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn filter(
     db: &Db,
