@@ -8,17 +8,12 @@ use sea_query::Expr;
 use serde::{Serialize, Serializer};
 use sqlx::Postgres;
 use sqlx::postgres::{PgTypeInfo, PgValueRef};
-use std::fmt::Write;
 
 /// The linked ids of one record, ascending.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Linked(Vec<i64>);
 
 impl Linked {
-    pub fn ids(&self) -> &[i64] {
-        &self.0
-    }
-
     /// The ids from the aggregated column's text.
     fn parse(text: &str) -> Result<Linked, String> {
         if text.is_empty() {
@@ -51,12 +46,9 @@ pub(crate) fn linked(
     // Names only, all of them the store's own constants: nothing of a request's enters
     // this text. `string_agg` with an ordered argument is in PostgreSQL and in SQLite
     // since 3.44 (the bundled one is newer).
-    let mut sql = String::new();
-    let _ = write!(
-        sql,
+    Expr::cust(format!(
         r#"COALESCE((SELECT string_agg(CAST("l"."{other_column}" AS TEXT), ',' ORDER BY "l"."{other_column}") FROM "{table}" AS "l" WHERE "l"."company_id" = "{owner_table}"."company_id" AND "l"."{owner_column}" = "{owner_table}"."id"), '')"#
-    );
-    Expr::cust(sql)
+    ))
 }
 
 impl sqlx::Type<Postgres> for Linked {
@@ -89,9 +81,9 @@ mod tests {
 
     #[test]
     fn reads_the_aggregated_text() {
-        assert_eq!(Linked::parse("").unwrap().ids(), &[] as &[i64]);
-        assert_eq!(Linked::parse("7").unwrap().ids(), &[7]);
-        assert_eq!(Linked::parse("3,8,21").unwrap().ids(), &[3, 8, 21]);
+        assert_eq!(Linked::parse("").unwrap().0, Vec::<i64>::new());
+        assert_eq!(Linked::parse("7").unwrap().0, [7]);
+        assert_eq!(Linked::parse("3,8,21").unwrap().0, [3, 8, 21]);
         assert!(Linked::parse("3,,8").is_err());
         assert!(Linked::parse("3,x").is_err());
     }

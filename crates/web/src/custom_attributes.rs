@@ -150,6 +150,17 @@ pub struct WithFields<'a, T> {
     pub include: bool,
 }
 
+impl<'a, T> WithFields<'a, T> {
+    pub fn new(record: &'a T, tz: chrono_tz::Tz, fields: &'a FieldSet, include: bool) -> Self {
+        WithFields {
+            record,
+            tz,
+            fields,
+            include,
+        }
+    }
+}
+
 /// Writes `custom_attributes` (by field name) as the record's last key and, with
 /// `include_custom_fields`, each value as a top-level key before it unless the record
 /// has that key already.

@@ -22,6 +22,22 @@ fn postgres_url() -> Option<String> {
     let schema = format!("t_cli_{}_{}", std::process::id(), rand_suffix());
     let sep = if base.contains('?') { '&' } else { '?' };
     let url = format!("{base}{sep}options=-c%20search_path%3D{schema}");
+    let text: &'static str = Box::leak(format!("CREATE SCHEMA {schema}").into_boxed_str());
+    on_test_postgres(async |db| {
+        db.read()
+            .execute(&store::Sql {
+                text,
+                values: sea_query::Values(vec![]),
+            })
+            .await
+            .unwrap();
+    });
+    Some(url)
+}
+
+/// Runs `f` on the database `TEST_POSTGRES_URL` names (set: the caller checked).
+fn on_test_postgres<T>(f: impl AsyncFnOnce(&store::Db) -> T) -> T {
+    let base = std::env::var("TEST_POSTGRES_URL").expect("TEST_POSTGRES_URL is set");
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -30,17 +46,10 @@ fn postgres_url() -> Option<String> {
         let db = store::Db::connect(&base)
             .await
             .expect("connect to TEST_POSTGRES_URL");
-        let text: &'static str = Box::leak(format!("CREATE SCHEMA {schema}").into_boxed_str());
-        db.read()
-            .execute(&store::Sql {
-                text,
-                values: sea_query::Values(vec![]),
-            })
-            .await
-            .unwrap();
+        let out = f(&db).await;
         db.close().await;
-    });
-    Some(url)
+        out
+    })
 }
 
 fn databases() -> Vec<String> {
@@ -1126,27 +1135,14 @@ fn db_pool_bounds_the_database_connections_a_server_opens() {
         waiting.into_iter().map(|t| t.join().unwrap()).collect()
     });
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
-    let base = std::env::var("TEST_POSTGRES_URL").unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let open: i64 = rt.block_on(async {
-        let db = store::Db::connect(&base).await.unwrap();
-        let text: &'static str = Box::leak(
-            format!("SELECT count(*) FROM pg_stat_activity WHERE application_name = '{name}'")
-                .into_boxed_str(),
-        );
-        let (n,): (i64,) = db
-            .read()
+    let (open,): (i64,) = on_test_postgres(async |db| {
+        db.read()
             .one(&store::Sql {
-                text,
-                values: sea_query::Values(vec![]),
+                text: "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1",
+                values: sea_query::Values(vec![name.as_str().into()]),
             })
             .await
-            .unwrap();
-        db.close().await;
-        n
+            .unwrap()
     });
     assert!((1..=2).contains(&open), "{open} connections open");
     server.terminate();

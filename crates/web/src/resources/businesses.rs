@@ -86,12 +86,7 @@ fn render<'a>(
     fields: &'a FieldSet,
     include: bool,
 ) -> WithFields<'a, Business> {
-    WithFields {
-        record: b,
-        tz,
-        fields,
-        include,
-    }
+    WithFields::new(b, tz, fields, include)
 }
 
 impl Serialize for WithFields<'_, Business> {

@@ -96,12 +96,7 @@ pub fn render<'a>(
     fields: &'a FieldSet,
     include: bool,
 ) -> WithFields<'a, MemberView> {
-    WithFields {
-        record: view,
-        tz,
-        fields,
-        include,
-    }
+    WithFields::new(view, tz, fields, include)
 }
 
 impl Serialize for WithFields<'_, MemberView> {

@@ -72,12 +72,7 @@ pub fn render<'a>(
     fields: &'a FieldSet,
     include: bool,
 ) -> WithFields<'a, Vendor> {
-    WithFields {
-        record: v,
-        tz,
-        fields,
-        include,
-    }
+    WithFields::new(v, tz, fields, include)
 }
 
 impl Serialize for WithFields<'_, Vendor> {
