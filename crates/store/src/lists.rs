@@ -234,11 +234,18 @@ impl Source<'_> {
 
 /// The statement that reads a window's records whole.
 ///
-/// - SQLite: `rows` in the window's order with LIMIT and OFFSET written into the SQL
-///   text. Skipped records cost one step of the index each (SQLite reads a record's
-///   row only when it produces it), and literal numbers keep the statement cached:
-///   SQLite (3.51) plans a statement again at every execution that binds its LIMIT
-///   anew, since the number may change the plan.
+/// - SQLite, the first page of either end: `rows` in the window's order with LIMIT
+///   written into the SQL text. Literal numbers keep the statement cached: SQLite
+///   (3.51) plans a statement again at every execution that binds its LIMIT anew,
+///   since the number may change the plan.
+/// - SQLite, any page that skips records: `rows` narrowed to `id IN (<the window's
+///   ids>)`, the ids read from the list's index alone (`SELECT "id" FROM (<ids>) ORDER
+///   BY "id" LIMIT n OFFSET m`, literal; SQLite takes no LIMIT after a parenthesized
+///   select). With a plain OFFSET SQLite skips only the columns of a skipped record:
+///   it still performs the record's joins and evaluates its WHERE on the row, so the
+///   asset list's last pages (five joins, up to 225 records skipped at 1,000 assets)
+///   answered 680 times a second against 5,700 for the first page; through the window,
+///   5,400.
 /// - PostgreSQL, a counted list up to `PG_DIRECT` skipped records: `rows` in the
 ///   window's order with LIMIT and OFFSET, literal as on SQLite. Bound, they left the
 ///   planner costing a generic plan for an unknown LIMIT (a tenth of the list), so it
@@ -272,30 +279,61 @@ impl PageRows {
     fn new(
         backend: Backend,
         base: &SelectStatement,
-        mut rows: SelectStatement,
+        rows: SelectStatement,
         id: sea_query::ColumnRef,
         w: &Window,
         direct: bool,
     ) -> PageRows {
         match backend {
-            Backend::Sqlite => PageRows::direct(rows, id, w),
+            Backend::Sqlite if w.offset == 0 => PageRows::direct(rows, id, w),
+            Backend::Sqlite => {
+                let dir = if w.order == Order::Desc {
+                    "DESC"
+                } else {
+                    "ASC"
+                };
+                PageRows::window(
+                    rows,
+                    id,
+                    base.clone().column("id").to_owned(),
+                    // SQLite's placeholders in a custom expression are `?`.
+                    format!(
+                        r#"? IN (SELECT "id" FROM ? AS "window" ORDER BY "id" {dir} LIMIT {} OFFSET {})"#,
+                        w.limit, w.offset
+                    ),
+                )
+            }
             Backend::Postgres if direct && w.offset <= PG_DIRECT => PageRows::direct(rows, id, w),
-            Backend::Postgres => {
-                let ids = base
-                    .clone()
+            Backend::Postgres => PageRows::window(
+                rows,
+                id,
+                base.clone()
                     .column("id")
                     .order_by("id", w.order.clone())
-                    .to_owned();
-                let window = Expr::cust_with_exprs(
-                    format!("$1 IN ($2 LIMIT {} OFFSET {})", w.limit, w.offset),
-                    [Expr::col(id), Expr::SubQuery(None, Box::new(ids.into()))],
-                );
-                PageRows {
-                    select: rows.and_where(window).to_owned(),
-                    literal: None,
-                    reverse: false,
-                }
-            }
+                    .to_owned(),
+                format!("$1 IN ($2 LIMIT {} OFFSET {})", w.limit, w.offset),
+            ),
+        }
+    }
+
+    /// `rows` narrowed to the ids the template picks: `template` holds the record's id
+    /// and the select of the list's ids as the backend's first and second placeholder,
+    /// and the window's LIMIT and OFFSET as literal numbers. Answered in ascending
+    /// order whichever end the window counts from.
+    fn window(
+        mut rows: SelectStatement,
+        id: sea_query::ColumnRef,
+        ids: SelectStatement,
+        template: String,
+    ) -> PageRows {
+        let window = Expr::cust_with_exprs(
+            template,
+            [Expr::col(id), Expr::SubQuery(None, Box::new(ids.into()))],
+        );
+        PageRows {
+            select: rows.and_where(window).to_owned(),
+            literal: None,
+            reverse: false,
         }
     }
 
