@@ -182,7 +182,12 @@ fn select(company: CompanyId, today: Today) -> SelectStatement {
             linked("items", "item_custom_taxes", ("item_id", "custom_tax_id")),
             "custom_tax_ids",
         )
-        .inner_join("asset_groups", joined("asset_groups", "group_id"))
+        // Every item has a group (NOT NULL, a foreign key), so a left join reads the
+        // same rows; it also keeps `items` the outer loop. With an inner join and
+        // statistics showing few groups, SQLite (3.51) scanned the groups first, read
+        // every item of the company for each and sorted them all for the page: 187 µs
+        // for an asset page at 1,000 assets against 33 µs this way.
+        .left_join("asset_groups", joined("asset_groups", "group_id"))
         .left_join("sub_groups", joined("sub_groups", "sub_group_id"))
         .left_join("locations", joined("locations", "location_id"))
         .left_join("members", joined("members", "assigned_to_id"))
