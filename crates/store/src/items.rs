@@ -11,13 +11,16 @@ use domain::item::{AssetType, ItemState};
 use domain::pricing::LateFee;
 use domain::refusal::Conflict;
 use domain::{Change, CompanyId, Name, Page, Vocabulary};
-use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, SelectStatement};
+use sea_query::{
+    Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, SelectStatement, Values,
+};
 use serde_json::json;
 use std::collections::BTreeMap;
 
 use crate::counters::{self, Sequence};
 use crate::custom_fields::merge_values;
 use crate::links::{Linked, linked};
+use crate::shapes::Shape;
 use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, now};
 
 /// An item as the API shows it, with the names of what it refers to.
@@ -199,6 +202,17 @@ fn select(company: CompanyId, today: Today) -> SelectStatement {
         .to_owned()
 }
 
+/// The values `select` binds, in its order.
+fn select_values(company: CompanyId, today: Today) -> Vec<sea_query::Value> {
+    vec![
+        1.into(),
+        "approved".into(),
+        today.0.into(),
+        today.0.into(),
+        company.0.into(),
+    ]
+}
+
 /// The items of one kind.
 fn of_kind(company: CompanyId, kind: AssetType) -> SelectStatement {
     crate::scoped("items", company)
@@ -214,9 +228,18 @@ pub async fn find(
     number: i64,
     today: Today,
 ) -> Result<ItemView, StoreError> {
-    let stmt = select(company, today)
-        .and_where(Expr::col(("items", "sequence_num")).eq(number))
-        .to_owned();
+    static FIND: Shape = Shape::new();
+    let mut values = select_values(company, today);
+    values.push(number.into());
+    let stmt = FIND.bind(
+        db.backend(),
+        || {
+            select(company, today)
+                .and_where(Expr::col(("items", "sequence_num")).eq(number))
+                .take()
+        },
+        Values(values),
+    );
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 

@@ -39,6 +39,7 @@ pub mod rate_limits;
 pub mod reference_data;
 mod removal;
 pub mod reservations;
+mod shapes;
 pub mod stock;
 pub mod stock_checkouts;
 pub mod sub_groups;

@@ -6,6 +6,7 @@ use domain::{Change, CompanyId, Name, Page};
 use sea_query::{Expr, ExprTrait, Query, SelectStatement, Values};
 
 use crate::counters::{self, Sequence};
+use crate::shapes::Shape;
 use crate::{Assignments, Db, PageOf, Sql, StoreError, Tx, change_log, now};
 
 #[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
@@ -96,10 +97,17 @@ fn scoped(company: CompanyId) -> SelectStatement {
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Location, StoreError> {
-    let stmt = scoped(company)
-        .columns(COLUMNS)
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
+    static FIND: Shape = Shape::new();
+    let stmt = FIND.bind(
+        db.backend(),
+        || {
+            scoped(company)
+                .columns(COLUMNS)
+                .and_where(Expr::col("id").eq(id))
+                .take()
+        },
+        Values(vec![company.0.into(), id.into()]),
+    );
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 

@@ -5,12 +5,13 @@ use chrono::{DateTime, Utc};
 use domain::member::{MemberFilter, Role, StatusFilter};
 use domain::refusal::Forbidden;
 use domain::{Change, CompanyId, Page};
-use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement};
+use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement, Values};
 use std::collections::BTreeMap;
 
 use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
 use crate::links::{Linked, linked};
+use crate::shapes::Shape;
 use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, now};
 
 #[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
@@ -118,9 +119,16 @@ fn select(company: CompanyId) -> SelectStatement {
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, StoreError> {
-    let stmt = select(company)
-        .and_where(Expr::col(("members", "id")).eq(id))
-        .to_owned();
+    static FIND: Shape = Shape::new();
+    let stmt = FIND.bind(
+        db.backend(),
+        || {
+            select(company)
+                .and_where(Expr::col(("members", "id")).eq(id))
+                .take()
+        },
+        Values(vec![company.0.into(), id.into()]),
+    );
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
