@@ -1147,3 +1147,39 @@ fn db_pool_bounds_the_database_connections_a_server_opens() {
     assert!((1..=2).contains(&open), "{open} connections open");
     server.terminate();
 }
+
+#[test]
+fn pooled_postgres_connections_the_database_dropped_are_replaced() {
+    let Some(url) = postgres_url() else { return };
+    let name = format!("rentrack_dropped_{}", rand_suffix());
+    let url = format!("{url}&application_name={name}");
+    let token = unlimited_company(&url);
+    let mut server = Server::start(&url, &["serve", "--db-pool", "4"]);
+    let port = server.port();
+    let burst = || -> Vec<u16> {
+        std::thread::scope(|s| {
+            let waiting: Vec<_> = (0..8)
+                .map(|_| s.spawn(|| get(port, "/members.api", &[("token", &token)]).0))
+                .collect();
+            waiting.into_iter().map(|t| t.join().unwrap()).collect()
+        })
+    };
+    assert!(burst().iter().all(|s| *s == 200));
+    // What a database restart does to the pool: every connection it holds is gone.
+    let dropped: (i64,) = on_test_postgres(async |db| {
+        db.read()
+            .one(&store::Sql {
+                text: "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1",
+                values: sea_query::Values(vec![name.as_str().into()]),
+            })
+            .await
+            .unwrap()
+    });
+    assert!(dropped.0 >= 1, "the server held no connection");
+    // A connection idle for longer than the bound (500 ms) is pinged before use and
+    // replaced when the ping fails, so no request sees the dropped ones.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let statuses = burst();
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+    server.terminate();
+}
