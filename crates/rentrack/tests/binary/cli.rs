@@ -1178,7 +1178,7 @@ fn pooled_postgres_connections_the_database_dropped_are_replaced() {
     assert!(dropped.0 >= 1, "the server held no connection");
     // A connection idle for longer than the bound (500 ms) is pinged before use and
     // replaced when the ping fails, so no request sees the dropped ones.
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    std::thread::sleep(Duration::from_millis(700));
     let statuses = burst();
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
     server.terminate();
