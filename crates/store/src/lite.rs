@@ -42,15 +42,26 @@ pub trait Column: Sized {
 pub struct Cells<'r, 's> {
     row: &'r Row<'s>,
     names: &'r [Box<str>],
+    /// The column after the last one found: a record reads its fields in the order
+    /// its statement selects them, so the next name asked for is most often there
+    /// (searching every name from the first was 7% of an asset page).
+    next: std::cell::Cell<usize>,
 }
 
 impl Cells<'_, '_> {
     fn index(&self, name: &str) -> rusqlite::Result<usize> {
-        self.names
-            .iter()
-            .position(|n| **n == *name)
-            .or_else(|| self.names.iter().position(|n| n.eq_ignore_ascii_case(name)))
-            .ok_or_else(|| rusqlite::Error::InvalidColumnName(name.to_owned()))
+        let next = self.next.get();
+        let found = if self.names.get(next).is_some_and(|n| **n == *name) {
+            next
+        } else {
+            self.names
+                .iter()
+                .position(|n| **n == *name)
+                .or_else(|| self.names.iter().position(|n| n.eq_ignore_ascii_case(name)))
+                .ok_or_else(|| rusqlite::Error::InvalidColumnName(name.to_owned()))?
+        };
+        self.next.set(found + 1);
+        Ok(found)
     }
 }
 
@@ -359,7 +370,11 @@ impl Conn {
             let mut rows = stmt.raw_query();
             let mut out = Vec::new();
             while let Some(row) = rows.next()? {
-                out.push(T::read(&Cells { row, names: &names })?);
+                out.push(T::read(&Cells {
+                    row,
+                    names: &names,
+                    next: std::cell::Cell::new(0),
+                })?);
                 if limit == Some(out.len()) {
                     break;
                 }
