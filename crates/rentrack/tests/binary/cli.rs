@@ -52,6 +52,43 @@ fn on_test_postgres<T>(f: impl AsyncFnOnce(&store::Db) -> T) -> T {
     })
 }
 
+/// A server on the test PostgreSQL with a pool of `pool` connections, the token of an
+/// unlimited company, and the application name its connections carry, so they can be
+/// told apart from every other test's on the same PostgreSQL; `None` without one.
+fn named_postgres_server(purpose: &str, pool: &str) -> Option<(Server, String, String)> {
+    let url = postgres_url()?;
+    let name = format!("rentrack_{purpose}_{}", rand_suffix());
+    let url = format!("{url}&application_name={name}");
+    let token = unlimited_company(&url);
+    let server = Server::start(&url, &["serve", "--db-pool", pool]);
+    Some((server, token, name))
+}
+
+/// The statuses of `n` member lists asked for at once.
+fn members_at_once(server: &Server, token: &str, n: usize) -> Vec<u16> {
+    let port = server.port();
+    std::thread::scope(|s| {
+        let waiting: Vec<_> = (0..n)
+            .map(|_| s.spawn(|| get(port, "/members.api", &[("token", token)]).0))
+            .collect();
+        waiting.into_iter().map(|t| t.join().unwrap()).collect()
+    })
+}
+
+/// The number `text` counts on the test PostgreSQL, given an application name as `$1`.
+fn of_application(text: &'static str, name: &str) -> i64 {
+    let (n,): (i64,) = on_test_postgres(async |db| {
+        db.read()
+            .one(&store::Sql {
+                text,
+                values: sea_query::Values(vec![name.into()]),
+            })
+            .await
+            .unwrap()
+    });
+    n
+}
+
 fn databases() -> Vec<String> {
     let mut urls = vec![sqlite_url()];
     urls.extend(postgres_url());
@@ -1118,64 +1155,34 @@ fn db_pool_bounds_the_database_connections_a_server_opens() {
         &["serve", "--db-pool", "0"],
         "0 is not in 1..=10000",
     );
-    let Some(url) = postgres_url() else { return };
-    // The server's connections carry a name of their own, so they can be counted
-    // apart from every other test's on the same PostgreSQL.
-    let name = format!("rentrack_pool_{}", rand_suffix());
-    let url = format!("{url}&application_name={name}");
-    let token = unlimited_company(&url);
-    let mut server = Server::start(&url, &["serve", "--db-pool", "2"]);
-    let port = server.port();
+    let Some((mut server, token, name)) = named_postgres_server("pool", "2") else {
+        return;
+    };
     // 32 requests at once: without the bound, the pool would open a connection for
     // each request that finds none free.
-    let statuses: Vec<u16> = std::thread::scope(|s| {
-        let waiting: Vec<_> = (0..32)
-            .map(|_| s.spawn(|| get(port, "/members.api", &[("token", &token)]).0))
-            .collect();
-        waiting.into_iter().map(|t| t.join().unwrap()).collect()
-    });
+    let statuses = members_at_once(&server, &token, 32);
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
-    let (open,): (i64,) = on_test_postgres(async |db| {
-        db.read()
-            .one(&store::Sql {
-                text: "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1",
-                values: sea_query::Values(vec![name.as_str().into()]),
-            })
-            .await
-            .unwrap()
-    });
+    let open = of_application(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1",
+        &name,
+    );
     assert!((1..=2).contains(&open), "{open} connections open");
     server.terminate();
 }
 
 #[test]
 fn pooled_postgres_connections_the_database_dropped_are_replaced() {
-    let Some(url) = postgres_url() else { return };
-    let name = format!("rentrack_dropped_{}", rand_suffix());
-    let url = format!("{url}&application_name={name}");
-    let token = unlimited_company(&url);
-    let mut server = Server::start(&url, &["serve", "--db-pool", "4"]);
-    let port = server.port();
-    let burst = || -> Vec<u16> {
-        std::thread::scope(|s| {
-            let waiting: Vec<_> = (0..8)
-                .map(|_| s.spawn(|| get(port, "/members.api", &[("token", &token)]).0))
-                .collect();
-            waiting.into_iter().map(|t| t.join().unwrap()).collect()
-        })
+    let Some((mut server, token, name)) = named_postgres_server("dropped", "4") else {
+        return;
     };
+    let burst = || members_at_once(&server, &token, 8);
     assert!(burst().iter().all(|s| *s == 200));
     // What a database restart does to the pool: every connection it holds is gone.
-    let dropped: (i64,) = on_test_postgres(async |db| {
-        db.read()
-            .one(&store::Sql {
-                text: "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1",
-                values: sea_query::Values(vec![name.as_str().into()]),
-            })
-            .await
-            .unwrap()
-    });
-    assert!(dropped.0 >= 1, "the server held no connection");
+    let dropped = of_application(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1",
+        &name,
+    );
+    assert!(dropped >= 1, "the server held no connection");
     // A connection idle for longer than the bound (500 ms) is pinged before use and
     // replaced when the ping fails, so no request sees the dropped ones.
     std::thread::sleep(Duration::from_millis(700));
