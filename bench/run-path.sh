@@ -11,6 +11,8 @@
 #
 #   bench/run-path.sh                                  # SQLite only; builds in release mode
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres bench/run-path.sh
+#   PG_URL=postgres://postgres@%2Fvar%2Frun%2Fpostgresql/postgres bench/run-path.sh
+#                                                      # PostgreSQL through its Unix socket
 #   RENTRACK=/path/to/old/rentrack bench/run-path.sh   # another build of the server
 #   LOCATIONS=100000 MEMBERS=100000 ASSETS=100000 CUSTOMERS=100000 MIXES="bare healthz \
 #       location-list-first location-list-end member-list-first member-list-end \
