@@ -219,9 +219,25 @@ impl Source<'_> {
     ) -> Result<Vec<T>, StoreError> {
         #[cfg(debug_assertions)]
         plan::check(self, stmt, may_sort).await?;
+        self.unchecked(stmt).await
+    }
+
+    /// The statement's rows, its plan unchecked.
+    async fn unchecked<T: Record>(
+        &mut self,
+        stmt: &(impl Statement + Sync),
+    ) -> Result<Vec<T>, StoreError> {
         match self {
             Source::Pool(read) => read.all(stmt).await,
             Source::Snapshot(tx) => tx.all(stmt).await,
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    fn backend(&self) -> Backend {
+        match self {
+            Source::Pool(read) => read.backend(),
+            Source::Snapshot(tx) => tx.backend(),
         }
     }
 
@@ -539,50 +555,39 @@ mod plan {
         values: sea_query::Values(Vec::new()),
     };
 
-    /// A statement's rows, without checking its plan.
-    async fn unchecked(
-        read: &mut Source<'_>,
-        stmt: &(impl Statement + Sync),
-    ) -> Result<Vec<Step>, StoreError> {
-        match read {
-            Source::Pool(read) => read.all(stmt).await,
-            Source::Snapshot(tx) => tx.all(stmt).await,
-        }
-    }
-
     pub(super) async fn check(
         read: &mut Source<'_>,
         stmt: &(impl Statement + Sync),
         may_sort: bool,
     ) -> Result<(), StoreError> {
-        let sqlite = match read {
-            Source::Pool(read) => read.backend() == Backend::Sqlite,
-            Source::Snapshot(tx) => tx.backend() == Backend::Sqlite,
-        };
-        if !ON.load(Ordering::Relaxed) || !sqlite {
+        if !ON.load(Ordering::Relaxed) || read.backend() != Backend::Sqlite {
             return Ok(());
         }
-        let steps = unchecked(read, &Explain(stmt)).await?;
-        let tiny = if unchecked(read, &HAS_STATISTICS).await?.is_empty() {
+        let steps: Vec<Step> = read.unchecked(&Explain(stmt)).await?;
+        // "SCAN persons" and "SCAN persons USING INDEX ..." read every row of the table
+        // or index; "SEARCH ... USING INDEX ... (company_id=? ...)" reads a range. Scans
+        // of a subquery's result ("SCAN (subquery-1)") are fine, and so is a scan of
+        // `list_counts` that statistics (ANALYZE, run by `optimize`) show to hold one
+        // company's few rows: with many companies the same statistics make the planner
+        // search its primary key instead. So is a scan of a table that statistics show
+        // to hold one row (read only when the plan scans a table).
+        fn scanned(step: &Step) -> Option<&str> {
+            step.detail.strip_prefix("SCAN ").and_then(|rest| {
+                let table = rest.split(' ').next().unwrap_or(rest);
+                (!rest.starts_with('(') && !rest.starts_with("CONSTANT") && table != "list_counts")
+                    .then_some(table)
+            })
+        }
+        let tiny: Vec<Step> = if !steps.iter().any(|s| scanned(s).is_some())
+            || read.unchecked::<Step>(&HAS_STATISTICS).await?.is_empty()
+        {
             Vec::new()
         } else {
-            unchecked(read, &TINY).await?
+            read.unchecked(&TINY).await?
         };
         for step in &steps {
-            // "SCAN persons" and "SCAN persons USING INDEX ..." read every row of the
-            // table or index; "SEARCH ... USING INDEX ... (company_id=? ...)" reads a
-            // range. Scans of a subquery's result ("SCAN (subquery-1)") are fine, and so
-            // is a scan of `list_counts` that statistics (ANALYZE, run by `optimize`)
-            // show to hold one company's few rows: with many companies the same
-            // statistics make the planner search its primary key instead. So is a
-            // scan of a table that statistics show to hold one row.
-            let scans_table = step.detail.strip_prefix("SCAN ").is_some_and(|rest| {
-                let table = rest.split(' ').next().unwrap_or(rest);
-                !rest.starts_with('(')
-                    && !rest.starts_with("CONSTANT")
-                    && !rest.starts_with("list_counts")
-                    && !tiny.iter().any(|t| t.detail == table)
-            });
+            let scans_table =
+                scanned(step).is_some_and(|table| !tiny.iter().any(|t| t.detail == table));
             assert!(
                 !scans_table,
                 "a list query scans a whole table: {}\nplan: {:?}",
