@@ -229,7 +229,7 @@ pub(crate) fn approved_reservation_between(from: NaiveDate, to: NaiveDate) -> Ex
             .and_where(Expr::col(("r", "status")).eq("approved"))
             .and_where(Expr::col(("r", "from_on")).lte(to))
             .and_where(Expr::col(("r", "to_on")).gte(from))
-            .to_owned(),
+            .take(),
     )
 }
 
@@ -239,7 +239,7 @@ fn select(backend: Backend, company: CompanyId, today: Today) -> SelectStatement
     let mut select = Query::select()
         .from("items")
         .columns(COLUMNS.map(|c| ("items", c)))
-        .to_owned();
+        .take();
     with_names(&mut select, backend);
     select
         .expr_as(
@@ -251,7 +251,7 @@ fn select(backend: Backend, company: CompanyId, today: Today) -> SelectStatement
             "custom_tax_ids",
         )
         .and_where(Expr::col(("items", "company_id")).eq(company.0))
-        .to_owned()
+        .take()
 }
 
 /// The values `select` binds, in its order.
@@ -269,7 +269,7 @@ fn select_values(company: CompanyId, today: Today) -> Vec<sea_query::Value> {
 fn of_kind(company: CompanyId, kind: AssetType) -> SelectStatement {
     crate::scoped("items", company)
         .and_where(Expr::col(("items", "asset_type")).eq(kind.as_str()))
-        .to_owned()
+        .take()
 }
 
 /// An item of any kind by its number.
@@ -304,7 +304,7 @@ async fn reread(
 ) -> Result<ItemView, StoreError> {
     let stmt = select(tx.backend(), company, today)
         .and_where(Expr::col(("items", "id")).eq(id))
-        .to_owned();
+        .take();
     tx.one(&stmt).await
 }
 
@@ -326,7 +326,7 @@ async fn page(
     let mut rows = select(db.backend(), company, today)
         .cond_where(condition)
         .order_by(("items", "id"), Order::Asc)
-        .to_owned();
+        .take();
     if let Some(kind) = kind {
         rows.and_where(Expr::col(("items", "asset_type")).eq(kind.as_str()));
     }

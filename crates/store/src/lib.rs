@@ -198,7 +198,7 @@ pub(crate) fn scoped(
     Query::select()
         .from(table)
         .and_where(Expr::col("company_id").eq(company.0))
-        .to_owned()
+        .take()
 }
 
 /// The column values of one INSERT or UPDATE of a company's record, gathered field by

@@ -46,7 +46,7 @@ pub(crate) async fn paged<T: Record, C: IntoColumnRef>(
         .clone()
         .columns(columns)
         .order_by("id", Order::Asc)
-        .to_owned();
+        .take();
     page_of(db, &base, rows, "id", page, total).await
 }
 
@@ -317,7 +317,7 @@ impl PageRows {
                 PageRows::window(
                     rows,
                     id,
-                    base.clone().column("id").to_owned(),
+                    base.clone().column("id").take(),
                     // SQLite's placeholders in a custom expression are `?`.
                     format!(
                         r#"? IN (SELECT "id" FROM ? AS "window" ORDER BY "id" {dir} LIMIT {} OFFSET {})"#,
@@ -332,7 +332,7 @@ impl PageRows {
                 base.clone()
                     .column("id")
                     .order_by("id", w.order.clone())
-                    .to_owned(),
+                    .take(),
                 format!("$1 IN ($2 LIMIT {} OFFSET {})", w.limit, w.offset),
             ),
         };
@@ -354,7 +354,7 @@ impl PageRows {
             [Expr::col(id), Expr::SubQuery(None, Box::new(ids.into()))],
         );
         PageRows {
-            select: rows.and_where(window).to_owned(),
+            select: rows.and_where(window).take(),
             literal: None,
             reverse: false,
             counted: false,
@@ -364,10 +364,7 @@ impl PageRows {
     /// `rows` in the window's order, its LIMIT and OFFSET literal.
     fn direct(mut rows: SelectStatement, id: sea_query::ColumnRef, w: &Window) -> PageRows {
         PageRows {
-            select: rows
-                .clear_order_by()
-                .order_by(id, w.order.clone())
-                .to_owned(),
+            select: rows.clear_order_by().order_by(id, w.order.clone()).take(),
             literal: Some((w.limit, w.offset)),
             reverse: w.order == Order::Desc,
             counted: false,
@@ -429,7 +426,7 @@ async fn total_of(
 ) -> Result<u64, StoreError> {
     let stmt = sea_query::Query::select()
         .expr_as(total_expr(base, total), "n")
-        .to_owned();
+        .take();
     let n: Count = read.one(&stmt).await?;
     let n = checked_total(n.n, total);
     db.last_totals.remember(total, n);
@@ -474,14 +471,12 @@ fn counter_sum(company: CompanyId, lists: &[&'static str]) -> SelectStatement {
             "n",
         )
         .and_where(Expr::col("list").is_in(lists.iter().copied()))
-        .to_owned()
+        .take()
 }
 
 /// `SELECT COUNT(id) AS n` of the records `base` selects.
 fn count_of(base: &SelectStatement) -> SelectStatement {
-    base.clone()
-        .expr_as(Expr::col("id").count(), "n")
-        .to_owned()
+    base.clone().expr_as(Expr::col("id").count(), "n").take()
 }
 
 /// Which records of a list of `total` make page `page`: LIMIT and OFFSET counted from

@@ -114,7 +114,7 @@ fn select(company: CompanyId) -> SelectStatement {
                 .add(Expr::col(("custom_roles", "id")).equals(("members", "custom_role_id"))),
         )
         .and_where(Expr::col(("members", "company_id")).eq(company.0))
-        .to_owned()
+        .take()
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -163,11 +163,11 @@ pub async fn list(
     };
     let base = crate::scoped("members", company)
         .cond_where(condition.clone())
-        .to_owned();
+        .take();
     let rows = select(company)
         .cond_where(condition)
         .order_by(("members", "id"), Order::Asc)
-        .to_owned();
+        .take();
     let total = crate::lists::counts::members(company, filter);
     crate::page_of(db, &base, rows, ("members", "id"), page, total).await
 }

@@ -319,7 +319,7 @@ pub async fn list(
     let mut base = crate::scoped("persons", company)
         .and_where(Expr::col("deleted_at").is_null())
         .cond_where(condition(filter))
-        .to_owned();
+        .take();
     if let Some(kind) = kind {
         base.and_where(Expr::col("kind").eq(kind.as_str()));
     }
