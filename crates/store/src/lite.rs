@@ -70,7 +70,7 @@ impl Cells<'_, '_> {
         let column = match found.get(step) {
             Some(seen) if std::ptr::eq(seen.name, name) => seen.column,
             seen => {
-                let column = self.search(name)?;
+                let column = self.search(name);
                 if seen.is_none() && found.len() == step {
                     found.push(Found { name, column });
                 }
@@ -84,17 +84,17 @@ impl Cells<'_, '_> {
 
     /// The column named `name` (exactly, else without case), searched from the one
     /// after the last found.
-    fn search(&self, name: &str) -> rusqlite::Result<Option<usize>> {
+    fn search(&self, name: &str) -> Option<usize> {
         let statement: &rusqlite::Statement<'_> = self.row.as_ref();
         let next = self.next.get();
         if statement.column_name(next).is_ok_and(|n| n == name) {
-            return Ok(Some(next));
+            return Some(next);
         }
         let names = statement.column_names();
-        Ok(names
+        names
             .iter()
             .position(|n| *n == name)
-            .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(name))))
+            .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(name)))
     }
 
     fn name(&self, index: usize) -> String {
