@@ -260,8 +260,27 @@ impl Column for DateTime<Utc> {
 impl Column for NaiveDate {
     fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
         let s = text(value)?;
-        NaiveDate::parse_from_str(s, "%F").map_err(|_| invalid("date", s))
+        year_month_day(s)
+            .or_else(|| NaiveDate::parse_from_str(s, "%F").ok())
+            .ok_or_else(|| invalid("date", s))
     }
+}
+
+/// A date written `YYYY-MM-DD`, as the store writes them, read without chrono's format
+/// parser (which parses its pattern at every call: 2% of an asset page); any other
+/// form is left to it.
+fn year_month_day(s: &str) -> Option<NaiveDate> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let number = |digits: &[u8]| {
+        digits.iter().try_fold(0u32, |n, &d| {
+            d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0'))
+        })
+    };
+    let year = i32::try_from(number(&b[..4])?).ok()?;
+    NaiveDate::from_ymd_opt(year, number(&b[5..7])?, number(&b[8..])?)
 }
 
 /// Tuples read their columns in order: `(i64,)` for `SELECT count(*) ...`.
@@ -865,6 +884,31 @@ mod tests {
             };
             Ok(Picked(value, column_or_default(row, "missing")?))
         }
+    }
+
+    #[test]
+    fn dates_read_as_chrono_reads_them() {
+        for text in ["2026-01-15", "0001-12-31", "9999-02-28", "2024-02-29"] {
+            assert_eq!(
+                year_month_day(text),
+                Some(NaiveDate::parse_from_str(text, "%F").expect("a date"))
+            );
+        }
+        for text in [
+            "2026-02-30",
+            "2026-13-01",
+            "2026-1-15",
+            "2026/01/15",
+            "20260115xx",
+        ] {
+            assert_eq!(year_month_day(text), None, "{text}");
+        }
+        let decoded = NaiveDate::decode(ValueRef::Text(b"+12026-01-15")).expect("chrono reads it");
+        assert_eq!(
+            decoded,
+            NaiveDate::from_ymd_opt(12026, 1, 15).expect("valid")
+        );
+        assert!(NaiveDate::decode(ValueRef::Text(b"2026-02-30")).is_err());
     }
 
     #[test]

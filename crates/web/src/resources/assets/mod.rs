@@ -211,7 +211,7 @@ impl Serialize for AssetJson<'_> {
         o.entry("location_name", &i.location_name)?;
         o.entry("manufacturer", &i.manufacturer)?;
         o.entry("product_model_number", &i.product_model_number)?;
-        o.entry("purchased_on", &i.purchased_on.map(|d| d.to_string()))?;
+        o.entry("purchased_on", &i.purchased_on)?;
         o.entry("price", &price(i.price))?;
         o.entry("salvage_value", &price(i.salvage_value))?;
         o.entry("net_quantity", &if fixed { 1 } else { i.quantity })?;
@@ -219,7 +219,7 @@ impl Serialize for AssetJson<'_> {
         o.entry("checkin_due_on", &at(i.checkin_due_on))?;
         o.entry("assigned_to_user_id", &i.assigned_to_id)?;
         o.entry("assigned_to_user_name", &i.assigned_to_name)?;
-        o.entry("retired_on", &i.retired_on.map(|d| d.to_string()))?;
+        o.entry("retired_on", &i.retired_on)?;
         o.entry("retire_reason_id", &i.retire_reason_id)?;
         o.entry("retire_reason", &i.retire_reason_name)?;
         o.entry("rental_prices", &RentalPrices(i))?;
