@@ -1,8 +1,8 @@
-//! `#[derive(LiteRow)]`: reads a record from a row of the SQLite path (rusqlite), as
-//! `#[derive(sqlx::FromRow)]` reads it from a PostgreSQL row. Each field is read by its
-//! name through `store::lite::Column`; it understands the two `sqlx` field attributes
-//! the store uses, `flatten` (the field is itself a row type) and `default` (a column
-//! the statement may leave out).
+//! `#[derive(LiteRow)]` reads a record from a row of the SQLite path (rusqlite) and
+//! `#[derive(PgRow)]` from a PostgreSQL row (sqlx's `FromRow`). Each field is read by its
+//! name, through `store::lite::Column` and `store::pg_rows::column`; both understand the
+//! two `sqlx` field attributes the store uses, `flatten` (the field is itself a row type)
+//! and `default` (a column the statement may leave out).
 
 use proc_macro::TokenStream;
 use quote::quote;
@@ -12,6 +12,18 @@ use syn::{Data, DeriveInput, Fields, parse_macro_input};
 pub fn derive_lite_row(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match expand(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// `sqlx::FromRow` for PostgreSQL rows, each field read through
+/// `store::pg_rows::column` (which finds a column from where the last one ended rather
+/// than through sqlx's hashed lookup of every name).
+#[proc_macro_derive(PgRow, attributes(sqlx))]
+pub fn derive_pg_row(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match expand_pg(&input) {
         Ok(tokens) => tokens.into(),
         Err(e) => e.to_compile_error().into(),
     }
@@ -34,27 +46,84 @@ fn options(field: &syn::Field) -> syn::Result<FieldOptions> {
                 found.default = true;
                 Ok(())
             } else {
-                Err(meta.error("LiteRow knows only #[sqlx(flatten)] and #[sqlx(default)]"))
+                Err(meta.error("a row type knows only #[sqlx(flatten)] and #[sqlx(default)]"))
             }
         })?;
     }
     Ok(found)
 }
 
-fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+/// The named fields of a struct.
+fn named_fields(input: &DeriveInput) -> syn::Result<&syn::FieldsNamed> {
     let Data::Struct(data) = &input.data else {
-        return Err(syn::Error::new_spanned(input, "LiteRow reads structs only"));
+        return Err(syn::Error::new_spanned(input, "a row type is a struct"));
     };
     let Fields::Named(fields) = &data.fields else {
-        return Err(syn::Error::new_spanned(input, "LiteRow needs named fields"));
+        return Err(syn::Error::new_spanned(
+            input,
+            "a row type has named fields",
+        ));
     };
+    Ok(fields)
+}
+
+/// A field's column name (`r#type` reads `type`).
+fn column_name(ident: &syn::Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#").unwrap_or(&name).to_owned()
+}
+
+fn expand_pg(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let fields = named_fields(input)?;
     let mut reads = Vec::new();
     let mut bounds = Vec::new();
     for field in &fields.named {
         let ident = field.ident.as_ref().expect("named field");
         let ty = &field.ty;
-        let name = ident.to_string();
-        let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
+        let name = column_name(ident);
+        let opts = options(field)?;
+        let decode = quote!(::sqlx::Decode<'r, ::sqlx::Postgres> + ::sqlx::Type<::sqlx::Postgres>);
+        if opts.flatten {
+            bounds.push(quote!(#ty: ::sqlx::FromRow<'r, ::sqlx::postgres::PgRow>));
+            reads.push(quote!(#ident: <#ty as ::sqlx::FromRow<'r, ::sqlx::postgres::PgRow>>::from_row(row)?));
+        } else if opts.default {
+            bounds.push(quote!(#ty: #decode + ::core::default::Default));
+            reads.push(quote!(#ident: crate::pg_rows::column_or_default(row, #name)?));
+        } else {
+            bounds.push(quote!(#ty: #decode));
+            reads.push(quote!(#ident: crate::pg_rows::column(row, #name)?));
+        }
+    }
+    let ident = &input.ident;
+    let mut generics = input.generics.clone();
+    generics.params.insert(0, syn::parse_quote!('r));
+    let (impl_generics, _, _) = generics.split_for_impl();
+    let (_, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut predicates: Vec<proc_macro2::TokenStream> = where_clause
+        .map(|w| w.predicates.iter().map(|p| quote!(#p)).collect())
+        .unwrap_or_default();
+    if !input.generics.params.is_empty() {
+        predicates.extend(bounds);
+    }
+    Ok(quote! {
+        impl #impl_generics ::sqlx::FromRow<'r, ::sqlx::postgres::PgRow> for #ident #ty_generics
+        where #(#predicates,)*
+        {
+            fn from_row(row: &'r ::sqlx::postgres::PgRow) -> ::core::result::Result<Self, ::sqlx::Error> {
+                ::core::result::Result::Ok(#ident { #(#reads,)* })
+            }
+        }
+    })
+}
+
+fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let fields = named_fields(input)?;
+    let mut reads = Vec::new();
+    let mut bounds = Vec::new();
+    for field in &fields.named {
+        let ident = field.ident.as_ref().expect("named field");
+        let ty = &field.ty;
+        let name = column_name(ident);
         let opts = options(field)?;
         if opts.flatten {
             bounds.push(quote!(#ty: crate::lite::LiteRow));

@@ -91,7 +91,7 @@ impl Owner {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct Address {
     pub id: i64,
     pub owner_id: i64,

@@ -12,7 +12,7 @@ use crate::custom_fields::merge_values;
 use crate::persons::{completed_orders, has_orders};
 use crate::{Assignments, Db, PageOf, StoreError, change_log};
 
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct Business {
     pub id: i64,
     pub name: String,

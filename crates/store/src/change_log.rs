@@ -40,7 +40,7 @@ pub async fn record(
     Ok(())
 }
 
-#[derive(Debug, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, crate::PgRow, crate::LiteRow)]
 pub struct Entry {
     pub action: String,
     pub details: String,
@@ -66,7 +66,7 @@ pub async fn for_subject(
 }
 
 /// One entry of a record's history.
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct HistoryEntry {
     pub id: i64,
     pub action: String,

@@ -25,7 +25,7 @@ pub enum MemberRef {
     Email(String),
 }
 
-#[derive(Debug, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, crate::PgRow, crate::LiteRow)]
 struct MemberRow {
     id: i64,
     active: bool,
@@ -350,7 +350,7 @@ pub async fn extend(
 }
 
 /// One check-out of a member's history.
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct CheckoutRecord {
     pub id: i64,
     pub item_id: i64,

@@ -23,7 +23,7 @@ pub struct Company {
     pub pricing: domain::pricing::RentalSettings,
 }
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 struct CompanyRow {
     id: i64,
     name: String,

@@ -31,7 +31,7 @@ impl Sequence {
     }
 }
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 struct Next {
     last_value: i64,
 }

@@ -57,7 +57,7 @@ impl CouponRecord {
     }
 }
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 struct CouponRow {
     id: i64,
     name: String,

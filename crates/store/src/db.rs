@@ -74,7 +74,7 @@ impl Statement for Sql {
     }
 }
 
-/// A row type readable from both backends: `#[derive(sqlx::FromRow, LiteRow)]`.
+/// A row type readable from both backends: `#[derive(PgRow, LiteRow)]`.
 pub trait Record: for<'r> FromRow<'r, PgRow> + LiteRow + Send + Unpin {}
 impl<T> Record for T where T: for<'r> FromRow<'r, PgRow> + LiteRow + Send + Unpin {}
 

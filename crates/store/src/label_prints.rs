@@ -14,7 +14,7 @@ use crate::label_templates::{self, Template};
 use crate::{Db, StoreError, now};
 
 /// A record a label names.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, PartialEq, Eq, crate::PgRow, crate::LiteRow)]
 pub struct LabelRecord {
     /// What the request named it by: an item's number, a member's or location's id.
     pub key: i64,
@@ -152,7 +152,7 @@ pub struct Print {
     pub labels: String,
 }
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 struct PrintRow {
     company_id: i64,
     template_id: i64,

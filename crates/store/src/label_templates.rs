@@ -23,7 +23,7 @@ pub struct Template {
     pub created_at: DateTime<Utc>,
 }
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 struct TemplateRow {
     id: i64,
     description: String,

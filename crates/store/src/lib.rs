@@ -5,9 +5,10 @@ mod activation;
 mod db;
 mod error;
 mod lite;
+mod pg_rows;
 mod unique_keys;
 
-pub(crate) use records::LiteRow;
+pub(crate) use records::{LiteRow, PgRow};
 
 pub mod address_block;
 pub mod addresses;
@@ -66,7 +67,7 @@ pub struct PageOf<T> {
     pub total: u64,
 }
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 pub(crate) struct Count {
     pub(crate) n: i64,
 }

@@ -410,10 +410,9 @@ impl<'r, T: sqlx::FromRow<'r, sqlx::postgres::PgRow>> sqlx::FromRow<'r, sqlx::po
     for Checked<T>
 {
     fn from_row(row: &'r sqlx::postgres::PgRow) -> Result<Self, sqlx::Error> {
-        use sqlx::Row;
         Ok(Checked {
             record: T::from_row(row)?,
-            list_total: row.try_get("list_total")?,
+            list_total: crate::pg_rows::column(row, "list_total")?,
         })
     }
 }
@@ -533,7 +532,7 @@ mod plan {
         }
     }
 
-    #[derive(sqlx::FromRow, crate::LiteRow)]
+    #[derive(crate::PgRow, crate::LiteRow)]
     struct Step {
         detail: String,
     }

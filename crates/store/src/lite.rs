@@ -1,6 +1,6 @@
 //! The SQLite path: rusqlite connections in a small pool, the same sea-query statements
 //! as PostgreSQL (rendered with the SQLite builder, values bound here), and rows read
-//! through `LiteRow` (derived beside `sqlx::FromRow` on every record type).
+//! through `LiteRow` (derived beside `PgRow` on every record type).
 //!
 //! Why not sqlx here: its SQLite driver runs each connection on a thread of its own
 //! and hands every statement over a channel, which cost more than the statement itself

@@ -9,7 +9,7 @@ use crate::counters::{self, Sequence};
 use crate::shapes::Shape;
 use crate::{Assignments, Db, PageOf, Sql, StoreError, Tx, change_log, now};
 
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct Location {
     pub id: i64,
     pub sequence_num: i64,
@@ -141,7 +141,7 @@ pub async fn list(
 
 /// The ids of a location and all its descendants.
 async fn subtree(tx: &mut Tx, company: CompanyId, root: i64) -> Result<Vec<i64>, StoreError> {
-    #[derive(sqlx::FromRow, crate::LiteRow)]
+    #[derive(crate::PgRow, crate::LiteRow)]
     struct Id {
         id: i64,
     }
@@ -316,7 +316,7 @@ async fn set_active(
     Ok(location)
 }
 
-#[derive(Debug, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, crate::PgRow, crate::LiteRow)]
 pub struct ItemQuantity {
     pub item_sequence_num: i64,
     pub quantity: i64,

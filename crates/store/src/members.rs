@@ -14,7 +14,7 @@ use crate::links::{Linked, linked};
 use crate::shapes::Shape;
 use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, now};
 
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct Member {
     pub id: i64,
     pub email: Option<String>,
@@ -53,7 +53,7 @@ impl Member {
 }
 
 /// A member with the ids of its teams, read in one row.
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct MemberView {
     #[sqlx(flatten)]
     pub member: Member,

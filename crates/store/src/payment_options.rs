@@ -20,7 +20,7 @@ pub struct PaymentOption {
     pub updated_at: DateTime<Utc>,
 }
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 struct OptionRow {
     id: i64,
     name: String,

@@ -41,7 +41,7 @@ pub(crate) fn live(company: CompanyId, kind: Kind) -> SelectStatement {
         .to_owned()
 }
 
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct Person {
     pub id: i64,
     pub kind: String,
@@ -124,7 +124,7 @@ pub struct PersonInput {
     pub custom_attributes: BTreeMap<i64, Change<String>>,
 }
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 struct Link {
     business_id: i64,
     contact_id: i64,

@@ -8,7 +8,7 @@ use sea_query::Values;
 
 use crate::{Backend, Db, Sql, StoreError};
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 struct Row {
     window_start: i64,
     used: i64,

@@ -42,7 +42,7 @@ impl Kind {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct Entry {
     pub id: i64,
     pub name: String,

@@ -14,7 +14,7 @@ use serde_json::json;
 use crate::items::{self, Today};
 use crate::{Db, PageOf, StoreError, Tx, now};
 
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct Reservation {
     pub id: i64,
     pub item_id: i64,

@@ -56,7 +56,7 @@ const COLUMNS: [&str; 8] = [
     "responded_at",
 ];
 
-#[derive(Debug, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, crate::PgRow, crate::LiteRow)]
 struct Row {
     id: i64,
     member_id: Option<i64>,
@@ -175,7 +175,7 @@ async fn pending_of(
         .and_where(Expr::col("item_id").is_in(ids))
         .and_where(Expr::col("status").eq(VerificationStatus::Pending.as_str()))
         .to_owned();
-    #[derive(sqlx::FromRow, crate::LiteRow)]
+    #[derive(crate::PgRow, crate::LiteRow)]
     struct Pending {
         item_id: i64,
         #[sqlx(flatten)]
@@ -414,7 +414,7 @@ pub async fn cancel(
     Ok(done)
 }
 
-#[derive(sqlx::FromRow, crate::LiteRow)]
+#[derive(crate::PgRow, crate::LiteRow)]
 struct StatusRow {
     sequence_num: i64,
     id: Option<i64>,

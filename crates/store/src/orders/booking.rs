@@ -36,7 +36,7 @@ async fn claims(
     to: DateTime<Utc>,
     tz: chrono_tz::Tz,
 ) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>, i64)>, StoreError> {
-    #[derive(sqlx::FromRow, crate::LiteRow)]
+    #[derive(crate::PgRow, crate::LiteRow)]
     struct Held {
         held_from: DateTime<Utc>,
         held_until: DateTime<Utc>,
@@ -79,7 +79,7 @@ async fn claims(
             ))
         }
         AssetType::StockAsset => {
-            #[derive(sqlx::FromRow, crate::LiteRow)]
+            #[derive(crate::PgRow, crate::LiteRow)]
             struct Out {
                 checkout_on: DateTime<Utc>,
                 checkin_due_on: Option<DateTime<Utc>>,
@@ -341,7 +341,7 @@ pub(super) async fn hold(
 }
 
 /// A period an item is promised to an order.
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct ItemBooking {
     pub order_number: i64,
     pub basket_state: String,

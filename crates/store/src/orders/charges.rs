@@ -20,7 +20,7 @@ use crate::items::Clock;
 use crate::{Db, StoreError, Tx, change_log, coupons, custom_taxes, group_taxes};
 
 /// A custom entry as stored.
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct EntryRecord {
     pub id: i64,
     pub name: String,
@@ -66,7 +66,7 @@ pub(super) async fn of_order(
     company: CompanyId,
     order: i64,
 ) -> Result<Charges, StoreError> {
-    #[derive(sqlx::FromRow, crate::LiteRow)]
+    #[derive(crate::PgRow, crate::LiteRow)]
     struct Applied {
         coupon_id: i64,
         name: String,
@@ -99,7 +99,7 @@ pub(super) async fn of_order(
             effect: CouponEffect::parse(&a.effect).ok_or_else(broken)?,
         });
     }
-    #[derive(sqlx::FromRow, crate::LiteRow)]
+    #[derive(crate::PgRow, crate::LiteRow)]
     struct Taxed {
         custom_tax_id: Option<i64>,
         group_tax_id: Option<i64>,

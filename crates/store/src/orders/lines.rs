@@ -16,7 +16,7 @@ use super::priced::{OrderView, reprice};
 use crate::{Assignments, Db, StoreError, Tx, change_log, now};
 
 /// One item on an order, with the item's number and name.
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct LineItem {
     pub id: i64,
     pub order_id: i64,
@@ -145,7 +145,7 @@ impl Additions {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 struct Addable {
     id: i64,
     sequence_num: i64,

@@ -87,7 +87,7 @@ pub async fn record(
 }
 
 /// An order's row, with the names of whom it is for.
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct Order {
     pub id: i64,
     pub sequence_num: i64,

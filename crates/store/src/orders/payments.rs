@@ -48,7 +48,7 @@ impl Vocabulary for Purpose {
 }
 
 /// A row of an order's payment history.
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct PaymentRecord {
     pub id: i64,
     pub purpose: String,

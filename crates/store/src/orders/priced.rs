@@ -14,7 +14,7 @@ use super::{Order, select};
 use crate::{Db, StoreError, Tx};
 
 /// How the company prices orders.
-#[derive(Debug, Clone, Copy, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, Copy, crate::PgRow, crate::LiteRow)]
 struct Settings {
     inclusive_return: bool,
     best_pricing: bool,

@@ -16,7 +16,7 @@ use super::priced::{OrderView, reprice};
 use crate::{Db, StoreError, Tx, change_log};
 
 /// A sub-rental item as stored.
-#[derive(Debug, Clone, sqlx::FromRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
 pub struct SubRentItem {
     pub id: i64,
     pub name: String,
