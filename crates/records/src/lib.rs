@@ -5,6 +5,7 @@
 //! and `default` (a column the statement may leave out).
 
 use proc_macro::TokenStream;
+use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 use syn::{Data, DeriveInput, Fields, parse_macro_input};
 
@@ -73,38 +74,59 @@ fn column_name(ident: &syn::Ident) -> String {
     name.strip_prefix("r#").unwrap_or(&name).to_owned()
 }
 
-fn expand_pg(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
-    let fields = named_fields(input)?;
+/// Each field's read (`field: <expression>`) and the impl's where-clause: the type's own
+/// predicates and, for a generic type, each field's bound. `read` gives a field's bound
+/// and the expression that reads it, from its type, column name and options.
+fn reads(
+    input: &DeriveInput,
+    read: impl Fn(&syn::Type, &str, &FieldOptions) -> (TokenStream2, TokenStream2),
+) -> syn::Result<(Vec<TokenStream2>, Vec<TokenStream2>)> {
     let mut reads = Vec::new();
     let mut bounds = Vec::new();
-    for field in &fields.named {
+    for field in &named_fields(input)?.named {
         let ident = field.ident.as_ref().expect("named field");
-        let ty = &field.ty;
-        let name = column_name(ident);
-        let opts = options(field)?;
-        let decode = quote!(::sqlx::Decode<'r, ::sqlx::Postgres> + ::sqlx::Type<::sqlx::Postgres>);
-        if opts.flatten {
-            bounds.push(quote!(#ty: ::sqlx::FromRow<'r, ::sqlx::postgres::PgRow>));
-            reads.push(quote!(#ident: <#ty as ::sqlx::FromRow<'r, ::sqlx::postgres::PgRow>>::from_row(row)?));
-        } else if opts.default {
-            bounds.push(quote!(#ty: #decode + ::core::default::Default));
-            reads.push(quote!(#ident: crate::pg_rows::column_or_default(row, #name)?));
-        } else {
-            bounds.push(quote!(#ty: #decode));
-            reads.push(quote!(#ident: crate::pg_rows::column(row, #name)?));
-        }
+        let (bound, expr) = read(&field.ty, &column_name(ident), &options(field)?);
+        bounds.push(bound);
+        reads.push(quote!(#ident: #expr));
     }
-    let ident = &input.ident;
-    let mut generics = input.generics.clone();
-    generics.params.insert(0, syn::parse_quote!('r));
-    let (impl_generics, _, _) = generics.split_for_impl();
-    let (_, ty_generics, where_clause) = input.generics.split_for_impl();
-    let mut predicates: Vec<proc_macro2::TokenStream> = where_clause
+    let mut predicates: Vec<TokenStream2> = input
+        .generics
+        .where_clause
+        .as_ref()
         .map(|w| w.predicates.iter().map(|p| quote!(#p)).collect())
         .unwrap_or_default();
     if !input.generics.params.is_empty() {
         predicates.extend(bounds);
     }
+    Ok((reads, predicates))
+}
+
+fn expand_pg(input: &DeriveInput) -> syn::Result<TokenStream2> {
+    let (reads, predicates) = reads(input, |ty, name, opts| {
+        let decode = quote!(::sqlx::Decode<'r, ::sqlx::Postgres> + ::sqlx::Type<::sqlx::Postgres>);
+        if opts.flatten {
+            let row_type = quote!(::sqlx::FromRow<'r, ::sqlx::postgres::PgRow>);
+            (
+                quote!(#ty: #row_type),
+                quote!(<#ty as #row_type>::from_row(row)?),
+            )
+        } else if opts.default {
+            (
+                quote!(#ty: #decode + ::core::default::Default),
+                quote!(crate::pg_rows::column_or_default(row, #name)?),
+            )
+        } else {
+            (
+                quote!(#ty: #decode),
+                quote!(crate::pg_rows::column(row, #name)?),
+            )
+        }
+    })?;
+    let ident = &input.ident;
+    let mut generics = input.generics.clone();
+    generics.params.insert(0, syn::parse_quote!('r));
+    let (impl_generics, _, _) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
     Ok(quote! {
         impl #impl_generics ::sqlx::FromRow<'r, ::sqlx::postgres::PgRow> for #ident #ty_generics
         where #(#predicates,)*
@@ -116,34 +138,27 @@ fn expand_pg(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     })
 }
 
-fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
-    let fields = named_fields(input)?;
-    let mut reads = Vec::new();
-    let mut bounds = Vec::new();
-    for field in &fields.named {
-        let ident = field.ident.as_ref().expect("named field");
-        let ty = &field.ty;
-        let name = column_name(ident);
-        let opts = options(field)?;
+fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
+    let (reads, predicates) = reads(input, |ty, name, opts| {
         if opts.flatten {
-            bounds.push(quote!(#ty: crate::lite::LiteRow));
-            reads.push(quote!(#ident: <#ty as crate::lite::LiteRow>::read(row)?));
+            (
+                quote!(#ty: crate::lite::LiteRow),
+                quote!(<#ty as crate::lite::LiteRow>::read(row)?),
+            )
         } else if opts.default {
-            bounds.push(quote!(#ty: crate::lite::Column + ::core::default::Default));
-            reads.push(quote!(#ident: crate::lite::column_or_default(row, #name)?));
+            (
+                quote!(#ty: crate::lite::Column + ::core::default::Default),
+                quote!(crate::lite::column_or_default(row, #name)?),
+            )
         } else {
-            bounds.push(quote!(#ty: crate::lite::Column));
-            reads.push(quote!(#ident: crate::lite::column(row, #name)?));
+            (
+                quote!(#ty: crate::lite::Column),
+                quote!(crate::lite::column(row, #name)?),
+            )
         }
-    }
+    })?;
     let ident = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let mut predicates: Vec<proc_macro2::TokenStream> = where_clause
-        .map(|w| w.predicates.iter().map(|p| quote!(#p)).collect())
-        .unwrap_or_default();
-    if !input.generics.params.is_empty() {
-        predicates.extend(bounds);
-    }
+    let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
     Ok(quote! {
         impl #impl_generics crate::lite::LiteRow for #ident #ty_generics
         where #(#predicates,)*
