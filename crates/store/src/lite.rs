@@ -56,14 +56,16 @@ pub struct Cells<'r, 's> {
     next: std::cell::Cell<usize>,
 }
 
-/// Where one lookup of a statement's first row found the column it asked for.
+/// Where one lookup of a statement's first row found the column it asked for. The name
+/// is `'static` (the lookups take only such names), so the same address and length
+/// mean the same text.
 struct Found {
-    name: *const str,
+    name: &'static str,
     column: Option<usize>,
 }
 
 impl Cells<'_, '_> {
-    fn index(&self, name: &str) -> rusqlite::Result<usize> {
+    fn index(&self, name: &'static str) -> rusqlite::Result<usize> {
         let step = self.step.get();
         self.step.set(step + 1);
         let mut found = self.found.borrow_mut();
@@ -106,14 +108,14 @@ impl Cells<'_, '_> {
 }
 
 /// The column `name` of `row`, decoded.
-pub(crate) fn column<T: Column>(row: &Cells<'_, '_>, name: &str) -> rusqlite::Result<T> {
+pub(crate) fn column<T: Column>(row: &Cells<'_, '_>, name: &'static str) -> rusqlite::Result<T> {
     at(row, row.index(name)?)
 }
 
 /// The column `name` of `row`, or `T::default()` when the statement has no such column.
 pub(crate) fn column_or_default<T: Column + Default>(
     row: &Cells<'_, '_>,
-    name: &str,
+    name: &'static str,
 ) -> rusqlite::Result<T> {
     match row.index(name) {
         Ok(index) => at(row, index),
