@@ -11,11 +11,7 @@ use syn::{Data, DeriveInput, Fields, parse_macro_input};
 
 #[proc_macro_derive(LiteRow, attributes(sqlx))]
 pub fn derive_lite_row(input: TokenStream) -> TokenStream {
-    let input = parse_macro_input!(input as DeriveInput);
-    match expand(&input) {
-        Ok(tokens) => tokens.into(),
-        Err(e) => e.to_compile_error().into(),
-    }
+    derive(input, expand)
 }
 
 /// `sqlx::FromRow` for PostgreSQL rows, each field read through
@@ -23,8 +19,16 @@ pub fn derive_lite_row(input: TokenStream) -> TokenStream {
 /// than through sqlx's hashed lookup of every name).
 #[proc_macro_derive(PgRow, attributes(sqlx))]
 pub fn derive_pg_row(input: TokenStream) -> TokenStream {
+    derive(input, expand_pg)
+}
+
+/// The impl `expand` writes for the struct `input`, or the error it found.
+fn derive(
+    input: TokenStream,
+    expand: fn(&DeriveInput) -> syn::Result<TokenStream2>,
+) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match expand_pg(&input) {
+    match expand(&input) {
         Ok(tokens) => tokens.into(),
         Err(e) => e.to_compile_error().into(),
     }
