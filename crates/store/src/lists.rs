@@ -306,8 +306,8 @@ impl PageRows {
         w: &Window,
         counted: bool,
     ) -> PageRows {
-        let rows = match backend {
-            Backend::Sqlite if w.offset == 0 => PageRows::direct(rows, id, w),
+        match backend {
+            Backend::Sqlite if w.offset == 0 => PageRows::direct(rows, id, w, counted),
             Backend::Sqlite => {
                 let dir = if w.order == Order::Desc {
                     "DESC"
@@ -323,9 +323,12 @@ impl PageRows {
                         r#"? IN (SELECT "id" FROM ? AS "window" ORDER BY "id" {dir} LIMIT {} OFFSET {})"#,
                         w.limit, w.offset
                     ),
+                    counted,
                 )
             }
-            Backend::Postgres if counted && w.offset <= PG_DIRECT => PageRows::direct(rows, id, w),
+            Backend::Postgres if counted && w.offset <= PG_DIRECT => {
+                PageRows::direct(rows, id, w, counted)
+            }
             Backend::Postgres => PageRows::window(
                 rows,
                 id,
@@ -334,9 +337,9 @@ impl PageRows {
                     .order_by("id", w.order.clone())
                     .take(),
                 format!("$1 IN ($2 LIMIT {} OFFSET {})", w.limit, w.offset),
+                counted,
             ),
-        };
-        PageRows { counted, ..rows }
+        }
     }
 
     /// `rows` narrowed to the ids the template picks: `template` holds the record's id
@@ -348,6 +351,7 @@ impl PageRows {
         id: sea_query::ColumnRef,
         ids: SelectStatement,
         template: String,
+        counted: bool,
     ) -> PageRows {
         let window = Expr::cust_with_exprs(
             template,
@@ -357,17 +361,22 @@ impl PageRows {
             select: rows.and_where(window).take(),
             literal: None,
             reverse: false,
-            counted: false,
+            counted,
         }
     }
 
     /// `rows` in the window's order, its LIMIT and OFFSET literal.
-    fn direct(mut rows: SelectStatement, id: sea_query::ColumnRef, w: &Window) -> PageRows {
+    fn direct(
+        mut rows: SelectStatement,
+        id: sea_query::ColumnRef,
+        w: &Window,
+        counted: bool,
+    ) -> PageRows {
         PageRows {
             select: rows.clear_order_by().order_by(id, w.order.clone()).take(),
             literal: Some((w.limit, w.offset)),
             reverse: w.order == Order::Desc,
-            counted: false,
+            counted,
         }
     }
 
