@@ -13,7 +13,7 @@ use domain::money::Money;
 use domain::refusal::Conflict;
 use domain::stock::{OrderType, Quantity};
 use domain::{Change, CompanyId, Vocabulary};
-use sea_query::{Alias, Expr, ExprTrait, OnConflict, Order, Query};
+use sea_query::{Alias, Expr, ExprTrait, OnConflict, Order, Query, SelectStatement};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -222,17 +222,37 @@ pub(crate) async fn fullest(
     company: CompanyId,
     item: &Locked,
 ) -> Result<Option<i64>, StoreError> {
-    let stmt = Query::select()
+    let stmt = by_units(company, item)
+        .and_where(Expr::col("quantity").gt(0))
+        .take();
+    Ok(tx.optional::<(i64,)>(&stmt).await?.map(|l| l.0))
+}
+
+/// Where units of `item` come back without a location given: the location holding
+/// most of its units, or, with every unit out, one that held them (its level is 0, not
+/// gone); `None` when it was never stocked anywhere.
+pub(crate) async fn home(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+) -> Result<Option<i64>, StoreError> {
+    Ok(tx
+        .optional::<(i64,)>(&by_units(company, item))
+        .await?
+        .map(|l| l.0))
+}
+
+/// The first of `item`'s locations by units held, most first.
+fn by_units(company: CompanyId, item: &Locked) -> SelectStatement {
+    Query::select()
         .column("location_id")
         .from("stock_levels")
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("item_sequence_num").eq(item.sequence_num))
-        .and_where(Expr::col("quantity").gt(0))
         .order_by("quantity", Order::Desc)
         .order_by("location_id", Order::Asc)
         .limit(1)
-        .to_owned();
-    Ok(tx.optional::<(i64,)>(&stmt).await?.map(|l| l.0))
+        .take()
 }
 
 /// `location` if given (it must be the company's), else the item's own location;

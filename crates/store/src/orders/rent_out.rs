@@ -164,18 +164,28 @@ fn period_end(order: &Order, rent: &RentOut, clock: &Clock) -> Result<DateTime<U
     Ok(to)
 }
 
+/// Which way units of stock on an order line move.
+#[derive(Clone, Copy)]
+pub(super) enum Way {
+    Out,
+    Back,
+}
+
 /// Where units of stock on an order line go from or come back to: `given` (the
 /// request's, the line's or the order's location), else the item's own, else the
-/// location holding most of its units; `None` when there is none of these.
+/// location holding most of its units (coming back, with every unit out, one that held
+/// them: `stock::home`); `None` when there is none of these.
 pub(super) async fn stock_location(
     tx: &mut Tx,
     company: CompanyId,
     item: &items::Locked,
     given: Option<i64>,
+    way: Way,
 ) -> Result<Option<i64>, StoreError> {
-    match given.or(item.location_id) {
-        Some(l) => Ok(Some(l)),
-        None => stock::fullest(tx, company, item).await,
+    match (given.or(item.location_id), way) {
+        (Some(l), _) => Ok(Some(l)),
+        (None, Way::Out) => stock::fullest(tx, company, item).await,
+        (None, Way::Back) => stock::home(tx, company, item).await,
     }
 }
 
@@ -219,18 +229,23 @@ pub(super) async fn hand_over(
         _ => {
             let quantity = Quantity::new(line.quantity - line.quantity_returned)
                 .map_err(|p| StoreError::invalid("quantity", p))?;
-            let location =
-                stock_location(tx, company, &item, line.location_id.or(order.location_id))
-                    .await?
-                    .ok_or_else(|| {
-                        StoreError::invalid(
-                            "quantity",
-                            format!(
-                                "is more than in stock: asset #{} has no units at any location",
-                                item.sequence_num
-                            ),
-                        )
-                    })?;
+            let location = stock_location(
+                tx,
+                company,
+                &item,
+                line.location_id.or(order.location_id),
+                Way::Out,
+            )
+            .await?
+            .ok_or_else(|| {
+                StoreError::invalid(
+                    "quantity",
+                    format!(
+                        "is more than in stock: asset #{} has no units at any location",
+                        item.sequence_num
+                    ),
+                )
+            })?;
             stock::take(tx, company, &item, location, quantity, "quantity").await?;
             if !sold {
                 stock::total(tx, company, item.id, "checked_out_quantity", quantity.get()).await?;

@@ -16,7 +16,7 @@ use super::booking::{next, promise, set_state};
 use super::lines::{LineItem, lines_of};
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
-use super::rent_out::{keep_until, stock_location};
+use super::rent_out::{Way, keep_until, stock_location};
 use super::sub_rentals::SubRentItem;
 use super::{Order, lock, lock_items};
 use crate::custom_fields::merge_values;
@@ -378,7 +378,7 @@ async fn put_back(
     } else {
         let quantity = Quantity::new(b.units).map_err(|p| StoreError::invalid("quantity", p))?;
         let given = ret.location.or(b.line.location_id).or(order.location_id);
-        let location = stock_location(tx, company, &item, given)
+        let location = stock_location(tx, company, &item, given, Way::Back)
             .await?
             .ok_or_else(|| {
                 StoreError::invalid(

@@ -13,6 +13,7 @@ both!(
     a_rented_out_order_kept_longer_needs_its_items_longer,
     fifty_racing_rent_outs_never_promise_stock_beyond_its_units,
     racing_rent_outs_and_returns_sharing_stock_all_go_through,
+    stock_with_every_unit_out_comes_back_where_it_was_taken_from,
     a_full_return_brings_everything_back_with_late_fees,
     a_partial_return_keeps_the_rest_out_longer,
     refused_returns_change_nothing,
@@ -500,6 +501,26 @@ async fn racing_rent_outs_and_returns_sharing_stock_all_go_through(kind: Kind) {
     }
     assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 12);
     assert_eq!(quantity_at(&app, s.cables, s.store).await, 8);
+}
+
+/// Every unit of a stock item out on one order (no location on the order, its line or
+/// the item): the return, naming no location either, puts them back where they were
+/// taken from, though that location holds none of them at the moment.
+async fn stock_with_every_unit_out_comes_back_where_it_was_taken_from(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let s = shop(&app).await;
+    let cq = format!("stock_assets_values[{}][quantity]", s.cables);
+    let n = draft(&app, s.ann, &s.cables.to_string(), &[(cq.as_str(), "10")]).await;
+    let due = day(2);
+    rent_out(&app, n, &[("return_date", due.as_str())])
+        .await
+        .expect(StatusCode::OK);
+    assert_eq!(quantity_at(&app, s.cables, s.store).await, 0);
+    take_back(&app, n, &[("use_current_datetime", "true")])
+        .await
+        .expect(StatusCode::OK);
+    assert_eq!(quantity_at(&app, s.cables, s.store).await, 10);
+    assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 0);
 }
 
 pub(crate) async fn take_back(app: &TestApp, n: i64, form: &[(&str, &str)]) -> crate::common::Res {
