@@ -4,10 +4,10 @@
 
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, Datelike, Timelike, Utc};
+use chrono::{DateTime, Datelike, NaiveDateTime, Timelike, Utc};
 use chrono_tz::Tz;
 use domain::{Page, PageSize};
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::ser::{Error as _, Serialize, SerializeMap, Serializer};
 use std::fmt;
 use store::PageOf;
 
@@ -17,32 +17,53 @@ use crate::params::Params;
 /// `YYYY-MM-DD HH:MM:SS` in the company's time zone: written straight into the answer
 /// (or `to_string()` where text is needed).
 pub fn moment(at: DateTime<Utc>, tz: Tz) -> Moment {
-    Moment(at.with_timezone(&tz))
+    Moment(at.with_timezone(&tz).naive_local())
 }
 
-pub struct Moment(DateTime<Tz>);
+pub struct Moment(NaiveDateTime);
+
+impl Moment {
+    /// The text, written digit by digit: chrono's `format` parses its pattern on every
+    /// call, and `write!` of six numbers went through the formatter's padding and, in
+    /// an answer, serde_json's escaping of each piece (two moments a row of every list
+    /// page). `None` for a year outside 0 to 9999, which `Display` writes as chrono does.
+    fn digits(&self) -> Option<[u8; 19]> {
+        let at = &self.0;
+        let year = u32::try_from(at.year()).ok().filter(|y| *y <= 9999)?;
+        let mut text = *b"0000-00-00 00:00:00";
+        let mut put = |at: usize, width: usize, mut n: u32| {
+            for i in (at..at + width).rev() {
+                // Each digit is below 10, so the cast keeps it.
+                text[i] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+        };
+        put(0, 4, year);
+        put(5, 2, at.month());
+        put(8, 2, at.day());
+        put(11, 2, at.hour());
+        put(14, 2, at.minute());
+        put(17, 2, at.second());
+        Some(text)
+    }
+}
 
 impl fmt::Display for Moment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Field by field: chrono's `format` parses its pattern on every call, which
-        // showed in the profile of list pages (two moments a row).
-        let local = &self.0;
-        write!(
-            f,
-            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-            local.year(),
-            local.month(),
-            local.day(),
-            local.hour(),
-            local.minute(),
-            local.second()
-        )
+        match self.digits() {
+            // Only ASCII digits and separators are written.
+            Some(text) => f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?),
+            None => write!(f, "{}", self.0.format("%Y-%m-%d %H:%M:%S")),
+        }
     }
 }
 
 impl Serialize for Moment {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        match self.digits() {
+            Some(text) => s.serialize_str(std::str::from_utf8(&text).map_err(S::Error::custom)?),
+            None => s.collect_str(self),
+        }
     }
 }
 
@@ -192,7 +213,7 @@ pub fn flag(params: &Params, name: &str) -> Result<bool, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::{Object, moment};
-    use chrono::{DateTime, Utc};
+    use chrono::{DateTime, TimeZone, Utc};
     use serde::ser::{Serialize, Serializer};
 
     #[test]
@@ -228,11 +249,26 @@ mod tests {
             ("0999-07-01T12:00:00Z", chrono_tz::America::New_York),
         ] {
             let at: DateTime<Utc> = at.parse().unwrap();
-            let expected = at
-                .with_timezone(&tz)
-                .format("%Y-%m-%d %H:%M:%S")
-                .to_string();
-            assert_eq!(moment(at, tz).to_string(), expected);
+            assert_written_as_chrono_writes(at, tz);
         }
+        // Years outside 0 to 9999 take chrono's own path (a sign, more digits).
+        for year in [12_000, -44] {
+            assert_written_as_chrono_writes(
+                Utc.with_ymd_and_hms(year, 3, 15, 12, 0, 0).unwrap(),
+                chrono_tz::UTC,
+            );
+        }
+    }
+
+    fn assert_written_as_chrono_writes(at: DateTime<Utc>, tz: chrono_tz::Tz) {
+        let expected = at
+            .with_timezone(&tz)
+            .format("%Y-%m-%d %H:%M:%S")
+            .to_string();
+        assert_eq!(moment(at, tz).to_string(), expected);
+        assert_eq!(
+            serde_json::to_string(&moment(at, tz)).unwrap(),
+            format!("\"{expected}\"")
+        );
     }
 }
