@@ -96,7 +96,8 @@ pub struct DbOptions {
     pub busy_timeout: Duration,
     /// PostgreSQL: the longest one statement may run, lock waits included.
     pub statement_timeout: Duration,
-    /// Connections in the pool; `None` for the backend's default (16 SQLite, 32 PostgreSQL).
+    /// Connections in the pool; `None` for the backend's default (16 SQLite;
+    /// PostgreSQL: `postgres_pool_default`).
     pub max_connections: Option<u32>,
     /// SQLite: how commits reach the disk (FULL unless traded away).
     pub sqlite_synchronous: SqliteSync,
@@ -271,6 +272,17 @@ impl Tx {
 /// A connection the database dropped within the bound fails its request with a 503.
 const IDLE_PING: Duration = Duration::from_millis(500);
 
+/// PostgreSQL connections a process keeps by default: four per core of this machine,
+/// from 4 to 32. Each is a server process, and on a small machine they compete with
+/// the server and with each other for the cores: with 2 cores, 32 connections served
+/// PostgreSQL's location details at 17,500 to 23,700 req/s and asset details at 12,200
+/// to 16,100, 8 connections 20,400 to 25,600 and 15,200 to 19,300 (alternating runs,
+/// 64 requests at once; bench/README.md).
+fn postgres_pool_default() -> u32 {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    u32::try_from(cores.saturating_mul(4)).map_or(32, |n| n.clamp(4, 32))
+}
+
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -292,7 +304,11 @@ impl Db {
                 .log_slow_statements(LevelFilter::Warn, options.slow_statement);
             Pool::Postgres(
                 PgPoolOptions::new()
-                    .max_connections(options.max_connections.unwrap_or(32))
+                    .max_connections(
+                        options
+                            .max_connections
+                            .unwrap_or_else(postgres_pool_default),
+                    )
                     .acquire_timeout(options.acquire_timeout)
                     .test_before_acquire(false)
                     .before_acquire(|conn, meta| {

@@ -55,12 +55,16 @@ fn on_test_postgres<T>(f: impl AsyncFnOnce(&store::Db) -> T) -> T {
 /// A server on the test PostgreSQL with a pool of `pool` connections, the token of an
 /// unlimited company, and the application name its connections carry, so they can be
 /// told apart from every other test's on the same PostgreSQL; `None` without one.
-fn named_postgres_server(purpose: &str, pool: &str) -> Option<(Server, String, String)> {
+/// (`None`: the default pool).
+fn named_postgres_server(purpose: &str, pool: Option<&str>) -> Option<(Server, String, String)> {
     let url = postgres_url()?;
     let name = format!("rentrack_{purpose}_{}", rand_suffix());
     let url = format!("{url}&application_name={name}");
     let token = unlimited_company(&url);
-    let server = Server::start(&url, &["serve", "--db-pool", pool]);
+    let server = match pool {
+        Some(pool) => Server::start(&url, &["serve", "--db-pool", pool]),
+        None => Server::start(&url, &["serve"]),
+    };
     Some((server, token, name))
 }
 
@@ -1155,7 +1159,7 @@ fn db_pool_bounds_the_database_connections_a_server_opens() {
         &["serve", "--db-pool", "0"],
         "0 is not in 1..=10000",
     );
-    let Some((mut server, token, name)) = named_postgres_server("pool", "2") else {
+    let Some((mut server, token, name)) = named_postgres_server("pool", Some("2")) else {
         return;
     };
     // 32 requests at once: without the bound, the pool would open a connection for
@@ -1171,8 +1175,30 @@ fn db_pool_bounds_the_database_connections_a_server_opens() {
 }
 
 #[test]
+fn the_default_postgres_pool_is_four_connections_a_core() {
+    let Some((mut server, token, name)) = named_postgres_server("default_pool", None) else {
+        return;
+    };
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let bound = i64::try_from(cores * 4).unwrap().clamp(4, 32);
+    // 64 requests at once, more than any default: the pool opens a connection for each
+    // request that finds none free, up to its bound.
+    let statuses = members_at_once(&server, &token, 64);
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+    let open = of_application(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1",
+        &name,
+    );
+    assert!(
+        (1..=bound).contains(&open),
+        "{open} connections open, at most {bound} expected"
+    );
+    server.terminate();
+}
+
+#[test]
 fn pooled_postgres_connections_the_database_dropped_are_replaced() {
-    let Some((mut server, token, name)) = named_postgres_server("dropped", "4") else {
+    let Some((mut server, token, name)) = named_postgres_server("dropped", Some("4")) else {
         return;
     };
     let burst = || members_at_once(&server, &token, 8);
