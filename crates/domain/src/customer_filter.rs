@@ -3,13 +3,13 @@
 
 /// `>5`, `>= 5`, `<2`, `<=2`, `=3` or a bare `3` (equal): the number of an account's
 /// completed orders compared with a number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Comparison {
     pub op: Op,
     pub value: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Op {
     Gt,
     Ge,
@@ -40,7 +40,7 @@ impl Comparison {
 }
 
 /// Which records a person list (customers, contacts, or both) is narrowed to.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PersonFilter {
     /// Active ones: what a list shows without a filter.
     Active,

@@ -50,7 +50,7 @@ impl Role {
 }
 
 /// The `status` values of the member list filter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StatusFilter {
     Active,
     Inactive,

@@ -14,7 +14,7 @@ use std::time::Duration;
 use crate::StoreError;
 use crate::lite::{self, LiteOptions, LitePool, LiteRow};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Backend {
     Sqlite,
     Postgres,

@@ -321,19 +321,31 @@ async fn page(
     total: crate::Total,
     today: Today,
 ) -> Result<PageOf<ItemView>, StoreError> {
+    let (base, rows) = parts(db.backend(), company, kind, condition, today);
+    crate::page_of(db, &base, rows, ("items", "id"), page, total).await
+}
+
+/// The records of an item list (`base`, without columns) and their select (`rows`).
+fn parts(
+    backend: Backend,
+    company: CompanyId,
+    kind: Option<AssetType>,
+    condition: Cond,
+    today: Today,
+) -> (SelectStatement, SelectStatement) {
     let mut base = match kind {
         Some(kind) => of_kind(company, kind),
         None => crate::scoped("items", company),
     };
     base.cond_where(condition.clone());
-    let mut rows = select(db.backend(), company, today)
+    let mut rows = select(backend, company, today)
         .cond_where(condition)
         .order_by(("items", "id"), Order::Asc)
         .take();
     if let Some(kind) = kind {
         rows.and_where(Expr::col(("items", "asset_type")).eq(kind.as_str()));
     }
-    crate::page_of(db, &base, rows, ("items", "id"), page, total).await
+    (base, rows)
 }
 
 /// The items of one kind, 25 a page (one or two statements).
@@ -345,8 +357,18 @@ pub async fn list(
     p: Page,
     today: Today,
 ) -> Result<PageOf<ItemView>, StoreError> {
+    static PAGES: crate::PageMemo<(i64, &'static str, NaiveDate)> = crate::PageMemo::new();
     let total = crate::lists::counts::items(company, kind, None);
-    page(db, company, Some(kind), Cond::all(), p, total, today).await
+    crate::memo_page_of(
+        db,
+        &PAGES,
+        (company.0, kind.as_str(), today.0),
+        || parts(db.backend(), company, Some(kind), Cond::all(), today),
+        ("items", "id"),
+        p,
+        total,
+    )
+    .await
 }
 
 /// The moments a filter compares with, in the company's time zone.

@@ -126,17 +126,21 @@ pub async fn list(
     status: StatusFilter,
     page: Page,
 ) -> Result<PageOf<Location>, StoreError> {
-    let mut base = scoped(company);
+    static PAGES: crate::PageMemo<(i64, Option<bool>)> = crate::PageMemo::new();
     let active = match status {
         StatusFilter::All => None,
         StatusFilter::Active => Some(true),
         StatusFilter::Inactive => Some(false),
     };
-    if let Some(active) = active {
-        base.and_where(Expr::col("active").eq(active));
-    }
     let total = crate::lists::counts::locations(company, active);
-    crate::paged(db, base, COLUMNS, page, total).await
+    let parts = || {
+        let mut base = scoped(company);
+        if let Some(active) = active {
+            base.and_where(Expr::col("active").eq(active));
+        }
+        crate::lists::with_columns(base, COLUMNS)
+    };
+    crate::memo_page_of(db, &PAGES, (company.0, active), parts, "id", page, total).await
 }
 
 /// The ids of a location and all its descendants.

@@ -161,15 +161,32 @@ pub async fn list(
             Cond::all().add(Expr::col(("members", "login_enabled")).eq(false))
         }
     };
-    let base = crate::scoped("members", company)
-        .cond_where(condition.clone())
-        .take();
-    let rows = select(company)
-        .cond_where(condition)
-        .order_by(("members", "id"), Order::Asc)
-        .take();
+    let parts = || {
+        let base = crate::scoped("members", company)
+            .cond_where(condition.clone())
+            .take();
+        let rows = select(company)
+            .cond_where(condition.clone())
+            .order_by(("members", "id"), Order::Asc)
+            .take();
+        (base, rows)
+    };
+    static PAGES: crate::PageMemo<(i64, Option<StatusFilter>)> = crate::PageMemo::new();
+    let status = match filter {
+        MemberFilter::Status(status) => Some(*status),
+        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => None,
+    };
     let total = crate::lists::counts::members(company, filter);
-    crate::page_of(db, &base, rows, ("members", "id"), page, total).await
+    crate::memo_page_of(
+        db,
+        &PAGES,
+        (company.0, status),
+        parts,
+        ("members", "id"),
+        page,
+        total,
+    )
+    .await
 }
 
 /// Checks a role and team list against the company's records, naming each problem.

@@ -316,15 +316,34 @@ pub async fn list(
     filter: &PersonFilter,
     page: Page,
 ) -> Result<PageOf<PersonView>, StoreError> {
-    let mut base = crate::scoped("persons", company)
-        .and_where(Expr::col("deleted_at").is_null())
-        .cond_where(condition(filter))
-        .take();
-    if let Some(kind) = kind {
-        base.and_where(Expr::col("kind").eq(kind.as_str()));
-    }
+    static PAGES: crate::PageMemo<(i64, Option<&'static str>, PersonFilter)> =
+        crate::PageMemo::new();
+    let parts = || {
+        let mut base = crate::scoped("persons", company)
+            .and_where(Expr::col("deleted_at").is_null())
+            .cond_where(condition(filter))
+            .take();
+        if let Some(kind) = kind {
+            base.and_where(Expr::col("kind").eq(kind.as_str()));
+        }
+        crate::lists::with_columns(base, columns())
+    };
     let total = crate::lists::counts::persons(company, kind, filter);
-    let persons: PageOf<Person> = crate::paged(db, base, columns(), page, total).await?;
+    // The key clones the filter only for a counted list, whose filter holds no text.
+    let key = match total {
+        crate::Total::Counted(..) => filter.clone(),
+        crate::Total::Filtered => PersonFilter::All,
+    };
+    let persons: PageOf<Person> = crate::memo_page_of(
+        db,
+        &PAGES,
+        (company.0, kind.map(Kind::as_str), key),
+        parts,
+        "id",
+        page,
+        total,
+    )
+    .await?;
     let records = with_businesses(&mut db.read(), company, persons.records).await?;
     Ok(PageOf {
         records,
