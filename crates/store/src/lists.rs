@@ -155,9 +155,11 @@ pub(crate) async fn memo_page_of<T: Record, K: Hash + Eq + Clone>(
 /// The statements of pages kept by `memo_page_of`, under the key, the backend, and the
 /// window (ascending, LIMIT, OFFSET, with the total). At most `LIMIT` are kept (an
 /// asset page's statement is about 3 kB); past that the memory starts afresh.
-pub(crate) struct PageMemo<K>(
-    LazyLock<RwLock<HashMap<(K, Backend, bool, u64, u64, bool), Arc<PageStatement>>>>,
-);
+pub(crate) struct PageMemo<K>(LazyLock<RwLock<HashMap<Slot<K>, Arc<PageStatement>>>>);
+
+/// Where a page statement is kept: the list's key, the backend, and the window
+/// (ascending, LIMIT, OFFSET, with the total).
+type Slot<K> = (K, Backend, bool, u64, u64, bool);
 
 impl<K: Hash + Eq> PageMemo<K> {
     const LIMIT: usize = 256;
@@ -168,7 +170,7 @@ impl<K: Hash + Eq> PageMemo<K> {
 
     fn get_or_build(
         &self,
-        slot: (K, Backend, bool, u64, u64, bool),
+        slot: Slot<K>,
         build: impl FnOnce() -> PageStatement,
     ) -> Arc<PageStatement> {
         let kept = self
@@ -964,7 +966,7 @@ mod tests {
         }
     }
 
-    fn slot(key: i64, offset: u64) -> (i64, Backend, bool, u64, u64, bool) {
+    fn slot(key: i64, offset: u64) -> Slot<i64> {
         (key, Backend::Sqlite, true, 25, offset, true)
     }
 
