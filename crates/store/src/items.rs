@@ -361,12 +361,12 @@ pub async fn list(
     let total = crate::lists::counts::items(company, kind, None);
     crate::memo_page_of(
         db,
-        &PAGES,
-        (company.0, kind.as_str(), today.0),
+        (&PAGES, (company.0, kind.as_str(), today.0)),
         || parts(db.backend(), company, Some(kind), Cond::all(), today),
         ("items", "id"),
         p,
         total,
+        crate::Columns::Computed,
     )
     .await
 }

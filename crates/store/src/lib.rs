@@ -72,7 +72,7 @@ pub(crate) struct Count {
     pub(crate) n: i64,
 }
 
-pub(crate) use lists::{PageMemo, Total, memo_page_of, page_of, paged};
+pub(crate) use lists::{Columns, PageMemo, Total, memo_page_of, page_of, paged};
 
 /// Turns an optional-field change into the value an UPDATE sets, if any.
 pub(crate) fn change_value<T>(change: &domain::Change<T>) -> Option<sea_query::Value>

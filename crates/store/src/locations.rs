@@ -140,7 +140,16 @@ pub async fn list(
         }
         crate::lists::with_columns(base, COLUMNS)
     };
-    crate::memo_page_of(db, &PAGES, (company.0, active), parts, "id", page, total).await
+    crate::memo_page_of(
+        db,
+        (&PAGES, (company.0, active)),
+        parts,
+        "id",
+        page,
+        total,
+        crate::Columns::Own,
+    )
+    .await
 }
 
 /// The ids of a location and all its descendants.

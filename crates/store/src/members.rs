@@ -179,12 +179,12 @@ pub async fn list(
     let total = crate::lists::counts::members(company, filter);
     crate::memo_page_of(
         db,
-        &PAGES,
-        (company.0, status),
+        (&PAGES, (company.0, status)),
         parts,
         ("members", "id"),
         page,
         total,
+        crate::Columns::Computed,
     )
     .await
 }

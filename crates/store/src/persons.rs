@@ -336,12 +336,12 @@ pub async fn list(
     };
     let persons: PageOf<Person> = crate::memo_page_of(
         db,
-        &PAGES,
-        (company.0, kind.map(Kind::as_str), key),
+        (&PAGES, (company.0, kind.map(Kind::as_str), key)),
         parts,
         "id",
         page,
         total,
+        crate::Columns::Own,
     )
     .await?;
     let records = with_businesses(&mut db.read(), company, persons.records).await?;
