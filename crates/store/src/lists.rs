@@ -425,16 +425,17 @@ struct List<'a> {
 /// - PostgreSQL, a counted list's first page of either end, and its pages up to
 ///   `PG_DIRECT` skipped records when its rows are the table's own columns
 ///   (`Columns::Own`): `rows` in the window's order with LIMIT and OFFSET, literal as
-///   on SQLite. A page whose rows are computed (`Columns::Computed`: an item's names
-///   and links, a member's teams) skips nothing this way: PostgreSQL computes the
-///   columns of every record OFFSET skips, so the window below answered the last ten
-///   pages of 1,000 assets 5,550 / 5,500 times a second against 4,100 / 4,120, and
-///   of members 6,820 / 6,820 against 6,100 / 5,890, while it lost on the plain
-///   lists (locations 8,530 against 12,020, customers 6,580 against 9,800). Bound, they left the
-///   planner costing a generic plan for an unknown LIMIT (a tenth of the list), so it
-///   planned the statement anew at every execution: 2.4 ms of planning for 0.2 ms of
-///   work on the asset list (six tables) at 100,000 assets. Literal, the generic plan
-///   is costed for 25 rows and kept after PostgreSQL's five trial plans (0.02 ms).
+///   on SQLite. Bound, they left the planner costing a generic plan for an unknown
+///   LIMIT (a tenth of the list), so it planned the statement anew at every
+///   execution: 2.4 ms of planning for 0.2 ms of work on the asset list (six tables)
+///   at 100,000 assets. Literal, the generic plan is costed for 25 rows and kept after
+///   PostgreSQL's five trial plans (0.02 ms). A page whose rows are computed
+///   (`Columns::Computed`: an item's names and links, a member's teams) skips nothing
+///   this way, since PostgreSQL computes the columns of every record OFFSET skips:
+///   the window below answered the last ten pages of 1,000 assets 5,550 / 5,500
+///   times a second against 4,100 / 4,120, and of members 6,820 / 6,820 against
+///   6,100 / 5,890, while it lost on the plain lists (locations 8,530 against 12,020,
+///   customers 6,580 against 9,800).
 /// - PostgreSQL, further in, and any filtered list: `rows` narrowed to `id IN (<the
 ///   window's ids>)`, the ids read from the list's index alone, since a plain OFFSET
 ///   would fetch every skipped record from the table (and compute its columns, the
@@ -470,15 +471,9 @@ impl PageRows {
         w: &Window,
         with_total: bool,
     ) -> PageRows {
-        let List {
-            backend,
-            ref id,
-            total,
-            columns,
-        } = *list;
-        let id = id.clone();
-        let counted = matches!(total, Total::Counted(..));
-        let mut page = match backend {
+        let id = list.id.clone();
+        let counted = matches!(list.total, Total::Counted(..));
+        let mut page = match list.backend {
             Backend::Sqlite if w.offset == 0 => PageRows::direct(rows, id, w, counted),
             Backend::Sqlite => {
                 let dir = if w.order == Order::Desc {
@@ -500,7 +495,7 @@ impl PageRows {
             }
             Backend::Postgres
                 if counted
-                    && (w.offset == 0 || columns == Columns::Own && w.offset <= PG_DIRECT) =>
+                    && (w.offset == 0 || list.columns == Columns::Own && w.offset <= PG_DIRECT) =>
             {
                 PageRows::direct(rows, id, w, counted)
             }
@@ -516,7 +511,8 @@ impl PageRows {
             ),
         };
         if with_total {
-            page.select.expr_as(total_expr(base, total), "list_total");
+            page.select
+                .expr_as(total_expr(base, list.total), "list_total");
         }
         page
     }

@@ -52,10 +52,10 @@ fn on_test_postgres<T>(f: impl AsyncFnOnce(&store::Db) -> T) -> T {
     })
 }
 
-/// A server on the test PostgreSQL with a pool of `pool` connections, the token of an
-/// unlimited company, and the application name its connections carry, so they can be
-/// told apart from every other test's on the same PostgreSQL; `None` without one.
-/// (`None`: the default pool).
+/// A server on the test PostgreSQL with a pool of `pool` connections (`None`: the
+/// default pool), the token of an unlimited company, and the application name its
+/// connections carry, so they can be told apart from every other test's on the same
+/// PostgreSQL; `None` without one.
 fn named_postgres_server(purpose: &str, pool: Option<&str>) -> Option<(Server, String, String)> {
     let url = postgres_url()?;
     let name = format!("rentrack_{purpose}_{}", rand_suffix());
