@@ -1,5 +1,6 @@
 //! `#[derive(LiteRow)]` reads a record from a row of the SQLite path (rusqlite) and
-//! `#[derive(PgRow)]` from a PostgreSQL row (sqlx's `FromRow`). Each field is read by its
+//! `#[derive(PgRow)]` from a PostgreSQL row (sqlx's `FromRow`, and tokio-postgres's row
+//! through `store::pg_rows::PgRecord`). Each field is read by its
 //! name, through `store::lite::Column` and `store::pg_rows::column`; both understand the
 //! two `sqlx` field attributes the store uses, `flatten` (the field is itself a row type)
 //! and `default` (a column the statement may leave out).
@@ -16,7 +17,8 @@ pub fn derive_lite_row(input: TokenStream) -> TokenStream {
 
 /// `sqlx::FromRow` for PostgreSQL rows, each field read through
 /// `store::pg_rows::column` (which finds a column from where the last one ended rather
-/// than through sqlx's hashed lookup of every name).
+/// than through sqlx's hashed lookup of every name), and `store::pg_rows::PgRecord` for
+/// tokio-postgres rows (the statements outside transactions), through `pg_column`.
 #[proc_macro_derive(PgRow, attributes(sqlx))]
 pub fn derive_pg_row(input: TokenStream) -> TokenStream {
     derive(input, expand_pg)
@@ -106,7 +108,7 @@ fn reads(
 }
 
 fn expand_pg(input: &DeriveInput) -> syn::Result<TokenStream2> {
-    let (reads, predicates) = reads(input, |ty, name, opts| {
+    let (sqlx_reads, predicates) = reads(input, |ty, name, opts| {
         let decode = quote!(::sqlx::Decode<'r, ::sqlx::Postgres> + ::sqlx::Type<::sqlx::Postgres>);
         if opts.flatten {
             let row_type = quote!(::sqlx::FromRow<'r, ::sqlx::postgres::PgRow>);
@@ -126,17 +128,43 @@ fn expand_pg(input: &DeriveInput) -> syn::Result<TokenStream2> {
             )
         }
     })?;
+    let (pg_reads, pg_predicates) = reads(input, |ty, name, opts| {
+        if opts.flatten {
+            (
+                quote!(#ty: crate::pg_rows::PgRecord),
+                quote!(<#ty as crate::pg_rows::PgRecord>::from_pg(row)?),
+            )
+        } else if opts.default {
+            (
+                quote!(#ty: crate::pg_rows::PgColumn + ::core::default::Default),
+                quote!(crate::pg_rows::pg_column_or_default(row, #name)?),
+            )
+        } else {
+            (
+                quote!(#ty: crate::pg_rows::PgColumn),
+                quote!(crate::pg_rows::pg_column(row, #name)?),
+            )
+        }
+    })?;
     let ident = &input.ident;
     let mut generics = input.generics.clone();
     generics.params.insert(0, syn::parse_quote!('r));
     let (impl_generics, _, _) = generics.split_for_impl();
-    let (_, ty_generics, _) = input.generics.split_for_impl();
+    let (own_impl_generics, ty_generics, _) = input.generics.split_for_impl();
     Ok(quote! {
         impl #impl_generics ::sqlx::FromRow<'r, ::sqlx::postgres::PgRow> for #ident #ty_generics
         where #(#predicates,)*
         {
             fn from_row(row: &'r ::sqlx::postgres::PgRow) -> ::core::result::Result<Self, ::sqlx::Error> {
-                ::core::result::Result::Ok(#ident { #(#reads,)* })
+                ::core::result::Result::Ok(#ident { #(#sqlx_reads,)* })
+            }
+        }
+
+        impl #own_impl_generics crate::pg_rows::PgRecord for #ident #ty_generics
+        where #(#pg_predicates,)*
+        {
+            fn from_pg(row: &::tokio_postgres::Row) -> ::core::result::Result<Self, ::sqlx::Error> {
+                ::core::result::Result::Ok(#ident { #(#pg_reads,)* })
             }
         }
     })

@@ -48,8 +48,10 @@ pub struct DatabaseArg {
     pub slow_statement_ms: u64,
     /// Database connections this process keeps at most (default: 16 on SQLite, where
     /// they serve reads side by side; on PostgreSQL four per core of this machine, from
-    /// 4 to 32). Each PostgreSQL connection is a server process: with several
-    /// instances, keep their sum under the server's `max_connections`.
+    /// 4 to 32). On PostgreSQL one per core (at most half of them) is shared by the
+    /// statements outside transactions, pipelined; the others serve a transaction each.
+    /// Each PostgreSQL connection is a server process: with several instances, keep
+    /// their sum under the server's `max_connections`.
     #[arg(long, env = "RENTRACK_DB_POOL", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub db_pool: Option<u32>,
 }

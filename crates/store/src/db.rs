@@ -13,6 +13,9 @@ use std::time::Duration;
 
 use crate::StoreError;
 use crate::lite::{self, LiteOptions, LitePool, LiteRow};
+use crate::pg_reads::{self, PgReads};
+use crate::pg_rows::PgRecord;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Backend {
@@ -75,13 +78,16 @@ impl Statement for Sql {
 }
 
 /// A row type readable from both backends: `#[derive(PgRow, LiteRow)]`.
-pub trait Record: for<'r> FromRow<'r, PgRow> + LiteRow + Send + Unpin {}
-impl<T> Record for T where T: for<'r> FromRow<'r, PgRow> + LiteRow + Send + Unpin {}
+pub trait Record: for<'r> FromRow<'r, PgRow> + PgRecord + LiteRow + Send + Unpin {}
+impl<T> Record for T where T: for<'r> FromRow<'r, PgRow> + PgRecord + LiteRow + Send + Unpin {}
 
 #[derive(Clone, Debug)]
 enum Pool {
     Sqlite(LitePool),
-    Postgres(PgPool),
+    /// Transactions take a connection of the pool; other statements are pipelined on
+    /// the shared connections (`pg_reads`), or take the pool's too when tokio-postgres
+    /// does not read the URL.
+    Postgres(PgPool, Option<Arc<PgReads>>),
 }
 
 /// How long a request may wait on the database before it is told to come back later
@@ -125,7 +131,7 @@ impl Default for DbOptions {
 pub struct Db {
     pool: Pool,
     /// The last total read of each counted list (see `lists`).
-    pub(crate) last_totals: std::sync::Arc<crate::lists::LastTotals>,
+    pub(crate) last_totals: Arc<crate::lists::LastTotals>,
 }
 
 /// One transaction. Dropped without `commit`, it rolls back: a refused request
@@ -205,30 +211,74 @@ macro_rules! operations {
     };
 }
 
-enum PoolRef<'a> {
-    Sqlite(&'a LitePool),
-    Postgres(&'a PgPool),
-}
-
 enum TxRef<'a> {
     Sqlite(&'a lite::Conn),
     Postgres(&'a mut Transaction<'static, Postgres>),
 }
 
-/// Reads outside a transaction go straight to the pool.
+/// Reads outside a transaction go straight to the pool (SQLite) or to the shared
+/// connections (PostgreSQL).
 pub struct Reader<'a> {
     db: &'a Db,
 }
 
+/// Runs a statement on the shared PostgreSQL connections: `$then` makes the result of
+/// the rows read.
+macro_rules! shared {
+    ($reads:expr, $stmt:expr, |$rows:ident| $then:expr) => {{
+        let (sql, values) = $stmt.render(Backend::Postgres);
+        let $rows = $reads.rows(&sql, &values.0).await?;
+        $then
+    }};
+}
+
 impl<'a> Reader<'a> {
-    fn target(&mut self) -> PoolRef<'a> {
+    pub async fn all<T: Record>(&mut self, stmt: &impl Statement) -> Result<Vec<T>, StoreError> {
         match &self.db.pool {
-            Pool::Sqlite(p) => PoolRef::Sqlite(p),
-            Pool::Postgres(p) => PoolRef::Postgres(p),
+            Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, all),
+            Pool::Postgres(_, Some(reads)) => {
+                shared!(reads, stmt, |rows| Ok(pg_reads::records(&rows)?))
+            }
+            Pool::Postgres(p, None) => run!(p, stmt, fetch_all),
         }
     }
 
-    operations!(self, PoolRef::Sqlite(p) => p.acquire().await?, PoolRef::Postgres(p) => p);
+    pub async fn optional<T: Record>(
+        &mut self,
+        stmt: &impl Statement,
+    ) -> Result<Option<T>, StoreError> {
+        match &self.db.pool {
+            Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, optional),
+            Pool::Postgres(_, Some(reads)) => shared!(reads, stmt, |rows| match rows.first() {
+                Some(row) => Ok(Some(T::from_pg(row)?)),
+                None => Ok(None),
+            }),
+            Pool::Postgres(p, None) => run!(p, stmt, fetch_optional),
+        }
+    }
+
+    pub async fn one<T: Record>(&mut self, stmt: &impl Statement) -> Result<T, StoreError> {
+        match &self.db.pool {
+            Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, one),
+            Pool::Postgres(_, Some(reads)) => shared!(reads, stmt, |rows| match rows.first() {
+                Some(row) => Ok(T::from_pg(row)?),
+                None => Err(sqlx::Error::RowNotFound.into()),
+            }),
+            Pool::Postgres(p, None) => run!(p, stmt, fetch_one),
+        }
+    }
+
+    /// Runs a statement and returns the number of rows it touched.
+    pub async fn execute(&mut self, stmt: &impl Statement) -> Result<u64, StoreError> {
+        match &self.db.pool {
+            Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, execute),
+            Pool::Postgres(_, Some(reads)) => {
+                let (sql, values) = stmt.render(Backend::Postgres);
+                Ok(reads.execute(&sql, &values.0).await?)
+            }
+            Pool::Postgres(p, None) => exec!(p, stmt),
+        }
+    }
 
     pub fn backend(&self) -> Backend {
         self.db.backend()
@@ -283,6 +333,15 @@ fn postgres_pool_default() -> u32 {
     u32::try_from(cores.saturating_mul(4)).map_or(32, |n| n.clamp(4, 32))
 }
 
+/// Of `connections`, those shared by the statements outside transactions (`pg_reads`):
+/// one per core of this machine, at most half of them (none of 1, which stays the
+/// pool's). Each is one PostgreSQL process, so more than the cores would compete for
+/// them; the rest are the pool's, one a transaction.
+fn postgres_shared(connections: u32) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    cores.min(usize::try_from(connections / 2).unwrap_or(usize::MAX))
+}
+
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -302,13 +361,21 @@ impl Db {
             let connect = PgConnectOptions::from_str(url)?
                 .options([("statement_timeout", timeout_ms.as_str())])
                 .log_slow_statements(LevelFilter::Warn, options.slow_statement);
+            let connections = options
+                .max_connections
+                .unwrap_or_else(postgres_pool_default);
+            let reads = PgReads::new(
+                url,
+                postgres_shared(connections),
+                options.statement_timeout,
+                options.acquire_timeout,
+                options.slow_statement,
+            )
+            .map(Arc::new);
+            let shared = reads.as_ref().map_or(0, |r| r.connections());
             Pool::Postgres(
                 PgPoolOptions::new()
-                    .max_connections(
-                        options
-                            .max_connections
-                            .unwrap_or_else(postgres_pool_default),
-                    )
+                    .max_connections(connections - shared)
                     .acquire_timeout(options.acquire_timeout)
                     .test_before_acquire(false)
                     .before_acquire(|conn, meta| {
@@ -321,6 +388,7 @@ impl Db {
                     })
                     .connect_with(connect)
                     .await?,
+                reads,
             )
         } else if url.starts_with("sqlite:") {
             Pool::Sqlite(LitePool::open(
@@ -351,7 +419,7 @@ impl Db {
     pub fn backend(&self) -> Backend {
         match self.pool {
             Pool::Sqlite(_) => Backend::Sqlite,
-            Pool::Postgres(_) => Backend::Postgres,
+            Pool::Postgres(..) => Backend::Postgres,
         }
     }
 
@@ -361,7 +429,7 @@ impl Db {
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match &self.pool {
             Pool::Sqlite(p) => lite::migrate(&p.acquire().await?, &SQLITE_MIGRATIONS)?,
-            Pool::Postgres(p) => {
+            Pool::Postgres(p, _) => {
                 let mut conn = p.acquire().await?;
                 sqlx::query("SET statement_timeout = 0")
                     .execute(&mut *conn)
@@ -423,7 +491,7 @@ impl Db {
                 begun?;
                 TxInner::Sqlite { conn, writes: true }
             }
-            Pool::Postgres(p) => TxInner::Postgres(p.begin().await?),
+            Pool::Postgres(p, _) => TxInner::Postgres(p.begin().await?),
         };
         Ok(Tx { inner })
     }
@@ -441,7 +509,7 @@ impl Db {
                     writes: false,
                 }
             }
-            Pool::Postgres(p) => TxInner::Postgres(
+            Pool::Postgres(p, _) => TxInner::Postgres(
                 p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                     .await?,
             ),
@@ -452,7 +520,12 @@ impl Db {
     pub async fn close(&self) {
         match &self.pool {
             Pool::Sqlite(p) => p.close(),
-            Pool::Postgres(p) => p.close().await,
+            Pool::Postgres(p, reads) => {
+                if let Some(reads) = reads {
+                    reads.close();
+                }
+                p.close().await;
+            }
         }
     }
 
@@ -466,7 +539,7 @@ impl Db {
                  WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_sqlx%'",
                 &Values(Vec::new()),
             )?,
-            Pool::Postgres(p) => sqlx::query_as::<_, (String, String, String, bool)>(
+            Pool::Postgres(p, _) => sqlx::query_as::<_, (String, String, String, bool)>(
                 "SELECT table_name::text, column_name::text, upper(data_type::text), is_nullable = 'YES' \
                  FROM information_schema.columns \
                  WHERE table_schema = current_schema() AND table_name NOT LIKE '_sqlx%'",

@@ -58,27 +58,30 @@ impl StoreError {
             | sqlx::Error::WorkerCrashed => true,
             sqlx::Error::Tls(_) => true,
             sqlx::Error::Database(db) => {
-                match db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>() {
-                    // SQLSTATE: connection exceptions (08), insufficient resources (53),
-                    // operator intervention (57: query canceled by the statement timeout,
-                    // shutdowns), lock not available, serialization failure, deadlock.
-                    Some(pg) => {
-                        let code = pg.code();
-                        ["08", "53", "57"]
-                            .iter()
-                            .any(|class| code.starts_with(class))
-                            || matches!(code, "55P03" | "40001" | "40P01")
-                    }
+                if let Some(pg) = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>() {
+                    transient_postgres_error(pg.code())
+                } else if let Some(pg) = db.try_downcast_ref::<crate::pg_reads::PgReadError>() {
+                    transient_postgres_error(pg.code())
+                } else {
                     // SQLite's (extended) result code: SQLITE_BUSY 5, SQLITE_LOCKED 6.
-                    None => db
-                        .code()
+                    db.code()
                         .and_then(|c| c.parse::<i32>().ok())
-                        .is_some_and(|n| matches!(n & 0xff, 5 | 6)),
+                        .is_some_and(|n| matches!(n & 0xff, 5 | 6))
                 }
             }
             _ => false,
         }
     }
+}
+
+/// SQLSTATE: connection exceptions (08), insufficient resources (53), operator
+/// intervention (57: query canceled by the statement timeout, shutdowns), lock not
+/// available, serialization failure, deadlock.
+fn transient_postgres_error(code: &str) -> bool {
+    ["08", "53", "57"]
+        .iter()
+        .any(|class| code.starts_with(class))
+        || matches!(code, "55P03" | "40001" | "40P01")
 }
 
 impl From<sqlx::Error> for StoreError {

@@ -5,6 +5,7 @@ mod activation;
 mod db;
 mod error;
 mod lite;
+mod pg_reads;
 mod pg_rows;
 mod unique_keys;
 

@@ -72,6 +72,14 @@ impl<'r> sqlx::Decode<'r, Postgres> for Linked {
     }
 }
 
+impl crate::pg_rows::PgColumn for Linked {
+    type Raw = String;
+
+    fn from_raw(raw: String) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Linked::parse(&raw)?)
+    }
+}
+
 impl crate::lite::Column for Linked {
     fn decode(value: rusqlite::types::ValueRef<'_>) -> Result<Self, rusqlite::types::FromSqlError> {
         let text = crate::lite::text(value)?;

@@ -622,6 +622,15 @@ impl<'r, T: sqlx::FromRow<'r, sqlx::postgres::PgRow>> sqlx::FromRow<'r, sqlx::po
     }
 }
 
+impl<T: crate::pg_rows::PgRecord> crate::pg_rows::PgRecord for Checked<T> {
+    fn from_pg(row: &tokio_postgres::Row) -> Result<Self, sqlx::Error> {
+        Ok(Checked {
+            record: T::from_pg(row)?,
+            list_total: crate::pg_rows::pg_column(row, "list_total")?,
+        })
+    }
+}
+
 async fn total_of(
     db: &Db,
     read: &mut Source<'_>,

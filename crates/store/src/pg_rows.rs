@@ -8,6 +8,10 @@
 //! searched only when that is not it. Release builds then decode without the type
 //! check; debug builds (the tests) keep it, so a field whose type does not match its
 //! column fails there as it would through sqlx.
+//!
+//! The statements outside transactions (`pg_reads`) read tokio-postgres rows instead:
+//! `PgRecord` is the same derive's reading of those, field by field through `PgColumn`,
+//! with the same lookup of names. tokio-postgres checks every column's type.
 
 use std::cell::Cell;
 
@@ -49,15 +53,123 @@ where
 
 /// Where `row` has the column `name` (exactly, as sqlx finds it).
 fn index(row: &PgRow, name: &str) -> Option<usize> {
-    let columns = row.columns();
+    position(row.columns(), |c| c.name(), name)
+}
+
+/// Where `columns` has the one named `name`, looked for first after the last found.
+fn position<C>(columns: &[C], name_of: impl Fn(&C) -> &str, name: &str) -> Option<usize> {
     let next = NEXT.get();
-    let found = if columns.get(next).is_some_and(|c| c.name() == name) {
+    let found = if columns.get(next).is_some_and(|c| name_of(c) == name) {
         next
     } else {
-        columns.iter().position(|c| c.name() == name)?
+        columns.iter().position(|c| name_of(c) == name)?
     };
     NEXT.set(found + 1);
     Some(found)
+}
+
+/// A record read from a tokio-postgres row: `#[derive(PgRow)]`.
+pub trait PgRecord: Sized {
+    fn from_pg(row: &tokio_postgres::Row) -> Result<Self, sqlx::Error>;
+}
+
+/// A field's type as tokio-postgres reads it: `Raw` is decoded from the column, then
+/// made the field.
+pub trait PgColumn: Sized {
+    type Raw: for<'a> tokio_postgres::types::FromSql<'a>;
+
+    fn from_raw(raw: Self::Raw) -> Result<Self, BoxError>;
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+macro_rules! as_read {
+    ($($t:ty),+) => {$(
+        impl PgColumn for $t {
+            type Raw = $t;
+
+            fn from_raw(raw: $t) -> Result<Self, BoxError> {
+                Ok(raw)
+            }
+        }
+    )+};
+}
+
+as_read!(
+    i64,
+    i32,
+    bool,
+    String,
+    chrono::NaiveDate,
+    chrono::DateTime<chrono::Utc>,
+    chrono::DateTime<chrono::FixedOffset>
+);
+
+impl<T: PgColumn> PgColumn for Option<T> {
+    type Raw = Option<T::Raw>;
+
+    fn from_raw(raw: Self::Raw) -> Result<Self, BoxError> {
+        raw.map(T::from_raw).transpose()
+    }
+}
+
+impl PgColumn for domain::ids::CompanyId {
+    type Raw = i64;
+
+    fn from_raw(raw: i64) -> Result<Self, BoxError> {
+        Ok(domain::ids::CompanyId(raw))
+    }
+}
+
+/// The column `name` of a tokio-postgres `row`, decoded.
+pub(crate) fn pg_column<T: PgColumn>(
+    row: &tokio_postgres::Row,
+    name: &str,
+) -> Result<T, sqlx::Error> {
+    let index = position(row.columns(), |c| c.name(), name)
+        .ok_or_else(|| sqlx::Error::ColumnNotFound(name.to_owned()))?;
+    pg_at(row, index)
+}
+
+/// The column `name` of a tokio-postgres `row`, or `T::default()` when the statement
+/// has no such column.
+pub(crate) fn pg_column_or_default<T: PgColumn + Default>(
+    row: &tokio_postgres::Row,
+    name: &str,
+) -> Result<T, sqlx::Error> {
+    position(row.columns(), |c| c.name(), name)
+        .map_or_else(|| Ok(T::default()), |index| pg_at(row, index))
+}
+
+fn pg_at<T: PgColumn>(row: &tokio_postgres::Row, index: usize) -> Result<T, sqlx::Error> {
+    let decode_error = |source: BoxError| sqlx::Error::ColumnDecode {
+        index: row.columns()[index].name().to_owned(),
+        source,
+    };
+    let raw = row
+        .try_get::<_, T::Raw>(index)
+        .map_err(|e| decode_error(Box::new(e)))?;
+    T::from_raw(raw).map_err(decode_error)
+}
+
+/// Tuples read their columns in order: `(i64,)` for `SELECT count(*) ...`.
+macro_rules! tuples {
+    ($(($($name:ident $index:tt),+))+) => {$(
+        impl<$($name: PgColumn),+> PgRecord for ($($name,)+) {
+            fn from_pg(row: &tokio_postgres::Row) -> Result<Self, sqlx::Error> {
+                Ok(($(pg_at::<$name>(row, $index)?,)+))
+            }
+        }
+    )+};
+}
+
+tuples! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
 }
 
 #[cfg(test)]

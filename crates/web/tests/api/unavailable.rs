@@ -73,6 +73,40 @@ async fn exhausted_pool(kind: Kind) {
 
 both!(exhausted_pool);
 
+/// On PostgreSQL, of two connections one is shared by the statements outside
+/// transactions (pipelined): with the other held by a long transaction, reads are still
+/// answered, and a write, which needs a connection of its own, waits out the acquire
+/// timeout (503) and leaves nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_reads_go_on_while_every_pooled_connection_is_taken() {
+    if postgres_url().is_none() {
+        return;
+    }
+    let options = short(DbOptions {
+        max_connections: Some(2),
+        ..DbOptions::default()
+    });
+    let app = app_with(Kind::Postgres, options).await;
+    app.location("Depot", &[]).await;
+    let held = app.db.begin().await.unwrap();
+    let listed = |res: crate::common::Res| {
+        res.expect(StatusCode::OK)["locations"]
+            .as_array()
+            .map(Vec::len)
+    };
+    for _ in 0..20 {
+        let res = app.get("/locations/get_line_item_locations.api").await;
+        assert_eq!(listed(res), Some(1));
+    }
+    let res = app
+        .post("/locations.api", &[("location[name]", "Yard")])
+        .await;
+    expect_unavailable(&res);
+    drop(held);
+    let res = app.get("/locations/get_line_item_locations.api").await;
+    assert_eq!(listed(res), Some(1), "the refused create wrote nothing");
+}
+
 /// Another writer holds SQLite's write lock past the busy timeout: writes get 503,
 /// reads go on (WAL), and nothing of the refused write is left.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
