@@ -1,3 +1,4 @@
+use crate::Backend;
 use domain::refusal::{Conflict, Forbidden, InUse};
 use std::collections::BTreeMap;
 
@@ -60,13 +61,9 @@ impl StoreError {
             sqlx::Error::Database(db) => {
                 if let Some(pg) = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>() {
                     transient_postgres_error(pg.code())
-                } else if let Some(pg) = db.try_downcast_ref::<crate::pg_reads::PgReadError>() {
-                    transient_postgres_error(pg.code())
                 } else {
-                    // SQLite's (extended) result code: SQLITE_BUSY 5, SQLITE_LOCKED 6.
-                    db.code()
-                        .and_then(|c| c.parse::<i32>().ok())
-                        .is_some_and(|n| matches!(n & 0xff, 5 | 6))
+                    db.try_downcast_ref::<DriverError>()
+                        .is_some_and(DriverError::transient)
                 }
             }
             _ => false,
@@ -82,6 +79,88 @@ fn transient_postgres_error(code: &str) -> bool {
         .iter()
         .any(|class| code.starts_with(class))
         || matches!(code, "55P03" | "40001" | "40P01")
+}
+
+/// A database error read through the store's own drivers (rusqlite for SQLite,
+/// tokio-postgres for PostgreSQL's shared connections) in the shape sqlx's drivers give
+/// theirs, so unique keys, foreign keys and busy-means-503 read the same whichever
+/// driver ran the statement.
+#[derive(Debug)]
+pub(crate) struct DriverError {
+    pub(crate) backend: Backend,
+    pub(crate) message: String,
+    /// PostgreSQL's SQLSTATE; SQLite's extended result code.
+    pub(crate) code: Option<String>,
+    pub(crate) constraint: Option<String>,
+}
+
+impl DriverError {
+    /// Whether the same statement may succeed a moment later (`is_unavailable`).
+    fn transient(&self) -> bool {
+        let Some(code) = &self.code else {
+            return false;
+        };
+        match self.backend {
+            Backend::Postgres => transient_postgres_error(code),
+            // SQLITE_BUSY 5, SQLITE_LOCKED 6, with their extended codes.
+            Backend::Sqlite => code.parse::<i32>().is_ok_and(|n| matches!(n & 0xff, 5 | 6)),
+        }
+    }
+}
+
+impl std::fmt::Display for DriverError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for DriverError {}
+
+impl sqlx::error::DatabaseError for DriverError {
+    fn message(&self) -> &str {
+        &self.message
+    }
+
+    fn code(&self) -> Option<std::borrow::Cow<'_, str>> {
+        self.code.as_deref().map(Into::into)
+    }
+
+    fn constraint(&self) -> Option<&str> {
+        self.constraint.as_deref()
+    }
+
+    fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        self
+    }
+
+    fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+        self
+    }
+
+    fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+        self
+    }
+
+    fn kind(&self) -> sqlx::error::ErrorKind {
+        use sqlx::error::ErrorKind;
+        // PostgreSQL's SQLSTATEs; SQLite's SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY,
+        // _FOREIGNKEY, _NOTNULL, _CHECK.
+        match (self.backend, self.code.as_deref()) {
+            (Backend::Postgres, Some("23505")) | (Backend::Sqlite, Some("2067" | "1555")) => {
+                ErrorKind::UniqueViolation
+            }
+            (Backend::Postgres, Some("23503")) | (Backend::Sqlite, Some("787")) => {
+                ErrorKind::ForeignKeyViolation
+            }
+            (Backend::Postgres, Some("23502")) | (Backend::Sqlite, Some("1299")) => {
+                ErrorKind::NotNullViolation
+            }
+            (Backend::Postgres, Some("23514")) | (Backend::Sqlite, Some("275")) => {
+                ErrorKind::CheckViolation
+            }
+            _ => ErrorKind::Other,
+        }
+    }
 }
 
 impl From<sqlx::Error> for StoreError {

@@ -15,11 +15,12 @@
 //! database, a pool that had no connection in time), so `StoreError` has one shape
 //! for both backends.
 
+use crate::Backend;
+use crate::error::DriverError;
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, SecondsFormat, TimeZone, Utc};
 use rusqlite::types::{FromSqlError, ToSqlOutput, Value as SqlValue, ValueRef};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Row};
 use sea_query::{OptionEnum, Value, Values};
-use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -699,63 +700,15 @@ impl LitePool {
     }
 }
 
-/// A SQLite error, as the rest of the store reads database errors.
-#[derive(Debug)]
-struct LiteDbError {
-    message: String,
-    /// SQLite's extended result code.
-    code: Option<i32>,
-}
-
-impl std::fmt::Display for LiteDbError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for LiteDbError {}
-
-impl sqlx::error::DatabaseError for LiteDbError {
-    fn message(&self) -> &str {
-        &self.message
-    }
-
-    fn code(&self) -> Option<Cow<'_, str>> {
-        self.code.map(|c| Cow::Owned(c.to_string()))
-    }
-
-    fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
-        self
-    }
-
-    fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
-        self
-    }
-
-    fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
-        self
-    }
-
-    fn kind(&self) -> sqlx::error::ErrorKind {
-        use sqlx::error::ErrorKind;
-        match self.code {
-            // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY, _FOREIGNKEY, _NOTNULL, _CHECK.
-            Some(2067 | 1555) => ErrorKind::UniqueViolation,
-            Some(787) => ErrorKind::ForeignKeyViolation,
-            Some(1299) => ErrorKind::NotNullViolation,
-            Some(275) => ErrorKind::CheckViolation,
-            _ => ErrorKind::Other,
-        }
-    }
-}
-
 /// A rusqlite error as the `sqlx::Error` sqlx's SQLite driver would have given.
 pub(crate) fn error(e: rusqlite::Error) -> sqlx::Error {
     match e {
         rusqlite::Error::SqliteFailure(failure, message) => {
-            sqlx::Error::Database(Box::new(LiteDbError {
+            sqlx::Error::Database(Box::new(DriverError {
+                backend: Backend::Sqlite,
                 message: message.unwrap_or_else(|| failure.to_string()),
-                code: Some(failure.extended_code),
+                code: Some(failure.extended_code.to_string()),
+                constraint: None,
             }))
         }
         rusqlite::Error::QueryReturnedNoRows => sqlx::Error::RowNotFound,
@@ -769,9 +722,11 @@ pub(crate) fn error(e: rusqlite::Error) -> sqlx::Error {
             index: index.to_string(),
             source: Box::new(e),
         },
-        other => sqlx::Error::Database(Box::new(LiteDbError {
+        other => sqlx::Error::Database(Box::new(DriverError {
+            backend: Backend::Sqlite,
             message: other.to_string(),
             code: None,
+            constraint: None,
         })),
     }
 }
