@@ -1,7 +1,9 @@
 //! One storage type over SQLite and PostgreSQL. Statements are written once with
-//! sea-query and rendered for the backend in use. PostgreSQL runs through sqlx and
-//! reads rows through `sqlx::FromRow`; SQLite runs through rusqlite (`lite`) and reads
-//! them through `LiteRow`, derived beside it on every record type.
+//! sea-query and rendered for the backend in use. PostgreSQL's transactions run through
+//! sqlx and read rows through `sqlx::FromRow`; its statements outside transactions are
+//! pipelined on shared tokio-postgres connections (`pg_reads`) and read rows through
+//! `PgRecord`. SQLite runs through rusqlite (`lite`) and reads them through `LiteRow`.
+//! All three are derived on every record type.
 
 use log::LevelFilter;
 use sea_query::{PostgresQueryBuilder, SqliteQueryBuilder, Values};
@@ -313,6 +315,25 @@ impl Tx {
             TxInner::Postgres(t) => t.commit().await?,
         }
         Ok(())
+    }
+}
+
+/// Logs a statement the store's own drivers ran (`lite`, `pg_reads`) at debug level, and
+/// as a warning when it ran longer than the slow-statement bound (target `sqlx::query`,
+/// as sqlx's statements are).
+pub(crate) fn log_statement(sql: &str, started: std::time::Instant, slow: Duration) {
+    let elapsed = started.elapsed();
+    if elapsed >= slow {
+        tracing::warn!(
+            target: "sqlx::query",
+            statement = sql,
+            elapsed = ?elapsed,
+            elapsed_secs = elapsed.as_secs_f64(),
+            slow_threshold = ?slow,
+            "slow statement: execution time exceeded alert threshold"
+        );
+    } else {
+        tracing::debug!(target: "sqlx::query", statement = sql, elapsed = ?elapsed, "statement");
     }
 }
 

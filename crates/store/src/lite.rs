@@ -539,22 +539,8 @@ impl Shared {
         Ok(conn)
     }
 
-    /// Logs a statement at debug level, and as a warning when it ran longer than the
-    /// slow-statement bound (target `sqlx::query`, as PostgreSQL's statements are).
     fn logged(&self, sql: &str, started: Instant) {
-        let elapsed = started.elapsed();
-        if elapsed >= self.slow_statement {
-            tracing::warn!(
-                target: "sqlx::query",
-                statement = sql,
-                elapsed = ?elapsed,
-                elapsed_secs = elapsed.as_secs_f64(),
-                slow_threshold = ?self.slow_statement,
-                "slow statement: execution time exceeded alert threshold"
-            );
-        } else {
-            tracing::debug!(target: "sqlx::query", statement = sql, elapsed = ?elapsed, "statement");
-        }
+        crate::db::log_statement(sql, started, self.slow_statement);
     }
 }
 

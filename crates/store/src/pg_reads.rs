@@ -175,7 +175,7 @@ impl PgReads {
         }
         let statement = connection.statement(sql, values).await?;
         let done = run(&connection.client, &statement).await.map_err(error);
-        self.logged(sql, started);
+        crate::db::log_statement(sql, started, self.slow_statement);
         done
     }
 
@@ -225,18 +225,6 @@ impl PgReads {
         });
         *slot.live.write().unwrap_or_else(PoisonError::into_inner) = Some(live.clone());
         Ok(live)
-    }
-
-    fn logged(&self, sql: &str, started: Instant) {
-        let elapsed = started.elapsed();
-        if elapsed >= self.slow_statement {
-            tracing::warn!(
-                target: "sqlx::query",
-                statement = sql,
-                elapsed = ?elapsed,
-                "slow statement: the statement took {elapsed:?}"
-            );
-        }
     }
 }
 
