@@ -224,23 +224,11 @@ pub struct Reader<'a> {
     db: &'a Db,
 }
 
-/// Runs a statement on the shared PostgreSQL connections: `$then` makes the result of
-/// the rows read.
-macro_rules! shared {
-    ($reads:expr, $stmt:expr, |$rows:ident| $then:expr) => {{
-        let (sql, values) = $stmt.render(Backend::Postgres);
-        let $rows = $reads.rows(&sql, &values.0).await?;
-        $then
-    }};
-}
-
 impl<'a> Reader<'a> {
     pub async fn all<T: Record>(&mut self, stmt: &impl Statement) -> Result<Vec<T>, StoreError> {
         match &self.db.pool {
             Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, all),
-            Pool::Postgres(_, Some(reads)) => {
-                shared!(reads, stmt, |rows| Ok(pg_reads::records(&rows)?))
-            }
+            Pool::Postgres(_, Some(reads)) => Ok(pg_reads::records(&reads.rows(stmt).await?)?),
             Pool::Postgres(p, None) => run!(p, stmt, fetch_all),
         }
     }
@@ -251,10 +239,12 @@ impl<'a> Reader<'a> {
     ) -> Result<Option<T>, StoreError> {
         match &self.db.pool {
             Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, optional),
-            Pool::Postgres(_, Some(reads)) => shared!(reads, stmt, |rows| match rows.first() {
-                Some(row) => Ok(Some(T::from_pg(row)?)),
-                None => Ok(None),
-            }),
+            Pool::Postgres(_, Some(reads)) => Ok(reads
+                .rows(stmt)
+                .await?
+                .first()
+                .map(T::from_pg)
+                .transpose()?),
             Pool::Postgres(p, None) => run!(p, stmt, fetch_optional),
         }
     }
@@ -262,10 +252,11 @@ impl<'a> Reader<'a> {
     pub async fn one<T: Record>(&mut self, stmt: &impl Statement) -> Result<T, StoreError> {
         match &self.db.pool {
             Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, one),
-            Pool::Postgres(_, Some(reads)) => shared!(reads, stmt, |rows| match rows.first() {
-                Some(row) => Ok(T::from_pg(row)?),
-                None => Err(sqlx::Error::RowNotFound.into()),
-            }),
+            Pool::Postgres(_, Some(reads)) => {
+                let rows = reads.rows(stmt).await?;
+                let first = rows.first().ok_or(sqlx::Error::RowNotFound)?;
+                Ok(T::from_pg(first)?)
+            }
             Pool::Postgres(p, None) => run!(p, stmt, fetch_one),
         }
     }
@@ -274,10 +265,7 @@ impl<'a> Reader<'a> {
     pub async fn execute(&mut self, stmt: &impl Statement) -> Result<u64, StoreError> {
         match &self.db.pool {
             Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, execute),
-            Pool::Postgres(_, Some(reads)) => {
-                let (sql, values) = stmt.render(Backend::Postgres);
-                Ok(reads.execute(&sql, &values.0).await?)
-            }
+            Pool::Postgres(_, Some(reads)) => Ok(reads.execute(stmt).await?),
             Pool::Postgres(p, None) => exec!(p, stmt),
         }
     }
@@ -358,9 +346,9 @@ fn postgres_pool_default() -> u32 {
 /// one per core of this machine, at most half of them (none of 1, which stays the
 /// pool's). Each is one PostgreSQL process, so more than the cores would compete for
 /// them; the rest are the pool's, one a transaction.
-fn postgres_shared(connections: u32) -> usize {
+fn postgres_shared(connections: u32) -> u32 {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    cores.min(usize::try_from(connections / 2).unwrap_or(usize::MAX))
+    u32::try_from(cores).map_or(connections / 2, |cores| cores.min(connections / 2))
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -385,18 +373,25 @@ impl Db {
             let connections = options
                 .max_connections
                 .unwrap_or_else(postgres_pool_default);
+            let shared = postgres_shared(connections);
             let reads = PgReads::new(
                 url,
-                postgres_shared(connections),
+                shared,
                 options.statement_timeout,
                 options.acquire_timeout,
                 options.slow_statement,
             )
             .map(Arc::new);
-            let shared = reads.as_ref().map_or(0, |r| r.connections());
+            // Without shared connections (none asked for, or a URL tokio-postgres does
+            // not read), the pool serves every statement.
+            let pooled = if reads.is_some() {
+                connections - shared
+            } else {
+                connections
+            };
             Pool::Postgres(
                 PgPoolOptions::new()
-                    .max_connections(connections - shared)
+                    .max_connections(pooled)
                     .acquire_timeout(options.acquire_timeout)
                     .test_before_acquire(false)
                     .before_acquire(|conn, meta| {

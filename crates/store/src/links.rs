@@ -75,7 +75,7 @@ impl<'r> sqlx::Decode<'r, Postgres> for Linked {
 impl crate::pg_rows::PgColumn for Linked {
     type Raw = String;
 
-    fn from_raw(raw: String) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+    fn from_raw(raw: String) -> Result<Self, crate::pg_rows::BoxError> {
         Ok(Linked::parse(&raw)?)
     }
 }

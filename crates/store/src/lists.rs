@@ -442,16 +442,16 @@ struct List<'a> {
 ///   columns, the correlated subqueries of `links::linked` among them), and since the
 ///   planner, guessing a filter such as a name search selective, would otherwise join
 ///   (and compute the columns of) every matching record before sorting them for the
-///   page: 360 ms instead of 40 ms for a search matching 100,000 assets. The window's LIMIT
-///   and OFFSET are literal here too (`(<ids>) LIMIT n OFFSET m`, which PostgreSQL
-///   reads as the subquery's own): bound, they made PostgreSQL plan the asset page
-///   anew at every execution (1.3 ms of planning for 0.5 ms of work, 1,000 assets),
-///   657 pages a second where literal numbers give 1,778. The ids are an array (one
-///   subplan, run first) rather than `id IN (<ids>)`: that the planner read as a hash
-///   join of the window with every record of the list, a scan of the whole table
-///   (1,000 assets read for a page of 25, 0.6 ms), where the array's 25 ids are looked
-///   up by the primary key (0.25 ms); the asset list's pages past the first, 3,000 to
-///   3,300 -> 5,700 to 6,400 a second (alternating builds, 1,000 assets).
+///   page: 360 ms instead of 40 ms for a search matching 100,000 assets. The window's
+///   LIMIT and OFFSET are literal here too (`(<ids>) LIMIT n OFFSET m`, which
+///   PostgreSQL reads as the subquery's own): bound, they made PostgreSQL plan the
+///   asset page anew at every execution (1.3 ms of planning for 0.5 ms of work, 1,000
+///   assets), 657 pages a second where literal numbers give 1,778. The ids are an
+///   array (one subplan, run first) rather than `id IN (<ids>)`: that the planner read
+///   as a hash join of the window with every record of the list, a scan of the whole
+///   table (1,000 assets read for a page of 25, 0.6 ms), where the array's 25 ids are
+///   looked up by the primary key (0.25 ms); the asset list's pages past the first,
+///   3,000 to 3,300 -> 5,700 to 6,400 a second (alternating builds, 1,000 assets).
 struct PageRows {
     select: SelectStatement,
     /// The LIMIT and OFFSET to append as literal numbers.

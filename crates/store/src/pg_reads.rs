@@ -29,7 +29,7 @@ use tokio_postgres::{Client, NoTls, Row, Statement};
 
 use crate::Backend;
 use crate::error::DriverError;
-use crate::pg_rows::PgRecord;
+use crate::pg_rows::{BoxError, PgRecord};
 
 /// Prepared statements a connection keeps; past that it starts afresh (the list pages'
 /// texts carry their window, so a busy server sees a few hundred texts).
@@ -95,7 +95,7 @@ impl PgReads {
     /// tokio-postgres does not read this URL, and statements keep to sqlx's pool.
     pub(crate) fn new(
         url: &str,
-        connections: usize,
+        connections: u32,
         statement_timeout: Duration,
         connect_timeout: Duration,
         slow_statement: Duration,
@@ -127,14 +127,11 @@ impl PgReads {
         })
     }
 
-    pub(crate) fn connections(&self) -> u32 {
-        u32::try_from(self.slots.len()).unwrap_or(u32::MAX)
-    }
-
-    /// The rows of `sql` with `values`.
-    pub(crate) async fn rows(&self, sql: &str, values: &Values) -> Result<Vec<Row>, sqlx::Error> {
+    /// The rows `stmt` reads.
+    pub(crate) async fn rows(&self, stmt: &impl crate::Statement) -> Result<Vec<Row>, sqlx::Error> {
         use futures_util::TryStreamExt;
-        self.run(sql, values, async |client, statement| {
+        let (sql, sea_query_sqlx::SqlxValues(values)) = stmt.render(Backend::Postgres);
+        self.run(&sql, &values, async |client, statement| {
             let params = values.0.iter().map(Param);
             client
                 .query_raw(statement, params)
@@ -145,9 +142,10 @@ impl PgReads {
         .await
     }
 
-    /// Runs `sql` with `values` and returns the number of rows it touched.
-    pub(crate) async fn execute(&self, sql: &str, values: &Values) -> Result<u64, sqlx::Error> {
-        self.run(sql, values, async |client, statement| {
+    /// Runs `stmt` and returns the number of rows it touched.
+    pub(crate) async fn execute(&self, stmt: &impl crate::Statement) -> Result<u64, sqlx::Error> {
+        let (sql, sea_query_sqlx::SqlxValues(values)) = stmt.render(Backend::Postgres);
+        self.run(&sql, &values, async |client, statement| {
             client
                 .execute_raw(statement, values.0.iter().map(Param))
                 .await
@@ -314,8 +312,6 @@ fn type_of(value: &Value) -> Type {
 #[derive(Debug)]
 struct Param<'a>(&'a Value);
 
-type BoxError = Box<dyn std::error::Error + Sync + Send>;
-
 impl ToSql for Param<'_> {
     fn to_sql(&self, ty: &Type, out: &mut bytes::BytesMut) -> Result<IsNull, BoxError> {
         match self.0 {
@@ -380,7 +376,7 @@ pub(crate) fn error(e: tokio_postgres::Error) -> sqlx::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::StoreError;
+    use crate::{Sql, StoreError};
     use chrono::{NaiveDate, TimeZone, Utc};
     use sqlx::Connection as _;
 
@@ -392,7 +388,7 @@ mod tests {
         url
     }
 
-    fn shared(url: &str, connections: usize, statement_timeout: Duration) -> Arc<PgReads> {
+    fn shared(url: &str, connections: u32, statement_timeout: Duration) -> Arc<PgReads> {
         Arc::new(
             PgReads::new(
                 url,
@@ -405,12 +401,20 @@ mod tests {
         )
     }
 
+    /// `text` with `values`, as hand-written SQL.
+    fn sql(text: &'static str, values: Vec<Value>) -> Sql {
+        Sql {
+            text,
+            values: Values(values),
+        }
+    }
+
     async fn one<T: PgRecord>(
         reads: &PgReads,
-        sql: &str,
+        text: &'static str,
         values: Vec<Value>,
     ) -> Result<T, sqlx::Error> {
-        let rows = reads.rows(sql, &Values(values)).await?;
+        let rows = reads.rows(&sql(text, values)).await?;
         Ok(records::<T>(&rows)?.remove(0))
     }
 
@@ -545,7 +549,7 @@ mod tests {
         let Some(url) = url() else { return };
         let reads = shared(&url, 1, Duration::from_millis(100));
         let e = reads
-            .rows("SELECT pg_sleep(2)", &Values(Vec::new()))
+            .rows(&sql("SELECT pg_sleep(2)", vec![]))
             .await
             .expect_err("cancelled");
         assert!(StoreError::from(e).is_unavailable());
@@ -588,24 +592,22 @@ mod tests {
     async fn database_errors_read_as_through_sqlx() {
         let Some(url) = url() else { return };
         let reads = shared(&url, 1, Duration::from_secs(10));
-        let none = Values(Vec::new());
         reads
-            .execute(
+            .execute(&sql(
                 "CREATE TEMPORARY TABLE shared_keys (k bigint UNIQUE)",
-                &none,
-            )
+                vec![],
+            ))
             .await
             .unwrap();
-        let insert = "INSERT INTO shared_keys (k) VALUES ($1)";
-        let key = Values(vec![1i64.into()]);
-        assert_eq!(reads.execute(insert, &key).await.unwrap(), 1);
-        let Err(sqlx::Error::Database(e)) = reads.execute(insert, &key).await else {
+        let insert = sql("INSERT INTO shared_keys (k) VALUES ($1)", vec![1i64.into()]);
+        assert_eq!(reads.execute(&insert).await.unwrap(), 1);
+        let Err(sqlx::Error::Database(e)) = reads.execute(&insert).await else {
             panic!("a second insert of the key breaks it");
         };
         assert!(e.is_unique_violation());
         assert_eq!(e.constraint(), Some("shared_keys_k_key"));
         let e = reads
-            .rows("SELECT 1 / 0", &none)
+            .rows(&sql("SELECT 1 / 0", vec![]))
             .await
             .expect_err("refused");
         assert!(!StoreError::from(e).is_unavailable());

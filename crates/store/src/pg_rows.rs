@@ -81,7 +81,8 @@ pub trait PgColumn: Sized {
     fn from_raw(raw: Self::Raw) -> Result<Self, BoxError>;
 }
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
+/// What a column's decoding fails with.
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 macro_rules! as_read {
     ($($t:ty),+) => {$(
