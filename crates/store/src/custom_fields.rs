@@ -69,6 +69,10 @@ impl FieldSet {
 
     /// Values by field name, for a record's stored JSON (keyed by field id).
     pub fn named_values(&self, stored: &str) -> BTreeMap<String, String> {
+        if self.0.is_empty() {
+            // Nothing to show: the stored text is not read.
+            return BTreeMap::new();
+        }
         let values: BTreeMap<String, String> = serde_json::from_str(stored).unwrap_or_default();
         self.0
             .iter()

@@ -236,6 +236,27 @@ pub(crate) fn approved_reservation_between(from: NaiveDate, to: NaiveDate) -> Ex
     )
 }
 
+/// Whether an approved reservation of the item (`items`) covers `today`: the
+/// item's own reservations are read only when the company has an approved one that
+/// covers it (a subquery of the company alone, which both databases compute once per
+/// statement), so a page of a company with none reads no reservation per row.
+fn reserved_on(company: CompanyId, today: Today) -> Expr {
+    let any = Query::select()
+        .expr(Expr::cust("1"))
+        .from("reservation_requests")
+        .and_where(Expr::col(("reservation_requests", "company_id")).eq(company.0))
+        .and_where(Expr::col(("reservation_requests", "status")).eq("approved"))
+        .and_where(Expr::col(("reservation_requests", "from_on")).lte(today.0))
+        .and_where(Expr::col(("reservation_requests", "to_on")).gte(today.0))
+        .take();
+    Expr::case(
+        Expr::exists(any),
+        approved_reservation_between(today.0, today.0),
+    )
+    .finally(Expr::cust("FALSE"))
+    .into()
+}
+
 /// The select of whole items of `company`, with the names of what they refer to,
 /// reserved as of `today`.
 fn select(backend: Backend, company: CompanyId, today: Today) -> SelectStatement {
@@ -245,12 +266,14 @@ fn select(backend: Backend, company: CompanyId, today: Today) -> SelectStatement
         .take();
     with_names(&mut select, backend);
     select
+        .expr_as(reserved_on(company, today), "reserved_today")
         .expr_as(
-            approved_reservation_between(today.0, today.0),
-            "reserved_today",
-        )
-        .expr_as(
-            linked("items", "item_custom_taxes", ("item_id", "custom_tax_id")),
+            linked(
+                "items",
+                "item_custom_taxes",
+                ("item_id", "custom_tax_id"),
+                company,
+            ),
             "custom_tax_ids",
         )
         .and_where(Expr::col(("items", "company_id")).eq(company.0))
@@ -260,10 +283,15 @@ fn select(backend: Backend, company: CompanyId, today: Today) -> SelectStatement
 /// The values `select` binds, in its order.
 fn select_values(company: CompanyId, today: Today) -> Vec<sea_query::Value> {
     vec![
+        company.0.into(),
+        "approved".into(),
+        today.0.into(),
+        today.0.into(),
         1.into(),
         "approved".into(),
         today.0.into(),
         today.0.into(),
+        company.0.into(),
         company.0.into(),
     ]
 }

@@ -4,9 +4,12 @@
 //! statement. The join table's primary key (company, owner, other) answers the
 //! subquery from the index alone, on both databases. The ids are put in ascending order
 //! as they are read, not by the aggregate: an ordered aggregate made SQLite open a
-//! sorter for every row of a page.
+//! sorter for every row of a page. A company with no link in the join table at all
+//! (no team, no custom tax) skips the subquery for every row: whether it has any is a
+//! subquery of the company alone, which both databases compute once per statement.
 
-use sea_query::Expr;
+use domain::CompanyId;
+use sea_query::{Expr, ExprTrait, Query};
 use serde::{Serialize, Serializer};
 use sqlx::Postgres;
 use sqlx::postgres::{PgTypeInfo, PgValueRef};
@@ -39,20 +42,29 @@ impl Serialize for Linked {
     }
 }
 
-/// The column of `owner_table`'s rows holding the ids linked through `table`
-/// (`owner_column` names the owner's id, `other_column` the linked id); select it
-/// with `expr_as(.., name)` and read it as a `Linked`.
+/// The column of `owner_table`'s rows (of `company`) holding the ids linked through
+/// `table` (`owner_column` names the owner's id, `other_column` the linked id); select
+/// it with `expr_as(.., name)` and read it as a `Linked`. It binds `company` once.
 pub(crate) fn linked(
     owner_table: &'static str,
     table: &'static str,
     (owner_column, other_column): (&'static str, &'static str),
+    company: CompanyId,
 ) -> Expr {
     // Names only, all of them the store's own constants: nothing of a request's enters
     // this text. `string_agg` is in PostgreSQL and in SQLite since 3.44 (the bundled one
     // is newer).
-    Expr::cust(format!(
+    let ids = Expr::cust(format!(
         r#"COALESCE((SELECT string_agg(CAST("l"."{other_column}" AS TEXT), ',') FROM "{table}" AS "l" WHERE "l"."company_id" = "{owner_table}"."company_id" AND "l"."{owner_column}" = "{owner_table}"."id"), '')"#
-    ))
+    ));
+    let any = Query::select()
+        .expr(Expr::cust("1"))
+        .from_as(table, "any")
+        .and_where(Expr::col(("any", "company_id")).eq(company.0))
+        .take();
+    Expr::case(Expr::exists(any), ids)
+        .finally(Expr::cust("''"))
+        .into()
 }
 
 impl sqlx::Type<Postgres> for Linked {

@@ -104,7 +104,7 @@ fn select(company: CompanyId) -> SelectStatement {
         .columns(COLUMNS.map(|c| ("members", c)))
         .expr_as(Expr::col(("custom_roles", "name")), "custom_role_name")
         .expr_as(
-            linked("members", "member_teams", ("member_id", "team_id")),
+            linked("members", "member_teams", ("member_id", "team_id"), company),
             "team_ids",
         )
         .left_join(
@@ -127,7 +127,7 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, St
                 .and_where(Expr::col(("members", "id")).eq(id))
                 .take()
         },
-        Values(vec![company.0.into(), id.into()]),
+        Values(vec![company.0.into(), company.0.into(), id.into()]),
     );
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }

@@ -4,7 +4,7 @@
 
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, Datelike, NaiveDateTime, Timelike, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Timelike, Utc};
 use chrono_tz::Tz;
 use domain::{Page, PageSize};
 use serde::ser::{Error as _, Serialize, SerializeMap, Serializer};
@@ -22,6 +22,30 @@ pub fn moment(at: DateTime<Utc>, tz: Tz) -> Moment {
 
 pub struct Moment(NaiveDateTime);
 
+/// A day as the contract writes it, `YYYY-MM-DD`, written straight into the answer:
+/// chrono's own `Serialize` went through the formatter's padding and serde_json's
+/// escaping of each piece (2% of an asset page's CPU for its two days a row).
+pub struct Day(pub NaiveDate);
+
+/// `YYYY-MM-DD` into the first ten bytes of `text`; `None` for a year outside 0 to 9999.
+fn date_digits(day: &impl Datelike, text: &mut [u8]) -> Option<()> {
+    let year = u32::try_from(day.year()).ok().filter(|y| *y <= 9999)?;
+    put_digits(text, 0, 4, year);
+    put_digits(text, 5, 2, day.month());
+    put_digits(text, 8, 2, day.day());
+    Some(())
+}
+
+/// `n` in decimal into `text[at..at + width]`, zero-padded (`n` has at most `width`
+/// digits).
+fn put_digits(text: &mut [u8], at: usize, width: usize, mut n: u32) {
+    for i in (at..at + width).rev() {
+        // Each digit is below 10, so the cast keeps it.
+        text[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+}
+
 impl Moment {
     /// The text, written digit by digit: chrono's `format` parses its pattern on every
     /// call, and `write!` of six numbers went through the formatter's padding and, in
@@ -29,21 +53,11 @@ impl Moment {
     /// page). `None` for a year outside 0 to 9999, which `Display` writes as chrono does.
     fn digits(&self) -> Option<[u8; 19]> {
         let at = &self.0;
-        let year = u32::try_from(at.year()).ok().filter(|y| *y <= 9999)?;
         let mut text = *b"0000-00-00 00:00:00";
-        let mut put = |at: usize, width: usize, mut n: u32| {
-            for i in (at..at + width).rev() {
-                // Each digit is below 10, so the cast keeps it.
-                text[i] = b'0' + (n % 10) as u8;
-                n /= 10;
-            }
-        };
-        put(0, 4, year);
-        put(5, 2, at.month());
-        put(8, 2, at.day());
-        put(11, 2, at.hour());
-        put(14, 2, at.minute());
-        put(17, 2, at.second());
+        date_digits(at, &mut text)?;
+        put_digits(&mut text, 11, 2, at.hour());
+        put_digits(&mut text, 14, 2, at.minute());
+        put_digits(&mut text, 17, 2, at.second());
         Some(text)
     }
 }
@@ -67,6 +81,22 @@ impl Serialize for Moment {
     }
 }
 
+impl Serialize for Day {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut text = *b"0000-00-00";
+        match date_digits(&self.0, &mut text) {
+            Some(()) => s.serialize_str(std::str::from_utf8(&text).map_err(S::Error::custom)?),
+            // chrono's own text for other years (a sign, more digits).
+            None => self.0.serialize(s),
+        }
+    }
+}
+
+/// An optional day, as `Day` writes it.
+pub fn day(day: Option<NaiveDate>) -> Option<Day> {
+    day.map(Day)
+}
+
 /// The `page` parameter: a whole number from 1, default 1.
 pub fn page(params: &Params, size: PageSize) -> Result<Page, ApiError> {
     match params.get("page") {
@@ -84,7 +114,13 @@ pub struct Reply(Result<Vec<u8>, serde_json::Error>);
 
 impl Reply {
     pub fn of(body: &impl Serialize) -> Self {
-        Reply(serde_json::to_vec(body))
+        Self::sized(body, 512)
+    }
+
+    /// The answer written into a buffer of `capacity` bytes to start with.
+    fn sized(body: &impl Serialize, capacity: usize) -> Self {
+        let mut out = Vec::with_capacity(capacity);
+        Reply(serde_json::to_writer(&mut out, body).map(|()| out))
     }
 }
 
@@ -133,13 +169,16 @@ pub fn paged<'a, T, R: Serialize>(
             s.collect_seq(self.0.iter().map(self.1))
         }
     }
-    Reply::of(&Body {
-        plural,
-        records: &records.records,
-        render,
-        total_pages: page.total_pages(records.total),
-        current_page: page.number,
-    })
+    Reply::sized(
+        &Body {
+            plural,
+            records: &records.records,
+            render,
+            total_pages: page.total_pages(records.total),
+            current_page: page.number,
+        },
+        256 + records.records.len() * 1024,
+    )
 }
 
 /// `{"<singular>": {...}}`.
@@ -256,6 +295,24 @@ mod tests {
             assert_written_as_chrono_writes(
                 Utc.with_ymd_and_hms(year, 3, 15, 12, 0, 0).unwrap(),
                 chrono_tz::UTC,
+            );
+        }
+    }
+
+    #[test]
+    fn days_read_as_chrono_writes_them() {
+        for (y, m, d) in [
+            (2026, 1, 5),
+            (999, 12, 31),
+            (9999, 2, 28),
+            (0, 1, 1),
+            (12_000, 3, 15),
+            (-44, 3, 15),
+        ] {
+            let day = chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
+            assert_eq!(
+                serde_json::to_string(&super::Day(day)).unwrap(),
+                serde_json::to_string(&day).unwrap()
             );
         }
     }

@@ -211,7 +211,7 @@ impl Serialize for AssetJson<'_> {
         o.entry("location_name", &i.location_name)?;
         o.entry("manufacturer", &i.manufacturer)?;
         o.entry("product_model_number", &i.product_model_number)?;
-        o.entry("purchased_on", &i.purchased_on)?;
+        o.entry("purchased_on", &views::day(i.purchased_on))?;
         o.entry("price", &price(i.price))?;
         o.entry("salvage_value", &price(i.salvage_value))?;
         o.entry("net_quantity", &if fixed { 1 } else { i.quantity })?;
@@ -219,7 +219,7 @@ impl Serialize for AssetJson<'_> {
         o.entry("checkin_due_on", &at(i.checkin_due_on))?;
         o.entry("assigned_to_user_id", &i.assigned_to_id)?;
         o.entry("assigned_to_user_name", &i.assigned_to_name)?;
-        o.entry("retired_on", &i.retired_on)?;
+        o.entry("retired_on", &views::day(i.retired_on))?;
         o.entry("retire_reason_id", &i.retire_reason_id)?;
         o.entry("retire_reason", &i.retire_reason_name)?;
         o.entry("rental_prices", &RentalPrices(i))?;
@@ -242,7 +242,11 @@ impl Serialize for AssetJson<'_> {
             o.entry("checked_out_quantity", &i.checked_out_quantity)?;
             o.entry("total_quantity", &(i.quantity + i.checked_out_quantity))?;
         }
-        let urls = i.document_urls();
+        let urls = if shown.document_urls || shown.document_details {
+            i.document_urls()
+        } else {
+            Vec::new()
+        };
         if shown.document_urls {
             o.entry("document_urls", &urls)?;
         }
