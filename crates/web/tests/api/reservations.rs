@@ -4,6 +4,7 @@
 use crate::common::{Kind, TestApp};
 use axum::http::StatusCode;
 use futures_util::future::join_all;
+use serde_json::json;
 
 both!(
     request_approve_deny_and_list,
@@ -210,6 +211,21 @@ async fn an_approved_reservation_blocks_a_checkout_unless_overridden(kind: Kind)
         .await
         .into_body(StatusCode::OK);
     assert_eq!(read["asset"]["state"], "reserved");
+    // A page reads it per row once the company has a reservation covering today; an
+    // asset without one stays available.
+    let group = app.group("Lenses").await;
+    let other = app.asset("Lens", group, &[]).await;
+    let page = app.get("/assets.api").await.into_body(StatusCode::OK);
+    let state_of = |number: i64| {
+        page["assets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["sequence_num"] == number)
+            .map(|a| a["state"].clone())
+    };
+    assert_eq!(state_of(n), Some(json!("reserved")));
+    assert_eq!(state_of(other), Some(json!("available")));
     let res = app
         .put(
             &format!("/assets/{n}/checkout.api?user_id={bob}&till={}", day(1)),
