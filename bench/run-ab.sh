@@ -33,53 +33,39 @@ PORT=${PORT:-3993}
 BARE_PORT=${BARE_PORT:-3992}
 export BENCH_THREADS=${BENCH_THREADS:-1}
 
-server= bare=
-cleanup() {
-    for pid in $server $bare; do
-        { kill "$pid" && wait "$pid"; } 2>/dev/null || true
-    done
-}
-trap cleanup EXIT
+# own-server.sh: start, stop, start_bare and rps; it drops $PG_DB at exit only when
+# PG_URL is set, and this script creates no database.
+unset PG_URL
+PG_DB=none RENTRACK=
+source bench/own-server.sh
 
-wait_for() { # port
-    for _ in $(seq 1 100); do
-        curl -sf "http://127.0.0.1:$1/healthz" >/dev/null && return
-        sleep 0.1
-    done
-    echo "nothing answers on port $1" >&2
-    exit 1
-}
-
-rps() { # port, mix, seconds
+mix_rps() { # port, mix, seconds
     "$BENCH" run --base-url "http://127.0.0.1:$1" --token "$token" --mix "$2" \
-        --connections "$CONNECTIONS" --duration "$3" --warmup "$WARMUP" 2>/dev/null \
-        | sed -n 's/.*"rps":\([0-9.]*\).*/\1/p'
+        --connections "$CONNECTIONS" --duration "$3" --warmup "$WARMUP" 2>/dev/null | rps
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-"$BENCH" bare --listen "127.0.0.1:$BARE_PORT" 2>/dev/null &
-bare=$!
-wait_for "$BARE_PORT"
+start_bare
 hz=$(getconf CLK_TCK)
 for round in $(seq 1 "$ROUNDS"); do
     for build in "$@"; do
-        RENTRACK_LOG=warn "$build" serve --database-url "$url" --listen "127.0.0.1:$PORT" &
-        server=$!
-        wait_for "$PORT"
+        RENTRACK=$build
+        start "$url"
         line="round $round $build:"
         for mix in $MIXES; do
-            reference=$(rps "$BARE_PORT" healthz 2)
+            reference=$(mix_rps "$BARE_PORT" healthz 2)
             before=$(cpu_ticks "$server")
-            got=$(rps "$PORT" "$mix" "$DURATION")
+            got=$(mix_rps "$PORT" "$mix" "$DURATION")
             after=$(cpu_ticks "$server")
             line+=$(awk -v m="$mix" -v x="$got" -v b="$reference" -v t="$((after - before))" \
                 -v hz="$hz" -v s="$((DURATION + WARMUP))" \
                 'BEGIN { printf " %s %.0f req/s (%.3f of bare, %.0f µs CPU)", m, x, x / b, t / hz * 1e6 / (x * s) }')
         done
         echo "$line"
-        kill "$server"
-        wait "$server" 2>/dev/null || true
-        server=
+        stop
     done
 done
+kill "$bare_server"
+wait "$bare_server" 2>/dev/null || true
+bare_server=
