@@ -221,17 +221,23 @@ fn with_names(select: &mut SelectStatement, backend: Backend) {
     }
 }
 
+/// The approved reservations (`r`) that cover `[from, to]` in part, selecting 1.
+fn approved_covering(from: NaiveDate, to: NaiveDate) -> SelectStatement {
+    Query::select()
+        .expr(Expr::val(1))
+        .from_as("reservation_requests", "r")
+        .and_where(Expr::col(("r", "status")).eq("approved"))
+        .and_where(Expr::col(("r", "from_on")).lte(to))
+        .and_where(Expr::col(("r", "to_on")).gte(from))
+        .take()
+}
+
 /// An approved reservation of the item (`items`) that covers `[from, to]` in part.
 pub(crate) fn approved_reservation_between(from: NaiveDate, to: NaiveDate) -> Expr {
     Expr::exists(
-        Query::select()
-            .expr(Expr::val(1))
-            .from_as("reservation_requests", "r")
+        approved_covering(from, to)
             .and_where(Expr::col(("r", "company_id")).equals(("items", "company_id")))
             .and_where(Expr::col(("r", "item_id")).equals(("items", "id")))
-            .and_where(Expr::col(("r", "status")).eq("approved"))
-            .and_where(Expr::col(("r", "from_on")).lte(to))
-            .and_where(Expr::col(("r", "to_on")).gte(from))
             .take(),
     )
 }
@@ -241,13 +247,8 @@ pub(crate) fn approved_reservation_between(from: NaiveDate, to: NaiveDate) -> Ex
 /// covers it (a subquery of the company alone, which both databases compute once per
 /// statement), so a page of a company with none reads no reservation per row.
 fn reserved_on(company: CompanyId, today: Today) -> Expr {
-    let any = Query::select()
-        .expr(Expr::cust("1"))
-        .from("reservation_requests")
-        .and_where(Expr::col(("reservation_requests", "company_id")).eq(company.0))
-        .and_where(Expr::col(("reservation_requests", "status")).eq("approved"))
-        .and_where(Expr::col(("reservation_requests", "from_on")).lte(today.0))
-        .and_where(Expr::col(("reservation_requests", "to_on")).gte(today.0))
+    let any = approved_covering(today.0, today.0)
+        .and_where(Expr::col(("r", "company_id")).eq(company.0))
         .take();
     Expr::case(
         Expr::exists(any),
@@ -283,10 +284,11 @@ fn select(backend: Backend, company: CompanyId, today: Today) -> SelectStatement
 /// The values `select` binds, in its order.
 fn select_values(company: CompanyId, today: Today) -> Vec<sea_query::Value> {
     vec![
-        company.0.into(),
+        1.into(),
         "approved".into(),
         today.0.into(),
         today.0.into(),
+        company.0.into(),
         1.into(),
         "approved".into(),
         today.0.into(),
