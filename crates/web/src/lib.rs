@@ -11,6 +11,7 @@ pub mod custom_attributes;
 pub mod error;
 pub mod form;
 pub mod ids;
+mod json;
 pub mod metrics;
 pub mod observe;
 pub mod params;

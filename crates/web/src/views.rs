@@ -120,7 +120,7 @@ impl Reply {
     /// The answer written into a buffer of `capacity` bytes to start with.
     fn sized(body: &impl Serialize, capacity: usize) -> Self {
         let mut out = Vec::with_capacity(capacity);
-        Reply(serde_json::to_writer(&mut out, body).map(|()| out))
+        Reply(crate::json::write(&mut out, body).map(|()| out))
     }
 }
 
@@ -223,7 +223,8 @@ impl<M: SerializeMap> Object<M> {
         value: &V,
     ) -> Result<(), M::Error> {
         self.keys.push(key);
-        self.map.serialize_entry(key, value)
+        self.map
+            .serialize_entry(&crate::json::StaticKey(key), value)
     }
 
     /// An entry whose key comes from data (a custom field's name): written only if the
