@@ -497,6 +497,13 @@ impl PageRows {
         } else {
             ("ASC", ">=")
         };
+        // The list's ids in the window's order (PostgreSQL).
+        let ids_in_order = || {
+            base.clone()
+                .column("id")
+                .order_by("id", w.order.clone())
+                .take()
+        };
         let mut page = match list.backend {
             Backend::Sqlite if w.offset == 0 => PageRows::direct(rows, id, w, counted),
             Backend::Sqlite => PageRows::from_first(
@@ -520,10 +527,7 @@ impl PageRows {
             Backend::Postgres if counted => PageRows::from_first(
                 rows,
                 id,
-                base.clone()
-                    .column("id")
-                    .order_by("id", w.order.clone())
-                    .take(),
+                ids_in_order(),
                 format!("$1 {from} ($2 LIMIT 1 OFFSET {})", w.offset),
                 w,
                 counted,
@@ -531,10 +535,7 @@ impl PageRows {
             Backend::Postgres => PageRows::window(
                 rows,
                 id,
-                base.clone()
-                    .column("id")
-                    .order_by("id", w.order.clone())
-                    .take(),
+                ids_in_order(),
                 format!("$1 = ANY(ARRAY($2 LIMIT {} OFFSET {}))", w.limit, w.offset),
                 counted,
             ),

@@ -78,13 +78,13 @@ macro_rules! plain {
 impl<'a> ser::Serializer for Json<'a> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Seq<'a>;
-    type SerializeTuple = Seq<'a>;
-    type SerializeTupleStruct = Seq<'a>;
-    type SerializeTupleVariant = Seq<'a>;
-    type SerializeMap = Map<'a>;
-    type SerializeStruct = Map<'a>;
-    type SerializeStructVariant = Map<'a>;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = Compound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
 
     plain! {
         serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
@@ -143,28 +143,21 @@ impl<'a> ser::Serializer for Json<'a> {
         variant: &'static str,
         value: &T,
     ) -> Result {
-        self.0.push(b'{');
-        string(self.0, variant)?;
-        self.0.push(b':');
+        tag(self.0, variant)?;
         value.serialize(Json(&mut *self.0))?;
         self.0.push(b'}');
         Ok(())
     }
 
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Seq<'a>> {
-        self.0.push(b'[');
-        Ok(Seq {
-            out: self.0,
-            first: true,
-            close: b"]",
-        })
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        Ok(Compound::open(self.0, b"[", b"]"))
     }
 
-    fn serialize_tuple(self, len: usize) -> Result<Seq<'a>> {
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a>> {
         self.serialize_seq(Some(len))
     }
 
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Seq<'a>> {
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>> {
         self.serialize_seq(Some(len))
     }
 
@@ -174,27 +167,16 @@ impl<'a> ser::Serializer for Json<'a> {
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Seq<'a>> {
-        self.0.push(b'{');
-        string(self.0, variant)?;
-        self.0.extend_from_slice(b":[");
-        Ok(Seq {
-            out: self.0,
-            first: true,
-            close: b"]}",
-        })
+    ) -> Result<Compound<'a>> {
+        tag(self.0, variant)?;
+        Ok(Compound::open(self.0, b"[", b"]}"))
     }
 
-    fn serialize_map(self, _len: Option<usize>) -> Result<Map<'a>> {
-        self.0.push(b'{');
-        Ok(Map {
-            out: self.0,
-            first: true,
-            close: b"}",
-        })
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        Ok(Compound::open(self.0, b"{", b"}"))
     }
 
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Map<'a>> {
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>> {
         self.serialize_map(Some(len))
     }
 
@@ -204,73 +186,47 @@ impl<'a> ser::Serializer for Json<'a> {
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Map<'a>> {
-        self.0.push(b'{');
-        string(self.0, variant)?;
-        self.0.extend_from_slice(b":{");
-        Ok(Map {
-            out: self.0,
+    ) -> Result<Compound<'a>> {
+        tag(self.0, variant)?;
+        Ok(Compound::open(self.0, b"{", b"}}"))
+    }
+}
+
+/// `{"<variant>":`, which opens an externally tagged variant as serde_json writes it.
+fn tag(out: &mut Vec<u8>, variant: &str) -> Result {
+    out.push(b'{');
+    string(out, variant)?;
+    out.push(b':');
+    Ok(())
+}
+
+/// An array's elements or an object's entries, each after a comma but the first;
+/// `close` ends it.
+struct Compound<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+    close: &'static [u8],
+}
+
+impl<'a> Compound<'a> {
+    fn open(out: &'a mut Vec<u8>, open: &[u8], close: &'static [u8]) -> Self {
+        out.extend_from_slice(open);
+        Compound {
+            out,
             first: true,
-            close: b"}}",
-        })
-    }
-}
-
-/// An array's elements, each after a comma but the first; `close` ends it.
-struct Seq<'a> {
-    out: &'a mut Vec<u8>,
-    first: bool,
-    close: &'static [u8],
-}
-
-impl Seq<'_> {
-    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        if !std::mem::take(&mut self.first) {
-            self.out.push(b',');
+            close,
         }
-        value.serialize(Json(&mut *self.out))
     }
 
-    fn close(self) {
-        self.out.extend_from_slice(self.close);
-    }
-}
-
-macro_rules! seq {
-    ($($trait:ident::$method:ident),+) => {$(
-        impl ser::$trait for Seq<'_> {
-            type Ok = ();
-            type Error = Error;
-            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-                self.element(value)
-            }
-            fn end(self) -> Result {
-                self.close();
-                Ok(())
-            }
-        }
-    )+};
-}
-
-seq!(
-    SerializeSeq::serialize_element,
-    SerializeTuple::serialize_element,
-    SerializeTupleStruct::serialize_field,
-    SerializeTupleVariant::serialize_field
-);
-
-/// An object's entries, each after a comma but the first; `close` ends it.
-struct Map<'a> {
-    out: &'a mut Vec<u8>,
-    first: bool,
-    close: &'static [u8],
-}
-
-impl Map<'_> {
     fn comma(&mut self) {
         if !std::mem::take(&mut self.first) {
             self.out.push(b',');
         }
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        self.comma();
+        value.serialize(Json(&mut *self.out))
     }
 
     /// A field name of the program's own (a struct's): written as it is, with its colon.
@@ -292,7 +248,33 @@ impl Map<'_> {
     }
 }
 
-impl ser::SerializeMap for Map<'_> {
+/// The traits of arrays (`element`) and structs (`field`), each ended by `close`.
+macro_rules! compound {
+    ($($trait:ident::$method:ident => $write:ident($($key:ident: $type:ty)?)),+ $(,)?) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, $($key: $type,)? value: &T) -> Result {
+                self.$write($($key,)? value)
+            }
+            fn end(self) -> Result {
+                self.close();
+                Ok(())
+            }
+        }
+    )+};
+}
+
+compound!(
+    SerializeSeq::serialize_element => element(),
+    SerializeTuple::serialize_element => element(),
+    SerializeTupleStruct::serialize_field => element(),
+    SerializeTupleVariant::serialize_field => element(),
+    SerializeStruct::serialize_field => field(key: &'static str),
+    SerializeStructVariant::serialize_field => field(key: &'static str),
+);
+
+impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
     type Error = Error;
 
@@ -307,34 +289,6 @@ impl ser::SerializeMap for Map<'_> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
         self.out.push(b':');
         value.serialize(Json(&mut *self.out))
-    }
-
-    fn end(self) -> Result {
-        self.close();
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for Map<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        self.field(key, value)
-    }
-
-    fn end(self) -> Result {
-        self.close();
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for Map<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        self.field(key, value)
     }
 
     fn end(self) -> Result {
