@@ -572,12 +572,8 @@ impl PageRows {
         template: String,
         counted: bool,
     ) -> PageRows {
-        let window = Expr::cust_with_exprs(
-            template,
-            [Expr::col(id), Expr::SubQuery(None, Box::new(ids.into()))],
-        );
         PageRows {
-            select: rows.and_where(window).take(),
+            select: rows.and_where(id_against(template, id, ids)).take(),
             literal: None,
             reverse: false,
             counted,
@@ -596,13 +592,7 @@ impl PageRows {
         w: &Window,
         counted: bool,
     ) -> PageRows {
-        let first = Expr::cust_with_exprs(
-            template,
-            [
-                Expr::col(id.clone()),
-                Expr::SubQuery(None, Box::new(ids.into())),
-            ],
-        );
+        let first = id_against(template, id.clone(), ids);
         let from_first = Window {
             order: w.order.clone(),
             limit: w.limit,
@@ -625,6 +615,15 @@ impl PageRows {
             counted,
         }
     }
+}
+
+/// `template` with the record's id and the select of the list's ids as the backend's
+/// first and second placeholder: the condition that picks a page's records.
+fn id_against(template: String, id: sea_query::ColumnRef, ids: SelectStatement) -> Expr {
+    Expr::cust_with_exprs(
+        template,
+        [Expr::col(id), Expr::SubQuery(None, Box::new(ids.into()))],
+    )
 }
 
 /// A page's statement, rendered.

@@ -50,11 +50,23 @@ fn string(out: &mut Vec<u8>, text: &str) -> Result {
         // serde_json's own escapes (`\n`, `\u001f`, ...).
         return ser::Serializer::serialize_str(&mut serde_json::Serializer::new(out), text);
     }
+    verbatim(out, text);
+    Ok(())
+}
+
+/// `text` in quotes, as it is: it holds nothing to escape.
+fn verbatim(out: &mut Vec<u8>, text: &str) {
     out.reserve(text.len() + 2);
     out.push(b'"');
     out.extend_from_slice(text.as_bytes());
     out.push(b'"');
-    Ok(())
+}
+
+/// Text of the program's own (a struct's field name, a `StaticKey`) in quotes, not
+/// looked at for escapes (but in debug builds).
+fn own(out: &mut Vec<u8>, text: &str) {
+    debug_assert!(!needs_escape(text.as_bytes()), "{text:?} needs escaping");
+    verbatim(out, text);
 }
 
 /// The serializer: every value appended to the buffer it holds.
@@ -231,15 +243,9 @@ impl<'a> Compound<'a> {
 
     /// A field name of the program's own (a struct's): written as it is, with its colon.
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        debug_assert!(
-            !needs_escape(key.as_bytes()),
-            "field name {key:?} needs escaping"
-        );
         self.comma();
-        self.out.reserve(key.len() + 3);
-        self.out.push(b'"');
-        self.out.extend_from_slice(key.as_bytes());
-        self.out.extend_from_slice(b"\":");
+        own(self.out, key);
+        self.out.push(b':');
         value.serialize(Json(&mut *self.out))
     }
 
@@ -401,11 +407,7 @@ impl ser::Serializer for Key<'_> {
         if !self.raw {
             return string(self.out, v);
         }
-        debug_assert!(!needs_escape(v.as_bytes()), "key {v:?} needs escaping");
-        self.out.reserve(v.len() + 2);
-        self.out.push(b'"');
-        self.out.extend_from_slice(v.as_bytes());
-        self.out.push(b'"');
+        own(self.out, v);
         Ok(())
     }
 
