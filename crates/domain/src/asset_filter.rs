@@ -230,6 +230,9 @@ impl AssetFilter {
             "custom_filter_<id>"
         } else if trimmed == "my_possessions" && kind == AssetType::StockAsset {
             "possessions_of"
+        } else if trimmed == "pending_audit" {
+            // The spec writes it with a space; a query string often cannot.
+            "pending audit"
         } else {
             trimmed
         };

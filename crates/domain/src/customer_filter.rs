@@ -1,8 +1,11 @@
 //! The `filter` / `filter_val` values of the customer, business, contact and person
 //! lists, and the order-count comparison some of them take.
 
-/// `>5`, `>= 5`, `<2`, `<=2`, `=3` or a bare `3` (equal): the number of an account's
-/// completed orders compared with a number.
+/// The number of an account's completed orders compared with a number: `>5`, `>= 5`,
+/// `<2`, `<=2`, `=3` or a bare `3` (equal), or the comparison in words as the spec
+/// writes it ("greater-than followed by a number"): `greater_than 5`, `greater than 5`,
+/// `greater-than5`, `greater_than_or_equal_to 5`, `less_than 2`, `less_than_or_equal 2`,
+/// `equal_to 3`, `equals 3`, and the short `gt`, `gte`, `lt`, `lte`, `eq` (any case).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Comparison {
     pub op: Op,
@@ -18,21 +21,55 @@ pub enum Op {
     Eq,
 }
 
+/// The words of each comparison, longest first so that `greater than or equal to` is
+/// not read as `greater than`; separators (`_`, `-`, spaces) are one space here.
+const WORDS: &[(&str, Op)] = &[
+    ("greater than or equal to", Op::Ge),
+    ("greater than or equal", Op::Ge),
+    ("less than or equal to", Op::Le),
+    ("less than or equal", Op::Le),
+    ("greater than", Op::Gt),
+    ("less than", Op::Lt),
+    ("equal to", Op::Eq),
+    ("equals", Op::Eq),
+    ("equal", Op::Eq),
+    ("gte", Op::Ge),
+    ("lte", Op::Le),
+    ("gt", Op::Gt),
+    ("lt", Op::Lt),
+    ("eq", Op::Eq),
+    (">=", Op::Ge),
+    ("<=", Op::Le),
+    (">", Op::Gt),
+    ("<", Op::Lt),
+    ("=", Op::Eq),
+];
+
 impl Comparison {
     pub fn parse(raw: &str) -> Option<Self> {
-        let raw = raw.trim();
-        let (op, rest) = if let Some(r) = raw.strip_prefix(">=") {
-            (Op::Ge, r)
-        } else if let Some(r) = raw.strip_prefix("<=") {
-            (Op::Le, r)
-        } else if let Some(r) = raw.strip_prefix('>') {
-            (Op::Gt, r)
-        } else if let Some(r) = raw.strip_prefix('<') {
-            (Op::Lt, r)
-        } else if let Some(r) = raw.strip_prefix('=') {
-            (Op::Eq, r)
-        } else {
-            (Op::Eq, raw)
+        let raw = raw.trim().to_lowercase();
+        // The words run to their last letter; a sign after them belongs to the number.
+        let run = raw
+            .find(|c: char| !(c.is_ascii_alphabetic() || matches!(c, '_' | '-' | ' ')))
+            .unwrap_or(raw.len());
+        let end = raw[..run]
+            .rfind(|c: char| c.is_ascii_alphabetic())
+            .map_or(0, |i| i + 1);
+        let (words, number) = raw.split_at(end);
+        let words = words
+            .replace(['_', '-'], " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let (op, rest) = match words.as_str() {
+            "" => WORDS
+                .iter()
+                .find_map(|(sign, op)| number.trim().strip_prefix(sign).map(|r| (*op, r)))
+                .unwrap_or((Op::Eq, number)),
+            words => (
+                WORDS.iter().find(|(w, _)| *w == words).map(|(_, op)| *op)?,
+                number,
+            ),
         };
         let value = rest.trim().parse::<i64>().ok().filter(|n| *n >= 0)?;
         Some(Comparison { op, value })
@@ -111,7 +148,7 @@ fn comparison(value: Option<&str>) -> Result<Comparison, FilterError> {
     ))?;
     Comparison::parse(raw).ok_or((
         "filter_val",
-        format!("{raw:?} is not a comparison: use >N, >=N, <N, <=N or =N with a whole number N"),
+        format!("{raw:?} is not a comparison: use >N, >=N, <N, <=N or =N with a whole number N, or words such as greater_than N"),
     ))
 }
 
@@ -236,6 +273,40 @@ mod tests {
         assert_eq!(Comparison::parse(">-1"), None);
         assert_eq!(Comparison::parse("lots"), None);
         assert_eq!(Comparison::parse(">"), None);
+    }
+
+    #[test]
+    fn comparisons_in_signs_and_in_words() {
+        let c = |op, value| Some(Comparison { op, value });
+        for (raw, want) in [
+            (">5", c(Op::Gt, 5)),
+            (" >= 5 ", c(Op::Ge, 5)),
+            ("<2", c(Op::Lt, 2)),
+            ("<=2", c(Op::Le, 2)),
+            ("=3", c(Op::Eq, 3)),
+            ("3", c(Op::Eq, 3)),
+            ("greater_than 5", c(Op::Gt, 5)),
+            ("greater than 5", c(Op::Gt, 5)),
+            ("Greater-Than5", c(Op::Gt, 5)),
+            ("greater_than_or_equal_to 5", c(Op::Ge, 5)),
+            ("greater_than_or_equal 5", c(Op::Ge, 5)),
+            ("less_than 2", c(Op::Lt, 2)),
+            ("less_than_or_equal_to 2", c(Op::Le, 2)),
+            ("equal_to 3", c(Op::Eq, 3)),
+            ("equals 3", c(Op::Eq, 3)),
+            ("gt 1", c(Op::Gt, 1)),
+            ("gte 1", c(Op::Ge, 1)),
+            ("lt 1", c(Op::Lt, 1)),
+            ("lte 1", c(Op::Le, 1)),
+            ("eq 1", c(Op::Eq, 1)),
+            ("greater_than", None),
+            ("greater_than -1", None),
+            ("more than 5", None),
+            ("x", None),
+            ("", None),
+        ] {
+            assert_eq!(Comparison::parse(raw), want, "{raw:?}");
+        }
     }
 
     #[test]

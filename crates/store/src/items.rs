@@ -586,6 +586,18 @@ pub async fn filter(
         }
         other => vec![other.clone()],
     };
+    for f in &filters {
+        if let AssetFilter::UserListing(listing, _) = f
+            && !crate::listings::is_listing_id_in(db, company, listing).await?
+        {
+            return Err(StoreError::invalid(
+                "filter_param_val",
+                format!(
+                    "is not a listing of this company: {listing:?} (GET /listings.api lists them)"
+                ),
+            ));
+        }
+    }
     let mut cond = Cond::all();
     for f in &filters {
         cond = cond.add(condition(company, kind, f, clock));

@@ -30,6 +30,7 @@ pub mod items;
 pub mod label_prints;
 pub mod label_templates;
 pub mod links;
+pub mod listings;
 mod lists;
 pub mod locations;
 pub mod members;

@@ -910,7 +910,7 @@ pub(crate) mod counts {
         Total::Counted(company, lists)
     }
 
-    /// Locations or businesses: all of them, or those of one status.
+    /// Locations, businesses or listings: all of them, or those of one status.
     fn by_status(company: CompanyId, active: Option<bool>, [on, off]: [&'static str; 2]) -> Total {
         Total::Counted(
             company,
@@ -924,6 +924,11 @@ pub(crate) mod counts {
 
     pub(crate) fn locations(company: CompanyId, active: Option<bool>) -> Total {
         by_status(company, active, ["locations:active", "locations:inactive"])
+    }
+
+    /// Store listings (migration 0017): all, or those of one status.
+    pub(crate) fn listings(company: CompanyId, active: Option<bool>) -> Total {
+        by_status(company, active, ["listings:active", "listings:inactive"])
     }
 
     pub(crate) fn businesses(company: CompanyId, filter: BusinessFilter) -> Total {

@@ -205,6 +205,16 @@ async fn check_references(
             errors.insert("role_id".into(), vec![format!("is not a role of this company: use 1 (administrator), 2 (staff) or a custom role id, not {role_id}")]);
         }
     }
+    if let Change::Set(listing) = &input.user_listing_id
+        && !crate::listings::is_listing_id(tx, company, listing).await?
+    {
+        errors.insert(
+            "user_listing_id".into(),
+            vec![format!(
+                "is not a listing of this company: {listing:?} (GET /listings.api lists them)"
+            )],
+        );
+    }
     if let Some(team_ids) = input.team_ids.as_ref().filter(|t| !t.is_empty()) {
         let teams = crate::scoped("teams", company);
         if let Some(problem) = crate::unknown_ids(tx, teams, team_ids, "team").await? {
@@ -364,13 +374,15 @@ pub async fn update(
     if before.is_owner {
         return Err(StoreError::Forbidden(Forbidden::OwnerDetails));
     }
-    // A member's update carries every required field, the e-mail among them (unless
-    // login is disabled): one left out is not kept from before.
-    domain::login::check_email(
-        input.login_enabled.unwrap_or(before.login_enabled),
-        input.email.as_set().map(String::as_str),
-    )
-    .map_err(|problem| StoreError::invalid("email", problem))?;
+    // A member who can log in keeps an e-mail: one left out is kept, one cleared is
+    // refused.
+    let email = match &input.email {
+        Change::Keep => before.email.as_deref(),
+        Change::Set(e) => Some(e.as_str()),
+        Change::Clear => None,
+    };
+    domain::login::check_email(input.login_enabled.unwrap_or(before.login_enabled), email)
+        .map_err(|problem| StoreError::invalid("email", problem))?;
     check_references(&mut tx, company, &input).await?;
     let mut row = Assignments::update();
     assign(&mut row, &input);

@@ -323,6 +323,16 @@ pub async fn order(
     let (action, after) = match movement.order_type {
         OrderType::AddStock => {
             put(&mut tx, company, &item, location, movement.quantity).await?;
+            if let Some(price) = movement.price {
+                // The latest addition's price is the unit price an order sells it at.
+                let stmt = Query::update()
+                    .table("items")
+                    .value("unit_price", price)
+                    .and_where(Expr::col("company_id").eq(company.0))
+                    .and_where(Expr::col("id").eq(item.id))
+                    .to_owned();
+                tx.execute(&stmt).await?;
+            }
             ("stock_added", item.quantity + movement.quantity.get())
         }
         OrderType::NewSale => {

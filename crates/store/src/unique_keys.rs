@@ -66,6 +66,12 @@ const KEYS: &[UniqueKey] = &[
         problem: TAKEN,
     },
     UniqueKey {
+        table: "listings",
+        columns: &["company_id", "name"],
+        field: "name",
+        problem: "has already been taken by another listing of this company",
+    },
+    UniqueKey {
         table: "bundles",
         columns: &["company_id", "name"],
         field: "name",

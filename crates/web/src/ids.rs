@@ -50,6 +50,7 @@ pub mod kind {
         GroupTax => "group tax",
         PaymentHistory => "payment history",
         Bundle => "bundle",
+        Listing => "listing",
     );
 
     /// A fixed asset, inventory or asset stock: one numbering shared by all three, so

@@ -61,6 +61,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let api = resources::persons::routes(api);
     let api = resources::orders::routes(api);
     let api = resources::labels::routes(api);
+    let api = resources::listings::routes(api);
     api.into_parts()
 }
 

@@ -7,9 +7,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use domain::CompanyId;
 use domain::Vocabulary;
 use domain::coupon::ValueType;
-use domain::order::OrderState;
 use domain::pricing::{Coupon, CouponEffect, CustomEntry, Tax};
-use domain::refusal::Conflict;
 use sea_query::{Expr, ExprTrait, Order as SqlOrder, Query};
 use serde_json::json;
 
@@ -183,28 +181,18 @@ pub(super) async fn check_coupons_on(
     check_coupons(tx, company, &ids, day).await
 }
 
-/// Puts coupons on a draft or web order: each must be the company's (422), valid on
-/// the order's day (422), and not on it already (422).
-#[tracing::instrument(level = "debug", skip_all)]
-pub async fn add_coupons(
-    db: &Db,
+/// Puts coupons on order `order` (its row locked): each must be the company's (422),
+/// valid on the order's day (422), and not on it already (422).
+pub(super) async fn coupons_in(
+    tx: &mut Tx,
     company: CompanyId,
-    number: i64,
+    order: &Order,
     ids: &[i64],
     clock: &Clock,
-) -> Result<OrderView, StoreError> {
-    let mut tx = db.begin().await?;
-    let order = lock(&mut tx, company, number).await?;
-    if !matches!(order.state(), OrderState::Drafted | OrderState::WebOrder) {
-        return Err(StoreError::Conflict(Conflict::OrderState {
-            number,
-            state: order.state(),
-            action: "add coupons to",
-        }));
-    }
-    let records = coupons::for_order(&mut tx, company, ids).await?;
-    check_coupons(&mut tx, company, ids, coupon_day(&order, clock)).await?;
-    let present = coupon_ids(&mut tx, company, order.id).await?;
+) -> Result<(), StoreError> {
+    let records = coupons::for_order(tx, company, ids).await?;
+    check_coupons(tx, company, ids, coupon_day(order, clock)).await?;
+    let present = coupon_ids(tx, company, order.id).await?;
     let twice: Vec<String> = ids
         .iter()
         .filter(|id| present.contains(id))
@@ -213,7 +201,11 @@ pub async fn add_coupons(
     if !twice.is_empty() {
         return Err(StoreError::invalid(
             "coupon_ids",
-            format!("are on order #{number} already: {}", twice.join(", ")),
+            format!(
+                "are on order #{} already: {}",
+                order.sequence_num,
+                twice.join(", ")
+            ),
         ));
     }
     let at = crate::now();
@@ -244,17 +236,14 @@ pub async fn add_coupons(
     }
     tx.execute(&insert).await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "order",
         order.id,
         "coupons_added",
         json!({"coupon_ids": ids}),
     )
-    .await?;
-    let view = reprice(&mut tx, company, number).await?;
-    tx.commit().await?;
-    Ok(view)
+    .await
 }
 
 /// Ends a change of an order's charges: history, the price again, and a returned

@@ -23,6 +23,9 @@ pub struct OrderInput {
     /// Required on create.
     pub customer_id: Option<i64>,
     pub business_id: Change<i64>,
+    /// The business by name (`business_name`); turned into `business_id` in the
+    /// write's transaction (`choose_business`).
+    pub business_name: Option<String>,
     pub description: Change<String>,
     pub identification_number: Change<String>,
     pub invoice_heading: Change<String>,
@@ -49,6 +52,7 @@ impl OrderInput {
         let OrderInput {
             customer_id,
             business_id,
+            business_name,
             description,
             identification_number,
             invoice_heading,
@@ -71,7 +75,10 @@ impl OrderInput {
         let keeps = |c: &Change<_>| !matches!(c, Change::Keep);
         [
             sent(customer_id.is_some(), F::CustomerId),
-            sent(!matches!(business_id, Change::Keep), F::Business),
+            sent(
+                !matches!(business_id, Change::Keep) || business_name.is_some(),
+                F::Business,
+            ),
             sent(keeps(description), F::Description),
             sent(keeps(identification_number), F::IdentificationNumber),
             sent(keeps(invoice_heading), F::InvoiceHeading),
@@ -115,6 +122,8 @@ fn assign(row: &mut Assignments, input: &OrderInput) {
     let OrderInput {
         customer_id,
         business_id,
+        // Turned into business_id by choose_business.
+        business_name: _,
         description,
         identification_number,
         invoice_heading,
@@ -170,6 +179,148 @@ fn add(errors: &mut crate::FieldErrors, field: &str, problem: impl Into<String>)
         .push(problem.into());
 }
 
+/// Sets the business of an order whose input names one by `business_name`, or whose
+/// customer (new, or changed by an update) is a contact of businesses: a contact of
+/// one business orders for it; a contact of several must say which (`business_id` or
+/// `business_name`), as the spec requires; a customer who is no business's contact
+/// leaves the order without one. Names are matched exactly (after trimming).
+async fn choose_business(
+    tx: &mut Tx,
+    company: CompanyId,
+    input: &mut OrderInput,
+    before: Option<&Order>,
+) -> Result<(), StoreError> {
+    let customer = input
+        .customer_id
+        .or_else(|| before.and_then(|b| b.customer_id));
+    let of_customer = match customer {
+        Some(c) => {
+            let stmt = Query::select()
+                .from("business_contacts")
+                .expr_as(Expr::col(("businesses", "id")), "id")
+                .expr_as(Expr::col(("businesses", "name")), "name")
+                .inner_join(
+                    "businesses",
+                    sea_query::Cond::all()
+                        .add(
+                            Expr::col(("businesses", "company_id"))
+                                .equals(("business_contacts", "company_id")),
+                        )
+                        .add(
+                            Expr::col(("businesses", "id"))
+                                .equals(("business_contacts", "business_id")),
+                        ),
+                )
+                .and_where(Expr::col(("business_contacts", "company_id")).eq(company.0))
+                .and_where(Expr::col(("business_contacts", "contact_id")).eq(c))
+                .order_by(("businesses", "id"), sea_query::Order::Asc)
+                .to_owned();
+            tx.all::<(i64, String)>(&stmt).await?
+        }
+        None => Vec::new(),
+    };
+    if let Some(name) = input.business_name.take() {
+        let stmt = crate::scoped("businesses", company)
+            .column("id")
+            .and_where(Expr::col("name").eq(name.as_str()))
+            .order_by("id", sea_query::Order::Asc)
+            .to_owned();
+        let named: Vec<i64> = tx
+            .all::<(i64,)>(&stmt)
+            .await?
+            .into_iter()
+            .map(|r| r.0)
+            .collect();
+        let theirs: Vec<i64> = named
+            .iter()
+            .copied()
+            .filter(|id| of_customer.iter().any(|b| b.0 == *id))
+            .collect();
+        let id = match (named.as_slice(), theirs.as_slice()) {
+            ([], _) => {
+                return Err(StoreError::invalid(
+                    "business_name",
+                    format!("is not the name of a business of this company: {name:?}"),
+                ));
+            }
+            ([one], _) | (_, [one]) => *one,
+            _ => {
+                return Err(StoreError::invalid(
+                    "business_name",
+                    format!(
+                        "{name:?} names {} businesses: give business_id",
+                        named.len()
+                    ),
+                ));
+            }
+        };
+        if let Change::Set(given) = input.business_id
+            && given != id
+        {
+            return Err(StoreError::invalid(
+                "business_name",
+                format!("names business {id}, not business_id {given}"),
+            ));
+        }
+        input.business_id = Change::Set(id);
+        return Ok(());
+    }
+    if !matches!(input.business_id, Change::Keep) || input.customer_id.is_none() {
+        return Ok(());
+    }
+    match of_customer.as_slice() {
+        [] if before.is_some_and(|b| b.business_id.is_some()) => {
+            input.business_id = Change::Clear;
+        }
+        [] => {}
+        [(one, _)] => input.business_id = Change::Set(*one),
+        several => {
+            let names: Vec<String> = several
+                .iter()
+                .map(|(id, name)| format!("{name} ({id})"))
+                .collect();
+            let problem = format!(
+                "can't be blank: customer {} is a contact of several businesses ({}); give business_id or business_name",
+                customer.unwrap_or_default(),
+                names.join(", ")
+            );
+            let mut errors = crate::FieldErrors::new();
+            add(&mut errors, "business_id", problem.clone());
+            add(&mut errors, "business_name", problem);
+            return Err(StoreError::Invalid(errors));
+        }
+    }
+    Ok(())
+}
+
+/// Whether address `id` is one of the customer's, or of the order's business (a
+/// business order may ship to its business's addresses,
+/// `/businesses/<id>/shipping_addresses.api`).
+async fn address_of(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: i64,
+    customer: Option<i64>,
+    business: Option<i64>,
+) -> Result<bool, StoreError> {
+    let owners = [
+        ("customer_addresses", "customer_id", customer),
+        ("business_addresses", "business_id", business),
+    ];
+    for (table, owner, of) in owners {
+        let Some(of) = of else { continue };
+        let stmt = crate::scoped(table, company)
+            .column("id")
+            .and_where(Expr::col("id").eq(id))
+            .and_where(Expr::col(owner).eq(of))
+            .to_owned();
+        if tx.optional::<(i64,)>(&stmt).await?.is_some() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// Checks what `input` refers to and the order of its moments, against `before` (an
 /// update) or nothing (a create); every problem at once.
 async fn check(
@@ -196,6 +347,7 @@ async fn check(
             );
         }
     }
+    let business = after(&input.business_id, before.and_then(|b| b.business_id));
     if let Change::Set(b) = input.business_id {
         if !crate::has(tx, "businesses", company, b).await? {
             add(
@@ -236,20 +388,31 @@ async fn check(
         ("shipping_address_id", &input.shipping_address_id),
         ("pick_up_address_id", &input.pick_up_address_id),
     ] {
-        if let Change::Set(a) = change {
-            let stmt = crate::scoped("customer_addresses", company)
-                .column("id")
-                .and_where(Expr::col("id").eq(*a))
-                .and_where(Expr::col("customer_id").eq(customer.unwrap_or(0)))
-                .to_owned();
-            if tx.optional::<(i64,)>(&stmt).await?.is_none() {
-                add(
-                    &mut errors,
-                    field,
-                    format!("is not an address of the order's customer: {a}"),
-                );
-            }
+        if let Change::Set(a) = change
+            && !address_of(tx, company, *a, customer, business).await?
+        {
+            add(
+                &mut errors,
+                field,
+                match business {
+                    Some(b) => format!(
+                        "is not an address of the order's customer or of its business {b}: {a}"
+                    ),
+                    None => format!("is not an address of the order's customer: {a}"),
+                },
+            );
         }
+    }
+    if let Change::Set(name) = &input.user_listing_name
+        && !crate::listings::is_active_name(tx, company, name).await?
+    {
+        add(
+            &mut errors,
+            "user_listing_name",
+            format!(
+                "is not an active listing of this company: {name:?} (GET /listings.api lists them)"
+            ),
+        );
     }
     if let Change::Set(m) = input.assigned_to_id
         && !crate::has(tx, "members", company, m).await?
@@ -307,10 +470,11 @@ async fn check(
 pub async fn create(
     db: &Db,
     company: CompanyId,
-    input: OrderInput,
+    mut input: OrderInput,
     additions: Additions,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
+    choose_business(&mut tx, company, &mut input, None).await?;
     check(&mut tx, company, &input, None).await?;
     let number = counters::next(&mut tx, company, Sequence::Orders).await?;
     let at = now();
@@ -356,7 +520,7 @@ pub async fn update(
     db: &Db,
     company: CompanyId,
     number: i64,
-    input: OrderInput,
+    mut input: OrderInput,
     tz: chrono_tz::Tz,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
@@ -374,6 +538,7 @@ pub async fn update(
             fields: locked,
         }));
     }
+    choose_business(&mut tx, company, &mut input, Some(&before)).await?;
     check(&mut tx, company, &input, Some(&before)).await?;
     // A rented-out order kept longer must still have its items for the longer period.
     if let (OrderState::CheckedOut, Change::Set(due)) = (state, &input.due_at) {

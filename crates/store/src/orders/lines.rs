@@ -11,8 +11,10 @@ use domain::{CompanyId, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order as SqlOrder, Query, SelectStatement};
 use serde_json::json;
 
+use super::charges::coupons_in;
 use super::lock;
 use super::priced::{OrderView, reprice};
+use crate::items::Clock;
 use crate::{Assignments, Db, StoreError, Tx, change_log, now};
 
 /// One item on an order, with the item's number and name.
@@ -154,6 +156,7 @@ struct Addable {
     state: String,
     location_id: Option<i64>,
     price: Option<i64>,
+    unit_price: Option<i64>,
     rate_per_minute: Option<i64>,
     rate_hourly: Option<i64>,
     rate_daily: Option<i64>,
@@ -177,15 +180,17 @@ impl Addable {
     }
 }
 
-/// Puts items on a draft or web order: fixed assets and asset stock need a rental
-/// rate, inventory a price (it is sold with the order); every problem is one 422 and
-/// nothing is added.
+/// Puts items and coupons on a draft or web order: fixed assets and asset stock need a
+/// rental rate, inventory a price (it is sold with the order), coupons must be valid
+/// on the order's day; every problem of both is one 422 and nothing is added.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn add_items(
     db: &Db,
     company: CompanyId,
     number: i64,
     additions: Additions,
+    coupons: &[i64],
+    clock: &Clock,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
@@ -194,10 +199,29 @@ pub async fn add_items(
         return Err(StoreError::Conflict(Conflict::OrderState {
             number,
             state,
-            action: "add items to",
+            action: if additions.is_empty() {
+                "add coupons to"
+            } else {
+                "add items to"
+            },
         }));
     }
-    add_in(&mut tx, company, order.id, &additions).await?;
+    let items = match additions.is_empty() {
+        true => Ok(()),
+        false => add_in(&mut tx, company, order.id, &additions).await,
+    };
+    let coupons = match coupons.is_empty() {
+        true => Ok(()),
+        false => coupons_in(&mut tx, company, &order, coupons, clock).await,
+    };
+    match (items, coupons) {
+        (Ok(()), Ok(())) => {}
+        (Err(StoreError::Invalid(mut a)), Err(StoreError::Invalid(b))) => {
+            a.extend(b);
+            return Err(StoreError::Invalid(a));
+        }
+        (Err(e), _) | (_, Err(e)) => return Err(e),
+    }
     let view = reprice(&mut tx, company, number).await?;
     tx.commit().await?;
     Ok(view)
@@ -234,6 +258,7 @@ pub(super) async fn add_in(
             "state",
             "location_id",
             "price",
+            "unit_price",
             "rate_per_minute",
             "rate_hourly",
             "rate_daily",
@@ -284,11 +309,13 @@ pub(super) async fn add_in(
             (_, q) => q.map_or(1, Quantity::get),
         };
         let sale_price = match kind {
-            AssetType::VolatileAsset => match addition.price.or(item.price) {
+            // The price of the request, else the item's own, else its latest stock
+            // addition's.
+            AssetType::VolatileAsset => match addition.price.or(item.price).or(item.unit_price) {
                 Some(p) => Some(p),
                 None => {
                     problems.push(format!(
-                        "#{n} ({}) is inventory without a price: send volatile_assets_values[{n}][price] or give the item a price",
+                        "#{n} ({}) is inventory that never had a price: add stock with line_item[price] (its latest addition's price is the unit price), give the item a price, or send volatile_assets_values[{n}][price]",
                         item.name
                     ));
                     continue;

@@ -16,9 +16,7 @@ mod returning;
 mod sub_rentals;
 
 pub use booking::{ItemBooking, book, cancel_booking, item_bookings};
-pub use charges::{
-    EntryRecord, NewEntry, add_coupons, add_custom_entry, apply_taxes, charge_damages,
-};
+pub use charges::{EntryRecord, NewEntry, add_custom_entry, apply_taxes, charge_damages};
 pub use closing::{Sale, cancel, mark_for_sale, sell, void};
 pub use fields::{OrderInput, create, update};
 pub(crate) use lines::holds_item;
@@ -277,6 +275,54 @@ pub async fn list(
         ("orders", "id"),
         page,
         crate::lists::counts::orders(company, state),
+    )
+    .await
+}
+
+/// A page of the orders whose expected check-out falls in `[from, to)` (a day of
+/// `checkout_requests/filter.api`), oldest number first: those still waiting to go
+/// out (Draft, Web Order, Booked) unless `every_state`.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn starting(
+    db: &Db,
+    company: CompanyId,
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    every_state: bool,
+    page: Page,
+) -> Result<PageOf<Order>, StoreError> {
+    let waiting = [
+        OrderState::Drafted,
+        OrderState::WebOrder,
+        OrderState::Booked,
+    ]
+    .map(|s| s.as_str());
+    let narrow = |table: Option<&'static str>| {
+        let col = |c: &'static str| match table {
+            Some(t) => Expr::col((t, c)),
+            None => Expr::col(c),
+        };
+        let mut cond = Cond::all()
+            .add(col("expected_checkout_at").gte(from))
+            .add(col("expected_checkout_at").lt(to));
+        if !every_state {
+            cond = cond.add(col("basket_state").is_in(waiting));
+        }
+        cond
+    };
+    let base = crate::scoped("orders", company)
+        .cond_where(narrow(None))
+        .to_owned();
+    let rows = select(company)
+        .cond_where(narrow(Some("orders")))
+        .order_by(("orders", "id"), sea_query::Order::Asc)
+        .to_owned();
+    crate::page_of(
+        db,
+        &base,
+        rows,
+        ("orders", "id"),
+        page,
+        crate::Total::Filtered,
     )
     .await
 }

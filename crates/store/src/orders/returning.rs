@@ -47,7 +47,8 @@ pub struct Return {
     pub only: Option<Selection>,
     /// When what stays out is due back now; its due moment is kept when `None`.
     pub leftovers_due: Option<DateTime<Utc>>,
-    /// The moment late fees run to (`late_due_date`); no late fee when `None`.
+    /// The moment late fees run to (`late_due_date`); `None` is refused when a line
+    /// with a late fee comes back after its due moment.
     pub late_at: Option<DateTime<Utc>>,
     /// Where the items are put back.
     pub location: Option<i64>,
@@ -109,6 +110,9 @@ pub async fn take_back(
     }
     let lines = lines_of(&mut tx, company, order.id).await?;
     let back = selected(&lines, ret.only.as_ref(), number)?;
+    if ret.late_at.is_none() {
+        refuse_unsaid_late_fees(&back, ret.at)?;
+    }
     lock_items(&mut tx, company, lines.iter().filter(|l| is_out(l))).await?;
     items::check_location(&mut tx, company, ret.location, "location_id").await?;
     for b in &back {
@@ -329,6 +333,31 @@ fn selected<'a>(
         }
     }
     Ok(back)
+}
+
+/// The spec makes `late_due_date` mandatory "when a late fee is applied": a line
+/// with a late fee coming back after its due moment without it is a 422 naming the
+/// field, never a return that silently charges nothing.
+fn refuse_unsaid_late_fees(back: &[Back<'_>], at: DateTime<Utc>) -> Result<(), StoreError> {
+    let late: Vec<String> = back
+        .iter()
+        .filter(|b| {
+            b.line.late_fee_kind.is_some()
+                && b.line.late_fee_amount.is_some_and(|a| a > 0)
+                && b.line.due_at.is_some_and(|due| due < at)
+        })
+        .map(|b| format!("#{} ({})", b.line.sequence_num, b.line.asset_name))
+        .collect();
+    if late.is_empty() {
+        return Ok(());
+    }
+    Err(StoreError::invalid(
+        "late_due_date",
+        format!(
+            "can't be blank: {} come(s) back after the due moment with a late fee; give late_due_date (and late_due_time), or use_current_datetime_for_late_return=true, for the moment the fee runs to",
+            late.join(", ")
+        ),
+    ))
 }
 
 /// The late fee for `units` of `line`, due at its due moment and late until `late_at`.

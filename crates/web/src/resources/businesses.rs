@@ -21,7 +21,10 @@ use crate::state::AppState;
 use crate::views::{self, Object, moment};
 
 const FIELDS: &[(&str, &str)] = &[
-    ("name", "required on create and update"),
+    (
+        "name",
+        "required on create; an update may leave it out (kept)",
+    ),
     ("description", "text"),
     ("status", "1 active (default) or 0 inactive"),
     ("industry", "text"),
@@ -72,7 +75,7 @@ pub fn routes(api: Api) -> Api {
         get(details).put_or_patch(update),
         Doc::new(
             "Businesses",
-            "Business details (GET) or update (PUT or PATCH; name required)",
+            "Business details (GET) or update (PUT or PATCH; fields left out are kept)",
         )
         .form("business", FIELDS)
         .query(&[("include_custom_fields", "boolean")])
@@ -117,6 +120,7 @@ async fn read_input(
     state: &AppState,
     company: CompanyId,
     params: &Params,
+    creating: bool,
 ) -> Result<BusinessInput, ApiError> {
     let mut form = Form::new(params, "business");
     let fields = custom_attributes::fields_for_input(
@@ -127,7 +131,11 @@ async fn read_input(
         ATTRIBUTES,
     )
     .await?;
-    let name = form.required_text("name");
+    // Required on create; an update may leave it out (kept), not clear it.
+    let name = match creating {
+        true => form.required_text("name"),
+        false => form.optional_required_text("name"),
+    };
     let description = form.text("description");
     let industry = form.text("industry");
     let email = form.email("email");
@@ -213,7 +221,7 @@ async fn create(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&state, company.id, &params).await?;
+    let input = read_input(&state, company.id, &params, true).await?;
     let business = businesses::create(state.db(), company.id, input).await?;
     answer(&state, &company, business, true).await
 }
@@ -236,7 +244,7 @@ async fn update(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     businesses::find(state.db(), company.id, id).await?;
-    let input = read_input(&state, company.id, &params).await?;
+    let input = read_input(&state, company.id, &params, false).await?;
     let business = businesses::update(state.db(), company.id, id, input).await?;
     answer(&state, &company, business, true).await
 }

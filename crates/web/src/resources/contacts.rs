@@ -22,7 +22,10 @@ use crate::views;
 type Contact = kind::Contact;
 
 const FIELDS: &[(&str, &str)] = &[
-    ("last_name", "required on create and update"),
+    (
+        "last_name",
+        "required on create; an update may leave it out (kept), not clear it",
+    ),
     ("first_name", "text"),
     (
         "email",

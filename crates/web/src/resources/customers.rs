@@ -14,8 +14,14 @@ use crate::views;
 type Customer = kind::Customer;
 
 pub const FIELDS: &[(&str, &str)] = &[
-    ("first_name", "required on create and update"),
-    ("last_name", "required on create and update"),
+    (
+        "first_name",
+        "required on create; an update may leave it out (kept), not clear it",
+    ),
+    (
+        "last_name",
+        "required on create; an update may leave it out (kept), not clear it",
+    ),
     (
         "email",
         "e-mail address; required when login_enabled is true",

@@ -50,7 +50,10 @@ pub fn routes(api: Api) -> Api {
 }
 
 const FIELDS: &[(&str, &str)] = &[
-    ("name", "required, at least 3 characters"),
+    (
+        "name",
+        "required (any length: the 3-character minimum is for items, groups and subgroups)",
+    ),
     ("description", "text"),
     ("street1", "text"),
     ("street2", "text"),

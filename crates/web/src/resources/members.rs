@@ -5,7 +5,7 @@ use axum::extract::State;
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
 use domain::refusal::Forbidden;
-use domain::{CompanyId, PageSize};
+use domain::{Change, CompanyId, PageSize};
 use serde::ser::{Serialize, Serializer};
 use store::address_block::AddressBlock;
 use store::custom_fields::FieldSet;
@@ -77,7 +77,7 @@ pub fn routes(api: Api) -> Api {
     .route(
         "/members/{id}",
         get(details).put_or_patch(update),
-        Doc::new("Members", "Member details (GET) or update (PUT or PATCH: email, first_name, last_name and role_id required; 403 for the company owner)")
+        Doc::new("Members", "Member details (GET) or update (PUT or PATCH: fields left out are kept; 403 for the company owner)")
             .form("user", FIELDS)
             .query(&[("include_custom_fields", "boolean"), ("skip_confirmation_email", "boolean; accepted")])
             .returns("member"),
@@ -129,8 +129,9 @@ impl Serialize for WithFields<'_, MemberView> {
 }
 
 /// Reads `user[...]`. First and last name, role and (unless login is disabled) e-mail
-/// are required on create and on update alike, as the spec says; on update the store
-/// decides about the e-mail, since it knows whether the member can log in.
+/// are required on create; an update may leave them out (kept) but not clear them
+/// (docs/api.md, "Updates"), and the store decides about the e-mail, since it knows
+/// whether the member can log in.
 async fn read_input(
     state: &AppState,
     company: CompanyId,
@@ -159,9 +160,26 @@ async fn read_input(
     {
         form.error("email", problem);
     }
-    let first_name = form.required_text("first_name");
-    let last_name = form.required_text("last_name");
-    let role = form.required_id("role_id").and_then(|id| {
+    let (first_name, last_name, role) = match creating {
+        true => (
+            form.required_text("first_name"),
+            form.required_text("last_name"),
+            form.required_id("role_id"),
+        ),
+        false => (
+            form.optional_required_text("first_name"),
+            form.optional_required_text("last_name"),
+            match form.id("role_id") {
+                Change::Set(id) => Some(id),
+                Change::Keep => None,
+                Change::Clear => {
+                    form.error("role_id", "can't be blank: a member has a role");
+                    None
+                }
+            },
+        ),
+    };
+    let role = role.and_then(|id| {
         let role = Role::from_id(id);
         if role.is_none() {
             form.error(

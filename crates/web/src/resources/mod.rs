@@ -14,6 +14,7 @@ pub mod customers;
 pub mod group_taxes;
 pub mod groups;
 pub mod labels;
+pub mod listings;
 pub mod locations;
 pub mod members;
 pub mod orders;

@@ -18,7 +18,10 @@ use crate::state::AppState;
 use crate::views::{self, Object, moment};
 
 const FIELDS: &[(&str, &str)] = &[
-    ("name", "required on create, at least 3 characters"),
+    (
+        "name",
+        "required on create (any length: the 3-character minimum is for items, groups and subgroups); an update may leave it out",
+    ),
     ("description", "text"),
     ("website", "text"),
     ("address", "text"),

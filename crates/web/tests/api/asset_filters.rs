@@ -70,12 +70,13 @@ async fn every_status_selects_its_assets(kind: Kind) {
         .asset("LED panel", lights, &[("fixed_asset[sub_group_id]", &l)])
         .await;
     let gone = app.asset("Old lamp", lights, &[]).await;
+    let crew = app.listing("Crew").await.to_string();
     let ann = app
         .member(
             "Ann",
             "Tester",
             "ann@example.com",
-            &[("user[user_listing_id]", "crew")],
+            &[("user[user_listing_id]", &crew)],
         )
         .await;
     let bob = app.member("Bob", "Tester", "bob@example.com", &[]).await;
@@ -232,13 +233,31 @@ async fn every_status_selects_its_assets(kind: Kind) {
         [out]
     );
     assert_eq!(
-        numbers(&app, "status=my_user_listing&filter_param_val=crew").await,
+        numbers(
+            &app,
+            &format!("status=my_user_listing&filter_param_val={crew}")
+        )
+        .await,
         [out]
     );
     assert_eq!(
-        numbers(&app, "status=outside_user_listing&filter_param_val=crew").await,
+        numbers(
+            &app,
+            &format!("status=outside_user_listing&filter_param_val={crew}")
+        )
+        .await,
         [late]
     );
+    // The listing is a real one: an unknown one is a 422, not an empty page.
+    for status in ["my_user_listing", "outside_user_listing"] {
+        for value in ["crew", "999999"] {
+            app.get(&format!(
+                "/assets/filter.api?status={status}&filter_param_val={value}"
+            ))
+            .await
+            .expect_invalid("filter_param_val");
+        }
+    }
     assert_eq!(
         numbers(&app, "status=product_model_number&filter_param_val=EOS-R5").await,
         [free]
@@ -250,6 +269,8 @@ async fn every_status_selects_its_assets(kind: Kind) {
         [panel]
     );
     assert_eq!(numbers(&app, "status=pending%20audit").await, [out]);
+    // The underscore spelling docs/api.md names reads the same.
+    assert_eq!(numbers(&app, "status=pending_audit").await, [out]);
     assert_eq!(
         numbers(
             &app,

@@ -143,7 +143,7 @@ async fn business_validation_and_refusals_write_nothing(kind: Kind) {
     let id = app.business("Acme", &[]).await;
     let path = format!("/businesses/{id}.api");
     let before = app.get(&path).await.body["business"].clone();
-    app.patch(&path, &[("business[industry]", "Film")])
+    app.patch(&path, &[("business[name]", "null")])
         .await
         .expect_invalid("name");
     app.patch(
@@ -153,6 +153,14 @@ async fn business_validation_and_refusals_write_nothing(kind: Kind) {
     .await
     .expect_invalid("status");
     assert_eq!(app.get(&path).await.body["business"], before);
+    // An update without the name keeps it.
+    let b = app
+        .patch(&path, &[("business[industry]", "Film")])
+        .await
+        .into_body(StatusCode::OK)["business"]
+        .clone();
+    assert_eq!(b["name"], "Acme");
+    assert_eq!(b["industry"], "Film");
 }
 
 async fn business_list_pages_at_20_with_every_filter(kind: Kind) {
@@ -198,6 +206,10 @@ async fn business_list_pages_at_20_with_every_filter(kind: Kind) {
     assert_eq!(list("filter=active_customers").await, vec![renting, booked]);
     assert_eq!(
         list("filter=completed_orders&filter_val=%3E2").await,
+        vec![regular]
+    );
+    assert_eq!(
+        list("filter=completed_orders&filter_val=greater_than%202").await,
         vec![regular]
     );
     assert_eq!(
@@ -314,8 +326,9 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     .await
     .expect_invalid("business_ids");
 
-    // Update: last name required; business_ids replaces the list.
-    app.patch(&path, &[("contact[first_name]", "Robert")])
+    // Update: last name kept when left out, never cleared; business_ids replaces the
+    // list.
+    app.patch(&path, &[("contact[last_name]", "null")])
         .await
         .expect_invalid("last_name");
     app.patch(
@@ -341,6 +354,12 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     assert_eq!(u["full_name"], "Robert Builder");
     assert_eq!(u["business_ids"], json!([globex]));
     assert_eq!(u["email"], "bob@acme.example");
+    let u = app
+        .patch(&path, &[("contact[description]", "Site lead")])
+        .await
+        .into_body(StatusCode::OK)["contact"]
+        .clone();
+    assert_eq!(u["full_name"], "Robert Builder", "names left out are kept");
 
     // Delete: refused with open orders, then gone.
     app.order(Some(id), Some(globex), "checked_out").await;

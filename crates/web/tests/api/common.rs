@@ -346,6 +346,13 @@ impl TestApp {
         res.body["customer"]["id"].as_i64().expect("id")
     }
 
+    /// Creates a store listing and returns its id.
+    pub async fn listing(&self, name: &str) -> i64 {
+        let res = self.post("/listings.api", &[("listing[name]", name)]).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["listing"]["id"].as_i64().expect("id")
+    }
+
     /// Creates a business and returns its id.
     pub async fn business(&self, name: &str, extra: &[(&str, &str)]) -> i64 {
         let mut form = vec![("business[name]", name)];

@@ -452,6 +452,7 @@ async fn ids_that_are_not_ids_are_a_404_naming_the_kind(kind: Kind) {
         ("/users/1/shipping_addresses/{}.api", "address"),
         ("/pricing_coupons/{}.api", "coupon"),
         ("/group_taxes/{}.api", "group tax"),
+        ("/listings/{}.api", "listing"),
     ] {
         for bad in ["abc", "0", "-3", "1.5", "99999999999999999999"] {
             let res = app.get(&path.replace("{}", bad)).await;

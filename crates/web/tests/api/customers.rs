@@ -183,10 +183,11 @@ async fn update_requires_names_and_keeps_the_rest(kind: Kind) {
         .await;
     let path = format!("/customers/{id}.api");
     let before = app.get(&path).await.body["customer"].clone();
-    app.patch(&path, &[("customer[last_name]", "King")])
+    // The names the spec says are "to be specified" may be left out, not cleared.
+    app.patch(&path, &[("customer[first_name]", "null")])
         .await
         .expect_invalid("first_name");
-    app.patch(&path, &[("customer[first_name]", "Ada")])
+    app.patch(&path, &[("customer[last_name]", "null")])
         .await
         .expect_invalid("last_name");
     app.patch(
@@ -234,6 +235,17 @@ async fn update_requires_names_and_keeps_the_rest(kind: Kind) {
     assert_eq!(c["email"], "ada@example.com", "fields left out are kept");
     assert_eq!(c["phone_number"], "1");
     assert_eq!(c["created_at"], before["created_at"]);
+    // An update without the names keeps them.
+    let c = app
+        .patch(&path, &[("customer[description]", "Regular")])
+        .await
+        .into_body(StatusCode::OK)["customer"]
+        .clone();
+    assert_eq!(
+        (c["first_name"].clone(), c["last_name"].clone()),
+        (Value::from("Ada"), Value::from("King"))
+    );
+    assert_eq!(c["description"], "Regular");
     app.put(
         &path,
         &[
@@ -482,6 +494,15 @@ async fn order_filters_count_real_orders(kind: Kind) {
         ids(res.expect(StatusCode::OK), "customers"),
         vec![regular],
         "a comparison in a GET body"
+    );
+    assert_eq!(
+        list("filter=completed_orders&filter_val=greater_than%205").await,
+        vec![regular],
+        "the spec's comparison in words"
+    );
+    assert_eq!(
+        list("filter=completed_orders&filter_val=less-than+2").await,
+        vec![renting, once, never]
     );
     assert_eq!(
         list("filter=completed_orders&filter_val=%3C2").await,

@@ -315,6 +315,15 @@ async fn list_filters_by_status_and_pages(kind: Kind) {
     app.get("/locations/get_line_item_locations.api?page=two")
         .await
         .expect_invalid("page");
+    // include_custom_fields is checked, and (locations have no custom fields) the
+    // same list comes back with it.
+    app.get("/locations/get_line_item_locations.api?include_custom_fields=maybe")
+        .await
+        .expect_invalid("include_custom_fields");
+    let with = app
+        .get("/locations/get_line_item_locations.api?include_custom_fields=true")
+        .await;
+    assert_eq!(with.expect(StatusCode::OK), body);
 }
 
 async fn sequence_numbers_never_repeat_under_concurrent_creates(kind: Kind) {

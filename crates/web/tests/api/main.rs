@@ -16,6 +16,7 @@ mod customers;
 mod groups;
 mod labels;
 mod limits;
+mod listings;
 mod locations;
 mod member_addresses;
 mod members;

@@ -10,7 +10,7 @@ both!(
     racing_creates_with_one_email_make_one_member,
     list_filters_by_email_employee_id_and_status,
     list_pages_at_25_and_includes_custom_fields_on_request,
-    update_requires_the_spec_fields_and_keeps_the_rest,
+    update_keeps_what_it_leaves_out,
     the_owner_is_an_administrator_member_the_api_cannot_change,
     activate_and_deactivate_change_status,
     other_companies_cannot_see_touch_or_refer_to_members,
@@ -59,6 +59,7 @@ async fn member_count(app: &TestApp) -> usize {
 
 async fn create_with_every_field_and_read(kind: Kind) {
     let app = TestApp::new(kind).await;
+    let listing = app.listing("North Shop").await.to_string();
     let crew = team(&app, "Field Crew").await;
     let night = team(&app, "Night Shift").await;
     let role = custom_role(&app, "Technician").await;
@@ -80,7 +81,7 @@ async fn create_with_every_field_and_read(kind: Kind) {
                 ("user[last_name]", "Doe"),
                 ("user[role_id]", &role.to_string()),
                 ("user[employee_id]", "EMP-007"),
-                ("user[user_listing_id]", "L-12"),
+                ("user[user_listing_id]", &listing),
                 ("user[team_ids][]", &crew.to_string()),
                 ("user[team_ids][]", &night.to_string()),
                 ("user[address_name]", "Home"),
@@ -110,7 +111,7 @@ async fn create_with_every_field_and_read(kind: Kind) {
     assert_eq!(m["role_id"], role);
     assert_eq!(m["role_name"], "Technician");
     assert_eq!(m["employee_identification_number"], "EMP-007");
-    assert_eq!(m["user_listing_id"], "L-12");
+    assert_eq!(m["user_listing_id"], listing.as_str());
     assert_eq!(m["team_ids"], json!([crew, night]));
     assert_eq!(m["address_name"], "Home");
     assert_eq!(m["address"], "1 Main St");
@@ -612,7 +613,7 @@ async fn list_pages_at_25_and_includes_custom_fields_on_request(kind: Kind) {
         .expect_invalid("include_custom_fields");
 }
 
-async fn update_requires_the_spec_fields_and_keeps_the_rest(kind: Kind) {
+async fn update_keeps_what_it_leaves_out(kind: Kind) {
     let app = TestApp::new(kind).await;
     let crew = team(&app, "Field Crew").await;
     let night = team(&app, "Night Shift").await;
@@ -640,20 +641,16 @@ async fn update_requires_the_spec_fields_and_keeps_the_rest(kind: Kind) {
         ("user[role_id]", "2"),
     ];
 
-    // Each of the spec's required fields must be sent.
-    for missing in [
-        "user[email]",
-        "user[first_name]",
-        "user[last_name]",
-        "user[role_id]",
+    // The fields the spec says are "to be specified" may be left out (below), but
+    // not cleared.
+    for (cleared, value) in [
+        ("user[email]", "null"),
+        ("user[first_name]", "null"),
+        ("user[last_name]", "null"),
+        ("user[role_id]", "null"),
     ] {
-        let form: Vec<_> = required
-            .iter()
-            .copied()
-            .filter(|(f, _)| *f != missing)
-            .chain([("user[fax]", "555 0199")])
-            .collect();
-        let field = missing.trim_start_matches("user[").trim_end_matches(']');
+        let form = [(cleared, value), ("user[fax]", "555 0199")];
+        let field = cleared.trim_start_matches("user[").trim_end_matches(']');
         app.put(&path, &form).await.expect_invalid(field);
     }
     let mut taken = required.to_vec();
@@ -671,6 +668,19 @@ async fn update_requires_the_spec_fields_and_keeps_the_rest(kind: Kind) {
         app.get(&path).await.body["member"],
         before,
         "refused updates changed nothing"
+    );
+
+    // An update of one field keeps the rest, the spec's "to be specified" among them.
+    let m = member_of(
+        app.put(&path, &[("user[fax]", "555 0199")])
+            .await
+            .expect(StatusCode::OK),
+    )
+    .clone();
+    assert_eq!(m["fax"], "555 0199");
+    assert_eq!(
+        (&m["email"], &m["full_name"], &m["role_id"]),
+        (&before["email"], &before["full_name"], &before["role_id"])
     );
 
     // Fields left out are kept; team_ids replaces the list.

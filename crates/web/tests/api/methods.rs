@@ -91,9 +91,12 @@ async fn a_member_update_sent_with_patch_updates_it(kind: Kind) {
         "Augusta King"
     );
     // PATCH validates as PUT does, and a refused PATCH changes nothing.
-    app.patch(&path, &[("user[first_name]", "Ada")])
-        .await
-        .expect_invalid("last_name");
+    app.patch(
+        &path,
+        &[("user[first_name]", "Ada"), ("user[last_name]", "null")],
+    )
+    .await
+    .expect_invalid("last_name");
     assert_eq!(app.get(&path).await.body["member"]["first_name"], "Augusta");
 }
 

@@ -190,10 +190,16 @@ async fn bad_charges_are_refused_and_change_nothing(kind: Kind) {
         (add.clone(), vec![("coupon_ids", "999999")], "coupon_ids"),
         (add.clone(), vec![("coupon_ids", "")], "coupon_ids"),
         (add.clone(), vec![("coupon_ids", "x")], "coupon_ids"),
+        // With items in the same request, an item refused refuses the coupon too.
         (
             add.clone(),
             vec![("coupon_ids", &good), ("asset_ids", "1")],
-            "coupon_ids",
+            "asset_ids",
+        ),
+        (
+            add.clone(),
+            vec![("coupon_ids", &expired), ("asset_ids", "999999")],
+            "asset_ids",
         ),
         (
             format!("/baskets/{n}/apply_taxes.api"),
@@ -262,10 +268,22 @@ async fn bad_charges_are_refused_and_change_nothing(kind: Kind) {
     assert_eq!(b["net_amount"], "30.00", "{b}");
     assert_eq!(b["coupons"], serde_json::json!([]));
     assert_eq!(b["custom_entries"], serde_json::json!([]));
-    // A coupon goes on once.
-    app.patch(&add, &[("coupon_ids", &good)])
-        .await
-        .expect(StatusCode::OK);
+    // A coupon goes on once; with an item in the same request (the spec does not keep
+    // them apart), both go on.
+    let group = app.group("Poles").await;
+    let pole = crate::orders::rented_asset(&app, group, "Pole", &[("daily", "2")]).await;
+    let b = patch(
+        &app,
+        &add,
+        &[("coupon_ids", &good), ("asset_ids", &pole.to_string())],
+    )
+    .await;
+    assert_eq!(b["coupons"].as_array().map(Vec::len), Some(1), "{b}");
+    assert_eq!(
+        b["order_line_items"].as_array().map(Vec::len),
+        Some(2),
+        "{b}"
+    );
     app.patch(&add, &[("coupon_ids", &good)])
         .await
         .expect_invalid("coupon_ids");

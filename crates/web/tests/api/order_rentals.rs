@@ -569,6 +569,16 @@ async fn a_full_return_brings_everything_back_with_late_fees(kind: Kind) {
     .await
     .expect(StatusCode::OK);
     let shelf = app.location("Shelf", &[]).await.to_string();
+    // Back after its due moment with a late fee but no late_due_date, which the spec
+    // makes mandatory then: a 422 naming it, and nothing comes back.
+    let res = take_back(&app, n, &[("return_date", &day(3))]).await;
+    let problem = res.body["errors"]["late_due_date"][0]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    res.expect_invalid("late_due_date");
+    assert!(problem.contains(&format!("#{}", s.tent)), "{problem}");
+    assert_eq!(state_of(&app, n).await, "checked_out");
     // Due at the end of tomorrow; late fees run to the start of the day after the
     // next: 1 day and 1 minute late, 2 started days of 5.00.
     let b = take_back(
@@ -777,8 +787,8 @@ async fn sub_rental_items_go_out_and_come_back(kind: Kind) {
     let n = draft(&app, s.ann, &s.tent.to_string(), &[]).await;
     let add = format!("/baskets/{n}/add_sub_rent_item.api");
     for (form, field) in [
-        (vec![("baskets_sub_rent_item[price]", "5")], "name"),
-        (vec![("baskets_sub_rent_item[name]", "Generator")], "price"),
+        (vec![("baskets_sub_rent_item[price]", "five")], "price"),
+        (vec![("baskets_sub_rent_item[price]", "-1")], "price"),
         (
             vec![
                 ("baskets_sub_rent_item[name]", "Generator"),
@@ -798,6 +808,24 @@ async fn sub_rental_items_go_out_and_come_back(kind: Kind) {
     ] {
         app.patch(&add, &form).await.expect_invalid(field);
     }
+    // The spec requires neither a name nor a price: called by its item number (or
+    // "Sub-rental item"), priced 0.00.
+    let ann = s.ann.to_string();
+    let other = crate::orders::create(&app, &[("basket[customer_id]", &ann)])
+        .await
+        .into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap();
+    let other_add = format!("/baskets/{other}/add_sub_rent_item.api");
+    app.patch(&other_add, &[("baskets_sub_rent_item[item_no]", "GEN-9")])
+        .await
+        .expect(StatusCode::OK);
+    let b = app.patch(&other_add, &[]).await.into_body(StatusCode::OK);
+    let subs = &b["basket"]["baskets_sub_rent_items"];
+    assert_eq!(subs[0]["name"], "GEN-9", "{b}");
+    assert_eq!(subs[0]["price"], "0.00");
+    assert_eq!(subs[0]["amount"], "0.00");
+    assert_eq!(subs[1]["name"], "Sub-rental item");
     app.patch(
         &add,
         &[

@@ -18,6 +18,8 @@ both!(
     fifty_racing_bookings_of_one_asset_book_it_once,
     racing_bookings_never_promise_stock_beyond_its_units,
     orders_created_and_booked_at_once_all_succeed,
+    business_orders_follow_the_spec,
+    order_moments_follow_the_spec,
 );
 
 pub(crate) async fn create(app: &TestApp, form: &[(&str, &str)]) -> crate::common::Res {
@@ -430,7 +432,9 @@ async fn items_that_cannot_go_on_an_order_are_refused(kind: Kind) {
         "{problems}"
     );
     assert!(
-        problems.contains(&format!("#{no_price} (Pegs) is inventory without a price")),
+        problems.contains(&format!(
+            "#{no_price} (Pegs) is inventory that never had a price"
+        )),
         "{problems}"
     );
     assert!(problems.contains("#9999 is not an asset"), "{problems}");
@@ -471,6 +475,47 @@ async fn items_that_cannot_go_on_an_order_are_refused(kind: Kind) {
     add(no_price.to_string(), priced)
         .await
         .expect_invalid("asset_ids");
+    // Inventory whose stock was added at a price goes on at the latest addition's
+    // price, with the spec's parameters alone (no price among them).
+    let store = app.location("Store", &[]).await.to_string();
+    let rope = app.stock_item("/inventory", "Rope", group, &[]).await;
+    for price in ["0.40", "0.75"] {
+        app.post(
+            &format!("/inventory/{rope}/order.api"),
+            &[
+                ("order_type", "Add Stock"),
+                ("line_item[quantity]", "10"),
+                ("line_item[price]", price),
+                ("line_item[location_id]", &store),
+            ],
+        )
+        .await
+        .expect(StatusCode::OK);
+    }
+    let b = add(
+        rope.to_string(),
+        vec![
+            (
+                format!("volatile_assets_values[{rope}][quantity]"),
+                "4".into(),
+            ),
+            (
+                format!("volatile_assets_values[{rope}][location_id]"),
+                store.clone(),
+            ),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    let line = b["basket"]["order_line_items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["sequence_num"] == rope)
+        .cloned()
+        .unwrap();
+    assert_eq!(line["sale_price"], "0.75", "{line}");
+    assert_eq!(line["quantity"], 4);
     // Only drafts take items.
     app.order(Some(ann), None, "completed").await;
     let res = app
@@ -917,4 +962,149 @@ async fn orders_created_and_booked_at_once_all_succeed(kind: Kind) {
         statuses.iter().all(|s| *s == StatusCode::OK),
         "{statuses:?}"
     );
+}
+
+/// `business_name`, the contact of several businesses, and the business's addresses.
+async fn business_orders_follow_the_spec(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let acme = app.business("Acme", &[]).await;
+    let globex = app.business("Globex", &[]).await;
+    let both = format!("{acme},{globex}");
+    let jo = app.contact("Jo", &both, &[]).await.to_string();
+    let solo = app
+        .contact("Solo", &acme.to_string(), &[])
+        .await
+        .to_string();
+    let before = order_count(&app).await;
+    // A contact of several businesses must say which: a 422 naming both fields.
+    let res = create(&app, &[("basket[customer_id]", &jo)]).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    for field in ["business_id", "business_name"] {
+        let problem = res.body["errors"][field][0].as_str().unwrap_or_default();
+        assert!(
+            problem.contains("Acme") && problem.contains("Globex"),
+            "{}",
+            res.body
+        );
+    }
+    for (form, field) in [
+        (vec![("business_name", "Initech")], "business_name"),
+        (
+            vec![
+                ("business_name", "Acme"),
+                ("business_id", &globex.to_string()),
+            ],
+            "business_name",
+        ),
+    ] {
+        let mut form = form.clone();
+        form.push(("basket[customer_id]", &jo));
+        create(&app, &form).await.expect_invalid(field);
+    }
+    assert_eq!(order_count(&app).await, before, "nothing was written");
+    // By name.
+    let b = create(
+        &app,
+        &[("basket[customer_id]", &jo), ("business_name", "Globex")],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    assert_eq!(b["basket"]["business_id"], globex, "{b}");
+    let n = b["basket"]["sequence_num"].as_i64().unwrap();
+    let b = app
+        .patch(&format!("/baskets/{n}.api"), &[("business_name", "Acme")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(b["basket"]["business_id"], acme, "{b}");
+    // A contact of one business orders for it.
+    let b = create(&app, &[("basket[customer_id]", &solo)])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(b["basket"]["business_id"], acme, "{b}");
+    // The business's addresses serve as the order's shipping and pick-up addresses;
+    // another business's do not.
+    let address = |business: i64| {
+        let app = &app;
+        async move {
+            app.post(
+                &format!("/businesses/{business}/shipping_addresses.api"),
+                &[
+                    ("shipping_address[name]", "Dock"),
+                    ("shipping_address[street1]", "1 Quay"),
+                ],
+            )
+            .await
+            .into_body(StatusCode::OK)["shipping_address"]["id"]
+                .as_i64()
+                .unwrap()
+                .to_string()
+        }
+    };
+    let dock = address(acme).await;
+    let elsewhere = address(globex).await;
+    let b = app
+        .patch(
+            &format!("/baskets/{n}.api"),
+            &[
+                ("basket[shipping_address_id]", &dock),
+                ("basket[pick_up_address_id]", &dock),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(b["basket"]["shipping_address_id"].to_string(), dock, "{b}");
+    assert_eq!(b["basket"]["pick_up_address_id"].to_string(), dock);
+    app.patch(
+        &format!("/baskets/{n}.api"),
+        &[("basket[shipping_address_id]", &elsewhere)],
+    )
+    .await
+    .expect_invalid("shipping_address_id");
+}
+
+/// `start_time` is the time of `due_date`; billing may start at the check-out and
+/// end at the due moment, not outside them.
+async fn order_moments_follow_the_spec(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let ann = app.customer("Ann", "Renter", &[]).await.to_string();
+    let b = create(
+        &app,
+        &[
+            ("basket[customer_id]", &ann),
+            ("expected_checkout_date", "03/01/2030"),
+            ("expected_checkout_time", "09:00"),
+            ("due_date", "03/04/2030"),
+            ("start_time", "17:30"),
+            ("bill_from", "03/01/2030"),
+            ("bill_from_time", "09:00"),
+            ("bill_to", "03/04/2030"),
+            ("bill_to_time", "17:30"),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    let o = &b["basket"];
+    assert_eq!(o["expected_checkout_date"], "2030-03-01 09:00:00", "{b}");
+    assert_eq!(o["due_date"], "2030-03-04 17:30:00", "{b}");
+    assert_eq!(o["bill_from"], "2030-03-01 09:00:00");
+    assert_eq!(o["bill_to"], "2030-03-04 17:30:00");
+    let n = o["sequence_num"].as_i64().unwrap();
+    for (form, field) in [
+        (
+            vec![("bill_from", "03/01/2030"), ("bill_from_time", "08:59")],
+            "bill_from",
+        ),
+        (
+            vec![("bill_to", "03/04/2030"), ("bill_to_time", "17:31")],
+            "bill_to",
+        ),
+        (
+            vec![("due_date", "03/04/2030"), ("start_time", "25:00")],
+            "start_time",
+        ),
+    ] {
+        app.patch(&format!("/baskets/{n}.api"), &form)
+            .await
+            .expect_invalid(field);
+    }
 }

@@ -357,6 +357,69 @@ async fn checkout_requests_filter_by_start_date(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(later["reservation_requests"].as_array().unwrap().len(), 1);
+    assert_eq!(later["baskets"], json!([]));
+    // Orders going out on the day are listed beside the requests: those waiting to go
+    // out, or every one with all=true.
+    let ann_c = app.customer("Ann", "Renter", &[]).await.to_string();
+    let order = |from: String| {
+        let app = &app;
+        let ann_c = ann_c.clone();
+        async move {
+            app.post(
+                "/baskets.api",
+                &[
+                    ("basket[customer_id]", ann_c.as_str()),
+                    ("expected_checkout_date", from.as_str()),
+                    ("expected_checkout_time", "10:00"),
+                ],
+            )
+            .await
+            .into_body(StatusCode::OK)["basket"]["sequence_num"]
+                .as_i64()
+                .unwrap()
+        }
+    };
+    let today_order = order(day(0)).await;
+    let cancelled = order(day(0)).await;
+    let later_order = order(day(3)).await;
+    app.patch(&format!("/baskets/{cancelled}/cancel.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let numbers = |body: &serde_json::Value| -> Vec<i64> {
+        body["baskets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["sequence_num"].as_i64().unwrap())
+            .collect()
+    };
+    let pending = app
+        .get("/checkout_requests/filter.api")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(numbers(&pending), [today_order], "{pending}");
+    assert_eq!(pending["reservation_requests"].as_array().unwrap().len(), 1);
+    assert_eq!(pending["baskets"][0]["basket_state"], "drafted");
+    assert_eq!(pending["total_pages"], 1);
+    let all = app
+        .get("/checkout_requests/filter.api?all=true")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(numbers(&all), [today_order, cancelled]);
+    let later = app
+        .get(&format!(
+            "/checkout_requests/filter.api?start_date={}",
+            day(3)
+        ))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(numbers(&later), [later_order]);
+    let past_the_end = app
+        .get("/checkout_requests/filter.api?page=2")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(past_the_end["baskets"], json!([]));
+    assert_eq!(past_the_end["total_pages"], 1);
     app.get("/checkout_requests/filter.api?start_date=someday")
         .await
         .into_body(StatusCode::UNPROCESSABLE_ENTITY);

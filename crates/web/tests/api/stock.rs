@@ -833,6 +833,24 @@ async fn stock_check_out_and_partial_check_in(kind: Kind) {
     )
     .await
     .expect_invalid("selected_line_items");
+    // The spec's override flag is read on check-in too: not a boolean, a 422.
+    app.post(
+        &format!("/stock_assets/{n}/checkin.api"),
+        &[
+            ("selected_line_items", line_s.as_str()),
+            (
+                "remove_stock_values[override_conflicting_reservations]",
+                "notabool",
+            ),
+        ],
+    )
+    .await
+    .expect_invalid("override_conflicting_reservations");
+    let current = app
+        .get(&format!("/stock_assets/{n}/get_current_checkouts.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(current["line_items"][0]["quantity_checked_out"], 3);
     // Extend, then deleting is refused while units are out.
     let week = (chrono::Utc::now() + chrono::Duration::days(7))
         .format("%m/%d/%Y")
@@ -856,6 +874,10 @@ async fn stock_check_out_and_partial_check_in(kind: Kind) {
         &[
             ("selected_line_items", line_s.as_str()),
             ("line_item[location_id]", b.as_str()),
+            (
+                "remove_stock_values[override_conflicting_reservations]",
+                "true",
+            ),
         ],
     )
     .await

@@ -52,10 +52,10 @@ pub(super) fn routes(api: Api) -> Api {
     .route(
         "/checkout_requests/filter",
         get(filter),
-        Doc::new("Reservations", "Reservation requests starting on a day, pending only unless all=true, 25 a page")
+        Doc::new("Reservations", "What starts on a day: reservation requests (pending only unless all=true) as reservation_requests, and orders expected to go out that day (Draft, Web Order or Booked unless all=true) as baskets; the two lists are paged side by side, 25 of each a page, total_pages the longer one's")
             .query(&[
-                ("start_date", "the first day of the requests (mm/dd/yyyy); default today"),
-                ("all", "boolean: every status, not only pending"),
+                ("start_date", "the first day of the requests and orders (mm/dd/yyyy); default today"),
+                ("all", "boolean: every status, not only pending requests and orders waiting to go out"),
                 ("page", "page number, default 1"),
             ])
             .returns_page("reservation_requests"),
@@ -244,7 +244,7 @@ async fn filter(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<views::Reply, ApiError> {
+) -> Result<Json<Value>, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let day = match params.get("start_date") {
         None => today(&tenant).0,
@@ -263,7 +263,29 @@ async fn filter(
         starting_on: Some(day),
         ..ReservationFilter::default()
     };
-    page_of(&state, &tenant, &filter, page).await
+    let requests = reservations::list(state.db(), tenant.0.id, &filter, page)
+        .await
+        .map_err(ApiError::from_item)?;
+    // The orders (baskets) going out that day, in the company's time zone.
+    let tz = tenant.0.time_zone;
+    let midnight =
+        |d: chrono::NaiveDate| domain::item::local_moment(d, Some(chrono::NaiveTime::MIN), tz);
+    let next = day.succ_opt().unwrap_or(day);
+    let orders = store::orders::starting(
+        state.db(),
+        tenant.0.id,
+        (midnight(day), midnight(next)),
+        all,
+        page,
+    )
+    .await?;
+    // Two lists paged side by side: page n holds the n-th page of each.
+    Ok(Json(json!({
+        "reservation_requests": requests.records.iter().map(|r| render(r, tz)).collect::<Vec<_>>(),
+        "baskets": orders.records.iter().map(|o| crate::resources::orders::summary(o, tz)).collect::<Vec<_>>(),
+        "total_pages": page.total_pages(requests.total).max(page.total_pages(orders.total)),
+        "current_page": page.number,
+    })))
 }
 
 /// A member's reservation requests: of fixed assets (`FIXED`), or of inventory and

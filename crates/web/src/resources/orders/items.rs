@@ -22,7 +22,7 @@ const ADD: &[(&str, &str)] = &[
     ),
     (
         "coupon_ids",
-        "instead of asset_ids: a comma list of coupon ids to put on the order, each active and valid on the order's check-out day (or today)",
+        "alone or with asset_ids: a comma list of coupon ids to put on the order, each active and valid on the order's check-out day (or today)",
     ),
     (
         "stock_assets_values[<n>][quantity]",
@@ -67,12 +67,12 @@ pub(super) fn routes(api: Api) -> Api {
         .form(
             "baskets_sub_rent_item",
             &[
-                ("name", "required"),
+                ("name", "text: what it is (default: its item_no, else \"Sub-rental item\")"),
                 ("is_for_rent", "true (default) or false: sold with the order"),
                 ("location", "text: where it is"),
                 ("quantity", "units, 1 to 1000000000, default 1"),
                 ("item_no", "text: the supplier's number"),
-                ("price", "required: the price per unit for the order, an amount"),
+                ("price", "the price per unit for the order, an amount (default 0.00)"),
             ],
         )
         .returns("basket"),
@@ -188,27 +188,30 @@ async fn add(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    if params.contains("coupon_ids") {
-        let mut form = crate::form::Form::new(&params, "basket");
-        let ids = form.ids_at("coupon_ids", "coupon_ids", "coupon ids");
-        if ids.is_empty() && !form.has_errors_for("coupon_ids") {
-            form.error("coupon_ids", "can't be blank: a comma list of coupon ids");
-        }
-        if params.contains("asset_ids") {
-            form.error(
-                "coupon_ids",
-                "come in their own request: send asset_ids and coupon_ids separately",
-            );
-        }
-        form.finish()?;
-        let clock = crate::resources::assets::clock(&tenant);
-        let view = orders::add_coupons(state.db(), tenant.0.id, number, &ids, &clock)
-            .await
-            .map_err(ApiError::from_order)?;
-        return Ok(answer(&view, tenant.0.time_zone));
+    let mut form = crate::form::Form::new(&params, "basket");
+    let coupons = match params.contains("coupon_ids") {
+        true => form.ids_at("coupon_ids", "coupon_ids", "coupon ids"),
+        false => Vec::new(),
+    };
+    let blank = params.contains("coupon_ids") && coupons.is_empty();
+    if blank && !form.has_errors_for("coupon_ids") {
+        form.error("coupon_ids", "can't be blank: a comma list of coupon ids");
     }
-    let additions = read_additions(&params, true)?;
-    let view = orders::add_items(state.db(), tenant.0.id, number, additions)
+    let additions = match params.contains("coupon_ids") {
+        // Coupons alone, or with items (the spec does not keep them apart).
+        true => read_additions(&params, false),
+        false => read_additions(&params, true),
+    };
+    let additions = match (form.finish(), additions) {
+        (Ok(()), Ok(a)) => a,
+        (Err(ApiError::Invalid(mut a)), Err(ApiError::Invalid(b))) => {
+            a.extend(b);
+            return Err(ApiError::Invalid(a));
+        }
+        (Err(e), _) | (_, Err(e)) => return Err(e),
+    };
+    let clock = crate::resources::assets::clock(&tenant);
+    let view = orders::add_items(state.db(), tenant.0.id, number, additions, &coupons, &clock)
         .await
         .map_err(ApiError::from_order)?;
     Ok(answer(&view, tenant.0.time_zone))
@@ -245,28 +248,34 @@ async fn add_sub_rental(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = crate::form::Form::new(&params, "baskets_sub_rent_item");
-    let name = form.required_text("name");
     let is_for_rent = form.boolean("is_for_rent").unwrap_or(true);
     let text = |form: &mut crate::form::Form<'_>, field: &str| match form.text(field) {
         domain::Change::Set(t) => Some(t),
         _ => None,
     };
+    let name = text(&mut form, "name");
     let location = text(&mut form, "location");
     let item_no = text(&mut form, "item_no");
     let quantity = match params.get("baskets_sub_rent_item[quantity]") {
         None | Some("") => Quantity::new(1).ok(),
         Some(_) => form.quantity("quantity"),
     };
-    let price = form.required_text("price").and_then(|raw| {
-        domain::money::Money::parse(&raw)
+    // The spec requires neither a name nor a price: a nameless item is called by its
+    // item number (else "Sub-rental item"), one without a price costs nothing.
+    let price = match text(&mut form, "price") {
+        None => Some(0),
+        Some(raw) => domain::money::Money::parse(&raw)
             .map(|m| m.minor())
             .map_err(|p| form.error("price", p))
-            .ok()
-    });
+            .ok(),
+    };
     form.finish()?;
-    let (Some(name), Some(quantity), Some(price)) = (name, quantity, price) else {
+    let (Some(quantity), Some(price)) = (quantity, price) else {
         unreachable!("reported by finish");
     };
+    let name = name
+        .or_else(|| item_no.clone())
+        .unwrap_or_else(|| "Sub-rental item".to_owned());
     let item = orders::NewSubRentItem {
         name,
         is_for_rent,

@@ -215,7 +215,7 @@ fn render(v: &OrderView, tz: chrono_tz::Tz) -> Value {
 }
 
 /// An order in a list: its own fields and stored totals, without lines.
-fn summary(o: &store::orders::Order, tz: chrono_tz::Tz) -> Value {
+pub(crate) fn summary(o: &store::orders::Order, tz: chrono_tz::Tz) -> Value {
     let at = |m: Option<chrono::DateTime<chrono::Utc>>| m.map(|m| moment(m, tz));
     let state = o.state();
     json!({

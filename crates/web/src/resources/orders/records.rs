@@ -58,13 +58,17 @@ const QUERY: &[(&str, &str)] = &[
     ),
     (
         "expected_checkout_time",
-        "hh:mm in the company's time zone; default 00:00 (start_time is the same)",
+        "hh:mm in the company's time zone; default 00:00",
     ),
     (
         "due_date",
         "the day it is due back; later than the check-out",
     ),
     ("due_time", "hh:mm; default 23:59"),
+    (
+        "start_time",
+        "hh:mm: the time of due_date, as the spec pairs them (due_time wins when both are sent)",
+    ),
     (
         "bill_from",
         "the first day billed (default the check-out); not before it",
@@ -75,7 +79,14 @@ const QUERY: &[(&str, &str)] = &[
         "the last day billed (default the due date); not after it",
     ),
     ("bill_to_time", "hh:mm; default 23:59"),
-    ("business_id", "a business the customer is a contact of"),
+    (
+        "business_id",
+        "a business the customer is a contact of; required (or business_name) when the customer is a contact of several businesses, and set to the one business of a contact of one",
+    ),
+    (
+        "business_name",
+        "the business by its exact name, instead of business_id (the two must agree when both are sent)",
+    ),
     (
         "user_listing_name",
         "text: the store listing the order belongs to",
@@ -216,20 +227,27 @@ async fn read_input(
             .map_err(|p| form.error("order_discount", p))
             .ok(),
     };
+    let business_name = params
+        .get("business_name")
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && *n != "null")
+        .map(str::to_owned);
     let input = OrderInput {
         customer_id,
         business_id,
+        business_name,
         description: form.text("description"),
         identification_number: form.text("identification_number"),
         invoice_heading: form.text("invoice_heading"),
         expected_checkout_at: moment_at(
             &mut form,
             "expected_checkout_date",
-            &["expected_checkout_time", "start_time"],
+            &["expected_checkout_time"],
             start,
             tz,
         ),
-        due_at: moment_at(&mut form, "due_date", &["due_time"], end, tz),
+        // The spec pairs start_time with due_date ("due_date, start_time: Date; time").
+        due_at: moment_at(&mut form, "due_date", &["due_time", "start_time"], end, tz),
         bill_from: moment_at(&mut form, "bill_from", &["bill_from_time"], start, tz),
         bill_to: moment_at(&mut form, "bill_to", &["bill_to_time"], end, tz),
         location_id: form.id("location_id"),

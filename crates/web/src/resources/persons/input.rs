@@ -14,8 +14,9 @@ use crate::params::Params;
 use crate::state::AppState;
 
 /// Reads `customer[...]` or `contact[...]`.
-/// On update, first and last name are required as the spec says; the e-mail is
-/// required whenever login is enabled (checked by the store, which knows the state).
+/// On update, the names the spec says are "to be specified" may be left out (kept)
+/// but not cleared (docs/api.md, "Updates"); the e-mail is required whenever login
+/// is enabled (checked by the store, which knows the state).
 pub(super) async fn read_input<K: PersonKind>(
     state: &AppState,
     company: CompanyId,
@@ -49,18 +50,6 @@ pub(super) async fn read_input<K: PersonKind>(
     } else {
         form.optional_required_text("last_name")
     };
-    if !creating && !params.contains(&format!("{resource}[last_name]")) {
-        form.error(
-            "last_name",
-            "can't be blank: send the first and last name with every update",
-        );
-    }
-    if !creating && kind == Kind::Customer && !params.contains("customer[first_name]") {
-        form.error(
-            "first_name",
-            "can't be blank: send the first and last name with every update",
-        );
-    }
     let email = match form.email("email") {
         Change::Set(e) => Change::Set(e.to_lowercase()),
         other => other,

@@ -35,6 +35,7 @@ pub(super) fn routes(api: Api) -> Api {
             ("actual_checkin_on", "date the units came back (mm/dd/yyyy), default now; not before the check-out, not in the future"),
             ("actual_checkin_on_time", "hh:mm in the company's time zone (default 23:59 of that day; today: now)"),
             ("checkin_stock_values[c_attr_vals][<field name>]", "custom field values of the check-in"),
+            ("remove_stock_values[override_conflicting_reservations]", "boolean, checked; units coming back take nothing reservations need, so it overrides nothing"),
         ])
         .form(
             "line_item",
@@ -193,6 +194,14 @@ async fn check_in(
             },
         },
     };
+    // The spec lists the flag on check-in too; units coming back cannot take what
+    // reservations need, so it is read and checked (a bad value is a 422) and has
+    // nothing to override.
+    if let Some(raw) = params.get("remove_stock_values[override_conflicting_reservations]")
+        && domain::wire::parse_bool(raw).is_none()
+    {
+        form.error("override_conflicting_reservations", "must be true or false");
+    }
     let values = attribute_values(
         &state,
         &tenant,

@@ -1,0 +1,168 @@
+//! Store listings, a rentrack extension: `/listings.api` (list, create),
+//! `/listings/{id}.api` (details, update), `activate` and `deactivate`. The spec's
+//! `user_listing_name` (orders), `user[user_listing_id]` (members) and the
+//! `my_user_listing` / `outside_user_listing` asset filters name them.
+
+use axum::extract::State;
+use domain::PageSize;
+use serde::Serialize;
+use store::listings::{self, Listing, ListingInput};
+
+use crate::api::{Api, Doc, get, put_or_patch};
+use crate::auth::Tenant;
+use crate::error::ApiError;
+use crate::form::Form;
+use crate::ids::{Id, kind};
+use crate::params::Params;
+use crate::state::AppState;
+use crate::views::{self, moment};
+
+const FIELDS: &[(&str, &str)] = &[
+    (
+        "name",
+        "required on create, unique in the company; an update may leave it out (kept) and renames the listing on its orders",
+    ),
+    ("description", "text; null clears"),
+];
+
+pub fn routes(api: Api) -> Api {
+    api.route(
+        "/listings",
+        get(list).post(create),
+        Doc::new(
+            "Listings",
+            "List store listings, 25 a page (status all, active or inactive), or create one (POST); a rentrack extension that orders' user_listing_name and members' user_listing_id name",
+        )
+        .form("listing", FIELDS)
+        .query(&[
+            ("status", "all (default), active or inactive"),
+            ("page", "page number, default 1"),
+        ])
+        .returns_page("listings")
+        .returns("listing"),
+    )
+    .route(
+        "/listings/{id}",
+        get(details).put_or_patch(update),
+        Doc::new(
+            "Listings",
+            "Listing details (GET) or update (PUT or PATCH: fields left out are kept)",
+        )
+        .form("listing", FIELDS)
+        .returns("listing"),
+    )
+    .route(
+        "/listings/{id}/activate",
+        put_or_patch(activate),
+        Doc::new("Listings", "Activate a listing (PUT or PATCH)").returns("listing"),
+    )
+    .route(
+        "/listings/{id}/deactivate",
+        put_or_patch(deactivate),
+        Doc::new(
+            "Listings",
+            "Deactivate a listing (PUT or PATCH): new orders and members can no longer name it; the orders that do keep it",
+        )
+        .returns("listing"),
+    )
+}
+
+#[derive(Serialize)]
+struct ListingJson<'a> {
+    id: i64,
+    name: &'a str,
+    description: Option<&'a str>,
+    status: &'static str,
+    active: bool,
+    created_at: views::Moment,
+    updated_at: views::Moment,
+}
+
+fn render(l: &Listing, tz: chrono_tz::Tz) -> ListingJson<'_> {
+    ListingJson {
+        id: l.id,
+        name: &l.name,
+        description: l.description.as_deref(),
+        status: if l.active { "active" } else { "inactive" },
+        active: l.active,
+        created_at: moment(l.created_at, tz),
+        updated_at: moment(l.updated_at, tz),
+    }
+}
+
+fn read_input(params: &Params, creating: bool) -> Result<ListingInput, ApiError> {
+    let mut form = Form::new(params, "listing");
+    let name = match creating {
+        true => form.required_text("name"),
+        false => form.optional_required_text("name"),
+    };
+    let description = form.text("description");
+    form.finish()?;
+    Ok(ListingInput { name, description })
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<views::Reply, ApiError> {
+    let active = match params.get("status") {
+        None | Some("") | Some("all") => None,
+        Some("active") => Some(true),
+        Some("inactive") => Some(false),
+        Some(_) => return Err(ApiError::field("status", "must be all, active or inactive")),
+    };
+    let page = views::page(&params, PageSize::DEFAULT)?;
+    let records = listings::list(state.db(), company.id, active, page).await?;
+    Ok(views::paged("listings", page, &records, |l| {
+        render(l, company.time_zone)
+    }))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    params: Params,
+) -> Result<views::Reply, ApiError> {
+    let input = read_input(&params, true)?;
+    let listing = listings::create(state.db(), company.id, input).await?;
+    Ok(views::one("listing", render(&listing, company.time_zone)))
+}
+
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Id(id, _): Id<kind::Listing>,
+) -> Result<views::Reply, ApiError> {
+    let listing = listings::find(state.db(), company.id, id).await?;
+    Ok(views::one("listing", render(&listing, company.time_zone)))
+}
+
+async fn update(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Id(id, _): Id<kind::Listing>,
+    params: Params,
+) -> Result<views::Reply, ApiError> {
+    let input = read_input(&params, false)?;
+    let listing = listings::update(state.db(), company.id, id, input).await?;
+    Ok(views::one("listing", render(&listing, company.time_zone)))
+}
+
+async fn activate(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Id(id, _): Id<kind::Listing>,
+) -> Result<views::Reply, ApiError> {
+    let listing = listings::set_active(state.db(), company.id, id, true).await?;
+    Ok(views::one("listing", render(&listing, company.time_zone)))
+}
+
+async fn deactivate(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Id(id, _): Id<kind::Listing>,
+) -> Result<views::Reply, ApiError> {
+    let listing = listings::set_active(state.db(), company.id, id, false).await?;
+    Ok(views::one("listing", render(&listing, company.time_zone)))
+}
