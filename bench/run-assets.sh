@@ -36,7 +36,7 @@ PORT=${PORT:-3997}
 SEED_CONCURRENCY=${SEED_CONCURRENCY:-16}
 export BENCH_THREADS=${BENCH_THREADS:-1}
 DATABASES=${DATABASES:-sqlite postgres}
-MIXES=${MIXES:-"healthz asset-details asset-list-first asset-list-end asset-filter-first asset-filter-end asset-search-first asset-search-end asset-checkout-cycle"}
+MIXES=${MIXES:-"healthz asset-details asset-list-first asset-list-end asset-filter-first asset-filter-end asset-search-first asset-search-end asset-checkout-cycle asset-service-cycle"}
 PG_DB=rentrack_bench_assets
 
 source bench/own-server.sh

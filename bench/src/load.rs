@@ -127,6 +127,8 @@ async fn worker(
     let mut g = first;
     // The line item of this connection's last stock check-out, until it is checked in.
     let mut line_item = None;
+    // The service this connection started last, until it is completed.
+    let mut service: Option<i64> = None;
     // The order of this connection's last create in an order cycle, while its cycle
     // goes on, and how many orders it has created (each one's period follows from it).
     let mut order: Option<OpenOrder> = None;
@@ -144,6 +146,24 @@ async fn worker(
             (Link::CheckInLineItem, _) => match line_item.take() {
                 Some(id) => Some(Bytes::from(format!("selected_line_items={id}"))),
                 // The check-out failed (and counted as an error): nothing to check in.
+                None => continue,
+            },
+            (Link::CompleteService, _) => match service.take() {
+                Some(id) => {
+                    let path = uri
+                        .path()
+                        .replace("/services/0/", &format!("/services/{id}/"));
+                    match conn.target().uri(&path) {
+                        Ok(u) => uri = u,
+                        Err(e) => {
+                            tally.transport_errors += 1;
+                            tally.note_error(|| format!("{path}: {e:#}"));
+                            continue;
+                        }
+                    }
+                    None
+                }
+                // The start failed (and counted as an error): nothing to complete.
                 None => continue,
             },
             (Link::KeepOrder, Some(periods)) => {
@@ -213,6 +233,10 @@ async fn worker(
                 Link::KeepLineItem => {
                     line_item = line_item_id(reply);
                     line_item.is_some()
+                }
+                Link::KeepService => {
+                    service = reply.json().ok().and_then(|v| v["service"]["id"].as_i64());
+                    service.is_some()
                 }
                 Link::KeepOrder => {
                     order = order_number(reply).map(|number| OpenOrder {

@@ -71,6 +71,9 @@ pub enum Mix {
     /// PUT /assets/<n>/checkout.api then PUT /assets/<n>/checkin.api, each connection
     /// on an asset of its own: one request of the mix is half a cycle.
     AssetCheckoutCycle,
+    /// POST /assets/<n>/services.api then PUT /assets/<n>/services/<id>/complete.api,
+    /// each connection on an asset of its own: one request of the mix is half a cycle.
+    AssetServiceCycle,
     /// POST /inventory/<n>/order.api order_type=Add Stock, one unit, each connection on
     /// an inventory item of its own.
     StockAdd,
@@ -208,6 +211,11 @@ pub enum Link {
     KeepLineItem,
     /// The check-in of that line item: the form is `selected_line_items=<id>`.
     CheckInLineItem,
+    /// A service's start: the connection keeps the `service.id` of its answer.
+    KeepService,
+    /// The completion of that service: `PUT /assets/<n>/services/<id>/complete.api`
+    /// (the call's path has `0` for the id).
+    CompleteService,
     /// An order's create: the form gets the period of the connection's next order
     /// (`expected_checkout_date`, `due_date`), and the connection keeps the
     /// `basket.sequence_num` of the answer.
@@ -232,6 +240,7 @@ impl Link {
     pub fn kept(self) -> Option<&'static str> {
         match self {
             Link::KeepLineItem => Some("line_item.id"),
+            Link::KeepService => Some("service.id"),
             Link::KeepOrder => Some("basket.sequence_num"),
             Link::RentOut => Some("basket.balance_due"),
             Link::Return => Some("basket.basket_state completed"),
@@ -248,7 +257,7 @@ impl Link {
     }
 
     /// The names of the steps, in the order of their cycles.
-    pub const STEPS: [&'static str; 7] = [
+    pub const STEPS: [&'static str; 9] = [
         "create",
         "add-items",
         "book",
@@ -256,6 +265,8 @@ impl Link {
         "return",
         "check-out",
         "check-in",
+        "start-service",
+        "complete-service",
     ];
 
     /// The name of the step in a cycle, for the figures of each step.
@@ -264,6 +275,8 @@ impl Link {
             Link::Alone => return None,
             Link::KeepLineItem => "check-out",
             Link::CheckInLineItem => "check-in",
+            Link::KeepService => "start-service",
+            Link::CompleteService => "complete-service",
             Link::KeepOrder => "create",
             Link::AddItems => "add-items",
             Link::BookOrder => "book",
@@ -441,6 +454,7 @@ impl Plan {
         for part in mix.parts() {
             let method = match part {
                 Mix::AssetCheckoutCycle => Method::PUT,
+                Mix::AssetServiceCycle => Method::POST,
                 Mix::OrderCycle | Mix::OrderFullCycle => Method::POST,
                 _ if part.stock().is_some() => Method::POST,
                 _ => Method::GET,
@@ -449,6 +463,7 @@ impl Plan {
                 Some((movement, contended)) => {
                     stock_drafts(conn, movement, contended, connections).await?
                 }
+                None if part == Mix::AssetServiceCycle => service_cycle(conn, connections).await?,
                 None if part == Mix::OrderCycle || part == Mix::OrderFullCycle => {
                     let (drafts, found) = order_cycle(conn, part, connections).await?;
                     periods = Some(found);
@@ -792,6 +807,50 @@ async fn checkout_cycle(conn: &mut Conn, connections: usize) -> Result<Vec<Strin
         .collect();
     uris.extend(numbers.iter().map(|n| format!("/assets/{n}/checkin.api")));
     Ok(uris)
+}
+
+/// For worker `w` of `connections`: entry `w` starts a service of asset `w`, entry
+/// `w + connections` completes it (the worker puts in the id the start answered).
+/// Every asset is checked in and its open service completed first, in case an
+/// earlier run left it out or in service.
+async fn service_cycle(conn: &mut Conn, connections: usize) -> Result<Vec<Draft>> {
+    let numbers = asset_numbers(conn, (connections as u64).div_ceil(25)).await?;
+    if numbers.len() < connections {
+        bail!("the service cycle needs one asset per connection: seed at least {connections}");
+    }
+    let numbers = &numbers[..connections];
+    for n in numbers {
+        let uri = conn.target().uri(&format!("/assets/{n}/checkin.api"))?;
+        let req = conn.target().put(uri);
+        conn.call(req).await?;
+        let asset = get_json(conn, &format!("/assets/{n}.api?show_services_details=true")).await?;
+        let open = asset["asset"]["services"]
+            .as_array()
+            .and_then(|s| s.iter().find(|s| s["status"] == "in_service"))
+            .and_then(|s| s["id"].as_i64());
+        if let Some(id) = open {
+            let uri = conn
+                .target()
+                .uri(&format!("/assets/{n}/services/{id}/complete.api"))?;
+            let req = conn.target().put(uri);
+            conn.call(req).await?;
+        }
+    }
+    let starts = numbers.iter().map(|n| {
+        let mut draft = Draft::post(
+            format!("/assets/{n}/services.api"),
+            &[("service[service_type]", "Bench")],
+        );
+        draft.link = Link::KeepService;
+        draft
+    });
+    let completes = numbers.iter().map(|n| Draft {
+        method: Some(Method::PUT),
+        path: format!("/assets/{n}/services/0/complete.api"),
+        form: None,
+        link: Link::CompleteService,
+    });
+    Ok(starts.chain(completes).collect())
 }
 
 /// The first active member on the first page of members.

@@ -42,6 +42,9 @@ pub enum ItemState {
     Available,
     CheckedOut,
     Retired,
+    /// A fixed asset being serviced (`/assets/<n>/services.api`): neither available
+    /// nor out until the service is completed.
+    InService,
 }
 
 impl Vocabulary for ItemState {
@@ -49,6 +52,7 @@ impl Vocabulary for ItemState {
         ItemState::Available,
         ItemState::CheckedOut,
         ItemState::Retired,
+        ItemState::InService,
     ];
 
     fn as_str(self) -> &'static str {
@@ -56,6 +60,7 @@ impl Vocabulary for ItemState {
             ItemState::Available => "available",
             ItemState::CheckedOut => "checked_out",
             ItemState::Retired => "retired",
+            ItemState::InService => "in_service",
         }
     }
 }

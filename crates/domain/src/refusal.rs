@@ -89,6 +89,23 @@ pub enum Conflict {
     NotRetired {
         number: i64,
     },
+    /// A fixed asset is being serviced (its open service, and what is done).
+    InService {
+        number: i64,
+        service: i64,
+        service_type: String,
+    },
+    /// A fixed asset is promised (booked, rented out, reserved, checked out) for part
+    /// of the period a service would take it.
+    PromisedDuring {
+        number: i64,
+        name: String,
+    },
+    /// The service was completed already.
+    ServiceCompleted {
+        number: i64,
+        service: i64,
+    },
     /// An approved reservation of someone (`mine`: of the member checking out) stands
     /// in the way.
     Reserved {

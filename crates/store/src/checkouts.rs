@@ -116,6 +116,9 @@ pub async fn check_out(
     match item.state() {
         ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
         ItemState::CheckedOut => return Err(items::out_conflict(&mut tx, company, &item).await?),
+        ItemState::InService => {
+            return Err(crate::services::conflict(&mut tx, company, &item).await?);
+        }
         ItemState::Available => {}
     }
     let holder = member(&mut tx, company, &checkout.member, "user_id").await?;

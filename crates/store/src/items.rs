@@ -507,7 +507,8 @@ fn condition(company: CompanyId, kind: AssetType, filter: &AssetFilter, clock: &
             .add(col("quantity").lte(*to)),
         F::Available => one(state_is(ItemState::Available)),
         F::InOrder => one(on_open_order()),
-        F::BeingServiced | F::Custom(_) => one(nothing()),
+        F::BeingServiced => one(state_is(ItemState::InService)),
+        F::Custom(_) => one(nothing()),
         F::AvailabilityRange(from, to) => Cond::all()
             .add(state_is(ItemState::Retired).not())
             .add(
@@ -607,6 +608,7 @@ pub async fn filter(
         [AssetFilter::Available] => Some(ItemState::Available),
         [AssetFilter::CheckedOut] => Some(ItemState::CheckedOut),
         [AssetFilter::Retired] => Some(ItemState::Retired),
+        [AssetFilter::BeingServiced] => Some(ItemState::InService),
         _ => None,
     };
     let total = match state {
@@ -1177,6 +1179,9 @@ pub async fn delete(
     if item.state() == ItemState::CheckedOut {
         return Err(out_conflict(&mut tx, company, &item).await?);
     }
+    if item.state() == ItemState::InService {
+        return Err(crate::services::conflict(&mut tx, company, &item).await?);
+    }
     if crate::orders::holds_item(&mut tx, company, item.id).await? {
         return Err(StoreError::Conflict(Conflict::OnOrder { number }));
     }
@@ -1279,6 +1284,9 @@ pub async fn retire(
     match item.state() {
         ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
         ItemState::CheckedOut => return Err(out_conflict(&mut tx, company, &item).await?),
+        ItemState::InService => {
+            return Err(crate::services::conflict(&mut tx, company, &item).await?);
+        }
         ItemState::Available => {}
     }
     if !crate::has(&mut tx, "retire_reasons", company, retirement.reason).await? {

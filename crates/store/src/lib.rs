@@ -42,6 +42,7 @@ pub mod rate_limits;
 pub mod reference_data;
 mod removal;
 pub mod reservations;
+pub mod services;
 mod shapes;
 pub mod stock;
 pub mod stock_checkouts;

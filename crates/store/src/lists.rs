@@ -974,30 +974,34 @@ pub(crate) mod counts {
         state: Option<domain::item::ItemState>,
     ) -> Total {
         use domain::item::{AssetType as T, ItemState as S};
-        let [available, out, retired] = match kind {
+        let [available, out, retired, in_service] = match kind {
             T::FixedAsset => [
                 "items:FixedAsset:available",
                 "items:FixedAsset:checked_out",
                 "items:FixedAsset:retired",
+                "items:FixedAsset:in_service",
             ],
             T::VolatileAsset => [
                 "items:VolatileAsset:available",
                 "items:VolatileAsset:checked_out",
                 "items:VolatileAsset:retired",
+                "items:VolatileAsset:in_service",
             ],
             T::StockAsset => [
                 "items:StockAsset:available",
                 "items:StockAsset:checked_out",
                 "items:StockAsset:retired",
+                "items:StockAsset:in_service",
             ],
         };
         Total::Counted(
             company,
             match state {
-                None => vec![available, out, retired],
+                None => vec![available, out, retired, in_service],
                 Some(S::Available) => vec![available],
                 Some(S::CheckedOut) => vec![out],
                 Some(S::Retired) => vec![retired],
+                Some(S::InService) => vec![in_service],
             },
         )
     }

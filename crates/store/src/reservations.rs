@@ -318,6 +318,7 @@ pub async fn decide(
     number: i64,
     id: i64,
     decision: Decision,
+    tz: chrono_tz::Tz,
 ) -> Result<Reservation, StoreError> {
     let mut tx = db.begin().await?;
     let item = items::lock(&mut tx, company, number).await?;
@@ -337,6 +338,12 @@ pub async fn decide(
     if next == ReservationStatus::Approved {
         if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired { number }));
+        }
+        // In service until a day of the request (for good without an expected end).
+        if let Some((_, end)) = crate::services::hold_of(&mut tx, company, &item).await?
+            && end.is_none_or(|e| e.with_timezone(&tz).date_naive() >= request.from_on)
+        {
+            return Err(crate::services::conflict(&mut tx, company, &item).await?);
         }
         let others: Vec<Reservation> = approved_from(
             &mut tx,

@@ -51,6 +51,7 @@ pub mod kind {
         PaymentHistory => "payment history",
         Bundle => "bundle",
         Listing => "listing",
+        Service => "service",
     );
 
     /// A fixed asset, inventory or asset stock: one numbering shared by all three, so

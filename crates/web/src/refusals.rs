@@ -148,7 +148,20 @@ pub fn conflict(refusal: &Conflict) -> String {
             format!("Asset #{number} is checked out to {to}; check it in first.")
         }
         Conflict::NotCheckedOut { number } => {
-            format!("Asset #{number} is not checked out (it is available or retired).")
+            format!("Asset #{number} is not checked out (it is available, in service or retired).")
+        }
+        Conflict::InService {
+            number,
+            service,
+            service_type,
+        } => format!(
+            "Asset #{number} is in service ({service_type}); complete the service (/assets/{number}/services/{service}/complete.api) first."
+        ),
+        Conflict::PromisedDuring { number, name } => format!(
+            "Asset #{number} ({name}) is promised for part of that period (booked or rented out on an order, reserved or checked out); give the service an expected end before then, or free the asset first."
+        ),
+        Conflict::ServiceCompleted { number, service } => {
+            format!("Service {service} of asset #{number} was completed already.")
         }
         Conflict::NotRetired { number } => {
             format!("Asset #{number} is not retired; only a retired asset can be activated.")

@@ -4,6 +4,10 @@
 -- keep in step with ../postgres/0017_spec_fidelity.sql.
 ALTER TABLE items ADD COLUMN unit_price BIGINT;
 CREATE INDEX businesses_name ON businesses (company_id, name);
+-- Bundles go on an order in sets: a bundle line keeps the units of one set, so a
+-- return by bundle_with_quantity brings sets back (NULL on lines from before: one set
+-- is the whole line).
+ALTER TABLE order_line_items ADD COLUMN bundle_units BIGINT CHECK (bundle_units > 0);
 -- Orders by the day they are expected to go out (checkout_requests/filter.api).
 CREATE INDEX orders_expected_checkout ON orders (company_id, expected_checkout_at);
 

@@ -67,6 +67,10 @@ async fn claims(
         let ends = start_of_day(r.to_on + Duration::days(1), tz) - Duration::seconds(1);
         claims.push((start_of_day(r.from_on, tz), ends, r.quantity));
     }
+    // In service until its expected end (for good without one).
+    if let Some((start, end)) = crate::services::hold_of(tx, company, item).await? {
+        claims.push((start, end.unwrap_or_else(open_end), 1));
+    }
     match item.kind() {
         // Out to a member (out on an order, its line's hold above counts it).
         AssetType::FixedAsset
@@ -103,6 +107,31 @@ async fn claims(
     }
     claims.retain(|c| c.0 <= to && c.1 >= from);
     Ok(claims)
+}
+
+/// Refused (409) when anything else holds fixed asset `item` at some moment of
+/// `from..until` (for good without an end): an order's booking or rent-out, an
+/// approved reservation, a check-out. A service starts only over a free period.
+pub(crate) async fn refuse_if_promised(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &items::Locked,
+    (from, until): (DateTime<Utc>, Option<DateTime<Utc>>),
+    tz: chrono_tz::Tz,
+) -> Result<(), StoreError> {
+    // Moments compare as text on SQLite: the end of year 9999, not `open_end`.
+    let last = chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
+        .and_then(|d| d.and_hms_opt(23, 59, 59))
+        .map(|t| t.and_utc());
+    let to = until.or(last).unwrap_or_else(open_end);
+    if claims(tx, company, item, 0, from, to, tz).await?.is_empty() {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict(Conflict::PromisedDuring {
+            number: item.sequence_num,
+            name: item.name.clone(),
+        }))
+    }
 }
 
 /// Promises the rented lines of `order` for `from..=to`: refused (409 naming the first

@@ -27,6 +27,9 @@ pub struct LineItem {
     pub asset_name: String,
     pub asset_type: String,
     pub bundle_id: Option<i64>,
+    /// Units of the item in one set of its bundle (`None`: not from a bundle, or put
+    /// on before bundles had sets: one set is the whole line).
+    pub bundle_units: Option<i64>,
     pub quantity: i64,
     pub quantity_returned: i64,
     pub location_id: Option<i64>,
@@ -61,6 +64,11 @@ impl LineItem {
     pub fn kind(&self) -> AssetType {
         AssetType::parse(&self.asset_type).unwrap_or(AssetType::FixedAsset)
     }
+
+    /// Units of one set of the line's bundle.
+    pub fn set_units(&self) -> i64 {
+        Ord::max(self.bundle_units.unwrap_or(self.quantity), 1)
+    }
 }
 
 fn lines_select(company: CompanyId) -> SelectStatement {
@@ -74,6 +82,7 @@ fn lines_select(company: CompanyId) -> SelectStatement {
                 "item_id",
                 "asset_type",
                 "bundle_id",
+                "bundle_units",
                 "quantity",
                 "quantity_returned",
                 "location_id",
@@ -134,17 +143,26 @@ pub struct Addition {
 }
 
 /// What a request puts on an order: items, and bundles (`<id>-b`) whose items go on
-/// with their quantities.
+/// with their quantities, each bundle a number of sets (`bundle_with_quantity`).
 #[derive(Debug, Clone, Default)]
 pub struct Additions {
     pub items: Vec<Addition>,
-    pub bundles: Vec<i64>,
+    pub bundles: Vec<(i64, Quantity)>,
 }
 
 impl Additions {
     pub fn is_empty(&self) -> bool {
         self.items.is_empty() && self.bundles.is_empty()
     }
+}
+
+/// An addition that comes from a bundle: the bundle, its item's units in one set,
+/// and the sets put on.
+#[derive(Debug, Clone, Copy)]
+struct FromBundle {
+    id: i64,
+    set_units: i64,
+    sets: i64,
 }
 
 #[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
@@ -235,17 +253,27 @@ pub(super) async fn add_in(
     order: i64,
     additions: &Additions,
 ) -> Result<(), StoreError> {
-    let mut all: Vec<(Addition, Option<i64>)> =
+    let mut all: Vec<(Addition, Option<FromBundle>)> =
         additions.items.iter().map(|a| (a.clone(), None)).collect();
-    for item in crate::bundles::items_for_order(tx, company, &additions.bundles).await? {
+    let bundle_ids: Vec<i64> = additions.bundles.iter().map(|b| b.0).collect();
+    for item in crate::bundles::items_for_order(tx, company, &bundle_ids).await? {
+        let sets = additions
+            .bundles
+            .iter()
+            .find(|b| b.0 == item.bundle_id)
+            .map_or(1, |b| b.1.get());
         all.push((
             Addition {
                 number: item.sequence_num,
-                quantity: Quantity::new(item.quantity).ok(),
+                quantity: Quantity::new(item.quantity.saturating_mul(sets)).ok(),
                 location: None,
                 price: None,
             },
-            Some(item.bundle_id),
+            Some(FromBundle {
+                id: item.bundle_id,
+                set_units: item.quantity,
+                sets,
+            }),
         ));
     }
     let numbers: Vec<i64> = all.iter().map(|a| a.0.number).collect();
@@ -272,13 +300,15 @@ pub(super) async fn add_in(
     let found: Vec<Addable> = tx.all(&stmt).await?;
     let on_order = Query::select()
         .from("order_line_items")
-        .column("item_id")
+        .columns(["id", "item_id", "bundle_id"])
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("order_id").eq(order))
         .to_owned();
-    let held: Vec<(i64,)> = tx.all(&on_order).await?;
+    let held: Vec<(i64, i64, Option<i64>)> = tx.all(&on_order).await?;
     let mut problems = Vec::new();
     let mut rows = Vec::new();
+    // Lines of a bundle on the order already that take more sets: (line, units).
+    let mut more = Vec::new();
     for (i, (addition, bundle)) in all.iter().enumerate() {
         let n = addition.number;
         if numbers[..i].contains(&n) {
@@ -294,16 +324,37 @@ pub(super) async fn add_in(
             problems.push(format!("#{n} ({}) is retired", item.name));
             continue;
         }
-        if held.iter().any(|h| h.0 == item.id) {
-            problems.push(format!("#{n} ({}) is on this order already", item.name));
-            continue;
+        let again = held
+            .iter()
+            .find(|h| h.1 == item.id && bundle.is_some_and(|b| h.2 == Some(b.id)));
+        match (again, kind) {
+            (Some(_), AssetType::FixedAsset) => {
+                problems.push(format!(
+                    "#{n} ({}) is a fixed asset of bundle {}, which is on this order already: a bundle holding a fixed asset goes on once",
+                    item.name,
+                    bundle.map_or(0, |b| b.id)
+                ));
+                continue;
+            }
+            (Some(line), _) => {
+                more.push((line.0, addition.quantity.map_or(1, Quantity::get)));
+                continue;
+            }
+            (None, _) if held.iter().any(|h| h.1 == item.id) => {
+                problems.push(format!("#{n} ({}) is on this order already", item.name));
+                continue;
+            }
+            (None, _) => {}
         }
         let quantity = match (kind, addition.quantity) {
             (AssetType::FixedAsset, Some(q)) if q.get() != 1 => {
-                problems.push(format!(
-                    "#{n} ({}) is a fixed asset: its quantity is 1",
-                    item.name
-                ));
+                problems.push(match bundle {
+                    Some(b) => format!(
+                        "#{n} ({}) is a fixed asset: bundle {} holding it goes on as one set, not {}",
+                        item.name, b.id, b.sets
+                    ),
+                    None => format!("#{n} ({}) is a fixed asset: its quantity is 1", item.name),
+                });
                 continue;
             }
             (_, q) => q.map_or(1, Quantity::get),
@@ -346,6 +397,16 @@ pub(super) async fn add_in(
     if !problems.is_empty() {
         return Err(StoreError::invalid("asset_ids", problems.join("; ")));
     }
+    for (line, units) in &more {
+        let stmt = Query::update()
+            .table("order_line_items")
+            .value("quantity", Expr::col("quantity").add(*units))
+            .value("updated_at", now())
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").eq(*line))
+            .to_owned();
+        tx.execute(&stmt).await?;
+    }
     let at = now();
     for (item, kind, quantity, location, sale_price, bundle) in &rows {
         let mut row = Assignments::insert();
@@ -364,7 +425,8 @@ pub(super) async fn add_in(
             .given("rate_monthly", &item.rate_monthly)
             .given("late_fee_kind", &item.late_fee_kind)
             .given("late_fee_amount", &item.late_fee_amount)
-            .given("bundle_id", bundle)
+            .given("bundle_id", &bundle.map(|b| b.id))
+            .given("bundle_units", &bundle.map(|b| b.set_units))
             .set("created_at", at)
             .set("updated_at", at);
         tx.execute(&row.into_insert("order_line_items")).await?;
@@ -375,7 +437,11 @@ pub(super) async fn add_in(
         "order",
         order,
         "items_added",
-        json!({"asset_ids": numbers, "bundle_ids": additions.bundles}),
+        json!({
+            "asset_ids": numbers,
+            "bundle_ids": bundle_ids,
+            "bundle_sets": additions.bundles.iter().map(|b| b.1.get()).collect::<Vec<_>>(),
+        }),
     )
     .await?;
     Ok(())

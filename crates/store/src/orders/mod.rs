@@ -15,6 +15,7 @@ mod rent_out;
 mod returning;
 mod sub_rentals;
 
+pub(crate) use booking::refuse_if_promised;
 pub use booking::{ItemBooking, book, cancel_booking, item_bookings};
 pub use charges::{EntryRecord, NewEntry, add_custom_entry, apply_taxes, charge_damages};
 pub use closing::{Sale, cancel, mark_for_sale, sell, void};

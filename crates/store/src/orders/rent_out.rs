@@ -209,6 +209,9 @@ pub(super) async fn hand_over(
                     }));
                 }
                 ItemState::CheckedOut => return Err(items::out_conflict(tx, company, &item).await?),
+                ItemState::InService => {
+                    return Err(crate::services::conflict(tx, company, &item).await?);
+                }
                 ItemState::Available => {}
             }
             let mut row = Assignments::update();

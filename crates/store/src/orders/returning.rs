@@ -32,7 +32,7 @@ pub struct Selection {
     pub stock: Vec<(i64, Quantity)>,
     /// Sub-rental items, by id.
     pub sub_rentals: Vec<i64>,
-    /// Bundles, by id, with how many of each (a bundle is on an order once: 1).
+    /// Bundles, by id, with how many sets of each.
     pub bundles: Vec<(i64, Quantity)>,
 }
 
@@ -304,32 +304,38 @@ fn selected<'a>(
             units: quantity.get(),
         });
     }
-    for (bundle, quantity) in &only.bundles {
+    for (bundle, sets) in &only.bundles {
         let field = format!("bundle_with_quantity[{bundle}]");
-        if quantity.get() != 1 {
-            return Err(StoreError::invalid(
-                &field,
-                "must be 1: a bundle is on an order once, and 1 brings back all of it that is out",
-            ));
-        }
-        let mut any = false;
-        for line in lines
+        let of_bundle: Vec<&LineItem> = lines
             .iter()
             .filter(out)
             .filter(|l| l.bundle_id == Some(*bundle))
-        {
-            any = true;
-            let left = line.quantity - line.quantity_returned;
-            match back.iter_mut().find(|b| b.line.id == line.id) {
-                Some(b) => b.units = left,
-                None => back.push(Back { line, units: left }),
-            }
-        }
-        if !any {
+            .collect();
+        if of_bundle.is_empty() {
             return Err(StoreError::invalid(
                 &field,
                 format!("{bundle} is not a bundle out on order #{number}"),
             ));
+        }
+        // Sets still out: a set is out while any of its units is.
+        let sets_out = of_bundle
+            .iter()
+            .map(|l| (l.quantity - l.quantity_returned + l.set_units() - 1) / l.set_units())
+            .max()
+            .unwrap_or(0);
+        if sets.get() > sets_out {
+            return Err(StoreError::invalid(
+                &field,
+                format!("is more than is out: {sets_out} set(s) of bundle {bundle}"),
+            ));
+        }
+        for line in of_bundle {
+            let left = line.quantity - line.quantity_returned;
+            let units = sets.get().saturating_mul(line.set_units()).min(left);
+            match back.iter_mut().find(|b| b.line.id == line.id) {
+                Some(b) => b.units = b.units.max(units),
+                None => back.push(Back { line, units }),
+            }
         }
     }
     Ok(back)

@@ -34,6 +34,7 @@ mod params_fuzz;
 mod rate_limits;
 mod reference_data;
 mod reservations;
+mod services;
 mod stock;
 mod stock_reservations;
 mod sub_groups;

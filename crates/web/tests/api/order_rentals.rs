@@ -19,6 +19,7 @@ both!(
     refused_returns_change_nothing,
     sub_rental_items_go_out_and_come_back,
     bundles_go_on_and_off_orders_and_come_back_whole,
+    bundles_go_on_in_sets_and_come_back_in_parts,
 );
 
 /// A tent (fixed asset, daily 10), cables (asset stock, daily 1, 10 at the store) and
@@ -1049,5 +1050,112 @@ async fn bundles_go_on_and_off_orders_and_come_back_whole(kind: Kind) {
         .into_body(StatusCode::OK)["basket"]
         .clone();
     assert_eq!(b["basket_state"], "returned", "{b}");
+    assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 0);
+}
+
+async fn bundles_go_on_in_sets_and_come_back_in_parts(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let s = shop(&app).await;
+    let bundle = |name: &'static str, items: Vec<(String, &'static str)>| {
+        let app = &app;
+        async move {
+            let mut form = vec![("bundle[name]".to_owned(), name.to_owned())];
+            form.extend(items.into_iter().map(|(k, v)| (k, v.to_owned())));
+            let form: Vec<(&str, &str)> =
+                form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            app.post("/bundles.api", &form)
+                .await
+                .into_body(StatusCode::OK)["bundle"]["id"]
+                .as_i64()
+                .unwrap()
+        }
+    };
+    let pack = bundle(
+        "Cable pack",
+        vec![(format!("bundle[items][{}]", s.cables), "2")],
+    )
+    .await;
+    let kit = bundle(
+        "Tent kit",
+        vec![(format!("bundle[items][{}]", s.tent), "1")],
+    )
+    .await;
+    let (pack_ids, pack_sets) = (format!("{pack}-b"), format!("bundle_with_quantity[{pack}]"));
+    let (kit_ids, kit_sets) = (format!("{kit}-b"), format!("bundle_with_quantity[{kit}]"));
+    // Two sets at once, then one more: one line of 6 units, 3 sets.
+    let n = draft(&app, s.ann, &pack_ids, &[(&pack_sets, "2")]).await;
+    let add = format!("/baskets/{n}/update_basket_from_show.api");
+    let b = app
+        .patch(&add, &[("asset_ids", &pack_ids)])
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    let lines = b["order_line_items"].as_array().unwrap();
+    assert_eq!(lines.len(), 1, "{b}");
+    assert_eq!(lines[0]["quantity"], 6);
+    assert_eq!(lines[0]["bundle_quantity"], 3);
+    // A bundle holding a fixed asset goes on once, as one set; a set count must be a
+    // quantity. Nothing changes on a refusal.
+    for form in [
+        vec![("asset_ids", kit_ids.as_str()), (kit_sets.as_str(), "2")],
+        vec![("asset_ids", pack_ids.as_str()), (pack_sets.as_str(), "0")],
+        vec![
+            ("asset_ids", pack_ids.as_str()),
+            (pack_sets.as_str(), "many"),
+        ],
+    ] {
+        let res = app.patch(&add, &form).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.text);
+    }
+    app.patch(&add, &[("asset_ids", &kit_ids)])
+        .await
+        .expect(StatusCode::OK);
+    app.patch(&add, &[("asset_ids", &kit_ids)])
+        .await
+        .expect_invalid("asset_ids");
+    let b = app
+        .get(&format!("/baskets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["order_line_items"].as_array().unwrap().len(), 2, "{b}");
+    assert_eq!(b["order_line_items"][0]["quantity"], 6);
+    // Out, then back in parts: one set, too many, the rest.
+    rent_out(
+        &app,
+        n,
+        &[("use_current_datetime", "true"), ("return_date", &day(1))],
+    )
+    .await
+    .expect(StatusCode::OK);
+    assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 6);
+    let b = take_back(&app, n, &[("partial_return", "true"), (&pack_sets, "1")])
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["basket_state"], "checked_out", "{b}");
+    assert_eq!(b["order_line_items"][0]["quantity_returned"], 2);
+    assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 4);
+    let res = take_back(&app, n, &[("partial_return", "true"), (&pack_sets, "3")]).await;
+    let problem = res.body["errors"][pack_sets.as_str()][0].clone();
+    res.expect_invalid(&pack_sets);
+    assert_eq!(
+        problem,
+        format!("is more than is out: 2 set(s) of bundle {pack}")
+    );
+    let b = take_back(
+        &app,
+        n,
+        &[
+            ("partial_return", "true"),
+            (&pack_sets, "2"),
+            (&kit_sets, "1"),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_ne!(b["basket_state"], "checked_out", "{b}");
+    assert_eq!(b["order_line_items"][0]["quantity_returned"], 6);
     assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 0);
 }

@@ -67,6 +67,9 @@ enum Seed {
     /// Draft orders, and one in another state the state filter leaves out.
     Orders,
     OrderHistory,
+    Listings,
+    /// Services of one asset (each completed before the next), beside another's.
+    AssetServices,
 }
 
 struct List {
@@ -204,6 +207,13 @@ const LISTS: &[List] = &[
     list("/custom_taxes.api", "custom_taxes", 25, Seed::CustomTaxes),
     list("/group_taxes.api", "group_taxes", 25, Seed::GroupTaxes),
     list("/bundles.api", "bundles", 25, Seed::Bundles),
+    list("/listings.api", "listings", 25, Seed::Listings),
+    list(
+        "/assets/{sequence_num}/services.api",
+        "services",
+        25,
+        Seed::AssetServices,
+    ),
     list(
         "/print_label_templates.api",
         "print_label_templates",
@@ -671,6 +681,41 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
                 .await;
             }
             "/group_taxes.api".into()
+        }
+        Seed::Listings => {
+            for i in 0..n {
+                ok(
+                    app,
+                    "/listings.api",
+                    &[("listing[name]", &name(i))],
+                    "listing",
+                )
+                .await;
+            }
+            "/listings.api".into()
+        }
+        Seed::AssetServices => {
+            let group = app.group("Cameras").await;
+            let [asset, other] = assets(app, group, "Camera", 2).await[..] else {
+                unreachable!()
+            };
+            for i in 0..n {
+                let path = format!("/assets/{asset}/services.api");
+                let id = app
+                    .post(&path, &[("service[service_type]", &name(i))])
+                    .await
+                    .expect(StatusCode::OK)["service"]["id"]
+                    .as_i64()
+                    .unwrap();
+                app.put(&format!("/assets/{asset}/services/{id}/complete.api"), &[])
+                    .await
+                    .expect(StatusCode::OK);
+            }
+            let path = format!("/assets/{other}/services.api");
+            app.post(&path, &[("service[service_type]", "Other")])
+                .await
+                .expect(StatusCode::OK);
+            format!("/assets/{asset}/services.api")
         }
         Seed::Bundles => {
             let group = app.group("Kits").await;

@@ -146,7 +146,7 @@ async fn request_on_an_available_asset_is_refused(kind: Kind) {
         res.expect(StatusCode::CONFLICT);
         assert_eq!(
             res.body["message"],
-            format!("Asset #{n} is not checked out (it is available or retired).")
+            format!("Asset #{n} is not checked out (it is available, in service or retired).")
         );
     }
     assert_eq!(status_of(&app, n).await["status"], Value::Null);
@@ -382,7 +382,7 @@ async fn mass_forms_are_all_or_nothing(kind: Kind) {
     res.expect(StatusCode::CONFLICT);
     assert_eq!(
         res.body["message"],
-        format!("Asset #{free} is not checked out (it is available or retired).")
+        format!("Asset #{free} is not checked out (it is available, in service or retired).")
     );
     for s in statuses(&app, &format!("{a},{b}")).await {
         assert_eq!(s["status"], Value::Null, "{s}");

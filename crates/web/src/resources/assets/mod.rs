@@ -5,6 +5,7 @@
 pub(crate) mod checkouts;
 pub(crate) mod records;
 mod reservations;
+pub(crate) mod services;
 
 use chrono::Utc;
 use domain::Vocabulary;
@@ -27,6 +28,7 @@ use crate::views::{self, Object, moment};
 pub fn routes(api: Api) -> Api {
     let api = records::routes(api);
     let api = checkouts::routes(api);
+    let api = services::routes(api);
     reservations::routes(api)
 }
 
@@ -168,6 +170,7 @@ pub(crate) fn render<'a>(
         tz,
         fields,
         shown,
+        services: None,
     }
 }
 
@@ -176,6 +179,18 @@ pub(crate) struct AssetJson<'a> {
     tz: chrono_tz::Tz,
     fields: &'a FieldSet,
     shown: Shown,
+    /// The latest services, shown as `services` (details with
+    /// `show_services_details`).
+    services: Option<&'a [store::services::Service]>,
+}
+
+impl<'a> AssetJson<'a> {
+    pub(crate) fn with_services(self, services: &'a [store::services::Service]) -> Self {
+        AssetJson {
+            services: Some(services),
+            ..self
+        }
+    }
 }
 
 impl Serialize for AssetJson<'_> {
@@ -267,9 +282,9 @@ impl Serialize for AssetJson<'_> {
                 .collect();
             o.entry("documents", &documents)?;
         }
-        if shown.services_details {
-            // No endpoint of the interface puts an asset in service (docs/api.md).
-            o.entry("services", &[(); 0])?;
+        if let Some(services) = self.services {
+            let services: Vec<_> = services.iter().map(|s| services::render(s, tz)).collect();
+            o.entry("services", &services)?;
         }
         custom_attributes::write(
             &mut o,

@@ -106,7 +106,7 @@ pub(super) fn routes(api: Api) -> Api {
         .form("fixed_asset", ITEM_FIELDS)
         .query(TAXES)
         .query(super::SHOW_FLAGS)
-        .query(&[("show_services_details", "boolean: add services (always empty)")])
+        .query(&[("show_services_details", "boolean: add services, the asset's latest 25 (newest first; /assets/<n>/services.api has them all)")])
         .returns("asset"),
     )
     .route(
@@ -418,7 +418,16 @@ pub(crate) async fn details<K: Kind>(
             },
         )));
     }
-    answer(&state, &tenant.0, view, shown).await
+    if !shown.services_details {
+        return answer(&state, &tenant.0, view, shown).await;
+    }
+    let latest =
+        store::services::latest(state.db(), tenant.0.id, number, super::services::SHOWN).await?;
+    let fields = super::fields_of(&state, &tenant.0, &view).await?;
+    Ok(views::one(
+        "asset",
+        super::render(&view, tenant.0.time_zone, &fields, shown).with_services(&latest),
+    ))
 }
 
 pub(crate) async fn update<K: Kind>(

@@ -231,9 +231,16 @@ async fn decide(
             format!("must be one of {}", Decision::names()),
         )
     })?;
-    let r = reservations::decide(state.db(), tenant.0.id, number, id, decision)
-        .await
-        .map_err(ApiError::from_record("reservation request of this asset"))?;
+    let r = reservations::decide(
+        state.db(),
+        tenant.0.id,
+        number,
+        id,
+        decision,
+        tenant.0.time_zone,
+    )
+    .await
+    .map_err(ApiError::from_record("reservation request of this asset"))?;
     Ok(views::one(
         "reservation_request",
         render(&r, tenant.0.time_zone),

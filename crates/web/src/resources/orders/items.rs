@@ -25,6 +25,10 @@ const ADD: &[(&str, &str)] = &[
         "alone or with asset_ids: a comma list of coupon ids to put on the order, each active and valid on the order's check-out day (or today)",
     ),
     (
+        "bundle_with_quantity[<bundle id>]",
+        "sets of bundle <bundle id>-b to put on, 1 to 1000000000, default 1; a bundle already on the order takes more sets (one holding a fixed asset goes on once)",
+    ),
+    (
         "stock_assets_values[<n>][quantity]",
         "units of asset stock n, 1 to 1000000000, default 1",
     ),
@@ -171,6 +175,19 @@ pub(super) fn read_additions(params: &Params, required: bool) -> Result<Addition
                 location,
                 price,
             }
+        })
+        .collect();
+    // A bundle goes on in sets: bundle_with_quantity[<id>], the spec's name for a
+    // bundle's quantity (default one set).
+    let bundles = bundles
+        .into_iter()
+        .filter_map(|b| {
+            let key = format!("bundle_with_quantity[{b}]");
+            match params.get(&key) {
+                None => Quantity::new(1).ok(),
+                Some(raw) => Quantity::parse(raw).map_err(|p| add(&key, p)).ok(),
+            }
+            .map(|q| (b, q))
         })
         .collect();
     if !problems.is_empty() {

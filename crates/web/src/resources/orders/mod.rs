@@ -68,6 +68,7 @@ fn line(p: &PricedLine, total: Option<&domain::pricing::LineTotal>, tz: chrono_t
         "asset_name": l.asset_name,
         "item_type": l.asset_type,
         "bundle_id": l.bundle_id,
+        "bundle_quantity": l.bundle_id.map(|_| l.quantity / l.set_units()),
         "quantity": l.quantity,
         "quantity_returned": l.quantity_returned,
         "location_id": l.location_id,

@@ -72,7 +72,7 @@ pub(super) fn routes(api: Api) -> Api {
             ("fixed_asset_ids", "with partial_return: comma list of asset numbers on the order"),
             ("stock_asset_with_quantity[<order line item id>]", "with partial_return: units of asset stock of that line"),
             ("subrent_item_ids", "with partial_return: comma list of sub-rental item ids out on the order"),
-            ("bundle_with_quantity[<bundle id>]", "with partial_return: 1 brings back all of that bundle still out"),
+            ("bundle_with_quantity[<bundle id>]", "with partial_return: sets of that bundle to bring back, at most the sets still out"),
             ("due_date_for_left_over_items", "when what stays out is due back now (after now)"),
             ("due_time_for_left_over_items", "hh:mm; default 23:59"),
             ("late_due_date", "the day late fees run to; without it (or use_current_datetime_for_late_return) no late fee is charged"),
