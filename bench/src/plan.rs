@@ -811,14 +811,17 @@ async fn checkout_cycle(conn: &mut Conn, connections: usize) -> Result<Vec<Strin
 
 /// For worker `w` of `connections`: entry `w` starts a service of asset `w`, entry
 /// `w + connections` completes it (the worker puts in the id the start answered).
-/// Every asset is checked in and its open service completed first, in case an
+/// The assets are the ones after asset-checkout-cycle's when there are enough (a
+/// cycle's requests still in flight when its window closes land after the next mix
+/// began); each is checked in and its open service completed first, in case an
 /// earlier run left it out or in service.
 async fn service_cycle(conn: &mut Conn, connections: usize) -> Result<Vec<Draft>> {
-    let numbers = asset_numbers(conn, (connections as u64).div_ceil(25)).await?;
-    if numbers.len() < connections {
-        bail!("the service cycle needs one asset per connection: seed at least {connections}");
-    }
-    let numbers = &numbers[..connections];
+    let numbers = asset_numbers(conn, (2 * connections as u64).div_ceil(25)).await?;
+    let numbers = match numbers.len() {
+        n if n >= 2 * connections => &numbers[connections..2 * connections],
+        n if n >= connections => &numbers[..connections],
+        _ => bail!("the service cycle needs one asset per connection: seed at least {connections}"),
+    };
     for n in numbers {
         let uri = conn.target().uri(&format!("/assets/{n}/checkin.api"))?;
         let req = conn.target().put(uri);

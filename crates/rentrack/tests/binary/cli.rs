@@ -1,7 +1,8 @@
 //! Black-box tests of the `rentrack` binary: the company and token commands, `demo`,
 //! `serve` over TLS, graceful shutdown on SIGTERM, and what the request log holds.
-//! Each test runs the built binary on a fresh SQLite file; the command tests also
-//! run on PostgreSQL (a fresh schema) when `TEST_POSTGRES_URL` is set.
+//! Each test runs the built binary on a fresh SQLite file; the command tests also run
+//! on PostgreSQL (a fresh schema), and the PostgreSQL ones are ignored unless asked for
+//! (`cargo test -- --include-ignored` with `TEST_POSTGRES_URL` set).
 
 use crate::common::{BIN, Server, rand_suffix, scratch_dir, sqlite_url};
 use serde_json::Value;
@@ -15,10 +16,8 @@ use tokio::net::TcpStream;
 
 /// A URL for a fresh, empty schema in the test PostgreSQL database (its search_path
 /// names the schema), which the binary then migrates like any new database.
-fn postgres_url() -> Option<String> {
-    let base = std::env::var("TEST_POSTGRES_URL")
-        .ok()
-        .filter(|s| !s.is_empty())?;
+fn postgres_url() -> String {
+    let base = std::env::var("TEST_POSTGRES_URL").expect("TEST_POSTGRES_URL is set");
     let schema = format!("t_cli_{}_{}", std::process::id(), rand_suffix());
     let sep = if base.contains('?') { '&' } else { '?' };
     let url = format!("{base}{sep}options=-c%20search_path%3D{schema}");
@@ -32,7 +31,7 @@ fn postgres_url() -> Option<String> {
             .await
             .unwrap();
     });
-    Some(url)
+    url
 }
 
 /// Runs `f` on the database `TEST_POSTGRES_URL` names (set: the caller checked).
@@ -55,9 +54,9 @@ fn on_test_postgres<T>(f: impl AsyncFnOnce(&store::Db) -> T) -> T {
 /// A server on the test PostgreSQL with a pool of `pool` connections (`None`: the
 /// default pool), the token of an unlimited company, and the application name its
 /// connections carry, so they can be told apart from every other test's on the same
-/// PostgreSQL; `None` without one.
-fn named_postgres_server(purpose: &str, pool: Option<&str>) -> Option<(Server, String, String)> {
-    let url = postgres_url()?;
+/// PostgreSQL.
+fn named_postgres_server(purpose: &str, pool: Option<&str>) -> (Server, String, String) {
+    let url = postgres_url();
     let name = format!("rentrack_{purpose}_{}", rand_suffix());
     let url = format!("{url}&application_name={name}");
     let token = unlimited_company(&url);
@@ -65,7 +64,7 @@ fn named_postgres_server(purpose: &str, pool: Option<&str>) -> Option<(Server, S
         Some(pool) => Server::start(&url, &["serve", "--db-pool", pool]),
         None => Server::start(&url, &["serve"]),
     };
-    Some((server, token, name))
+    (server, token, name)
 }
 
 /// The statuses of `n` member lists asked for at once.
@@ -105,11 +104,33 @@ fn of_application(text: &'static str, name: &str) -> i64 {
     n
 }
 
-fn databases() -> Vec<String> {
-    let mut urls = vec![sqlite_url()];
-    urls.extend(postgres_url());
-    urls
+/// Each case on SQLite, and on PostgreSQL when asked for (ignored otherwise: `cargo
+/// test -- --include-ignored` with `TEST_POSTGRES_URL` set).
+macro_rules! both {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(
+                #[test]
+                fn $name() { super::$name(super::sqlite_url()) }
+            )*
+        }
+        mod on_postgres {
+            $(
+                #[test]
+                #[ignore = "needs TEST_POSTGRES_URL"]
+                fn $name() { super::$name(super::postgres_url()) }
+            )*
+        }
+    };
 }
+
+both!(
+    company_create_prints_the_company_and_token_once,
+    plan_rate_limit_and_api_switch_commands_change_the_company,
+    token_regenerate_stops_the_old_token_within_the_company_cache_bound,
+    owner_set_password_lets_the_owner_log_in_to_the_console,
+    acknowledged_creates_survive_sigkill,
+);
 
 fn rentrack(db: &str, args: &[&str]) -> Output {
     Command::new(BIN)
@@ -215,9 +236,8 @@ fn unlimited_company(db: &str) -> String {
     created["token"].as_str().expect("a token").to_owned()
 }
 
-#[test]
-fn company_create_prints_the_company_and_token_once() {
-    for db in databases() {
+fn company_create_prints_the_company_and_token_once(db: String) {
+    {
         let created = json(
             &db,
             &[
@@ -310,9 +330,8 @@ fn company_create_prints_the_company_and_token_once() {
     }
 }
 
-#[test]
-fn plan_rate_limit_and_api_switch_commands_change_the_company() {
-    for db in databases() {
+fn plan_rate_limit_and_api_switch_commands_change_the_company(db: String) {
+    {
         json(
             &db,
             &[
@@ -405,9 +424,8 @@ fn plan_rate_limit_and_api_switch_commands_change_the_company() {
     }
 }
 
-#[test]
-fn token_regenerate_stops_the_old_token_within_the_company_cache_bound() {
-    for db in databases() {
+fn token_regenerate_stops_the_old_token_within_the_company_cache_bound(db: String) {
+    {
         let old = unlimited_company(&db);
         // One server remembering a token's company for the default second, one not at all.
         let cached = Server::start(&db, &["serve"]);
@@ -447,10 +465,9 @@ fn token_regenerate_stops_the_old_token_within_the_company_cache_bound() {
     }
 }
 
-#[test]
-fn owner_set_password_lets_the_owner_log_in_to_the_console() {
+fn owner_set_password_lets_the_owner_log_in_to_the_console(db: String) {
     use std::io::Write;
-    for db in databases() {
+    {
         json(
             &db,
             &[
@@ -1015,14 +1032,19 @@ fn sqlite_syncs_every_commit_unless_told_otherwise() {
         &["migrate", "--sqlite-synchronous", "sometimes"],
         "use full or normal",
     );
+}
 
-    if let Some(pg) = postgres_url() {
-        let server = Server::start(&pg, &["serve", "--sqlite-synchronous", "normal"]);
-        assert!(
-            listening_line(&server).get("sqlite_synchronous").is_none(),
-            "PostgreSQL ignores the setting"
-        );
-    }
+#[test]
+#[ignore = "needs TEST_POSTGRES_URL"]
+fn postgres_ignores_the_sqlite_synchronous_setting() {
+    let server = Server::start(
+        &postgres_url(),
+        &["serve", "--sqlite-synchronous", "normal"],
+    );
+    assert!(
+        listening_line(&server).get("sqlite_synchronous").is_none(),
+        "PostgreSQL ignores the setting"
+    );
 }
 
 /// One form POST over a new connection; an error when the server is gone.
@@ -1075,12 +1097,13 @@ fn all_locations(port: u16, token: &str) -> std::collections::HashMap<i64, Strin
 /// there with its name, and creating goes on. On SQLite with both synchronous
 /// settings (a process crash loses nothing under either; only FULL also covers a
 /// power loss, which cannot be staged here), and on PostgreSQL.
-#[test]
-fn acknowledged_creates_survive_sigkill() {
+fn acknowledged_creates_survive_sigkill(db: String) {
     const TOTAL: u32 = 1000;
     const KILL_AFTER: usize = 400;
-    let mut runs = vec![(sqlite_url(), "full"), (sqlite_url(), "normal")];
-    runs.extend(postgres_url().map(|pg| (pg, "full")));
+    let runs = match db.starts_with("sqlite") {
+        true => vec![(db.clone(), "full"), (sqlite_url(), "normal")],
+        false => vec![(db, "full")],
+    };
     for (db, synchronous) in runs {
         let token = unlimited_company(&db);
         let mut server = Server::start(&db, &["serve", "--sqlite-synchronous", synchronous]);
@@ -1165,15 +1188,18 @@ fn acknowledged_creates_survive_sigkill() {
 }
 
 #[test]
-fn db_pool_bounds_the_database_connections_a_server_opens() {
+fn db_pool_must_be_in_range() {
     fails(
         &sqlite_url(),
         &["serve", "--db-pool", "0"],
         "0 is not in 1..=10000",
     );
-    let Some((mut server, token, name)) = named_postgres_server("pool", Some("2")) else {
-        return;
-    };
+}
+
+#[test]
+#[ignore = "needs TEST_POSTGRES_URL"]
+fn db_pool_bounds_the_postgres_connections_a_server_opens() {
+    let (mut server, token, name) = named_postgres_server("pool", Some("2"));
     // 32 requests at once: without the bound, the pool would open a connection for
     // each write that finds none free. The bound counts the connection reads share.
     let statuses = requests_at_once(&server, &token, 32);
@@ -1187,10 +1213,9 @@ fn db_pool_bounds_the_database_connections_a_server_opens() {
 }
 
 #[test]
+#[ignore = "needs TEST_POSTGRES_URL"]
 fn the_default_postgres_pool_is_four_connections_a_core() {
-    let Some((mut server, token, name)) = named_postgres_server("default_pool", None) else {
-        return;
-    };
+    let (mut server, token, name) = named_postgres_server("default_pool", None);
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let bound = i64::try_from(cores * 4).unwrap().clamp(4, 32);
     // 64 requests at once, more than any default: the pool opens a connection for each
@@ -1211,10 +1236,9 @@ fn the_default_postgres_pool_is_four_connections_a_core() {
 }
 
 #[test]
+#[ignore = "needs TEST_POSTGRES_URL"]
 fn pooled_postgres_connections_the_database_dropped_are_replaced() {
-    let Some((mut server, token, name)) = named_postgres_server("dropped", Some("4")) else {
-        return;
-    };
+    let (mut server, token, name) = named_postgres_server("dropped", Some("4"));
     let burst = || requests_at_once(&server, &token, 8);
     assert!(burst().iter().all(|s| *s == 200));
     // What a database restart does to the pool: every connection it holds is gone.

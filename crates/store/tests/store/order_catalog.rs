@@ -2,7 +2,7 @@
 //! endpoint uses them yet): `coupons::for_order` with `valid_on` and `to_pricing`,
 //! `group_taxes::for_order`, `custom_taxes::for_order` and `payment_options::by_name`;
 //! and the payment options migration 0012 gives companies made before it. Each runs on
-//! SQLite and, when `TEST_POSTGRES_URL` is set, on PostgreSQL in a schema of its own.
+//! SQLite and on PostgreSQL in a schema of its own (`both!`).
 
 use chrono::NaiveDate;
 use domain::coupon::ValueType;
@@ -22,36 +22,61 @@ fn unique(prefix: &str) -> String {
     )
 }
 
-/// A database URL for each backend to test on: a new SQLite file, and a new PostgreSQL
-/// schema when `TEST_POSTGRES_URL` is set.
-async fn urls() -> Vec<String> {
-    let dir = std::env::temp_dir().join("rentrack-tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut urls = vec![format!(
-        "sqlite://{}",
-        dir.join(format!("{}.db", unique("catalog-"))).display()
-    )];
-    if let Some(base) = std::env::var("TEST_POSTGRES_URL")
-        .ok()
-        .filter(|s| !s.is_empty())
-    {
-        let schema = unique("t_");
-        let admin = Db::connect(&base).await.unwrap();
-        let create: &'static str = Box::leak(format!("CREATE SCHEMA {schema}").into_boxed_str());
-        admin
-            .read()
-            .execute(&store::Sql {
-                text: create,
-                values: sea_query::Values(vec![]),
-            })
-            .await
-            .unwrap();
-        admin.close().await;
-        let sep = if base.contains('?') { '&' } else { '?' };
-        urls.push(format!("{base}{sep}options=-c%20search_path%3D{schema}"));
+/// A database URL to test on: a new SQLite file, or a new schema of the PostgreSQL
+/// database `TEST_POSTGRES_URL` names.
+async fn url(postgres: bool) -> String {
+    if !postgres {
+        let dir = std::env::temp_dir().join("rentrack-tests");
+        std::fs::create_dir_all(&dir).unwrap();
+        return format!(
+            "sqlite://{}",
+            dir.join(format!("{}.db", unique("catalog-"))).display()
+        );
     }
-    urls
+    let base = std::env::var("TEST_POSTGRES_URL").expect("TEST_POSTGRES_URL");
+    let schema = unique("t_");
+    let admin = Db::connect(&base).await.unwrap();
+    let create: &'static str = Box::leak(format!("CREATE SCHEMA {schema}").into_boxed_str());
+    admin
+        .read()
+        .execute(&store::Sql {
+            text: create,
+            values: sea_query::Values(vec![]),
+        })
+        .await
+        .unwrap();
+    admin.close().await;
+    let sep = if base.contains('?') { '&' } else { '?' };
+    format!("{base}{sep}options=-c%20search_path%3D{schema}")
 }
+
+/// Each case on SQLite, and on PostgreSQL when asked for (ignored otherwise: `cargo
+/// test -- --include-ignored` with `TEST_POSTGRES_URL` set).
+macro_rules! both {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() { super::$name(super::url(false).await).await }
+            )*
+        }
+        mod on_postgres {
+            $(
+                #[tokio::test]
+                #[ignore = "needs TEST_POSTGRES_URL"]
+                async fn $name() { super::$name(super::url(true).await).await }
+            )*
+        }
+    };
+}
+
+both!(
+    coupons_for_an_order_come_in_the_order_asked_and_price_as_stored,
+    coupon_writes_check_the_value_and_days_they_leave,
+    taxes_for_an_order_sum_a_group_exactly,
+    payment_options_are_found_by_name_whatever_its_case,
+    the_migration_gives_existing_companies_their_payment_options,
+);
 
 async fn company(db: &Db) -> CompanyId {
     let subdomain = unique("co");
@@ -87,9 +112,8 @@ fn invalid(e: StoreError) -> Vec<(String, Vec<String>)> {
     }
 }
 
-#[tokio::test]
-async fn coupons_for_an_order_come_in_the_order_asked_and_price_as_stored() {
-    for url in urls().await {
+async fn coupons_for_an_order_come_in_the_order_asked_and_price_as_stored(url: String) {
+    {
         let db = Db::connect(&url).await.unwrap();
         db.migrate().await.unwrap();
         let (ours, theirs) = (company(&db).await, company(&db).await);
@@ -183,9 +207,8 @@ async fn coupons_for_an_order_come_in_the_order_asked_and_price_as_stored() {
     }
 }
 
-#[tokio::test]
-async fn coupon_writes_check_the_value_and_days_they_leave() {
-    for url in urls().await {
+async fn coupon_writes_check_the_value_and_days_they_leave(url: String) {
+    {
         let db = Db::connect(&url).await.unwrap();
         db.migrate().await.unwrap();
         let ours = company(&db).await;
@@ -229,9 +252,8 @@ async fn coupon_writes_check_the_value_and_days_they_leave() {
     }
 }
 
-#[tokio::test]
-async fn taxes_for_an_order_sum_a_group_exactly() {
-    for url in urls().await {
+async fn taxes_for_an_order_sum_a_group_exactly(url: String) {
+    {
         let db = Db::connect(&url).await.unwrap();
         db.migrate().await.unwrap();
         let (ours, theirs) = (company(&db).await, company(&db).await);
@@ -309,9 +331,8 @@ async fn taxes_for_an_order_sum_a_group_exactly() {
     }
 }
 
-#[tokio::test]
-async fn payment_options_are_found_by_name_whatever_its_case() {
-    for url in urls().await {
+async fn payment_options_are_found_by_name_whatever_its_case(url: String) {
+    {
         let db = Db::connect(&url).await.unwrap();
         db.migrate().await.unwrap();
         let (ours, theirs) = (company(&db).await, company(&db).await);
@@ -348,9 +369,8 @@ async fn payment_options_are_found_by_name_whatever_its_case() {
 
 /// Companies made before migration 0012 get Cash, Check and Credit Card from it,
 /// counted in their list's total.
-#[tokio::test]
-async fn the_migration_gives_existing_companies_their_payment_options() {
-    for url in urls().await {
+async fn the_migration_gives_existing_companies_their_payment_options(url: String) {
+    {
         let postgres = url.starts_with("postgres");
         let folder = if postgres { "postgres" } else { "sqlite" };
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))

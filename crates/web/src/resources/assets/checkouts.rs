@@ -87,17 +87,37 @@ pub(super) fn routes(api: Api) -> Api {
     )
 }
 
-/// `till` and `till_time`, read in the company's time zone; `None` when neither is sent.
+/// The due moment of `till` and `till_time` (see `moment_of`).
 pub(crate) fn due(
     params: &Params,
     tz: chrono_tz::Tz,
     form: &mut Form<'_>,
 ) -> Option<chrono::DateTime<chrono::Utc>> {
-    let date = params.get("till");
-    let time = params.get("till_time");
+    moment_of(
+        params,
+        [("till", "till"), ("till_time", "till_time")],
+        tz,
+        form,
+    )
+}
+
+/// The moment a date parameter and an optional time parameter (default the end of the
+/// day) name in the company's time zone, each given as (parameter, field the 422
+/// names); `None` when neither is sent or one is bad (the form says which).
+pub(crate) fn moment_of(
+    params: &Params,
+    [(date_key, date_field), (time_key, time_field)]: [(&str, &str); 2],
+    tz: chrono_tz::Tz,
+    form: &mut Form<'_>,
+) -> Option<chrono::DateTime<chrono::Utc>> {
+    let date = params.get(date_key);
+    let time = params.get(time_key);
     let date = match date {
         None if time.is_some() => {
-            form.error("till", "can't be blank when till_time is given");
+            form.error(
+                date_field,
+                format!("can't be blank when {time_field} is given"),
+            );
             return None;
         }
         None => return None,
@@ -105,7 +125,7 @@ pub(crate) fn due(
             Some(d) => d,
             None => {
                 form.error(
-                    "till",
+                    date_field,
                     format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
                 );
                 return None;
@@ -118,7 +138,7 @@ pub(crate) fn due(
             Some(t) => Some(t),
             None => {
                 form.error(
-                    "till_time",
+                    time_field,
                     format!("{raw:?} is not a time (hh:mm, 24-hour)"),
                 );
                 return None;

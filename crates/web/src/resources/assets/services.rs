@@ -5,10 +5,10 @@
 
 use axum::extract::State;
 use domain::PageSize;
-use domain::wire::{parse_date, parse_time};
 use serde::Serialize;
 use store::services::{self, NewService, Service};
 
+use super::checkouts::moment_of;
 use super::{Shown, clock, fields_of, render as render_asset};
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
@@ -123,41 +123,15 @@ async fn start(
     let mut form = Form::new(&params, "service");
     let service_type = form.required_text("service_type");
     let comments = form.text("comments").as_set().cloned();
-    let tz = tenant.0.time_zone;
-    let expected_end = match (
-        params.get("service[expected_end_date]"),
-        params.get("service[expected_end_time]"),
-    ) {
-        (None, None) => None,
-        (None, Some(_)) => {
-            form.error(
-                "expected_end_date",
-                "can't be blank when expected_end_time is given",
-            );
-            None
-        }
-        (Some(raw), time) => match (parse_date(raw), time.map(|t| (t, parse_time(t)))) {
-            (None, _) => {
-                form.error(
-                    "expected_end_date",
-                    format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-                );
-                None
-            }
-            (_, Some((t, None))) => {
-                form.error(
-                    "expected_end_time",
-                    format!("{t:?} is not a time (hh:mm, 24-hour)"),
-                );
-                None
-            }
-            (Some(date), time) => Some(domain::item::local_moment(
-                date,
-                time.and_then(|(_, t)| t),
-                tz,
-            )),
-        },
-    };
+    let expected_end = moment_of(
+        &params,
+        [
+            ("service[expected_end_date]", "expected_end_date"),
+            ("service[expected_end_time]", "expected_end_time"),
+        ],
+        tenant.0.time_zone,
+        &mut form,
+    );
     form.finish()?;
     let Some(service_type) = service_type else {
         unreachable!("reported by finish");
