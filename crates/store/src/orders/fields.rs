@@ -190,6 +190,10 @@ async fn choose_business(
     input: &mut OrderInput,
     before: Option<&Order>,
 ) -> Result<(), StoreError> {
+    let by_contact = matches!(input.business_id, Change::Keep) && input.customer_id.is_some();
+    if input.business_name.is_none() && !by_contact {
+        return Ok(());
+    }
     let customer = input
         .customer_id
         .or_else(|| before.and_then(|b| b.customer_id));
@@ -263,9 +267,6 @@ async fn choose_business(
             ));
         }
         input.business_id = Change::Set(id);
-        return Ok(());
-    }
-    if !matches!(input.business_id, Change::Keep) || input.customer_id.is_none() {
         return Ok(());
     }
     match of_customer.as_slice() {
