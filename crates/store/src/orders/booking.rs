@@ -19,9 +19,13 @@ use super::{Order, lock};
 use crate::items::{self, Clock};
 use crate::{Db, StoreError, Tx, change_log};
 
-/// A moment far enough after any period (open-ended holds end there).
+/// A moment after any period (open-ended holds end there): the last second of year
+/// 9999, since moments compare as text on SQLite, where a later year's text sorts
+/// before this one's.
 fn open_end() -> DateTime<Utc> {
-    DateTime::<Utc>::MAX_UTC - Duration::days(1)
+    chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
+        .and_then(|d| d.and_hms_opt(23, 59, 59))
+        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
 }
 
 /// What else is promised of item `item` in `from..=to`: other orders' lines, approved
@@ -119,11 +123,7 @@ pub(crate) async fn refuse_if_promised(
     (from, until): (DateTime<Utc>, Option<DateTime<Utc>>),
     tz: chrono_tz::Tz,
 ) -> Result<(), StoreError> {
-    // Moments compare as text on SQLite: the end of year 9999, not `open_end`.
-    let last = chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
-        .and_then(|d| d.and_hms_opt(23, 59, 59))
-        .map(|t| t.and_utc());
-    let to = until.or(last).unwrap_or_else(open_end);
+    let to = until.unwrap_or_else(open_end);
     if claims(tx, company, item, 0, from, to, tz).await?.is_empty() {
         Ok(())
     } else {

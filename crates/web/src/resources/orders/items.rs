@@ -206,19 +206,16 @@ async fn add(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = crate::form::Form::new(&params, "basket");
-    let coupons = match params.contains("coupon_ids") {
+    let with_coupons = params.contains("coupon_ids");
+    let coupons = match with_coupons {
         true => form.ids_at("coupon_ids", "coupon_ids", "coupon ids"),
         false => Vec::new(),
     };
-    let blank = params.contains("coupon_ids") && coupons.is_empty();
-    if blank && !form.has_errors_for("coupon_ids") {
+    if with_coupons && coupons.is_empty() && !form.has_errors_for("coupon_ids") {
         form.error("coupon_ids", "can't be blank: a comma list of coupon ids");
     }
-    let additions = match params.contains("coupon_ids") {
-        // Coupons alone, or with items (the spec does not keep them apart).
-        true => read_additions(&params, false),
-        false => read_additions(&params, true),
-    };
+    // Coupons alone, or with items (the spec does not keep them apart).
+    let additions = read_additions(&params, !with_coupons);
     let additions = match (form.finish(), additions) {
         (Ok(()), Ok(a)) => a,
         (Err(ApiError::Invalid(mut a)), Err(ApiError::Invalid(b))) => {
