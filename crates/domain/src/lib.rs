@@ -2,6 +2,7 @@
 //! Nothing here knows about SQL or HTTP.
 
 pub mod asset_filter;
+pub mod availability;
 pub mod country;
 pub mod coupon;
 pub mod custom_field;

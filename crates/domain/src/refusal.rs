@@ -95,12 +95,6 @@ pub enum Conflict {
         service: i64,
         service_type: String,
     },
-    /// A fixed asset is promised (booked, rented out, reserved, checked out) for part
-    /// of the period a service would take it.
-    PromisedDuring {
-        number: i64,
-        name: String,
-    },
     /// The service was completed already.
     ServiceCompleted {
         number: i64,
@@ -139,14 +133,17 @@ pub enum Conflict {
         state: crate::order::OrderState,
         action: &'static str,
     },
-    /// An item is not free for an order's period: `promised` units of it are promised
-    /// elsewhere at one moment of the period, and it has `units`.
-    NotAvailable {
+    /// What is promised of an item elsewhere leaves too little for a promise: at one
+    /// moment of the period `promised` of its `units` are held, `wanted` more are asked;
+    /// `held` is the first promise in the way at that moment (none when the item has
+    /// fewer units than asked at all).
+    Held {
         number: i64,
         name: String,
         wanted: i64,
         units: i64,
         promised: i64,
+        held: Option<Box<crate::availability::Held>>,
     },
     /// An item on an order cannot be deleted.
     OnOrder {

@@ -92,25 +92,6 @@ pub fn overlaps(a: (NaiveDate, NaiveDate), b: (NaiveDate, NaiveDate)) -> bool {
     a.0 <= b.1 && b.0 <= a.1
 }
 
-/// The most units that periods `claims` (first, last, units; both ends inclusive) need
-/// at one point of `from..=until` (`until` `None`: without end): days of reservations,
-/// or moments of orders. Only the start of the window and the starts of the claims
-/// inside it can be a peak, so those are the points counted.
-pub fn peak_need<T: Ord + Copy>(claims: &[(T, T, i64)], from: T, until: Option<T>) -> i64 {
-    let inside = |d: T| d >= from && until.is_none_or(|u| d <= u);
-    std::iter::once(from)
-        .chain(claims.iter().map(|c| c.0).filter(|d| inside(*d)))
-        .map(|day| {
-            claims
-                .iter()
-                .filter(|c| c.0 <= day && day <= c.1)
-                .map(|c| c.2)
-                .sum::<i64>()
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,20 +136,5 @@ mod tests {
         assert!(overlaps((d(1), d(3)), (d(3), d(5))));
         assert!(!overlaps((d(1), d(2)), (d(3), d(5))));
         assert!(overlaps((d(1), d(9)), (d(3), d(5))));
-    }
-
-    #[test]
-    fn peak_need_counts_only_claims_that_share_a_day() {
-        let d = |n| NaiveDate::from_ymd_opt(2026, 7, n).unwrap();
-        let claims = [(d(1), d(3), 4), (d(5), d(9), 3), (d(8), d(12), 2)];
-        // 1-3 and 5-9 never meet; 5-9 and 8-12 do on the 8th and 9th.
-        assert_eq!(peak_need(&claims, d(1), None), 5);
-        assert_eq!(peak_need(&claims, d(1), Some(d(7))), 4);
-        assert_eq!(peak_need(&claims, d(4), Some(d(7))), 3);
-        assert_eq!(peak_need(&claims, d(10), Some(d(20))), 2);
-        assert_eq!(peak_need(&claims, d(13), None), 0);
-        assert_eq!(peak_need(&[], d(1), None), 0);
-        // A claim that began before the window counts on its first day.
-        assert_eq!(peak_need(&claims, d(2), Some(d(2))), 4);
     }
 }

@@ -180,7 +180,7 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
             kind,
             created.item.sequence_num,
             movement,
-            today,
+            &store::items::Clock::new(chrono::Utc::now(), chrono_tz::UTC),
         )
         .await?;
     }

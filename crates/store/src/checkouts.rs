@@ -5,7 +5,8 @@
 //! the partial unique index `asset_checkouts_one_open` holds one open check-out per
 //! asset. A refused check-out changes nothing.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
+use domain::availability::Holder;
 use domain::item::ItemState;
 use domain::refusal::Conflict;
 use domain::reservation::ReservationStatus;
@@ -14,6 +15,7 @@ use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 use std::collections::BTreeMap;
 
+use crate::availability::{Hold, fit, holds, open_end};
 use crate::custom_fields::merge_values;
 use crate::items::{self, ItemView, Today};
 use crate::{Assignments, Db, PageOf, StoreError, Tx, now};
@@ -93,8 +95,16 @@ pub struct Checkout {
     pub override_mine: bool,
 }
 
-fn date_of(at: DateTime<Utc>, tz: chrono_tz::Tz) -> NaiveDate {
-    at.with_timezone(&tz).date_naive()
+/// The 409 for `member`'s approved reservation `h` in the way of asset `number`.
+fn reserved(number: i64, member: &str, h: &Hold, mine: bool, tz: chrono_tz::Tz) -> StoreError {
+    let date = |at: DateTime<Utc>| at.with_timezone(&tz).date_naive();
+    StoreError::Conflict(Conflict::Reserved {
+        number,
+        member: member.to_owned(),
+        from: date(h.from),
+        to: date(h.to),
+        mine,
+    })
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -129,27 +139,31 @@ pub async fn check_out(
         "checkout_values[location_id]",
     )
     .await?;
-    // Approved reservations sharing a day with the check-out: the member's own that
-    // cover today are fulfilled by it; the others stand in the way unless overridden.
-    let today = clock.today;
-    let until = checkout.due.map(|d| date_of(d, clock.tz));
-    let (mut fulfilled, mut removed) = (Vec::new(), Vec::new());
-    for r in crate::reservations::approved_from(&mut tx, company, item.id, today, until).await? {
-        let mine = r.member_id == holder.id;
-        if mine && r.from_on <= today {
-            fulfilled.push(r.id);
+    // What else holds the asset until it is due: the member's own approved reservations
+    // that have begun are fulfilled by the check-out; other reservations stand in the
+    // way unless overridden; anything else (an order's booking) always does.
+    let window = (at, checkout.due.unwrap_or_else(open_end));
+    let (mut fulfilled, mut removed, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+    for h in holds(&mut tx, company, &item, window, None, clock.tz).await? {
+        let Holder::Reservation {
+            id,
+            member_id,
+            member,
+        } = &h.by
+        else {
+            rest.push(h);
+            continue;
+        };
+        let mine = *member_id == holder.id;
+        if mine && h.from <= at {
+            fulfilled.push(*id);
         } else if (mine && checkout.override_mine) || (!mine && checkout.override_conflicting) {
-            removed.push(r.id);
+            removed.push(*id);
         } else {
-            return Err(StoreError::Conflict(Conflict::Reserved {
-                number,
-                member: r.member_name,
-                from: r.from_on,
-                to: r.to_on,
-                mine,
-            }));
+            return Err(reserved(number, member, &h, mine, clock.tz));
         }
     }
+    fit(&item, &rest, window, 1, clock.tz)?;
     crate::reservations::set_status(&mut tx, company, &fulfilled, ReservationStatus::Fulfilled)
         .await?;
     crate::reservations::set_status(&mut tx, company, &removed, ReservationStatus::Removed).await?;
@@ -209,7 +223,14 @@ pub async fn check_out(
         "reservations_fulfilled": fulfilled,
         "reservations_removed": removed,
     });
-    items::finish(tx, company, item.id, ("checked_out", details), Today(today)).await
+    items::finish(
+        tx,
+        company,
+        item.id,
+        ("checked_out", details),
+        Today(clock.today),
+    )
+    .await
 }
 
 /// A check-in.
@@ -267,14 +288,8 @@ pub async fn check_in(
         .to_owned();
     tx.execute(&close).await?;
     // A verification asked of the holder has nobody to answer it once the asset is back.
-    let moot = Query::update()
-        .table("verifications")
-        .values([("status", "cancelled".into()), ("updated_at", at.into())])
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("item_id").eq(item.id))
-        .and_where(Expr::col("status").eq("pending"))
-        .to_owned();
-    let verifications_cancelled = tx.execute(&moot).await?;
+    let verifications_cancelled =
+        crate::verifications::cancel_pending(&mut tx, company, item.id).await?;
     let name = items::holder_name(&mut tx, company, item.assigned_to_id).await?;
     let details = json!({
         "is_checkout": false,
@@ -313,22 +328,23 @@ pub async fn extend(
             "must be later than now and than the check-out",
         ));
     }
-    let until = date_of(due, clock.tz);
-    let others =
-        crate::reservations::approved_from(&mut tx, company, item.id, clock.today, Some(until))
-            .await?;
-    if let Some(r) = others
-        .into_iter()
-        .find(|r| Some(r.member_id) != item.assigned_to_id)
-    {
-        return Err(StoreError::Conflict(Conflict::Reserved {
-            number,
-            member: r.member_name,
-            from: r.from_on,
-            to: r.to_on,
-            mine: false,
-        }));
+    // What else holds the asset until the new due moment, but its own check-out and
+    // the holder's reservations.
+    let window = (now(), due);
+    let mut rest = Vec::new();
+    for h in holds(&mut tx, company, &item, window, None, clock.tz).await? {
+        match &h.by {
+            Holder::Checkout { .. } => {}
+            Holder::Reservation {
+                member_id, member, ..
+            } if Some(*member_id) != item.assigned_to_id => {
+                return Err(reserved(number, member, &h, false, clock.tz));
+            }
+            Holder::Reservation { .. } => {}
+            _ => rest.push(h),
+        }
     }
+    fit(&item, &rest, window, 1, clock.tz)?;
     let mut row = Assignments::update();
     row.set("checkin_due_on", due);
     tx.execute(&row.into_update("items", company, item.id))

@@ -2,6 +2,7 @@
 //! company data takes the company id.
 
 mod activation;
+mod availability;
 mod db;
 mod error;
 mod lite;

@@ -1,17 +1,21 @@
-//! Reservation requests of members for fixed assets, for whole days. Approved ones of
-//! one asset never overlap: an approval locks the asset's row and checks the approved
-//! reservations in the same transaction, so two approvals racing queue on the lock.
+//! Reservation requests of members for items, for whole days. An approval is a promise
+//! (`availability`): it locks the item's row and weighs everything else promised of it
+//! in the same transaction, so two promises racing queue on the lock. Approved ones of
+//! one fixed asset never overlap.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use domain::availability::{Holder, peak};
+use domain::item::start_of_day;
 use domain::item::{AssetType, ItemState};
 use domain::refusal::Conflict;
-use domain::reservation::{Decision, ReservationStatus, peak_need};
+use domain::reservation::{Decision, ReservationStatus};
 use domain::stock::Quantity;
 use domain::{CompanyId, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 
-use crate::items::{self, Today};
+use crate::availability::{self, Hold};
+use crate::items::{self, Clock, Today};
 use crate::{Db, PageOf, StoreError, Tx, now};
 
 #[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
@@ -111,55 +115,81 @@ pub(crate) struct Leaving {
     pub member: Option<i64>,
     pub quantity: i64,
     /// Until when they are gone; `None`: for good, or without an end.
-    pub until: Option<NaiveDate>,
+    pub until: Option<DateTime<Utc>>,
     /// Take them over other members' approved reservations (which become removed).
     pub override_conflicting: bool,
 }
 
-/// Makes room for units leaving `item` today: what stays on hand must cover the most
-/// units other members' approved reservations need on one day of the period (409
-/// otherwise), unless overridden. Answers the reservations it fulfilled.
+/// The 409 for approved reservations `reserved` of others standing in the way of units
+/// leaving `item` in `window`.
+fn stock_reserved(
+    item: &items::Locked,
+    reserved: &[Hold],
+    window: (DateTime<Utc>, DateTime<Utc>),
+    tz: chrono_tz::Tz,
+) -> StoreError {
+    let claims: Vec<_> = reserved.iter().map(|h| (h.from, h.to, h.units)).collect();
+    let day = |t: DateTime<Utc>| t.with_timezone(&tz).date_naive();
+    let first = &reserved[0];
+    StoreError::Conflict(Conflict::StockReserved {
+        number: item.sequence_num,
+        reserved: peak(&claims, window.0, window.1).0,
+        on_hand: item.quantity,
+        member: match &first.by {
+            Holder::Reservation { member, .. } => member.clone(),
+            _ => String::new(),
+        },
+        from: day(first.from),
+        to: day(first.to),
+    })
+}
+
+/// Makes room for units leaving `item` now until `leaving.until`: beside everything
+/// else promised of it (`availability`), they must fit at every moment. Other members'
+/// approved reservations in the way are a 409 naming the first, or are removed when
+/// overridden; anything else in the way is a 409 naming it. Answers the leaving
+/// member's reservations it fulfilled (those that have begun).
 pub(crate) async fn make_room(
     tx: &mut Tx,
     company: CompanyId,
     item: &items::Locked,
     leaving: Leaving,
-    today: NaiveDate,
+    clock: &Clock,
 ) -> Result<Vec<i64>, StoreError> {
-    let approved = approved_from(tx, company, item.id, today, leaving.until).await?;
-    if approved.is_empty() {
-        return Ok(Vec::new());
-    }
-    let (mine, others): (Vec<_>, Vec<_>) = approved
+    let window = (
+        clock.now,
+        leaving.until.unwrap_or_else(availability::open_end),
+    );
+    let held = availability::holds(tx, company, item, window, None, clock.tz).await?;
+    let (mine, others): (Vec<Hold>, Vec<Hold>) = held
         .into_iter()
-        .partition(|r| Some(r.member_id) == leaving.member);
-    let claims: Vec<_> = others
-        .iter()
-        .map(|r| (r.from_on, r.to_on, r.quantity))
-        .collect();
-    let reserved = peak_need(&claims, today, leaving.until);
-    if reserved > 0 && item.quantity - leaving.quantity < reserved {
+        .partition(|h| h.by.is_reservation() && h.by.member() == leaving.member);
+    let (q, tz) = (leaving.quantity, clock.tz);
+    if availability::fit(item, &others, window, q, tz).is_err() {
+        let (reserved, rest): (Vec<Hold>, Vec<Hold>) =
+            others.into_iter().partition(|h| h.by.is_reservation());
+        // What is not a reservation is never overridden.
+        availability::fit(item, &rest, window, q, tz)?;
         if !leaving.override_conflicting {
-            let first = &others[0];
-            return Err(StoreError::Conflict(Conflict::StockReserved {
-                number: item.sequence_num,
-                reserved,
-                on_hand: item.quantity,
-                member: first.member_name.clone(),
-                from: first.from_on,
-                to: first.to_on,
-            }));
+            return Err(stock_reserved(item, &reserved, window, tz));
         }
-        let ids: Vec<i64> = others.iter().map(|r| r.id).collect();
-        set_status(tx, company, &ids, ReservationStatus::Removed).await?;
+        set_status(tx, company, &ids_of(&reserved), ReservationStatus::Removed).await?;
     }
-    let fulfilled: Vec<i64> = mine
-        .iter()
-        .filter(|r| r.from_on <= today)
-        .map(|r| r.id)
-        .collect();
+    let begun: Vec<Hold> = mine.into_iter().filter(|h| h.from <= clock.now).collect();
+    let fulfilled = ids_of(&begun);
     set_status(tx, company, &fulfilled, ReservationStatus::Fulfilled).await?;
     Ok(fulfilled)
+}
+
+/// The ids of the reservations among `holds`.
+pub(crate) fn ids_of(holds: &[Hold]) -> Vec<i64> {
+    holds
+        .iter()
+        .filter_map(|h| match h.by {
+            Holder::Reservation { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Sets reservations `ids` to `status` (a check-out fulfilling or overriding them).
@@ -309,8 +339,10 @@ pub async fn create(
 
 /// Approves or denies request `id` of the item numbered `number`. An approval is
 /// refused (409) when it would overlap another approved reservation of a fixed asset,
-/// or when, on some day of it, the approved reservations of inventory or asset stock
-/// would need more units than the item has (on hand, and for asset stock also out).
+/// when, on some day of it, the approved reservations of inventory or asset stock
+/// would need more units than the item has (on hand, and for asset stock also out),
+/// or when with the item's orders, check-outs and service they would
+/// (`availability`).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn decide(
     db: &Db,
@@ -345,44 +377,39 @@ pub async fn decide(
         {
             return Err(crate::services::conflict(&mut tx, company, &item).await?);
         }
-        let others: Vec<Reservation> = approved_from(
-            &mut tx,
-            company,
-            item.id,
-            request.from_on,
-            Some(request.to_on),
-        )
-        .await?
-        .into_iter()
-        .filter(|other| other.id != id)
-        .collect();
-        let units = match item.kind() {
-            AssetType::FixedAsset => None,
-            AssetType::VolatileAsset => Some(item.quantity),
-            AssetType::StockAsset => Some(item.quantity + item.checked_out_quantity),
-        };
-        if let Some(units) = units {
-            let claims: Vec<_> = others
-                .iter()
-                .map(|r| (r.from_on, r.to_on, r.quantity))
-                .collect();
-            let reserved = peak_need(&claims, request.from_on, Some(request.to_on));
-            if reserved + request.quantity > units {
+        let window = (
+            start_of_day(request.from_on, tz),
+            start_of_day(request.to_on + Duration::days(1), tz) - Duration::seconds(1),
+        );
+        let held = availability::holds(&mut tx, company, &item, window, None, tz).await?;
+        let reserved: Vec<&Hold> = held.iter().filter(|h| h.by.is_reservation()).collect();
+        let day = |t: DateTime<Utc>| t.with_timezone(&tz).date_naive();
+        if item.kind() == AssetType::FixedAsset {
+            if let Some(other) = reserved.first()
+                && let Holder::Reservation { id: other_id, .. } = other.by
+            {
+                return Err(StoreError::Conflict(Conflict::ReservationOverlap {
+                    number,
+                    other: other_id,
+                    from: day(other.from),
+                    to: day(other.to),
+                }));
+            }
+        } else {
+            let claims: Vec<_> = reserved.iter().map(|h| (h.from, h.to, h.units)).collect();
+            let units = availability::units(&item);
+            let (already, _) = peak(&claims, window.0, window.1);
+            if already + request.quantity > units {
                 return Err(StoreError::Conflict(Conflict::StockOverbooked {
                     number,
                     wanted: request.quantity,
                     units,
-                    reserved,
+                    reserved: already,
                 }));
             }
-        } else if let Some(other) = others.into_iter().next() {
-            return Err(StoreError::Conflict(Conflict::ReservationOverlap {
-                number,
-                other: other.id,
-                from: other.from_on,
-                to: other.to_on,
-            }));
         }
+        // Orders, check-outs and services of the item count as well.
+        availability::fit(&item, &held, window, request.quantity, tz)?;
     }
     set_status(&mut tx, company, &[id], next).await?;
     let action = match next {

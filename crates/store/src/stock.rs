@@ -18,7 +18,7 @@ use serde_json::json;
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
-use crate::items::{self, ItemView, Locked, Today};
+use crate::items::{self, Clock, ItemView, Locked, Today};
 use crate::{Db, StoreError, Tx, now};
 
 /// Units on hand of the item (`items`) at location `location`.
@@ -313,7 +313,7 @@ pub async fn order(
     kind: AssetType,
     number: i64,
     movement: Movement,
-    today: Today,
+    clock: &Clock,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let item = lock_stocked(&mut tx, company, kind, number).await?;
@@ -339,6 +339,15 @@ pub async fn order(
             if let Some(member) = movement.member {
                 crate::checkouts::active_member(&mut tx, company, member, "user_id").await?;
             }
+            take(
+                &mut tx,
+                company,
+                &item,
+                location,
+                movement.quantity,
+                "quantity",
+            )
+            .await?;
             fulfilled = crate::reservations::make_room(
                 &mut tx,
                 company,
@@ -349,16 +358,7 @@ pub async fn order(
                     until: None,
                     override_conflicting: movement.override_conflicting,
                 },
-                today.0,
-            )
-            .await?;
-            take(
-                &mut tx,
-                company,
-                &item,
-                location,
-                movement.quantity,
-                "quantity",
+                clock,
             )
             .await?;
             ("sold", item.quantity - movement.quantity.get())
@@ -383,7 +383,7 @@ pub async fn order(
         "sold_to_id": movement.member,
         "reservations_fulfilled": fulfilled,
     });
-    items::finish(tx, company, item.id, (action, details), today).await
+    items::finish(tx, company, item.id, (action, details), Today(clock.today)).await
 }
 
 /// A move of stock between two locations of the company.

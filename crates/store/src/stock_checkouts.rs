@@ -6,6 +6,7 @@
 //! is locked.
 
 use chrono::{DateTime, Utc};
+use domain::availability::Holder;
 use domain::item::AssetType;
 use domain::stock::{CheckoutStatus, OrderType, Quantity};
 use domain::{Change, CompanyId, Page, Vocabulary};
@@ -13,6 +14,7 @@ use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 use std::collections::BTreeMap;
 
+use crate::availability::{self, Hold};
 use crate::custom_fields::merge_values;
 use crate::items::{self, Clock, ItemView, Today};
 use crate::stock::{self, actor};
@@ -159,22 +161,8 @@ pub async fn check_out(
         "checked_out_to_location_id",
     )
     .await?;
-    let until = checkout
-        .due
-        .map(|d| d.with_timezone(&clock.tz).date_naive());
-    let fulfilled = crate::reservations::make_room(
-        &mut tx,
-        company,
-        &item,
-        crate::reservations::Leaving {
-            member: Some(checkout.member),
-            quantity: checkout.quantity.get(),
-            until,
-            override_conflicting: checkout.override_conflicting,
-        },
-        clock.today,
-    )
-    .await?;
+    // The location must hold the units (422), then they must fit beside what else is
+    // promised of the item until they are back (409).
     let n = checkout.quantity.get();
     stock::take(
         &mut tx,
@@ -183,6 +171,19 @@ pub async fn check_out(
         location,
         checkout.quantity,
         "quantity",
+    )
+    .await?;
+    let fulfilled = crate::reservations::make_room(
+        &mut tx,
+        company,
+        &item,
+        crate::reservations::Leaving {
+            member: Some(checkout.member),
+            quantity: checkout.quantity.get(),
+            until: checkout.due,
+            override_conflicting: checkout.override_conflicting,
+        },
+        clock,
     )
     .await?;
     stock::total(&mut tx, company, item.id, "checked_out_quantity", n).await?;
@@ -444,6 +445,21 @@ pub async fn extend(
     if due <= clock.now {
         return Err(StoreError::invalid("till", "must be later than now"));
     }
+    // The units kept longer must fit beside what else holds the item until then (the
+    // holders' own reservations aside).
+    let window = (clock.now, due);
+    let holders: Vec<i64> = lines.iter().map(|l| l.member_id).collect();
+    let rest: Vec<Hold> = availability::holds(&mut tx, company, &item, window, None, clock.tz)
+        .await?
+        .into_iter()
+        .filter(|h| match &h.by {
+            Holder::StockCheckout { line, .. } => !line_items.contains(line),
+            Holder::Reservation { member_id, .. } => !holders.contains(member_id),
+            _ => true,
+        })
+        .collect();
+    let units: i64 = lines.iter().map(|l| l.quantity_out).sum();
+    availability::fit(&item, &rest, window, units, clock.tz)?;
     let update = Query::update()
         .table("stock_line_items")
         .value("checkin_due_on", due)

@@ -151,7 +151,8 @@ async fn lock_all(
     Ok(numbers.iter().filter_map(|n| locked.remove(n)).collect())
 }
 
-/// Refused unless `item` is a checked-out fixed asset.
+/// Refused unless `item` is a fixed asset checked out to a member (one rented out on
+/// an order has no custodian to answer).
 fn checked_out(item: &Locked) -> Result<(), StoreError> {
     item.clone().fixed_asset()?;
     if item.state() != ItemState::CheckedOut {
@@ -159,7 +160,33 @@ fn checked_out(item: &Locked) -> Result<(), StoreError> {
             number: item.sequence_num,
         }));
     }
+    if let Some(order) = item.rented_order {
+        return Err(StoreError::Conflict(Conflict::RentedOut {
+            number: item.sequence_num,
+            order,
+        }));
+    }
     Ok(())
+}
+
+/// Cancels the pending verification of item `item` (it is back: nobody holds it to
+/// answer); answers how many were.
+pub(crate) async fn cancel_pending(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+) -> Result<u64, StoreError> {
+    let stmt = Query::update()
+        .table("verifications")
+        .values([
+            ("status", VerificationStatus::Cancelled.as_str().into()),
+            ("updated_at", now().into()),
+        ])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("item_id").eq(item))
+        .and_where(Expr::col("status").eq(VerificationStatus::Pending.as_str()))
+        .to_owned();
+    tx.execute(&stmt).await
 }
 
 /// The pending verifications of `items`, by item id: one statement.

@@ -2,7 +2,9 @@
 //! changed or deleted, and what to do first.
 
 use domain::Vocabulary;
+use domain::availability::{Held, Holder};
 use domain::item::AssetType;
+use domain::order::OrderState;
 use domain::refusal::{Conflict, Forbidden, InUse, Record, Users};
 
 pub fn forbidden(refusal: Forbidden) -> &'static str {
@@ -110,20 +112,26 @@ pub fn conflict(refusal: &Conflict) -> String {
             "Order #{number} is {}; you can't {action} an order in that state.",
             state.display_name()
         ),
-        Conflict::NotAvailable {
+        Conflict::Held {
             number,
             name,
             wanted,
             units,
             promised,
+            held,
         } => {
+            let by = held.as_deref().map(holder).unwrap_or_default();
             if *units == 1 && *wanted == 1 {
                 format!(
-                    "Asset #{number} ({name}) is taken for part of this period (booked, rented out, reserved or checked out); choose other dates or take it off the order."
+                    "Asset #{number} ({name}) is {by}; choose another period, or free it first."
+                )
+            } else if *promised == 0 {
+                format!(
+                    "Asset #{number} ({name}) has {units} unit(s), so {wanted} do not fit; ask for fewer, or add stock."
                 )
             } else {
                 format!(
-                    "Asset #{number} ({name}) has {units} unit(s) and {promised} are promised for part of this period, so {wanted} more do not fit; choose other dates or fewer units."
+                    "Asset #{number} ({name}) has {units} unit(s) and {promised} are promised at one moment of that period (the first: {by}), so {wanted} more do not fit; choose another period or fewer units."
                 )
             }
         }
@@ -156,9 +164,6 @@ pub fn conflict(refusal: &Conflict) -> String {
             service_type,
         } => format!(
             "Asset #{number} is in service ({service_type}); complete the service (/assets/{number}/services/{service}/complete.api) first."
-        ),
-        Conflict::PromisedDuring { number, name } => format!(
-            "Asset #{number} ({name}) is promised for part of that period (booked or rented out on an order, reserved or checked out); give the service an expected end before then, or free the asset first."
         ),
         Conflict::ServiceCompleted { number, service } => {
             format!("Service {service} of asset #{number} was completed already.")
@@ -213,6 +218,51 @@ pub fn conflict(refusal: &Conflict) -> String {
         Conflict::NoPendingVerification { number } => {
             format!("Asset #{number} has no pending verification request to cancel.")
         }
+    }
+}
+
+/// Who holds an item and for when: "booked on order #12 from 2026-03-01 10:00 to
+/// 2026-03-05 10:00".
+fn holder(held: &Held) -> String {
+    let who = match &held.by {
+        Holder::Order {
+            number,
+            state,
+            selling,
+        } => {
+            let how = match (selling, state) {
+                (true, _) => "to be sold",
+                (false, OrderState::CheckedOut) => "rented out",
+                (false, _) => "booked",
+            };
+            format!("{how} on order #{number}")
+        }
+        Holder::Reservation { id, member, .. } => {
+            format!("reserved for {member} (approved reservation {id})")
+        }
+        Holder::Checkout { member, .. } => format!("checked out to {member}"),
+        Holder::StockCheckout { line, member, .. } => {
+            format!("checked out to {member} (line item {line})")
+        }
+        Holder::Service { id, service_type } => {
+            format!("in service ({service_type}, service {id})")
+        }
+    };
+    // A whole day's hold (a reservation) reads as days.
+    let whole_days = held.from.time() == chrono::NaiveTime::MIN
+        && held.until.is_some_and(|u| {
+            u.time() == chrono::NaiveTime::from_hms_opt(23, 59, 59).unwrap_or_default()
+        });
+    let moment = |t: &chrono::NaiveDateTime| {
+        if whole_days {
+            t.format("%Y-%m-%d").to_string()
+        } else {
+            t.format("%Y-%m-%d %H:%M").to_string()
+        }
+    };
+    match &held.until {
+        Some(until) => format!("{who} from {} to {}", moment(&held.from), moment(until)),
+        None => format!("{who} from {} with no end", moment(&held.from)),
     }
 }
 

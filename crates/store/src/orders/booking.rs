@@ -1,14 +1,13 @@
 //! Booking an order for its period, and taking the booking back. Booking promises the
-//! order's rented items for the period: each item's row is locked (in id order, after
-//! the order's), then everything else promised on it in the period is read and
-//! weighed, so two bookings racing for one item queue on its lock and the second sees
-//! the first.
+//! order's items for the period (`availability`): each item's row is locked (in number
+//! order, after the order's), then everything else promised of it in the period is
+//! read and weighed, so two promises racing for one item queue on its lock and the
+//! second sees the first.
 
-use chrono::{DateTime, Duration, Utc};
-use domain::item::{AssetType, ItemState, start_of_day};
+use chrono::{DateTime, Utc};
+use domain::item::{AssetType, ItemState};
 use domain::order::{OrderAction, OrderState};
 use domain::refusal::Conflict;
-use domain::reservation::peak_need;
 use domain::{CompanyId, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Query};
 use serde_json::json;
@@ -16,106 +15,13 @@ use serde_json::json;
 use super::lines::{LineItem, lines_of};
 use super::priced::{OrderView, reprice};
 use super::{Order, lock};
+use crate::availability::{fit, holds, open_end};
 use crate::items::{self, Clock};
 use crate::{Db, StoreError, Tx, change_log};
 
-/// A moment after any period (open-ended holds end there): the last second of year
-/// 9999, since moments compare as text on SQLite, where a later year's text sorts
-/// before this one's.
-fn open_end() -> DateTime<Utc> {
-    chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
-        .and_then(|d| d.and_hms_opt(23, 59, 59))
-        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
-}
-
-/// What else is promised of item `item` in `from..=to`: other orders' lines, approved
-/// reservations of members, and what members have checked out; as (start, end,
-/// units).
-async fn claims(
-    tx: &mut Tx,
-    company: CompanyId,
-    item: &items::Locked,
-    order: i64,
-    from: DateTime<Utc>,
-    to: DateTime<Utc>,
-    tz: chrono_tz::Tz,
-) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>, i64)>, StoreError> {
-    #[derive(crate::PgRow, crate::LiteRow)]
-    struct Held {
-        held_from: DateTime<Utc>,
-        held_until: DateTime<Utc>,
-        units: i64,
-    }
-    let stmt = crate::scoped("order_line_items", company)
-        .columns(["held_from", "held_until"])
-        .expr_as(
-            Expr::col("quantity").sub(Expr::col("quantity_returned")),
-            "units",
-        )
-        .and_where(Expr::col("item_id").eq(item.id))
-        .and_where(Expr::col("held_from").is_not_null())
-        .and_where(Expr::col("held_until").gte(from))
-        .and_where(Expr::col("held_from").lte(to))
-        .and_where(Expr::col("order_id").ne(order))
-        .to_owned();
-    let held: Vec<Held> = tx.all(&stmt).await?;
-    let mut claims: Vec<_> = held
-        .into_iter()
-        .map(|h| (h.held_from, h.held_until, h.units))
-        .collect();
-    let days = (
-        from.with_timezone(&tz).date_naive(),
-        to.with_timezone(&tz).date_naive(),
-    );
-    for r in crate::reservations::approved_from(tx, company, item.id, days.0, Some(days.1)).await? {
-        let ends = start_of_day(r.to_on + Duration::days(1), tz) - Duration::seconds(1);
-        claims.push((start_of_day(r.from_on, tz), ends, r.quantity));
-    }
-    // In service until its expected end (for good without one).
-    if let Some((start, end)) = crate::services::hold_of(tx, company, item).await? {
-        claims.push((start, end.unwrap_or_else(open_end), 1));
-    }
-    match item.kind() {
-        // Out to a member (out on an order, its line's hold above counts it).
-        AssetType::FixedAsset
-            if item.state() == ItemState::CheckedOut && item.rented_order.is_none() =>
-        {
-            claims.push((
-                item.checkout_on.unwrap_or(from),
-                item.checkin_due_on.unwrap_or_else(open_end),
-                1,
-            ))
-        }
-        AssetType::StockAsset => {
-            #[derive(crate::PgRow, crate::LiteRow)]
-            struct Out {
-                checkout_on: DateTime<Utc>,
-                checkin_due_on: Option<DateTime<Utc>>,
-                quantity_out: i64,
-            }
-            let stmt = crate::scoped("stock_line_items", company)
-                .columns(["checkout_on", "checkin_due_on", "quantity_out"])
-                .and_where(Expr::col("item_id").eq(item.id))
-                .and_where(Expr::col("quantity_out").gt(0))
-                .to_owned();
-            let out: Vec<Out> = tx.all(&stmt).await?;
-            claims.extend(out.into_iter().map(|o| {
-                (
-                    o.checkout_on,
-                    o.checkin_due_on.unwrap_or_else(open_end),
-                    o.quantity_out,
-                )
-            }));
-        }
-        _ => {}
-    }
-    claims.retain(|c| c.0 <= to && c.1 >= from);
-    Ok(claims)
-}
-
-/// Refused (409) when anything else holds fixed asset `item` at some moment of
-/// `from..until` (for good without an end): an order's booking or rent-out, an
-/// approved reservation, a check-out. A service starts only over a free period.
+/// Refused (409 naming what holds it) when anything else holds fixed asset `item` at
+/// some moment of `from..until` (for good without an end): a service starts only over
+/// a free period.
 pub(crate) async fn refuse_if_promised(
     tx: &mut Tx,
     company: CompanyId,
@@ -123,20 +29,21 @@ pub(crate) async fn refuse_if_promised(
     (from, until): (DateTime<Utc>, Option<DateTime<Utc>>),
     tz: chrono_tz::Tz,
 ) -> Result<(), StoreError> {
-    let to = until.unwrap_or_else(open_end);
-    if claims(tx, company, item, 0, from, to, tz).await?.is_empty() {
-        Ok(())
-    } else {
-        Err(StoreError::Conflict(Conflict::PromisedDuring {
-            number: item.sequence_num,
-            name: item.name.clone(),
-        }))
-    }
+    let window = (from, until.unwrap_or_else(open_end));
+    let held = holds(tx, company, item, window, None, tz).await?;
+    fit(item, &held, window, 1, tz)
 }
 
-/// Promises the rented lines of `order` for `from..=to`: refused (409 naming the first
-/// item short) when an item is retired or what else is promised of it in the period
-/// leaves too little.
+/// Whether the line's units leave the item for good when the order goes out (sold,
+/// or inventory), rather than coming back.
+pub(super) fn sold(line: &LineItem) -> bool {
+    line.for_sale || line.kind() == AssetType::VolatileAsset
+}
+
+/// Promises the lines of `order` for `from..=to`: rented items for the period; until
+/// the order goes out, sold ones from `from` for good. Refused (409 naming the first
+/// item short and what holds it) when an item is retired or what else is promised of
+/// it leaves too little.
 pub(super) async fn promise(
     tx: &mut Tx,
     company: CompanyId,
@@ -145,35 +52,31 @@ pub(super) async fn promise(
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     tz: chrono_tz::Tz,
 ) -> Result<(), StoreError> {
-    let mut rented: Vec<&LineItem> = lines
+    // Not yet rented out or sold.
+    let selling = order.state().is_open_for_items();
+    let mut promised: Vec<&LineItem> = lines
         .iter()
-        .filter(|l| !l.for_sale && l.kind() != AssetType::VolatileAsset)
+        .filter(|l| if sold(l) { selling } else { true })
+        .filter(|l| l.quantity > l.quantity_returned)
         .collect();
     // Number order, as `items::lock_many` locks them.
-    rented.sort_by_key(|l| l.sequence_num);
-    for line in rented {
+    promised.sort_by_key(|l| l.sequence_num);
+    for line in promised {
         let item = items::lock(tx, company, line.sequence_num).await?;
         if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired {
                 number: line.sequence_num,
             }));
         }
-        let units = match item.kind() {
-            AssetType::FixedAsset => 1,
-            _ => item.quantity + item.checked_out_quantity,
-        };
-        let held = claims(tx, company, &item, order.id, from, to, tz).await?;
-        let promised = peak_need(&held, from, Some(to));
-        let wanted = line.quantity - line.quantity_returned;
-        if promised + wanted > units {
-            return Err(StoreError::Conflict(Conflict::NotAvailable {
-                number: line.sequence_num,
-                name: item.name.clone(),
-                wanted,
-                units,
-                promised,
-            }));
-        }
+        let window = (from, if sold(line) { open_end() } else { to });
+        let held = holds(tx, company, &item, window, Some(order.id), tz).await?;
+        fit(
+            &item,
+            &held,
+            window,
+            line.quantity - line.quantity_returned,
+            tz,
+        )?;
     }
     Ok(())
 }
@@ -256,7 +159,7 @@ pub async fn book(
         ));
     }
     promise(&mut tx, company, &order, &lines, (from, to), clock.tz).await?;
-    hold(&mut tx, company, order.id, Some((from, to))).await?;
+    hold(&mut tx, company, order.id, Some((from, to)), true).await?;
     set_state(
         &mut tx,
         company,
@@ -289,7 +192,7 @@ pub async fn cancel_booking(
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
     let state = next(&order, OrderAction::CancelBooking)?;
-    hold(&mut tx, company, order.id, None).await?;
+    hold(&mut tx, company, order.id, None, true).await?;
     set_state(&mut tx, company, order.id, state, Vec::new()).await?;
     change_log::record(
         &mut tx,
@@ -347,25 +250,37 @@ pub async fn item_bookings(
     db.read().all(&stmt).await
 }
 
-/// Sets the period the order's rented lines hold their items (`None`: they hold
-/// nothing, as in a draft).
+/// Sets the period the order's lines hold their items: rented ones `from..=to`,
+/// sold ones (`with_sold`, until the order goes out) from `from` for good; `None`: they
+/// hold nothing, as in a draft.
 pub(super) async fn hold(
     tx: &mut Tx,
     company: CompanyId,
     order: i64,
     period: Option<(DateTime<Utc>, DateTime<Utc>)>,
+    with_sold: bool,
 ) -> Result<(), StoreError> {
-    let (from, to) = (period.map(|p| p.0), period.map(|p| p.1));
-    let stmt = Query::update()
-        .table("order_line_items")
-        .values([("held_from", from.into()), ("held_until", to.into())])
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("order_id").eq(order))
-        .and_where(Expr::col("for_sale").eq(false))
-        .and_where(Expr::col("asset_type").ne(AssetType::VolatileAsset.as_str()))
-        .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
-        .to_owned();
-    tx.execute(&stmt).await?;
+    let sold = Cond::any()
+        .add(Expr::col("for_sale").eq(true))
+        .add(Expr::col("asset_type").eq(AssetType::VolatileAsset.as_str()));
+    let mut lines = vec![(sold.clone().not(), period.map(|p| p.1))];
+    if with_sold {
+        lines.push((sold, period.map(|_| open_end())));
+    }
+    for (which, until) in lines {
+        let stmt = Query::update()
+            .table("order_line_items")
+            .values([
+                ("held_from", period.map(|p| p.0).into()),
+                ("held_until", until.into()),
+            ])
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("order_id").eq(order))
+            .cond_where(which)
+            .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
+            .to_owned();
+        tx.execute(&stmt).await?;
+    }
     Ok(())
 }
 

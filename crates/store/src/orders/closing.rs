@@ -11,7 +11,7 @@ use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-use super::booking::{hold, next, set_state};
+use super::booking::{hold, next, promise, set_state};
 use super::lines::lines_of;
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
@@ -63,8 +63,19 @@ pub async fn sell(
             ),
         ));
     }
-    hold(&mut tx, company, order.id, None).await?;
     lock_items(&mut tx, company, &lines).await?;
+    // Sold for good from the sale: what other orders, members or services hold of the
+    // items later must still fit.
+    promise(
+        &mut tx,
+        company,
+        &order,
+        &lines,
+        (sale.at, sale.at),
+        clock.tz,
+    )
+    .await?;
+    hold(&mut tx, company, order.id, None, true).await?;
     for line in &lines {
         hand_over(&mut tx, company, &order, line, (sale.at, sale.at), clock).await?;
     }
@@ -117,7 +128,7 @@ async fn end(
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
     let state = next(&order, action)?;
-    hold(&mut tx, company, order.id, None).await?;
+    hold(&mut tx, company, order.id, None, true).await?;
     set_state(&mut tx, company, order.id, state, Vec::new()).await?;
     change_log::record(&mut tx, company, "order", order.id, word, json!({})).await?;
     let view = reprice(&mut tx, company, number).await?;

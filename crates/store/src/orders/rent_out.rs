@@ -76,6 +76,8 @@ pub async fn rent_out(
     for line in &lines {
         hand_over(&mut tx, company, &order, line, (rent.from, to), clock).await?;
     }
+    // What was sold is gone: its lines hold nothing from now on.
+    hold(&mut tx, company, order.id, None, true).await?;
     keep_until(&mut tx, company, order.id, (rent.from, to)).await?;
     let values = merge_values(&order.checkout_values, &rent.values);
     let mut more = vec![
@@ -120,7 +122,7 @@ pub(super) async fn keep_until(
     order: i64,
     (from, to): (DateTime<Utc>, DateTime<Utc>),
 ) -> Result<(), StoreError> {
-    hold(tx, company, order, Some((from, to))).await?;
+    hold(tx, company, order, Some((from, to)), false).await?;
     let lines = Query::update()
         .table("order_line_items")
         .value("due_at", to)

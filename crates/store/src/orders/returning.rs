@@ -409,7 +409,8 @@ async fn put_back(
             .given("location_id", &ret.location);
         tx.execute(&row.into_update("items", company, item.id))
             .await?;
-        json!({"order": order.sequence_num, "checkin_on": ret.at, "location_id": ret.location})
+        let cancelled = crate::verifications::cancel_pending(tx, company, item.id).await?;
+        json!({"order": order.sequence_num, "checkin_on": ret.at, "location_id": ret.location, "verifications_cancelled": cancelled})
     } else {
         let quantity = Quantity::new(b.units).map_err(|p| StoreError::invalid("quantity", p))?;
         let given = ret.location.or(b.line.location_id).or(order.location_id);

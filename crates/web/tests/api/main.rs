@@ -8,6 +8,7 @@ mod common;
 
 mod asset_filters;
 mod assets;
+mod availability;
 mod businesses;
 mod console;
 mod conventions;

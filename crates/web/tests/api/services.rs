@@ -403,7 +403,7 @@ async fn a_service_starts_only_over_a_free_period(kind: Kind) {
             message
                 .as_str()
                 .unwrap()
-                .starts_with(&format!("Asset #{n} (Camera) is promised")),
+                .starts_with(&format!("Asset #{n} (Camera) is booked on order #")),
             "{message}"
         );
     }

@@ -178,7 +178,8 @@ async fn stock_reservations_are_approved_by_quantity(kind: Kind) {
         .app
         .member("Cara", "Tester", "cara@example.com", &[])
         .await;
-    // Three units are out: they still count, they come back.
+    // Three units are out without an end: they are promised at every moment until
+    // they are checked in.
     s.check_out(n, cara, 3, &[]).await.expect(StatusCode::OK);
 
     let res = s.request(n, s.ann, "6", 1, 3).await;
@@ -199,15 +200,17 @@ async fn stock_reservations_are_approved_by_quantity(kind: Kind) {
     assert!(refused.contains("has 10 unit(s)"), "{refused}");
     assert!(refused.contains("need 6"), "{refused}");
     assert_eq!(s.status_of(n, bob_id).await, "pending");
-    // Days 4 to 6 do not meet Ann's: 10 fit; then 1 more on day 5 does not.
-    s.reserved(n, s.bob, 10, 4, 6).await;
+    // Days 4 to 6 do not meet Ann's: 7 fit beside the 3 out; then 1 more on day 5
+    // does not, and the refusal names the check-out.
+    s.reserved(n, s.bob, 7, 4, 6).await;
     let late = s
         .request(n, cara, "1", 5, 5)
         .await
         .into_body(StatusCode::OK)["reservation_request"]["id"]
         .as_i64()
         .unwrap();
-    s.decide(n, late).await.expect(StatusCode::CONFLICT);
+    let refused = message(s.decide(n, late).await, StatusCode::CONFLICT);
+    assert!(refused.contains("checked out to Cara Tester"), "{refused}");
     // No quantity: one unit.
     let one = s.request(n, cara, "", 1, 1).await.into_body(StatusCode::OK);
     assert_eq!(one["reservation_request"]["quantity"], 1);
@@ -270,7 +273,7 @@ async fn stock_reservations_are_approved_by_quantity(kind: Kind) {
         .iter()
         .map(|d| d["quantity"].as_i64().unwrap())
         .collect();
-    assert_eq!(quantities, vec![6, 10]);
+    assert_eq!(quantities, vec![6, 7]);
     let reserved = s
         .app
         .get("/stock_assets/filter.api?status=reserved")

@@ -59,7 +59,7 @@ pub(super) fn routes(api: Api) -> Api {
         action(order::<Inventory>),
         Doc::new(
             "Inventory",
-            "Add stock (order_type=Add Stock) or record a sale (order_type=New Sale; refused with 422 when the location holds fewer units, 409 when it would leave fewer than other members' approved reservations need) (POST, PUT or PATCH)",
+            "Add stock (order_type=Add Stock) or record a sale (order_type=New Sale; refused with 422 when the location holds fewer units, 409 when the units are promised elsewhere later: orders, other members' approved reservations or check-outs) (POST, PUT or PATCH)",
         )
         .query(&[
             ("order_type", "required: Add Stock or New Sale"),
@@ -81,7 +81,7 @@ pub(super) fn routes(api: Api) -> Api {
         action(order::<Stock>),
         Doc::new(
             "Asset stock",
-            "Add stock (order_type=Add Stock) or check a quantity out to a member (order_type=checkout: refused with 422 when the location holds fewer units, 409 when other members' approved reservations need them) (POST, PUT or PATCH); a check-out also answers its line_item",
+            "Add stock (order_type=Add Stock) or check a quantity out to a member (order_type=checkout: refused with 422 when the location holds fewer units, 409 when the units are promised elsewhere until they are due back: orders, other members' approved reservations or check-outs) (POST, PUT or PATCH); a check-out also answers its line_item",
         )
         .query(&[
             ("order_type", "required: Add Stock or checkout"),
@@ -275,7 +275,7 @@ async fn order<K: Kind>(
         family.kind,
         number,
         movement,
-        today(&tenant),
+        &clock(&tenant),
     )
     .await
     .map_err(ApiError::from_item)?;

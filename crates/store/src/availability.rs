@@ -1,0 +1,300 @@
+//! One availability: every way an item is promised (an order's booking, rent-out or
+//! sale, a member's check-out or approved reservation, a service) is read here as a
+//! hold of units for a period, and every new promise is weighed against all of them:
+//! what is held at any moment of its period plus what it asks must fit what the item
+//! has (`units`). Callers lock the item's row first (`items::lock`), so two promises
+//! of one item, whatever their kinds, queue on that lock and the second sees the
+//! first. A hold past its due moment and not yet back (overdue) holds until now.
+
+use chrono::{DateTime, Duration, Utc};
+use domain::availability::{Held, Holder, peak};
+use domain::item::{AssetType, ItemState, start_of_day};
+use domain::order::OrderState;
+use domain::refusal::Conflict;
+use domain::{CompanyId, Vocabulary};
+use sea_query::{Cond, Expr, ExprTrait, Query};
+
+use crate::items::{self, Locked};
+use crate::{StoreError, Tx};
+
+/// A moment after any period (holds without an end end there): the last second of
+/// year 9999, since moments compare as text on SQLite, where a later year's text sorts
+/// before this one's.
+pub(crate) fn open_end() -> DateTime<Utc> {
+    chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
+        .and_then(|d| d.and_hms_opt(23, 59, 59))
+        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
+}
+
+/// Units of an item held from `from` to `to` (both inclusive) by `by`.
+#[derive(Debug, Clone)]
+pub(crate) struct Hold {
+    pub from: DateTime<Utc>,
+    pub to: DateTime<Utc>,
+    pub units: i64,
+    pub by: Holder,
+}
+
+/// What an item has to promise: a fixed asset itself; asset stock its units on hand
+/// and out; inventory its units on hand.
+pub(crate) fn units(item: &Locked) -> i64 {
+    match item.kind() {
+        AssetType::FixedAsset => 1,
+        AssetType::StockAsset => item.quantity + item.checked_out_quantity,
+        AssetType::VolatileAsset => item.quantity,
+    }
+}
+
+/// Everything that holds `item` at some moment of `from..=to`, except the lines of
+/// order `except` (an order weighing its own period). The item's row is locked.
+pub(crate) async fn holds(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    except: Option<i64>,
+    tz: chrono_tz::Tz,
+) -> Result<Vec<Hold>, StoreError> {
+    let now = crate::now();
+    let mut holds = order_holds(tx, company, item.id, (from, to), except).await?;
+    holds.extend(reservation_holds(tx, company, item.id, (from, to), tz).await?);
+    if let Some(service) = crate::services::open_of(tx, company, item.id).await?
+        && item.state() == ItemState::InService
+    {
+        holds.push(Hold {
+            from: service.started_at,
+            to: service.expected_end_at.unwrap_or_else(open_end),
+            units: 1,
+            by: Holder::Service {
+                id: service.id,
+                service_type: service.service_type,
+            },
+        });
+    }
+    match item.kind() {
+        // Out to a member (out on an order, its line counts it).
+        AssetType::FixedAsset
+            if item.state() == ItemState::CheckedOut && item.rented_order.is_none() =>
+        {
+            let member_id = item.assigned_to_id.unwrap_or(0);
+            holds.push(Hold {
+                from: item.checkout_on.unwrap_or(now),
+                to: Ord::max(item.checkin_due_on.unwrap_or_else(open_end), now),
+                units: 1,
+                by: Holder::Checkout {
+                    member_id,
+                    member: items::holder_name(tx, company, item.assigned_to_id).await?,
+                },
+            });
+        }
+        AssetType::StockAsset => holds.extend(stock_holds(tx, company, item.id, now).await?),
+        _ => {}
+    }
+    holds.retain(|h| h.from <= to && h.to >= from);
+    holds.sort_by_key(|h| h.from);
+    Ok(holds)
+}
+
+/// Lines of booked and rented-out orders holding item `item` in the period.
+async fn order_holds(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    except: Option<i64>,
+) -> Result<Vec<Hold>, StoreError> {
+    #[derive(crate::PgRow, crate::LiteRow)]
+    struct Line {
+        held_from: DateTime<Utc>,
+        held_until: DateTime<Utc>,
+        units: i64,
+        number: i64,
+        basket_state: String,
+        for_sale: bool,
+        asset_type: String,
+    }
+    let l = |c: &'static str| ("order_line_items", c);
+    let out = OrderState::CheckedOut.as_str();
+    let stmt = Query::select()
+        .from("order_line_items")
+        .columns(["held_from", "held_until", "for_sale", "asset_type"].map(l))
+        .expr_as(
+            Expr::col(l("quantity")).sub(Expr::col(l("quantity_returned"))),
+            "units",
+        )
+        .expr_as(Expr::col(("orders", "sequence_num")), "number")
+        .expr_as(Expr::col(("orders", "basket_state")), "basket_state")
+        .inner_join(
+            "orders",
+            Cond::all()
+                .add(Expr::col(("orders", "company_id")).equals(l("company_id")))
+                .add(Expr::col(("orders", "id")).equals(l("order_id"))),
+        )
+        .and_where(Expr::col(l("company_id")).eq(company.0))
+        .and_where(Expr::col(l("item_id")).eq(item))
+        .and_where(Expr::col(l("held_from")).is_not_null())
+        .and_where(Expr::col(l("held_from")).lte(to))
+        .and_where(Expr::col(l("quantity_returned")).lt(Expr::col(l("quantity"))))
+        // Overdue lines of a rented-out order hold until they are back.
+        .cond_where(
+            Cond::any()
+                .add(Expr::col(l("held_until")).gte(from))
+                .add(Expr::col(("orders", "basket_state")).eq(out)),
+        )
+        .and_where(Expr::col(l("order_id")).ne(except.unwrap_or(0)))
+        .to_owned();
+    let lines: Vec<Line> = tx.all(&stmt).await?;
+    let now = crate::now();
+    Ok(lines
+        .into_iter()
+        .map(|line| {
+            let state = OrderState::parse(&line.basket_state).unwrap_or(OrderState::Booked);
+            let selling = line.for_sale || line.asset_type == AssetType::VolatileAsset.as_str();
+            let to = if state == OrderState::CheckedOut {
+                Ord::max(line.held_until, now)
+            } else {
+                line.held_until
+            };
+            Hold {
+                from: line.held_from,
+                to,
+                units: line.units,
+                by: Holder::Order {
+                    number: line.number,
+                    state,
+                    selling,
+                },
+            }
+        })
+        .collect())
+}
+
+/// Members' approved reservations of item `item` sharing a day with the period, each
+/// from the start of its first day to the end of its last in the company's time zone.
+async fn reservation_holds(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    tz: chrono_tz::Tz,
+) -> Result<Vec<Hold>, StoreError> {
+    let days = (
+        from.with_timezone(&tz).date_naive(),
+        to.with_timezone(&tz).date_naive(),
+    );
+    let approved =
+        crate::reservations::approved_from(tx, company, item, days.0, Some(days.1)).await?;
+    Ok(approved
+        .into_iter()
+        .map(|r| Hold {
+            from: start_of_day(r.from_on, tz),
+            to: start_of_day(r.to_on + Duration::days(1), tz) - Duration::seconds(1),
+            units: r.quantity,
+            by: Holder::Reservation {
+                id: r.id,
+                member_id: r.member_id,
+                member: r.member_name,
+            },
+        })
+        .collect())
+}
+
+/// Units of asset stock `item` checked out to members, until each line's due moment
+/// (for good without one).
+async fn stock_holds(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+    now: DateTime<Utc>,
+) -> Result<Vec<Hold>, StoreError> {
+    #[derive(crate::PgRow, crate::LiteRow)]
+    struct Out {
+        id: i64,
+        member_id: i64,
+        member_name: String,
+        checkout_on: DateTime<Utc>,
+        checkin_due_on: Option<DateTime<Utc>>,
+        quantity_out: i64,
+    }
+    let li = |c: &'static str| ("stock_line_items", c);
+    let stmt = Query::select()
+        .from("stock_line_items")
+        .columns(
+            [
+                "id",
+                "member_id",
+                "checkout_on",
+                "checkin_due_on",
+                "quantity_out",
+            ]
+            .map(li),
+        )
+        .expr_as(
+            Expr::cust(r#""members"."first_name" || ' ' || "members"."last_name""#),
+            "member_name",
+        )
+        .inner_join(
+            "members",
+            Cond::all()
+                .add(Expr::col(("members", "company_id")).equals(li("company_id")))
+                .add(Expr::col(("members", "id")).equals(li("member_id"))),
+        )
+        .and_where(Expr::col(li("company_id")).eq(company.0))
+        .and_where(Expr::col(li("item_id")).eq(item))
+        .and_where(Expr::col(li("quantity_out")).gt(0))
+        .to_owned();
+    let out: Vec<Out> = tx.all(&stmt).await?;
+    Ok(out
+        .into_iter()
+        .map(|o| Hold {
+            from: o.checkout_on,
+            to: Ord::max(o.checkin_due_on.unwrap_or_else(open_end), now),
+            units: o.quantity_out,
+            by: Holder::StockCheckout {
+                line: o.id,
+                member_id: o.member_id,
+                member: o.member_name,
+            },
+        })
+        .collect())
+}
+
+/// Whether `wanted` more units of `item` fit beside `holds` at every moment of
+/// `from..=to`; when not, the 409 naming the first hold in the way at the fullest
+/// moment.
+pub(crate) fn fit(
+    item: &Locked,
+    holds: &[Hold],
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    wanted: i64,
+    tz: chrono_tz::Tz,
+) -> Result<(), StoreError> {
+    let claims: Vec<_> = holds.iter().map(|h| (h.from, h.to, h.units)).collect();
+    let (promised, at) = peak(&claims, from, to);
+    let units = units(item);
+    if promised + wanted <= units {
+        return Ok(());
+    }
+    let held = holds
+        .iter()
+        .find(|h| h.from <= at && at <= h.to)
+        .map(|h| Box::new(described(h, tz)));
+    Err(StoreError::Conflict(Conflict::Held {
+        number: item.sequence_num,
+        name: item.name.clone(),
+        wanted,
+        units,
+        promised,
+        held,
+    }))
+}
+
+/// A hold in the company's time zone, its end `None` when it has none.
+pub(crate) fn described(hold: &Hold, tz: chrono_tz::Tz) -> Held {
+    let local = |t: DateTime<Utc>| t.with_timezone(&tz).naive_local();
+    Held {
+        by: hold.by.clone(),
+        from: local(hold.from),
+        until: (hold.to < open_end()).then(|| local(hold.to)),
+    }
+}
