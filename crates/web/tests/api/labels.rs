@@ -15,6 +15,8 @@ both!(
     member_and_location_labels_print_on_sheets,
     bad_label_requests_are_422_naming_what_is_wrong,
     label_links_work_without_a_token_until_they_expire,
+    first_prints_and_template_lists_of_a_new_company_race_safely,
+    new_default_templates_race_safely,
 );
 
 fn templates_of(res: &crate::common::Res) -> Vec<Value> {
@@ -447,4 +449,64 @@ async fn label_links_work_without_a_token_until_they_expire(kind: Kind) {
         .send()
         .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
+}
+
+/// A company's first label requests and template lists, all at once: every one
+/// succeeds (its templates exist from its creation, so nothing is seeded under a race).
+async fn first_prints_and_template_lists_of_a_new_company_race_safely(kind: Kind) {
+    let first = TestApp::new(kind).await;
+    let app = TestApp::builder(kind).beside(&first).build().await;
+    let store = app.location("Main store", &[]).await.to_string();
+    let requests = (0..20).map(|i| {
+        let (app, store) = (&app, store.clone());
+        async move {
+            if i % 2 == 0 {
+                app.post("/qrcode/locations.api", &[("location_id", store.as_str())])
+                    .await
+            } else {
+                app.get("/print_label_templates.api?template_type=location")
+                    .await
+            }
+        }
+    });
+    for res in futures_util::future::join_all(requests).await {
+        assert_eq!(res.status, StatusCode::OK, "{}", res.text);
+    }
+    let all = templates_of(&app.get("/print_label_templates.api").await);
+    assert_eq!(all.len(), 12, "four sizes for each of three types, once");
+}
+
+/// Twenty new default templates of one type at once: each takes over in turn, none is
+/// refused, and the type ends with one default.
+async fn new_default_templates_race_safely(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let requests = (0..20).map(|i| {
+        let app = &app;
+        async move {
+            let description = format!("Roll {i}");
+            app.post(
+                "/print_label_templates.api",
+                &[
+                    ("print_label_template[description]", description.as_str()),
+                    ("print_label_template[template_type]", "asset"),
+                    ("print_label_template[page_width]", "62"),
+                    ("print_label_template[page_height]", "29"),
+                    ("print_label_template[label_width]", "62"),
+                    ("print_label_template[label_height]", "29"),
+                    ("print_label_template[default]", "true"),
+                ],
+            )
+            .await
+        }
+    });
+    for res in futures_util::future::join_all(requests).await {
+        assert_eq!(res.status, StatusCode::OK, "{}", res.text);
+    }
+    let all = templates_of(
+        &app.get("/print_label_templates.api?template_type=asset")
+            .await,
+    );
+    assert_eq!(all.len(), 24, "the four standard ones and the twenty");
+    let defaults: Vec<&Value> = all.iter().filter(|t| t["default"] == true).collect();
+    assert_eq!(defaults.len(), 1, "one default: {defaults:?}");
 }
