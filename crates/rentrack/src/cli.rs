@@ -105,6 +105,14 @@ pub struct ServeArgs {
     /// CLI takes effect here within it. 0 looks the company up on every request.
     #[arg(long, env = "RENTRACK_COMPANY_TTL_MS", default_value_t = 1000)]
     pub company_ttl_ms: u64,
+    /// Label PDFs this instance renders at once (each print's PDF is rendered at its
+    /// link's first GET, then kept); a GET that waits over 5 s for one is answered 503.
+    #[arg(long, env = "RENTRACK_LABEL_RENDERS", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub label_renders: u64,
+    /// GETs of label links (/labels/<token>.pdf) allowed per client address and minute
+    /// in this instance; more are answered 429.
+    #[arg(long, env = "RENTRACK_LABEL_LINK_REQUESTS", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    pub label_link_requests: u32,
 }
 
 #[derive(Subcommand)]

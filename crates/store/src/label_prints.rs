@@ -146,10 +146,14 @@ pub async fn save(
     Ok(Saved { token, expires_at })
 }
 
-/// A print to draw: its template's sheet and its labels' JSON.
-pub struct Print {
-    pub sheet: labels::Sheet,
-    pub labels: String,
+/// A print whose link works: its PDF if it was rendered already, else what to render
+/// it from (its template's sheet and its labels' JSON).
+pub enum Print {
+    Rendered(Vec<u8>),
+    ToRender {
+        sheet: labels::Sheet,
+        labels: String,
+    },
 }
 
 #[derive(crate::PgRow, crate::LiteRow)]
@@ -157,6 +161,7 @@ struct PrintRow {
     company_id: i64,
     template_id: i64,
     labels: String,
+    pdf: Option<Vec<u8>>,
 }
 
 /// The print whose link carries `token`, if the link still works.
@@ -165,19 +170,38 @@ pub async fn fetch(db: &Db, token: &str) -> Result<Option<Print>, StoreError> {
     let mut tx = db.begin_read().await?;
     let stmt = Query::select()
         .from("label_prints")
-        .columns(["company_id", "template_id", "labels"])
+        .columns(["company_id", "template_id", "labels", "pdf"])
         .and_where(Expr::col("token_hash").eq(hash_token(token)))
         .and_where(Expr::col("expires_at").gt(now()))
         .to_owned();
     let Some(row) = tx.optional::<PrintRow>(&stmt).await? else {
         return Ok(None);
     };
+    if let Some(pdf) = row.pdf {
+        return Ok(Some(Print::Rendered(pdf)));
+    }
     let company = CompanyId(row.company_id);
     let template = label_templates::by_id(&mut tx, company, row.template_id).await?;
-    Ok(Some(Print {
+    Ok(Some(Print::ToRender {
         sheet: template.sheet,
         labels: row.labels,
     }))
+}
+
+/// Keeps the PDF rendered for the print whose link carries `token`, for the rest of
+/// the link's life; the first PDF kept stays (two first GETs may both render).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn keep_pdf(db: &Db, token: &str, pdf: &[u8]) -> Result<(), StoreError> {
+    let mut tx = db.begin().await?;
+    let stmt = Query::update()
+        .table("label_prints")
+        .value("pdf", pdf.to_vec())
+        .and_where(Expr::col("token_hash").eq(hash_token(token)))
+        .and_where(Expr::col("pdf").is_null())
+        .to_owned();
+    tx.execute(&stmt).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Ends every label link of the company at once (they answer 404 from then on).
