@@ -135,6 +135,21 @@ enum Command {
     /// Manage the company owner's console log-in.
     #[command(subcommand)]
     Owner(OwnerCommand),
+    /// Manage label links (/labels/<token>.pdf).
+    #[command(subcommand)]
+    Labels(LabelsCommand),
+}
+
+#[derive(Subcommand)]
+enum LabelsCommand {
+    /// End every open label link of a company at once (they answer 404 from then on).
+    /// Prints {"subdomain": ..., "revoked": <open links ended>}.
+    Revoke {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -200,7 +215,7 @@ enum CompanyCommand {
         #[arg(long)]
         subdomain: String,
     },
-    /// Disable the API for a company (its token then gets 403).
+    /// Disable the API for a company (its token then gets 403, its label links 404).
     DisableApi {
         #[command(flatten)]
         db: DatabaseArg,
@@ -211,7 +226,8 @@ enum CompanyCommand {
 
 #[derive(Subcommand)]
 enum TokenCommand {
-    /// Issue a new token; the old one stops working at once. Prints {"token": ...}.
+    /// Issue a new token; the old one, and every label link, stop working at once.
+    /// Prints {"token": ...}.
     Regenerate {
         #[command(flatten)]
         db: DatabaseArg,
@@ -286,6 +302,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!(
                 "{}",
                 json!({"subdomain": company.subdomain, "email": email})
+            );
+            Ok(())
+        }
+        Command::Labels(LabelsCommand::Revoke { db, subdomain }) => {
+            let db = open(&db).await?;
+            let company = find(&db, &subdomain).await?;
+            let revoked = store::label_prints::expire_all(&db, company.id).await?;
+            println!(
+                "{}",
+                json!({"subdomain": company.subdomain, "revoked": revoked})
             );
             Ok(())
         }

@@ -11,7 +11,7 @@ use sea_query::{Expr, ExprTrait, Query};
 
 use crate::companies::{generate_token, hash_token};
 use crate::label_templates::{self, Template};
-use crate::{Db, StoreError, now};
+use crate::{Db, StoreError, Tx, now};
 
 /// A record a label names.
 #[derive(Debug, Clone, PartialEq, Eq, crate::PgRow, crate::LiteRow)]
@@ -164,15 +164,22 @@ struct PrintRow {
     pdf: Option<Vec<u8>>,
 }
 
-/// The print whose link carries `token`, if the link still works.
+/// The print whose link carries `token`, if the link still works: not expired, not
+/// revoked ([`expire_all`]), and its company's API enabled (a company that turned its
+/// API off shares nothing through label links either).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn fetch(db: &Db, token: &str) -> Result<Option<Print>, StoreError> {
     let mut tx = db.begin_read().await?;
     let stmt = Query::select()
         .from("label_prints")
-        .columns(["company_id", "template_id", "labels", "pdf"])
-        .and_where(Expr::col("token_hash").eq(hash_token(token)))
-        .and_where(Expr::col("expires_at").gt(now()))
+        .columns(["company_id", "template_id", "labels", "pdf"].map(|c| ("label_prints", c)))
+        .inner_join(
+            "companies",
+            Expr::col(("companies", "id")).equals(("label_prints", "company_id")),
+        )
+        .and_where(Expr::col(("label_prints", "token_hash")).eq(hash_token(token)))
+        .and_where(Expr::col(("label_prints", "expires_at")).gt(now()))
+        .and_where(Expr::col(("companies", "api_enabled")).eq(true))
         .to_owned();
     let Some(row) = tx.optional::<PrintRow>(&stmt).await? else {
         return Ok(None);
@@ -204,16 +211,28 @@ pub async fn keep_pdf(db: &Db, token: &str, pdf: &[u8]) -> Result<(), StoreError
     Ok(())
 }
 
-/// Ends every label link of the company at once (they answer 404 from then on).
+/// Ends every label link of the company at once (they answer 404 from then on) and
+/// forgets what their labels showed. Answers how many links were still open.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn expire_all(db: &Db, company: CompanyId) -> Result<u64, StoreError> {
     let mut tx = db.begin().await?;
-    let stmt = Query::update()
-        .table("label_prints")
-        .value("expires_at", now())
+    let n = expire_in(&mut tx, company).await?;
+    tx.commit().await?;
+    Ok(n)
+}
+
+/// [`expire_all`] inside a transaction of the caller's (a regenerated token's).
+pub(crate) async fn expire_in(tx: &mut Tx, company: CompanyId) -> Result<u64, StoreError> {
+    let open = Query::delete()
+        .from_table("label_prints")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("expires_at").gt(now()))
+        .to_owned();
+    let n = tx.execute(&open).await?;
+    let expired = Query::delete()
+        .from_table("label_prints")
         .and_where(Expr::col("company_id").eq(company.0))
         .to_owned();
-    let n = tx.execute(&stmt).await?;
-    tx.commit().await?;
+    tx.execute(&expired).await?;
     Ok(n)
 }

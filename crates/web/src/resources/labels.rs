@@ -2,8 +2,8 @@
 //! add a template), `POST /qrcodes.api`, `/qrcode/members.api` and
 //! `/qrcode/locations.api`, which answer with a link to a PDF of the labels. The link
 //! (`GET /labels/<token>.pdf`, outside the API: [`pdf`]) works without the API token
-//! until it expires ([`store::label_prints::LINK_LIFETIME`]); its PDF is rendered once
-//! and kept. Each label's QR code holds
+//! until it expires ([`store::label_prints::LINK_LIFETIME`]), is revoked or the company's
+//! API is disabled; its PDF is rendered once and kept. Each label's QR code holds
 //! the record's scan link (`/scan/<company>/<assets|members|locations>/<n>`, [`scan`]).
 
 use axum::Json;
@@ -419,7 +419,7 @@ pub async fn pdf(
     }
     let gone = || {
         ApiError::NotFound(
-            "No such label link, or it has expired (links work for an hour): ask for the labels again."
+            "No such label link: it has expired (links work for an hour) or been revoked, or its company's API is disabled. Ask for the labels again."
                 .into(),
         )
     };

@@ -18,6 +18,7 @@ both!(
     a_label_pdf_is_rendered_once_and_kept_for_every_instance,
     label_renders_are_bounded_and_a_busy_server_answers_503,
     label_links_are_rate_limited_per_client_address,
+    label_links_end_when_the_api_is_disabled_or_the_token_regenerated,
     first_prints_and_template_lists_of_a_new_company_race_safely,
     new_default_templates_race_safely,
 );
@@ -571,6 +572,45 @@ async fn label_links_are_rate_limited_per_client_address(kind: Kind) {
     }
     // Another address has its own count.
     assert_eq!(get(link, "198.51.100.2:4000").await.status, StatusCode::OK);
+}
+
+async fn label_links_end_when_the_api_is_disabled_or_the_token_regenerated(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let link = location_print(&app).await;
+    assert_eq!(
+        app.anonymous(Method::GET, &link).send().await.status,
+        StatusCode::OK
+    );
+    let dead = |res: crate::common::Res| {
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text);
+        assert!(
+            res.body["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("API is disabled")),
+            "a JSON error: {}",
+            res.text
+        );
+    };
+    store::companies::set_api_enabled(&app.db, &app.company.subdomain, false)
+        .await
+        .unwrap();
+    dead(app.anonymous(Method::GET, &link).send().await);
+    // Enabled again, the API does not bring the old links back.
+    store::companies::set_api_enabled(&app.db, &app.company.subdomain, true)
+        .await
+        .unwrap();
+    dead(app.anonymous(Method::GET, &link).send().await);
+
+    // A regenerated token ends the links handed out under the old one.
+    let link = location_print(&app).await;
+    assert_eq!(
+        app.anonymous(Method::GET, &link).send().await.status,
+        StatusCode::OK
+    );
+    store::companies::regenerate_token(&app.db, app.company.id)
+        .await
+        .unwrap();
+    dead(app.anonymous(Method::GET, &link).send().await);
 }
 
 /// A company's first label requests and template lists, all at once: every one
