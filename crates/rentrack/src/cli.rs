@@ -105,6 +105,14 @@ pub struct ServeArgs {
     /// CLI takes effect here within it. 0 looks the company up on every request.
     #[arg(long, env = "RENTRACK_COMPANY_TTL_MS", default_value_t = 1000)]
     pub company_ttl_ms: u64,
+    /// Label PDFs this instance renders at once (each print's PDF is rendered at its
+    /// link's first GET, then kept); a GET that waits over 5 s for one is answered 503.
+    #[arg(long, env = "RENTRACK_LABEL_RENDERS", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub label_renders: u64,
+    /// GETs of label links (/labels/<token>.pdf) allowed per client address and minute
+    /// in this instance; more are answered 429.
+    #[arg(long, env = "RENTRACK_LABEL_LINK_REQUESTS", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    pub label_link_requests: u32,
 }
 
 #[derive(Subcommand)]
@@ -127,6 +135,21 @@ enum Command {
     /// Manage the company owner's console log-in.
     #[command(subcommand)]
     Owner(OwnerCommand),
+    /// Manage label links (/labels/<token>.pdf).
+    #[command(subcommand)]
+    Labels(LabelsCommand),
+}
+
+#[derive(Subcommand)]
+enum LabelsCommand {
+    /// End every open label link of a company at once (they answer 404 from then on).
+    /// Prints {"subdomain": ..., "revoked": <open links ended>}.
+    Revoke {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -192,7 +215,7 @@ enum CompanyCommand {
         #[arg(long)]
         subdomain: String,
     },
-    /// Disable the API for a company (its token then gets 403).
+    /// Disable the API for a company (its token then gets 403, its label links 404).
     DisableApi {
         #[command(flatten)]
         db: DatabaseArg,
@@ -203,7 +226,8 @@ enum CompanyCommand {
 
 #[derive(Subcommand)]
 enum TokenCommand {
-    /// Issue a new token; the old one stops working at once. Prints {"token": ...}.
+    /// Issue a new token; the old one, and every label link, stop working at once.
+    /// Prints {"token": ...}.
     Regenerate {
         #[command(flatten)]
         db: DatabaseArg,
@@ -278,6 +302,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!(
                 "{}",
                 json!({"subdomain": company.subdomain, "email": email})
+            );
+            Ok(())
+        }
+        Command::Labels(LabelsCommand::Revoke { db, subdomain }) => {
+            let db = open(&db).await?;
+            let company = find(&db, &subdomain).await?;
+            let revoked = store::label_prints::expire_all(&db, company.id).await?;
+            println!(
+                "{}",
+                json!({"subdomain": company.subdomain, "revoked": revoked})
             );
             Ok(())
         }

@@ -59,6 +59,12 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
             trusted_proxies: web::client_addr::TrustedProxies(args.trusted_proxy.clone()),
             public_url: args.public_url.clone(),
             company_ttl: Duration::from_millis(args.company_ttl_ms),
+            label_renders: usize::try_from(args.label_renders).unwrap_or(1),
+            label_link_limit: domain::RateLimitPolicy::Limited {
+                requests: args.label_link_requests,
+                window_secs: 60,
+            },
+            ..Config::default()
         },
     )
 }

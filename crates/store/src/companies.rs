@@ -309,6 +309,7 @@ pub async fn set_rate_limit(
     .await
 }
 
+/// Enables or disables the company's API; disabling also ends its label links.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn set_api_enabled(
     db: &Db,
@@ -320,14 +321,20 @@ pub async fn set_api_enabled(
     } else {
         "api_disabled"
     };
-    update_company(
+    let company = update_company(
         db,
         Expr::col("subdomain").eq(subdomain),
         vec![("api_enabled", enabled.into())],
         action,
         serde_json::json!({}),
     )
-    .await
+    .await?;
+    if !enabled {
+        // Links of a disabled API already answer 404 (`label_prints::fetch`); ending
+        // them keeps them dead if the API is enabled again.
+        crate::label_prints::expire_all(db, company.id).await?;
+    }
+    Ok(company)
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -391,7 +398,8 @@ pub async fn update_settings(
     .await
 }
 
-/// Issues a new token; the previous one stops working when this commits.
+/// Issues a new token; the previous one, and every label link handed out until then,
+/// stop working when this commits.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn regenerate_token(db: &Db, company: CompanyId) -> Result<IssuedToken, StoreError> {
     let token = generate_token();
@@ -407,6 +415,8 @@ pub async fn regenerate_token(db: &Db, company: CompanyId) -> Result<IssuedToken
         .values_panic([company.0.into(), hash_token(&token.0).into(), now().into()])
         .to_owned();
     tx.execute(&insert).await?;
+    // Label links were handed out under the old token: they end with it.
+    crate::label_prints::expire_in(&mut tx, company).await?;
     change_log::record(
         &mut tx,
         company,

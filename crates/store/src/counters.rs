@@ -17,6 +17,9 @@ pub enum Sequence {
     LocationTree,
     /// Likewise for the company's subgroup trees.
     SubGroupTree,
+    /// Likewise for the defaults of the company's label templates, so two templates
+    /// made the default at once take over one after the other.
+    LabelTemplateDefaults,
 }
 
 impl Sequence {
@@ -27,6 +30,7 @@ impl Sequence {
             Sequence::Locations => "locations",
             Sequence::LocationTree => "location_tree",
             Sequence::SubGroupTree => "sub_group_tree",
+            Sequence::LabelTemplateDefaults => "label_template_defaults",
         }
     }
 }

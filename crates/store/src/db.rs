@@ -582,6 +582,7 @@ fn normalise_type(t: &str) -> &'static str {
         "BOOLEAN" => "boolean",
         "TIMESTAMP" | "TIMESTAMP WITH TIME ZONE" => "timestamp",
         "DATE" => "date",
+        "BLOB" | "BYTEA" => "bytes",
         _ => "other",
     }
 }

@@ -11,7 +11,7 @@ use sea_query::{Expr, ExprTrait, Query};
 
 use crate::companies::{generate_token, hash_token};
 use crate::label_templates::{self, Template};
-use crate::{Db, StoreError, now};
+use crate::{Db, StoreError, Tx, now};
 
 /// A record a label names.
 #[derive(Debug, Clone, PartialEq, Eq, crate::PgRow, crate::LiteRow)]
@@ -146,10 +146,14 @@ pub async fn save(
     Ok(Saved { token, expires_at })
 }
 
-/// A print to draw: its template's sheet and its labels' JSON.
-pub struct Print {
-    pub sheet: labels::Sheet,
-    pub labels: String,
+/// A print whose link works: its PDF if it was rendered already, else what to render
+/// it from (its template's sheet and its labels' JSON).
+pub enum Print {
+    Rendered(Vec<u8>),
+    ToRender {
+        sheet: labels::Sheet,
+        labels: String,
+    },
 }
 
 #[derive(crate::PgRow, crate::LiteRow)]
@@ -157,39 +161,78 @@ struct PrintRow {
     company_id: i64,
     template_id: i64,
     labels: String,
+    pdf: Option<Vec<u8>>,
 }
 
-/// The print whose link carries `token`, if the link still works.
+/// The print whose link carries `token`, if the link still works: not expired, not
+/// revoked ([`expire_all`]), and its company's API enabled (a company that turned its
+/// API off shares nothing through label links either).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn fetch(db: &Db, token: &str) -> Result<Option<Print>, StoreError> {
     let mut tx = db.begin_read().await?;
     let stmt = Query::select()
         .from("label_prints")
-        .columns(["company_id", "template_id", "labels"])
-        .and_where(Expr::col("token_hash").eq(hash_token(token)))
-        .and_where(Expr::col("expires_at").gt(now()))
+        .columns(["company_id", "template_id", "labels", "pdf"].map(|c| ("label_prints", c)))
+        .inner_join(
+            "companies",
+            Expr::col(("companies", "id")).equals(("label_prints", "company_id")),
+        )
+        .and_where(Expr::col(("label_prints", "token_hash")).eq(hash_token(token)))
+        .and_where(Expr::col(("label_prints", "expires_at")).gt(now()))
+        .and_where(Expr::col(("companies", "api_enabled")).eq(true))
         .to_owned();
     let Some(row) = tx.optional::<PrintRow>(&stmt).await? else {
         return Ok(None);
     };
+    if let Some(pdf) = row.pdf {
+        return Ok(Some(Print::Rendered(pdf)));
+    }
     let company = CompanyId(row.company_id);
     let template = label_templates::by_id(&mut tx, company, row.template_id).await?;
-    Ok(Some(Print {
+    Ok(Some(Print::ToRender {
         sheet: template.sheet,
         labels: row.labels,
     }))
 }
 
-/// Ends every label link of the company at once (they answer 404 from then on).
+/// Keeps the PDF rendered for the print whose link carries `token`, for the rest of
+/// the link's life; the first PDF kept stays (two first GETs may both render).
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn expire_all(db: &Db, company: CompanyId) -> Result<u64, StoreError> {
+pub async fn keep_pdf(db: &Db, token: &str, pdf: &[u8]) -> Result<(), StoreError> {
     let mut tx = db.begin().await?;
     let stmt = Query::update()
         .table("label_prints")
-        .value("expires_at", now())
+        .value("pdf", pdf.to_vec())
+        .and_where(Expr::col("token_hash").eq(hash_token(token)))
+        .and_where(Expr::col("pdf").is_null())
+        .to_owned();
+    tx.execute(&stmt).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Ends every label link of the company at once (they answer 404 from then on) and
+/// forgets what their labels showed. Answers how many links were still open.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn expire_all(db: &Db, company: CompanyId) -> Result<u64, StoreError> {
+    let mut tx = db.begin().await?;
+    let n = expire_in(&mut tx, company).await?;
+    tx.commit().await?;
+    Ok(n)
+}
+
+/// [`expire_all`] inside a transaction of the caller's (a regenerated token's).
+pub(crate) async fn expire_in(tx: &mut Tx, company: CompanyId) -> Result<u64, StoreError> {
+    let open = Query::delete()
+        .from_table("label_prints")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("expires_at").gt(now()))
+        .to_owned();
+    let n = tx.execute(&open).await?;
+    let expired = Query::delete()
+        .from_table("label_prints")
         .and_where(Expr::col("company_id").eq(company.0))
         .to_owned();
-    let n = tx.execute(&stmt).await?;
-    tx.commit().await?;
+    tx.execute(&expired).await?;
     Ok(n)
 }

@@ -136,6 +136,15 @@ pub struct NewTemplate {
 pub async fn create(db: &Db, company: CompanyId, new: NewTemplate) -> Result<Template, StoreError> {
     let mut tx = db.begin().await?;
     if new.is_default {
+        // Serialises new defaults of the company: on PostgreSQL the second would
+        // otherwise clear nothing (the first's default not yet visible) and break the
+        // one-default index.
+        crate::counters::next(
+            &mut tx,
+            company,
+            crate::counters::Sequence::LabelTemplateDefaults,
+        )
+        .await?;
         let clear = Query::update()
             .table("print_label_templates")
             .value("is_default", false)

@@ -171,6 +171,15 @@ impl Column for String {
     }
 }
 
+impl Column for Vec<u8> {
+    fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
+        match value {
+            ValueRef::Blob(bytes) => Ok(bytes.to_vec()),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
+
 impl<T: Column> Column for Option<T> {
     fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
         match value {

@@ -101,6 +101,7 @@ as_read!(
     i32,
     bool,
     String,
+    Vec<u8>,
     chrono::NaiveDate,
     chrono::DateTime<chrono::Utc>,
     chrono::DateTime<chrono::FixedOffset>

@@ -1,5 +1,5 @@
 //! Counters for `/metrics` in the Prometheus text format: requests by route and
-//! status, a latency histogram by route, and rate-limit refusals.
+//! status, a latency histogram by route, rate-limit refusals, and label PDFs rendered.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -41,6 +41,7 @@ pub struct Metrics {
     requests: Mutex<BTreeMap<(String, String, u16), u64>>,
     latency: Mutex<BTreeMap<String, Histogram>>,
     rate_limited: AtomicU64,
+    label_renders: AtomicU64,
 }
 
 impl Metrics {
@@ -65,6 +66,11 @@ impl Metrics {
 
     pub fn rate_limited(&self) {
         self.rate_limited.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A label print's PDF rendered (once a print; later GETs answer the kept bytes).
+    pub fn label_rendered(&self) {
+        self.label_renders.fetch_add(1, Ordering::Relaxed);
     }
 
     pub fn render(&self) -> String {
@@ -120,6 +126,13 @@ impl Metrics {
             out,
             "rentrack_rate_limited_total {}",
             self.rate_limited.load(Ordering::Relaxed)
+        );
+        out.push_str("# HELP rentrack_label_renders_total Label print PDFs rendered.\n");
+        out.push_str("# TYPE rentrack_label_renders_total counter\n");
+        let _ = writeln!(
+            out,
+            "rentrack_label_renders_total {}",
+            self.label_renders.load(Ordering::Relaxed)
         );
         out
     }

@@ -25,6 +25,15 @@ pub struct Config {
     /// How long a token's company is remembered (`company_cache`): the bound within
     /// which a change made elsewhere takes effect here. Zero looks it up every time.
     pub company_ttl: std::time::Duration,
+    /// Label PDFs rendered at once by this instance (`/labels/<token>.pdf`, each
+    /// rendered once and then kept); a GET that finds every one busy waits for
+    /// [`Config::label_render_wait`], then is answered 503 with `Retry-After`.
+    pub label_renders: usize,
+    /// How long a label link's GET waits for a free render.
+    pub label_render_wait: std::time::Duration,
+    /// GETs of label links (`/labels/<token>.pdf`, any token) allowed per client
+    /// address in this instance; more are answered 429 with `Retry-After`.
+    pub label_link_limit: domain::RateLimitPolicy,
 }
 
 impl Default for Config {
@@ -36,6 +45,12 @@ impl Default for Config {
             trusted_proxies: Default::default(),
             public_url: None,
             company_ttl: std::time::Duration::from_secs(1),
+            label_renders: 2,
+            label_render_wait: std::time::Duration::from_secs(5),
+            label_link_limit: domain::RateLimitPolicy::Limited {
+                requests: 60,
+                window_secs: 60,
+            },
         }
     }
 }
@@ -50,6 +65,10 @@ pub struct Inner {
     pub metrics: Metrics,
     pub usage: Usage,
     pub companies: crate::company_cache::CompanyCache,
+    /// The label renders this instance may run at once (`Config::label_renders`).
+    pub label_renders: tokio::sync::Semaphore,
+    /// Label link GETs per client address (`Config::label_link_limit`).
+    pub label_links: crate::rate_limit::AddressLimiter,
 }
 
 impl AppState {
@@ -60,9 +79,13 @@ impl AppState {
         } else {
             Limiter::in_process()
         };
+        let label_renders = tokio::sync::Semaphore::new(config.label_renders);
+        let label_links = crate::rate_limit::AddressLimiter::new(config.label_link_limit);
         AppState(Arc::new(Inner {
             db,
             config,
+            label_renders,
+            label_links,
             limiter,
             metrics: Metrics::default(),
             usage: Usage::default(),

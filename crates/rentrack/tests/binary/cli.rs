@@ -130,6 +130,7 @@ both!(
     token_regenerate_stops_the_old_token_within_the_company_cache_bound,
     owner_set_password_lets_the_owner_log_in_to_the_console,
     acknowledged_creates_survive_sigkill,
+    labels_revoke_ends_every_open_label_link,
 );
 
 fn rentrack(db: &str, args: &[&str]) -> Output {
@@ -1253,4 +1254,47 @@ fn pooled_postgres_connections_the_database_dropped_are_replaced() {
     let statuses = burst();
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
     server.terminate();
+}
+
+fn labels_revoke_ends_every_open_label_link(db: String) {
+    let token = unlimited_company(&db);
+    let server = Server::start(&db, &["serve"]);
+    let auth = [("token", token.as_str())];
+    let (status, body) = post_form(
+        server.port(),
+        "/locations.api",
+        &auth,
+        "location%5Bname%5D=Store",
+    );
+    assert_eq!(status, 200, "{body}");
+    let location = serde_json::from_str::<Value>(&body).unwrap()["location"]["id"].to_string();
+    let (status, body) = post_form(
+        server.port(),
+        "/qrcode/locations.api",
+        &auth,
+        &format!("location_id={location}"),
+    );
+    assert_eq!(status, 200, "{body}");
+    let url = serde_json::from_str::<Value>(&body).unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let link = url.strip_prefix("http://localhost").unwrap();
+    assert_eq!(get(server.port(), link, &[]).0, 200);
+
+    let out = json(&db, &["labels", "revoke", "--subdomain", "acme"]);
+    assert_eq!(out, serde_json::json!({"subdomain": "acme", "revoked": 1}));
+    let (status, body) = get(server.port(), link, &[]);
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        serde_json::from_str::<Value>(&body).is_ok_and(|b| b["message"].is_string()),
+        "a JSON error: {body}"
+    );
+    let out = json(&db, &["labels", "revoke", "--subdomain", "acme"]);
+    assert_eq!(out["revoked"], 0, "nothing left open");
+    fails(
+        &db,
+        &["labels", "revoke", "--subdomain", "nobody"],
+        "no company with subdomain",
+    );
 }

@@ -1,5 +1,5 @@
-//! Settings: enable the API, generate or regenerate the token, see the plan, its
-//! limits and today's usage, set the time zone.
+//! Settings: enable the API, generate or regenerate the token, revoke the label links,
+//! see the plan, its limits and today's usage, set the time zone.
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -119,6 +119,29 @@ pub(super) async fn regenerate_token(
         Ok(token) => {
             state.inner().companies.forget_all();
             settings(&state, session, Some(token.0), None, None).await
+        }
+        Err(e) => internal(e),
+    }
+}
+
+/// Ends every open label link of the company (`/labels/<token>.pdf`) at once.
+pub(super) async fn revoke_label_links(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    params: Params,
+) -> Response {
+    let session = match posted_session(&state, &headers, &params).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    match store::label_prints::expire_all(state.db(), session.company.id).await {
+        Ok(n) => {
+            let notice = match n {
+                0 => "There were no open label links; none work now.".to_owned(),
+                1 => "1 label link was revoked; it no longer works.".to_owned(),
+                n => format!("{n} label links were revoked; none of them work any more."),
+            };
+            settings(&state, session, None, Some(notice), None).await
         }
         Err(e) => internal(e),
     }

@@ -2,7 +2,8 @@
 //! add a template), `POST /qrcodes.api`, `/qrcode/members.api` and
 //! `/qrcode/locations.api`, which answer with a link to a PDF of the labels. The link
 //! (`GET /labels/<token>.pdf`, outside the API: [`pdf`]) works without the API token
-//! until it expires ([`store::label_prints::LINK_LIFETIME`]); each label's QR code holds
+//! until it expires ([`store::label_prints::LINK_LIFETIME`]), is revoked or the company's
+//! API is disabled; its PDF is rendered once and kept. Each label's QR code holds
 //! the record's scan link (`/scan/<company>/<assets|members|locations>/<n>`, [`scan`]).
 
 use axum::Json;
@@ -10,14 +11,16 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use domain::label::{MAX_LABELS, TemplateType};
+use domain::rate_limit::Decision;
 use domain::{PageSize, Vocabulary};
 use labels::{Label, Sheet, SheetSpec};
 use serde_json::{Value, json};
-use store::label_prints;
+use store::label_prints::{self, Print};
 use store::label_templates::{self, NewTemplate, Template};
 
 use crate::api::{Api, Doc, get, post};
 use crate::auth::Tenant;
+use crate::client_addr::ClientAddr;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::params::Params;
@@ -392,14 +395,31 @@ async fn print(
 }
 
 /// `GET /labels/<token>.pdf`: the PDF of a print, without an API token, while its link
-/// works; else a JSON 404.
+/// works; else a JSON 404. The PDF is rendered at the link's first GET (at most
+/// `Config::label_renders` at once in this instance; a GET that waits longer than
+/// `Config::label_render_wait` for one is a 503) and kept in the database for the
+/// link's life, so later GETs, on any instance, answer the same bytes. GETs are limited
+/// per client address (`Config::label_link_limit`, then 429).
 pub async fn pdf(
     State(state): State<AppState>,
+    ClientAddr(address): ClientAddr,
     Path(file): Path<String>,
 ) -> Result<Response, ApiError> {
+    if let Decision::Refused {
+        retry_after_secs, ..
+    } = state.inner().label_links.check(&address)
+    {
+        state.inner().metrics.rate_limited();
+        return Err(ApiError::RateLimited {
+            message: format!(
+                "Too many label link requests from your address. Retry after {retry_after_secs} s (Retry-After)."
+            ),
+            retry_after_secs,
+        });
+    }
     let gone = || {
         ApiError::NotFound(
-            "No such label link, or it has expired (links work for an hour): ask for the labels again."
+            "No such label link: it has expired (links work for an hour) or been revoked, or its company's API is disabled. Ask for the labels again."
                 .into(),
         )
     };
@@ -407,25 +427,42 @@ pub async fn pdf(
     if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(gone());
     }
-    let print = label_prints::fetch(state.db(), token)
+    let body = match label_prints::fetch(state.db(), token)
         .await?
-        .ok_or_else(gone)?;
-    let labels: Vec<Label> = serde_json::from_str::<Vec<Value>>(&print.labels)
-        .map_err(|e| ApiError::Internal(format!("label print JSON: {e}")))?
-        .into_iter()
-        .map(|l| Label {
-            link: l["link"].as_str().unwrap_or_default().to_owned(),
-            name: l["name"].as_str().unwrap_or_default().to_owned(),
-            number: l["number"].as_str().unwrap_or_default().to_owned(),
-            identifier: l["identifier"].as_str().map(str::to_owned),
-            company: l["company"].as_str().unwrap_or_default().to_owned(),
-        })
-        .collect();
-    let sheet = print.sheet;
-    let body = tokio::task::spawn_blocking(move || labels::render(&sheet, &labels))
-        .await
-        .map_err(|e| ApiError::Internal(format!("label rendering: {e}")))?
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+        .ok_or_else(gone)?
+    {
+        Print::Rendered(pdf) => pdf,
+        Print::ToRender { .. } => {
+            let inner = state.inner();
+            let Ok(Ok(_permit)) = tokio::time::timeout(
+                state.config().label_render_wait,
+                inner.label_renders.acquire(),
+            )
+            .await
+            else {
+                return Ok(crate::error::unavailable(Json(json!({
+                    "message": "Label PDFs are being rendered for other requests. Retry after the number of seconds in Retry-After."
+                }))));
+            };
+            // Another GET of this link may have rendered it while this one waited.
+            match label_prints::fetch(state.db(), token)
+                .await?
+                .ok_or_else(gone)?
+            {
+                Print::Rendered(pdf) => pdf,
+                Print::ToRender { sheet, labels } => {
+                    let labels = parse_labels(&labels)?;
+                    let pdf = tokio::task::spawn_blocking(move || labels::render(&sheet, &labels))
+                        .await
+                        .map_err(|e| ApiError::Internal(format!("label rendering: {e}")))?
+                        .map_err(|e| ApiError::Internal(e.to_string()))?;
+                    inner.metrics.label_rendered();
+                    label_prints::keep_pdf(state.db(), token, &pdf).await?;
+                    pdf
+                }
+            }
+        }
+    };
     Ok((
         StatusCode::OK,
         [
@@ -439,6 +476,21 @@ pub async fn pdf(
         body,
     )
         .into_response())
+}
+
+/// The labels of a print from the JSON kept with it.
+fn parse_labels(json: &str) -> Result<Vec<Label>, ApiError> {
+    Ok(serde_json::from_str::<Vec<Value>>(json)
+        .map_err(|e| ApiError::Internal(format!("label print JSON: {e}")))?
+        .into_iter()
+        .map(|l| Label {
+            link: l["link"].as_str().unwrap_or_default().to_owned(),
+            name: l["name"].as_str().unwrap_or_default().to_owned(),
+            number: l["number"].as_str().unwrap_or_default().to_owned(),
+            identifier: l["identifier"].as_str().map(str::to_owned),
+            company: l["company"].as_str().unwrap_or_default().to_owned(),
+        })
+        .collect())
 }
 
 /// `GET /scan/<company>/<assets|members|locations>/<n>`: what a label's QR code holds,

@@ -20,6 +20,7 @@ both!(
     a_new_password_ends_the_owner_sessions,
     expired_sessions_and_stale_attempts_are_purged,
     passwords_are_trimmed_when_set_and_when_offered,
+    settings_revoke_every_label_link,
 );
 
 const PASSWORD: &str = "correct-horse-battery";
@@ -390,6 +391,7 @@ async fn forms_without_the_right_csrf_token_or_from_another_site_are_refused(kin
         "/settings/api",
         "/settings/token",
         "/settings/time_zone",
+        "/settings/label_links",
         "/logout",
     ] {
         let page = browser
@@ -1060,4 +1062,86 @@ async fn passwords_are_trimmed_when_set_and_when_offered(kind: Kind) {
         .await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(page.html.contains("Password is too short"), "{}", page.html);
+}
+
+async fn settings_revoke_every_label_link(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let mut browser = Browser::new(&app);
+    let sub = unique("labels");
+    browser.sign_up(&sub, "boss@acme.test").await;
+    browser
+        .settings_action("/settings/api", &[("enabled", "true")])
+        .await;
+    let token = browser
+        .settings_action("/settings/token", &[])
+        .await
+        .value_of("new-token")
+        .unwrap();
+    let api = |path: &'static str, form: Vec<(&'static str, String)>| {
+        let (app, token) = (&app, token.clone());
+        async move {
+            let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            app.anonymous(Method::POST, path)
+                .header("token", &token)
+                .form(&form)
+                .send()
+                .await
+        }
+    };
+    let location = api(
+        "/locations.api",
+        vec![("location[name]", "Main store".into())],
+    )
+    .await
+    .into_body(StatusCode::OK)["location"]["id"]
+        .to_string();
+    let mut links = Vec::new();
+    for _ in 0..2 {
+        let answer = api(
+            "/qrcode/locations.api",
+            vec![("location_id", location.clone())],
+        )
+        .await
+        .into_body(StatusCode::OK);
+        let url = answer["url"].as_str().unwrap();
+        links.push(url.strip_prefix("http://localhost").unwrap().to_owned());
+    }
+    for link in &links {
+        assert_eq!(
+            app.anonymous(Method::GET, link).send().await.status,
+            StatusCode::OK
+        );
+    }
+    let settings = browser.get("/settings").await;
+    assert!(settings.html.contains("Revoke all label links"));
+    let page = browser.settings_action("/settings/label_links", &[]).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        page.html.contains("2 label links were revoked"),
+        "{}",
+        page.html
+    );
+    for link in &links {
+        let res = app.anonymous(Method::GET, link).send().await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text);
+        assert!(
+            res.body["message"].is_string(),
+            "a JSON error: {}",
+            res.text
+        );
+    }
+    let page = browser.settings_action("/settings/label_links", &[]).await;
+    assert!(page.html.contains("no open label links"), "{}", page.html);
+    // The API and its token are untouched: new links work.
+    let answer = api("/qrcode/locations.api", vec![("location_id", location)])
+        .await
+        .into_body(StatusCode::OK);
+    let link = answer["url"]
+        .as_str()
+        .unwrap()
+        .replace("http://localhost", "");
+    assert_eq!(
+        app.anonymous(Method::GET, &link).send().await.status,
+        StatusCode::OK
+    );
 }

@@ -15,6 +15,12 @@ both!(
     member_and_location_labels_print_on_sheets,
     bad_label_requests_are_422_naming_what_is_wrong,
     label_links_work_without_a_token_until_they_expire,
+    a_label_pdf_is_rendered_once_and_kept_for_every_instance,
+    label_renders_are_bounded_and_a_busy_server_answers_503,
+    label_links_are_rate_limited_per_client_address,
+    label_links_end_when_the_api_is_disabled_or_the_token_regenerated,
+    first_prints_and_template_lists_of_a_new_company_race_safely,
+    new_default_templates_race_safely,
 );
 
 fn templates_of(res: &crate::common::Res) -> Vec<Value> {
@@ -447,4 +453,222 @@ async fn label_links_work_without_a_token_until_they_expire(kind: Kind) {
         .send()
         .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
+}
+
+/// A location's label print; answers the link's path.
+async fn location_print(app: &TestApp) -> String {
+    let store = app.location("Main store", &[]).await.to_string();
+    let answer = app
+        .post("/qrcode/locations.api", &[("location_id", store.as_str())])
+        .await
+        .expect(StatusCode::OK)
+        .clone();
+    let url = answer["url"].as_str().unwrap();
+    url.strip_prefix("http://localhost").unwrap().to_owned()
+}
+
+/// How many label PDFs this instance has rendered, from `/metrics`.
+async fn renders(app: &TestApp) -> u64 {
+    let res = app.anonymous(Method::GET, "/metrics").send().await;
+    res.text
+        .lines()
+        .find_map(|l| l.strip_prefix("rentrack_label_renders_total "))
+        .unwrap_or_else(|| panic!("no label render count in {}", res.text))
+        .parse()
+        .unwrap()
+}
+
+async fn a_label_pdf_is_rendered_once_and_kept_for_every_instance(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let link = location_print(&app).await;
+    assert_eq!(renders(&app).await, 0, "nothing is rendered before the GET");
+    let first = app.anonymous(Method::GET, &link).send().await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert!(first.bytes.starts_with(b"%PDF"));
+    assert_eq!(renders(&app).await, 1);
+    for _ in 0..3 {
+        let again = app.anonymous(Method::GET, &link).send().await;
+        assert_eq!(again.status, StatusCode::OK);
+        assert_eq!(again.bytes, first.bytes, "the same bytes");
+    }
+    assert_eq!(renders(&app).await, 1, "rendered once, then kept");
+    // Kept in the database: another instance answers them without rendering.
+    let other = app.another_instance(web::Config::default());
+    let there = other.anonymous(Method::GET, &link).send().await;
+    assert_eq!(there.status, StatusCode::OK);
+    assert_eq!(there.bytes, first.bytes);
+    assert_eq!(renders(&other).await, 0);
+}
+
+async fn label_renders_are_bounded_and_a_busy_server_answers_503(kind: Kind) {
+    // An instance with no render to spare: a link whose PDF is not yet rendered waits
+    // at most the wait given, then is a 503 with Retry-After.
+    let busy_config = || web::Config {
+        label_renders: 0,
+        label_render_wait: std::time::Duration::from_millis(50),
+        ..web::Config::default()
+    };
+    let app = TestApp::builder(kind).config(busy_config()).build().await;
+    let link = location_print(&app).await;
+    let res = app.anonymous(Method::GET, &link).send().await;
+    assert_eq!(res.status, StatusCode::SERVICE_UNAVAILABLE, "{}", res.text);
+    assert!(res.header("retry-after").is_some());
+    assert!(
+        res.body["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Retry-After")),
+        "a JSON error: {}",
+        res.text
+    );
+    assert_eq!(renders(&app).await, 0);
+    // Rendered by an instance that has a render free, the PDF is kept, and the busy
+    // instance serves it without needing one.
+    let free = app.another_instance(web::Config::default());
+    let rendered = free.anonymous(Method::GET, &link).send().await;
+    assert_eq!(rendered.status, StatusCode::OK);
+    let res = app.anonymous(Method::GET, &link).send().await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text);
+    assert_eq!(res.bytes, rendered.bytes);
+}
+
+async fn label_links_are_rate_limited_per_client_address(kind: Kind) {
+    let config = web::Config {
+        label_link_limit: domain::RateLimitPolicy::Limited {
+            requests: 3,
+            window_secs: 3600,
+        },
+        ..web::Config::default()
+    };
+    let app = TestApp::builder(kind).config(config).build().await;
+    let link = location_print(&app).await;
+    let get = |path: String, peer: &'static str| {
+        let app = &app;
+        async move { app.anonymous(Method::GET, &path).peer(peer).send().await }
+    };
+    for _ in 0..2 {
+        assert_eq!(
+            get(link.clone(), "203.0.113.7:4000").await.status,
+            StatusCode::OK
+        );
+    }
+    // Unknown tokens count too: guessing is limited like fetching.
+    let unknown = format!("/labels/{}.pdf", "0".repeat(64));
+    assert_eq!(
+        get(unknown.clone(), "203.0.113.7:4001").await.status,
+        StatusCode::NOT_FOUND
+    );
+    for path in [link.clone(), unknown] {
+        let res = get(path, "203.0.113.7:4002").await;
+        assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{}", res.text);
+        let wait: u64 = res.header("retry-after").unwrap().parse().unwrap();
+        assert!((1..=3600 + 60).contains(&wait), "{wait}");
+        assert!(
+            res.body["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("Too many label link requests")),
+            "a JSON error: {}",
+            res.text
+        );
+    }
+    // Another address has its own count.
+    assert_eq!(get(link, "198.51.100.2:4000").await.status, StatusCode::OK);
+}
+
+async fn label_links_end_when_the_api_is_disabled_or_the_token_regenerated(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let link = location_print(&app).await;
+    assert_eq!(
+        app.anonymous(Method::GET, &link).send().await.status,
+        StatusCode::OK
+    );
+    let dead = |res: crate::common::Res| {
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text);
+        assert!(
+            res.body["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("API is disabled")),
+            "a JSON error: {}",
+            res.text
+        );
+    };
+    store::companies::set_api_enabled(&app.db, &app.company.subdomain, false)
+        .await
+        .unwrap();
+    dead(app.anonymous(Method::GET, &link).send().await);
+    // Enabled again, the API does not bring the old links back.
+    store::companies::set_api_enabled(&app.db, &app.company.subdomain, true)
+        .await
+        .unwrap();
+    dead(app.anonymous(Method::GET, &link).send().await);
+
+    // A regenerated token ends the links handed out under the old one.
+    let link = location_print(&app).await;
+    assert_eq!(
+        app.anonymous(Method::GET, &link).send().await.status,
+        StatusCode::OK
+    );
+    store::companies::regenerate_token(&app.db, app.company.id)
+        .await
+        .unwrap();
+    dead(app.anonymous(Method::GET, &link).send().await);
+}
+
+/// A company's first label requests and template lists, all at once: every one
+/// succeeds (its templates exist from its creation, so nothing is seeded under a race).
+async fn first_prints_and_template_lists_of_a_new_company_race_safely(kind: Kind) {
+    let first = TestApp::new(kind).await;
+    let app = TestApp::builder(kind).beside(&first).build().await;
+    let store = app.location("Main store", &[]).await.to_string();
+    let requests = (0..20).map(|i| {
+        let (app, store) = (&app, store.clone());
+        async move {
+            if i % 2 == 0 {
+                app.post("/qrcode/locations.api", &[("location_id", store.as_str())])
+                    .await
+            } else {
+                app.get("/print_label_templates.api?template_type=location")
+                    .await
+            }
+        }
+    });
+    for res in futures_util::future::join_all(requests).await {
+        assert_eq!(res.status, StatusCode::OK, "{}", res.text);
+    }
+    let all = templates_of(&app.get("/print_label_templates.api").await);
+    assert_eq!(all.len(), 12, "four sizes for each of three types, once");
+}
+
+/// Twenty new default templates of one type at once: each takes over in turn, none is
+/// refused, and the type ends with one default.
+async fn new_default_templates_race_safely(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let requests = (0..20).map(|i| {
+        let app = &app;
+        async move {
+            let description = format!("Roll {i}");
+            app.post(
+                "/print_label_templates.api",
+                &[
+                    ("print_label_template[description]", description.as_str()),
+                    ("print_label_template[template_type]", "asset"),
+                    ("print_label_template[page_width]", "62"),
+                    ("print_label_template[page_height]", "29"),
+                    ("print_label_template[label_width]", "62"),
+                    ("print_label_template[label_height]", "29"),
+                    ("print_label_template[default]", "true"),
+                ],
+            )
+            .await
+        }
+    });
+    for res in futures_util::future::join_all(requests).await {
+        assert_eq!(res.status, StatusCode::OK, "{}", res.text);
+    }
+    let all = templates_of(
+        &app.get("/print_label_templates.api?template_type=asset")
+            .await,
+    );
+    assert_eq!(all.len(), 24, "the four standard ones and the twenty");
+    let defaults: Vec<&Value> = all.iter().filter(|t| t["default"] == true).collect();
+    assert_eq!(defaults.len(), 1, "one default: {defaults:?}");
 }
