@@ -152,17 +152,15 @@ impl<'a> Form<'a> {
         }
     }
 
-    /// An optional date (`mm/dd/yyyy` or `yyyy-mm-dd`) of the years 1 to 9999, which
-    /// both databases store: absent keeps, `null` clears.
+    /// An optional date (`mm/dd/yyyy` or `yyyy-mm-dd`) of the years
+    /// [`domain::wire::FIRST_YEAR`] to [`domain::wire::LAST_YEAR`]: absent keeps, `null`
+    /// clears.
     pub fn date(&mut self, field: &str) -> Change<chrono::NaiveDate> {
         match self.text(field) {
             Change::Set(raw) => match parse_date(&raw) {
-                Some(d) => Change::Set(d),
-                None => {
-                    self.error(
-                        field,
-                        format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-                    );
+                Ok(d) => Change::Set(d),
+                Err(problem) => {
+                    self.error(field, problem.to_string());
                     Change::Keep
                 }
             },
