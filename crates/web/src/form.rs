@@ -409,3 +409,67 @@ impl<'p> Keyed<'p> {
 pub fn parse_id(raw: &str) -> Option<i64> {
     raw.trim().parse::<i64>().ok().filter(|n| *n > 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(form: Form<'_>) -> Vec<(String, String)> {
+        match form.finish() {
+            Ok(()) => Vec::new(),
+            Err(ApiError::Invalid(errors)) => errors
+                .into_iter()
+                .flat_map(|(k, ps)| ps.into_iter().map(move |p| (k.clone(), p)))
+                .collect(),
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn id_keys_are_numbers_each_named_once() {
+        let p = Params::from_query("q[4]=1&q[%2B7]=2&q[009]=3").unwrap();
+        let mut form = Form::new(&p, "r");
+        let mut ids: Vec<(i64, Option<&str>)> = form
+            .by_id("q", "an id")
+            .into_values()
+            .map(|k| (k.id, k.value()))
+            .collect();
+        ids.sort_unstable();
+        assert_eq!(ids, vec![(4, Some("1")), (7, Some("2")), (9, Some("3"))]);
+        assert!(problems(form).is_empty());
+
+        for twice in ["q[4]=1&q[04]=2", "q[4]=1&q[%2B4]=2", "q[4]=1&q[%204]=2"] {
+            let p = Params::from_query(twice).unwrap();
+            let mut form = Form::new(&p, "r");
+            assert_eq!(form.by_id("q", "an id").len(), 1, "{twice}");
+            let found = problems(form);
+            assert_eq!(found.len(), 1, "{twice}: {found:?}");
+            assert!(found[0].0.starts_with("q["), "{found:?}");
+            assert!(found[0].1.contains("both read as 4"), "{found:?}");
+        }
+
+        let p = Params::from_query("q[x]=1&q[0]=1&q[-3]=1").unwrap();
+        let mut form = Form::new(&p, "r");
+        assert!(form.by_id("q", "an id").is_empty());
+        let fields: Vec<String> = problems(form).into_iter().map(|f| f.0).collect();
+        assert_eq!(fields, ["q[-3]", "q[0]", "q[x]"]);
+    }
+
+    #[test]
+    fn id_maps_are_capped_before_any_key_is_read() {
+        let query: Vec<String> = (0..=MAX_LIST_ENTRIES)
+            .map(|i| format!("q[k{i}]=1"))
+            .collect();
+        let p = Params::from_query(&query.join("&")).unwrap();
+        let mut form = Form::new(&p, "r");
+        assert!(form.by_id("q", "an id").is_empty());
+        let found = problems(form);
+        assert_eq!(
+            found,
+            [(
+                "q".to_owned(),
+                "has 1001 entries, over the limit of 1000 for one list".to_owned()
+            )]
+        );
+    }
+}

@@ -18,6 +18,7 @@ both!(
     order_id_lists_are_capped_before_any_work,
     keys_naming_records_are_numbers_each_given_once,
     dates_outside_1900_to_9998_are_a_422_and_change_nothing,
+    subtrees_longer_than_one_chunk_change_whole,
 );
 
 /// `n` comma-separated ids starting at `from`.
@@ -567,7 +568,12 @@ async fn lines(app: &TestApp, n: i64) -> Vec<(i64, i64, i64, i64)> {
         .iter()
         .map(|l| {
             let n = |k: &str| l[k].as_i64().unwrap_or_default();
-            (n("id"), n("sequence_num"), n("quantity"), n("quantity_returned"))
+            (
+                n("id"),
+                n("sequence_num"),
+                n("quantity"),
+                n("quantity_returned"),
+            )
         })
         .collect()
 }
@@ -576,7 +582,11 @@ async fn lines(app: &TestApp, n: i64) -> Vec<(i64, i64, i64, i64)> {
 #[track_caller]
 fn expect_same_key(res: &crate::common::Res, a: &str, b: &str) {
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.text);
-    let field = if res.body["errors"][a].is_array() { a } else { b };
+    let field = if res.body["errors"][a].is_array() {
+        a
+    } else {
+        b
+    };
     expect_invalid_saying(res, field, "is the same key as");
 }
 
@@ -584,7 +594,10 @@ fn expect_same_key(res: &crate::common::Res, a: &str, b: &str) {
 fn expect_invalid_saying(res: &crate::common::Res, field: &str, words: &str) {
     res.expect_invalid(field);
     let said = res.body["errors"][field][0].as_str().unwrap_or_default();
-    assert!(said.contains(words), "{field}: {said:?} should say {words:?}");
+    assert!(
+        said.contains(words),
+        "{field}: {said:?} should say {words:?}"
+    );
 }
 
 async fn order_id_lists_are_capped_before_any_work(kind: Kind) {
@@ -624,16 +637,27 @@ async fn order_id_lists_are_capped_before_any_work(kind: Kind) {
     // Repeated pairs count as entries too, and the cap holds for asset_ids[] pairs.
     let pairs: Vec<(&str, String)> = (1..=1001).map(|i| ("asset_ids[]", i.to_string())).collect();
     let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    expect_invalid_saying(&app.patch(&add, &pairs).await, "asset_ids", "over the limit");
+    expect_invalid_saying(
+        &app.patch(&add, &pairs).await,
+        "asset_ids",
+        "over the limit",
+    );
     // 1,000 entries reach the database, which names the unknown ones (no 500).
-    let res = app.patch(&add, &[("asset_ids", &id_list(1_000_000, 1000))]).await;
+    let res = app
+        .patch(&add, &[("asset_ids", &id_list(1_000_000, 1000))])
+        .await;
     expect_invalid_saying(&res, "asset_ids", "is not an asset of this company");
     // An item named twice is a 422, in linear time.
     let twice = format!("{},{}", s.cables, s.cables);
-    expect_invalid_saying(&app.patch(&add, &[("asset_ids", &twice)]).await, "asset_ids", "named twice");
+    expect_invalid_saying(
+        &app.patch(&add, &[("asset_ids", &twice)]).await,
+        "asset_ids",
+        "named twice",
+    );
     let removal = format!("/baskets/{n}/remove_asset.api");
     expect_invalid_saying(
-        &app.patch(&removal, &[("asset_ids", &id_list(1, 1001))]).await,
+        &app.patch(&removal, &[("asset_ids", &id_list(1, 1001))])
+            .await,
         "asset_ids",
         "over the limit of 1000",
     );
@@ -643,7 +667,10 @@ async fn order_id_lists_are_capped_before_any_work(kind: Kind) {
         ("update_basket_from_show", "coupon_ids"),
         ("apply_taxes", "custom_tax_id"),
         ("sale_items_for_drafted_basket", "asset_ids_marked_as_sale"),
-        ("sale_items_for_drafted_basket", "asset_ids_marked_for_non_sale"),
+        (
+            "sale_items_for_drafted_basket",
+            "asset_ids_marked_for_non_sale",
+        ),
     ] {
         let res = app
             .patch(&format!("/baskets/{n}/{path}.api"), &[(field, &long)])
@@ -654,7 +681,11 @@ async fn order_id_lists_are_capped_before_any_work(kind: Kind) {
     let mut sale: Vec<(&str, &str)> = keys.iter().map(|k| (k.as_str(), "1")).collect();
     sale.push(("asset_ids_marked_as_sale", "1"));
     let res = app
-        .patch(&format!("/baskets/{n}/sale_items_for_drafted_basket.api"), &sale).await;
+        .patch(
+            &format!("/baskets/{n}/sale_items_for_drafted_basket.api"),
+            &sale,
+        )
+        .await;
     expect_invalid_saying(&res, "sale_prices", "over the limit of 1000");
     let keys: Vec<String> = (1..=1001)
         .map(|i| format!("stock_assets_values[{i}][quantity]"))
@@ -662,10 +693,18 @@ async fn order_id_lists_are_capped_before_any_work(kind: Kind) {
     let mut values: Vec<(&str, &str)> = keys.iter().map(|k| (k.as_str(), "1")).collect();
     let cables = s.cables.to_string();
     values.push(("asset_ids", &cables));
-    expect_invalid_saying(&app.patch(&add, &values).await, "stock_assets_values", "over the limit");
-    let b = rent_out(&app, n, &[("use_current_datetime", "true"), ("return_date", &day(2))])
-        .await
-        .into_body(StatusCode::OK);
+    expect_invalid_saying(
+        &app.patch(&add, &values).await,
+        "stock_assets_values",
+        "over the limit",
+    );
+    let b = rent_out(
+        &app,
+        n,
+        &[("use_current_datetime", "true"), ("return_date", &day(2))],
+    )
+    .await
+    .into_body(StatusCode::OK);
     assert_eq!(b["basket"]["basket_state"], "checked_out");
     let back = format!("/baskets/{n}/checkin.api");
     for field in ["fixed_asset_ids", "subrent_item_ids"] {
@@ -678,7 +717,11 @@ async fn order_id_lists_are_capped_before_any_work(kind: Kind) {
         let keys: Vec<String> = (1..=1001).map(|i| format!("{map}[{i}]")).collect();
         let mut form: Vec<(&str, &str)> = keys.iter().map(|k| (k.as_str(), "1")).collect();
         form.push(("partial_return", "true"));
-        expect_invalid_saying(&app.patch(&back, &form).await, map, "over the limit of 1000");
+        expect_invalid_saying(
+            &app.patch(&back, &form).await,
+            map,
+            "over the limit of 1000",
+        );
     }
     // Nothing of it changed the order: the tent alone, still out.
     assert_eq!(lines(&app, n).await.len(), 1);
@@ -687,7 +730,11 @@ async fn order_id_lists_are_capped_before_any_work(kind: Kind) {
     let keys: Vec<String> = (1..=1001).map(|i| format!("bundle[items][{i}]")).collect();
     let mut bundle: Vec<(&str, &str)> = keys.iter().map(|k| (k.as_str(), "1")).collect();
     bundle.push(("bundle[name]", "Everything"));
-    expect_invalid_saying(&app.post("/bundles.api", &bundle).await, "items", "over the limit of 1000");
+    expect_invalid_saying(
+        &app.post("/bundles.api", &bundle).await,
+        "items",
+        "over the limit of 1000",
+    );
     let keys: Vec<String> = (1..=1001).map(|i| format!("thresholds[{i}]")).collect();
     let form: Vec<(&str, &str)> = keys.iter().map(|k| (k.as_str(), "1")).collect();
     let res = app
@@ -737,9 +784,13 @@ async fn keys_naming_records_are_numbers_each_given_once(kind: Kind) {
         .find(|l| l.1 == s.cables)
         .unwrap();
     assert_eq!(cable_line.2, 5, "04 named item 4");
-    rent_out(&app, n, &[("use_current_datetime", "true"), ("return_date", &day(2))])
-        .await
-        .expect(StatusCode::OK);
+    rent_out(
+        &app,
+        n,
+        &[("use_current_datetime", "true"), ("return_date", &day(2))],
+    )
+    .await
+    .expect(StatusCode::OK);
     assert_eq!(quantity_at(&app, s.cables, s.store).await, 5);
 
     // The probe: one stock line named as L and 0L in a partial return put both
@@ -820,7 +871,9 @@ async fn keys_naming_records_are_numbers_each_given_once(kind: Kind) {
     let path = format!("/stock_assets/{}/location_based_thresholds.api", s.cables);
     let res = app.put(&path, &[(&at, "1"), (&padded, "2")]).await;
     expect_same_key(&res, &at, &padded);
-    app.put(&path, &[(&padded, "2")]).await.expect(StatusCode::OK);
+    app.put(&path, &[(&padded, "2")])
+        .await
+        .expect(StatusCode::OK);
 }
 
 async fn dates_outside_1900_to_9998_are_a_422_and_change_nothing(kind: Kind) {
@@ -893,4 +946,42 @@ async fn dates_outside_1900_to_9998_are_a_422_and_change_nothing(kind: Kind) {
         )
         .await;
     expect_invalid_saying(&res, "purchased_on", "outside the years 1900 to 9998");
+}
+
+/// A location's subtree is a list of ids from stored data, with no cap: it is bound in
+/// chunks of 1,000 (`store::IN_CHUNK`), and every location of a longer one changes.
+async fn subtrees_longer_than_one_chunk_change_whole(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let root = app.location("Warehouse", &[]).await.to_string();
+    for batch in 0..11 {
+        let names: Vec<String> = (0..100).map(|i| format!("Bay {batch}-{i}")).collect();
+        let extra = [("location[parent_id]", root.as_str())];
+        futures_util::future::join_all(names.iter().map(|name| app.location(name, &extra))).await;
+    }
+    let pages = |status: &'static str| {
+        let app = &app;
+        async move {
+            app.get(&format!(
+                "/locations/get_line_item_locations.api?status={status}"
+            ))
+            .await
+            .into_body(StatusCode::OK)["total_pages"]
+                .as_i64()
+                .unwrap()
+        }
+    };
+    assert_eq!(pages("active").await, 45, "1,101 locations, 25 a page");
+    app.patch(&format!("/locations/{root}/deactivate.api"), &[])
+        .await
+        .expect(StatusCode::OK);
+    assert_eq!(pages("inactive").await, 45);
+    assert_eq!(pages("active").await, 0);
+    app.patch(
+        &format!("/locations/{root}/activate.api"),
+        &[("activate_all_children_locations", "1")],
+    )
+    .await
+    .expect(StatusCode::OK);
+    assert_eq!(pages("active").await, 45);
+    assert_eq!(pages("inactive").await, 0);
 }
