@@ -149,12 +149,7 @@ fn text(value: Option<&str>, what: &str) -> Result<String, FilterError> {
 }
 
 fn date(raw: &str) -> Result<NaiveDate, FilterError> {
-    parse_date(raw).ok_or_else(|| {
-        err(
-            "filter_param_val",
-            format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-        )
-    })
+    parse_date(raw).map_err(|problem| err("filter_param_val", problem.to_string()))
 }
 
 /// Two dates joined by `~` (`start~end`), start not after end; one date alone is that day.

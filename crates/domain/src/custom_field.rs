@@ -189,9 +189,13 @@ pub fn normalise_value(
             .or_else(|_| Decimal::from_scientific(value))
             .map(|d| d.normalize().to_string())
             .map_err(|_| "must be a number".to_owned()),
-        FieldType::Date => crate::wire::parse_date(value)
-            .map(|d| d.format("%Y-%m-%d").to_string())
-            .ok_or_else(|| "must be a date (mm/dd/yyyy or yyyy-mm-dd)".to_owned()),
+        FieldType::Date => match crate::wire::parse_date(value) {
+            Ok(d) => Ok(d.format("%Y-%m-%d").to_string()),
+            Err(crate::wire::DateError::NotADate(_)) => {
+                Err("must be a date (mm/dd/yyyy or yyyy-mm-dd)".to_owned())
+            }
+            Err(out_of_range) => Err(format!("must be a date: {out_of_range}")),
+        },
         FieldType::Email => {
             if crate::wire::is_email(value) {
                 Ok(value.to_owned())

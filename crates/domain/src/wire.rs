@@ -1,17 +1,53 @@
 //! The textual forms the interface accepts for dates, times, booleans and id lists.
 
-use chrono::{NaiveDate, NaiveTime};
+use chrono::{Datelike, NaiveDate, NaiveTime};
+use std::fmt;
 
-/// `mm/dd/yyyy` (the spec's form) or ISO `yyyy-mm-dd`.
-pub fn parse_date(raw: &str) -> Option<NaiveDate> {
-    use chrono::Datelike;
-    let raw = raw.trim();
-    NaiveDate::parse_from_str(raw, "%m/%d/%Y")
-        .or_else(|_| NaiveDate::parse_from_str(raw, "%Y-%m-%d"))
-        .ok()
-        // Years both databases store (PostgreSQL refuses years past 294276 and before
-        // 4713 BC), and that a person means.
-        .filter(|d| (1..=9999).contains(&d.year()))
+/// The first year a date may name.
+pub const FIRST_YEAR: i32 = 1900;
+/// The last year a date may name. A moment is stored in UTC: the last moment of
+/// 9998 in a time zone west of UTC is early in 9999 there, still a four-digit year,
+/// so moments sort as text on SQLite as they do in time (`+10000-...` sorts before
+/// `2026-...`), and stay below the end of 9999 that open-ended holds use.
+pub const LAST_YEAR: i32 = 9998;
+
+/// Why a date was refused: the words follow the parameter's name in a 422.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DateError {
+    /// Not `mm/dd/yyyy` or `yyyy-mm-dd`, or no such day.
+    NotADate(String),
+    /// A real day outside [`FIRST_YEAR`]..=[`LAST_YEAR`].
+    OutOfRange(String),
+}
+
+impl fmt::Display for DateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DateError::NotADate(raw) => {
+                write!(f, "{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)")
+            }
+            DateError::OutOfRange(raw) => write!(
+                f,
+                "{raw:?} is outside the years {FIRST_YEAR} to {LAST_YEAR} that dates may name"
+            ),
+        }
+    }
+}
+
+/// `mm/dd/yyyy` (the spec's form) or ISO `yyyy-mm-dd`, of the years [`FIRST_YEAR`]
+/// to [`LAST_YEAR`]. Every date and moment the interface accepts is read here, so the
+/// bound holds for all of them: a moment is a date read here and a time of day in the
+/// company's time zone, whose UTC value then always has a four-digit year.
+pub fn parse_date(raw: &str) -> Result<NaiveDate, DateError> {
+    let trimmed = raw.trim();
+    let date = NaiveDate::parse_from_str(trimmed, "%m/%d/%Y")
+        .or_else(|_| NaiveDate::parse_from_str(trimmed, "%Y-%m-%d"))
+        .map_err(|_| DateError::NotADate(trimmed.to_owned()))?;
+    if (FIRST_YEAR..=LAST_YEAR).contains(&date.year()) {
+        Ok(date)
+    } else {
+        Err(DateError::OutOfRange(trimmed.to_owned()))
+    }
 }
 
 /// Something@something.tld, without spaces.
@@ -74,25 +110,70 @@ pub fn parse_id_list(raw: &str) -> Result<Vec<ListEntry>, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn dates_are_years_1_to_9999() {
-        assert!(parse_date("12/31/9999").is_some());
-        assert!(parse_date("-99999-01-01").is_none());
-        assert!(parse_date("10000-01-01").is_none());
-        assert!(parse_date("0000-01-01").is_none());
+    fn dates_are_years_1900_to_9998() {
+        assert!(parse_date("12/31/9998").is_ok());
+        assert!(parse_date("1900-01-01").is_ok());
+        for out in [
+            "12/31/9999",
+            "01/01/9999",
+            "1899-12-31",
+            "1800-06-01",
+            "0001-01-01",
+        ] {
+            assert_eq!(
+                parse_date(out),
+                Err(DateError::OutOfRange(out.to_owned())),
+                "{out}"
+            );
+        }
+        for bad in ["-99999-01-01", "10000-01-01", "0000-01-01", "+10000-01-01"] {
+            assert!(parse_date(bad).is_err(), "{bad}");
+        }
+        assert!(
+            parse_date("01/01/9999")
+                .unwrap_err()
+                .to_string()
+                .contains("outside the years 1900 to 9998")
+        );
     }
 
-    use super::*;
+    #[test]
+    fn the_last_moment_of_the_last_year_is_a_four_digit_year_in_utc() {
+        use chrono::TimeZone;
+        let last = parse_date("12/31/9998")
+            .unwrap()
+            .and_hms_opt(23, 59, 59)
+            .unwrap();
+        let first = parse_date("1900-01-01")
+            .unwrap()
+            .and_hms_opt(0, 0, 0)
+            .unwrap();
+        // The zones furthest west and east of UTC.
+        for tz in [chrono_tz::Etc::GMTPlus12, chrono_tz::Pacific::Kiritimati] {
+            for local in [last, first] {
+                let utc = tz.from_local_datetime(&local).unwrap().to_utc();
+                let text = utc.to_rfc3339();
+                assert!(text.as_bytes()[4] == b'-', "{text}");
+                assert!((1899..=9999).contains(&utc.year()), "{text}");
+            }
+        }
+    }
 
     #[test]
     fn dates_in_both_forms() {
         let d = NaiveDate::from_ymd_opt(2026, 3, 9).unwrap();
-        assert_eq!(parse_date("03/09/2026"), Some(d));
-        assert_eq!(parse_date("3/9/2026"), Some(d));
-        assert_eq!(parse_date("2026-03-09"), Some(d));
-        assert_eq!(parse_date("13/01/2026"), None);
-        assert_eq!(parse_date("02/30/2026"), None);
-        assert_eq!(parse_date("tomorrow"), None);
+        assert_eq!(parse_date("03/09/2026"), Ok(d));
+        assert_eq!(parse_date("3/9/2026"), Ok(d));
+        assert_eq!(parse_date("2026-03-09"), Ok(d));
+        assert!(parse_date("13/01/2026").is_err());
+        assert!(parse_date("02/30/2026").is_err());
+        assert_eq!(
+            parse_date("tomorrow"),
+            Err(DateError::NotADate("tomorrow".into()))
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use domain::item::AssetType;
 use domain::stock::Quantity;
 use domain::{CompanyId, Name, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::{Db, PageOf, StoreError, Tx, change_log, now};
 
@@ -118,15 +118,15 @@ pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Bund
     })
 }
 
-/// A bundle of `items` (item number, units): at least one; every number an item of the
-/// company, a fixed asset once. Problems are one 422 on `items`; nothing is written.
+/// A bundle of `items` (units by item number, so each item once: the bundle's key):
+/// at least one; every number an item of the company, a fixed asset once. Problems are one 422 on `items`; nothing is written.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
     company: CompanyId,
     name: Name,
     description: Option<String>,
-    items: &[(i64, Quantity)],
+    items: &BTreeMap<i64, Quantity>,
 ) -> Result<Bundle, StoreError> {
     if items.is_empty() {
         return Err(StoreError::invalid(
@@ -141,7 +141,7 @@ pub async fn create(
         sequence_num: i64,
         asset_type: String,
     }
-    let numbers: Vec<i64> = items.iter().map(|i| i.0).collect();
+    let numbers: Vec<i64> = items.keys().copied().collect();
     let stmt = crate::scoped("items", company)
         .columns(["id", "sequence_num", "asset_type"])
         .and_where(Expr::col("sequence_num").is_in(numbers))
@@ -149,8 +149,9 @@ pub async fn create(
     let found: Vec<Found> = tx.all(&stmt).await?;
     let mut problems = Vec::new();
     let mut links = Vec::new();
+    let found: HashMap<i64, Found> = found.into_iter().map(|f| (f.sequence_num, f)).collect();
     for (number, quantity) in items {
-        match found.iter().find(|f| f.sequence_num == *number) {
+        match found.get(number) {
             None => problems.push(format!("#{number} is not an asset of this company")),
             Some(f)
                 if AssetType::parse(&f.asset_type) == Some(AssetType::FixedAsset)

@@ -90,6 +90,42 @@ where
     }
 }
 
+/// The most ids one statement binds in an `IN (...)` list. Lists a request sends are
+/// capped at 1,000 entries by the interface, far below SQLite's limit on a statement's
+/// bound values (32,766) and PostgreSQL's (65,535); lists read from stored data (an
+/// order's lines, a location's subtree, the items of the bundles an order takes) have
+/// no such cap, so statements taking them bind them in chunks of this size through
+/// [`all_in`] and [`execute_in`].
+pub(crate) const IN_CHUNK: usize = 1000;
+
+/// The rows of the statements `build` makes for each chunk of at most [`IN_CHUNK`] of
+/// `ids` (each an `IN` of its chunk), in chunk order.
+pub(crate) async fn all_in<T: Record, S: Statement>(
+    tx: &mut Tx,
+    ids: &[i64],
+    build: impl Fn(Vec<i64>) -> S,
+) -> Result<Vec<T>, StoreError> {
+    let mut rows = Vec::new();
+    for chunk in ids.chunks(IN_CHUNK) {
+        rows.extend(tx.all::<T>(&build(chunk.to_vec())).await?);
+    }
+    Ok(rows)
+}
+
+/// Runs the change `build` makes for each chunk of at most [`IN_CHUNK`] of `ids`, in
+/// the caller's transaction; the rows touched, summed.
+pub(crate) async fn execute_in<S: Statement>(
+    tx: &mut Tx,
+    ids: &[i64],
+    build: impl Fn(Vec<i64>) -> S,
+) -> Result<u64, StoreError> {
+    let mut touched = 0;
+    for chunk in ids.chunks(IN_CHUNK) {
+        touched += tx.execute(&build(chunk.to_vec())).await?;
+    }
+    Ok(touched)
+}
+
 /// The problem with `ids` when `records` (a select of the company's candidates, e.g.
 /// its teams) lacks some of them: "has no team with id 7, 9", `what` naming the kind
 /// of record. `None` when all exist.

@@ -303,17 +303,18 @@ async fn set_active(
     } else {
         vec![id]
     };
-    let stmt = Query::update()
-        .table("locations")
-        .values([
-            ("active", Expr::val(active)),
-            ("updated_at", Expr::val(now())),
-        ])
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").is_in(ids.clone()))
-        .and_where(Expr::col("active").ne(active))
-        .to_owned();
-    tx.execute(&stmt).await?;
+    // A subtree may hold more locations than a statement binds: chunks.
+    let at = now();
+    crate::execute_in(&mut tx, &ids, |chunk| {
+        Query::update()
+            .table("locations")
+            .values([("active", Expr::val(active)), ("updated_at", Expr::val(at))])
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").is_in(chunk))
+            .and_where(Expr::col("active").ne(active))
+            .to_owned()
+    })
+    .await?;
     let action = if active { "activated" } else { "deactivated" };
     change_log::record(
         &mut tx,

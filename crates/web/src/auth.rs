@@ -54,15 +54,24 @@ fn token_from(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
     })
 }
 
-/// The subdomain the Host names under the configured base domain, if any.
-fn host_subdomain<'a>(headers: &'a HeaderMap, base_domain: &str) -> Option<&'a str> {
+/// A host name as DNS compares it: ASCII case aside, and with the one trailing dot of
+/// a fully qualified name (`acme.RENTRACK.test.`) removed.
+fn dns_name(host: &str) -> String {
+    host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase()
+}
+
+/// The subdomain the Host names under the configured base domain, if any, lower-case:
+/// `acme.rentrack.test`, `ACME.rentrack.test:8443` and `acme.rentrack.test.` all name
+/// `acme`.
+fn host_subdomain(headers: &HeaderMap, base_domain: &str) -> Option<String> {
     let host = headers.get("host")?.to_str().ok()?;
     let host = host
         .rsplit_once(':')
         .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
         .map_or(host, |(h, _)| h);
-    let sub = host.strip_suffix(base_domain)?.strip_suffix('.')?;
-    (!sub.is_empty()).then_some(sub)
+    let (host, base) = (dns_name(host), dns_name(base_domain));
+    let sub = host.strip_suffix(&base)?.strip_suffix('.')?;
+    (!sub.is_empty()).then(|| sub.to_owned())
 }
 
 pub async fn authenticate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
@@ -203,10 +212,34 @@ mod tests {
     fn host_rule() {
         let mut h = HeaderMap::new();
         h.insert("host", HeaderValue::from_static("acme.rentrack.test:8443"));
-        assert_eq!(host_subdomain(&h, "rentrack.test"), Some("acme"));
+        assert_eq!(host_subdomain(&h, "rentrack.test"), Some("acme".into()));
         h.insert("host", HeaderValue::from_static("rentrack.test"));
         assert_eq!(host_subdomain(&h, "rentrack.test"), None);
         h.insert("host", HeaderValue::from_static("127.0.0.1:3000"));
+        assert_eq!(host_subdomain(&h, "rentrack.test"), None);
+        // Case and the trailing dot of a fully qualified name do not matter, on
+        // either side.
+        for host in [
+            "acme.rentrack.test.",
+            "acme.RENTRACK.test",
+            "ACME.rentrack.TEST.:8443",
+            "Acme.Rentrack.Test.",
+        ] {
+            h.insert("host", HeaderValue::from_static(host));
+            assert_eq!(
+                host_subdomain(&h, "rentrack.test"),
+                Some("acme".into()),
+                "{host}"
+            );
+            assert_eq!(
+                host_subdomain(&h, "RentRack.test."),
+                Some("acme".into()),
+                "{host}"
+            );
+        }
+        h.insert("host", HeaderValue::from_static("rentrack.test."));
+        assert_eq!(host_subdomain(&h, "rentrack.test"), None);
+        h.insert("host", HeaderValue::from_static("xacme.rentrack.testx"));
         assert_eq!(host_subdomain(&h, "rentrack.test"), None);
     }
 }

@@ -6,7 +6,7 @@ use domain::Vocabulary;
 use domain::custom_field::{Target, normalise_value};
 use domain::{Change, CompanyId};
 use serde::ser::SerializeMap;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use store::Db;
 use store::custom_fields::{self, FieldSet};
 
@@ -116,24 +116,33 @@ pub async fn read_by_id(
     path: &str,
     targets: &[Target],
 ) -> Result<BTreeMap<i64, Change<String>>, ApiError> {
-    let sent = form.params().map(path);
     let mut changes = BTreeMap::new();
+    if form.params().entries(path).is_empty() {
+        return Ok(changes);
+    }
+    // Keys are field ids: `4`, `04` and `+4` are one field, named once.
+    let sent = form.id_keyed(path, path, "a custom field id", |key| {
+        format!("{path}[{key}]")
+    });
     if sent.is_empty() {
         return Ok(changes);
     }
     let fields = custom_fields::for_targets(db, company, targets).await?;
-    for (raw_id, value) in sent {
-        let key = format!("{path}[{raw_id}]");
-        let Some(field) =
-            crate::form::parse_id(&raw_id).and_then(|id| fields.0.iter().find(|f| f.id == id))
-        else {
+    let by_id: HashMap<i64, &custom_fields::CustomField> =
+        fields.0.iter().map(|f| (f.id, f)).collect();
+    for entry in sent {
+        let Some(field) = by_id.get(&entry.id) else {
             form.error(
-                &key,
-                format!("{raw_id:?} is not the id of a custom field for items or orders (see /custom_fields.api)"),
+                &entry.name,
+                format!("{} is not the id of a custom field for items or orders (see /custom_fields.api)", entry.id),
             );
             continue;
         };
-        if let Some(change) = value_change(form, &key, field, &value) {
+        let Some(value) = entry.value() else {
+            form.error(&entry.name, "must be a value, not nested further");
+            continue;
+        };
+        if let Some(change) = value_change(form, &entry.name, field, value) {
             changes.insert(field.id, change);
         }
     }

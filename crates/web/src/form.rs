@@ -2,7 +2,8 @@
 //! (`location[name]`), collecting every problem before answering, so one 422 names
 //! every bad field.
 
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 
 use domain::country::CountryCode;
 use domain::name::NameError;
@@ -11,7 +12,7 @@ use domain::{Change, Name, Vocabulary};
 use store::FieldErrors;
 
 use crate::error::ApiError;
-use crate::params::Params;
+use crate::params::{ListTooLong, Node, Params};
 
 /// How a name is checked: [`Name::parse`] or [`Name::parse_required`].
 pub type NameRule = fn(&str) -> Result<Name, NameError>;
@@ -152,17 +153,15 @@ impl<'a> Form<'a> {
         }
     }
 
-    /// An optional date (`mm/dd/yyyy` or `yyyy-mm-dd`) of the years 1 to 9999, which
-    /// both databases store: absent keeps, `null` clears.
+    /// An optional date (`mm/dd/yyyy` or `yyyy-mm-dd`) of the years
+    /// [`domain::wire::FIRST_YEAR`] to [`domain::wire::LAST_YEAR`]: absent keeps, `null`
+    /// clears.
     pub fn date(&mut self, field: &str) -> Change<chrono::NaiveDate> {
         match self.text(field) {
             Change::Set(raw) => match parse_date(&raw) {
-                Some(d) => Change::Set(d),
-                None => {
-                    self.error(
-                        field,
-                        format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-                    );
+                Ok(d) => Change::Set(d),
+                Err(problem) => {
+                    self.error(field, problem.to_string());
                     Change::Keep
                 }
             },
@@ -270,11 +269,7 @@ impl<'a> Form<'a> {
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
             .collect();
-        if raws.len() > MAX_LIST_ENTRIES {
-            let too_long = crate::params::ListTooLong {
-                len: raws.len(),
-                max: MAX_LIST_ENTRIES,
-            };
+        if let Err(too_long) = ListTooLong::check(raws.len(), MAX_LIST_ENTRIES) {
             self.error(field, too_long.to_string());
             return Vec::new();
         }
@@ -299,6 +294,63 @@ impl<'a> Form<'a> {
             }
         }
         ids
+    }
+
+    /// The entries of the map at `path` whose keys are ids of records
+    /// (`stock_asset_with_quantity[<line id>]`, `bundle[items][<asset number>]`,
+    /// `thresholds[<location id>]`): at most [`MAX_LIST_ENTRIES`] of them (else one
+    /// problem on `field`, before any entry is read), each key a positive whole number
+    /// read as a number, so `4`, `04` and `+4` name one record, and no record named
+    /// twice. A key that is not `what` (e.g. "an order line item id") or repeats one
+    /// is a problem on the parameter as sent, named by `name_of(key)`. Entries are in
+    /// the order of their keys as sent, each record once.
+    pub fn id_keyed(
+        &mut self,
+        path: &str,
+        field: &str,
+        what: &str,
+        name_of: impl Fn(&str) -> String,
+    ) -> Vec<Keyed<'a>> {
+        let entries = self.params.entries(path);
+        if let Err(too_long) = ListTooLong::check(entries.len(), MAX_LIST_ENTRIES) {
+            self.error(field, too_long.to_string());
+            return Vec::new();
+        }
+        let mut first: HashMap<i64, &str> = HashMap::with_capacity(entries.len());
+        let mut keyed = Vec::with_capacity(entries.len());
+        for (key, node) in entries {
+            let name = name_of(key);
+            let Some(id) = parse_id(key) else {
+                self.error(
+                    &name,
+                    format!("{key:?} is not {what} (a positive whole number)"),
+                );
+                continue;
+            };
+            match first.entry(id) {
+                Entry::Occupied(earlier) => {
+                    let problem = format!(
+                        "is the same key as {} (both read as {id}): send each once",
+                        name_of(earlier.get())
+                    );
+                    self.error(&name, problem);
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(key);
+                    keyed.push(Keyed { id, name, node });
+                }
+            }
+        }
+        keyed
+    }
+
+    /// [`Form::id_keyed`] of a map named by itself (`sale_prices[<asset number>]`),
+    /// by id: its problems are on `path` and on `path[<key as sent>]`.
+    pub fn by_id(&mut self, path: &str, what: &str) -> HashMap<i64, Keyed<'a>> {
+        self.id_keyed(path, path, what, |key| format!("{path}[{key}]"))
+            .into_iter()
+            .map(|k| (k.id, k))
+            .collect()
     }
 
     /// A required number of units (`domain::stock::Quantity`).
@@ -333,6 +385,91 @@ impl<'a> Form<'a> {
     }
 }
 
+/// One entry of a map keyed by record ids ([`Form::id_keyed`]).
+#[derive(Debug, Clone)]
+pub struct Keyed<'p> {
+    /// The record's id, whatever form the key was sent in.
+    pub id: i64,
+    /// The parameter as sent, for messages (`stock_asset_with_quantity[04]`).
+    pub name: String,
+    pub node: &'p Node,
+}
+
+impl<'p> Keyed<'p> {
+    /// The entry's value, trimmed (empty when sent empty); `None` when it nests further.
+    pub fn value(&self) -> Option<&'p str> {
+        match self.node {
+            Node::Value(v) => Some(v.trim()),
+            _ => None,
+        }
+    }
+}
+
+/// A positive id; leading zeros and a `+` are allowed (`04` and `+4` are 4).
 pub fn parse_id(raw: &str) -> Option<i64> {
     raw.trim().parse::<i64>().ok().filter(|n| *n > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(form: Form<'_>) -> Vec<(String, String)> {
+        match form.finish() {
+            Ok(()) => Vec::new(),
+            Err(ApiError::Invalid(errors)) => errors
+                .into_iter()
+                .flat_map(|(k, ps)| ps.into_iter().map(move |p| (k.clone(), p)))
+                .collect(),
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn id_keys_are_numbers_each_named_once() {
+        let p = Params::from_query("q[4]=1&q[%2B7]=2&q[009]=3").unwrap();
+        let mut form = Form::new(&p, "r");
+        let mut ids: Vec<(i64, Option<&str>)> = form
+            .by_id("q", "an id")
+            .into_values()
+            .map(|k| (k.id, k.value()))
+            .collect();
+        ids.sort_unstable();
+        assert_eq!(ids, vec![(4, Some("1")), (7, Some("2")), (9, Some("3"))]);
+        assert!(problems(form).is_empty());
+
+        for twice in ["q[4]=1&q[04]=2", "q[4]=1&q[%2B4]=2", "q[4]=1&q[%204]=2"] {
+            let p = Params::from_query(twice).unwrap();
+            let mut form = Form::new(&p, "r");
+            assert_eq!(form.by_id("q", "an id").len(), 1, "{twice}");
+            let found = problems(form);
+            assert_eq!(found.len(), 1, "{twice}: {found:?}");
+            assert!(found[0].0.starts_with("q["), "{found:?}");
+            assert!(found[0].1.contains("both read as 4"), "{found:?}");
+        }
+
+        let p = Params::from_query("q[x]=1&q[0]=1&q[-3]=1").unwrap();
+        let mut form = Form::new(&p, "r");
+        assert!(form.by_id("q", "an id").is_empty());
+        let fields: Vec<String> = problems(form).into_iter().map(|f| f.0).collect();
+        assert_eq!(fields, ["q[-3]", "q[0]", "q[x]"]);
+    }
+
+    #[test]
+    fn id_maps_are_capped_before_any_key_is_read() {
+        let query: Vec<String> = (0..=MAX_LIST_ENTRIES)
+            .map(|i| format!("q[k{i}]=1"))
+            .collect();
+        let p = Params::from_query(&query.join("&")).unwrap();
+        let mut form = Form::new(&p, "r");
+        assert!(form.by_id("q", "an id").is_empty());
+        let found = problems(form);
+        assert_eq!(
+            found,
+            [(
+                "q".to_owned(),
+                "has 1001 entries, over the limit of 1000 for one list".to_owned()
+            )]
+        );
+    }
 }

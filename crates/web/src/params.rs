@@ -49,6 +49,18 @@ pub struct ListTooLong {
     pub max: usize,
 }
 
+impl ListTooLong {
+    /// The one length check of every list a request carries: `Err` when `len` entries
+    /// are more than `max`. Readers call it before looking at any entry.
+    pub fn check(len: usize, max: usize) -> Result<(), ListTooLong> {
+        if len > max {
+            Err(ListTooLong { len, max })
+        } else {
+            Ok(())
+        }
+    }
+}
+
 impl fmt::Display for ListTooLong {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -428,23 +440,24 @@ impl Params {
                         _ => None,
                     })
                     .collect();
-                if values.len() > max {
-                    return Err(ListTooLong {
-                        len: values.len(),
-                        max,
-                    });
-                }
+                ListTooLong::check(values.len(), max)?;
                 Ok(values.into_iter().map(str::to_owned).collect())
             }
             Some(Node::Value(v)) => {
                 let entries = || v.split(',').map(str::trim).filter(|s| !s.is_empty());
-                let len = entries().count();
-                if len > max {
-                    return Err(ListTooLong { len, max });
-                }
+                ListTooLong::check(entries().count(), max)?;
                 Ok(entries().map(str::to_owned).collect())
             }
             _ => Ok(Vec::new()),
+        }
+    }
+
+    /// The entries of the map at `path` (`bundle[items]` of `bundle[items][4]=2`), in
+    /// the order of their keys as sent; none when absent or not a map.
+    pub fn entries(&self, path: &str) -> Vec<(&str, &Node)> {
+        match self.node(path) {
+            Some(Node::Map(m)) => m.iter().map(|(k, v)| (k.as_str(), v)).collect(),
+            _ => Vec::new(),
         }
     }
 

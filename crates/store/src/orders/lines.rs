@@ -10,6 +10,7 @@ use domain::stock::Quantity;
 use domain::{CompanyId, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order as SqlOrder, Query, SelectStatement};
 use serde_json::json;
+use std::collections::{HashMap, HashSet};
 
 use super::charges::coupons_in;
 use super::lock;
@@ -256,12 +257,13 @@ pub(super) async fn add_in(
     let mut all: Vec<(Addition, Option<FromBundle>)> =
         additions.items.iter().map(|a| (a.clone(), None)).collect();
     let bundle_ids: Vec<i64> = additions.bundles.iter().map(|b| b.0).collect();
+    let sets_of: HashMap<i64, i64> = additions
+        .bundles
+        .iter()
+        .map(|(b, sets)| (*b, sets.get()))
+        .collect();
     for item in crate::bundles::items_for_order(tx, company, &bundle_ids).await? {
-        let sets = additions
-            .bundles
-            .iter()
-            .find(|b| b.0 == item.bundle_id)
-            .map_or(1, |b| b.1.get());
+        let sets = sets_of.get(&item.bundle_id).copied().unwrap_or(1);
         all.push((
             Addition {
                 number: item.sequence_num,
@@ -276,8 +278,12 @@ pub(super) async fn add_in(
             }),
         ));
     }
-    let numbers: Vec<i64> = all.iter().map(|a| a.0.number).collect();
-    let stmt = crate::scoped("items", company)
+    // The bundles' items make this list as long as the company's bundles are: it is
+    // read in chunks (crate::IN_CHUNK), and looked up by number, once each.
+    let mut numbers: Vec<i64> = all.iter().map(|a| a.0.number).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    let items = crate::scoped("items", company)
         .columns([
             "id",
             "sequence_num",
@@ -295,9 +301,15 @@ pub(super) async fn add_in(
             "late_fee_kind",
             "late_fee_amount",
         ])
-        .and_where(Expr::col("sequence_num").is_in(numbers.clone()))
         .to_owned();
-    let found: Vec<Addable> = tx.all(&stmt).await?;
+    let found: Vec<Addable> = crate::all_in(tx, &numbers, |chunk| {
+        items
+            .clone()
+            .and_where(Expr::col("sequence_num").is_in(chunk))
+            .to_owned()
+    })
+    .await?;
+    let found: HashMap<i64, Addable> = found.into_iter().map(|f| (f.sequence_num, f)).collect();
     let on_order = Query::select()
         .from("order_line_items")
         .columns(["id", "item_id", "bundle_id"])
@@ -305,17 +317,23 @@ pub(super) async fn add_in(
         .and_where(Expr::col("order_id").eq(order))
         .to_owned();
     let held: Vec<(i64, i64, Option<i64>)> = tx.all(&on_order).await?;
+    // The order's lines by item: (line, bundle) of each.
+    let mut held_by_item: HashMap<i64, Vec<(i64, Option<i64>)>> = HashMap::new();
+    for (line, item, bundle) in held {
+        held_by_item.entry(item).or_default().push((line, bundle));
+    }
+    let mut named = HashSet::with_capacity(all.len());
     let mut problems = Vec::new();
     let mut rows = Vec::new();
     // Lines of a bundle on the order already that take more sets: (line, units).
     let mut more = Vec::new();
-    for (i, (addition, bundle)) in all.iter().enumerate() {
+    for (addition, bundle) in &all {
         let n = addition.number;
-        if numbers[..i].contains(&n) {
+        if !named.insert(n) {
             problems.push(format!("#{n} is named twice (alone or in a bundle)"));
             continue;
         }
-        let Some(item) = found.iter().find(|i| i.sequence_num == n) else {
+        let Some(item) = found.get(&n) else {
             problems.push(format!("#{n} is not an asset of this company"));
             continue;
         };
@@ -324,9 +342,10 @@ pub(super) async fn add_in(
             problems.push(format!("#{n} ({}) is retired", item.name));
             continue;
         }
+        let held = held_by_item.get(&item.id).map_or(&[][..], Vec::as_slice);
         let again = held
             .iter()
-            .find(|h| h.1 == item.id && bundle.is_some_and(|b| h.2 == Some(b.id)));
+            .find(|h| bundle.is_some_and(|b| h.1 == Some(b.id)));
         match (again, kind) {
             (Some(_), AssetType::FixedAsset) => {
                 problems.push(format!(
@@ -340,7 +359,7 @@ pub(super) async fn add_in(
                 more.push((line.0, addition.quantity.map_or(1, Quantity::get)));
                 continue;
             }
-            (None, _) if held.iter().any(|h| h.1 == item.id) => {
+            (None, _) if !held.is_empty() => {
                 problems.push(format!("#{n} ({}) is on this order already", item.name));
                 continue;
             }
@@ -468,15 +487,17 @@ pub async fn remove_items(
         }));
     }
     let lines = lines_of(&mut tx, company, order.id).await?;
+    let on_order: HashSet<i64> = lines.iter().map(|l| l.sequence_num).collect();
+    let bundles_on: HashSet<i64> = lines.iter().filter_map(|l| l.bundle_id).collect();
     let mut missing: Vec<String> = numbers
         .iter()
-        .filter(|n| !lines.iter().any(|l| l.sequence_num == **n))
+        .filter(|n| !on_order.contains(n))
         .map(|n| format!("#{n}"))
         .collect();
     missing.extend(
         bundles
             .iter()
-            .filter(|b| !lines.iter().any(|l| l.bundle_id == Some(**b)))
+            .filter(|b| !bundles_on.contains(b))
             .map(|b| format!("{b}-b")),
     );
     if !missing.is_empty() {
@@ -485,29 +506,39 @@ pub async fn remove_items(
             format!("not on this order: {}", missing.join(", ")),
         ));
     }
-    let in_bundle = |l: &&LineItem| l.bundle_id.is_some_and(|b| bundles.contains(&b));
+    let (named, named_bundles): (HashSet<i64>, HashSet<i64>) = (
+        numbers.iter().copied().collect(),
+        bundles.iter().copied().collect(),
+    );
+    let in_bundle = |l: &&LineItem| l.bundle_id.is_some_and(|b| named_bundles.contains(&b));
+    // An order's lines, and so these lists, may be longer than a statement binds:
+    // chunks of crate::IN_CHUNK.
     if !complete {
         // The bundle's items stay on the order, each on its own.
         let kept: Vec<i64> = lines.iter().filter(in_bundle).map(|l| l.id).collect();
-        let stmt = Query::update()
-            .table("order_line_items")
-            .value("bundle_id", Option::<i64>::None)
-            .and_where(Expr::col("company_id").eq(company.0))
-            .and_where(Expr::col("id").is_in(kept))
-            .to_owned();
-        tx.execute(&stmt).await?;
+        crate::execute_in(&mut tx, &kept, |chunk| {
+            Query::update()
+                .table("order_line_items")
+                .value("bundle_id", Option::<i64>::None)
+                .and_where(Expr::col("company_id").eq(company.0))
+                .and_where(Expr::col("id").is_in(chunk))
+                .to_owned()
+        })
+        .await?;
     }
     let ids: Vec<i64> = lines
         .iter()
-        .filter(|l| numbers.contains(&l.sequence_num) || (complete && in_bundle(l)))
+        .filter(|l| named.contains(&l.sequence_num) || (complete && in_bundle(l)))
         .map(|l| l.id)
         .collect();
-    let stmt = Query::delete()
-        .from_table("order_line_items")
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").is_in(ids))
-        .to_owned();
-    tx.execute(&stmt).await?;
+    crate::execute_in(&mut tx, &ids, |chunk| {
+        Query::delete()
+            .from_table("order_line_items")
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").is_in(chunk))
+            .to_owned()
+    })
+    .await?;
     change_log::record(
         &mut tx,
         company,

@@ -28,12 +28,12 @@ use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
 pub struct Selection {
     /// Fixed assets, by number.
     pub assets: Vec<i64>,
-    /// Units of asset stock, by order line id.
-    pub stock: Vec<(i64, Quantity)>,
+    /// Units of asset stock, by order line id (each line once).
+    pub stock: BTreeMap<i64, Quantity>,
     /// Sub-rental items, by id.
     pub sub_rentals: Vec<i64>,
-    /// Bundles, by id, with how many sets of each.
-    pub bundles: Vec<(i64, Quantity)>,
+    /// Sets of each bundle, by bundle id (each bundle once).
+    pub bundles: BTreeMap<i64, Quantity>,
 }
 
 /// A return.

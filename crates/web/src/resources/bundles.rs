@@ -5,12 +5,13 @@ use axum::extract::State;
 use domain::stock::Quantity;
 use domain::{Change, Name, PageSize};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use store::bundles::{self, Bundle};
 
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::{Form, MAX_LIST_ENTRIES, parse_id};
+use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
@@ -73,20 +74,18 @@ async fn create(
         Change::Set(d) => Some(d),
         _ => None,
     };
-    let sent = params.map("bundle[items]");
-    if sent.len() > MAX_LIST_ENTRIES {
-        form.error(
-            "items",
-            format!("can hold at most {MAX_LIST_ENTRIES} items"),
-        );
-    }
-    let mut items = Vec::with_capacity(sent.len());
-    for (number, raw) in sent.into_iter().take(MAX_LIST_ENTRIES) {
-        let field = format!("items][{number}");
-        match (parse_id(&number), Quantity::parse(&raw)) {
-            (Some(n), Ok(q)) => items.push((n, q)),
-            (None, _) => form.error(&field, format!("{number:?} is not an item number")),
-            (_, Err(p)) => form.error(&field, p),
+    // Keys are asset numbers: `4`, `04` and `+4` are one item, and naming it twice is
+    // a 422 (it was the bundle's primary key twice: a 500).
+    let sent = form.id_keyed("bundle[items]", "items", "an item number", |key| {
+        format!("items][{key}")
+    });
+    let mut items = BTreeMap::new();
+    for entry in sent {
+        match Quantity::parse(entry.value().unwrap_or_default()) {
+            Ok(q) => {
+                items.insert(entry.id, q);
+            }
+            Err(p) => form.error(&entry.name, p),
         }
     }
     if items.is_empty() && !form.has_errors_for("items") {

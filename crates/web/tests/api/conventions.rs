@@ -12,6 +12,7 @@ both!(
     company_changes_made_elsewhere_take_effect_within_the_bound,
     disabled_api_is_forbidden,
     host_must_match_the_token_company,
+    host_rule_ignores_case_and_a_trailing_dot,
     tenant_records_do_not_exist_for_others,
     unknown_routes_and_missing_suffix_are_json_404,
     parameters_merge_query_and_every_body_kind,
@@ -228,6 +229,49 @@ async fn host_must_match_the_token_company(kind: Kind) {
         .send()
         .await
         .expect(StatusCode::OK);
+}
+
+/// Host names compare as DNS compares them: `globex.rentrack.test.` (fully qualified)
+/// and `GLOBEX.RentRack.test` are Globex's host, so Acme's token is a 401 there.
+async fn host_rule_ignores_case_and_a_trailing_dot(kind: Kind) {
+    let config = web::Config {
+        base_domain: Some("rentrack.test".into()),
+        shared_rate_limits: false,
+        ..Default::default()
+    };
+    let app = TestApp::builder(kind)
+        .config(config)
+        .subdomain("acme")
+        .build()
+        .await;
+    let path = "/assets/vendors.api";
+    for host in [
+        "globex.rentrack.test.",
+        "globex.RENTRACK.test",
+        "GLOBEX.rentrack.test.:8443",
+        "Globex.RentRack.Test",
+    ] {
+        app.req(Method::GET, path)
+            .header("host", host)
+            .send()
+            .await
+            .expect(StatusCode::UNAUTHORIZED);
+        app.req(Method::GET, &format!("http://{host}{path}"))
+            .send()
+            .await
+            .expect(StatusCode::UNAUTHORIZED);
+    }
+    for host in [
+        "acme.rentrack.test.",
+        "acme.RENTRACK.test",
+        "ACME.rentrack.test.:8443",
+    ] {
+        app.req(Method::GET, path)
+            .header("host", host)
+            .send()
+            .await
+            .expect(StatusCode::OK);
+    }
 }
 
 async fn tenant_records_do_not_exist_for_others(kind: Kind) {

@@ -122,12 +122,9 @@ pub(crate) fn moment_of(
         }
         None => return None,
         Some(raw) => match parse_date(raw) {
-            Some(d) => d,
-            None => {
-                form.error(
-                    date_field,
-                    format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-                );
+            Ok(d) => d,
+            Err(problem) => {
+                form.error(date_field, problem.to_string());
                 return None;
             }
         },

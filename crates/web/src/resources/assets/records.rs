@@ -233,12 +233,9 @@ pub(crate) fn amount(form: &mut Form<'_>, field: &str) -> Change<i64> {
 fn date(form: &mut Form<'_>, field: &str, required: bool) -> Option<chrono::NaiveDate> {
     match form.text(field) {
         Change::Set(raw) => match parse_date(&raw) {
-            Some(d) => Some(d),
-            None => {
-                form.error(
-                    field,
-                    format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-                );
+            Ok(d) => Some(d),
+            Err(problem) => {
+                form.error(field, problem.to_string());
                 None
             }
         },

@@ -121,13 +121,9 @@ async fn create(
             form.error(field, "can't be blank");
             None
         }
-        Some(raw) => parse_date(raw).or_else(|| {
-            form.error(
-                field,
-                format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-            );
-            None
-        }),
+        Some(raw) => parse_date(raw)
+            .map_err(|problem| form.error(field, problem.to_string()))
+            .ok(),
     };
     let from = day(&mut form, "from");
     let to = day(&mut form, "to");
@@ -255,12 +251,9 @@ async fn filter(
     let page = views::page(&params, PageSize::DEFAULT)?;
     let day = match params.get("start_date") {
         None => today(&tenant).0,
-        Some(raw) => parse_date(raw).ok_or_else(|| {
-            ApiError::field(
-                "start_date",
-                format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-            )
-        })?,
+        Some(raw) => {
+            parse_date(raw).map_err(|problem| ApiError::field("start_date", problem.to_string()))?
+        }
     };
     let all = views::flag(&params, "all")?;
     let filter = ReservationFilter {

@@ -132,16 +132,20 @@ async fn mark(
             "can't be blank: name items to mark for sale (or asset_ids_marked_for_non_sale)",
         );
     }
-    if let Some(both) = sale.iter().find(|n| rent.contains(n)) {
+    let for_rent: std::collections::HashSet<&i64> = rent.iter().collect();
+    if let Some(both) = sale.iter().find(|n| for_rent.contains(n)) {
         form.error(
             "asset_ids_marked_for_non_sale",
             format!("#{both} can't be marked for sale and for rent at once"),
         );
     }
+    // sale_prices[<asset number>], however the number is written (`4`, `04`, `+4`).
+    let prices = form.by_id("sale_prices", "an asset number");
     let mut priced = Vec::with_capacity(sale.len());
     for n in &sale {
-        let field = format!("sale_prices[{n}]");
-        match params.get(&field).map(str::trim) {
+        let entry = prices.get(n);
+        let field = entry.map_or_else(|| format!("sale_prices[{n}]"), |e| e.name.clone());
+        match entry.and_then(|e| e.value()) {
             None | Some("") => form.error(&field, "can't be blank: the price it is sold at"),
             Some(raw) => match Money::parse(raw) {
                 Ok(m) => priced.push((*n, m.minor())),

@@ -3,13 +3,14 @@
 
 use axum::extract::State;
 use domain::stock::Quantity;
+use std::collections::HashSet;
 use store::orders::{self, Addition, Additions};
 
 use super::answer;
 use crate::api::{Api, Doc, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::parse_id;
+use crate::form::{Form, MAX_LIST_ENTRIES, parse_id};
 use crate::ids::{Number, kind};
 use crate::params::Params;
 use crate::state::AppState;
@@ -99,34 +100,39 @@ pub(super) fn routes(api: Api) -> Api {
 /// Item numbers and bundle ids.
 type Named = (Vec<i64>, Vec<i64>);
 
-/// The item numbers and bundle ids (`<id>-b`) of `asset_ids`: required, or `None`
-/// when not sent and not `required`.
+/// The item numbers and bundle ids (`<id>-b`) of `asset_ids` (a comma list, or
+/// `asset_ids[]` pairs): at most [`MAX_LIST_ENTRIES`], refused before any entry is
+/// read; required, or `None` when not sent and not `required`.
 fn numbers(params: &Params, required: bool) -> Result<Option<Named>, ApiError> {
-    let Some(raw) = params.get("asset_ids") else {
-        return if required {
-            Err(ApiError::field(
-                "asset_ids",
-                "can't be blank: a comma list of item numbers",
-            ))
-        } else {
-            Ok(None)
+    let blank = "can't be blank: a comma list of item numbers";
+    if !params.contains("asset_ids") {
+        return match required {
+            true => Err(ApiError::field("asset_ids", blank)),
+            false => Ok(None),
         };
-    };
+    }
+    let parts = params
+        .list("asset_ids", MAX_LIST_ENTRIES)
+        .map_err(|too_long| ApiError::field("asset_ids", too_long.to_string()))?;
     let (mut numbers, mut bundles) = (Vec::new(), Vec::new());
+    let mut seen = HashSet::with_capacity(parts.len());
     let mut problems = Vec::new();
-    for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (list, id, what) = match part.strip_suffix("-b") {
-            Some(bundle) => (&mut bundles, bundle, "a bundle id"),
-            None => (&mut numbers, part, "an item number"),
+    for part in &parts {
+        let (list, id, what, bundle) = match part.strip_suffix("-b") {
+            Some(bundle) => (&mut bundles, bundle, "a bundle id", true),
+            None => (&mut numbers, part.as_str(), "an item number", false),
         };
         match parse_id(id) {
-            Some(n) if !list.contains(&n) => list.push(n),
+            Some(n) if seen.insert((bundle, n)) => list.push(n),
             Some(_) => problems.push(format!("{part} is named twice")),
             None => problems.push(format!("{part:?} is not {what}")),
         }
     }
     if numbers.is_empty() && bundles.is_empty() && problems.is_empty() {
-        problems.push("can't be blank: a comma list of item numbers".to_owned());
+        if !required {
+            return Ok(None);
+        }
+        problems.push(blank.to_owned());
     }
     if !problems.is_empty() {
         return Err(ApiError::field("asset_ids", problems.join("; ")));
@@ -139,34 +145,35 @@ pub(super) fn read_additions(params: &Params, required: bool) -> Result<Addition
     let Some((numbers, bundles)) = numbers(params, required)? else {
         return Ok(Additions::default());
     };
-    let mut problems = store::FieldErrors::new();
-    let mut add = |key: &str, p: String| problems.entry(key.to_owned()).or_default().push(p);
+    let mut form = Form::new(params, "basket");
+    let values = [
+        form.by_id("stock_assets_values", "an item number"),
+        form.by_id("volatile_assets_values", "an item number"),
+    ];
+    let sets = form.by_id("bundle_with_quantity", "a bundle id");
     let additions = numbers
         .into_iter()
         .map(|n| {
+            // stock_assets_values[<n>][<field>], else volatile_assets_values[...].
             let value = |field: &str| {
-                ["stock_assets_values", "volatile_assets_values"]
-                    .iter()
-                    .find_map(|p| {
-                        let key = format!("{p}[{n}][{field}]");
-                        params.get(&key).map(|v| (key, v))
-                    })
+                values.iter().find_map(|map| {
+                    let entry = map.get(&n)?;
+                    let key = format!("{}[{field}]", entry.name);
+                    params.get(&key).map(|v| (key, v))
+                })
             };
             let quantity = value("quantity")
-                .and_then(|(key, raw)| Quantity::parse(raw).map_err(|p| add(&key, p)).ok());
+                .and_then(|(key, raw)| Quantity::parse(raw).map_err(|p| form.error(&key, p)).ok());
             let location = value("location_id").and_then(|(key, raw)| {
                 parse_id(raw).or_else(|| {
-                    add(
-                        &key,
-                        "must be a location id (a positive whole number)".to_owned(),
-                    );
+                    form.error(&key, "must be a location id (a positive whole number)");
                     None
                 })
             });
             let price = value("price").and_then(|(key, raw)| {
                 domain::money::Money::parse(raw)
                     .map(|m| m.minor())
-                    .map_err(|p| add(&key, p))
+                    .map_err(|p| form.error(&key, p))
                     .ok()
             });
             Addition {
@@ -182,17 +189,16 @@ pub(super) fn read_additions(params: &Params, required: bool) -> Result<Addition
     let bundles = bundles
         .into_iter()
         .filter_map(|b| {
-            let key = format!("bundle_with_quantity[{b}]");
-            match params.get(&key) {
+            match sets.get(&b) {
                 None => Quantity::new(1).ok(),
-                Some(raw) => Quantity::parse(raw).map_err(|p| add(&key, p)).ok(),
+                Some(entry) => Quantity::parse(entry.value().unwrap_or_default())
+                    .map_err(|p| form.error(&entry.name, p))
+                    .ok(),
             }
             .map(|q| (b, q))
         })
         .collect();
-    if !problems.is_empty() {
-        return Err(ApiError::Invalid(problems));
-    }
+    form.finish()?;
     Ok(Additions {
         items: additions,
         bundles,
@@ -205,7 +211,7 @@ async fn add(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = crate::form::Form::new(&params, "basket");
+    let mut form = Form::new(&params, "basket");
     let with_coupons = params.contains("coupon_ids");
     let coupons = match with_coupons {
         true => form.ids_at("coupon_ids", "coupon_ids", "coupon ids"),
@@ -261,9 +267,9 @@ async fn add_sub_rental(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = crate::form::Form::new(&params, "baskets_sub_rent_item");
+    let mut form = Form::new(&params, "baskets_sub_rent_item");
     let is_for_rent = form.boolean("is_for_rent").unwrap_or(true);
-    let text = |form: &mut crate::form::Form<'_>, field: &str| match form.text(field) {
+    let text = |form: &mut Form<'_>, field: &str| match form.text(field) {
         domain::Change::Set(t) => Some(t),
         _ => None,
     };

@@ -154,12 +154,9 @@ pub(super) fn moment_at(
         }
         Some("null") | Some("") => return Change::Clear,
         Some(raw) => match parse_date(raw) {
-            Some(d) => d,
-            None => {
-                form.error(
-                    date_field,
-                    format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-                );
+            Ok(d) => d,
+            Err(problem) => {
+                form.error(date_field, problem.to_string());
                 return Change::Keep;
             }
         },

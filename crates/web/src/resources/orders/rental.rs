@@ -4,6 +4,7 @@ use axum::extract::State;
 use chrono::{DateTime, NaiveTime, Utc};
 use domain::Change;
 use domain::custom_field::Target;
+use std::collections::BTreeMap;
 use store::orders::{self, RentOut, Return, Selection};
 
 use super::answer;
@@ -91,7 +92,7 @@ pub(super) async fn item_values(
     state: &AppState,
     tenant: &Tenant,
     form: &mut Form<'_>,
-) -> Result<std::collections::BTreeMap<i64, Change<String>>, ApiError> {
+) -> Result<BTreeMap<i64, Change<String>>, ApiError> {
     custom_attributes::read_by_id(
         state.db(),
         tenant.0.id,
@@ -208,43 +209,39 @@ fn selection(form: &mut Form<'_>) -> Option<Selection> {
         }
         return None;
     }
-    let params = form.params();
     let assets = form.ids_at("fixed_asset_ids", "fixed_asset_ids", "asset numbers");
-    let mut stock = Vec::new();
-    for (id, raw) in params.map("stock_asset_with_quantity") {
-        let field = format!("stock_asset_with_quantity[{id}]");
-        match (
-            crate::form::parse_id(&id),
-            domain::stock::Quantity::parse(&raw),
-        ) {
-            (Some(id), Ok(q)) => stock.push((id, q)),
-            (None, _) => form.error(&field, format!("{id:?} is not an order line item id")),
-            (_, Err(p)) => form.error(&field, p),
-        }
-    }
+    let stock = quantities_by_id(form, "stock_asset_with_quantity", "an order line item id");
     let sub_rentals = form.ids_at(
         "subrent_item_ids",
         "subrent_item_ids",
         "sub-rental item ids",
     );
-    let mut bundles = Vec::new();
-    for (id, raw) in params.map("bundle_with_quantity") {
-        let field = format!("bundle_with_quantity[{id}]");
-        match (
-            crate::form::parse_id(&id),
-            domain::stock::Quantity::parse(&raw),
-        ) {
-            (Some(id), Ok(q)) => bundles.push((id, q)),
-            (None, _) => form.error(&field, format!("{id:?} is not a bundle id")),
-            (_, Err(p)) => form.error(&field, p),
-        }
-    }
+    let bundles = quantities_by_id(form, "bundle_with_quantity", "a bundle id");
     Some(Selection {
         assets,
         stock,
         sub_rentals,
         bundles,
     })
+}
+
+/// Units (or sets) by record id from `path[<id>]=<quantity>`: each id once, however
+/// its key is written (`4`, `04`, `+4`).
+fn quantities_by_id(
+    form: &mut Form<'_>,
+    path: &str,
+    what: &str,
+) -> BTreeMap<i64, domain::stock::Quantity> {
+    let mut quantities = BTreeMap::new();
+    for entry in form.by_id(path, what).into_values() {
+        match domain::stock::Quantity::parse(entry.value().unwrap_or_default()) {
+            Ok(q) => {
+                quantities.insert(entry.id, q);
+            }
+            Err(p) => form.error(&entry.name, p),
+        }
+    }
+    quantities
 }
 
 async fn take_back(

@@ -165,14 +165,11 @@ async fn check_in(
             None
         }
         (Some(raw), time) => match parse_date(raw) {
-            None => {
-                form.error(
-                    "actual_checkin_on",
-                    format!("{raw:?} is not a date (mm/dd/yyyy or yyyy-mm-dd)"),
-                );
+            Err(problem) => {
+                form.error("actual_checkin_on", problem.to_string());
                 None
             }
-            Some(date) => match time.map(|t| (t, parse_time(t))) {
+            Ok(date) => match time.map(|t| (t, parse_time(t))) {
                 Some((raw, None)) => {
                     form.error(
                         "actual_checkin_on_time",

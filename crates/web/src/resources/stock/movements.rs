@@ -367,52 +367,47 @@ async fn thresholds<K: Kind>(
     Ok(render_thresholds(&found))
 }
 
-/// At most this many locations in one request.
-const MAX_THRESHOLDS: usize = 1000;
-
 async fn set_thresholds<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<Json<Value>, ApiError> {
-    let mut errors = store::FieldErrors::new();
-    let mut minimums = Vec::new();
-    let given = params.map("thresholds");
-    if given.is_empty() {
-        errors.insert(
-            "thresholds".into(),
-            vec!["can't be blank: send thresholds[<location id>]=<minimum>".into()],
-        );
-    } else if given.len() > MAX_THRESHOLDS {
-        errors.insert(
-            "thresholds".into(),
-            vec![format!("can hold at most {MAX_THRESHOLDS} locations")],
+    // Keys are location ids: `4`, `04` and `+4` are one location, named once; at most
+    // MAX_LIST_ENTRIES of them.
+    let mut form = Form::new(&params, "thresholds");
+    let given = form.by_id("thresholds", "a location id");
+    if params.entries("thresholds").is_empty() {
+        form.error(
+            "thresholds",
+            "can't be blank: send thresholds[<location id>]=<minimum>",
         );
     }
-    for (location, value) in given.iter().take(MAX_THRESHOLDS) {
-        let Some(location) = parse_id(location) else {
-            errors.entry("thresholds".into()).or_default().push(format!(
-                "{location:?} is not a location id (a positive whole number)"
-            ));
+    let mut given: Vec<_> = given.into_values().collect();
+    given.sort_by_key(|entry| entry.id);
+    let mut minimums = Vec::with_capacity(given.len());
+    for entry in given {
+        let location = entry.id;
+        let Some(value) = entry.value() else {
+            form.error(
+                &entry.name,
+                "must be a whole number (the minimum), not nested",
+            );
             continue;
         };
-        let value = value.trim();
         if value.is_empty() || value == "null" {
             minimums.push((location, None));
             continue;
         }
         match value.parse::<i64>() {
             Ok(m) if (0..=Quantity::MAX).contains(&m) => minimums.push((location, Some(m))),
-            _ => errors.entry("thresholds".into()).or_default().push(format!(
+            _ => form.error("thresholds", format!(
                 "the minimum at location {location} must be a whole number from 0 to {}, not {value:?}",
                 Quantity::MAX
             )),
         }
     }
-    if !errors.is_empty() {
-        return Err(ApiError::Invalid(errors));
-    }
+    form.finish()?;
     let found = stock::set_thresholds(state.db(), tenant.0.id, K::FAMILY.kind, number, &minimums)
         .await
         .map_err(ApiError::from_item)?;
