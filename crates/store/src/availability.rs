@@ -58,8 +58,8 @@ pub(crate) async fn holds(
     let now = crate::now();
     let mut holds = order_holds(tx, company, item.id, (from, to), except).await?;
     holds.extend(reservation_holds(tx, company, item.id, (from, to), tz).await?);
-    if let Some(service) = crate::services::open_of(tx, company, item.id).await?
-        && item.state() == ItemState::InService
+    if item.state() == ItemState::InService
+        && let Some(service) = crate::services::open_of(tx, company, item.id).await?
     {
         holds.push(Hold {
             from: service.started_at,

@@ -1271,7 +1271,7 @@ pub async fn retire(
     company: CompanyId,
     number: i64,
     retirement: Retirement,
-    today: Today,
+    clock: &Clock,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let item = retirable(lock(&mut tx, company, number).await?)?;
@@ -1289,6 +1289,22 @@ pub async fn retire(
         }
         ItemState::Available => {}
     }
+    // Orders booked or out keep it: retiring takes every unit for good, so any of
+    // theirs from now on is in the way (members' reservations are removed instead).
+    let window = (clock.now, crate::availability::open_end());
+    let orders: Vec<_> =
+        crate::availability::holds(&mut tx, company, &item, window, None, clock.tz)
+            .await?
+            .into_iter()
+            .filter(|h| matches!(h.by, domain::availability::Holder::Order { .. }))
+            .collect();
+    crate::availability::fit(
+        &item,
+        &orders,
+        window,
+        crate::availability::units(&item),
+        clock.tz,
+    )?;
     if !crate::has(&mut tx, "retire_reasons", company, retirement.reason).await? {
         return Err(StoreError::invalid(
             "retire_reason_id",
@@ -1312,7 +1328,14 @@ pub async fn retire(
         "salvage_value": retirement.salvage_value.map(|v| domain::money::Money::from_minor(v).to_decimal_string()),
         "reservations_removed": removed,
     });
-    finish(tx, company, item.id, ("retired", details), today).await
+    finish(
+        tx,
+        company,
+        item.id,
+        ("retired", details),
+        Today(clock.today),
+    )
+    .await
 }
 
 /// Fixed assets and asset stock retire; inventory is used up instead (409).

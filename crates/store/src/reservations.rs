@@ -192,26 +192,27 @@ pub(crate) fn ids_of(holds: &[Hold]) -> Vec<i64> {
         .collect()
 }
 
-/// Sets reservations `ids` to `status` (a check-out fulfilling or overriding them).
+/// Sets reservations `ids` to `status` (a check-out fulfilling or overriding them),
+/// bound in chunks: an override may remove many.
 pub(crate) async fn set_status(
     tx: &mut Tx,
     company: CompanyId,
     ids: &[i64],
     status: ReservationStatus,
 ) -> Result<(), StoreError> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let stmt = Query::update()
-        .table("reservation_requests")
-        .values([
-            ("status", status.as_str().into()),
-            ("updated_at", now().into()),
-        ])
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").is_in(ids.to_vec()))
-        .to_owned();
-    tx.execute(&stmt).await?;
+    let at = now();
+    crate::execute_in(tx, ids, |chunk| {
+        Query::update()
+            .table("reservation_requests")
+            .values([
+                ("status", status.as_str().into()),
+                ("updated_at", at.into()),
+            ])
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").is_in(chunk))
+            .to_owned()
+    })
+    .await?;
     Ok(())
 }
 

@@ -166,7 +166,26 @@ async fn a_booked_asset_is_not_checked_out_or_reserved_by_members(kind: Kind) {
     let (res, r) = reserve(&app, s.tent, mo, None, (1, 2)).await;
     assert!(refusal(res).contains(&format!("booked on order #{o}")));
     assert_eq!(request_status(&app, s.tent, r).await, "pending");
-    // After the booking it is.
+    // Nor is it retired while booked: the order keeps it.
+    let reason = app
+        .post("/retire_reasons.api", &[("retire_reason[name]", "Broken")])
+        .await
+        .into_body(StatusCode::OK)["retire_reason"]["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let retire = app
+        .put(
+            &format!("/assets/{}/retire.api", s.tent),
+            &[
+                ("fixed_asset[retired_on]", &day(0)),
+                ("fixed_asset[retire_reason_id]", &reason),
+            ],
+        )
+        .await;
+    assert!(refusal(retire).contains(&format!("booked on order #{o}")));
+    assert_eq!(asset(&app, s.tent).await["state"], "available");
+    // After the booking it is reserved.
     let (res, _) = reserve(&app, s.tent, mo, None, (5, 6)).await;
     res.expect(StatusCode::OK);
     // The order goes out as booked, and comes back.

@@ -483,7 +483,7 @@ async fn retire(
         reason,
         salvage_value: salvage.as_set().copied(),
     };
-    let view = items::retire(state.db(), tenant.0.id, number, retirement, today(&tenant))
+    let view = items::retire(state.db(), tenant.0.id, number, retirement, &clock(&tenant))
         .await
         .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
