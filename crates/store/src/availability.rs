@@ -56,7 +56,9 @@ pub(crate) async fn holds(
     tz: chrono_tz::Tz,
 ) -> Result<Vec<Hold>, StoreError> {
     let now = crate::now();
-    let mut holds = order_holds(tx, company, item.id, (from, to), except).await?;
+    // Only an item with units out can have an overdue line of a rented-out order.
+    let out = item.rented_order.is_some() || item.checked_out_quantity > 0;
+    let mut holds = order_holds(tx, company, item.id, (from, to), except, out).await?;
     holds.extend(reservation_holds(tx, company, item.id, (from, to), tz).await?);
     if item.state() == ItemState::InService
         && let Some(service) = crate::services::open_of(tx, company, item.id).await?
@@ -95,13 +97,17 @@ pub(crate) async fn holds(
     Ok(holds)
 }
 
-/// Lines of booked and rented-out orders holding item `item` in the period.
+/// Lines of booked and rented-out orders holding item `item` in the period; with
+/// `out` (the item has units out), also the overdue lines of rented-out orders, which
+/// hold until they are back. Without it the lines are found by the index on their end
+/// alone, so past bookings of the item are not read.
 async fn order_holds(
     tx: &mut Tx,
     company: CompanyId,
     item: i64,
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     except: Option<i64>,
+    out: bool,
 ) -> Result<Vec<Hold>, StoreError> {
     #[derive(crate::PgRow, crate::LiteRow)]
     struct Line {
@@ -114,7 +120,7 @@ async fn order_holds(
         asset_type: String,
     }
     let l = |c: &'static str| ("order_line_items", c);
-    let out = OrderState::CheckedOut.as_str();
+    let rented_out = OrderState::CheckedOut.as_str();
     let stmt = Query::select()
         .from("order_line_items")
         .columns(["held_from", "held_until", "for_sale", "asset_type"].map(l))
@@ -135,12 +141,14 @@ async fn order_holds(
         .and_where(Expr::col(l("held_from")).is_not_null())
         .and_where(Expr::col(l("held_from")).lte(to))
         .and_where(Expr::col(l("quantity_returned")).lt(Expr::col(l("quantity"))))
-        // Overdue lines of a rented-out order hold until they are back.
-        .cond_where(
-            Cond::any()
-                .add(Expr::col(l("held_until")).gte(from))
-                .add(Expr::col(("orders", "basket_state")).eq(out)),
-        )
+        .cond_where({
+            let current = Cond::any().add(Expr::col(l("held_until")).gte(from));
+            if out {
+                current.add(Expr::col(("orders", "basket_state")).eq(rented_out))
+            } else {
+                current
+            }
+        })
         .and_where(Expr::col(l("order_id")).ne(except.unwrap_or(0)))
         .to_owned();
     let lines: Vec<Line> = tx.all(&stmt).await?;
