@@ -5,8 +5,8 @@
 //! changes what the order costs ([`Ceiling::refuse`]: a 422, nothing changes), so no
 //! such figure is ever made; but a draft follows the company's settings of now, and a
 //! change of them (the return minute counted) can take a stored draft past it. Reading
-//! an order, and a write that leaves its price alone (cancelling, a payment, its
-//! words), price it with [`Ceiling::clamp`]: the figure shows as the ceiling and
+//! an order, and a write that leaves its price alone (cancelling, voiding a payment,
+//! its words), price it with [`Ceiling::clamp`]: the figure shows as the ceiling and
 //! `OrderView::capped` says so; the order stays readable and can be left.
 
 use domain::CompanyId;
