@@ -260,6 +260,24 @@ impl Vocabulary for OrderField {
     }
 }
 
+impl OrderField {
+    /// Whether changing it can change what the order costs: the billed period (check-out,
+    /// due moment, billing), the order discount, and who pays (a customer or business
+    /// may pay no tax). The others are words, places and people around the order.
+    pub fn prices(self) -> bool {
+        matches!(
+            self,
+            OrderField::ExpectedCheckoutDate
+                | OrderField::DueDate
+                | OrderField::BillFrom
+                | OrderField::BillTo
+                | OrderField::CustomerId
+                | OrderField::OrderDiscount
+                | OrderField::Business
+        )
+    }
+}
+
 impl OrderState {
     /// The states in which an order still involves its customer: not yet completed,
     /// void, sold or cancelled. A customer with such an order cannot be deleted.
@@ -395,5 +413,26 @@ mod tests {
         assert_eq!(S::Completed.changeable().len(), 3);
         assert_eq!(S::Booked.changeable(), S::Returned.changeable());
         assert!(S::Cancelled.changeable().is_empty());
+    }
+
+    #[test]
+    fn fields_that_price_the_order() {
+        let pricing: Vec<&str> = OrderField::ALL
+            .iter()
+            .filter(|f| f.prices())
+            .map(|f| f.as_str())
+            .collect();
+        assert_eq!(
+            pricing,
+            [
+                "expected_checkout_date",
+                "due_date",
+                "bill_from",
+                "bill_to",
+                "customer_id",
+                "order_discount",
+                "business_id"
+            ]
+        );
     }
 }

@@ -2,7 +2,9 @@
 //! an order's totals. Money is integer minor units (cents, [`Money`]); percentages and
 //! tax rates are exact decimals. Nothing here is a float, and every figure is kept
 //! within [`MAX_AMOUNT`] (a trillion, Money's own limit): a sum beyond it is an error
-//! ([`PricingError::TooLarge`]), never a silent overflow.
+//! ([`PricingError::TooLarge`]), never a silent overflow; or, when pricing an order
+//! already stored only to show it, that figure clamped to ±[`MAX_AMOUNT`] and said so
+//! ([`Ceiling`]).
 //!
 //! # Rental charge of one line
 //!
@@ -91,6 +93,7 @@ mod totals;
 pub use late_fee::{LateCharge, LateFee, LateFeeKind, late_minutes};
 pub use rental::{
     Part, RateUnit, Rates, RentalCharge, RentalSettings, billed_minutes, rental_charge,
+    rental_charge_within,
 };
 pub use totals::{
     Basket, Coupon, CouponEffect, CouponTotal, CouponValue, CustomEntry, Line, LineKind, LineTotal,
@@ -99,6 +102,7 @@ pub use totals::{
 
 use chrono::{DateTime, Utc};
 use rust_decimal::{Decimal, RoundingStrategy};
+use std::cell::Cell;
 use std::fmt;
 use std::str::FromStr;
 
@@ -224,43 +228,123 @@ impl fmt::Display for TaxRate {
     }
 }
 
+/// What pricing does with a figure beyond [`MAX_AMOUNT`], and whether it had to.
+///
+/// A write that prices an order refuses such a figure ([`Ceiling::refuse`]:
+/// [`PricingError::TooLarge`]), so nothing new is priced past the ceiling. A read of an
+/// order already stored shows it instead ([`Ceiling::clamp`]): each figure beyond the
+/// ceiling becomes ±[`MAX_AMOUNT`], and [`Ceiling::clamped`] then answers true. The
+/// sums are worked out exactly and clamped only where they become a figure, so a
+/// clamped order shows what fits of it: every figure within the ceiling is exact.
+#[derive(Debug, Default)]
+pub struct Ceiling {
+    clamp: bool,
+    clamped: Cell<bool>,
+}
+
+/// What a percentage of an amount that no `Decimal` holds comes to when clamping:
+/// beyond every exact figure (a `Decimal` is below 8 × 10^28), and far enough inside
+/// `i128` that sums of such figures do not overflow it.
+const SATURATED: i128 = 10i128.pow(29);
+
+impl Ceiling {
+    /// Refuse a figure beyond the ceiling: [`PricingError::TooLarge`].
+    pub fn refuse() -> Self {
+        Ceiling::default()
+    }
+
+    /// Clamp a figure beyond the ceiling to ±[`MAX_AMOUNT`].
+    pub fn clamp() -> Self {
+        Ceiling {
+            clamp: true,
+            clamped: Cell::new(false),
+        }
+    }
+
+    /// Whether a figure was clamped so far.
+    pub fn clamped(&self) -> bool {
+        self.clamped.get()
+    }
+
+    /// A figure beyond the ceiling: refused, or `at` (the ceiling with its sign).
+    fn beyond(&self, at: i128) -> Result<i128, PricingError> {
+        if self.clamp {
+            self.clamped.set(true);
+            Ok(at)
+        } else {
+            Err(PricingError::TooLarge)
+        }
+    }
+
+    /// `amount × percent / 100`, rounded half away from zero to a whole minor unit; a
+    /// result no `Decimal` holds is refused, or [`SATURATED`] with its sign (which
+    /// clamps wherever it becomes a figure).
+    fn percent_of(&self, amount: i128, percent: Decimal) -> Result<i128, PricingError> {
+        let exact = Decimal::try_from_i128_with_scale(amount, 0)
+            .ok()
+            .and_then(|a| a.checked_mul(percent))
+            .and_then(|v| v.checked_div(Decimal::ONE_HUNDRED));
+        match exact {
+            Some(exact) => {
+                let rounded =
+                    exact.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
+                i128::try_from(rounded).map_err(|_| PricingError::TooLarge)
+            }
+            None if self.clamp => Ok(SATURATED * amount.signum()),
+            None => Err(PricingError::TooLarge),
+        }
+    }
+
+    /// A `Money` given to a rule, checked to be at least 0 and within [`MAX_AMOUNT`].
+    fn units(&self, amount: Money) -> Result<i128, PricingError> {
+        match amount.minor() {
+            m if m < 0 => Err(PricingError::NegativeAmount),
+            m if m > MAX_AMOUNT => self.beyond(i128::from(MAX_AMOUNT)),
+            m => Ok(i128::from(m)),
+        }
+    }
+
+    /// A figure that is never negative, as `Money`.
+    fn money(&self, units: i128) -> Result<Money, PricingError> {
+        if units < 0 {
+            Err(PricingError::NegativeAmount)
+        } else {
+            self.signed(units).map(Money::from_minor)
+        }
+    }
+
+    /// A signed figure, within ±[`MAX_AMOUNT`].
+    fn signed(&self, units: i128) -> Result<i64, PricingError> {
+        let max = i128::from(MAX_AMOUNT);
+        let within = if (-max..=max).contains(&units) {
+            units
+        } else {
+            self.beyond(max * units.signum())?
+        };
+        i64::try_from(within).map_err(|_| PricingError::TooLarge)
+    }
+}
+
 /// `amount × percent / 100`, rounded half away from zero to a whole minor unit.
+#[cfg(test)]
 fn percent_of(amount: i128, percent: Decimal) -> Result<i128, PricingError> {
-    let amount = i64::try_from(amount).map_err(|_| PricingError::TooLarge)?;
-    let exact = Decimal::from(amount)
-        .checked_mul(percent)
-        .and_then(|v| v.checked_div(Decimal::ONE_HUNDRED))
-        .ok_or(PricingError::TooLarge)?;
-    let rounded = exact.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
-    i128::try_from(rounded).map_err(|_| PricingError::TooLarge)
+    Ceiling::refuse().percent_of(amount, percent)
 }
 
 /// A `Money` given to a rule, checked to be within 0 and [`MAX_AMOUNT`].
 fn units(amount: Money) -> Result<i128, PricingError> {
-    match amount.minor() {
-        m if m < 0 => Err(PricingError::NegativeAmount),
-        m if m > MAX_AMOUNT => Err(PricingError::TooLarge),
-        m => Ok(i128::from(m)),
-    }
+    Ceiling::refuse().units(amount)
 }
 
 /// A figure that is never negative, as `Money`.
 fn money(units: i128) -> Result<Money, PricingError> {
-    if units < 0 {
-        Err(PricingError::NegativeAmount)
-    } else {
-        signed(units).map(Money::from_minor)
-    }
+    Ceiling::refuse().money(units)
 }
 
 /// A signed figure, within ±[`MAX_AMOUNT`].
+#[cfg(test)]
 fn signed(units: i128) -> Result<i64, PricingError> {
-    let max = i128::from(MAX_AMOUNT);
-    if (-max..=max).contains(&units) {
-        i64::try_from(units).map_err(|_| PricingError::TooLarge)
-    } else {
-        Err(PricingError::TooLarge)
-    }
+    Ceiling::refuse().signed(units)
 }
 
 /// Whole minutes from `from` to `to`, any part of a minute counting as one; 0 when `to`

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{PricingError, money, started_minutes, started_units, units};
+use super::{Ceiling, PricingError, started_minutes, started_units};
 use crate::Vocabulary;
 use crate::money::Money;
 use crate::stock::Quantity;
@@ -121,7 +121,17 @@ pub struct RentalCharge {
 impl RentalCharge {
     /// The charge for `quantity` units: `amount × quantity`.
     pub fn times(&self, quantity: Quantity) -> Result<Money, PricingError> {
-        money(units(self.amount)? * i128::from(quantity.get()))
+        self.times_within(quantity, &Ceiling::refuse())
+    }
+
+    /// The charge for `quantity` units, refused or clamped beyond the ceiling as
+    /// `ceiling` says.
+    pub fn times_within(
+        &self,
+        quantity: Quantity,
+        ceiling: &Ceiling,
+    ) -> Result<Money, PricingError> {
+        ceiling.money(ceiling.units(self.amount)? * i128::from(quantity.get()))
     }
 }
 
@@ -162,13 +172,24 @@ impl Rates {
     /// The charge for `minutes` billed minutes (at least 1): the standard split, or with
     /// `best_pricing` the cheapest of it and each unit alone.
     pub fn charge(&self, minutes: i64, best_pricing: bool) -> Result<RentalCharge, PricingError> {
+        self.charge_within(minutes, best_pricing, &Ceiling::refuse())
+    }
+
+    /// [`Rates::charge`], a figure beyond the ceiling refused or clamped as `ceiling`
+    /// says: the cheapest is chosen on the exact amounts, then each amount clamped.
+    pub fn charge_within(
+        &self,
+        minutes: i64,
+        best_pricing: bool,
+        ceiling: &Ceiling,
+    ) -> Result<RentalCharge, PricingError> {
         if minutes <= 0 {
             return Err(PricingError::EmptyPeriod);
         }
         let offered = self
             .offered()
             .into_iter()
-            .map(|(unit, rate)| Ok((unit, rate, units(rate)?)))
+            .map(|(unit, rate)| Ok((unit, rate, ceiling.units(rate)?)))
             .collect::<Result<Vec<_>, PricingError>>()?;
         if offered.is_empty() {
             return Err(PricingError::NoRate);
@@ -225,14 +246,14 @@ impl Rates {
                     unit,
                     count,
                     rate,
-                    amount: money(i128::from(count) * r)?,
+                    amount: ceiling.money(i128::from(count) * r)?,
                 })
             })
             .collect::<Result<Vec<_>, PricingError>>()?;
         Ok(RentalCharge {
             minutes,
             parts,
-            amount: money(best_total)?,
+            amount: ceiling.money(best_total)?,
             best_pricing: alone_won,
         })
     }
@@ -246,8 +267,19 @@ pub fn rental_charge(
     to: DateTime<Utc>,
     settings: RentalSettings,
 ) -> Result<RentalCharge, PricingError> {
+    rental_charge_within(rates, from, to, settings, &Ceiling::refuse())
+}
+
+/// [`rental_charge`], a figure beyond the ceiling refused or clamped as `ceiling` says.
+pub fn rental_charge_within(
+    rates: &Rates,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+    settings: RentalSettings,
+    ceiling: &Ceiling,
+) -> Result<RentalCharge, PricingError> {
     let minutes = billed_minutes(from, to, settings.inclusive_return)?;
-    rates.charge(minutes, settings.best_pricing)
+    rates.charge_within(minutes, settings.best_pricing, ceiling)
 }
 
 #[cfg(test)]
@@ -853,6 +885,75 @@ mod tests {
         assert_eq!(
             cheap_month.charge(59, true).map(|c| c.amount.minor()),
             Ok(100)
+        );
+    }
+
+    #[test]
+    fn overflow_clamps_when_asked() {
+        let clamp = Ceiling::clamp;
+        let huge = rates(&[(MO, MAX_AMOUNT)]);
+        let ceiling = clamp();
+        let exact = huge.charge_within(RateUnit::Month.minutes(), false, &ceiling);
+        assert_eq!(exact, huge.charge(RateUnit::Month.minutes(), false));
+        assert!(!ceiling.clamped());
+        // Two months at a trillion: the part and the charge are the limit.
+        let ceiling = clamp();
+        let charge = huge
+            .charge_within(RateUnit::Month.minutes() + 1, false, &ceiling)
+            .unwrap();
+        assert!(ceiling.clamped());
+        assert_eq!(charge.amount, Money::from_minor(MAX_AMOUNT));
+        assert_eq!(
+            charge
+                .parts
+                .iter()
+                .map(|p| (p.unit, p.count, p.amount.minor()))
+                .collect::<Vec<_>>(),
+            [(MO, 2, MAX_AMOUNT)]
+        );
+        // Best pricing still weighs the exact amounts.
+        let cheap_month = rates(&[(MIN, MAX_AMOUNT), (MO, 100)]);
+        let ceiling = clamp();
+        assert_eq!(
+            cheap_month
+                .charge_within(59, true, &ceiling)
+                .map(|c| c.amount.minor()),
+            Ok(100)
+        );
+        assert!(!ceiling.clamped());
+        // The return minute that takes a day's charge past the limit.
+        let daily = rates(&[(D, 600_000_000_000_00)]);
+        let day = (start(), start() + TimeDelta::days(1));
+        let exclusive = RentalSettings {
+            inclusive_return: false,
+            best_pricing: false,
+        };
+        let ceiling = clamp();
+        let one = rental_charge_within(&daily, day.0, day.1, exclusive, &ceiling).unwrap();
+        assert_eq!(one.amount.minor(), 600_000_000_000_00);
+        assert!(!ceiling.clamped());
+        let inclusive = RentalSettings::default();
+        assert_eq!(
+            rental_charge(&daily, day.0, day.1, inclusive),
+            Err(PricingError::TooLarge)
+        );
+        let two = rental_charge_within(&daily, day.0, day.1, inclusive, &ceiling).unwrap();
+        assert_eq!((two.minutes, two.amount.minor()), (1441, MAX_AMOUNT));
+        assert!(ceiling.clamped());
+        // Quantity, and an input beyond the limit.
+        let ceiling = clamp();
+        let many = one.times_within(Quantity::new(Quantity::MAX).unwrap(), &ceiling);
+        assert_eq!(many, Ok(Money::from_minor(MAX_AMOUNT)));
+        assert!(ceiling.clamped());
+        assert_eq!(
+            rates(&[(MIN, MAX_AMOUNT + 1)])
+                .charge_within(1, false, &clamp())
+                .map(|c| c.amount.minor()),
+            Ok(MAX_AMOUNT)
+        );
+        assert_eq!(
+            rates(&[(MIN, -1)]).charge_within(1, false, &clamp()),
+            Err(PricingError::NegativeAmount)
         );
     }
 

@@ -2,7 +2,7 @@
 //! the balance due, each figure shown so a person can check it (the rules are in the
 //! [module doc](super)).
 
-use super::{Percent, PricingError, TaxRate, money, percent_of, signed, units};
+use super::{Ceiling, Percent, PricingError, TaxRate};
 use crate::Vocabulary;
 use crate::money::Money;
 
@@ -227,6 +227,17 @@ impl Basket {
     /// The order's totals. Every figure stays within ±[`MAX_AMOUNT`](super::MAX_AMOUNT),
     /// or the answer is [`PricingError::TooLarge`].
     pub fn totals(&self) -> Result<Totals, PricingError> {
+        self.totals_within(&Ceiling::refuse())
+    }
+
+    /// The order's totals, a figure beyond ±[`MAX_AMOUNT`](super::MAX_AMOUNT) refused
+    /// or clamped as `ceiling` says ([`Ceiling::clamped`] tells which happened). The
+    /// sums are exact: only the figures shown are clamped.
+    pub fn totals_within(&self, ceiling: &Ceiling) -> Result<Totals, PricingError> {
+        let units = |m: Money| ceiling.units(m);
+        let money = |u: i128| ceiling.money(u);
+        let signed = |u: i128| ceiling.signed(u);
+        let percent_of = |u: i128, p| ceiling.percent_of(u, p);
         let pct = self.order_discount.get();
         let mut lines = Vec::with_capacity(self.lines.len());
         let (mut rental, mut sale, mut discount, mut late) = (0, 0, 0, 0);
@@ -242,7 +253,7 @@ impl Basket {
             late += late_fee;
             lines.push(LineTotal {
                 kind: line.kind,
-                amount: line.amount,
+                amount: money(amount)?,
                 discount: money(line_discount)?,
                 late_fee: money(late_fee)?,
             });
@@ -319,14 +330,14 @@ impl Basket {
             discount_amount: money(discount)?,
             coupons,
             coupon_amount: signed(coupon_amount)?,
-            damages: self.damages,
+            damages: money(damages)?,
             late_fee_amount: money(late)?,
             custom_entries_amount: signed(custom)?,
             taxable_amount: signed(taxable)?,
             taxes,
             tax_amount: money(tax_amount)?,
             net_amount: signed(net)?,
-            amount_paid: self.amount_paid,
+            amount_paid: money(paid)?,
             balance_due: signed(net - paid)?,
         })
     }
@@ -1032,6 +1043,93 @@ mod tests {
         assert_eq!(negative.totals(), Err(PricingError::NegativeAmount));
     }
 
+    #[test]
+    fn totals_beyond_the_limit_clamp_when_asked() {
+        let clamped = |basket: &Basket| {
+            let ceiling = Ceiling::clamp();
+            let totals = basket.totals_within(&ceiling);
+            (totals, ceiling.clamped())
+        };
+        // Within the limit, clamping changes nothing and says so.
+        let just_enough = Basket {
+            lines: vec![rental(MAX_AMOUNT - 1), sale(1)],
+            ..Basket::default()
+        };
+        assert_eq!(clamped(&just_enough), (just_enough.totals(), false));
+        // Each figure beyond it is the limit; the others stay exact.
+        let too_much = Basket {
+            lines: vec![rental(MAX_AMOUNT), sale(1)],
+            order_discount: pct("10"),
+            amount_paid: m(50_00),
+            ..Basket::default()
+        };
+        let (t, was) = clamped(&too_much);
+        let t = t.unwrap();
+        assert!(was);
+        assert_eq!(t.rental_amount, m(MAX_AMOUNT));
+        assert_eq!(t.sale_amount, m(1));
+        assert_eq!(t.gross_amount, m(MAX_AMOUNT));
+        assert_eq!(t.discount_amount, m(MAX_AMOUNT / 10));
+        assert_eq!(t.net_amount, MAX_AMOUNT - MAX_AMOUNT / 10 + 1);
+        assert_eq!(t.balance_due, t.net_amount - 50_00);
+        let many = Basket {
+            lines: vec![rental(MAX_AMOUNT); 3],
+            amount_paid: m(50_00),
+            ..Basket::default()
+        };
+        let (t, was) = clamped(&many);
+        let t = t.unwrap();
+        assert!(was);
+        assert_eq!(t.lines[2].amount, m(MAX_AMOUNT));
+        assert_eq!((t.gross_amount, t.net_amount), (m(MAX_AMOUNT), MAX_AMOUNT));
+        // The balance is worked out from the exact net, then clamped.
+        assert_eq!(t.balance_due, MAX_AMOUNT);
+        // Below the limit too: −1 trillion owed back, and another trillion paid.
+        let owed = Basket {
+            custom_entries: vec![custom("Refund", -MAX_AMOUNT, true)],
+            amount_paid: m(MAX_AMOUNT),
+            ..Basket::default()
+        };
+        let (t, was) = clamped(&owed);
+        let t = t.unwrap();
+        assert!(was);
+        assert_eq!((t.net_amount, t.balance_due), (-MAX_AMOUNT, -MAX_AMOUNT));
+        // Inputs beyond the limit, and a tax no decimal holds, clamp as well.
+        let wild = Basket {
+            lines: vec![rental(i64::MAX)],
+            custom_entries: vec![custom("Oops", i64::MIN, false)],
+            taxes: vec![Tax {
+                id: 1,
+                name: "wild".into(),
+                rate: TaxRate::new(Decimal::MAX).unwrap(),
+            }],
+            ..Basket::default()
+        };
+        let (t, was) = clamped(&wild);
+        let t = t.unwrap();
+        assert!(was);
+        assert_eq!(t.gross_amount, m(MAX_AMOUNT));
+        assert_eq!(t.custom_entries_amount, -MAX_AMOUNT);
+        assert_eq!(t.taxable_amount, 0);
+        let taxed = Basket {
+            lines: vec![rental(MAX_AMOUNT)],
+            taxes: vec![tax(1, "0.01"), tax(2, &Decimal::MAX.to_string())],
+            ..Basket::default()
+        };
+        let (t, was) = clamped(&taxed);
+        let t = t.unwrap();
+        assert!(was);
+        assert_eq!(t.taxes[0].amount, m(MAX_AMOUNT / 10_000));
+        assert_eq!(t.taxes[1].amount, m(MAX_AMOUNT));
+        assert_eq!((t.tax_amount, t.net_amount), (m(MAX_AMOUNT), MAX_AMOUNT));
+        // A negative amount is no figure to clamp: it is still an error.
+        let negative = Basket {
+            lines: vec![rental(-1)],
+            ..Basket::default()
+        };
+        assert_eq!(clamped(&negative).0, Err(PricingError::NegativeAmount));
+    }
+
     /// A small, fixed pseudo-random sequence (xorshift), so the checks below repeat.
     fn sequence(mut state: u64) -> impl FnMut(i64) -> i64 {
         move |below| {
@@ -1088,6 +1186,9 @@ mod tests {
 
             let t = basket.totals().unwrap();
             let what = format!("round {round}: {basket:?}");
+            let ceiling = Ceiling::clamp();
+            assert_eq!(basket.totals_within(&ceiling).as_ref(), Ok(&t), "{what}");
+            assert!(!ceiling.clamped(), "{what}");
             let gross = t.gross_amount.minor();
             let discount = t.discount_amount.minor();
             let sum = |xs: &mut dyn Iterator<Item = i64>| xs.sum::<i64>();

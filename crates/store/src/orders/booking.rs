@@ -7,6 +7,7 @@
 use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::{OrderAction, OrderState};
+use domain::pricing::Ceiling;
 use domain::refusal::Conflict;
 use domain::{CompanyId, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Query};
@@ -177,7 +178,7 @@ pub async fn book(
         json!({"from": from, "to": to}),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -203,7 +204,8 @@ pub async fn cancel_booking(
         json!({}),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    // The price is left alone (a booked order is priced as a draft).
+    let view = reprice(&mut tx, company, number, Ceiling::clamp()).await?;
     tx.commit().await?;
     Ok(view)
 }

@@ -7,7 +7,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use domain::CompanyId;
 use domain::Vocabulary;
 use domain::coupon::ValueType;
-use domain::pricing::{Coupon, CouponEffect, CustomEntry, Tax};
+use domain::pricing::{Ceiling, Coupon, CouponEffect, CustomEntry, Tax};
 use sea_query::{Expr, ExprTrait, Order as SqlOrder, Query};
 use serde_json::json;
 
@@ -255,9 +255,9 @@ async fn finish(
     (action, details): (&str, serde_json::Value),
 ) -> Result<OrderView, StoreError> {
     change_log::record(&mut tx, company, "order", order.id, action, details).await?;
-    let mut view = reprice(&mut tx, company, order.sequence_num).await?;
+    let mut view = reprice(&mut tx, company, order.sequence_num, Ceiling::refuse()).await?;
     if settle_if_paid(&mut tx, company, order, &view, crate::now()).await? {
-        view = reprice(&mut tx, company, order.sequence_num).await?;
+        view = reprice(&mut tx, company, order.sequence_num, Ceiling::refuse()).await?;
     }
     tx.commit().await?;
     Ok(view)

@@ -5,6 +5,7 @@
 use chrono::{DateTime, Utc};
 use domain::item::AssetType;
 use domain::order::{OrderAction, OrderState};
+use domain::pricing::Ceiling;
 use domain::refusal::Conflict;
 use domain::{Change, CompanyId};
 use sea_query::{Expr, ExprTrait, Query};
@@ -101,7 +102,7 @@ pub async fn sell(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -131,7 +132,8 @@ async fn end(
     hold(&mut tx, company, order.id, None, true).await?;
     set_state(&mut tx, company, order.id, state, Vec::new()).await?;
     change_log::record(&mut tx, company, "order", order.id, word, json!({})).await?;
-    let view = reprice(&mut tx, company, number).await?;
+    // The price is left alone: an order past the ceiling can be cancelled.
+    let view = reprice(&mut tx, company, number, Ceiling::clamp()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -231,7 +233,7 @@ pub async fn mark_for_sale(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::order::{OrderField, OrderState};
-use domain::pricing::Percent;
+use domain::pricing::{Ceiling, Percent};
 use domain::refusal::Conflict;
 use domain::{Change, CompanyId, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
@@ -509,7 +509,7 @@ pub async fn create(
     if !additions.is_empty() {
         add_in(&mut tx, company, id, &additions).await?;
     }
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -557,6 +557,12 @@ pub async fn update(
         super::booking::promise(&mut tx, company, &before, &lines, (from, *due), tz).await?;
         super::rent_out::keep_until(&mut tx, company, before.id, (from, *due)).await?;
     }
+    // Only words, places and people: an order past the ceiling can still be described.
+    let ceiling = if input.fields().into_iter().any(OrderField::prices) {
+        Ceiling::refuse()
+    } else {
+        Ceiling::clamp()
+    };
     let mut row = Assignments::update();
     assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
@@ -577,7 +583,7 @@ pub async fn update(
         json!({"fields": fields}),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, ceiling).await?;
     tx.commit().await?;
     Ok(view)
 }

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use domain::item::AssetType;
 use domain::order::OrderState;
-use domain::pricing::Rates;
+use domain::pricing::{Ceiling, Rates};
 use domain::refusal::Conflict;
 use domain::stock::Quantity;
 use domain::{CompanyId, Vocabulary};
@@ -241,7 +241,7 @@ pub async fn add_items(
         }
         (Err(e), _) | (_, Err(e)) => return Err(e),
     }
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -548,7 +548,7 @@ pub async fn remove_items(
         json!({"asset_ids": numbers, "bundle_ids": bundles, "remove_complete_bundle": complete}),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }

@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use domain::order::{OrderAction, OrderState};
 use domain::payment::PaymentKind;
+use domain::pricing::Ceiling;
 use domain::refusal::{Conflict, Forbidden};
 use domain::{CompanyId, Vocabulary};
 use sea_query::{Expr, ExprTrait, Order as SqlOrder, Query};
@@ -213,9 +214,9 @@ pub async fn pre_pay(
     let order = lock(&mut tx, company, number).await?;
     not_closed(&order, "take a payment for")?;
     take(&mut tx, company, &order, Purpose::PrePayment, &payment).await?;
-    let mut view = reprice(&mut tx, company, number).await?;
+    let mut view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     if settle_if_paid(&mut tx, company, &order, &view, payment.paid_at).await? {
-        view = reprice(&mut tx, company, number).await?;
+        view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     }
     tx.commit().await?;
     Ok(view)
@@ -268,7 +269,8 @@ pub async fn void_payment(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    // Paid less: no figure grows past the ceiling that was not past it already.
+    let view = reprice(&mut tx, company, number, Ceiling::clamp()).await?;
     tx.commit().await?;
     Ok(Some(view))
 }

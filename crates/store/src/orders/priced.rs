@@ -1,8 +1,16 @@
 //! What an order costs: its lines priced under the company's settings
 //! (`domain::pricing`), read fresh, and stored after every change.
+//!
+//! A figure past the ceiling (`domain::pricing::MAX_AMOUNT`) is refused by a write that
+//! changes what the order costs ([`Ceiling::refuse`]: a 422, nothing changes), so no
+//! such figure is ever made; but a draft follows the company's settings of now, and a
+//! change of them (the return minute counted) can take a stored draft past it. Reading
+//! an order, and a write that leaves its price alone (cancelling, voiding a payment,
+//! its words), price it with [`Ceiling::clamp`]: the figure shows as the ceiling and
+//! `OrderView::capped` says so; the order stays readable and can be left.
 
 use domain::CompanyId;
-use domain::pricing::{self, Basket, Line, LineKind, RentalSettings, Totals};
+use domain::pricing::{self, Basket, Ceiling, Line, LineKind, RentalSettings, Totals};
 use domain::stock::Quantity;
 use sea_query::{Expr, ExprTrait, Query};
 
@@ -33,6 +41,9 @@ pub struct OrderView {
     /// Its sub-rental items, oldest first; their totals follow the lines' in
     /// `totals.lines`.
     pub sub_rentals: Vec<SubRentItem>,
+    /// A figure (a line's rental or a total) came to more than the ceiling and shows
+    /// as the ceiling, ±`MAX_AMOUNT` (only when priced with [`Ceiling::clamp`]).
+    pub capped: bool,
 }
 
 /// A line item and what its rental costs (`None`: a sale line, or no period yet).
@@ -42,12 +53,14 @@ pub struct PricedLine {
     pub charge: Option<pricing::RentalCharge>,
 }
 
-/// Prices `order` with `lines` under the company's settings.
+/// Prices `order` with `lines` under the company's settings, a figure past the ceiling
+/// refused or clamped as `ceiling` says.
 fn price(
     order: Order,
     lines: Vec<LineItem>,
     (charges, sub_rentals): (Charges, Vec<SubRentItem>),
     settings: RentalSettings,
+    ceiling: Ceiling,
 ) -> Result<OrderView, StoreError> {
     let mut priced = Vec::with_capacity(lines.len());
     let mut basket_lines = Vec::with_capacity(lines.len());
@@ -63,14 +76,15 @@ fn price(
             ),
             (None, Some((from, to))) if to > from => {
                 let charge =
-                    pricing::rental_charge(&line.rates(), from, to, settings).map_err(|e| {
-                        StoreError::invalid(
-                            "asset_ids",
-                            format!("asset #{} {e}", line.sequence_num),
-                        )
-                    })?;
+                    pricing::rental_charge_within(&line.rates(), from, to, settings, &ceiling)
+                        .map_err(|e| {
+                            StoreError::invalid(
+                                "asset_ids",
+                                format!("asset #{} {e}", line.sequence_num),
+                            )
+                        })?;
                 let amount = charge
-                    .times(quantity)
+                    .times_within(quantity, &ceiling)
                     .map_err(|e| StoreError::invalid("quantity", e.to_string()))?;
                 (LineKind::Rental, amount, Some(charge))
             }
@@ -106,7 +120,7 @@ fn price(
         taxes: charges.taxes,
     };
     let totals = basket
-        .totals()
+        .totals_within(&ceiling)
         .map_err(|e| StoreError::invalid("basket", e.to_string()))?;
     Ok(OrderView {
         order,
@@ -115,6 +129,7 @@ fn price(
         payments: Vec::new(),
         entries: charges.entries,
         sub_rentals,
+        capped: ceiling.clamped(),
     })
 }
 
@@ -136,7 +151,12 @@ pub(super) async fn settings(
 }
 
 /// The order numbered `number`, its lines and totals, read in `tx`.
-async fn view(tx: &mut Tx, company: CompanyId, number: i64) -> Result<OrderView, StoreError> {
+async fn view(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: i64,
+    ceiling: Ceiling,
+) -> Result<OrderView, StoreError> {
     let stmt = select(company)
         .and_where(Expr::col(("orders", "sequence_num")).eq(number))
         .to_owned();
@@ -150,27 +170,34 @@ async fn view(tx: &mut Tx, company: CompanyId, number: i64) -> Result<OrderView,
         inclusive_return: order.inclusive_return.unwrap_or(now.inclusive_return),
         best_pricing: order.best_pricing.unwrap_or(now.best_pricing),
     };
-    let mut view = price(order, lines, (charges, subs), frozen)?;
+    let mut view = price(order, lines, (charges, subs), frozen, ceiling)?;
     view.payments = payments;
     Ok(view)
 }
 
-/// The order numbered `number` with its lines and totals.
+/// The order numbered `number` with its lines and totals; a figure past the ceiling
+/// shows as the ceiling (`capped`), never as an error: a stored order is always
+/// readable.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn find(db: &Db, company: CompanyId, number: i64) -> Result<OrderView, StoreError> {
     let mut tx = db.begin_read().await?;
-    let found = view(&mut tx, company, number).await;
+    let found = view(&mut tx, company, number, Ceiling::clamp()).await;
     tx.commit().await?;
     found
 }
 
-/// Prices the order again and stores its net amount and balance; answers it.
+/// Prices the order again and stores its net amount and balance; answers it. A write
+/// that changes what the order costs passes [`Ceiling::refuse`] (a figure past the
+/// ceiling is a 422 and the write is dropped with the transaction); one that leaves it
+/// alone passes [`Ceiling::clamp`], so an order a settings change took past the ceiling
+/// can still be cancelled, paid or described.
 pub(super) async fn reprice(
     tx: &mut Tx,
     company: CompanyId,
     number: i64,
+    ceiling: Ceiling,
 ) -> Result<OrderView, StoreError> {
-    let view = view(tx, company, number).await?;
+    let view = view(tx, company, number, ceiling).await?;
     let stmt = Query::update()
         .table("orders")
         .values([

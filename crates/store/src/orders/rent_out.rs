@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
+use domain::pricing::Ceiling;
 use domain::refusal::Conflict;
 use domain::stock::{OrderType, Quantity};
 use domain::{Change, CompanyId, Vocabulary};
@@ -108,7 +109,7 @@ pub async fn rent_out(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
-use domain::pricing::{LateFee, LateFeeKind};
+use domain::pricing::{Ceiling, LateFee, LateFeeKind};
 use domain::stock::{OrderType, Quantity};
 use domain::{Change, CompanyId, Vocabulary};
 use serde_json::json;
@@ -153,7 +153,7 @@ pub async fn take_back(
     if let Some(payment) = &ret.payment {
         take(&mut tx, company, &order, Purpose::AtReturn, payment).await?;
     }
-    let priced = reprice(&mut tx, company, number).await?;
+    let priced = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     let owed = priced.order.balance_due > 0;
     let state = next(&order, OrderAction::Return { all_back, owed })?;
     let mut more = Vec::new();
@@ -183,7 +183,7 @@ pub async fn take_back(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }

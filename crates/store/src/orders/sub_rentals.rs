@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use domain::CompanyId;
 use domain::order::OrderState;
+use domain::pricing::Ceiling;
 use domain::refusal::Conflict;
 use domain::stock::Quantity;
 use sea_query::{Expr, ExprTrait, Order as SqlOrder, Query};
@@ -157,7 +158,7 @@ pub async fn add_sub_rent_item(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number).await?;
+    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }

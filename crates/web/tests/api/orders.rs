@@ -12,6 +12,7 @@ both!(
     items_are_added_priced_and_removed,
     items_that_cannot_go_on_an_order_are_refused,
     company_pricing_settings_apply,
+    a_draft_past_the_ceiling_stays_readable,
     another_companys_orders_do_not_exist,
     book_and_cancel_a_booking,
     bookings_never_promise_an_item_twice,
@@ -587,6 +588,133 @@ async fn company_pricing_settings_apply(kind: Kind) {
     )
     .await
     .expect_invalid("best_pricing");
+}
+
+/// Issue 34, defect 6: a draft priced just under the ceiling (a trillion) whose price
+/// grows past it when the company counts the return minute again. Reads answer it with
+/// the figures past the ceiling shown as the ceiling, never a 422; writes that would
+/// price it anew are refused; it can still be described, cancelled, or the setting
+/// turned back.
+async fn a_draft_past_the_ceiling_stays_readable(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Yachts").await;
+    let ann = app.customer("Ann", "Renter", &[]).await.to_string();
+    let yacht = rented_asset(&app, group, "Mega Yacht", &[("daily", "600000000000")])
+        .await
+        .to_string();
+    inclusive_return(&app, "false").await;
+    // One whole day, 00:00 to 00:00: 600,000,000,000.00, and an entry that brings the
+    // order a cent short of the ceiling.
+    let n = create(
+        &app,
+        &[
+            ("basket[customer_id]", &ann),
+            ("expected_checkout_date", "07/01/2027"),
+            ("due_date", "07/02/2027"),
+            ("due_time", "00:00"),
+            ("asset_ids", &yacht),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap();
+    app.post(
+        &format!("/baskets/{n}/custom_entries.api"),
+        &[
+            ("custom_entry[name]", "Crew"),
+            ("custom_entry[amount]", "399999999999.99"),
+        ],
+    )
+    .await
+    .expect(StatusCode::OK);
+    let order = format!("/baskets/{n}.api");
+    let b = app.get(&order).await.into_body(StatusCode::OK)["basket"].clone();
+    assert_eq!(b["net_amount"], "999999999999.99", "{b}");
+    assert_eq!(b["price_capped"], false, "{b}");
+
+    // The return minute counts again: a day and a minute is 2 days, 1,200,000,000,000.00.
+    inclusive_return(&app, "true").await;
+    let b = app.get(&order).await.into_body(StatusCode::OK)["basket"].clone();
+    let line = &b["order_line_items"][0];
+    assert_eq!(line["rental"]["minutes"], 1441, "{b}");
+    assert_eq!(line["rental"]["amount"], "1000000000000.00", "{b}");
+    assert_eq!(line["amount"], "1000000000000.00", "{b}");
+    for figure in ["rental_amount", "gross_amount", "net_amount", "balance_due"] {
+        assert_eq!(b[figure], "1000000000000.00", "{figure}: {b}");
+    }
+    assert_eq!(b["custom_entries_amount"], "399999999999.99", "{b}");
+    assert_eq!(b["price_capped"], true, "{b}");
+    // The list shows the figure stored at the order's last change.
+    let list = app.get("/baskets.api").await.into_body(StatusCode::OK);
+    assert_eq!(
+        list["baskets"][0]["net_amount"], "999999999999.99",
+        "{list}"
+    );
+
+    // Nothing new is priced past the ceiling: not another entry, not a rent-out.
+    app.post(
+        &format!("/baskets/{n}/custom_entries.api"),
+        &[("custom_entry[name]", "Tip"), ("custom_entry[amount]", "1")],
+    )
+    .await
+    .expect(StatusCode::UNPROCESSABLE_ENTITY);
+    app.patch(
+        &format!("/baskets/{n}/checkout.api"),
+        &[
+            ("rentout_date", &day(0)),
+            ("return_date", &day(1)),
+            ("return_time", "00:00"),
+        ],
+    )
+    .await
+    .expect_invalid("asset_ids");
+    let b = app.get(&order).await.into_body(StatusCode::OK)["basket"].clone();
+    assert_eq!(b["basket_state"], "drafted", "{b}");
+    assert_eq!(b["custom_entries"].as_array().map(Vec::len), Some(1), "{b}");
+    // A new period prices the order anew: refused too.
+    app.patch(&order, &[("due_date", "07/03/2027")])
+        .await
+        .expect_invalid("asset_ids");
+
+    // Its words still change: the stored figures are the ceiling now.
+    let b = app
+        .patch(&order, &[("basket[description]", "Regatta")])
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["description"], "Regatta", "{b}");
+    assert_eq!(b["price_capped"], true, "{b}");
+    let list = app.get("/baskets.api").await.into_body(StatusCode::OK);
+    assert_eq!(
+        list["baskets"][0]["net_amount"], "1000000000000.00",
+        "{list}"
+    );
+
+    // The setting turned back prices it exactly again.
+    inclusive_return(&app, "false").await;
+    let b = app.get(&order).await.into_body(StatusCode::OK)["basket"].clone();
+    assert_eq!(b["net_amount"], "999999999999.99", "{b}");
+    assert_eq!(b["price_capped"], false, "{b}");
+    // Or it is cancelled as it stands.
+    inclusive_return(&app, "true").await;
+    let b = app
+        .patch(&format!("/baskets/{n}/cancel.api"), &[])
+        .await
+        .into_body(StatusCode::OK)["basket"]
+        .clone();
+    assert_eq!(b["basket_state"], "cancelled", "{b}");
+    assert_eq!(b["price_capped"], true, "{b}");
+    app.get(&order).await.expect(StatusCode::OK);
+}
+
+async fn inclusive_return(app: &TestApp, on: &str) {
+    app.patch(
+        "/company_settings.api",
+        &[("company_settings[inclusive_return]", on)],
+    )
+    .await
+    .expect(StatusCode::OK);
 }
 
 async fn gross_of(app: &TestApp, n: i64) -> String {

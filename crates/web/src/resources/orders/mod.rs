@@ -207,6 +207,7 @@ fn render(v: &OrderView, tz: chrono_tz::Tz) -> Value {
         "net_amount": signed(t.net_amount),
         "amount_paid": money(t.amount_paid),
         "balance_due": signed(t.balance_due),
+        "price_capped": v.capped,
     });
     if let (Value::Object(b), Value::Object(m), Value::Object(f)) = (&mut body, more, figures) {
         b.extend(m);
