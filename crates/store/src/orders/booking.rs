@@ -265,24 +265,25 @@ pub(super) async fn hold(
     let sold = Cond::any()
         .add(Expr::col("for_sale").eq(true))
         .add(Expr::col("asset_type").eq(AssetType::VolatileAsset.as_str()));
-    let mut lines = vec![(sold.clone().not(), period.map(|p| p.1))];
-    if with_sold {
-        lines.push((sold, period.map(|_| open_end())));
+    // One statement: sold lines until the open end, rented ones until `to`.
+    let until: Expr = match period {
+        Some((_, to)) if with_sold => Expr::case(sold.clone(), Expr::val(open_end()))
+            .finally(Expr::val(to))
+            .into(),
+        _ => Expr::val(period.map(|p| p.1)),
+    };
+    let mut stmt = Query::update()
+        .table("order_line_items")
+        .value("held_from", Expr::val(period.map(|p| p.0)))
+        .value("held_until", until)
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("order_id").eq(order))
+        .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
+        .to_owned();
+    if !with_sold {
+        stmt.cond_where(sold.not());
     }
-    for (which, until) in lines {
-        let stmt = Query::update()
-            .table("order_line_items")
-            .values([
-                ("held_from", period.map(|p| p.0).into()),
-                ("held_until", until.into()),
-            ])
-            .and_where(Expr::col("company_id").eq(company.0))
-            .and_where(Expr::col("order_id").eq(order))
-            .cond_where(which)
-            .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
-            .to_owned();
-        tx.execute(&stmt).await?;
-    }
+    tx.execute(&stmt).await?;
     Ok(())
 }
 
