@@ -93,13 +93,7 @@ async fn every_status_selects_its_assets(kind: Kind) {
     .await
     .into_body(StatusCode::OK);
     due_in(&app, late, -2).await;
-    let reason = app
-        .post("/retire_reasons.api", &[("retire_reason[name]", "Broken")])
-        .await
-        .into_body(StatusCode::OK)["retire_reason"]["id"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let reason = app.retire_reason("Broken").await;
     app.put(
         &format!("/assets/{gone}/retire.api"),
         &[

@@ -625,13 +625,7 @@ async fn retire_and_activate(kind: Kind) {
     let app = TestApp::new(kind).await;
     let group = app.group("Cameras").await;
     let n = app.asset("Camera", group, &[]).await;
-    let reason = app
-        .post("/retire_reasons.api", &[("retire_reason[name]", "Broken")])
-        .await
-        .into_body(StatusCode::OK)["retire_reason"]["id"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let reason = app.retire_reason("Broken").await;
     let res = app.put(&format!("/assets/{n}/retire.api"), &[]).await;
     let errors = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"].clone();
     assert!(errors["retired_on"].is_array() && errors["retire_reason_id"].is_array());
@@ -702,13 +696,7 @@ async fn activation_location_follows_the_company_setting(kind: Kind) {
     let app = TestApp::new(kind).await;
     let group = app.group("Cameras").await;
     let n = app.asset("Camera", group, &[]).await;
-    let reason = app
-        .post("/retire_reasons.api", &[("retire_reason[name]", "Lost")])
-        .await
-        .into_body(StatusCode::OK)["retire_reason"]["id"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let reason = app.retire_reason("Lost").await;
     app.put(
         &format!("/assets/{n}/retire.api"),
         &[

@@ -2,7 +2,7 @@
 //! sales, members' check-outs and approved reservations, services) sees every other,
 //! one at a time or racing, and a refusal names what holds the item.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, Tally, TestApp, busiest};
 use crate::order_rentals::{Shop, rent_out, shop, take_back};
 use crate::orders::{book, day, draft, rented_asset, state_of};
 use axum::http::StatusCode;
@@ -74,20 +74,6 @@ async fn approve(app: &TestApp, n: i64, id: i64) -> crate::common::Res {
         &[("request_action", "approve_request")],
     )
     .await
-}
-
-async fn request_status(app: &TestApp, n: i64, id: i64) -> String {
-    let list = app
-        .get(&format!("/assets/{n}/reservation_requests.api?status=all"))
-        .await
-        .into_body(StatusCode::OK);
-    list["reservation_requests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id)
-        .map(|r| r["status"].as_str().unwrap().to_owned())
-        .unwrap()
 }
 
 fn check_out_asset(n: i64, who: i64) -> String {
@@ -165,15 +151,9 @@ async fn a_booked_asset_is_not_checked_out_or_reserved_by_members(kind: Kind) {
     // A reservation inside the booking is asked, but not approved.
     let (res, r) = reserve(&app, s.tent, mo, None, (1, 2)).await;
     assert!(refusal(res).contains(&format!("booked on order #{o}")));
-    assert_eq!(request_status(&app, s.tent, r).await, "pending");
+    assert_eq!(app.reservation_status(s.tent, r).await, "pending");
     // Nor is it retired while booked: the order keeps it.
-    let reason = app
-        .post("/retire_reasons.api", &[("retire_reason[name]", "Broken")])
-        .await
-        .into_body(StatusCode::OK)["retire_reason"]["id"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let reason = app.retire_reason("Broken").await;
     let retire = app
         .put(
             &format!("/assets/{}/retire.api", s.tent),
@@ -226,7 +206,7 @@ async fn booked_stock_is_not_checked_out_sold_or_reserved(kind: Kind) {
     assert_eq!(state_of(&app, sale).await, "drafted");
     let (res, r) = reserve(&app, s.cables, mo, Some(1), (1, 1)).await;
     res.expect(StatusCode::CONFLICT);
-    assert_eq!(request_status(&app, s.cables, r).await, "pending");
+    assert_eq!(app.reservation_status(s.cables, r).await, "pending");
     assert_eq!(net_quantity(&app, s.cables).await, 10);
 
     let later = sale_draft(&app, &s, s.cables, 4).await;
@@ -325,7 +305,7 @@ async fn reservations_of_inventory_hold_against_orders(kind: Kind) {
         held.contains(&format!("to be sold on order #{five}")),
         "{held}"
     );
-    assert_eq!(request_status(&app, s.batteries, r).await, "approved");
+    assert_eq!(app.reservation_status(s.batteries, r).await, "approved");
     assert_eq!(net_quantity(&app, s.batteries).await, 20);
     // The reservation is denied: the order of ten sells.
     app.put(
@@ -502,7 +482,7 @@ async fn bookings_race_check_outs_approvals_and_services(kind: Kind) {
         // What the records say agrees with the one that won.
         let state = asset(&app, n).await["state"].as_str().unwrap().to_owned();
         let order = state_of(&app, o).await;
-        let request = request_status(&app, n, r).await;
+        let request = app.reservation_status(n, r).await;
         // (A reservation from tomorrow leaves the asset available today.)
         let expected = match won[0] {
             "booking" => ("available", "booked", "pending"),
@@ -720,21 +700,6 @@ async fn holds_of(app: &TestApp, n: i64) -> Vec<(String, Option<String>, i64)> {
     holds
 }
 
-/// The most units `holds` hold on one day.
-fn busiest(holds: &[(String, Option<String>, i64)]) -> i64 {
-    holds
-        .iter()
-        .map(|(day, _, _)| {
-            holds
-                .iter()
-                .filter(|(from, to, _)| from <= day && to.as_ref().is_none_or(|t| day <= t))
-                .map(|h| h.2)
-                .sum::<i64>()
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 /// What item `n` has: a fixed asset one; asset stock on hand plus out; inventory on
 /// hand.
 async fn units_of(app: &TestApp, n: i64) -> i64 {
@@ -765,7 +730,7 @@ async fn random_promises_of_every_kind_never_overpromise(kind: Kind) {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut orders, mut requests): (Vec<i64>, Vec<(i64, i64)>) = (Vec::new(), Vec::new());
     let mut service: Option<i64> = None;
-    let (mut done, mut refused) = (0, 0);
+    let mut tally = Tally::default();
     for _ in 0..cases {
         let steps = steps().new_tree(&mut runner).unwrap().current();
         for step in &steps {
@@ -992,25 +957,9 @@ async fn random_promises_of_every_kind_never_overpromise(kind: Kind) {
                     .await
                 }
             };
-            assert!(
-                res.status.is_success()
-                    || res.status == StatusCode::CONFLICT
-                    || res.status == StatusCode::UNPROCESSABLE_ENTITY,
-                "{step:?}: {} {}",
-                res.status,
-                res.text
-            );
-            if res.status.is_success() {
-                done += 1;
-            } else {
-                refused += 1;
-                assert_eq!(
-                    everything(&app, &items, &orders).await,
-                    before,
-                    "refused {step:?} changed something: {}",
-                    res.text
-                );
-            }
+            tally
+                .step(step, &res, &before, everything(&app, &items, &orders))
+                .await;
             for n in items {
                 let (holds, units) = (holds_of(&app, n).await, units_of(&app, n).await);
                 assert!(
@@ -1020,7 +969,7 @@ async fn random_promises_of_every_kind_never_overpromise(kind: Kind) {
             }
         }
     }
-    assert!(done > 20 && refused > 5, "{done} done, {refused} refused");
+    assert!(tally.done > 20 && tally.refused > 5, "{tally:?}");
 }
 
 /// Everything a refused step must leave as it was: the items, the orders, the

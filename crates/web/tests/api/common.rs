@@ -446,6 +446,34 @@ impl TestApp {
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         res.body["group"]["id"].as_i64().expect("id")
     }
+
+    /// A new retire reason's id, as a form value.
+    pub async fn retire_reason(&self, name: &str) -> String {
+        let res = self
+            .post("/retire_reasons.api", &[("retire_reason[name]", name)])
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["retire_reason"]["id"]
+            .as_i64()
+            .expect("id")
+            .to_string()
+    }
+
+    /// The status of reservation request `id` of item `n`, whatever it is.
+    pub async fn reservation_status(&self, n: i64, id: i64) -> String {
+        let list = self
+            .get(&format!("/assets/{n}/reservation_requests.api?status=all"))
+            .await
+            .into_body(StatusCode::OK);
+        list["reservation_requests"]
+            .as_array()
+            .expect("requests")
+            .iter()
+            .find(|r| r["id"] == id)
+            .and_then(|r| r["status"].as_str())
+            .expect("the request")
+            .to_owned()
+    }
 }
 
 pub struct Req<'a> {
@@ -585,4 +613,60 @@ pub fn ids(body: &Value, key: &str) -> Vec<i64> {
         .iter()
         .map(|c| c["id"].as_i64().unwrap())
         .collect()
+}
+
+/// The most units `holds` (first and last moments or days, compared as text in one
+/// format; no last: for good) hold at one of their first moments.
+pub fn busiest(holds: &[(String, Option<String>, i64)]) -> i64 {
+    holds
+        .iter()
+        .map(|(start, _, _)| {
+            holds
+                .iter()
+                .filter(|(from, to, _)| from <= start && to.as_ref().is_none_or(|t| start <= t))
+                .map(|h| h.2)
+                .sum::<i64>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// What a random sequence of steps did, and the rule each step keeps: done (2xx), or
+/// refused (409, 422) changing nothing.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub done: usize,
+    pub refused: usize,
+}
+
+impl Tally {
+    /// Step `step` answered `res`. When refused, `after` (what the step may have
+    /// touched, read again; not read otherwise) must equal `before`.
+    pub async fn step<S: PartialEq + std::fmt::Debug>(
+        &mut self,
+        step: &dyn std::fmt::Debug,
+        res: &Res,
+        before: &S,
+        after: impl Future<Output = S>,
+    ) {
+        assert!(
+            res.status.is_success()
+                || res.status == StatusCode::CONFLICT
+                || res.status == StatusCode::UNPROCESSABLE_ENTITY,
+            "{step:?}: {} {}",
+            res.status,
+            res.text
+        );
+        if res.status.is_success() {
+            self.done += 1;
+        } else {
+            self.refused += 1;
+            assert_eq!(
+                &after.await,
+                before,
+                "refused {step:?} changed something: {}",
+                res.text
+            );
+        }
+    }
 }

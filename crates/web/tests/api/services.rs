@@ -280,13 +280,7 @@ async fn an_asset_in_service_is_not_available(kind: Kind) {
             .await,
     );
     conflict(start(&app, n, &[]).await);
-    let reason = app
-        .post("/retire_reasons.api", &[("retire_reason[name]", "Broken")])
-        .await
-        .into_body(StatusCode::OK)["retire_reason"]["id"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let reason = app.retire_reason("Broken").await;
     conflict(
         app.put(
             &format!("/assets/{n}/retire.api"),

@@ -103,21 +103,6 @@ impl Shop {
             .await
     }
 
-    async fn status_of(&self, n: i64, id: i64) -> String {
-        let list = self
-            .app
-            .get(&format!("/assets/{n}/reservation_requests.api"))
-            .await
-            .into_body(StatusCode::OK);
-        list["reservation_requests"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["id"] == id)
-            .map(|r| r["status"].as_str().unwrap().to_owned())
-            .unwrap()
-    }
-
     async fn on_hand(&self, path: &str, n: i64) -> i64 {
         self.app
             .get(&format!("{path}/{n}.api"))
@@ -199,7 +184,7 @@ async fn stock_reservations_are_approved_by_quantity(kind: Kind) {
     let refused = message(s.decide(n, bob_id).await, StatusCode::CONFLICT);
     assert!(refused.contains("has 10 unit(s)"), "{refused}");
     assert!(refused.contains("need 6"), "{refused}");
-    assert_eq!(s.status_of(n, bob_id).await, "pending");
+    assert_eq!(s.app.reservation_status(n, bob_id).await, "pending");
     // Days 4 to 6 do not meet Ann's: 7 fit beside the 3 out; then 1 more on day 5
     // does not, and the refusal names the check-out.
     s.reserved(n, s.bob, 7, 4, 6).await;
@@ -332,10 +317,10 @@ async fn stock_check_outs_leave_what_reservations_need(kind: Kind) {
         .into_body(StatusCode::OK);
     assert_eq!(list_len(&current, "line_items"), 0);
     s.check_out(n, s.bob, 4, &[]).await.expect(StatusCode::OK);
-    assert_eq!(s.status_of(n, ann_id).await, "approved");
+    assert_eq!(s.app.reservation_status(n, ann_id).await, "approved");
     // Ann's own reservation does not stand in her way, and her check-out fulfils it.
     s.check_out(n, s.ann, 6, &[]).await.expect(StatusCode::OK);
-    assert_eq!(s.status_of(n, ann_id).await, "fullfilled");
+    assert_eq!(s.app.reservation_status(n, ann_id).await, "fullfilled");
     assert_eq!(s.on_hand("/stock_assets", n).await, 0);
 
     // Only the days of the check-out count: units back before a reservation starts
@@ -349,7 +334,7 @@ async fn stock_check_outs_leave_what_reservations_need(kind: Kind) {
     s.check_out(m, s.bob, 1, &[])
         .await
         .expect(StatusCode::CONFLICT);
-    assert_eq!(s.status_of(m, later).await, "approved");
+    assert_eq!(s.app.reservation_status(m, later).await, "approved");
     // Overriding removes the reservations in the way.
     s.check_out(
         m,
@@ -362,7 +347,7 @@ async fn stock_check_outs_leave_what_reservations_need(kind: Kind) {
     )
     .await
     .expect(StatusCode::OK);
-    assert_eq!(s.status_of(m, later).await, "removed");
+    assert_eq!(s.app.reservation_status(m, later).await, "removed");
     assert_eq!(s.on_hand("/stock_assets", m).await, 5);
 }
 
@@ -382,7 +367,7 @@ async fn sales_leave_what_reservations_need(kind: Kind) {
     s.sell(n, 8, &[("user[id]", &ann)])
         .await
         .expect(StatusCode::OK);
-    assert_eq!(s.status_of(n, ann_id).await, "fullfilled");
+    assert_eq!(s.app.reservation_status(n, ann_id).await, "fullfilled");
     assert_eq!(s.on_hand("/inventory", n).await, 0);
     s.sell(n, 1, &[("user[id]", "99999")])
         .await
@@ -416,7 +401,7 @@ async fn sales_leave_what_reservations_need(kind: Kind) {
     )
     .await
     .expect(StatusCode::OK);
-    assert_eq!(s.status_of(m, bobs).await, "removed");
+    assert_eq!(s.app.reservation_status(m, bobs).await, "removed");
     // An inventory reservation beyond what is on hand is never approved.
     let big = s
         .request(m, s.ann, "5", 1, 1)
@@ -430,17 +415,7 @@ async fn sales_leave_what_reservations_need(kind: Kind) {
 async fn asset_stock_retires_when_nothing_is_out(kind: Kind) {
     let s = shop(kind).await;
     let n = s.item("/stock_assets", 4).await;
-    let reason = s
-        .app
-        .post(
-            "/retire_reasons.api",
-            &[("retire_reason[name]", "Worn out")],
-        )
-        .await
-        .into_body(StatusCode::OK)["retire_reason"]["id"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let reason = s.app.retire_reason("Worn out").await;
     let retire = [
         ("fixed_asset[retired_on]", "06/01/2026"),
         ("fixed_asset[retire_reason_id]", reason.as_str()),
@@ -477,7 +452,7 @@ async fn asset_stock_retires_when_nothing_is_out(kind: Kind) {
         .into_body(StatusCode::OK);
     assert_eq!(retired["asset"]["state"], "retired");
     assert_eq!(retired["asset"]["net_quantity"], 4);
-    assert_eq!(s.status_of(n, pending).await, "removed");
+    assert_eq!(s.app.reservation_status(n, pending).await, "removed");
     let filtered = s
         .app
         .get("/stock_assets/filter.api?status=retired")
