@@ -15,6 +15,13 @@
 //! ```
 
 use crate::Vocabulary;
+use crate::item::AssetType;
+
+/// Whether the units of an order's line leave for good when the order goes out (sold:
+/// marked for sale, or inventory, which is always sold) rather than coming back.
+pub fn sold_line(kind: AssetType, for_sale: bool) -> bool {
+    for_sale || kind == AssetType::VolatileAsset
+}
 
 /// The state of an order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

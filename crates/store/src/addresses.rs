@@ -283,7 +283,7 @@ fn default_of(
     address_type: Option<AddressType>,
 ) -> SelectStatement {
     let mut stmt = select(company, owner)
-        .and_where(Expr::col("is_default").eq(true))
+        .and_where(Expr::col("is_default").eq(crate::constant(true)))
         .to_owned();
     if let Some(t) = address_type {
         stmt.and_where(Expr::col("address_type").eq(t.as_str()));
@@ -302,7 +302,7 @@ async fn clear_default(
         .values([("is_default", Expr::val(false))])
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col(owner.column()).eq(owner.id()))
-        .and_where(Expr::col("is_default").eq(true))
+        .and_where(Expr::col("is_default").eq(crate::constant(true)))
         .to_owned();
     if let Some(t) = address_type {
         stmt.and_where(Expr::col("address_type").eq(t.as_str()));

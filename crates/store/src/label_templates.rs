@@ -150,7 +150,7 @@ pub async fn create(db: &Db, company: CompanyId, new: NewTemplate) -> Result<Tem
             .value("is_default", false)
             .and_where(Expr::col("company_id").eq(company.0))
             .and_where(Expr::col("template_type").eq(new.template_type.as_str()))
-            .and_where(Expr::col("is_default").eq(true))
+            .and_where(Expr::col("is_default").eq(crate::constant(true)))
             .to_owned();
         tx.execute(&clear).await?;
     }
@@ -187,7 +187,7 @@ pub async fn for_print(
         Some(id) => stmt.and_where(Expr::col("id").eq(id)),
         None => stmt
             .and_where(Expr::col("template_type").eq(of.as_str()))
-            .and_where(Expr::col("is_default").eq(true)),
+            .and_where(Expr::col("is_default").eq(crate::constant(true))),
     };
     let template: Template = match tx.optional::<TemplateRow>(&stmt).await? {
         Some(row) => row.try_into()?,

@@ -230,6 +230,14 @@ pub(crate) async fn has(
     Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
 }
 
+/// `value` written into the statement rather than bound: for a condition that a
+/// partial index's own (`quantity_out > 0`, `status = 'pending'`) must match. Bound,
+/// SQLite can only use the index by looking at the value, and then prepares the
+/// statement again at every run.
+pub(crate) fn constant(value: impl Into<sea_query::Value>) -> sea_query::Expr {
+    sea_query::Expr::Constant(value.into())
+}
+
 /// A select on one of a company's tables, already scoped to the company.
 pub(crate) fn scoped(
     table: &'static str,

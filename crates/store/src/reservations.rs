@@ -372,17 +372,23 @@ pub async fn decide(
         if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired { number }));
         }
-        // In service until a day of the request (for good without an expected end).
-        if let Some((_, end)) = crate::services::hold_of(&mut tx, company, &item).await?
-            && end.is_none_or(|e| e.with_timezone(&tz).date_naive() >= request.from_on)
-        {
-            return Err(crate::services::conflict(&mut tx, company, &item).await?);
-        }
         let window = (
             start_of_day(request.from_on, tz),
             start_of_day(request.to_on + Duration::days(1), tz) - Duration::seconds(1),
         );
         let held = availability::holds(&mut tx, company, &item, window, None, tz).await?;
+        // In service until a day of the request (for good without an expected end).
+        if let Some(Holder::Service { id, service_type }) = held
+            .iter()
+            .map(|h| &h.by)
+            .find(|by| matches!(by, Holder::Service { .. }))
+        {
+            return Err(StoreError::Conflict(Conflict::InService {
+                number,
+                service: *id,
+                service_type: service_type.clone(),
+            }));
+        }
         let reserved: Vec<&Hold> = held.iter().filter(|h| h.by.is_reservation()).collect();
         let day = |t: DateTime<Utc>| t.with_timezone(&tz).date_naive();
         if item.kind() == AssetType::FixedAsset {

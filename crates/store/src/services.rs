@@ -97,21 +97,6 @@ pub(crate) async fn conflict(
     }))
 }
 
-/// The period an open service of `item` holds it for, if it is in service: from its
-/// start to its expected end (for good without one).
-pub(crate) async fn hold_of(
-    tx: &mut Tx,
-    company: CompanyId,
-    item: &Locked,
-) -> Result<Option<(DateTime<Utc>, Option<DateTime<Utc>>)>, StoreError> {
-    if item.state() != ItemState::InService {
-        return Ok(None);
-    }
-    Ok(open_of(tx, company, item.id)
-        .await?
-        .map(|s| (s.started_at, s.expected_end_at)))
-}
-
 /// Starts a service of fixed asset `number` now. Refused with 409 unless the asset is
 /// available (checked out, rented out, retired or in service already) or when it is
 /// promised for part of the service's period (booked or rented out on an order,

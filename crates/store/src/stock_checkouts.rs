@@ -29,7 +29,7 @@ pub(crate) fn held_by(member: i64) -> Expr {
             .and_where(Expr::col(("li", "company_id")).equals(("items", "company_id")))
             .and_where(Expr::col(("li", "member_id")).eq(member))
             .and_where(Expr::col(("li", "item_id")).equals(("items", "id")))
-            .and_where(Expr::col(("li", "quantity_out")).gt(0))
+            .and_where(Expr::col(("li", "quantity_out")).gt(crate::constant(0)))
             .to_owned(),
     )
 }
@@ -270,7 +270,7 @@ async fn open_line_items(
     let stmt = select(company)
         .and_where(li("item_id").eq(item))
         .and_where(li("id").is_in(ids.to_vec()))
-        .and_where(li("quantity_out").gt(0))
+        .and_where(li("quantity_out").gt(crate::constant(0)))
         .order_by(("stock_line_items", "id"), Order::Asc)
         .to_owned();
     let found: Vec<LineItem> = tx.all(&stmt).await?;
@@ -504,7 +504,7 @@ pub async fn current(
     tx.commit().await?;
     let mut cond = Cond::all()
         .add(li("item_id").eq(id))
-        .add(li("quantity_out").gt(0));
+        .add(li("quantity_out").gt(crate::constant(0)));
     if let Some(m) = member {
         cond = cond.add(li("member_id").eq(m));
     }

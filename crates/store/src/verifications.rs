@@ -184,7 +184,7 @@ pub(crate) async fn cancel_pending(
         ])
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("item_id").eq(item))
-        .and_where(Expr::col("status").eq(VerificationStatus::Pending.as_str()))
+        .and_where(Expr::col("status").eq(crate::constant(VerificationStatus::Pending.as_str())))
         .to_owned();
     tx.execute(&stmt).await
 }
@@ -200,7 +200,7 @@ async fn pending_of(
         .columns(COLUMNS)
         .column("item_id")
         .and_where(Expr::col("item_id").is_in(ids))
-        .and_where(Expr::col("status").eq(VerificationStatus::Pending.as_str()))
+        .and_where(Expr::col("status").eq(crate::constant(VerificationStatus::Pending.as_str())))
         .to_owned();
     #[derive(crate::PgRow, crate::LiteRow)]
     struct Pending {

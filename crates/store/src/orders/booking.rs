@@ -35,12 +35,6 @@ pub(crate) async fn refuse_if_promised(
     fit(item, &held, window, 1, tz)
 }
 
-/// Whether the line's units leave the item for good when the order goes out (sold,
-/// or inventory), rather than coming back.
-pub(super) fn sold(line: &LineItem) -> bool {
-    line.for_sale || line.kind() == AssetType::VolatileAsset
-}
-
 /// Promises the lines of `order` for `from..=to`: rented items for the period; until
 /// the order goes out, sold ones from `from` for good. Refused (409 naming the first
 /// item short and what holds it) when an item is retired or what else is promised of
@@ -57,7 +51,7 @@ pub(super) async fn promise(
     let selling = order.state().is_open_for_items();
     let mut promised: Vec<&LineItem> = lines
         .iter()
-        .filter(|l| if sold(l) { selling } else { true })
+        .filter(|l| selling || !l.sold())
         .filter(|l| l.quantity > l.quantity_returned)
         .collect();
     // Number order, as `items::lock_many` locks them.
@@ -69,7 +63,7 @@ pub(super) async fn promise(
                 number: line.sequence_num,
             }));
         }
-        let window = (from, if sold(line) { open_end() } else { to });
+        let window = (from, if line.sold() { open_end() } else { to });
         let held = holds(tx, company, &item, window, Some(order.id), tz).await?;
         fit(
             &item,
@@ -160,7 +154,7 @@ pub async fn book(
         ));
     }
     promise(&mut tx, company, &order, &lines, (from, to), clock.tz).await?;
-    hold(&mut tx, company, order.id, Some((from, to)), true).await?;
+    hold(&mut tx, company, order.id, Holding::Booked(from, to)).await?;
     set_state(
         &mut tx,
         company,
@@ -193,7 +187,7 @@ pub async fn cancel_booking(
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
     let state = next(&order, OrderAction::CancelBooking)?;
-    hold(&mut tx, company, order.id, None, true).await?;
+    hold(&mut tx, company, order.id, Holding::Nothing).await?;
     set_state(&mut tx, company, order.id, state, Vec::new()).await?;
     change_log::record(
         &mut tx,
@@ -252,37 +246,51 @@ pub async fn item_bookings(
     db.read().all(&stmt).await
 }
 
-/// Sets the period the order's lines hold their items: rented ones `from..=to`,
-/// sold ones (`with_sold`, until the order goes out) from `from` for good; `None`: they
-/// hold nothing, as in a draft.
+/// What an order's lines not yet back hold of their items.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Holding {
+    /// Nothing, as in a draft (and once the order is sold, cancelled or ended).
+    Nothing,
+    /// Booked for `from..=to`: rented lines for the period, sold ones from `from` for
+    /// good (they leave when the order goes out).
+    Booked(DateTime<Utc>, DateTime<Utc>),
+    /// Out for `from..=to`: rented lines for the period; sold ones are gone and hold
+    /// nothing.
+    Out(DateTime<Utc>, DateTime<Utc>),
+}
+
+/// Sets what the lines of `order` not yet back hold, in one statement.
 pub(super) async fn hold(
     tx: &mut Tx,
     company: CompanyId,
     order: i64,
-    period: Option<(DateTime<Utc>, DateTime<Utc>)>,
-    with_sold: bool,
+    holding: Holding,
 ) -> Result<(), StoreError> {
-    let sold = Cond::any()
-        .add(Expr::col("for_sale").eq(true))
-        .add(Expr::col("asset_type").eq(AssetType::VolatileAsset.as_str()));
-    // One statement: sold lines until the open end, rented ones until `to`.
-    let until: Expr = match period {
-        Some((_, to)) if with_sold => Expr::case(sold.clone(), Expr::val(open_end()))
-            .finally(Expr::val(to))
-            .into(),
-        _ => Expr::val(period.map(|p| p.1)),
+    // `domain::order::sold_line` in SQL.
+    let sold = || {
+        Cond::any()
+            .add(Expr::col("for_sale").eq(true))
+            .add(Expr::col("asset_type").eq(AssetType::VolatileAsset.as_str()))
     };
-    let mut stmt = Query::update()
+    let either = |if_sold: Option<DateTime<Utc>>, rented: DateTime<Utc>| -> Expr {
+        Expr::case(sold(), Expr::val(if_sold))
+            .finally(Expr::val(rented))
+            .into()
+    };
+    let none = || Expr::val(None::<DateTime<Utc>>);
+    let (from, until) = match holding {
+        Holding::Nothing => (none(), none()),
+        Holding::Booked(from, to) => (Expr::val(from), either(Some(open_end()), to)),
+        Holding::Out(from, to) => (either(None, from), either(None, to)),
+    };
+    let stmt = Query::update()
         .table("order_line_items")
-        .value("held_from", Expr::val(period.map(|p| p.0)))
+        .value("held_from", from)
         .value("held_until", until)
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("order_id").eq(order))
         .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
         .to_owned();
-    if !with_sold {
-        stmt.cond_where(sold.not());
-    }
     tx.execute(&stmt).await?;
     Ok(())
 }

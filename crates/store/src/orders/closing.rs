@@ -12,7 +12,7 @@ use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-use super::booking::{hold, next, promise, set_state};
+use super::booking::{Holding, hold, next, promise, set_state};
 use super::lines::lines_of;
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
@@ -76,7 +76,7 @@ pub async fn sell(
         clock.tz,
     )
     .await?;
-    hold(&mut tx, company, order.id, None, true).await?;
+    hold(&mut tx, company, order.id, Holding::Nothing).await?;
     for line in &lines {
         hand_over(&mut tx, company, &order, line, (sale.at, sale.at), clock).await?;
     }
@@ -129,7 +129,7 @@ async fn end(
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
     let state = next(&order, action)?;
-    hold(&mut tx, company, order.id, None, true).await?;
+    hold(&mut tx, company, order.id, Holding::Nothing).await?;
     set_state(&mut tx, company, order.id, state, Vec::new()).await?;
     change_log::record(&mut tx, company, "order", order.id, word, json!({})).await?;
     // The price is left alone: an order past the ceiling can be cancelled.

@@ -66,6 +66,11 @@ impl LineItem {
         AssetType::parse(&self.asset_type).unwrap_or(AssetType::FixedAsset)
     }
 
+    /// Whether the line's units leave for good when the order goes out.
+    pub fn sold(&self) -> bool {
+        domain::order::sold_line(self.kind(), self.for_sale)
+    }
+
     /// Units of one set of the line's bundle.
     pub fn set_units(&self) -> i64 {
         Ord::max(self.bundle_units.unwrap_or(self.quantity), 1)

@@ -14,7 +14,7 @@ use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-use super::booking::{hold, next, promise, set_state};
+use super::booking::{Holding, hold, next, promise, set_state};
 use super::lines::{LineItem, lines_of};
 use super::priced::{OrderView, reprice};
 use super::{Order, lock, lock_items};
@@ -77,8 +77,6 @@ pub async fn rent_out(
     for line in &lines {
         hand_over(&mut tx, company, &order, line, (rent.from, to), clock).await?;
     }
-    // What was sold is gone: its lines hold nothing from now on.
-    hold(&mut tx, company, order.id, None, true).await?;
     keep_until(&mut tx, company, order.id, (rent.from, to)).await?;
     let values = merge_values(&order.checkout_values, &rent.values);
     let mut more = vec![
@@ -116,14 +114,14 @@ pub async fn rent_out(
 
 /// The items of order `order` still out are held, and due, until `to` (a rent-out,
 /// a later due date, the leftovers of a partial return): its lines and the fixed
-/// assets rented on it.
+/// assets rented on it. What was sold is gone: its lines hold nothing.
 pub(super) async fn keep_until(
     tx: &mut Tx,
     company: CompanyId,
     order: i64,
     (from, to): (DateTime<Utc>, DateTime<Utc>),
 ) -> Result<(), StoreError> {
-    hold(tx, company, order, Some((from, to)), false).await?;
+    hold(tx, company, order, Holding::Out(from, to)).await?;
     let lines = Query::update()
         .table("order_line_items")
         .value("due_at", to)
@@ -202,7 +200,7 @@ pub(super) async fn hand_over(
     clock: &Clock,
 ) -> Result<(), StoreError> {
     let item = items::lock(tx, company, line.sequence_num).await?;
-    let sold = line.for_sale || line.kind() == AssetType::VolatileAsset;
+    let sold = line.sold();
     let details = match item.kind() {
         AssetType::FixedAsset => {
             match item.state() {
