@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes the API from its own /openapi.json with schemathesis: installs a pinned
-# schemathesis into a virtualenv under ~/.cache, builds rentrack, starts `rentrack demo`
+# schemathesis and openapi-spec-validator into a virtualenv under ~/.cache, builds
+# rentrack, starts `rentrack demo`
 # (a company on the unlimited plan with its API enabled and sample records of every
-# resource family) on a fresh SQLite file, runs schemathesis with the demo token, and
-# stops the server. Any failure fails the script.
+# resource family) on a fresh SQLite file, validates the served document as OpenAPI
+# 3.1, runs schemathesis with the demo token, and stops the server. Any failure fails the script.
 #
 #   bash tests/fuzz/run.sh                        (RENTRACK=path/to/rentrack skips the build)
 #   DATABASE_URL=postgres://postgres@127.0.0.1:5432/fuzz bash tests/fuzz/run.sh
@@ -17,6 +18,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
 SCHEMATHESIS_VERSION=4.32.5
+VALIDATOR_VERSION=0.7.1
 SEED=${FUZZ_SEED:-20240609}
 EXAMPLES=${FUZZ_EXAMPLES:-50}
 # Every check but the two that judge the API's validation against the schema:
@@ -25,12 +27,13 @@ EXAMPLES=${FUZZ_EXAMPLES:-50}
 # written into the document.
 CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,missing_required_header,unsupported_method,allow_header_conformance,use_after_free,ensure_resource_availability,ignored_auth
 
-venv="$HOME/.cache/rentrack-schemathesis-$SCHEMATHESIS_VERSION"
+venv="$HOME/.cache/rentrack-schemathesis-$SCHEMATHESIS_VERSION-validator-$VALIDATOR_VERSION"
 if [[ ! -f "$venv/installed" ]]; then
-    echo "installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
+    echo "installing schemathesis $SCHEMATHESIS_VERSION and openapi-spec-validator $VALIDATOR_VERSION into $venv" >&2
     rm -rf "$venv"
     python3.11 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check \
+        "schemathesis==$SCHEMATHESIS_VERSION" "openapi-spec-validator==$VALIDATOR_VERSION"
     touch "$venv/installed"
 fi
 
@@ -63,6 +66,11 @@ done
 base_url="$(sed -n 's/^rentrack demo is running at //p' "$work/demo.out")"
 token="$(sed -n 's/^token: //p' "$work/demo.out")"
 [[ -n "$base_url" && -n "$token" ]] || { echo "rentrack demo printed no URL or token" >&2; exit 1; }
+
+# The document the server serves is valid OpenAPI 3.1 (its own schema and rules: unique
+# parameters, resolvable references, ...), before anything is generated from it.
+curl -fsS "$base_url/openapi.json" -o "$work/openapi.json"
+"$venv/bin/openapi-spec-validator" --schema 3.1 "$work/openapi.json"
 
 # schemathesis keeps state in its working directory (.hypothesis): not in the checkout.
 cd "$work"

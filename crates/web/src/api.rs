@@ -27,7 +27,7 @@ pub struct Doc {
     params: Vec<Param>,
     one: Option<String>,
     /// The top-level keys of a body that is neither a record nor a list.
-    fields: Vec<String>,
+    fields: Vec<(String, &'static str)>,
     page: Option<String>,
     list: Option<String>,
 }
@@ -100,10 +100,11 @@ impl Doc {
         self
     }
 
-    /// The route answers an object with these top-level keys (a body that is no record
-    /// and no list, such as a quantity).
-    pub fn returns_fields(mut self, fields: &[&str]) -> Self {
-        self.fields = fields.iter().map(|f| (*f).to_owned()).collect();
+    /// The route answers an object with these top-level keys, each of its JSON type
+    /// ("string", "integer", ...): a body that is no record and no list, such as a
+    /// quantity.
+    pub fn returns_fields(mut self, fields: &[(&str, &'static str)]) -> Self {
+        self.fields = fields.iter().map(|(f, t)| ((*f).to_owned(), *t)).collect();
         self
     }
 
@@ -316,7 +317,13 @@ fn success_schema(doc: &Doc, method: &HttpMethod) -> serde_json::Value {
         return json!({"type": "object", "required": [plural], "properties": {plural: {"type": "array", "items": record}}});
     }
     if !doc.fields.is_empty() {
-        return json!({"type": "object", "required": doc.fields});
+        let required: Vec<&String> = doc.fields.iter().map(|(f, _)| f).collect();
+        let properties: serde_json::Map<String, serde_json::Value> = doc
+            .fields
+            .iter()
+            .map(|(f, t)| (f.clone(), json!({"type": t})))
+            .collect();
+        return json!({"type": "object", "required": required, "properties": properties});
     }
     json!({"type": "object"})
 }
@@ -424,7 +431,10 @@ fn parameter(p: &Param, method: &HttpMethod) -> Parameter {
             Required::False
         })
         .schema(Some(schema(value)));
-    if !p.description.is_empty() {
+    if matches!(style, Some(ParameterStyle::DeepObject)) {
+        // Which of the map's fields this is.
+        parameter = parameter.description(Some(format!("{}: {}", p.name, p.description)));
+    } else if !p.description.is_empty() {
         parameter = parameter.description(Some(&p.description));
     }
     if let Some(style) = style {
@@ -549,8 +559,24 @@ fn operation(route: &Documented, method: &HttpMethod) -> Operation {
             );
         }
     }
+    // The fields of one map (`stock_assets_values[<n>][quantity]`, `...[location_id]`)
+    // are one deepObject parameter: a name appears once in an operation.
+    let mut query: Vec<Parameter> = Vec::new();
     for p in route.doc.params.iter().filter(|p| !p.write_only) {
-        op = op.parameter(parameter(p, method));
+        let next = parameter(p, method);
+        match query.iter_mut().find(|q| q.name == next.name) {
+            Some(same) => {
+                let more = next.description.unwrap_or_default();
+                same.description = Some(match same.description.take() {
+                    Some(first) if !more.is_empty() => format!("{first}; {more}"),
+                    first => first.unwrap_or(more),
+                });
+            }
+            None => query.push(next),
+        }
+    }
+    for p in query {
+        op = op.parameter(p);
     }
     let fields: Vec<&Param> = route.doc.params.iter().filter(|p| p.write_only).collect();
     if !fields.is_empty()

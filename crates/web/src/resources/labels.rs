@@ -113,7 +113,13 @@ fn print_doc(summary: &'static str, of: TemplateType, field: &str) -> Doc {
                 "a template of the matching template_type; the type's default when absent",
             ),
         ])
-        .returns_fields(&["url", "expires_at", "labels", "pages", "template_id"])
+        .returns_fields(&[
+            ("url", "string"),
+            ("expires_at", "string"),
+            ("labels", "integer"),
+            ("pages", "integer"),
+            ("template_id", "integer"),
+        ])
 }
 
 /// Tenths of a millimetre as millimetres for JSON: 667 is 66.7.

@@ -1,22 +1,59 @@
-//! `/openapi.json` is checked against a snapshot. After an intended change, run
+//! `/openapi.json` is checked against a snapshot, one file per path
+//! (`tests/snapshots/openapi/`) and one for the rest of the document, so a change
+//! shows as the paths it touches. After an intended change, run
 //! `UPDATE_SNAPSHOTS=1 cargo test -p web --test api openapi::` and review the diff.
+
+use std::collections::BTreeMap;
+
+/// The snapshot's files: `_document.json` (everything but the paths) and one per path,
+/// named after it (`/locations/{id}.api` → `locations~{id}.api.json`).
+fn snapshot_files(doc: &serde_json::Value) -> BTreeMap<String, String> {
+    let mut rest = doc.clone();
+    let paths = rest
+        .as_object_mut()
+        .and_then(|d| d.remove("paths"))
+        .unwrap_or_default();
+    let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap() + "\n";
+    let mut files = BTreeMap::from([("_document.json".to_owned(), pretty(&rest))]);
+    for (path, item) in paths.as_object().into_iter().flatten() {
+        let name = path.trim_start_matches('/').replace('/', "~");
+        files.insert(format!("{name}.json"), pretty(item));
+    }
+    files
+}
 
 #[test]
 fn openapi_matches_snapshot() {
-    let actual = web::openapi_json();
+    let files = snapshot_files(&document());
     // The directory cargo runs the test in, not the one it was compiled in: with a shared
     // target directory a test binary built in another checkout can be reused here.
     let dir = std::env::var("CARGO_MANIFEST_DIR")
         .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_owned());
-    let path = std::path::Path::new(&dir).join("tests/snapshots/openapi.json");
+    let dir = std::path::Path::new(&dir).join("tests/snapshots/openapi");
     if std::env::var("UPDATE_SNAPSHOTS").is_ok() {
-        std::fs::write(&path, &actual).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in &files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
         return;
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    let mut stored = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        stored.insert(
+            name,
+            std::fs::read_to_string(entry.path()).unwrap_or_default(),
+        );
+    }
+    let changed: Vec<&String> = files
+        .keys()
+        .chain(stored.keys())
+        .filter(|name| files.get(*name) != stored.get(*name))
+        .collect();
     assert!(
-        expected == actual,
-        "openapi.json changed; rerun with UPDATE_SNAPSHOTS=1 and review the diff"
+        changed.is_empty(),
+        "openapi.json changed in {changed:?}; rerun with UPDATE_SNAPSHOTS=1 and review the diff"
     );
 }
 

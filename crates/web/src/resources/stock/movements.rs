@@ -155,7 +155,11 @@ pub(super) fn routes(api: Api) -> Api {
             ("asset_id", "required: the item's number"),
             ("location_id", "required: a location of the company"),
         ])
-        .returns_fields(&["asset_id", "location_id", "quantity"]),
+        .returns_fields(&[
+            ("asset_id", "integer"),
+            ("location_id", "integer"),
+            ("quantity", "integer"),
+        ]),
     )
 }
 
