@@ -30,6 +30,15 @@ pub struct Doc {
     fields: Vec<(String, &'static str)>,
     page: Option<String>,
     list: Option<String>,
+    /// The typed view of the record it answers, when the route names one.
+    view: Option<View>,
+}
+
+/// A record's typed view: the name of its schema among the document's components, and
+/// the schemas that takes (its own first, then those its fields refer to).
+struct View {
+    name: String,
+    schemas: Vec<(String, RefOr<Schema>)>,
 }
 
 /// A documented parameter: a field of the record being written (`location[name]`,
@@ -64,7 +73,26 @@ impl Doc {
             page: None,
             list: None,
             fields: Vec::new(),
+            view: None,
         }
+    }
+
+    /// The record the route answers (`returns`, `returns_page`, `returns_list`) is
+    /// serialized from `V`: the document shows every field of it, with types and
+    /// nullability, from the same definition.
+    pub fn record<V: utoipa::ToSchema>(mut self) -> Self {
+        let name = V::name().into_owned();
+        // The view is all the record shows: a key it does not list is a fault.
+        let mut own = V::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut own {
+            object.additional_properties = Some(Box::new(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
+            ));
+        }
+        let mut schemas = vec![(name.clone(), own)];
+        V::schemas(&mut schemas);
+        self.view = Some(View { name, schemas });
+        self
     }
 
     /// Fields nested under the resource name, e.g. `location[name]`, read by the
@@ -292,9 +320,13 @@ fn retry_after() -> Header {
 
 /// The 200 body of `method` on a route.
 fn success_schema(doc: &Doc, method: &HttpMethod) -> serde_json::Value {
-    // Every record's `id` is an integer; saying so lets clients (and schemathesis's links)
-    // follow a created record to its own paths.
-    let record = json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}});
+    // A record with a typed view is its schema; of the others, the `id` is an integer
+    // (saying so lets clients, and schemathesis's links, follow a created record to its
+    // own paths).
+    let record = match &doc.view {
+        Some(view) => json!({"$ref": format!("#/components/schemas/{}", view.name)}),
+        None => json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}}),
+    };
     // A route documented only as a page (`/members/{id}/checked_out_items`, which the
     // spec sends as PUT) answers the page whatever the method.
     if let Some(plural) = &doc.page
@@ -631,15 +663,18 @@ fn document(routes: &[Documented]) -> OpenApi {
             )
             .build(),
     );
-    let mut components = ComponentsBuilder::new()
-        .schema("Error", error_schema())
-        .security_scheme(
+    let mut components = ComponentsBuilder::new().schema("Error", error_schema());
+    let views = routes.iter().filter_map(|r| r.doc.view.as_ref());
+    for (name, schema) in views.flat_map(|v| v.schemas.iter()) {
+        components = components.schema(name.clone(), schema.clone());
+    }
+    components = components.security_scheme(
+        "token",
+        SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
             "token",
-            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
-                "token",
-                "The company's API token",
-            ))),
-        );
+            "The company's API token",
+        ))),
+    );
     let mut statuses: Vec<(&str, &str)> = ERRORS.to_vec();
     statuses.push(("409", CONFLICT));
     for (status, description) in statuses {

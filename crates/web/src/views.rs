@@ -81,6 +81,37 @@ impl Serialize for Moment {
     }
 }
 
+/// A text schema of a pattern, for the OpenAPI document.
+fn text_schema(
+    pattern: &str,
+    description: &str,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(pattern))
+        .description(Some(description))
+        .into()
+}
+
+impl utoipa::PartialSchema for Moment {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        text_schema(
+            r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$",
+            "A moment in the company's time zone: YYYY-MM-DD HH:MM:SS",
+        )
+    }
+}
+
+impl utoipa::ToSchema for Moment {}
+
+impl utoipa::PartialSchema for Day {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        text_schema(r"^\d{4}-\d{2}-\d{2}$", "A day: YYYY-MM-DD")
+    }
+}
+
+impl utoipa::ToSchema for Day {}
+
 impl Serialize for Day {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut text = *b"0000-00-00";

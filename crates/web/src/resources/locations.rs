@@ -18,13 +18,14 @@ use crate::state::AppState;
 use crate::views::{self, Moment, moment};
 
 pub fn routes(api: Api) -> Api {
-    api.route("/locations", post(create), Doc::new("Locations", "Create a location").form("location", FIELDS).returns("location"))
+    api.route("/locations", post(create), Doc::new("Locations", "Create a location").form("location", FIELDS).returns("location").record::<LocationJson<'_>>())
         .route(
             "/locations/get_line_item_locations",
             get(list),
             Doc::new("Locations", "List locations, 25 a page")
                 .query(&[("status", "all (default), active or inactive"), ("page", "page number, default 1"), ("include_custom_fields", "boolean")])
-                .returns_page("locations"),
+                .returns_page("locations")
+                .record::<LocationJson<'_>>(),
         )
         .route(
             "/locations/{id}",
@@ -32,16 +33,18 @@ pub fn routes(api: Api) -> Api {
             Doc::new("Locations", "Location details (GET) or update (PUT or PATCH; location[name] required)")
                 .form("location", FIELDS)
                 .query(&[("include_custom_fields", "boolean")])
-                .returns("location"),
+                .returns("location")
+                .record::<LocationJson<'_>>(),
         )
         .route(
             "/locations/{id}/activate",
             put_or_patch(activate),
             Doc::new("Locations", "Activate a location; activate_all_children_locations=1 activates its subtree (PUT or PATCH)")
                 .query(&[("activate_all_children_locations", "0 or 1")])
-                .returns("location"),
+                .returns("location")
+                .record::<LocationJson<'_>>(),
         )
-        .route("/locations/{id}/deactivate", put_or_patch(deactivate), Doc::new("Locations", "Deactivate a location and its subtree (PUT or PATCH)").returns("location"))
+        .route("/locations/{id}/deactivate", put_or_patch(deactivate), Doc::new("Locations", "Deactivate a location and its subtree (PUT or PATCH)").returns("location").record::<LocationJson<'_>>())
         .route(
             "/locations/{id}/quantities_by_asset_ids",
             get(quantities),
@@ -69,7 +72,8 @@ const FIELDS: &[(&str, &str)] = &[
 ];
 
 /// A location as the contract shows it.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Location)]
 pub struct LocationJson<'a> {
     id: i64,
     sequence_num: i64,
@@ -82,6 +86,7 @@ pub struct LocationJson<'a> {
     zipcode: &'a Option<String>,
     country: &'a Option<String>,
     parent_id: Option<i64>,
+    #[schema(value_type = String, pattern = "^(active|inactive)$")]
     status: &'static str,
     created_at: Moment,
     updated_at: Moment,

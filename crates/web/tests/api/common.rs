@@ -670,3 +670,28 @@ impl Tally {
         }
     }
 }
+
+/// `body`, a 200 answer of `method` on `path` (as the document writes it:
+/// `/locations/{id}.api`), matches the schema `/openapi.json` gives it, references
+/// resolved: every field named, of its type, and none the document does not list
+/// where the record has a typed view.
+pub fn assert_documented(path: &str, method: &str, body: &Value) {
+    let mut root: Value = serde_json::from_str(&web::openapi_json()).expect("the document");
+    let pointer = format!(
+        "#/paths/{}/{method}/responses/200/content/application~1json/schema",
+        path.replace('~', "~0").replace('/', "~1")
+    );
+    assert!(
+        root.pointer(&pointer[1..]).is_some(),
+        "no 200 schema for {method} {path}"
+    );
+    // The document is the root, so `#/components/...` resolves; the check starts at
+    // the operation's schema.
+    root["$ref"] = Value::String(pointer.replace('{', "%7B").replace('}', "%7D"));
+    let validator = jsonschema::validator_for(&root).expect("a valid schema");
+    let errors: Vec<String> = validator
+        .iter_errors(body)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{method} {path}: {errors:#?}\n{body}");
+}

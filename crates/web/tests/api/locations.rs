@@ -1,7 +1,8 @@
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 
 both!(
+    answers_are_the_documented_record,
     create_and_read,
     create_validates_every_field,
     update_changes_fields_and_refuses_cycles,
@@ -443,4 +444,58 @@ async fn short_names_are_names(kind: Kind) {
         .await
         .expect_invalid("name");
     assert_eq!(app.get(&path).await.body["location"]["name"], "A");
+}
+
+/// Every answer carrying a location matches the document's `Location`, every field with
+/// its type and nullability (a key it does not list would fail).
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let parent = app
+        .post("/locations.api", &[("location[name]", "Depot")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/locations.api", "post", &parent);
+    let id = parent["location"]["id"].as_i64().unwrap();
+    let child = app
+        .location(
+            "Shelf",
+            &[
+                ("location[parent_id]", &id.to_string()),
+                ("location[city]", "Oslo"),
+            ],
+        )
+        .await;
+    let path = format!("/locations/{child}.api");
+    assert_documented(
+        "/locations/{id}.api",
+        "get",
+        &app.get(&path).await.into_body(StatusCode::OK),
+    );
+    let updated = app
+        .put(
+            &path,
+            &[
+                ("location[name]", "Top shelf"),
+                ("location[zipcode]", "0150"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/locations/{id}.api", "put", &updated);
+    let deactivated = app
+        .put(&format!("/locations/{child}/deactivate.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/locations/{id}/deactivate.api", "put", &deactivated);
+    let activated = app
+        .put(&format!("/locations/{child}/activate.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/locations/{id}/activate.api", "put", &activated);
+    let page = app
+        .get("/locations/get_line_item_locations.api")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(page["locations"].as_array().unwrap().len(), 2);
+    assert_documented("/locations/get_line_item_locations.api", "get", &page);
 }
