@@ -39,7 +39,8 @@ pub fn routes(api: Api) -> Api {
             ("page", "page number, default 1"),
         ])
         .returns_page("listings")
-        .returns("listing"),
+        .returns("listing")
+        .record::<ListingJson<'_>>(),
     )
     .route(
         "/listings/{id}",
@@ -49,12 +50,15 @@ pub fn routes(api: Api) -> Api {
             "Listing details (GET) or update (PUT or PATCH: fields left out are kept)",
         )
         .form("listing", FIELDS)
-        .returns("listing"),
+        .returns("listing")
+        .record::<ListingJson<'_>>(),
     )
     .route(
         "/listings/{id}/activate",
         put_or_patch(activate),
-        Doc::new("Listings", "Activate a listing (PUT or PATCH)").returns("listing"),
+        Doc::new("Listings", "Activate a listing (PUT or PATCH)")
+            .returns("listing")
+            .record::<ListingJson<'_>>(),
     )
     .route(
         "/listings/{id}/deactivate",
@@ -63,15 +67,19 @@ pub fn routes(api: Api) -> Api {
             "Listings",
             "Deactivate a listing (PUT or PATCH): new orders and members can no longer name it; the orders that do keep it",
         )
-        .returns("listing"),
+        .returns("listing")
+        .record::<ListingJson<'_>>(),
     )
 }
 
-#[derive(Serialize)]
+/// A listing as the contract shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Listing)]
 struct ListingJson<'a> {
     id: i64,
     name: &'a str,
     description: Option<&'a str>,
+    #[schema(value_type = String, pattern = "^(active|inactive)$")]
     status: &'static str,
     active: bool,
     created_at: views::Moment,

@@ -2,11 +2,12 @@
 //! spec's parameters that name a listing (orders' `user_listing_name`, members'
 //! `user[user_listing_id]`).
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 use serde_json::json;
 
 both!(
+    answers_are_the_documented_record,
     create_read_update_and_list,
     bad_listings_are_refused_and_write_nothing,
     orders_and_members_name_real_listings,
@@ -253,4 +254,36 @@ async fn another_companys_listings_do_not_exist(kind: Kind) {
             .into_body(StatusCode::OK)["listing"]["name"],
         "Theirs"
     );
+}
+
+/// Every answer carrying a listing matches the document's `Listing`.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let created = app
+        .post("/listings.api", &[("listing[name]", "Web shop")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/listings.api", "post", &created);
+    let path = format!("/listings/{}.api", created["listing"]["id"]);
+    assert_documented(
+        "/listings/{id}.api",
+        "get",
+        &app.get(&path).await.into_body(StatusCode::OK),
+    );
+    let updated = app
+        .put(&path, &[("listing[description]", "The online store")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/listings/{id}.api", "put", &updated);
+    let id = created["listing"]["id"].as_i64().unwrap();
+    for action in ["deactivate", "activate"] {
+        let answer = app
+            .put(&format!("/listings/{id}/{action}.api"), &[])
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented(&format!("/listings/{{id}}/{action}.api"), "put", &answer);
+    }
+    let page = app.get("/listings.api").await.into_body(StatusCode::OK);
+    assert_eq!(page["listings"].as_array().unwrap().len(), 1);
+    assert_documented("/listings.api", "get", &page);
 }
