@@ -6,7 +6,6 @@ use axum::extract::State;
 use domain::coupon::{self, Validity, ValueType};
 use domain::pricing::CouponEffect;
 use domain::{Change, Name, PageSize, Vocabulary};
-use serde_json::{Value, json};
 use store::coupons::{self, CouponInput, CouponRecord};
 
 use crate::api::{Api, Doc, get};
@@ -49,7 +48,8 @@ pub fn routes(api: Api) -> Api {
         .form("coupon", FIELDS)
         .query(&[("page", "page number, default 1")])
         .returns("coupon")
-        .returns_page("coupons"),
+        .returns_page("coupons")
+        .record::<CouponJson<'_>>(),
     )
     .route(
         "/pricing_coupons/{id}",
@@ -59,24 +59,45 @@ pub fn routes(api: Api) -> Api {
             "Coupon details (GET) or update (PUT or PATCH; fields left out are kept); rentrack extensions",
         )
         .form("coupon", FIELDS)
-        .returns("coupon"),
+        .returns("coupon")
+        .record::<CouponJson<'_>>(),
     )
 }
 
-fn render(c: &CouponRecord, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": c.id,
-        "name": c.name,
-        "code": c.code,
-        "value_type": c.value_type().as_str(),
-        "value": coupon::to_fixed_string(c.value),
-        "effect": c.effect.as_str(),
-        "valid_from": c.valid_from.map(|d| d.to_string()),
-        "valid_until": c.valid_until.map(|d| d.to_string()),
-        "active": c.active,
-        "created_at": moment(c.created_at, tz),
-        "updated_at": moment(c.updated_at, tz),
-    })
+/// A coupon as the contract shows it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = Coupon)]
+struct CouponJson<'a> {
+    id: i64,
+    name: &'a str,
+    code: Option<&'a str>,
+    #[schema(value_type = String, pattern = "^(flat|percent)$")]
+    value_type: &'static str,
+    /// An amount (flat) or a percentage (percent), two decimal places.
+    value: String,
+    #[schema(value_type = String, pattern = "^(discount|surcharge)$")]
+    effect: &'static str,
+    valid_from: Option<views::Day>,
+    valid_until: Option<views::Day>,
+    active: bool,
+    created_at: views::Moment,
+    updated_at: views::Moment,
+}
+
+fn render(c: &CouponRecord, tz: chrono_tz::Tz) -> CouponJson<'_> {
+    CouponJson {
+        id: c.id,
+        name: &c.name,
+        code: c.code.as_deref(),
+        value_type: c.value_type().as_str(),
+        value: coupon::to_fixed_string(c.value),
+        effect: c.effect.as_str(),
+        valid_from: c.valid_from.map(views::Day),
+        valid_until: c.valid_until.map(views::Day),
+        active: c.active,
+        created_at: moment(c.created_at, tz),
+        updated_at: moment(c.updated_at, tz),
+    }
 }
 
 /// The request's fields. `stored`: the kind of the coupon an update changes, to read

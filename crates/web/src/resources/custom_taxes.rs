@@ -5,7 +5,6 @@ use axum::extract::State;
 use domain::{Name, PageSize};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
-use serde_json::{Value, json};
 use std::str::FromStr;
 use store::custom_taxes::{self, CustomTax};
 
@@ -37,7 +36,8 @@ pub fn routes(api: Api) -> Api {
         )
         .query(&[("page", "page number, default 1")])
         .returns("custom_tax")
-        .returns_page("custom_taxes"),
+        .returns_page("custom_taxes")
+        .record::<CustomTaxJson<'_>>(),
     )
 }
 
@@ -48,14 +48,27 @@ pub(crate) fn percent(ppm: i64) -> String {
         .to_string()
 }
 
-fn render(t: &CustomTax, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": t.id,
-        "name": t.name,
-        "rate": percent(t.rate_ppm),
-        "created_at": moment(t.created_at, tz),
-        "updated_at": moment(t.updated_at, tz),
-    })
+/// A custom tax as the contract shows it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = CustomTax)]
+struct CustomTaxJson<'a> {
+    id: i64,
+    name: &'a str,
+    /// Percent, up to 4 decimal places ("8.875").
+    #[schema(pattern = r"^\d{1,3}(\.\d{1,4})?$")]
+    rate: String,
+    created_at: views::Moment,
+    updated_at: views::Moment,
+}
+
+fn render(t: &CustomTax, tz: chrono_tz::Tz) -> CustomTaxJson<'_> {
+    CustomTaxJson {
+        id: t.id,
+        name: &t.name,
+        rate: percent(t.rate_ppm),
+        created_at: moment(t.created_at, tz),
+        updated_at: moment(t.updated_at, tz),
+    }
 }
 
 async fn create(

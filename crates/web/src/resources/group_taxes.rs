@@ -4,7 +4,6 @@
 
 use axum::extract::State;
 use domain::{Name, PageSize};
-use serde_json::{Value, json};
 use store::group_taxes::{self, GroupTaxRecord};
 
 use super::custom_taxes::percent;
@@ -37,7 +36,8 @@ pub fn routes(api: Api) -> Api {
         )
         .query(&[("page", "page number, default 1")])
         .returns("group_tax")
-        .returns_page("group_taxes"),
+        .returns_page("group_taxes")
+        .record::<GroupTaxJson<'_>>(),
     )
     .route(
         "/group_taxes/{id}",
@@ -46,24 +46,51 @@ pub fn routes(api: Api) -> Api {
             "Taxes",
             "Group tax details with its custom taxes (rentrack extension)",
         )
-        .returns("group_tax"),
+        .returns("group_tax")
+        .record::<GroupTaxJson<'_>>(),
     )
 }
 
-fn render(g: &GroupTaxRecord, tz: chrono_tz::Tz) -> Value {
-    let components: Vec<Value> = g
-        .components
-        .iter()
-        .map(|c| json!({"id": c.id, "name": c.name, "rate": percent(c.rate_ppm)}))
-        .collect();
-    json!({
-        "id": g.id,
-        "name": g.name,
-        "rate": percent(g.rate_ppm()),
-        "custom_taxes": components,
-        "created_at": moment(g.created_at, tz),
-        "updated_at": moment(g.updated_at, tz),
-    })
+/// A group tax as the contract shows it, with the custom taxes it sums.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = GroupTax)]
+struct GroupTaxJson<'a> {
+    id: i64,
+    name: &'a str,
+    /// The sum of its custom taxes' rates, in percent.
+    rate: String,
+    custom_taxes: Vec<GroupTaxPart<'a>>,
+    created_at: views::Moment,
+    updated_at: views::Moment,
+}
+
+/// One custom tax of a group tax.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = GroupTaxPart)]
+struct GroupTaxPart<'a> {
+    id: i64,
+    name: &'a str,
+    /// Percent.
+    rate: String,
+}
+
+fn render(g: &GroupTaxRecord, tz: chrono_tz::Tz) -> GroupTaxJson<'_> {
+    GroupTaxJson {
+        id: g.id,
+        name: &g.name,
+        rate: percent(g.rate_ppm()),
+        custom_taxes: g
+            .components
+            .iter()
+            .map(|c| GroupTaxPart {
+                id: c.id,
+                name: &c.name,
+                rate: percent(c.rate_ppm),
+            })
+            .collect(),
+        created_at: moment(g.created_at, tz),
+        updated_at: moment(g.updated_at, tz),
+    }
 }
 
 async fn create(

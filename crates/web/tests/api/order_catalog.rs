@@ -1,11 +1,12 @@
 //! What rental orders pick from: pricing coupons (`/pricing_coupons`), group taxes
 //! (`/group_taxes`) and payment options (`/payment_options`).
 
-use crate::common::{Kind, TestApp, ids};
+use crate::common::{Kind, TestApp, assert_documented, ids};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 both!(
+    taxes_and_coupons_are_the_documented_records,
     coupons_create_read_list_and_update,
     coupon_problems_are_one_422_and_write_nothing,
     coupon_updates_check_the_value_and_days_they_leave,
@@ -666,4 +667,79 @@ async fn payment_options_are_added_with_unique_names_whatever_their_case(kind: K
         .await
         .into_body(StatusCode::OK);
     assert_eq!(after, before, "nothing was written");
+}
+
+/// Every answer carrying a custom tax, a group tax or a coupon matches the document's
+/// `CustomTax`, `GroupTax` (with its `GroupTaxPart`s) and `Coupon`.
+async fn taxes_and_coupons_are_the_documented_records(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let mut taxes = Vec::new();
+    for (name, rate) in [("State", "8.875"), ("City", "1")] {
+        let tax = app
+            .post(
+                "/custom_taxes.api",
+                &[("custom_tax[name]", name), ("custom_tax[rate]", rate)],
+            )
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/custom_taxes.api", "post", &tax);
+        taxes.push(tax["custom_tax"]["id"].to_string());
+    }
+    let page = app.get("/custom_taxes.api").await.into_body(StatusCode::OK);
+    assert_documented("/custom_taxes.api", "get", &page);
+    let group = app
+        .post(
+            "/group_taxes.api",
+            &[
+                ("group_tax[name]", "Sales"),
+                ("group_tax[custom_tax_ids]", &taxes.join(",")),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/group_taxes.api", "post", &group);
+    assert_eq!(group["group_tax"]["rate"], "9.875");
+    let details = app
+        .get(&format!("/group_taxes/{}.api", group["group_tax"]["id"]))
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/group_taxes/{id}.api", "get", &details);
+    let page = app.get("/group_taxes.api").await.into_body(StatusCode::OK);
+    assert_documented("/group_taxes.api", "get", &page);
+    let coupon = app
+        .post(
+            "/pricing_coupons.api",
+            &[
+                ("coupon[name]", "Spring"),
+                ("coupon[code]", "SPRING"),
+                ("coupon[value_type]", "percent"),
+                ("coupon[value]", "12.5"),
+                ("coupon[valid_from]", "03/01/2026"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/pricing_coupons.api", "post", &coupon);
+    assert_eq!(coupon["coupon"]["valid_from"], "2026-03-01");
+    assert!(coupon["coupon"]["valid_until"].is_null());
+    let path = format!("/pricing_coupons/{}.api", coupon["coupon"]["id"]);
+    let updated = app
+        .put(
+            &path,
+            &[("coupon[code]", "null"), ("coupon[effect]", "surcharge")],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/pricing_coupons/{id}.api", "put", &updated);
+    assert!(updated["coupon"]["code"].is_null());
+    assert_documented(
+        "/pricing_coupons/{id}.api",
+        "get",
+        &app.get(&path).await.into_body(StatusCode::OK),
+    );
+    let page = app
+        .get("/pricing_coupons.api")
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/pricing_coupons.api", "get", &page);
 }
