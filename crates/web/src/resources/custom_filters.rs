@@ -7,7 +7,6 @@ use axum::extract::State;
 use domain::asset_filter::AssetFilter;
 use domain::item::AssetType;
 use domain::{Name, PageSize};
-use serde_json::{Value, json};
 use store::custom_filters::{self, ASSETS_TYPES, Condition, CustomFilter};
 
 use crate::api::{Api, Doc, get};
@@ -39,25 +38,53 @@ pub fn routes(api: Api) -> Api {
                 ("page", "page number, default 1"),
             ])
             .returns("custom_filter")
-            .returns_page("custom_filters"),
+            .returns_page("custom_filters")
+            .record::<CustomFilterJson<'_>>(),
     )
 }
 
-fn render(f: &CustomFilter, tz: chrono_tz::Tz) -> Value {
-    let conditions: Vec<Value> = f
-        .conditions()
-        .iter()
-        .map(|c| json!({"status": c.status, "filter_param_val": c.value, "sub_group_param_val": c.sub_group}))
-        .collect();
-    json!({
-        "id": f.id,
-        "name": f.name,
-        "assets_type": f.assets_type,
-        "status": format!("custom_filter_{}", f.id),
-        "conditions": conditions,
-        "created_at": moment(f.created_at, tz),
-        "updated_at": moment(f.updated_at, tz),
-    })
+/// A custom filter as the contract shows it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = CustomFilter)]
+struct CustomFilterJson<'a> {
+    id: i64,
+    name: &'a str,
+    #[schema(value_type = String, pattern = "^(fixed_assets|volatile_assets|stock_assets)$")]
+    assets_type: &'a str,
+    /// What a list's `status` takes to apply it: `custom_filter_<id>`.
+    #[schema(pattern = "^custom_filter_[0-9]+$")]
+    status: String,
+    conditions: Vec<FilterCondition>,
+    created_at: views::Moment,
+    updated_at: views::Moment,
+}
+
+/// One built-in filter of a custom filter.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+struct FilterCondition {
+    status: String,
+    filter_param_val: Option<String>,
+    sub_group_param_val: Option<String>,
+}
+
+fn render(f: &CustomFilter, tz: chrono_tz::Tz) -> CustomFilterJson<'_> {
+    CustomFilterJson {
+        id: f.id,
+        name: &f.name,
+        assets_type: &f.assets_type,
+        status: format!("custom_filter_{}", f.id),
+        conditions: f
+            .conditions()
+            .into_iter()
+            .map(|c| FilterCondition {
+                status: c.status,
+                filter_param_val: c.value,
+                sub_group_param_val: c.sub_group,
+            })
+            .collect(),
+        created_at: moment(f.created_at, tz),
+        updated_at: moment(f.updated_at, tz),
+    }
 }
 
 fn assets_type(raw: Option<&str>) -> Result<&'static str, String> {

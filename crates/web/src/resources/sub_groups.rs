@@ -3,7 +3,6 @@
 
 use axum::extract::State;
 use domain::PageSize;
-use serde_json::{Value, json};
 use store::sub_groups::{self, SubGroup, SubGroupInput};
 
 use crate::api::{Api, Doc, get, post};
@@ -28,34 +27,50 @@ pub fn routes(api: Api) -> Api {
     api.route(
         "/groups/{group_id}/sub_groups",
         post(create),
-        Doc::new("Subgroups", "Create a subgroup under a group").form("sub_group", FIELDS).returns("sub_group"),
+        Doc::new("Subgroups", "Create a subgroup under a group").form("sub_group", FIELDS).returns("sub_group").record::<SubGroupJson<'_>>(),
     )
     .route(
         "/groups/get_sub_groups",
         get(list),
         Doc::new("Subgroups", "List subgroups of the company or of one group, 25 a page")
             .query(&[("group_id", "only this group's subgroups"), ("page", "page number, default 1")])
-            .returns_page("sub_groups"),
+            .returns_page("sub_groups")
+            .record::<SubGroupJson<'_>>(),
     )
     .route(
         "/groups/{group_id}/sub_groups/{id}",
         get(details).put_or_patch(update).delete(delete),
         Doc::new("Subgroups", "Subgroup details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has child subgroups or items)")
             .form("sub_group", FIELDS)
-            .returns("sub_group"),
+            .returns("sub_group")
+            .record::<SubGroupJson<'_>>(),
     )
 }
 
-pub fn render(s: &SubGroup, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": s.id,
-        "group_id": s.group_id,
-        "parent_id": s.parent_id,
-        "name": s.name,
-        "description": s.description,
-        "created_at": moment(s.created_at, tz),
-        "updated_at": moment(s.updated_at, tz),
-    })
+/// A subgroup as the contract shows it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = SubGroup)]
+pub struct SubGroupJson<'a> {
+    id: i64,
+    group_id: i64,
+    /// The subgroup it sits under, if any.
+    parent_id: Option<i64>,
+    name: &'a str,
+    description: Option<&'a str>,
+    created_at: views::Moment,
+    updated_at: views::Moment,
+}
+
+pub fn render(s: &SubGroup, tz: chrono_tz::Tz) -> SubGroupJson<'_> {
+    SubGroupJson {
+        id: s.id,
+        group_id: s.group_id,
+        parent_id: s.parent_id,
+        name: &s.name,
+        description: s.description.as_deref(),
+        created_at: moment(s.created_at, tz),
+        updated_at: moment(s.updated_at, tz),
+    }
 }
 
 fn read_input(params: &Params) -> Result<SubGroupInput, ApiError> {

@@ -1,7 +1,7 @@
 //! `/assets/filter.api`: every status value with its `filter_param_val`, and custom
 //! filters.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 
 both!(
@@ -398,13 +398,16 @@ async fn custom_filters_are_defined_listed_and_used(kind: Kind) {
             ],
         )
         .await;
-    let f = res.into_body(StatusCode::OK)["custom_filter"].clone();
+    let created = res.into_body(StatusCode::OK);
+    assert_documented("/custom_filters.api", "post", &created);
+    let f = created["custom_filter"].clone();
     let id = f["id"].as_i64().unwrap();
     assert_eq!(f["status"], format!("custom_filter_{id}"));
     let listed = app
         .get("/custom_filters.api?assets_type=fixed_assets")
         .await
         .into_body(StatusCode::OK);
+    assert_documented("/custom_filters.api", "get", &listed);
     assert_eq!(listed["custom_filters"][0]["id"], id);
     let none = app
         .get("/custom_filters.api?assets_type=stock_assets")

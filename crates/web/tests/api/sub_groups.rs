@@ -1,8 +1,9 @@
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 both!(
+    answers_are_the_documented_record,
     create_under_a_group_and_read,
     create_validates_name_group_and_parent,
     parent_must_be_in_the_same_group,
@@ -581,4 +582,59 @@ async fn other_companies_cannot_see_or_touch_a_subgroup(kind: Kind) {
         before,
         "untouched by the other company"
     );
+}
+
+/// Every answer carrying a subgroup matches the document's `SubGroup`.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let top = app
+        .post(
+            &format!("/groups/{group}/sub_groups.api"),
+            &[("sub_group[name]", "Lenses")],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/groups/{group_id}/sub_groups.api", "post", &top);
+    let parent = top["sub_group"]["id"].to_string();
+    let child = app
+        .post(
+            &format!("/groups/{group}/sub_groups.api"),
+            &[
+                ("sub_group[name]", "Primes"),
+                ("sub_group[parent_id]", &parent),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(child["sub_group"]["parent_id"].to_string(), parent);
+    let path = format!(
+        "/groups/{group}/sub_groups/{}.api",
+        child["sub_group"]["id"]
+    );
+    let documented = "/groups/{group_id}/sub_groups/{id}.api";
+    assert_documented(
+        documented,
+        "get",
+        &app.get(&path).await.into_body(StatusCode::OK),
+    );
+    let updated = app
+        .put(
+            &path,
+            &[
+                ("sub_group[name]", "Prime lenses"),
+                ("sub_group[description]", "Fixed focal length"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(documented, "put", &updated);
+    let page = app
+        .get(&format!("/groups/get_sub_groups.api?group_id={group}"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(page["sub_groups"].as_array().unwrap().len(), 2);
+    assert_documented("/groups/get_sub_groups.api", "get", &page);
+    let deleted = app.delete(&path).await.into_body(StatusCode::OK);
+    assert_documented(documented, "delete", &deleted);
 }
