@@ -5,7 +5,6 @@
 use axum::extract::State;
 use domain::payment::PaymentKind;
 use domain::{Name, PageSize, Vocabulary};
-use serde_json::{Value, json};
 use store::payment_options::{self, PaymentOption};
 
 use crate::api::{Api, Doc, get};
@@ -36,17 +35,29 @@ pub fn routes(api: Api) -> Api {
         )
         .query(&[("page", "page number, default 1")])
         .returns("payment_option")
-        .returns_page("payment_options"),
+        .returns_page("payment_options")
+        .record::<PaymentOptionJson<'_>>(),
     )
 }
 
-fn render(o: &PaymentOption, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": o.id,
-        "name": o.name,
-        "kind": o.kind.as_str(),
-        "created_at": moment(o.created_at, tz),
-    })
+/// A payment option as the contract shows it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = PaymentOption)]
+struct PaymentOptionJson<'a> {
+    id: i64,
+    name: &'a str,
+    #[schema(value_type = String, pattern = "^(cash|check|credit_card|other)$")]
+    kind: &'static str,
+    created_at: views::Moment,
+}
+
+fn render(o: &PaymentOption, tz: chrono_tz::Tz) -> PaymentOptionJson<'_> {
+    PaymentOptionJson {
+        id: o.id,
+        name: &o.name,
+        kind: o.kind.as_str(),
+        created_at: moment(o.created_at, tz),
+    }
 }
 
 async fn create(

@@ -573,6 +573,7 @@ async fn a_new_company_has_cash_check_and_credit_card(kind: Kind) {
     let app = TestApp::new(kind).await;
     let res = app.get("/payment_options.api").await;
     let body = res.into_body(StatusCode::OK);
+    assert_documented("/payment_options.api", "get", &body);
     let options: Vec<Value> = body["payment_options"]
         .as_array()
         .unwrap()
@@ -605,6 +606,7 @@ async fn payment_options_are_added_with_unique_names_whatever_their_case(kind: K
             &[("payment_option[name]", " Bank Transfer ")],
         )
         .await;
+    assert_documented("/payment_options.api", "post", res.expect(StatusCode::OK));
     let transfer = res.expect(StatusCode::OK)["payment_option"].clone();
     let id = transfer["id"].as_i64().unwrap();
     assert_eq!(
