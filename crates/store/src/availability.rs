@@ -12,7 +12,7 @@ use domain::item::{AssetType, ItemState, start_of_day};
 use domain::order::OrderState;
 use domain::refusal::Conflict;
 use domain::{CompanyId, Vocabulary};
-use sea_query::{Cond, Expr, ExprTrait, Query, QueryStatementBuilder};
+use sea_query::{Cond, Expr, ExprTrait, Query};
 
 use crate::items::{self, Locked};
 use crate::{StoreError, Tx};
@@ -120,18 +120,10 @@ async fn order_holds(
         asset_type: String,
     }
     let l = |c: &'static str| ("order_line_items", c);
-    // The line's order, looked up by its key for each line: a join's plan varies with
-    // the tables' statistics (scanning the company's orders for each line when there
-    // are none yet, 40 times slower), under the item's lock.
-    let of_order = |c: &'static str| {
-        let order = Query::select()
-            .from_as("orders", "o")
-            .column(("o", c))
-            .and_where(Expr::col(("o", "company_id")).equals(l("company_id")))
-            .and_where(Expr::col(("o", "id")).equals(l("order_id")))
-            .to_owned();
-        Expr::SubQuery(None, Box::new(order.into_sub_query_statement()))
-    };
+    // The line's order by its key (`crate::by_key`), not joined: under the item's lock,
+    // a join planned without statistics scanned the company's orders for each line.
+    let of_order =
+        |c: &'static str| crate::by_key("orders", Expr::col(("orders", c)), l("order_id"));
     let rented_out = OrderState::CheckedOut.as_str();
     let stmt = Query::select()
         .from("order_line_items")
@@ -244,10 +236,11 @@ async fn stock_holds(
             ]
             .map(li),
         )
-        // By its key for each line, as `order_holds` looks up orders.
         .expr_as(
-            Expr::cust(
-                r#"(SELECT "m"."first_name" || ' ' || "m"."last_name" FROM "members" "m" WHERE "m"."company_id" = "stock_line_items"."company_id" AND "m"."id" = "stock_line_items"."member_id")"#,
+            crate::by_key(
+                "members",
+                Expr::cust(r#""members"."first_name" || ' ' || "members"."last_name""#),
+                li("member_id"),
             ),
             "member_name",
         )

@@ -238,6 +238,25 @@ pub(crate) fn constant(value: impl Into<sea_query::Value>) -> sea_query::Expr {
     sea_query::Expr::Constant(value.into())
 }
 
+/// `value` (an expression over `table`'s columns) of the row of `table` that column
+/// `refers` (`(owner table, column)`) names, in the owner's company: a correlated
+/// subquery, looked up by primary key for each row. Its plan is the same whatever the
+/// tables' statistics, where a join's may scan the company's rows for each row.
+pub(crate) fn by_key(
+    table: &'static str,
+    value: sea_query::Expr,
+    (owner, column): (&'static str, &'static str),
+) -> sea_query::Expr {
+    use sea_query::{Expr, ExprTrait, Query, QueryStatementBuilder};
+    let row = Query::select()
+        .from(table)
+        .expr(value)
+        .and_where(Expr::col((table, "company_id")).equals((owner, "company_id")))
+        .and_where(Expr::col((table, "id")).equals((owner, column)))
+        .to_owned();
+    Expr::SubQuery(None, Box::new(row.into_sub_query_statement()))
+}
+
 /// A select on one of a company's tables, already scoped to the company.
 pub(crate) fn scoped(
     table: &'static str,
