@@ -671,12 +671,18 @@ impl Tally {
     }
 }
 
+/// `/openapi.json`, built and read once for the test binary.
+pub fn openapi_document() -> &'static Value {
+    static DOCUMENT: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    DOCUMENT.get_or_init(|| serde_json::from_str(&web::openapi_json()).expect("the document"))
+}
+
 /// `body`, a 200 answer of `method` on `path` (as the document writes it:
 /// `/locations/{id}.api`), matches the schema `/openapi.json` gives it, references
 /// resolved: every field named, of its type, and none the document does not list
 /// where the record has a typed view.
 pub fn assert_documented(path: &str, method: &str, body: &Value) {
-    let mut root: Value = serde_json::from_str(&web::openapi_json()).expect("the document");
+    let mut root = openapi_document().clone();
     let pointer = format!(
         "#/paths/{}/{method}/responses/200/content/application~1json/schema",
         path.replace('~', "~0").replace('/', "~1")

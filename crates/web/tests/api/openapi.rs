@@ -3,7 +3,8 @@
 //! shows as the paths it touches. After an intended change, run
 //! `UPDATE_SNAPSHOTS=1 cargo test -p web --test api openapi::` and review the diff.
 
-use std::collections::BTreeMap;
+use crate::common::openapi_document;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The snapshot's files: `_document.json` (everything but the paths) and one per path,
 /// named after it (`/locations/{id}.api` → `locations~{id}.api.json`).
@@ -24,7 +25,7 @@ fn snapshot_files(doc: &serde_json::Value) -> BTreeMap<String, String> {
 
 #[test]
 fn openapi_matches_snapshot() {
-    let files = snapshot_files(&document());
+    let files = snapshot_files(openapi_document());
     // The directory cargo runs the test in, not the one it was compiled in: with a shared
     // target directory a test binary built in another checkout can be reused here.
     let dir = std::env::var("CARGO_MANIFEST_DIR")
@@ -46,7 +47,7 @@ fn openapi_matches_snapshot() {
             std::fs::read_to_string(entry.path()).unwrap_or_default(),
         );
     }
-    let changed: Vec<&String> = files
+    let changed: BTreeSet<&String> = files
         .keys()
         .chain(stored.keys())
         .filter(|name| files.get(*name) != stored.get(*name))
@@ -59,7 +60,7 @@ fn openapi_matches_snapshot() {
 
 #[test]
 fn every_route_is_documented_with_its_methods() {
-    let doc: serde_json::Value = serde_json::from_str(&web::openapi_json()).unwrap();
+    let doc = openapi_document();
     let paths = doc["paths"].as_object().unwrap();
     for (path, methods) in [
         ("/locations.api", &["post"][..]),
@@ -91,10 +92,6 @@ fn every_route_is_documented_with_its_methods() {
     }
 }
 
-fn document() -> serde_json::Value {
-    serde_json::from_str(&web::openapi_json()).unwrap()
-}
-
 /// Every API operation with its path and method.
 fn api_operations(doc: &serde_json::Value) -> Vec<(String, String, serde_json::Value)> {
     let mut ops = Vec::new();
@@ -111,8 +108,8 @@ fn api_operations(doc: &serde_json::Value) -> Vec<(String, String, serde_json::V
 
 #[test]
 fn every_operation_documents_the_statuses_the_server_answers() {
-    let doc = document();
-    let ops = api_operations(&doc);
+    let doc = openapi_document();
+    let ops = api_operations(doc);
     assert!(ops.len() > 50, "{} operations", ops.len());
     for (path, method, op) in ops {
         let responses = op["responses"].as_object().unwrap();
@@ -159,7 +156,7 @@ fn every_operation_documents_the_statuses_the_server_answers() {
 
 #[test]
 fn errors_are_a_message_and_field_problems() {
-    let error = &document()["components"]["schemas"]["Error"];
+    let error = &openapi_document()["components"]["schemas"]["Error"];
     assert_eq!(error["required"], serde_json::json!(["message"]));
     assert_eq!(error["properties"]["message"]["type"], "string");
     let errors = &error["properties"]["errors"];
@@ -170,7 +167,7 @@ fn errors_are_a_message_and_field_problems() {
 
 #[test]
 fn lists_answer_pages_and_writes_answer_the_record() {
-    let doc = document();
+    let doc = openapi_document();
     let members = &doc["paths"]["/members.api"];
     let page = &members["get"]["responses"]["200"]["content"]["application/json"]["schema"];
     assert_eq!(
@@ -187,7 +184,7 @@ fn lists_answer_pages_and_writes_answer_the_record() {
 
 #[test]
 fn parameters_have_their_real_types() {
-    let doc = document();
+    let doc = openapi_document();
     let param = |path: &str, method: &str, name: &str| -> serde_json::Value {
         doc["paths"][path][method]["parameters"]
             .as_array()
@@ -253,7 +250,7 @@ fn parameters_have_their_real_types() {
 
 #[test]
 fn the_token_is_the_security_scheme_and_healthz_needs_none() {
-    let doc = document();
+    let doc = openapi_document();
     let scheme = &doc["components"]["securitySchemes"]["token"];
     assert_eq!(scheme["type"], "apiKey");
     assert_eq!(scheme["in"], "header");
