@@ -597,12 +597,11 @@ fn operation(route: &Documented, method: &HttpMethod) -> Operation {
     for p in route.doc.params.iter().filter(|p| !p.write_only) {
         let next = parameter(p, method);
         match query.iter_mut().find(|q| q.name == next.name) {
+            // Each field of a map describes itself (`parameter`).
             Some(same) => {
+                let first = same.description.take().unwrap_or_default();
                 let more = next.description.unwrap_or_default();
-                same.description = Some(match same.description.take() {
-                    Some(first) if !more.is_empty() => format!("{first}; {more}"),
-                    first => first.unwrap_or(more),
-                });
+                same.description = Some(format!("{first}; {more}"));
             }
             None => query.push(next),
         }
