@@ -36,3 +36,21 @@ pub(crate) fn assert_words_read_back<V: Vocabulary + std::fmt::Debug>() {
     }
     assert_eq!(V::parse("no such word"), None);
 }
+
+/// Whether a record is in use: `active` or `inactive` (a location's `status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activity {
+    Active,
+    Inactive,
+}
+
+impl Vocabulary for Activity {
+    const ALL: &'static [Self] = &[Activity::Active, Activity::Inactive];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Activity::Active => "active",
+            Activity::Inactive => "inactive",
+        }
+    }
+}

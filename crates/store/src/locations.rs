@@ -1,8 +1,7 @@
 //! Locations: a tree per company (parent_id), active or inactive.
 
 use chrono::{DateTime, Utc};
-use domain::Vocabulary;
-use domain::{Change, CompanyId, Name, Page};
+use domain::{Change, CompanyId, Name, Page, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query, SelectStatement, Values};
 
 use crate::counters::{self, Sequence};
@@ -89,6 +88,22 @@ pub enum StatusFilter {
     All,
     Active,
     Inactive,
+}
+
+impl Vocabulary for StatusFilter {
+    const ALL: &'static [Self] = &[
+        StatusFilter::All,
+        StatusFilter::Active,
+        StatusFilter::Inactive,
+    ];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            StatusFilter::All => "all",
+            StatusFilter::Active => "active",
+            StatusFilter::Inactive => "inactive",
+        }
+    }
 }
 
 fn scoped(company: CompanyId) -> SelectStatement {

@@ -17,6 +17,7 @@ use utoipa::openapi::{
     Required, Response, ResponseBuilder, Schema,
 };
 
+use crate::input::{Input, Shape as InputShape};
 use crate::routing::API_PREFIX;
 use crate::state::AppState;
 
@@ -32,6 +33,9 @@ pub struct Doc {
     list: Option<String>,
     /// The typed view of the record it answers, when the route names one.
     view: Option<View>,
+    /// The typed view of the whole 200 body, for an answer that is no record, page or
+    /// list of one.
+    body: Option<View>,
 }
 
 /// A record's typed view: the name of its schema among the document's components, and
@@ -41,19 +45,74 @@ struct View {
     schemas: Vec<(String, RefOr<Schema>)>,
 }
 
+impl View {
+    fn of<V: utoipa::ToSchema>() -> Self {
+        let name = V::name().into_owned();
+        // The view is all the record shows: a key it does not list is a fault, unless
+        // its schema says what other keys hold (custom fields shown as keys).
+        let mut own = V::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut own
+            && object.additional_properties.is_none()
+        {
+            object.additional_properties = Some(Box::new(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
+            ));
+        }
+        let mut schemas = vec![(name.clone(), own)];
+        V::schemas(&mut schemas);
+        View { name, schemas }
+    }
+
+    fn reference(&self) -> serde_json::Value {
+        json!({"$ref": format!("#/components/schemas/{}", self.name)})
+    }
+}
+
 /// A documented parameter: a field of the record being written (`location[name]`,
 /// sent by writes only) or a parameter every method of the route reads.
 struct Param {
     name: String,
     description: String,
     write_only: bool,
+    /// The schema and rule of a typed input's field; `None` where the description is
+    /// all there is (read by `value_schema`).
+    typed: Option<Typed>,
+}
+
+struct Typed {
+    required: bool,
+    schema: serde_json::Value,
 }
 
 impl Param {
-    /// A field described as "required" is required on create (POST), and on updates
-    /// too when described as "required on create and update". "required unless ..."
-    /// depends on other fields, so it is left optional (the 422 names it).
+    fn of_input<I: Input>(write_only: bool) -> Vec<Param> {
+        I::fields()
+            .into_iter()
+            .map(|f| Param {
+                name: match (I::RESOURCE, f.shape) {
+                    ("", InputShape::Scalar) => f.name.to_owned(),
+                    ("", InputShape::List) => format!("{}[]", f.name),
+                    (resource, InputShape::Scalar) => format!("{resource}[{}]", f.name),
+                    (resource, InputShape::List) => format!("{resource}[{}][]", f.name),
+                },
+                description: f.description.to_owned(),
+                write_only,
+                typed: Some(Typed {
+                    required: f.required,
+                    schema: f.schema,
+                }),
+            })
+            .collect()
+    }
+
+    /// A typed field is required as its type says (on the methods that read it). Of
+    /// the others, one described as "required" is required on create (POST), and on
+    /// updates too when described as "required on create and update". "required
+    /// unless ..." depends on other fields, so it is left optional (the 422 names it).
     fn required_by(&self, method: &HttpMethod) -> bool {
+        if let Some(typed) = &self.typed {
+            return typed.required;
+        }
         let d = &self.description;
         match method {
             HttpMethod::Post => d.starts_with("required") && !d.starts_with("required unless"),
@@ -74,6 +133,7 @@ impl Doc {
             list: None,
             fields: Vec::new(),
             view: None,
+            body: None,
         }
     }
 
@@ -81,17 +141,14 @@ impl Doc {
     /// serialized from `V`: the document shows every field of it, with types and
     /// nullability, from the same definition.
     pub fn record<V: utoipa::ToSchema>(mut self) -> Self {
-        let name = V::name().into_owned();
-        // The view is all the record shows: a key it does not list is a fault.
-        let mut own = V::schema();
-        if let RefOr::T(Schema::Object(object)) = &mut own {
-            object.additional_properties = Some(Box::new(
-                utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
-            ));
-        }
-        let mut schemas = vec![(name.clone(), own)];
-        V::schemas(&mut schemas);
-        self.view = Some(View { name, schemas });
+        self.view = Some(View::of::<V>());
+        self
+    }
+
+    /// The whole 200 body is serialized from `B`: an answer that is no record, page or
+    /// list of records (`{"location_id": 1, "quantities_by_asset_ids": {...}}`).
+    pub fn answers<B: utoipa::ToSchema>(mut self) -> Self {
+        self.body = Some(View::of::<B>());
         self
     }
 
@@ -102,7 +159,21 @@ impl Doc {
             name: format!("{resource}[{f}]"),
             description: (*d).to_owned(),
             write_only: true,
+            typed: None,
         }));
+        self
+    }
+
+    /// The fields of `I`, read by the route's writes (POST, PUT, PATCH): their names,
+    /// schemas and whether they must be sent come from the type that parses them.
+    pub fn input<I: Input>(mut self) -> Self {
+        self.params.extend(Param::of_input::<I>(true));
+        self
+    }
+
+    /// The parameters of `I`, read by every method of the route (a list's filters).
+    pub fn params<I: Input>(mut self) -> Self {
+        self.params.extend(Param::of_input::<I>(false));
         self
     }
 
@@ -111,6 +182,7 @@ impl Doc {
             name: (*n).to_owned(),
             description: (*d).to_owned(),
             write_only: false,
+            typed: None,
         }));
         self
     }
@@ -323,8 +395,11 @@ fn success_schema(doc: &Doc, method: &HttpMethod) -> serde_json::Value {
     // A record with a typed view is its schema; of the others, the `id` is an integer
     // (saying so lets clients, and schemathesis's links, follow a created record to its
     // own paths).
+    if let Some(body) = &doc.body {
+        return body.reference();
+    }
     let record = match &doc.view {
-        Some(view) => json!({"$ref": format!("#/components/schemas/{}", view.name)}),
+        Some(view) => view.reference(),
         None => json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}}),
     };
     // A route documented only as a page (`/members/{id}/checked_out_items`, which the
@@ -375,6 +450,14 @@ enum Shape {
 /// description starting with "boolean" a boolean (every spelling docs/api.md lists is
 /// accepted), `lati` and `longi` decimals in their ranges. Everything else is text.
 fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
+    if let Some(typed) = &p.typed {
+        let shape = if p.name.ends_with("[]") {
+            Shape::List
+        } else {
+            Shape::Scalar
+        };
+        return (shape, typed.schema.clone());
+    }
     if let Some(list) = p.name.strip_suffix("[]") {
         let item = if list.trim_end_matches(']').ends_with("_ids") {
             json!({"type": "integer", "minimum": 1})
@@ -663,7 +746,9 @@ fn document(routes: &[Documented]) -> OpenApi {
             .build(),
     );
     let mut components = ComponentsBuilder::new().schema("Error", error_schema());
-    let views = routes.iter().filter_map(|r| r.doc.view.as_ref());
+    let views = routes
+        .iter()
+        .flat_map(|r| r.doc.view.iter().chain(r.doc.body.iter()));
     for (name, schema) in views.flat_map(|v| v.schemas.iter()) {
         components = components.schema(name.clone(), schema.clone());
     }

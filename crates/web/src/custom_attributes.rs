@@ -189,3 +189,20 @@ pub fn write<M: SerializeMap>(
     }
     out.entry("custom_attributes", &values)
 }
+
+/// For the document: what the keys of a record beyond its own hold, the values of
+/// custom fields under their names (with `include_custom_fields`), always text. A
+/// view whose serializer ends with [`write`] sets its schema's `additionalProperties`
+/// to this, and documents `custom_attributes` as a map of text.
+pub fn extra_keys() -> utoipa::openapi::schema::AdditionalProperties<utoipa::openapi::schema::Schema>
+{
+    use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+    AdditionalProperties::RefOr(
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "A custom field's value, under the field's name (with include_custom_fields)",
+            ))
+            .into(),
+    )
+}

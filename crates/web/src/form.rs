@@ -40,8 +40,14 @@ impl<'a> Form<'a> {
         }
     }
 
-    fn path(&self, field: &str) -> String {
-        format!("{}[{}]", self.resource, field)
+    /// The parameter's name as sent: `location[name]`, or `page` for a form of no
+    /// resource.
+    pub(crate) fn path(&self, field: &str) -> String {
+        if self.resource.is_empty() {
+            field.to_owned()
+        } else {
+            format!("{}[{}]", self.resource, field)
+        }
     }
 
     fn raw(&self, field: &str) -> Option<&'a str> {
@@ -373,6 +379,20 @@ impl<'a> Form<'a> {
 
     pub fn params(&self) -> &'a Params {
         self.params
+    }
+
+    /// Ends reading a typed input: the value, or a 422 naming every bad field. Every
+    /// reader records a problem when it gives `None`, so a `None` without one is a fault
+    /// of the reader (a 500, never a value half read).
+    pub fn finish_with<T>(self, value: Option<T>) -> Result<T, ApiError> {
+        match (value, self.errors.is_empty()) {
+            (Some(value), true) => Ok(value),
+            (None, true) => Err(ApiError::Internal(format!(
+                "reading {}: a field gave nothing and named no problem",
+                self.resource
+            ))),
+            (_, false) => Err(ApiError::Invalid(self.errors)),
+        }
     }
 
     /// Ends reading: a 422 naming every bad field, or nothing.

@@ -11,6 +11,7 @@ pub mod custom_attributes;
 pub mod error;
 pub mod form;
 pub mod ids;
+pub mod input;
 mod json;
 pub mod metrics;
 pub mod observe;

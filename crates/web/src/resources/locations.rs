@@ -1,29 +1,30 @@
 //! Locations: `/locations.api`, `/locations/get_line_item_locations.api`,
 //! `/locations/{id}.api`, activate, deactivate, `quantities_by_asset_ids`.
 
-use axum::Json;
+use std::collections::BTreeMap;
+
 use axum::extract::State;
-use domain::{Change, PageSize};
+use domain::vocabulary::Activity;
+use domain::{Change, Name, Page, PageSize};
 use serde::Serialize;
-use serde_json::{Value, json};
 use store::locations::{self, Location, LocationFields, StatusFilter};
 
 use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::Form;
 use crate::ids::{Id, kind};
+use crate::input::{AnyName, Country, Input, PageNumber, RecordId, Word};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
 
 pub fn routes(api: Api) -> Api {
-    api.route("/locations", post(create), Doc::new("Locations", "Create a location").form("location", FIELDS).returns("location").record::<LocationJson<'_>>())
+    api.route("/locations", post(create), Doc::new("Locations", "Create a location").input::<NewLocation>().returns("location").record::<LocationJson<'_>>())
         .route(
             "/locations/get_line_item_locations",
             get(list),
             Doc::new("Locations", "List locations, 25 a page")
-                .query(&[("status", "all (default), active or inactive"), ("page", "page number, default 1"), ("include_custom_fields", "boolean")])
+                .params::<ListQuery>()
                 .returns_page("locations")
                 .record::<LocationJson<'_>>(),
         )
@@ -31,8 +32,8 @@ pub fn routes(api: Api) -> Api {
             "/locations/{id}",
             get(details).put_or_patch(update),
             Doc::new("Locations", "Location details (GET) or update (PUT or PATCH; location[name] required)")
-                .form("location", FIELDS)
-                .query(&[("include_custom_fields", "boolean")])
+                .input::<LocationInput>()
+                .params::<DetailsQuery>()
                 .returns("location")
                 .record::<LocationJson<'_>>(),
         )
@@ -40,7 +41,7 @@ pub fn routes(api: Api) -> Api {
             "/locations/{id}/activate",
             put_or_patch(activate),
             Doc::new("Locations", "Activate a location; activate_all_children_locations=1 activates its subtree (PUT or PATCH)")
-                .query(&[("activate_all_children_locations", "0 or 1")])
+                .params::<ActivateQuery>()
                 .returns("location")
                 .record::<LocationJson<'_>>(),
         )
@@ -48,28 +49,88 @@ pub fn routes(api: Api) -> Api {
         .route(
             "/locations/{id}/quantities_by_asset_ids",
             get(quantities),
-            Doc::new("Locations", "Stock quantities held at the location, by asset number").returns("quantities_by_asset_ids"),
+            Doc::new("Locations", "Stock quantities held at the location, by asset number").answers::<QuantitiesJson>(),
         )
 }
 
-const FIELDS: &[(&str, &str)] = &[
-    (
-        "name",
-        "required (any length: the 3-character minimum is for items, groups and subgroups)",
-    ),
-    ("description", "text"),
-    ("street1", "text"),
-    ("street2", "text"),
-    ("city", "text"),
-    ("state", "text"),
-    ("zipcode", "text"),
-    ("country", "two-letter ISO 3166-1 code"),
-    (
-        "status",
-        "active or inactive (create only; use activate/deactivate afterwards)",
-    ),
-    ("parent_id", "id of the parent location; null clears"),
-];
+/// A location's fields, on create and update.
+#[derive(Input)]
+#[input(resource = "location")]
+struct LocationInput {
+    /// Any length from one character (the 3-character minimum is for items, groups and
+    /// subgroups).
+    #[input(format = AnyName)]
+    name: Name,
+    description: Change<String>,
+    street1: Change<String>,
+    street2: Change<String>,
+    city: Change<String>,
+    state: Change<String>,
+    zipcode: Change<String>,
+    /// Two-letter ISO 3166-1 code, any case; stored upper-case.
+    #[input(format = Country)]
+    country: Change<String>,
+    /// The id of the parent location; `null` or 0 clears (on update).
+    #[input(format = RecordId)]
+    parent_id: Change<i64>,
+}
+
+impl LocationInput {
+    fn into_parts(self, active: Option<bool>) -> (Name, LocationFields) {
+        let fields = LocationFields {
+            description: self.description,
+            street1: self.street1,
+            street2: self.street2,
+            city: self.city,
+            state: self.state,
+            zipcode: self.zipcode,
+            country: self.country,
+            parent_id: self.parent_id,
+            active,
+        };
+        (self.name, fields)
+    }
+}
+
+/// A new location: its fields and whether it starts active.
+#[derive(Input)]
+#[input(resource = "location")]
+struct NewLocation {
+    #[input(flatten)]
+    fields: LocationInput,
+    /// Active unless sent `inactive` (on create only: use activate and deactivate
+    /// afterwards).
+    #[input(format = Word<Activity>)]
+    status: Option<Activity>,
+}
+
+/// The parameters of the location list.
+#[derive(Input)]
+struct ListQuery {
+    /// Which locations: all (the default), active or inactive.
+    #[input(format = Word<StatusFilter>)]
+    status: Option<StatusFilter>,
+    #[input(format = PageNumber)]
+    page: Option<u32>,
+    /// Accepted for the hosted service's clients; locations have no custom fields.
+    #[input(rename = "include_custom_fields")]
+    _include_custom_fields: Option<bool>,
+}
+
+/// The parameters of a location's details.
+#[derive(Input)]
+struct DetailsQuery {
+    /// Accepted for the hosted service's clients; locations have no custom fields.
+    #[input(rename = "include_custom_fields")]
+    _include_custom_fields: Option<bool>,
+}
+
+/// The parameters of activation.
+#[derive(Input)]
+struct ActivateQuery {
+    /// Activates the location's whole subtree too.
+    activate_all_children_locations: Option<bool>,
+}
 
 /// A location as the contract shows it.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -111,47 +172,17 @@ pub fn render(l: &Location, tz: chrono_tz::Tz) -> LocationJson<'_> {
     }
 }
 
-fn read_fields(
-    params: &Params,
-    creating: bool,
-) -> Result<(domain::Name, LocationFields), ApiError> {
-    let mut form = Form::new(params, "location");
-    let name = form.name("name", domain::Name::parse_required);
-    let mut fields = LocationFields {
-        description: form.text("description"),
-        street1: form.text("street1"),
-        street2: form.text("street2"),
-        city: form.text("city"),
-        state: form.text("state"),
-        zipcode: form.text("zipcode"),
-        country: form.country("country"),
-        parent_id: form.id("parent_id"),
-        active: None,
-    };
-    if creating {
-        if fields.parent_id == Change::Clear {
-            fields.parent_id = Change::Keep;
-        }
-        fields.active = match params.get("location[status]") {
-            None => None,
-            Some("active") => Some(true),
-            Some("inactive") => Some(false),
-            Some(_) => {
-                form.error("status", "must be active or inactive");
-                None
-            }
-        };
-    }
-    form.finish()?;
-    Ok((name.expect("a missing name is reported by finish"), fields))
-}
-
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let (name, fields) = read_fields(&params, true)?;
+    let NewLocation { fields, status } = NewLocation::parse(&params)?;
+    let (name, mut fields) = fields.into_parts(status.map(|s| s == Activity::Active));
+    // A new location has no parent to clear.
+    if fields.parent_id == Change::Clear {
+        fields.parent_id = Change::Keep;
+    }
     let location = locations::create(state.db(), company.id, name, fields).await?;
     Ok(views::one("location", render(&location, company.time_zone)))
 }
@@ -161,14 +192,9 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let status = match params.get("status") {
-        None | Some("all") => StatusFilter::All,
-        Some("active") => StatusFilter::Active,
-        Some("inactive") => StatusFilter::Inactive,
-        Some(_) => return Err(ApiError::field("status", "must be all, active or inactive")),
-    };
-    views::flag(&params, "include_custom_fields")?;
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let query = ListQuery::parse(&params)?;
+    let page = Page::new(query.page.unwrap_or(1), PageSize::DEFAULT);
+    let status = query.status.unwrap_or(StatusFilter::All);
     let records = locations::list(state.db(), company.id, status, page).await?;
     Ok(views::paged("locations", page, &records, |l| {
         render(l, company.time_zone)
@@ -181,7 +207,7 @@ async fn details(
     Id(id, _): Id<kind::Location>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    views::flag(&params, "include_custom_fields")?;
+    DetailsQuery::parse(&params)?;
     let location = locations::find(state.db(), company.id, id).await?;
     Ok(views::one("location", render(&location, company.time_zone)))
 }
@@ -192,7 +218,7 @@ async fn update(
     Id(id, _): Id<kind::Location>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let (name, fields) = read_fields(&params, false)?;
+    let (name, fields) = LocationInput::parse(&params)?.into_parts(None);
     let location = locations::update(state.db(), company.id, id, name, fields).await?;
     Ok(views::one("location", render(&location, company.time_zone)))
 }
@@ -203,7 +229,9 @@ async fn activate(
     Id(id, _): Id<kind::Location>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let with_children = views::flag(&params, "activate_all_children_locations")?;
+    let with_children = ActivateQuery::parse(&params)?
+        .activate_all_children_locations
+        .unwrap_or(false);
     let location = locations::activate(state.db(), company.id, id, with_children).await?;
     Ok(views::one("location", render(&location, company.time_zone)))
 }
@@ -217,17 +245,26 @@ async fn deactivate(
     Ok(views::one("location", render(&location, company.time_zone)))
 }
 
+/// The stock a location holds.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = LocationQuantities)]
+struct QuantitiesJson {
+    location_id: i64,
+    /// The quantity held of each item, by the item's number (`sequence_num`).
+    quantities_by_asset_ids: BTreeMap<String, i64>,
+}
+
 async fn quantities(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     Id(id, _): Id<kind::Location>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let rows = locations::quantities(state.db(), company.id, id).await?;
-    let map: serde_json::Map<String, Value> = rows
-        .iter()
-        .map(|q| (q.item_sequence_num.to_string(), json!(q.quantity)))
-        .collect();
-    Ok(Json(
-        json!({"location_id": id, "quantities_by_asset_ids": map}),
-    ))
+    Ok(views::Reply::of(&QuantitiesJson {
+        location_id: id,
+        quantities_by_asset_ids: rows
+            .iter()
+            .map(|q| (q.item_sequence_num.to_string(), q.quantity))
+            .collect(),
+    }))
 }

@@ -701,3 +701,23 @@ pub fn assert_documented(path: &str, method: &str, body: &Value) {
         .collect();
     assert!(errors.is_empty(), "{method} {path}: {errors:#?}\n{body}");
 }
+
+/// Every key of `record` is a property `/openapi.json` lists for the schema `name`,
+/// apart from `custom` (custom fields shown as keys of their own, which the schema's
+/// `additionalProperties` describes): a view whose schema allows other keys still
+/// documents every key of its own.
+pub fn assert_keys_documented(name: &str, record: &Value, custom: &[&str]) {
+    let properties = openapi_document()["components"]["schemas"][name]["properties"]
+        .as_object()
+        .unwrap_or_else(|| panic!("no schema {name} with properties"));
+    let undocumented: Vec<&String> = record
+        .as_object()
+        .expect("a record")
+        .keys()
+        .filter(|k| !properties.contains_key(*k) && !custom.contains(&k.as_str()))
+        .collect();
+    assert!(
+        undocumented.is_empty(),
+        "{name}: {undocumented:?} not documented\n{record}"
+    );
+}

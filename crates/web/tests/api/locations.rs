@@ -393,10 +393,9 @@ async fn quantities_are_read_from_stock(kind: Kind) {
         .await;
     let mut expected = serde_json::json!({"7": 12, "9": 0});
     expected[here.to_string()] = serde_json::json!(1);
-    assert_eq!(
-        res.expect(StatusCode::OK)["quantities_by_asset_ids"],
-        expected
-    );
+    let body = res.into_body(StatusCode::OK);
+    assert_eq!(body["quantities_by_asset_ids"], expected);
+    assert_documented("/locations/{id}/quantities_by_asset_ids.api", "get", &body);
     app.get("/locations/55555/quantities_by_asset_ids.api")
         .await
         .expect(StatusCode::NOT_FOUND);
