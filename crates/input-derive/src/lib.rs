@@ -63,17 +63,13 @@ enum FieldKind {
 fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     let name = &input.ident;
     let mut resource = String::new();
-    let mut check: Option<syn::Path> = None;
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("input")) {
         attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("resource") {
                 resource = meta.value()?.parse::<LitStr>()?.value();
                 Ok(())
-            } else if meta.path.is_ident("check") {
-                check = Some(meta.value()?.parse::<syn::Path>()?);
-                Ok(())
             } else {
-                Err(meta.error("expected `resource = \"...\"` or `check = path`"))
+                Err(meta.error("expected `resource = \"...\"`"))
             }
         })?;
     }
@@ -121,10 +117,6 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
             }
         }
     });
-    let checked = match &check {
-        Some(path) => quote! { #path(&value, form); },
-        None => quote! {},
-    };
     // Every reader records a problem whenever it answers `None`, so `None` here always
     // comes with the 422 that names it.
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -134,9 +126,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
 
             fn read(form: &mut crate::form::Form<'_>) -> ::core::option::Option<Self> {
                 #(#reads)*
-                let value = Self { #( #idents: #idents?, )* };
-                #checked
-                ::core::option::Option::Some(value)
+                ::core::option::Option::Some(Self { #( #idents: #idents?, )* })
             }
 
             fn document(fields: &mut ::std::vec::Vec<crate::input::FieldDoc>) {

@@ -10,7 +10,7 @@
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
-use crate::form::{Form, MAX_TEXT_CHARS, parse_id};
+use crate::form::{Form, MAX_LIST_ENTRIES, MAX_TEXT_CHARS, parse_id};
 use crate::params::Params;
 
 pub use input_derive::Input;
@@ -86,8 +86,24 @@ impl FieldDoc {
     /// Left out keeps, `null` clears: the schema takes `null` beside the value.
     pub fn change<F: Format>(name: &'static str, description: &'static str) -> Self {
         let value = F::schema();
+        let any_text = value["type"] == "string"
+            && ["pattern", "enum", "format"]
+                .iter()
+                .all(|k| value.get(k).is_none());
+        let mut schema = if any_text && F::CLEARING == ["null"] {
+            // "null" is a text like any other.
+            value
+        } else {
+            json!({"anyOf": [value, {"type": "string", "enum": F::CLEARING}]})
+        };
+        if schema.get("description").is_none() {
+            schema["description"] = json!(format!(
+                "Left out keeps the stored value; {} clears it",
+                F::CLEARING.join(" or ")
+            ));
+        }
         FieldDoc {
-            schema: json!({"anyOf": [value, {"type": "string", "enum": F::CLEARING}]}),
+            schema,
             ..Self::optional::<F>(name, description)
         }
     }
@@ -175,6 +191,13 @@ impl Form<'_> {
             None => Some(domain::Change::Keep),
             Some(read) => self.take(field, read).map(domain::Change::Set),
         }
+    }
+
+    /// The value of a field when it was sent and is good, recording nothing: for a
+    /// check that spans fields, run whatever else failed so the 422 names every
+    /// problem.
+    pub fn peek<F: Format>(&self, field: &str) -> Option<F::Value> {
+        F::read(self.params(), &self.path(field))?.ok()
     }
 
     fn take<T>(&mut self, field: &str, read: Result<T, String>) -> Option<T> {
@@ -330,5 +353,143 @@ impl Scalar for PageNumber {
 
     fn schema() -> Value {
         json!({"type": "integer", "minimum": 1, "maximum": u32::MAX})
+    }
+}
+
+/// A list's `page`, when it is the list's only parameter (flattened into the others).
+#[derive(Input)]
+pub struct PageQuery {
+    /// The page, from 1 (the default).
+    #[input(format = PageNumber)]
+    pub page: Option<u32>,
+}
+
+impl PageQuery {
+    pub fn page(&self, size: domain::PageSize) -> domain::Page {
+        domain::Page::new(self.page.unwrap_or(1), size)
+    }
+}
+
+/// A percent from 0 to 100 with at most four decimal places (`8.875`), as parts per
+/// million (88750).
+pub struct Percent;
+
+impl Scalar for Percent {
+    type Value = i64;
+
+    fn parse(raw: &str) -> Result<i64, String> {
+        use rust_decimal::Decimal;
+        use rust_decimal::prelude::ToPrimitive;
+        match raw.parse::<Decimal>() {
+            Ok(d)
+                if d >= Decimal::ZERO && d <= Decimal::from(100) && d.normalize().scale() <= 4 =>
+            {
+                (d * Decimal::from(10_000)).trunc().to_i64().ok_or_else(|| {
+                    "must be a percent from 0 to 100 with at most 4 decimal places".to_owned()
+                })
+            }
+            _ => Err("must be a percent from 0 to 100 with at most 4 decimal places".to_owned()),
+        }
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "string",
+            "pattern": r"^0*(?:100(?:\.0*)?|\d{1,2}(?:\.\d{0,4}0*)?)$",
+            "description": "A percent from 0 to 100, at most 4 decimal places (8.875)",
+        })
+    }
+}
+
+/// Ids of records: repeated (`x[]=1&x[]=2`) or one comma list (`x=1,2`), at most
+/// [`MAX_LIST_ENTRIES`], each a whole number from 1; repeats are dropped (the first
+/// kept, in the order sent). Sent empty, it is an empty list.
+pub struct IdList;
+
+impl Format for IdList {
+    type Value = Vec<i64>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
+        if !params.contains(path) {
+            return None;
+        }
+        Some(
+            params
+                .list(path, MAX_LIST_ENTRIES)
+                .map_err(|too_long| too_long.to_string())
+                .and_then(|raws| ids_of(&raws)),
+        )
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "array",
+            "items": {"type": "integer", "minimum": 1},
+            "maxItems": MAX_LIST_ENTRIES,
+        })
+    }
+}
+
+/// Each of `raws` as an id, repeats dropped; every entry that is not one is named.
+fn ids_of(raws: &[String]) -> Result<Vec<i64>, String> {
+    let mut seen = std::collections::HashSet::with_capacity(raws.len());
+    let mut ids = Vec::with_capacity(raws.len());
+    let mut bad = Vec::new();
+    for raw in raws {
+        match parse_id(raw) {
+            Some(id) => {
+                if seen.insert(id) {
+                    ids.push(id);
+                }
+            }
+            None => bad.push(format!("{raw:?}")),
+        }
+    }
+    if bad.is_empty() {
+        Ok(ids)
+    } else {
+        Err(format!(
+            "must hold ids (positive whole numbers), not {}",
+            bad.join(", ")
+        ))
+    }
+}
+
+/// A day: `mm/dd/yyyy` (the spec's form) or `yyyy-mm-dd`, of the years 1900 to 9998.
+impl Scalar for chrono::NaiveDate {
+    type Value = chrono::NaiveDate;
+
+    fn parse(raw: &str) -> Result<chrono::NaiveDate, String> {
+        domain::wire::parse_date(raw).map_err(|e| e.to_string())
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "string",
+            "format": "date",
+            "pattern": r"^(?:19\d\d|[2-8]\d{3}|9[0-8]\d\d|99[0-8]\d|999[0-8])-",
+            "description": "A day of the years 1900 to 9998, yyyy-mm-dd; mm/dd/yyyy (the spec's form) is read too",
+        })
+    }
+}
+
+/// An amount of money, not negative, with at most two decimal places (`12.50`), in
+/// minor units (1250).
+pub struct Amount;
+
+impl Scalar for Amount {
+    type Value = i64;
+
+    fn parse(raw: &str) -> Result<i64, String> {
+        domain::money::Money::parse(raw).map(|m| m.minor())
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "string",
+            "pattern": r"^\s*\+?\d{1,12}(?:\.\d{0,2}0*)?\s*$",
+            "description": "An amount such as 12.50: not negative, at most two decimal places",
+        })
     }
 }

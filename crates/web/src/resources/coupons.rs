@@ -3,6 +3,7 @@
 //! `GET|PUT|PATCH /pricing_coupons/{id}.api` to read and change one.
 
 use axum::extract::State;
+use chrono::NaiveDate;
 use domain::coupon::{self, Validity, ValueType};
 use domain::pricing::CouponEffect;
 use domain::{Change, Name, PageSize, Vocabulary};
@@ -13,29 +14,10 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
+use crate::input::{Amount, AnyName, Input, PageQuery, Word};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
-
-const FIELDS: &[(&str, &str)] = &[
-    ("name", "required on create, unique in the company"),
-    ("code", "text; null clears"),
-    ("value_type", "required on create: flat or percent"),
-    (
-        "value",
-        "required on create: above 0 with at most two decimal places; an amount up to 1000000000000.00 (flat) or a percentage up to 100 (percent)",
-    ),
-    ("effect", "discount (the default) or surcharge"),
-    (
-        "valid_from",
-        "first day it may be used (mm/dd/yyyy or yyyy-mm-dd); null clears",
-    ),
-    (
-        "valid_until",
-        "last day it may be used, not before valid_from; null clears",
-    ),
-    ("active", "boolean, default true"),
-];
 
 pub fn routes(api: Api) -> Api {
     api.route(
@@ -45,8 +27,8 @@ pub fn routes(api: Api) -> Api {
             "Coupons",
             "The company's coupons, 25 a page (GET), or a new one (POST, rentrack extension)",
         )
-        .form("coupon", FIELDS)
-        .query(&[("page", "page number, default 1")])
+        .input::<NewCoupon>()
+        .params::<PageQuery>()
         .returns("coupon")
         .returns_page("coupons")
         .record::<CouponJson<'_>>(),
@@ -58,7 +40,7 @@ pub fn routes(api: Api) -> Api {
             "Coupons",
             "Coupon details (GET) or update (PUT or PATCH; fields left out are kept); rentrack extensions",
         )
-        .form("coupon", FIELDS)
+        .input::<CouponChanges>()
         .returns("coupon")
         .record::<CouponJson<'_>>(),
     )
@@ -100,59 +82,97 @@ fn render(c: &CouponRecord, tz: chrono_tz::Tz) -> CouponJson<'_> {
     }
 }
 
-/// The request's fields. `stored`: the kind of the coupon an update changes, to read
-/// a `value` sent without `value_type` (the store checks the pair again as it writes).
-fn read_input(
+/// What a coupon's create and update both take.
+#[derive(Input)]
+#[input(resource = "coupon")]
+struct CouponFields {
+    code: Change<String>,
+    /// discount (the default) or surcharge.
+    #[input(format = Word<CouponEffect>)]
+    effect: Option<CouponEffect>,
+    /// The first day it may be used; `null` clears.
+    valid_from: Change<NaiveDate>,
+    /// The last day it may be used, not before valid_from; `null` clears.
+    valid_until: Change<NaiveDate>,
+    /// Whether it may be used at all (true by default).
+    active: Option<bool>,
+}
+
+/// A new coupon.
+#[derive(Input)]
+#[input(resource = "coupon")]
+struct NewCoupon {
+    /// Unique in the company.
+    #[input(format = AnyName)]
+    name: Name,
+    /// flat (an amount) or percent.
+    #[input(format = Word<ValueType>)]
+    value_type: ValueType,
+    /// Above 0: an amount up to 1000000000000.00 (flat) or a percentage up to 100
+    /// (percent), at most two decimal places.
+    #[input(format = Amount)]
+    value: i64,
+    #[input(flatten)]
+    fields: CouponFields,
+}
+
+/// A coupon's changes: what is left out is kept.
+#[derive(Input)]
+#[input(resource = "coupon")]
+struct CouponChanges {
+    /// Unique in the company.
+    #[input(format = AnyName)]
+    name: Option<Name>,
+    /// flat (an amount) or percent; a value sent alone is of the coupon's kind.
+    #[input(format = Word<ValueType>)]
+    value_type: Option<ValueType>,
+    /// As on create, of the kind sent or the coupon's.
+    #[input(format = Amount)]
+    value: Option<i64>,
+    #[input(flatten)]
+    fields: CouponFields,
+}
+
+/// The coupon's fields read with `read`, and the checks that span fields, whatever
+/// else failed: a value within its kind's bounds (the kind sent, or `stored`: the
+/// kind of the coupon an update changes) and a period that does not end before it
+/// starts.
+fn read_coupon<T>(
     params: &Params,
-    creating: bool,
+    read: fn(&mut Form<'_>) -> Option<T>,
     stored: Option<ValueType>,
-) -> Result<CouponInput, ApiError> {
+) -> Result<T, ApiError> {
     let mut form = Form::new(params, "coupon");
-    let name = if creating {
-        form.name("name", Name::parse_required)
-    } else {
-        form.optional_name("name", Name::parse_required)
-    };
-    let code = form.text("code");
-    let value_type = form.word::<ValueType>("value_type", creating);
-    let value = match params.get("coupon[value]") {
-        None => {
-            if creating {
-                form.error("value", "can't be blank");
-            }
-            None
-        }
-        // Which kind of value it is was refused already.
-        Some(_) if form.has_errors_for("value_type") => None,
-        Some(raw) => match value_type.or(stored).map(|t| t.parse_value(raw)) {
-            Some(Ok(v)) => Some(coupon::hundredths(v)),
-            Some(Err(problem)) => {
-                form.error("value", problem);
-                None
-            }
-            None => None,
-        },
-    };
-    let effect = form.word::<CouponEffect>("effect", false);
-    let valid_from = form.date("valid_from");
-    let valid_until = form.date("valid_until");
-    if let (Change::Set(from), Change::Set(until)) = (&valid_from, &valid_until)
-        && let Err(problem) = Validity::check(Some(*from), Some(*until))
+    let input = read(&mut form);
+    let kind = form.peek::<Word<ValueType>>("value_type").or(stored);
+    if let (Some(kind), Some(value)) = (kind, form.peek::<Amount>("value"))
+        && let Err(problem) = kind.value(value)
     {
+        form.error("value", problem);
+    }
+    let from = form.peek::<NaiveDate>("valid_from");
+    if let Err(problem) = Validity::check(from, form.peek::<NaiveDate>("valid_until")) {
         form.error("valid_until", problem);
     }
-    let active = form.boolean("active");
-    form.finish()?;
-    Ok(CouponInput {
+    form.finish_with(input)
+}
+
+fn coupon_input(
+    name: Option<Name>,
+    value_type: Option<ValueType>,
+    value: Option<i64>,
+    f: CouponFields,
+) -> CouponInput {
+    CouponInput {
         name,
-        code,
+        code: f.code,
         value_type,
         value,
-        effect,
-        valid_from,
-        valid_until,
-        active,
-    })
+        effect: f.effect,
+        valid_from: f.valid_from,
+        valid_until: f.valid_until,
+        active: f.active,
+    }
 }
 
 async fn create(
@@ -160,9 +180,9 @@ async fn create(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut input = read_input(&params, true, None)?;
-    let name = input.name.take().expect("reported by finish");
-    let coupon = coupons::create(state.db(), company.id, name, input).await?;
+    let new = read_coupon(&params, NewCoupon::read, None)?;
+    let input = coupon_input(None, Some(new.value_type), Some(new.value), new.fields);
+    let coupon = coupons::create(state.db(), company.id, new.name, input).await?;
     Ok(views::one("coupon", render(&coupon, company.time_zone)))
 }
 
@@ -171,7 +191,7 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = coupons::list(state.db(), company.id, page).await?;
     Ok(views::paged("coupons", page, &records, |c| {
         render(c, company.time_zone)
@@ -205,7 +225,13 @@ async fn update(
         } else {
             None
         };
-    let input = read_input(&params, false, stored)?;
+    let changes = read_coupon(&params, CouponChanges::read, stored)?;
+    let input = coupon_input(
+        changes.name,
+        changes.value_type,
+        changes.value,
+        changes.fields,
+    );
     let coupon = coupons::update(state.db(), company.id, id, input)
         .await
         .map_err(ApiError::from_record("coupon"))?;

@@ -13,6 +13,7 @@ use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::{Form, MAX_LIST_ENTRIES};
+use crate::input::{AnyName, Format, Input, PageQuery, Scalar, Shape};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
@@ -25,18 +26,8 @@ pub fn routes(api: Api) -> Api {
         "/custom_filters",
         get(list).post(create),
         Doc::new("Fixed assets", "Custom filters of one kind of item, 25 a page (GET), or a new one (POST, rentrack extension); use one as status=custom_filter_<id>")
-            .form(
-                "custom_filter",
-                &[
-                    ("name", "required, unique for its kind of item"),
-                    ("assets_type", "required: fixed_assets, volatile_assets or stock_assets"),
-                    ("conditions][", "required, 1 to 20: each a built-in filter as status or status:filter_param_val (group:3:9 adds a subgroup); all must hold"),
-                ],
-            )
-            .query(&[
-                ("assets_type", "fixed_assets (default), volatile_assets or stock_assets"),
-                ("page", "page number, default 1"),
-            ])
+            .input::<NewCustomFilter>()
+            .params::<ListQuery>()
             .returns("custom_filter")
             .returns_page("custom_filters")
             .record::<CustomFilterJson<'_>>(),
@@ -87,15 +78,86 @@ fn render(f: &CustomFilter, tz: chrono_tz::Tz) -> CustomFilterJson<'_> {
     }
 }
 
-fn assets_type(raw: Option<&str>) -> Result<&'static str, String> {
-    match raw {
-        None => Ok("fixed_assets"),
-        Some(t) => ASSETS_TYPES
+/// A kind of item as custom filters name it: fixed_assets, volatile_assets or
+/// stock_assets.
+struct AssetsType;
+
+impl Scalar for AssetsType {
+    type Value = &'static str;
+
+    fn parse(raw: &str) -> Result<&'static str, String> {
+        ASSETS_TYPES
             .iter()
             .copied()
-            .find(|known| *known == t)
-            .ok_or_else(|| format!("must be one of {}", ASSETS_TYPES.join(", "))),
+            .find(|known| *known == raw)
+            .ok_or_else(|| format!("must be one of {}", ASSETS_TYPES.join(", ")))
     }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "string", "enum": ASSETS_TYPES})
+    }
+}
+
+/// A filter's conditions as sent: 1 to [`MAX_CONDITIONS`] texts, each a built-in
+/// filter as `status` or `status:filter_param_val` (`group:3:9` adds a subgroup).
+struct Conditions;
+
+impl Format for Conditions {
+    type Value = Vec<String>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<String>, String>> {
+        match params.list(path, MAX_LIST_ENTRIES) {
+            Ok(raws) if raws.is_empty() => None,
+            Ok(raws) if raws.len() > MAX_CONDITIONS => Some(Err(format!(
+                "can hold at most {MAX_CONDITIONS} conditions"
+            ))),
+            Ok(raws) => Some(Ok(raws)),
+            Err(too_long) => Some(Err(too_long.to_string())),
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({
+            "type": "array",
+            "items": {"type": "string", "minLength": 1},
+            "minItems": 1,
+            "maxItems": MAX_CONDITIONS,
+        })
+    }
+
+    fn blank() -> String {
+        "can't be blank: at least one condition".to_owned()
+    }
+}
+
+/// A new custom filter.
+#[derive(Input)]
+#[input(resource = "custom_filter")]
+struct NewCustomFilter {
+    /// Unique for its kind of item.
+    #[input(format = AnyName)]
+    name: Name,
+    #[input(format = AssetsType)]
+    assets_type: &'static str,
+    /// Each a built-in filter as status or status:filter_param_val (group:3:9 adds a
+    /// subgroup); all must hold.
+    #[input(format = Conditions)]
+    #[expect(
+        dead_code,
+        reason = "checked here for their number; each is read for the kind of item by `create`, whatever else failed"
+    )]
+    conditions: Vec<String>,
+}
+
+/// The parameters of the custom filter list.
+#[derive(Input)]
+struct ListQuery {
+    /// The kind of item: fixed_assets (the default), volatile_assets or stock_assets.
+    #[input(format = AssetsType)]
+    assets_type: Option<&'static str>,
+    #[input(flatten)]
+    page: PageQuery,
 }
 
 /// `status`, `status:value` or `group:<group>:<subgroup>`.
@@ -122,41 +184,25 @@ async fn create(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "custom_filter");
-    let name = form.name("name", Name::parse_required);
-    let kind = match params.get("custom_filter[assets_type]") {
-        None => {
-            form.error("assets_type", "can't be blank");
-            None
-        }
-        Some(raw) => assets_type(Some(raw))
-            .map_err(|p| form.error("assets_type", p))
-            .ok(),
-    };
-    let raws = params
-        .list("custom_filter[conditions]", MAX_LIST_ENTRIES)
-        .unwrap_or_default();
-    if raws.is_empty() {
-        form.error("conditions", "can't be blank: at least one condition");
-    } else if raws.len() > MAX_CONDITIONS {
-        form.error(
-            "conditions",
-            format!("can hold at most {MAX_CONDITIONS} conditions"),
-        );
-    }
+    let input = NewCustomFilter::read(&mut form);
+    // Each condition is read for its kind of item, whatever else failed.
     let mut conditions = Vec::new();
-    for raw in raws.iter().take(MAX_CONDITIONS) {
-        let Some(kind) = kind.and_then(custom_filters::kind_of) else {
-            break;
-        };
-        match condition(raw, kind) {
-            Ok(c) => conditions.push(c),
-            Err(problem) => form.error("conditions", problem),
+    if let (Some(kind), Some(raws)) = (
+        form.peek::<AssetsType>("assets_type")
+            .and_then(custom_filters::kind_of),
+        form.peek::<Conditions>("conditions"),
+    ) {
+        for raw in &raws {
+            match condition(raw, kind) {
+                Ok(c) => conditions.push(c),
+                Err(problem) => form.error("conditions", problem),
+            }
         }
     }
-    form.finish()?;
-    let (Some(name), Some(kind)) = (name, kind) else {
-        unreachable!("reported by finish");
-    };
+    let NewCustomFilter {
+        name, assets_type, ..
+    } = form.finish_with(input)?;
+    let kind = assets_type;
     let filter =
         custom_filters::create(state.db(), company.id, name.as_str(), kind, &conditions).await?;
     Ok(views::one(
@@ -170,9 +216,9 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let kind =
-        assets_type(params.get("assets_type")).map_err(|p| ApiError::field("assets_type", p))?;
+    let query = ListQuery::parse(&params)?;
+    let page = query.page.page(PageSize::DEFAULT);
+    let kind = query.assets_type.unwrap_or("fixed_assets");
     let records = custom_filters::list(state.db(), company.id, kind, page).await?;
     Ok(views::paged("custom_filters", page, &records, |f| {
         render(f, company.time_zone)

@@ -4,14 +4,12 @@
 use axum::extract::State;
 use domain::{Name, PageSize};
 use rust_decimal::Decimal;
-use rust_decimal::prelude::ToPrimitive;
-use std::str::FromStr;
 use store::custom_taxes::{self, CustomTax};
 
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::Form;
+use crate::input::{AnyName, Input, PageQuery, Percent};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
@@ -24,17 +22,8 @@ pub fn routes(api: Api) -> Api {
             "Taxes",
             "The company's custom taxes, 25 a page (GET), or a new one (POST, rentrack extension)",
         )
-        .form(
-            "custom_tax",
-            &[
-                ("name", "required, unique in the company"),
-                (
-                    "rate",
-                    "required: percent, 0 to 100, up to 4 decimal places (8.875)",
-                ),
-            ],
-        )
-        .query(&[("page", "page number, default 1")])
+        .input::<NewCustomTax>()
+        .params::<PageQuery>()
         .returns("custom_tax")
         .returns_page("custom_taxes")
         .record::<CustomTaxJson<'_>>(),
@@ -71,37 +60,23 @@ fn render(t: &CustomTax, tz: chrono_tz::Tz) -> CustomTaxJson<'_> {
     }
 }
 
+/// A new custom tax.
+#[derive(Input)]
+#[input(resource = "custom_tax")]
+struct NewCustomTax {
+    /// Unique in the company.
+    #[input(format = AnyName)]
+    name: Name,
+    #[input(format = Percent)]
+    rate: i64,
+}
+
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "custom_tax");
-    let name = form.name("name", Name::parse_required);
-    let rate = match params.get("custom_tax[rate]") {
-        None => {
-            form.error("rate", "can't be blank");
-            None
-        }
-        Some(raw) => match Decimal::from_str(raw) {
-            Ok(d)
-                if d >= Decimal::ZERO && d <= Decimal::from(100) && d.normalize().scale() <= 4 =>
-            {
-                (d * Decimal::from(10_000)).trunc().to_i64()
-            }
-            _ => None,
-        },
-    };
-    if rate.is_none() && !form.has_errors_for("rate") {
-        form.error(
-            "rate",
-            "must be a percent from 0 to 100 with at most 4 decimal places",
-        );
-    }
-    form.finish()?;
-    let (Some(name), Some(rate)) = (name, rate) else {
-        unreachable!("reported by finish");
-    };
+    let NewCustomTax { name, rate } = NewCustomTax::parse(&params)?;
     let tax = custom_taxes::create(state.db(), company.id, name, rate).await?;
     Ok(views::one("custom_tax", render(&tax, company.time_zone)))
 }
@@ -111,7 +86,7 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = custom_taxes::list(state.db(), company.id, page).await?;
     Ok(views::paged("custom_taxes", page, &records, |t| {
         render(t, company.time_zone)

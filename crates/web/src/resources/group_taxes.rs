@@ -10,8 +10,8 @@ use super::custom_taxes::percent;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::Form;
 use crate::ids::{Id, kind};
+use crate::input::{AnyName, Format, IdList, Input, PageQuery, Shape};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
@@ -24,17 +24,8 @@ pub fn routes(api: Api) -> Api {
             "Taxes",
             "The company's group taxes with their custom taxes, 25 a page (GET), or a new one (POST, rentrack extension)",
         )
-        .form(
-            "group_tax",
-            &[
-                ("name", "required, unique in the company"),
-                (
-                    "custom_tax_ids",
-                    "required: the custom taxes it sums, a comma list of their ids (1,2) or repeated []",
-                ),
-            ],
-        )
-        .query(&[("page", "page number, default 1")])
+        .input::<NewGroupTax>()
+        .params::<PageQuery>()
         .returns("group_tax")
         .returns_page("group_taxes")
         .record::<GroupTaxJson<'_>>(),
@@ -93,27 +84,51 @@ fn render(g: &GroupTaxRecord, tz: chrono_tz::Tz) -> GroupTaxJson<'_> {
     }
 }
 
+/// A new group tax.
+#[derive(Input)]
+#[input(resource = "group_tax")]
+struct NewGroupTax {
+    /// Unique in the company.
+    #[input(format = AnyName)]
+    name: Name,
+    /// The custom taxes it sums: their ids, a comma list (1,2) or repeated `[]`.
+    #[input(format = TaxIds)]
+    custom_tax_ids: Vec<i64>,
+}
+
+/// The ids of the custom taxes a group tax sums: at least one.
+struct TaxIds;
+
+impl Format for TaxIds {
+    type Value = Vec<i64>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
+        // Sent empty is not sent.
+        IdList::read(params, path).filter(|ids| !matches!(ids, Ok(ids) if ids.is_empty()))
+    }
+
+    fn schema() -> serde_json::Value {
+        let mut schema = IdList::schema();
+        schema["minItems"] = 1.into();
+        schema
+    }
+
+    fn blank() -> String {
+        "can't be blank: give the ids of the custom taxes it sums (GET /custom_taxes.api lists them)".to_owned()
+    }
+}
+
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "group_tax");
-    let name = form.name("name", Name::parse_required);
-    let ids = form.ids_at(
-        "group_tax[custom_tax_ids]",
-        "custom_tax_ids",
-        "custom tax ids",
-    );
-    if ids.is_empty() && !form.has_errors_for("custom_tax_ids") {
-        form.error(
-            "custom_tax_ids",
-            "can't be blank: give the ids of the custom taxes it sums (GET /custom_taxes.api lists them)",
-        );
-    }
-    form.finish()?;
-    let name = name.expect("reported by finish");
-    let group = group_taxes::create(state.db(), company.id, name, &ids).await?;
+    let NewGroupTax {
+        name,
+        custom_tax_ids,
+    } = NewGroupTax::parse(&params)?;
+    let group = group_taxes::create(state.db(), company.id, name, &custom_tax_ids).await?;
     Ok(views::one("group_tax", render(&group, company.time_zone)))
 }
 
@@ -122,7 +137,7 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = group_taxes::list(state.db(), company.id, page).await?;
     Ok(views::paged("group_taxes", page, &records, |g| {
         render(g, company.time_zone)

@@ -10,7 +10,7 @@ use store::payment_options::{self, PaymentOption};
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::Form;
+use crate::input::{AnyName, Input, PageQuery, Word};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
@@ -23,17 +23,8 @@ pub fn routes(api: Api) -> Api {
             "Payment options",
             "The company's payment options (Cash, Check and Credit Card from the start), 25 a page (GET), or a new one (POST, rentrack extension)",
         )
-        .form(
-            "payment_option",
-            &[
-                (
-                    "name",
-                    "required, unique in the company whatever its case",
-                ),
-                ("kind", "cash, check, credit_card or other (the default)"),
-            ],
-        )
-        .query(&[("page", "page number, default 1")])
+        .input::<NewPaymentOption>()
+        .params::<PageQuery>()
         .returns("payment_option")
         .returns_page("payment_options")
         .record::<PaymentOptionJson<'_>>(),
@@ -60,16 +51,24 @@ fn render(o: &PaymentOption, tz: chrono_tz::Tz) -> PaymentOptionJson<'_> {
     }
 }
 
+/// A new payment option.
+#[derive(Input)]
+#[input(resource = "payment_option")]
+struct NewPaymentOption {
+    /// Unique in the company whatever its case.
+    #[input(format = AnyName)]
+    name: Name,
+    /// cash, check, credit_card or other (the default).
+    #[input(format = Word<PaymentKind>)]
+    kind: Option<PaymentKind>,
+}
+
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "payment_option");
-    let name = form.name("name", Name::parse_required);
-    let kind = form.word::<PaymentKind>("kind", false);
-    form.finish()?;
-    let name = name.expect("reported by finish");
+    let NewPaymentOption { name, kind } = NewPaymentOption::parse(&params)?;
     let option = payment_options::create(
         state.db(),
         company.id,
@@ -88,7 +87,7 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = payment_options::list(state.db(), company.id, page).await?;
     Ok(views::paged("payment_options", page, &records, |o| {
         render(o, company.time_zone)

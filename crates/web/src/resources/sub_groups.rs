@@ -2,38 +2,29 @@
 //! `/groups/{group}/sub_groups/{id}.api`.
 
 use axum::extract::State;
-use domain::PageSize;
+use domain::{Change, PageSize};
 use store::sub_groups::{self, SubGroup, SubGroupInput};
 
 use crate::api::{Api, Doc, get, post};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::Form;
 use crate::ids::{Id, Under, kind};
+use crate::input::{Input, PageQuery, RecordId};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
-
-const FIELDS: &[(&str, &str)] = &[
-    ("name", "required, at least 3 characters"),
-    ("description", "text"),
-    (
-        "parent_id",
-        "id of a subgroup of the same group; null clears",
-    ),
-];
 
 pub fn routes(api: Api) -> Api {
     api.route(
         "/groups/{group_id}/sub_groups",
         post(create),
-        Doc::new("Subgroups", "Create a subgroup under a group").form("sub_group", FIELDS).returns("sub_group").record::<SubGroupJson<'_>>(),
+        Doc::new("Subgroups", "Create a subgroup under a group").input::<SubGroupForm>().returns("sub_group").record::<SubGroupJson<'_>>(),
     )
     .route(
         "/groups/get_sub_groups",
         get(list),
         Doc::new("Subgroups", "List subgroups of the company or of one group, 25 a page")
-            .query(&[("group_id", "only this group's subgroups"), ("page", "page number, default 1")])
+            .params::<ListQuery>()
             .returns_page("sub_groups")
             .record::<SubGroupJson<'_>>(),
     )
@@ -41,7 +32,7 @@ pub fn routes(api: Api) -> Api {
         "/groups/{group_id}/sub_groups/{id}",
         get(details).put_or_patch(update).delete(delete),
         Doc::new("Subgroups", "Subgroup details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has child subgroups or items)")
-            .form("sub_group", FIELDS)
+            .input::<SubGroupForm>()
             .returns("sub_group")
             .record::<SubGroupJson<'_>>(),
     )
@@ -73,17 +64,36 @@ pub fn render(s: &SubGroup, tz: chrono_tz::Tz) -> SubGroupJson<'_> {
     }
 }
 
-fn read_input(params: &Params) -> Result<SubGroupInput, ApiError> {
-    let mut form = Form::new(params, "sub_group");
-    let name = form.name("name", domain::Name::parse);
-    let description = form.text("description");
-    let parent_id = form.id("parent_id");
-    form.finish()?;
-    Ok(SubGroupInput {
-        name: name.expect("reported by finish"),
-        description,
-        parent_id,
-    })
+/// A subgroup's fields, on create and update.
+#[derive(Input)]
+#[input(resource = "sub_group")]
+struct SubGroupForm {
+    name: domain::Name,
+    description: Change<String>,
+    /// The id of a subgroup of the same group to sit under; `null` or 0 clears (on
+    /// update).
+    #[input(format = RecordId)]
+    parent_id: Change<i64>,
+}
+
+impl From<SubGroupForm> for SubGroupInput {
+    fn from(f: SubGroupForm) -> Self {
+        SubGroupInput {
+            name: f.name,
+            description: f.description,
+            parent_id: f.parent_id,
+        }
+    }
+}
+
+/// The parameters of the subgroup list.
+#[derive(Input)]
+struct ListQuery {
+    /// Only this group's subgroups.
+    #[input(format = RecordId)]
+    group_id: Option<i64>,
+    #[input(flatten)]
+    page: PageQuery,
 }
 
 async fn create(
@@ -92,9 +102,10 @@ async fn create(
     Under(group, _): Under<kind::Group>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut input = read_input(&params)?;
-    if matches!(input.parent_id, domain::Change::Clear) {
-        input.parent_id = domain::Change::Keep;
+    let mut input = SubGroupInput::from(SubGroupForm::parse(&params)?);
+    // A new subgroup has no parent to clear.
+    if input.parent_id == Change::Clear {
+        input.parent_id = Change::Keep;
     }
     let sub = sub_groups::create(state.db(), company.id, group, input).await?;
     Ok(views::one("sub_group", render(&sub, company.time_zone)))
@@ -105,14 +116,9 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let group = match params.get("group_id") {
-        None => None,
-        Some(raw) => Some(crate::form::parse_id(raw).ok_or_else(|| {
-            ApiError::field("group_id", "must be a positive whole number (an id)")
-        })?),
-    };
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let records = sub_groups::list(state.db(), company.id, group, page).await?;
+    let query = ListQuery::parse(&params)?;
+    let page = query.page.page(PageSize::DEFAULT);
+    let records = sub_groups::list(state.db(), company.id, query.group_id, page).await?;
     Ok(views::paged("sub_groups", page, &records, |s| {
         render(s, company.time_zone)
     }))
@@ -135,7 +141,8 @@ async fn update(
     Id(id, _): Id<kind::SubGroup>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let sub = sub_groups::update(state.db(), company.id, group, id, read_input(&params)?).await?;
+    let input = SubGroupInput::from(SubGroupForm::parse(&params)?);
+    let sub = sub_groups::update(state.db(), company.id, group, id, input).await?;
     Ok(views::one("sub_group", render(&sub, company.time_zone)))
 }
 
