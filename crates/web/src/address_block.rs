@@ -37,3 +37,27 @@ pub fn write<M: SerializeMap>(
     }
     Ok(())
 }
+
+/// For the document: the block's nine keys, named as `names` spells them, added to the
+/// schema of a record that writes them with [`write`] (they are the record's own keys,
+/// not a nested object). Each is text or `null`, never left out.
+pub fn document(record: &mut utoipa::openapi::schema::Object, names: AddressBlock<&'static str>) {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    let descriptions = AddressBlock {
+        address_name: "The address's own name.",
+        address: "The street address, first line.",
+        address_line_2: "The street address, second line.",
+        city: "The city.",
+        state: "The state or region, as given.",
+        zip_code: "The postal code.",
+        country: "Two-letter ISO 3166-1 alpha-2 code, upper-case.",
+        phone_number: "The phone number.",
+        fax: "The fax number.",
+    };
+    for (name, description) in names.zip(&descriptions).into_array() {
+        let text = ObjectBuilder::new()
+            .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+            .description(Some(*description));
+        record.properties.insert(name.to_owned(), text.into());
+    }
+}

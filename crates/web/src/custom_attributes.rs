@@ -206,3 +206,68 @@ pub fn extra_keys() -> utoipa::openapi::schema::AdditionalProperties<utoipa::ope
             .into(),
     )
 }
+
+/// For the document: the `custom_attributes` map [`write`] puts last in a record, each
+/// custom field's value (text) under the field's name. A shape's field
+/// `custom_attributes: CustomAttributes` refers to it.
+pub struct CustomAttributes;
+
+impl utoipa::PartialSchema for CustomAttributes {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "The record's custom field values, each under its field's name: those of the company's fields \
+                 for this kind of record that the record has a value for",
+            ))
+            .additional_properties(Some(AdditionalProperties::RefOr(
+                ObjectBuilder::new().schema_type(Type::String).into(),
+            )))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for CustomAttributes {}
+
+/// For the document: the keys of a record's shape beyond its derived fields, such as an
+/// address block written into the record (`crate::address_block::document`).
+pub trait Shape: utoipa::ToSchema {
+    fn extend(_record: &mut utoipa::openapi::schema::Object) {}
+}
+
+/// For the document: a record whose serializer ends with [`write`], as `S` describes it.
+/// `S` is a `#[derive(utoipa::ToSchema)]` struct used only for the document, named with
+/// `#[schema(as = ...)]`, listing every key the serializer writes (with
+/// `custom_attributes: CustomAttributes`); its schema takes the keys `S::extend` adds,
+/// and allows other keys, custom field values ([`extra_keys`]). A route names it with
+/// `.record::<custom_attributes::Keyed<S>>()`.
+pub struct Keyed<S>(std::marker::PhantomData<S>);
+
+impl<S: Shape> utoipa::PartialSchema for Keyed<S> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::Schema;
+        let mut schema = S::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut schema {
+            S::extend(object);
+            object.additional_properties = Some(Box::new(extra_keys()));
+        }
+        schema
+    }
+}
+
+impl<S: Shape> utoipa::ToSchema for Keyed<S> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        S::name()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        S::schemas(schemas);
+    }
+}

@@ -5,7 +5,7 @@
 use axum::extract::State;
 use domain::{Change, PageSize};
 use rust_decimal::Decimal;
-use serde_json::{Value, json};
+use serde::Serialize;
 use std::str::FromStr;
 use store::addresses::{self, Address, AddressInput, AddressType, Owner};
 
@@ -16,7 +16,7 @@ use crate::form::{Form, parse_id};
 use crate::ids::{Id, Under, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "text"),
@@ -99,13 +99,14 @@ impl Family {
 }
 
 pub fn routes(api: Api) -> Api {
-    let api = family::<kind::Member>(api, Family::Member);
-    let api = family::<kind::Customer>(api, Family::Customer);
-    family::<kind::Business>(api, Family::Business)
+    let api = family::<kind::Member, MemberAddressJson<'_>>(api, Family::Member);
+    let api = family::<kind::Customer, CustomerAddressJson<'_>>(api, Family::Customer);
+    family::<kind::Business, BusinessAddressJson<'_>>(api, Family::Business)
 }
 
-/// The routes of `f`, whose owners are `O`s (named in the 404 of a bad owner id).
-fn family<O: crate::ids::Kind>(api: Api, f: Family) -> Api {
+/// The routes of `f`, whose owners are `O`s (named in the 404 of a bad owner id) and
+/// whose addresses are written as `V`.
+fn family<O: crate::ids::Kind, V: utoipa::ToSchema>(api: Api, f: Family) -> Api {
     let fields: Vec<(&str, &str)> = FIELDS.iter().chain(f.extra()).copied().collect();
     let list_route: Methods = get(
         move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>, q: Params| list(f, s, t, o, q),
@@ -150,12 +151,15 @@ fn family<O: crate::ids::Kind>(api: Api, f: Family) -> Api {
             .query(EXTRA)
             .query(&[("page", "page number, default 1")])
             .returns_page("shipping_addresses")
-            .returns("shipping_address"),
+            .returns("shipping_address")
+            .record::<V>(),
         )
         .route(
             &format!("{}/default_address", f.base()),
             default_route,
-            Doc::new(f.tag(), default_summary).returns("shipping_address"),
+            Doc::new(f.tag(), default_summary)
+                .returns("shipping_address")
+                .record::<V>(),
         )
         .route(
             &format!("{}/{{id}}", f.base()),
@@ -163,7 +167,8 @@ fn family<O: crate::ids::Kind>(api: Api, f: Family) -> Api {
             Doc::new(f.tag(), "One address (GET) or update (PUT or PATCH)")
                 .form("shipping_address", &fields)
                 .query(EXTRA)
-                .returns("shipping_address"),
+                .returns("shipping_address")
+                .record::<V>(),
         );
     if f == Family::Business {
         let billing = get(
@@ -175,56 +180,126 @@ fn family<O: crate::ids::Kind>(api: Api, f: Family) -> Api {
             &format!("{}/default_billing_address", f.base()),
             billing,
             Doc::new(f.tag(), "The default billing address (404 when none)")
-                .returns("shipping_address"),
+                .returns("shipping_address")
+                .record::<V>(),
         )
     } else {
         api
     }
 }
 
-fn render(f: Family, a: &Address, tz: chrono_tz::Tz) -> Value {
-    let mut body = json!({
-        "id": a.id,
-        "name": a.name,
-        "street1": a.street1,
-        "street2": a.street2,
-        "city": a.city,
-        "state": a.state,
-        "zipcode": a.zipcode,
-        "country": a.country,
-        "longi": a.longi,
-        "lati": a.lati,
-        "email": a.email,
-        "phone_number": a.phone_number,
-        "active": a.active,
-        "default_address": a.is_default,
-        "created_by_id": a.created_by_id,
-        "created_at": moment(a.created_at, tz),
-        "updated_at": moment(a.updated_at, tz),
-    });
-    let Value::Object(map) = &mut body else {
-        unreachable!("an object")
-    };
-    let owner_key = match f {
-        Family::Member => "user_id",
-        Family::Customer => "customer_id",
-        Family::Business => "business_id",
-    };
-    map.insert(owner_key.into(), json!(a.owner_id));
-    match f {
-        Family::Member => {}
-        Family::Customer => {
-            map.insert(
-                "billing_address".into(),
-                json!(a.billing_address.unwrap_or(false)),
-            );
+/// The view of each family's addresses: the fields all addresses share, then the
+/// family's own (`$field: $type = $value`, `a` being the address), and `new`, which
+/// renders an address.
+macro_rules! address_view {
+    ($(#[$doc:meta])* $view:ident as $name:ident {
+        $($(#[$meta:meta])* $field:ident: $type:ty = |$a:ident| $value:expr,)*
+    }) => {
+        $(#[$doc])*
+        #[derive(Serialize, utoipa::ToSchema)]
+        #[schema(as = $name)]
+        pub struct $view<'a> {
+            id: i64,
+            name: &'a Option<String>,
+            street1: &'a str,
+            street2: &'a Option<String>,
+            city: &'a Option<String>,
+            state: &'a Option<String>,
+            zipcode: &'a Option<String>,
+            /// Two-letter ISO 3166-1 alpha-2 code, upper-case.
+            country: &'a Option<String>,
+            /// The longitude, a decimal from -180 to 180, as text.
+            #[schema(value_type = Option<String>, pattern = r"^-?\d+(\.\d+)?$")]
+            longi: &'a Option<String>,
+            /// The latitude, a decimal from -90 to 90, as text.
+            #[schema(value_type = Option<String>, pattern = r"^-?\d+(\.\d+)?$")]
+            lati: &'a Option<String>,
+            email: &'a Option<String>,
+            phone_number: &'a Option<String>,
+            active: bool,
+            /// Whether this is the owner's default address (of its type, for a business).
+            default_address: bool,
+            /// The member who recorded the address, when one was named.
+            created_by_id: Option<i64>,
+            created_at: Moment,
+            updated_at: Moment,
+            $($(#[$meta])* $field: $type,)*
         }
-        Family::Business => {
-            map.insert("address_type".into(), json!(a.address_type));
-            map.insert("contact_id".into(), json!(a.contact_id));
+
+        impl<'a> $view<'a> {
+            fn new(a: &'a Address, tz: chrono_tz::Tz) -> Self {
+                $(let $field = { let $a = a; $value };)*
+                $view {
+                    id: a.id,
+                    name: &a.name,
+                    street1: &a.street1,
+                    street2: &a.street2,
+                    city: &a.city,
+                    state: &a.state,
+                    zipcode: &a.zipcode,
+                    country: &a.country,
+                    longi: &a.longi,
+                    lati: &a.lati,
+                    email: &a.email,
+                    phone_number: &a.phone_number,
+                    active: a.active,
+                    default_address: a.is_default,
+                    created_by_id: a.created_by_id,
+                    created_at: moment(a.created_at, tz),
+                    updated_at: moment(a.updated_at, tz),
+                    $($field,)*
+                }
+            }
         }
+    };
+}
+
+address_view!(
+    /// A member's address as the contract shows it.
+    MemberAddressJson as MemberAddress {
+        /// The member.
+        user_id: i64 = |a| a.owner_id,
     }
-    body
+);
+
+address_view!(
+    /// A customer's address as the contract shows it.
+    CustomerAddressJson as CustomerAddress {
+        /// The customer.
+        customer_id: i64 = |a| a.owner_id,
+        /// Whether it is a billing address.
+        billing_address: bool = |a| a.billing_address.unwrap_or(false),
+    }
+);
+
+address_view!(
+    /// A business's address as the contract shows it.
+    BusinessAddressJson as BusinessAddress {
+        /// The business.
+        business_id: i64 = |a| a.owner_id,
+        /// Each type has its own default address.
+        #[schema(value_type = String, pattern = "^(shipping|billing|other)$")]
+        address_type: &'a str = |a| a.address_type.as_deref().unwrap_or("shipping"),
+        /// The point of contact: a contact of the business.
+        contact_id: Option<i64> = |a| a.contact_id,
+    }
+);
+
+/// An address of any family, written as its family's view.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum AddressJson<'a> {
+    Member(MemberAddressJson<'a>),
+    Customer(CustomerAddressJson<'a>),
+    Business(BusinessAddressJson<'a>),
+}
+
+fn render(f: Family, a: &Address, tz: chrono_tz::Tz) -> AddressJson<'_> {
+    match f {
+        Family::Member => AddressJson::Member(MemberAddressJson::new(a, tz)),
+        Family::Customer => AddressJson::Customer(CustomerAddressJson::new(a, tz)),
+        Family::Business => AddressJson::Business(BusinessAddressJson::new(a, tz)),
+    }
 }
 
 /// A coordinate in `[-limit, limit]`, stored as the decimal text given (normalised).

@@ -12,13 +12,13 @@ use store::custom_fields::FieldSet;
 use crate::address_block;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
-use crate::custom_attributes::{self, WithFields};
+use crate::custom_attributes::{self, CustomAttributes, Keyed, WithFields};
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, Object, moment};
+use crate::views::{self, Moment, Object, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     (
@@ -68,7 +68,8 @@ pub fn routes(api: Api) -> Api {
             ("include_custom_fields", "boolean"),
         ])
         .returns_page("businesses")
-        .returns("business"),
+        .returns("business")
+        .record::<Keyed<BusinessShape>>(),
     )
     .route(
         "/businesses/{id}",
@@ -79,8 +80,39 @@ pub fn routes(api: Api) -> Api {
         )
         .form("business", FIELDS)
         .query(&[("include_custom_fields", "boolean")])
-        .returns("business"),
+        .returns("business")
+        .record::<Keyed<BusinessShape>>(),
     )
+}
+
+/// A business as the contract shows it.
+// For the document only: `WithFields<Business>` writes these keys by hand, the address
+// block's too (`extend`), and custom fields as keys (`custom_attributes::Keyed`).
+#[derive(utoipa::ToSchema)]
+#[schema(as = Business)]
+#[allow(dead_code)]
+pub struct BusinessShape {
+    id: i64,
+    name: String,
+    description: Option<String>,
+    /// 1 active, 0 inactive.
+    #[schema(minimum = 0, maximum = 1)]
+    status: i32,
+    industry: Option<String>,
+    email: Option<String>,
+    /// The image URL, as given.
+    display_picture: Option<String>,
+    tax_free: bool,
+    company_default_payment_terms: bool,
+    created_at: Moment,
+    updated_at: Moment,
+    custom_attributes: CustomAttributes,
+}
+
+impl custom_attributes::Shape for BusinessShape {
+    fn extend(record: &mut utoipa::openapi::schema::Object) {
+        address_block::document(record, AddressBlock::NAMES);
+    }
 }
 
 fn render<'a>(

@@ -1,11 +1,11 @@
 //! Business contacts: `/contacts.api`, `/contacts/{id}.api`,
 //! `/contacts/add_existing_contacts_to_business.api`, `/contacts/{id}/update_status.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::customer_filter::PersonList;
-use serde_json::{Value, json};
-use store::persons;
+use serde::Serialize;
+use store::custom_fields::FieldSet;
+use store::persons::{self, PersonView};
 
 use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
@@ -14,7 +14,7 @@ use crate::form::{Form, parse_id};
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::resources::persons::{
-    create, delete, details, fields_for, list, render, set_active, update,
+    ContactJson, create, delete, details, fields_for, list, render, set_active, update,
 };
 use crate::state::AppState;
 use crate::views;
@@ -58,7 +58,8 @@ pub fn routes(api: Api) -> Api {
                 ("include_custom_fields", "boolean"),
             ])
             .returns_page("contacts")
-            .returns("contact"),
+            .returns("contact")
+            .record::<ContactJson>(),
     )
     .route(
         "/contacts/{id}",
@@ -68,22 +69,51 @@ pub fn routes(api: Api) -> Api {
         Doc::new("Business contacts", "Contact details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has open orders)")
             .form("contact", FIELDS)
             .query(&[("business_ids", "comma list: the contact's businesses, replacing the old list"), ("include_custom_fields", "boolean")])
-            .returns("contact"),
+            .returns("contact")
+            .record::<ContactJson>(),
     )
     .route(
         "/contacts/add_existing_contacts_to_business",
         post(add_to_business),
         Doc::new("Business contacts", "Add existing contacts to a business; answers the contacts as they now are")
             .query(&[("contact_ids", "comma list of contact ids"), ("business_id", "the business")])
-            .returns_list("contacts"),
+            .answers::<ContactsAddedJson<'_>>(),
     )
     .route(
         "/contacts/{id}/update_status",
         put_or_patch(update_status),
         Doc::new("Business contacts", "Mark a contact active (mark_active=TRUE) or inactive (mark_inactive=TRUE); PUT or PATCH")
             .query(&[("mark_active", "boolean"), ("mark_inactive", "boolean")])
-            .returns("contact"),
+            .returns("contact")
+            .record::<ContactJson>(),
     )
+}
+
+/// The answer of adding existing contacts to a business: the business and the contacts
+/// as they now are (their custom fields under `custom_attributes` only).
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = ContactsAdded)]
+pub struct ContactsAddedJson<'a> {
+    business_id: i64,
+    #[schema(value_type = Vec<ContactJson>)]
+    contacts: Contacts<'a>,
+}
+
+/// The contacts, each written as `persons::render` writes it.
+struct Contacts<'a> {
+    contacts: &'a [PersonView],
+    tz: chrono_tz::Tz,
+    fields: &'a FieldSet,
+}
+
+impl Serialize for Contacts<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            self.contacts
+                .iter()
+                .map(|c| render(c, self.tz, self.fields, false)),
+        )
+    }
 }
 
 /// Exactly one of `mark_active=TRUE` and `mark_inactive=TRUE`.
@@ -112,7 +142,7 @@ async fn add_to_business(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     // Both parameters are top-level; the form only collects their problems.
     let mut form = Form::new(&params, "contact");
     let business = match params.get("business_id").map(|raw| (raw, parse_id(raw))) {
@@ -138,9 +168,12 @@ async fn add_to_business(
     let contacts =
         persons::add_contacts_to_business(state.db(), company.id, business, &contact_ids).await?;
     let fields = fields_for(&state, company.id, &contacts).await?;
-    let rendered: Vec<_> = contacts
-        .iter()
-        .map(|c| render(c, company.time_zone, &fields, false))
-        .collect();
-    Ok(Json(json!({"business_id": business, "contacts": rendered})))
+    Ok(views::Reply::of(&ContactsAddedJson {
+        business_id: business,
+        contacts: Contacts {
+            contacts: &contacts,
+            tz: company.time_zone,
+            fields: &fields,
+        },
+    }))
 }

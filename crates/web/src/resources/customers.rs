@@ -7,7 +7,7 @@ use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::ids::{Id, kind};
-use crate::resources::persons::{create, delete, details, list, set_active, update};
+use crate::resources::persons::{CustomerJson, create, delete, details, list, set_active, update};
 use crate::state::AppState;
 use crate::views;
 
@@ -63,7 +63,8 @@ pub fn routes(api: Api) -> Api {
                 ("include_custom_fields", "boolean"),
             ])
             .returns_page("customers")
-            .returns("customer"),
+            .returns("customer")
+            .record::<CustomerJson>(),
     )
     .route(
         "/customers/{id}",
@@ -73,10 +74,11 @@ pub fn routes(api: Api) -> Api {
         Doc::new("Customers", "Customer details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has open orders)")
             .form("customer", FIELDS)
             .query(&[("include_custom_fields", "boolean")])
-            .returns("customer"),
+            .returns("customer")
+            .record::<CustomerJson>(),
     )
-    .route("/customers/{id}/mark_active", put_or_patch(mark_active), Doc::new("Customers", "Mark a customer active (PUT or PATCH)").returns("customer"))
-    .route("/customers/{id}/mark_inactive", put_or_patch(mark_inactive), Doc::new("Customers", "Mark a customer inactive (PUT or PATCH)").returns("customer"))
+    .route("/customers/{id}/mark_active", put_or_patch(mark_active), Doc::new("Customers", "Mark a customer active (PUT or PATCH)").returns("customer").record::<CustomerJson>())
+    .route("/customers/{id}/mark_inactive", put_or_patch(mark_inactive), Doc::new("Customers", "Mark a customer inactive (PUT or PATCH)").returns("customer").record::<CustomerJson>())
 }
 
 async fn mark_active(

@@ -14,13 +14,13 @@ use store::members::{self, MemberInput, MemberView};
 use crate::address_block;
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
-use crate::custom_attributes::{self, WithFields};
+use crate::custom_attributes::{self, CustomAttributes, Keyed, WithFields};
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, Object, moment};
+use crate::views::{self, Moment, Object, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     (
@@ -72,7 +72,8 @@ pub fn routes(api: Api) -> Api {
                 ("include_custom_fields", "boolean: custom field values also as top-level keys"),
             ])
             .returns_page("members")
-            .returns("member"),
+            .returns("member")
+            .record::<Keyed<MemberShape>>(),
     )
     .route(
         "/members/{id}",
@@ -80,14 +81,57 @@ pub fn routes(api: Api) -> Api {
         Doc::new("Members", "Member details (GET) or update (PUT or PATCH: fields left out are kept; 403 for the company owner)")
             .form("user", FIELDS)
             .query(&[("include_custom_fields", "boolean"), ("skip_confirmation_email", "boolean; accepted")])
-            .returns("member"),
+            .returns("member")
+            .record::<Keyed<MemberShape>>(),
     )
-    .route("/members/{id}/activate", put_or_patch(activate), Doc::new("Members", "Activate a member (PUT or PATCH)").returns("member"))
+    .route("/members/{id}/activate", put_or_patch(activate), Doc::new("Members", "Activate a member (PUT or PATCH)").returns("member").record::<Keyed<MemberShape>>())
     .route(
         "/members/{id}/deactivate",
         put_or_patch(deactivate),
-        Doc::new("Members", "Deactivate a member (PUT or PATCH; 403 for the company owner)").returns("member"),
+        Doc::new("Members", "Deactivate a member (PUT or PATCH; 403 for the company owner)")
+            .returns("member")
+            .record::<Keyed<MemberShape>>(),
     )
+}
+
+/// A member as the contract shows it.
+// For the document only: `WithFields<MemberView>` writes these keys by hand, the address
+// block's too (`extend`), and custom fields as keys (`custom_attributes::Keyed`).
+#[derive(utoipa::ToSchema)]
+#[schema(as = Member)]
+#[allow(dead_code)]
+pub struct MemberShape {
+    id: i64,
+    /// `null` for a member who cannot log in and was given none.
+    email: Option<String>,
+    first_name: String,
+    last_name: String,
+    /// The first and last name, with a space between.
+    full_name: String,
+    /// The employee identification number (sent as `employee_id`).
+    employee_identification_number: Option<String>,
+    user_listing_id: Option<String>,
+    /// 1 administrator, 2 staff, or the id of a custom role.
+    role_id: i64,
+    /// `Administrator`, `Staff`, or the custom role's name.
+    role_name: String,
+    #[schema(value_type = String, pattern = "^(active|inactive)$")]
+    status: &'static str,
+    login_enabled: bool,
+    subscribed_to_emails: bool,
+    /// Whether the member is the company's owner (whose details the API does not change).
+    owner: bool,
+    /// The ids of the member's teams, ascending.
+    team_ids: Vec<i64>,
+    created_at: Moment,
+    updated_at: Moment,
+    custom_attributes: CustomAttributes,
+}
+
+impl custom_attributes::Shape for MemberShape {
+    fn extend(record: &mut utoipa::openapi::schema::Object) {
+        address_block::document(record, AddressBlock::MEMBER_NAMES);
+    }
 }
 
 pub fn render<'a>(

@@ -9,13 +9,13 @@ use store::vendors::{self, Vendor, VendorInput};
 
 use crate::api::{Api, Doc, get, post};
 use crate::auth::Tenant;
-use crate::custom_attributes::{self, WithFields};
+use crate::custom_attributes::{self, CustomAttributes, Keyed, WithFields};
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, Object, moment};
+use crate::views::{self, Moment, Object, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     (
@@ -41,7 +41,8 @@ pub fn routes(api: Api) -> Api {
         post(create),
         Doc::new("Vendors", "Create a vendor")
             .form("vendor", FIELDS)
-            .returns("vendor"),
+            .returns("vendor")
+            .record::<Keyed<VendorShape>>(),
     )
     .route(
         "/assets/vendors",
@@ -54,7 +55,8 @@ pub fn routes(api: Api) -> Api {
             ("page", "page number, default 1"),
             ("include_custom_fields", "boolean"),
         ])
-        .returns_page("vendors"),
+        .returns_page("vendors")
+        .record::<VendorEntry>(),
     )
     .route(
         "/vendors/{id}",
@@ -65,8 +67,66 @@ pub fn routes(api: Api) -> Api {
         )
         .form("vendor", FIELDS)
         .query(&[("include_custom_fields", "boolean")])
-        .returns("vendor"),
+        .returns("vendor")
+        .record::<Keyed<VendorShape>>(),
     )
+}
+
+/// A vendor as the contract shows it.
+// For the document only: `WithFields<Vendor>` writes these keys by hand, and custom
+// fields as keys too (`custom_attributes::Keyed`).
+#[derive(utoipa::ToSchema)]
+#[schema(as = Vendor)]
+#[allow(dead_code)]
+pub struct VendorShape {
+    id: i64,
+    name: String,
+    description: Option<String>,
+    website: Option<String>,
+    /// The vendor's address, as one text.
+    address: Option<String>,
+    contact_person_name: Option<String>,
+    email: Option<String>,
+    phone_number: Option<String>,
+    fax: Option<String>,
+    created_at: Moment,
+    updated_at: Moment,
+    custom_attributes: CustomAttributes,
+}
+
+impl custom_attributes::Shape for VendorShape {}
+
+/// For the document: one entry of the vendor list, wrapped as `{"vendor": {...}}`.
+pub struct VendorEntry;
+
+impl utoipa::PartialSchema for VendorEntry {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::ToSchema;
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Object)
+            .property(
+                "vendor",
+                utoipa::openapi::Ref::from_schema_name(Keyed::<VendorShape>::name()),
+            )
+            .required("vendor")
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for VendorEntry {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push((
+            Keyed::<VendorShape>::name().into_owned(),
+            Keyed::<VendorShape>::schema(),
+        ));
+        Keyed::<VendorShape>::schemas(schemas);
+    }
 }
 
 pub fn render<'a>(

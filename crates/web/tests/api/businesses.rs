@@ -1,10 +1,13 @@
 //! Businesses, business contacts, and the addresses of customers and businesses.
 
-use crate::common::{Kind, TestApp, ids};
+use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented, ids};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 both!(
+    businesses_answer_the_documented_record,
+    contacts_answer_the_documented_record,
+    addresses_answer_the_documented_record,
     businesses_are_created_read_updated_with_every_field,
     business_validation_and_refusals_write_nothing,
     business_list_pages_at_20_with_every_filter,
@@ -880,5 +883,273 @@ async fn other_companies_cannot_see_touch_or_refer_to_businesses_and_contacts(ki
         c.expect(StatusCode::OK)["contact"]["business_ids"],
         json!([acme]),
         "untouched"
+    );
+}
+
+/// PUT and PATCH of `form` on `path`, each answer checked against `documented`'s.
+async fn documented_updates(app: &TestApp, path: &str, documented: &str, form: &[(&str, &str)]) {
+    for method in ["put", "patch"] {
+        let res = match method {
+            "put" => app.put(path, form).await,
+            _ => app.patch(path, form).await,
+        };
+        assert_documented(documented, method, &res.into_body(StatusCode::OK));
+    }
+}
+
+/// Every answer is the documented `Business`: with and without its optional fields,
+/// with custom fields as keys (`include_custom_fields`) or not, alone and on a page.
+async fn businesses_answer_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    app.custom_field("Region", "text", &["businesses"], &[])
+        .await;
+    let bare = app
+        .post("/businesses.api", &[("business[name]", "Bare")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/businesses.api", "post", &bare);
+    assert_keys_documented("Business", &bare["business"], &[]);
+    let full = app
+        .post(
+            "/businesses.api",
+            &[
+                ("business[name]", "Acme"),
+                ("business[description]", "Rigging"),
+                ("business[status]", "0"),
+                ("business[industry]", "Film"),
+                ("business[email]", "acme@example.com"),
+                ("business[address_name]", "HQ"),
+                ("business[address]", "1 Dock Rd"),
+                ("business[address_line_2]", "Unit 2"),
+                ("business[country]", "us"),
+                ("business[state]", "CA"),
+                ("business[city]", "Burbank"),
+                ("business[zip_code]", "91502"),
+                ("business[phone_number]", "555 0100"),
+                ("business[fax]", "555 0101"),
+                ("business[display_picture]", "https://acme.example/logo.png"),
+                ("business[tax_free]", "true"),
+                ("business[company_default_payment_terms]", "true"),
+                ("business[custom_attributes][Region]", "West"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/businesses.api", "post", &full);
+    assert_eq!(full["business"]["status"], 0);
+    assert_eq!(full["business"]["Region"], "West", "its fields as keys");
+    assert_keys_documented("Business", &full["business"], &["Region"]);
+    let id = full["business"]["id"].as_i64().unwrap();
+    let path = format!("/businesses/{id}.api");
+    for include in [false, true] {
+        let one = app
+            .get(&format!("{path}?include_custom_fields={include}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/businesses/{id}.api", "get", &one);
+        assert_keys_documented("Business", &one["business"], &["Region"]);
+        let page = app
+            .get(&format!("/businesses.api?include_custom_fields={include}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/businesses.api", "get", &page);
+        let businesses = page["businesses"].as_array().unwrap();
+        assert_eq!(businesses.len(), 2);
+        for b in businesses {
+            assert_keys_documented("Business", b, &["Region"]);
+        }
+    }
+    documented_updates(
+        &app,
+        &path,
+        "/businesses/{id}.api",
+        &[("business[status]", "1"), ("business[city]", "null")],
+    )
+    .await;
+}
+
+/// Every answer is the documented `Contact`: with and without its optional fields, with
+/// custom fields as keys (`include_custom_fields`) or not, alone, on a page, added to
+/// a business, after each action.
+async fn contacts_answer_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    app.custom_field("Badge", "text", &["contacts"], &[]).await;
+    let acme = app.business("Acme", &[]).await.to_string();
+    let globex = app.business("Globex", &[]).await.to_string();
+    let bare = app
+        .post(
+            "/contacts.api",
+            &[("contact[last_name]", "Bare"), ("business_ids", &acme)],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/contacts.api", "post", &bare);
+    assert_keys_documented("Contact", &bare["contact"], &[]);
+    let full = app
+        .post(
+            "/contacts.api",
+            &[
+                ("contact[first_name]", "Bob"),
+                ("contact[last_name]", "Builder"),
+                ("contact[email]", "bob@example.com"),
+                ("contact[description]", "Foreman"),
+                ("contact[employee_identification_number]", "E-9"),
+                ("contact[collect_tax]", "false"),
+                ("contact[login_enabled]", "true"),
+                ("contact[subscribed_to_emails]", "true"),
+                ("contact[phone_number]", "555 0100"),
+                ("contact[fax]", "555 0101"),
+                ("contact[custom_attributes][Badge]", "B7"),
+                ("business_ids", &format!("{acme},{globex}")),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/contacts.api", "post", &full);
+    assert_eq!(full["contact"]["Badge"], "B7", "its fields as keys");
+    assert_keys_documented("Contact", &full["contact"], &["Badge"]);
+    let id = full["contact"]["id"].as_i64().unwrap();
+    let path = format!("/contacts/{id}.api");
+    for include in [false, true] {
+        let one = app
+            .get(&format!("{path}?include_custom_fields={include}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/contacts/{id}.api", "get", &one);
+        assert_keys_documented("Contact", &one["contact"], &["Badge"]);
+        let page = app
+            .get(&format!("/contacts.api?include_custom_fields={include}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/contacts.api", "get", &page);
+        let contacts = page["contacts"].as_array().unwrap();
+        assert_eq!(contacts.len(), 2);
+        for c in contacts {
+            assert_keys_documented("Contact", c, &["Badge"]);
+        }
+    }
+    let bare_id = bare["contact"]["id"].as_i64().unwrap();
+    let added = app
+        .post(
+            "/contacts/add_existing_contacts_to_business.api",
+            &[
+                ("contact_ids", &format!("{bare_id},{id}")),
+                ("business_id", &globex),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/contacts/add_existing_contacts_to_business.api",
+        "post",
+        &added,
+    );
+    for c in added["contacts"].as_array().unwrap() {
+        assert_keys_documented("Contact", c, &[]);
+    }
+    documented_updates(
+        &app,
+        &path,
+        "/contacts/{id}.api",
+        &[("contact[first_name]", "null"), ("business_ids", &acme)],
+    )
+    .await;
+    documented_updates(
+        &app,
+        &format!("/contacts/{id}/update_status.api"),
+        "/contacts/{id}/update_status.api",
+        &[("mark_inactive", "TRUE")],
+    )
+    .await;
+    let deleted = app.delete(&path).await.into_body(StatusCode::OK);
+    assert_eq!(deleted["contact"]["id"], id);
+    assert_documented("/contacts/{id}.api", "delete", &deleted);
+}
+
+/// Every answer of customers' and businesses' addresses is the documented
+/// `CustomerAddress` or `BusinessAddress`, with and without the optional fields, alone
+/// and on a page.
+async fn addresses_answer_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let ada = app.customer("Ada", "Lovelace", &[]).await;
+    let acme = app.business("Acme", &[]).await;
+    let bob = app
+        .contact("Builder", &acme.to_string(), &[])
+        .await
+        .to_string();
+    for (owner, base, extra) in [
+        (
+            "customers",
+            format!("/customers/{ada}/shipping_addresses"),
+            vec![("billing_address", "true")],
+        ),
+        (
+            "businesses",
+            format!("/businesses/{acme}/shipping_addresses"),
+            vec![
+                ("shipping_address[address_type]", "billing"),
+                ("shipping_address[contact_id]", bob.as_str()),
+            ],
+        ),
+    ] {
+        let documented = format!("/{owner}/{{owner_id}}/shipping_addresses");
+        let list = format!("{base}.api");
+        let bare = app
+            .post(&list, &[("shipping_address[street1]", "1 Main St")])
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented(&format!("{documented}.api"), "post", &bare);
+        let mut form = vec![
+            ("shipping_address[street1]", "2 Side St"),
+            ("shipping_address[name]", "Yard"),
+            ("shipping_address[street2]", "Gate 2"),
+            ("shipping_address[city]", "Denver"),
+            ("shipping_address[state]", "CO"),
+            ("shipping_address[zipcode]", "80202"),
+            ("shipping_address[country]", "us"),
+            ("shipping_address[longi]", "-104.99"),
+            ("shipping_address[lati]", "39.74"),
+            ("shipping_address[email]", "yard@example.com"),
+            ("shipping_address[phone_number]", "555 0100"),
+            ("shipping_address[active]", "false"),
+        ];
+        form.extend(extra);
+        let full = app.post(&list, &form).await.into_body(StatusCode::OK);
+        assert_documented(&format!("{documented}.api"), "post", &full);
+        let page = app.get(&list).await.into_body(StatusCode::OK);
+        assert_eq!(page["shipping_addresses"].as_array().unwrap().len(), 2);
+        assert_documented(&format!("{documented}.api"), "get", &page);
+        let default = app
+            .get(&format!("{base}/default_address.api"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented(
+            &format!("{documented}/default_address.api"),
+            "get",
+            &default,
+        );
+        let one = format!("{base}/{}.api", full["shipping_address"]["id"]);
+        let got = app.get(&one).await.into_body(StatusCode::OK);
+        assert_documented(&format!("{documented}/{{id}}.api"), "get", &got);
+        documented_updates(
+            &app,
+            &one,
+            &format!("{documented}/{{id}}.api"),
+            &[("shipping_address[lati]", "null")],
+        )
+        .await;
+    }
+    let billing = app
+        .get(&format!(
+            "/businesses/{acme}/shipping_addresses/default_billing_address.api"
+        ))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(billing["shipping_address"]["address_type"], "billing");
+    assert_eq!(billing["shipping_address"]["contact_id"].as_str(), None);
+    assert_documented(
+        "/businesses/{owner_id}/shipping_addresses/default_billing_address.api",
+        "get",
+        &billing,
     );
 }

@@ -1,10 +1,11 @@
 //! Customers and the persons list (customers and business contacts together).
 
-use crate::common::{Kind, TestApp, ids};
+use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented, ids};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 both!(
+    answers_are_the_documented_record,
     create_with_every_field_and_read,
     create_and_update_validate_and_refusals_write_nothing,
     update_requires_names_and_keeps_the_rest,
@@ -641,4 +642,122 @@ async fn other_companies_cannot_see_touch_or_refer_to_customers(kind: Kind) {
         before,
         "untouched"
     );
+}
+
+/// Every answer is the documented `Customer` (and a page of persons, customers and
+/// contacts, is of `Person`s): with and without the optional fields, with custom fields
+/// as keys (`include_custom_fields`) or not, alone and on a page, after each action.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    app.custom_field("Loyalty Tier", "dropdown", &["customers"], &["Gold"])
+        .await;
+    app.custom_field("Badge", "text", &["contacts"], &[]).await;
+    let bare = app
+        .post(
+            "/customers.api",
+            &[
+                ("customer[last_name]", "Bare"),
+                ("customer[first_name]", "Bo"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/customers.api", "post", &bare);
+    assert_keys_documented("Customer", &bare["customer"], &[]);
+    let full = app
+        .post(
+            "/customers.api",
+            &[
+                ("customer[first_name]", "Ada"),
+                ("customer[last_name]", "Lovelace"),
+                ("customer[description]", "Film crew lead"),
+                ("customer[employee_identification_number]", "EIN-1"),
+                ("customer[category]", "Film"),
+                ("customer[email]", "ada@example.com"),
+                ("customer[login_enabled]", "true"),
+                ("customer[address_name]", "Studio"),
+                ("customer[address]", "1 Analytical Way"),
+                ("customer[address_line_2]", "Unit 2"),
+                ("customer[city]", "London"),
+                ("customer[state]", "LDN"),
+                ("customer[zip_code]", "N1"),
+                ("customer[country]", "gb"),
+                ("customer[phone_number]", "+44 20 0000"),
+                ("customer[fax]", "+44 20 0001"),
+                ("customer[custom_attributes][Loyalty_Tier]", "Gold"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/customers.api", "post", &full);
+    let custom = ["Loyalty Tier", "Badge"];
+    assert_eq!(
+        full["customer"]["Loyalty Tier"], "Gold",
+        "its fields as keys"
+    );
+    assert_keys_documented("Customer", &full["customer"], &custom);
+    let acme = app.business("Acme", &[]).await;
+    app.contact(
+        "Builder",
+        &acme.to_string(),
+        &[("contact[custom_attributes][Badge]", "B7")],
+    )
+    .await;
+    let id = full["customer"]["id"].as_i64().unwrap();
+    let path = format!("/customers/{id}.api");
+    for include in [false, true] {
+        let one = app
+            .get(&format!("{path}?include_custom_fields={include}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/customers/{id}.api", "get", &one);
+        assert_keys_documented("Customer", &one["customer"], &custom);
+        let page = app
+            .get(&format!("/customers.api?include_custom_fields={include}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/customers.api", "get", &page);
+        assert_eq!(page["customers"].as_array().unwrap().len(), 2);
+        let persons = app
+            .get(&format!("/individuals.api?include_custom_fields={include}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/individuals.api", "get", &persons);
+        let persons = persons["individuals"].as_array().unwrap();
+        assert_eq!(persons.len(), 3, "both kinds");
+        for p in persons {
+            let schema = match p["type"].as_str() {
+                Some("customer") => "Customer",
+                _ => "Contact",
+            };
+            assert_keys_documented(schema, p, &custom);
+        }
+    }
+    for method in ["put", "patch"] {
+        let form = [
+            ("customer[description]", "null"),
+            ("customer[city]", "null"),
+        ];
+        let res = match method {
+            "put" => app.put(&path, &form).await,
+            _ => app.patch(&path, &form).await,
+        };
+        let updated = res.into_body(StatusCode::OK);
+        assert_eq!(updated["customer"]["city"], Value::Null);
+        assert_documented("/customers/{id}.api", method, &updated);
+    }
+    for action in ["mark_inactive", "mark_active"] {
+        for method in ["put", "patch"] {
+            let action_path = format!("/customers/{id}/{action}.api");
+            let res = match method {
+                "put" => app.put(&action_path, &[]).await,
+                _ => app.patch(&action_path, &[]).await,
+            };
+            let body = res.into_body(StatusCode::OK);
+            assert_documented(&format!("/customers/{{id}}/{action}.api"), method, &body);
+        }
+    }
+    let deleted = app.delete(&path).await.into_body(StatusCode::OK);
+    assert_eq!(deleted["customer"]["id"], id);
+    assert_documented("/customers/{id}.api", "delete", &deleted);
 }

@@ -1,10 +1,11 @@
 //! Members' addresses under `/users/{member}/shipping_addresses`.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 both!(
+    answers_are_the_documented_record,
     create_with_every_field_and_read,
     fields_are_validated_and_refusals_write_nothing,
     one_default_address_at_a_time,
@@ -380,4 +381,70 @@ async fn addresses_belong_to_their_member_and_company(kind: Kind) {
         json!([home]),
         "untouched"
     );
+}
+
+/// Every answer is the documented `MemberAddress`, with and without the optional
+/// fields, alone and on a page.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let member = app.member("Jane", "Doe", "jane@example.com", &[]).await;
+    let clerk = app.member("Carl", "Clerk", "carl@example.com", &[]).await;
+    let path = format!("{}.api", base(member));
+    let bare = app
+        .post(&path, &[("shipping_address[street1]", "1 Main St")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(bare["shipping_address"]["lati"], Value::Null);
+    assert_documented("/users/{owner_id}/shipping_addresses.api", "post", &bare);
+    let full = app
+        .post(
+            &path,
+            &[
+                ("shipping_address[street1]", "2 Side St"),
+                ("shipping_address[name]", "Home"),
+                ("shipping_address[street2]", "Apt 2"),
+                ("shipping_address[city]", "Denver"),
+                ("shipping_address[state]", "CO"),
+                ("shipping_address[zipcode]", "80202"),
+                ("shipping_address[country]", "us"),
+                ("shipping_address[longi]", "-104.99"),
+                ("shipping_address[lati]", "39.74"),
+                ("shipping_address[email]", "home@example.com"),
+                ("shipping_address[phone_number]", "555 0100"),
+                ("default_address", "true"),
+                ("created_by_id", &clerk.to_string()),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(full["shipping_address"]["lati"], "39.74");
+    assert_documented("/users/{owner_id}/shipping_addresses.api", "post", &full);
+    let page = app.get(&path).await.into_body(StatusCode::OK);
+    assert_eq!(page["shipping_addresses"].as_array().unwrap().len(), 2);
+    assert_documented("/users/{owner_id}/shipping_addresses.api", "get", &page);
+    let default = app
+        .get(&format!("{}/default_address.api", base(member)))
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/users/{owner_id}/shipping_addresses/default_address.api",
+        "get",
+        &default,
+    );
+    let one = format!("{}/{}.api", base(member), full["shipping_address"]["id"]);
+    let got = app.get(&one).await.into_body(StatusCode::OK);
+    assert_documented("/users/{owner_id}/shipping_addresses/{id}.api", "get", &got);
+    for method in ["put", "patch"] {
+        let form = [("shipping_address[lati]", "null")];
+        let res = match method {
+            "put" => app.put(&one, &form).await,
+            _ => app.patch(&one, &form).await,
+        };
+        let updated = res.into_body(StatusCode::OK);
+        assert_documented(
+            "/users/{owner_id}/shipping_addresses/{id}.api",
+            method,
+            &updated,
+        );
+    }
 }

@@ -1,8 +1,9 @@
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 both!(
+    answers_are_the_documented_record,
     create_with_every_field_and_read,
     create_validates_every_field_and_writes_nothing_when_refused,
     login_disabled_members_need_no_email,
@@ -899,4 +900,108 @@ async fn member_in_teams(app: &TestApp, email: &str, teams: &[i64]) -> i64 {
     member_of(res.expect(StatusCode::OK))["id"]
         .as_i64()
         .unwrap()
+}
+
+/// Every answer is the documented `Member`: with and without its optional fields, with
+/// custom fields as keys (`include_custom_fields`) or not, alone and on a page, after
+/// each action.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    app.custom_field("Badge Number", "number", &["members"], &[])
+        .await;
+    app.custom_field("Shirt Size", "dropdown", &["members"], &["S", "M"])
+        .await;
+    let crew = team(&app, "Field Crew").await.to_string();
+    let listing = app.listing("North Shop").await.to_string();
+    let bare = app
+        .post(
+            "/members.api",
+            &[
+                ("user[first_name]", "Bo"),
+                ("user[last_name]", "Bare"),
+                ("user[role_id]", "2"),
+                ("user[login_enabled]", "false"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(bare["member"]["email"], Value::Null);
+    assert_documented("/members.api", "post", &bare);
+    assert_keys_documented("Member", &bare["member"], &[]);
+    let full = app
+        .post(
+            "/members.api",
+            &[
+                ("user[email]", "jane@example.com"),
+                ("user[first_name]", "Jane"),
+                ("user[last_name]", "Doe"),
+                ("user[role_id]", "1"),
+                ("user[employee_id]", "EMP-7"),
+                ("user[user_listing_id]", &listing),
+                ("user[team_ids][]", &crew),
+                ("user[address_name]", "Home"),
+                ("user[address]", "1 Main St"),
+                ("user[address_line_2]", "Apt 2"),
+                ("user[city]", "Denver"),
+                ("user[state]", "CO"),
+                ("user[zipcode]", "80202"),
+                ("user[country]", "us"),
+                ("user[phone_number]", "555 0100"),
+                ("user[fax]", "555 0101"),
+                ("user[custom_attributes][Badge_Number]", "42"),
+                ("user[custom_attributes][Shirt_Size]", "M"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/members.api", "post", &full);
+    let custom = ["Badge Number", "Shirt Size"];
+    assert_eq!(full["member"]["Shirt Size"], "M", "its fields as keys");
+    assert_eq!(full["member"]["zipcode"], "80202");
+    assert_keys_documented("Member", &full["member"], &custom);
+    let id = full["member"]["id"].as_i64().unwrap();
+    let path = format!("/members/{id}.api");
+    for query in ["", "?include_custom_fields=true"] {
+        let one = app
+            .get(&format!("{path}{query}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/members/{id}.api", "get", &one);
+        assert_keys_documented("Member", &one["member"], &custom);
+        let page = app
+            .get(&format!(
+                "/members.api?filter=status&filter_val=all&include_custom_fields={}",
+                !query.is_empty()
+            ))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/members.api", "get", &page);
+        let members = page["members"].as_array().unwrap();
+        assert_eq!(members.len(), 3, "the owner too");
+        for m in members {
+            assert_keys_documented("Member", m, &custom);
+        }
+    }
+    for method in ["put", "patch"] {
+        let form = [("user[employee_id]", "null"), ("user[city]", "null")];
+        let res = match method {
+            "put" => app.put(&path, &form).await,
+            _ => app.patch(&path, &form).await,
+        };
+        let updated = res.into_body(StatusCode::OK);
+        assert_eq!(updated["member"]["city"], Value::Null);
+        assert_documented("/members/{id}.api", method, &updated);
+    }
+    for action in ["deactivate", "activate"] {
+        for method in ["put", "patch"] {
+            let action_path = format!("/members/{id}/{action}.api");
+            let res = match method {
+                "put" => app.put(&action_path, &[]).await,
+                _ => app.patch(&action_path, &[]).await,
+            };
+            let body = res.into_body(StatusCode::OK);
+            assert_documented(&format!("/members/{{id}}/{action}.api"), method, &body);
+            assert_keys_documented("Member", &body["member"], &custom);
+        }
+    }
 }

@@ -139,13 +139,10 @@ fn every_operation_documents_the_statuses_the_server_answers() {
                 "{status}"
             );
         }
-        let mut success = &responses["200"]["content"]["application/json"]["schema"];
-        if let Some(name) = success["$ref"]
-            .as_str()
-            .and_then(|r| r.strip_prefix("#/components/schemas/"))
-        {
-            success = &doc["components"]["schemas"][name];
-        }
+        let success = resolved(
+            doc,
+            &responses["200"]["content"]["application/json"]["schema"],
+        );
         let names = success["required"].as_array();
         assert!(
             names.is_some_and(|n| !n.is_empty()),
@@ -183,9 +180,28 @@ fn lists_answer_pages_and_writes_answer_the_record() {
     assert_eq!(page["properties"]["members"]["type"], "array");
     let created = &members["post"]["responses"]["200"]["content"]["application/json"]["schema"];
     assert_eq!(created["required"], serde_json::json!(["member"]));
-    let added = &doc["paths"]["/contacts/add_existing_contacts_to_business.api"]["post"]["responses"]
-        ["200"]["content"]["application/json"]["schema"];
-    assert_eq!(added["required"], serde_json::json!(["contacts"]));
+    let added = resolved(
+        doc,
+        &doc["paths"]["/contacts/add_existing_contacts_to_business.api"]["post"]["responses"]["200"]
+            ["content"]["application/json"]["schema"],
+    );
+    assert_eq!(
+        added["required"],
+        serde_json::json!(["business_id", "contacts"])
+    );
+}
+
+/// `schema`, or the component it refers to (the typed body of `Doc::answers`).
+fn resolved<'a>(
+    doc: &'a serde_json::Value,
+    schema: &'a serde_json::Value,
+) -> &'a serde_json::Value {
+    match schema["$ref"].as_str() {
+        Some(reference) => doc
+            .pointer(reference.trim_start_matches('#'))
+            .unwrap_or_else(|| panic!("{reference} is in the document")),
+        None => schema,
+    }
 }
 
 #[test]

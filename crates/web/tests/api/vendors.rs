@@ -1,8 +1,9 @@
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 both!(
+    answers_are_the_documented_record,
     create_with_every_field_and_read,
     create_validates_name_email_and_attribute_names,
     list_wraps_each_vendor_and_pages_at_25,
@@ -491,4 +492,75 @@ async fn short_names_are_names(kind: Kind) {
     let res = app.put(&path, &[("vendor[name]", "HP")]).await;
     assert_eq!(res.expect(StatusCode::OK)["vendor"]["name"], "HP");
     assert_eq!(vendor_names(&app).await, vec!["HP"]);
+}
+
+/// Every answer is the documented `Vendor`: with and without its optional fields, with
+/// custom fields as keys (`include_custom_fields`) or not, alone and on a page.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    vendor_fields(&app).await;
+    let bare = app
+        .post("/vendors.api", &[("vendor[name]", "Bare")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/vendors.api", "post", &bare);
+    assert_keys_documented("Vendor", &bare["vendor"], &[]);
+    let full = app
+        .post(
+            "/vendors.api",
+            &[
+                ("vendor[name]", "Acme Supply"),
+                ("vendor[description]", "Cables"),
+                ("vendor[website]", "https://acme.example"),
+                ("vendor[address]", "1 Main St"),
+                ("vendor[contact_person_name]", "Ann Lee"),
+                ("vendor[email]", "orders@acme.example"),
+                ("vendor[phone_number]", "555 0100"),
+                ("vendor[fax]", "555 0101"),
+                ("vendor[custom_attributes][Serial_Prefix]", "SN"),
+                ("vendor[custom_attributes][Tier]", "Gold"),
+                (
+                    "vendor[custom_attributes][email]",
+                    "custom@elsewhere.example",
+                ),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/vendors.api", "post", &full);
+    assert_eq!(
+        full["vendor"]["Tier"], "Gold",
+        "created with its fields as keys"
+    );
+    assert_keys_documented("Vendor", &full["vendor"], &["Serial Prefix", "Tier"]);
+    let id = full["vendor"]["id"].as_i64().unwrap();
+    for query in ["", "?include_custom_fields=true"] {
+        let one = app
+            .get(&format!("/vendors/{id}.api{query}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/vendors/{id}.api", "get", &one);
+        assert_keys_documented("Vendor", &one["vendor"], &["Serial Prefix", "Tier"]);
+        let page = app
+            .get(&format!("/assets/vendors.api{query}"))
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/assets/vendors.api", "get", &page);
+        let vendors = page["vendors"].as_array().unwrap();
+        assert_eq!(vendors.len(), 2);
+        for v in vendors {
+            assert_keys_documented("Vendor", &v["vendor"], &["Serial Prefix", "Tier"]);
+        }
+    }
+    for method in ["put", "patch"] {
+        let form = [("vendor[website]", "null")];
+        let path = format!("/vendors/{id}.api");
+        let res = match method {
+            "put" => app.put(&path, &form).await,
+            _ => app.patch(&path, &form).await,
+        };
+        let updated = res.into_body(StatusCode::OK);
+        assert_eq!(updated["vendor"]["website"], Value::Null);
+        assert_documented("/vendors/{id}.api", method, &updated);
+    }
 }

@@ -17,12 +17,12 @@ use store::persons::{self, Kind, PersonView};
 use crate::address_block;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
-use crate::custom_attributes::{self, WithFields};
+use crate::custom_attributes::{self, CustomAttributes, Keyed, WithFields};
 use crate::error::ApiError;
 use crate::ids::kind;
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, Object, moment};
+use crate::views::{self, Moment, Object, moment};
 
 pub use handlers::{create, delete, details, list, set_active, update};
 
@@ -62,8 +62,109 @@ pub fn routes(api: Api) -> Api {
                 ("filter_val", "the e-mail (URL-encoded) with filter=email"),
                 ("include_custom_fields", "boolean"),
             ])
-            .returns_page("individuals"),
+            .returns_page("individuals")
+            .record::<PersonJson>(),
     )
+}
+
+/// The keys `WithFields<PersonView>` writes for one kind of person, as a shape struct
+/// for the document only (the serializer writes them by hand, with the address block
+/// and custom fields as keys too); `$more` are the kind's own.
+macro_rules! person_shape {
+    ($(#[$doc:meta])* $shape:ident as $name:ident, $type:literal, { $($more:tt)* }) => {
+        $(#[$doc])*
+        #[derive(utoipa::ToSchema)]
+        #[schema(as = $name)]
+        #[allow(dead_code)]
+        pub struct $shape {
+            id: i64,
+            /// The kind of person.
+            #[serde(rename = "type")]
+            #[schema(value_type = String, pattern = $type)]
+            kind: &'static str,
+            first_name: Option<String>,
+            last_name: String,
+            /// The first and last name, with a space between (the last name alone without
+            /// a first).
+            full_name: String,
+            description: Option<String>,
+            employee_identification_number: Option<String>,
+            /// A rentrack addition: the `category` filter matches it.
+            category: Option<String>,
+            collect_tax: bool,
+            email: Option<String>,
+            login_enabled: bool,
+            subscribed_to_emails: bool,
+            #[schema(value_type = String, pattern = "^(active|inactive)$")]
+            status: &'static str,
+            /// `true` exactly when `status` is `active`.
+            active: bool,
+            created_at: Moment,
+            updated_at: Moment,
+            $($more)*
+            custom_attributes: CustomAttributes,
+        }
+
+        impl custom_attributes::Shape for $shape {
+            fn extend(record: &mut utoipa::openapi::schema::Object) {
+                address_block::document(record, AddressBlock::NAMES);
+            }
+        }
+    };
+}
+
+person_shape!(
+    /// A customer as the contract shows it.
+    CustomerShape as Customer, "^customer$", {}
+);
+
+person_shape!(
+    /// A business contact as the contract shows it.
+    ContactShape as Contact, "^business_contact$", {
+        /// The ids of the businesses the contact belongs to, ascending.
+        business_ids: Vec<i64>,
+    }
+);
+
+/// A customer, as routes answering one name it.
+pub type CustomerJson = Keyed<CustomerShape>;
+
+/// A business contact, as routes answering one name it.
+pub type ContactJson = Keyed<ContactShape>;
+
+/// For the document: an entry of the persons list, a customer or a business contact
+/// (`type` says which).
+pub struct PersonJson;
+
+impl utoipa::PartialSchema for PersonJson {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::ToSchema;
+        use utoipa::openapi::Ref;
+        utoipa::openapi::OneOfBuilder::new()
+            .item(Ref::from_schema_name(CustomerJson::name()))
+            .item(Ref::from_schema_name(ContactJson::name()))
+            .description(Some("A customer or a business contact, as `type` says"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for PersonJson {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Person".into()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push((CustomerJson::name().into_owned(), CustomerJson::schema()));
+        CustomerJson::schemas(schemas);
+        schemas.push((ContactJson::name().into_owned(), ContactJson::schema()));
+        ContactJson::schemas(schemas);
+    }
 }
 
 /// The custom field target of a kind of person.
