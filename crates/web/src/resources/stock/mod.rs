@@ -10,7 +10,7 @@ use crate::api::{Api, Doc, get, post};
 use crate::resources::assets::records::{
     ITEM_FIELDS, TAXES, create, delete, details, filter, history, list, update,
 };
-use crate::resources::assets::{Inventory, SHOW_FLAGS, Stock};
+use crate::resources::assets::{AssetJson, Inventory, SHOW_FLAGS, Stock};
 
 const NAME_AND_GROUP: &[(&str, &str)] = &[
     ("name", "required, at least 3 characters"),
@@ -55,7 +55,8 @@ fn inventory(api: Api) -> Api {
             .query(SHOW_FLAGS)
             .query(PAGE)
             .returns("asset")
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/inventory/{sequence_num}",
@@ -70,7 +71,8 @@ fn inventory(api: Api) -> Api {
         .form("volatile_asset", ITEM_FIELDS)
         .query(TAXES)
         .query(SHOW_FLAGS)
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/inventory/{sequence_num}/history",
@@ -95,7 +97,8 @@ fn inventory(api: Api) -> Api {
             ])
             .query(FILTER)
             .query(SHOW_FLAGS)
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
 }
 
@@ -110,7 +113,8 @@ fn stock(api: Api) -> Api {
             .query(SHOW_FLAGS)
             .query(PAGE)
             .returns("asset")
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/stock_assets/{sequence_num}",
@@ -125,7 +129,8 @@ fn stock(api: Api) -> Api {
         .form("stock_asset", ITEM_FIELDS)
         .query(TAXES)
         .query(SHOW_FLAGS)
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/stock_assets/{sequence_num}/history",
@@ -150,7 +155,8 @@ fn stock(api: Api) -> Api {
             ])
             .query(FILTER)
             .query(SHOW_FLAGS)
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
 }
 
