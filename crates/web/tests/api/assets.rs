@@ -134,6 +134,14 @@ async fn create_with_every_field_and_read_back(kind: Kind) {
     assert_eq!(r["Serial Number"], "X-77");
     assert_eq!(r["image_urls"][0], "https://img.example.com/r5.jpg");
     assert_eq!(r["documents"][1]["file_name"], "warranty.pdf");
+    // A page with the flags: custom fields as keys of their own too.
+    let page = app
+        .get("/assets.api?include_custom_fields=true&show_image_urls=true&show_document_details=true")
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/assets.api", "get", &page);
+    assert_eq!(page["assets"][0]["Serial Number"], "X-77");
+    assert_keys_documented("Asset", &page["assets"][0], &["Serial Number"]);
     // Without the flags the lists are left out.
     let plain = app
         .get(&format!("/assets/{n}.api"))
