@@ -827,6 +827,11 @@ async fn gps_readings_are_kept(kind: Kind) {
         .get(&format!("/assets/{n}/history_paginate.api"))
         .await
         .into_body(StatusCode::OK);
+    assert_documented(
+        "/assets/{sequence_num}/history_paginate.api",
+        "get",
+        &history,
+    );
     let gps: Vec<&Value> = history["history"]
         .as_array()
         .unwrap()

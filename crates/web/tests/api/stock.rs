@@ -70,6 +70,11 @@ async fn history(app: &TestApp, path: &str, n: i64) -> Vec<Value> {
             .get(&format!("{path}/{n}/history.api?page={page}"))
             .await
             .into_body(StatusCode::OK);
+        assert_documented(
+            &format!("{path}/{{sequence_num}}/history.api"),
+            "get",
+            &body,
+        );
         let entries = body["history"].as_array().unwrap().clone();
         assert!(entries.len() <= 5);
         let done = entries.len() < 5;

@@ -553,6 +553,54 @@ pub(crate) async fn answer_page(
     }))
 }
 
+/// An entry of an item's history: what happened and when, with the details the action
+/// recorded as keys of their own (stock movements: `order_type`, `quantity`,
+/// `quantity_after_transaction`, `price`, `user_full_name`, locations and comments;
+/// check-outs: the member and the due moment; ...). Moments among them are in the
+/// company's time zone.
+#[derive(utoipa::ToSchema)]
+#[schema(as = ItemHistoryEntry)]
+#[allow(dead_code)]
+struct HistoryShape {
+    id: i64,
+    /// What happened (`created`, `checked_out`, `gps`, `service_started`, ...).
+    action: String,
+    created_at: views::Moment,
+}
+
+/// The document's view of `history_entry` (written as a `Value`: its details are the
+/// action's own): its own keys, and any others.
+pub(crate) struct HistoryEntryJson;
+
+impl utoipa::PartialSchema for HistoryEntryJson {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let mut schema = <HistoryShape as utoipa::PartialSchema>::schema();
+        if let utoipa::openapi::RefOr::T(utoipa::openapi::schema::Schema::Object(object)) =
+            &mut schema
+        {
+            object.additional_properties = Some(Box::new(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(true),
+            ));
+        }
+        schema
+    }
+}
+
+impl utoipa::ToSchema for HistoryEntryJson {
+    fn name() -> std::borrow::Cow<'static, str> {
+        <HistoryShape as utoipa::ToSchema>::name()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <HistoryShape as utoipa::ToSchema>::schemas(schemas);
+    }
+}
+
 /// Renders a history entry: its details, moments in the company's time zone.
 pub(crate) fn history_entry(e: &store::items::HistoryEntry, tz: chrono_tz::Tz) -> Value {
     let mut out = Map::new();

@@ -154,7 +154,8 @@ pub(super) fn routes(api: Api) -> Api {
         get(history),
         Doc::new("Fixed assets", "The asset's history, newest first, 5 a page")
             .query(&[("page", "page number, default 1")])
-            .returns_page("history"),
+            .returns_page("history")
+            .record::<super::HistoryEntryJson>(),
     )
     .route(
         "/assets/filter",

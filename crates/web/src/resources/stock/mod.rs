@@ -10,7 +10,7 @@ use crate::api::{Api, Doc, get, post};
 use crate::resources::assets::records::{
     ITEM_FIELDS, TAXES, create, delete, details, filter, history, list, update,
 };
-use crate::resources::assets::{AssetJson, Inventory, SHOW_FLAGS, Stock};
+use crate::resources::assets::{AssetJson, HistoryEntryJson, Inventory, SHOW_FLAGS, Stock};
 
 const NAME_AND_GROUP: &[(&str, &str)] = &[
     ("name", "required, at least 3 characters"),
@@ -82,7 +82,8 @@ fn inventory(api: Api) -> Api {
             "The item's history, newest first, 5 a page: every stock movement with order_type, quantity, quantity_after_transaction, price, user_full_name, location and comments",
         )
         .query(PAGE)
-        .returns_page("history"),
+        .returns_page("history")
+        .record::<HistoryEntryJson>(),
     )
     .route(
         "/inventory/filter",
@@ -140,7 +141,8 @@ fn stock(api: Api) -> Api {
             "The item's history, newest first, 5 a page: every movement, check-out and check-in with order_type, quantity, quantity_after_transaction, price, user_full_name",
         )
         .query(PAGE)
-        .returns_page("history"),
+        .returns_page("history")
+        .record::<HistoryEntryJson>(),
     )
     .route(
         "/stock_assets/filter",
