@@ -3,12 +3,11 @@
 //! `.../cancel_verification.api`, their mass forms `/assets/mass_*.api`, and
 //! `/assets/verification_status.api`.
 
-use axum::Json;
 use axum::extract::State;
 use domain::Change;
 use domain::Vocabulary;
 use domain::verification::AuditResponse;
-use serde_json::{Value, json};
+use serde::Serialize;
 use store::verifications::{self, Answer, Assets, LastVerification, Verification};
 
 use crate::api::{Api, Doc, get, post, put_or_patch};
@@ -18,7 +17,7 @@ use crate::form::Form;
 use crate::ids::{Number, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 const RESPONSE: &str = "one of Verified, Not in possession, Damaged, Lost (any case; underscores may stand for spaces); left out: Verified";
 
@@ -49,7 +48,8 @@ pub fn routes(api: Api) -> Api {
             "Ask the custodian of a checked-out fixed asset to verify possession: a pending verification",
         )
         .form("audit", NOTES)
-        .returns("verification"),
+        .returns("verification")
+        .record::<VerificationJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/verify_possession",
@@ -60,7 +60,8 @@ pub fn routes(api: Api) -> Api {
         )
         .form("audit", ANSWER)
         .query(&[USER])
-        .returns("verification"),
+        .returns("verification")
+        .record::<VerificationJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/cancel_verification",
@@ -70,7 +71,8 @@ pub fn routes(api: Api) -> Api {
             "Cancel the pending verification of a fixed asset",
         )
         .query(&[USER])
-        .returns("verification"),
+        .returns("verification")
+        .record::<VerificationJson<'_>>(),
     )
     .route(
         "/assets/mass_verification_requests",
@@ -81,7 +83,7 @@ pub fn routes(api: Api) -> Api {
         )
         .form("audit", NOTES)
         .query(&[SEQS])
-        .returns_list("assets"),
+        .answers::<ManyJson<'_>>(),
     )
     .route(
         "/assets/mass_verify_possessions",
@@ -92,7 +94,7 @@ pub fn routes(api: Api) -> Api {
         )
         .form("audit", ANSWER)
         .query(&[USER, SEQS])
-        .returns_list("assets"),
+        .answers::<ManyJson<'_>>(),
     )
     .route(
         "/assets/mass_cancel_verifications",
@@ -102,7 +104,7 @@ pub fn routes(api: Api) -> Api {
             "Cancel the pending verifications of many assets, all or none: {\"assets\": [verification, ...]} in the order of seqs",
         )
         .query(&[USER, SEQS])
-        .returns_list("assets"),
+        .answers::<ManyJson<'_>>(),
     )
     .route(
         "/assets/verification_status",
@@ -112,42 +114,107 @@ pub fn routes(api: Api) -> Api {
             "The last verification of each asset of seqs, in their order (status null: never verified)",
         )
         .query(&[SEQS])
-        .returns_list("verification_status"),
+        .answers::<StatusJson<'_>>(),
     )
 }
 
-/// A verification as the API shows it.
-pub fn render(v: &Verification, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": v.id,
-        "sequence_num": v.sequence_num,
-        "status": v.status.as_str(),
-        "response": v.response,
-        "condition": v.condition,
-        "notes": v.notes,
-        "user_id": v.member_id,
-        "requested_at": v.requested_at.map(|t| moment(t, tz)),
-        "responded_at": v.responded_at.map(|t| moment(t, tz)),
-    })
+/// A verification (audit) of possession as the API shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Verification)]
+// Closes the schema where it is nested too (`serde` reads it on deserializing only).
+#[serde(deny_unknown_fields)]
+pub struct VerificationJson<'a> {
+    id: i64,
+    /// The asset's number.
+    sequence_num: i64,
+    #[schema(value_type = String, pattern = "^(pending|verified|cancelled)$")]
+    status: &'static str,
+    /// The custodian's answer, once answered.
+    #[schema(required, value_type = Option<String>, pattern = "^(Verified|Not in possession|Damaged|Lost)$")]
+    response: Option<&'a str>,
+    /// The asset's condition, as answered.
+    #[schema(required)]
+    condition: Option<&'a str>,
+    #[schema(required)]
+    notes: Option<&'a str>,
+    /// The custodian asked, or the member who answered.
+    #[schema(required)]
+    user_id: Option<i64>,
+    /// When it was asked; null for an answer given without a request.
+    #[schema(required)]
+    requested_at: Option<Moment>,
+    #[schema(required)]
+    responded_at: Option<Moment>,
+}
+
+pub fn render(v: &Verification, tz: chrono_tz::Tz) -> VerificationJson<'_> {
+    VerificationJson {
+        id: v.id,
+        sequence_num: v.sequence_num,
+        status: v.status.as_str(),
+        response: v.response.as_deref(),
+        condition: v.condition.as_deref(),
+        notes: v.notes.as_deref(),
+        user_id: v.member_id,
+        requested_at: v.requested_at.map(|t| moment(t, tz)),
+        responded_at: v.responded_at.map(|t| moment(t, tz)),
+    }
 }
 
 /// The last verification of an asset: every key null but `sequence_num` when it
 /// never had one.
-fn render_last(last: &LastVerification, tz: chrono_tz::Tz) -> Value {
-    match &last.verification {
-        Some(v) => render(v, tz),
-        None => json!({
-            "id": null,
-            "sequence_num": last.sequence_num,
-            "status": null,
-            "response": null,
-            "condition": null,
-            "notes": null,
-            "user_id": null,
-            "requested_at": null,
-            "responded_at": null,
-        }),
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = LastVerification)]
+#[serde(deny_unknown_fields)]
+struct LastJson<'a> {
+    #[schema(required)]
+    id: Option<i64>,
+    /// The asset's number.
+    sequence_num: i64,
+    /// Null: never verified.
+    #[schema(required, value_type = Option<String>, pattern = "^(pending|verified|cancelled)$")]
+    status: Option<&'static str>,
+    #[schema(required, value_type = Option<String>, pattern = "^(Verified|Not in possession|Damaged|Lost)$")]
+    response: Option<&'a str>,
+    #[schema(required)]
+    condition: Option<&'a str>,
+    #[schema(required)]
+    notes: Option<&'a str>,
+    #[schema(required)]
+    user_id: Option<i64>,
+    #[schema(required)]
+    requested_at: Option<Moment>,
+    #[schema(required)]
+    responded_at: Option<Moment>,
+}
+
+fn render_last(last: &LastVerification, tz: chrono_tz::Tz) -> LastJson<'_> {
+    let v = last.verification.as_ref();
+    LastJson {
+        id: v.map(|v| v.id),
+        sequence_num: last.sequence_num,
+        status: v.map(|v| v.status.as_str()),
+        response: v.and_then(|v| v.response.as_deref()),
+        condition: v.and_then(|v| v.condition.as_deref()),
+        notes: v.and_then(|v| v.notes.as_deref()),
+        user_id: v.and_then(|v| v.member_id),
+        requested_at: v.and_then(|v| v.requested_at).map(|t| moment(t, tz)),
+        responded_at: v.and_then(|v| v.responded_at).map(|t| moment(t, tz)),
     }
+}
+
+/// What the mass forms answer: a verification of each asset, in the order of `seqs`.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Verifications)]
+struct ManyJson<'a> {
+    assets: Vec<VerificationJson<'a>>,
+}
+
+/// The last verification of each asset asked about, in the order of `seqs`.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = VerificationStatuses)]
+struct StatusJson<'a> {
+    verification_status: Vec<LastJson<'a>>,
 }
 
 /// Optional text: left out, empty or `null` is none.
@@ -215,9 +282,10 @@ fn one(
     Ok(views::one("verification", render(&v, company.time_zone)))
 }
 
-fn many(company: &store::companies::Company, done: &[Verification]) -> Json<Value> {
-    let assets: Vec<Value> = done.iter().map(|v| render(v, company.time_zone)).collect();
-    Json(json!({ "assets": assets }))
+fn many(company: &store::companies::Company, done: &[Verification]) -> views::Reply {
+    views::Reply::of(&ManyJson {
+        assets: done.iter().map(|v| render(v, company.time_zone)).collect(),
+    })
 }
 
 async fn request_one(
@@ -269,7 +337,7 @@ async fn request_many(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
     let numbers = seqs(&mut form);
     let notes = text(&mut form, "notes");
@@ -283,7 +351,7 @@ async fn verify_many(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
     let numbers = seqs(&mut form);
     let answer = answer(&mut form);
@@ -297,7 +365,7 @@ async fn cancel_many(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
     let numbers = seqs(&mut form);
     let user = user(&mut form);
@@ -310,14 +378,15 @@ async fn status(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
     let numbers = seqs(&mut form);
     form.finish()?;
     let last = verifications::last(state.db(), company.id, &numbers).await?;
-    let entries: Vec<Value> = last
-        .iter()
-        .map(|l| render_last(l, company.time_zone))
-        .collect();
-    Ok(Json(json!({ "verification_status": entries })))
+    Ok(views::Reply::of(&StatusJson {
+        verification_status: last
+            .iter()
+            .map(|l| render_last(l, company.time_zone))
+            .collect(),
+    }))
 }

@@ -13,6 +13,7 @@ both!(
 async fn numbers(app: &TestApp, query: &str) -> Vec<i64> {
     let res = app.get(&format!("/assets/filter.api?{query}")).await;
     let body = res.into_body(StatusCode::OK);
+    assert_documented("/assets/filter.api", "get", &body);
     body["assets"]
         .as_array()
         .unwrap()

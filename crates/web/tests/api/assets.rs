@@ -1,7 +1,7 @@
 //! Fixed assets: the record, check-out, check-in, extend, retire, activate, delete,
 //! GPS and history.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented};
 use axum::http::StatusCode;
 use futures_util::future::join_all;
 use serde_json::Value;
@@ -105,7 +105,10 @@ async fn create_with_every_field_and_read_back(kind: Kind) {
             ],
         )
         .await;
-    let a = res.into_body(StatusCode::OK)["asset"].clone();
+    let created = res.into_body(StatusCode::OK);
+    assert_documented("/assets.api", "post", &created);
+    assert_keys_documented("Asset", &created["asset"], &["Serial Number"]);
+    let a = created["asset"].clone();
     assert_eq!(a["name"], "Canon EOS R5");
     assert_eq!(a["asset_type"], "FixedAsset");
     assert_eq!(a["state"], "available");
@@ -125,16 +128,28 @@ async fn create_with_every_field_and_read_back(kind: Kind) {
         .get(&format!("/assets/{n}.api?show_document_urls=true&show_image_urls=true&show_document_details=true&include_custom_fields=true"))
         .await
         .into_body(StatusCode::OK);
+    assert_documented("/assets/{sequence_num}.api", "get", &read);
     let r = &read["asset"];
+    assert_keys_documented("Asset", r, &["Serial Number"]);
     assert_eq!(r["Serial Number"], "X-77");
     assert_eq!(r["image_urls"][0], "https://img.example.com/r5.jpg");
     assert_eq!(r["documents"][1]["file_name"], "warranty.pdf");
+    // A page with the flags: custom fields as keys of their own too.
+    let page = app
+        .get("/assets.api?include_custom_fields=true&show_image_urls=true&show_document_details=true")
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/assets.api", "get", &page);
+    assert_eq!(page["assets"][0]["Serial Number"], "X-77");
+    assert_keys_documented("Asset", &page["assets"][0], &["Serial Number"]);
     // Without the flags the lists are left out.
     let plain = app
         .get(&format!("/assets/{n}.api"))
         .await
         .into_body(StatusCode::OK);
     assert!(plain["asset"].get("document_urls").is_none());
+    assert_documented("/assets/{sequence_num}.api", "get", &plain);
+    assert_keys_documented("Asset", &plain["asset"], &[]);
     // Rates are optional.
     app.asset("Tripod", group, &[]).await;
 }
@@ -378,6 +393,7 @@ async fn list_pages_at_25_with_the_show_flags(kind: Kind) {
         .await;
     }
     let first = app.get("/assets.api").await.into_body(StatusCode::OK);
+    assert_documented("/assets.api", "get", &first);
     assert_eq!(first["assets"].as_array().unwrap().len(), 25);
     assert_eq!(first["total_pages"], 2);
     assert!(first["assets"][0].get("document_urls").is_none());
@@ -385,6 +401,8 @@ async fn list_pages_at_25_with_the_show_flags(kind: Kind) {
         .get("/assets.api?page=2&show_document_urls=true")
         .await
         .into_body(StatusCode::OK);
+    assert_documented("/assets.api", "get", &second);
+    assert_keys_documented("Asset", &second["assets"][0], &[]);
     assert_eq!(second["assets"].as_array().unwrap().len(), 2);
     assert_eq!(second["assets"][1]["name"], "Camera 26");
     assert_eq!(
@@ -415,7 +433,9 @@ async fn check_out_check_in_and_extend(kind: Kind) {
             &[("checkout_values[location_id]", &studio), ("checkout_values[comments]", "for the shoot")],
         )
         .await;
-    let a = res.into_body(StatusCode::OK)["asset"].clone();
+    let out = res.into_body(StatusCode::OK);
+    assert_documented("/assets/{sequence_num}/checkout.api", "put", &out);
+    let a = out["asset"].clone();
     assert_eq!(a["state"], "checked_out");
     assert_eq!(a["assigned_to_user_id"], ann);
     assert_eq!(a["assigned_to_user_name"], "Ann Tester");
@@ -435,10 +455,13 @@ async fn check_out_check_in_and_extend(kind: Kind) {
             &[],
         )
         .await;
-    assert_eq!(
-        res.into_body(StatusCode::OK)["asset"]["checkin_due_on"],
-        "2100-01-05 23:59:00"
+    let extended = res.into_body(StatusCode::OK);
+    assert_documented(
+        "/assets/{sequence_num}/extend_checkout.api",
+        "patch",
+        &extended,
     );
+    assert_eq!(extended["asset"]["checkin_due_on"], "2100-01-05 23:59:00");
     // Check in at another location.
     let res = app
         .put(
@@ -449,7 +472,9 @@ async fn check_out_check_in_and_extend(kind: Kind) {
             ],
         )
         .await;
-    let a = res.into_body(StatusCode::OK)["asset"].clone();
+    let back = res.into_body(StatusCode::OK);
+    assert_documented("/assets/{sequence_num}/checkin.api", "put", &back);
+    let a = back["asset"].clone();
     assert_eq!(a["state"], "available");
     assert_eq!(a["assigned_to_user_id"], Value::Null);
     assert_eq!(a["checkin_due_on"], Value::Null);
@@ -649,7 +674,9 @@ async fn retire_and_activate(kind: Kind) {
             ],
         )
         .await;
-    let a = res.into_body(StatusCode::OK)["asset"].clone();
+    let retired = res.into_body(StatusCode::OK);
+    assert_documented("/assets/{sequence_num}/retire.api", "patch", &retired);
+    let a = retired["asset"].clone();
     assert_eq!(a["state"], "retired");
     assert_eq!(a["retire_reason"], "Broken");
     assert_eq!(a["salvage_value"], "120.00");
@@ -673,9 +700,12 @@ async fn retire_and_activate(kind: Kind) {
         .get("/assets/filter.api?status=retired")
         .await
         .into_body(StatusCode::OK);
+    assert_documented("/assets/filter.api", "get", &retired);
     assert_eq!(retired["assets"].as_array().unwrap().len(), 1);
     let res = app.put(&format!("/assets/{n}/activate.api"), &[]).await;
-    let a = res.into_body(StatusCode::OK)["asset"].clone();
+    let active = res.into_body(StatusCode::OK);
+    assert_documented("/assets/{sequence_num}/activate.api", "put", &active);
+    let a = active["asset"].clone();
     assert_eq!(a["state"], "available");
     assert_eq!(a["retired_on"], Value::Null);
     let res = app.put(&format!("/assets/{n}/activate.api"), &[]).await;
@@ -788,13 +818,20 @@ async fn gps_readings_are_kept(kind: Kind) {
             ],
         )
         .await;
-    let a = res.into_body(StatusCode::OK)["asset"].clone();
+    let read = res.into_body(StatusCode::OK);
+    assert_documented("/assets/{sequence_num}/gps_coordinates.api", "put", &read);
+    let a = read["asset"].clone();
     assert_eq!(a["latitude"], "48.8566");
     assert_eq!(a["longitude"], "2.3522");
     let history = app
         .get(&format!("/assets/{n}/history_paginate.api"))
         .await
         .into_body(StatusCode::OK);
+    assert_documented(
+        "/assets/{sequence_num}/history_paginate.api",
+        "get",
+        &history,
+    );
     let gps: Vec<&Value> = history["history"]
         .as_array()
         .unwrap()
@@ -890,6 +927,8 @@ async fn members_views(kind: Kind) {
         )
         .await
         .into_body(StatusCode::OK);
+    assert_documented("/members/{id}/checked_out_items.api", "put", &held);
+    assert_keys_documented("Asset", &held["assets"][0], &[]);
     assert_eq!(held["assets"].as_array().unwrap().len(), 1);
     assert_eq!(held["assets"][0]["item_type"], "FixedAsset");
     let held = app
@@ -907,6 +946,11 @@ async fn members_views(kind: Kind) {
         .get(&format!("/members/{ann}/checkin_checkout_history.api"))
         .await
         .into_body(StatusCode::OK);
+    assert_documented(
+        "/members/{id}/checkin_checkout_history.api",
+        "get",
+        &history,
+    );
     assert_eq!(history["history"].as_array().unwrap().len(), 2);
     assert_eq!(history["total_pages"], 1);
     assert!(history["history"][0]["checkin_on"].is_string());
@@ -1028,6 +1072,7 @@ async fn search_by_name_number_and_identifier(kind: Kind) {
         .get("/search.api?search=eos%20canon&facet=FixedAsset")
         .await
         .into_body(StatusCode::OK);
+    assert_documented("/search.api", "get", &found);
     assert_eq!(found["assets"].as_array().unwrap().len(), 1);
     assert_eq!(found["assets"][0]["sequence_num"], a);
     let found = app

@@ -2,7 +2,7 @@
 //! sales, members' check-outs and approved reservations, services) sees every other,
 //! one at a time or racing, and a refusal names what holds the item.
 
-use crate::common::{Kind, Tally, TestApp, busiest};
+use crate::common::{Kind, Tally, TestApp, assert_documented, busiest};
 use crate::order_rentals::{Shop, rent_out, shop, take_back};
 use crate::orders::{book, day, draft, rented_asset, state_of};
 use axum::http::StatusCode;
@@ -168,6 +168,13 @@ async fn a_booked_asset_is_not_checked_out_or_reserved_by_members(kind: Kind) {
     // After the booking it is reserved.
     let (res, _) = reserve(&app, s.tent, mo, None, (5, 6)).await;
     res.expect(StatusCode::OK);
+    // Its booked dates: the order's booking (moments), the reservation (days).
+    let booked = booked_dates(&app, s.tent).await;
+    assert_eq!(booked["booked_dates"][0]["order_number"], o, "{booked}");
+    assert!(
+        booked["booked_dates"][1]["reservation_id"].is_i64(),
+        "{booked}"
+    );
     // The order goes out as booked, and comes back.
     rent_out(
         &app,
@@ -181,6 +188,23 @@ async fn a_booked_asset_is_not_checked_out_or_reserved_by_members(kind: Kind) {
     app.put(&check_out_asset(s.tent, mo), &[("till", &day(4))])
         .await
         .expect(StatusCode::OK);
+    // Its booked dates: the check-out first, then the reservation.
+    let booked = booked_dates(&app, s.tent).await;
+    assert_eq!(booked["booked_dates"][0]["checked_out"], true, "{booked}");
+    assert!(
+        booked["booked_dates"][1]["reservation_id"].is_i64(),
+        "{booked}"
+    );
+}
+
+/// The first page of item `n`'s booked dates, checked against the document.
+async fn booked_dates(app: &TestApp, n: i64) -> Value {
+    let booked = app
+        .get(&format!("/assets/{n}/booked_dates.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/assets/{sequence_num}/booked_dates.api", "get", &booked);
+    booked
 }
 
 async fn booked_stock_is_not_checked_out_sold_or_reserved(kind: Kind) {

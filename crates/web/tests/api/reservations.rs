@@ -1,7 +1,7 @@
 //! Reservation requests: create, decide, lists, reserved and booked dates, and how
 //! approved reservations meet check-outs.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 use futures_util::future::join_all;
 use serde_json::json;
@@ -65,7 +65,13 @@ async fn setup(kind: Kind) -> (TestApp, i64, i64, i64) {
 async fn request_approve_deny_and_list(kind: Kind) {
     let (app, n, ann, bob) = setup(kind).await;
     let res = request(&app, n, ann, 2, 4).await;
-    let r = res.into_body(StatusCode::OK)["reservation_request"].clone();
+    let created = res.into_body(StatusCode::OK);
+    assert_documented(
+        "/assets/{sequence_num}/reservation_requests.api",
+        "post",
+        &created,
+    );
+    let r = created["reservation_request"].clone();
     assert_eq!(r["status"], "pending");
     assert_eq!(r["user_full_name"], "Ann Tester");
     let a = r["id"].as_i64().unwrap();
@@ -74,6 +80,11 @@ async fn request_approve_deny_and_list(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(approved["reservation_request"]["status"], "approved");
+    assert_documented(
+        "/assets/{sequence_num}/reservation_requests/{id}/update_status.api",
+        "put",
+        &approved,
+    );
     let again = decide(&app, n, a, "approve_request").await;
     assert_eq!(
         again.into_body(StatusCode::CONFLICT)["message"],
@@ -94,6 +105,11 @@ async fn request_approve_deny_and_list(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(all["reservation_requests"].as_array().unwrap().len(), 2);
+    assert_documented(
+        "/assets/{sequence_num}/reservation_requests.api",
+        "get",
+        &all,
+    );
     let approved = app
         .get(&format!(
             "/assets/{n}/reservation_requests.api?status=approved"
@@ -119,11 +135,17 @@ async fn request_approve_deny_and_list(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(mine["reservation_requests"].as_array().unwrap().len(), 1);
+    assert_documented("/members/{id}/reservation_requests.api", "get", &mine);
     let reserved = app
         .get(&format!("/assets/{n}/reserved_dates.api"))
         .await
         .into_body(StatusCode::OK);
     assert_eq!(reserved["reserved_dates"].as_array().unwrap().len(), 1);
+    assert_documented(
+        "/assets/{sequence_num}/reserved_dates.api",
+        "get",
+        &reserved,
+    );
     let filtered = app
         .get("/assets/filter.api?status=reserved")
         .await
@@ -400,12 +422,14 @@ async fn checkout_requests_filter_by_start_date(kind: Kind) {
     assert_eq!(numbers(&pending), [today_order], "{pending}");
     assert_eq!(pending["reservation_requests"].as_array().unwrap().len(), 1);
     assert_eq!(pending["baskets"][0]["basket_state"], "drafted");
+    assert_documented("/checkout_requests/filter.api", "get", &pending);
     assert_eq!(pending["total_pages"], 1);
     let all = app
         .get("/checkout_requests/filter.api?all=true")
         .await
         .into_body(StatusCode::OK);
     assert_eq!(numbers(&all), [today_order, cancelled]);
+    assert_documented("/checkout_requests/filter.api", "get", &all);
     let later = app
         .get(&format!(
             "/checkout_requests/filter.api?start_date={}",

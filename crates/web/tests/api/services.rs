@@ -2,7 +2,7 @@
 //! `show_services_details`): start, complete, what an asset in service refuses, and
 //! starts racing each other and check-outs.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented};
 use axum::http::StatusCode;
 use futures_util::future::join_all;
 use serde_json::{Value, json};
@@ -73,6 +73,7 @@ async fn a_service_starts_shows_and_completes(kind: Kind) {
     )
     .await;
     let body = res.into_body(StatusCode::OK);
+    assert_documented("/assets/{sequence_num}/services.api", "post", &body);
     let s = &body["service"];
     assert_eq!(s["service_type"], "Repair");
     assert_eq!(s["comments"], "Shutter sticks");
@@ -92,6 +93,7 @@ async fn a_service_starts_shows_and_completes(kind: Kind) {
         .into_body(StatusCode::OK);
     assert_eq!(numbers(&serviced), [n]);
     assert_eq!(serviced["total_pages"], 1);
+    assert_documented("/assets/filter.api", "get", &serviced);
     let available = app
         .get("/assets/filter.api?status=available")
         .await
@@ -103,6 +105,8 @@ async fn a_service_starts_shows_and_completes(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(details["asset"]["services"][0]["id"], id, "{details}");
+    assert_documented("/assets/{sequence_num}.api", "get", &details);
+    assert_keys_documented("Asset", &details["asset"], &[]);
     let plain = app
         .get(&format!("/assets/{n}.api"))
         .await
@@ -121,6 +125,11 @@ async fn a_service_starts_shows_and_completes(kind: Kind) {
         )
         .await
         .into_body(StatusCode::OK);
+    assert_documented(
+        "/assets/{sequence_num}/services/{id}/complete.api",
+        "patch",
+        &done,
+    );
     assert_eq!(done["service"]["status"], "completed");
     assert_eq!(done["service"]["completion_comments"], "New shutter");
     assert!(done["service"]["completed_at"].is_string());
@@ -156,10 +165,12 @@ async fn a_service_starts_shows_and_completes(kind: Kind) {
         .collect();
     assert_eq!(ids, [id, second]);
     assert_eq!(list["total_pages"], 1);
+    assert_documented("/assets/{sequence_num}/services.api", "get", &list);
     let one = app
         .get(&format!("/assets/{n}/services/{second}.api"))
         .await
         .into_body(StatusCode::OK);
+    assert_documented("/assets/{sequence_num}/services/{id}.api", "get", &one);
     assert_eq!(one["service"]["service_type"], "Calibration");
     assert_eq!(one["service"]["expected_end_at"], Value::Null);
     // The history tells it.

@@ -2,7 +2,7 @@
 //! transfer), thresholds and low stock, check-out and check-in of asset stock, and the
 //! invariant that no unit is created or lost, raced and over random sequences.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented};
 use axum::http::StatusCode;
 use futures_util::future::join_all;
 use serde_json::Value;
@@ -37,20 +37,26 @@ async fn shop(app: &TestApp) -> Shop {
 }
 
 async fn quantity_at(app: &TestApp, item: i64, location: i64) -> i64 {
-    app.get(&format!(
-        "/locations/get_quantity_by_location.api?asset_id={item}&location_id={location}"
-    ))
-    .await
-    .into_body(StatusCode::OK)["quantity"]
-        .as_i64()
-        .unwrap()
+    let body = app
+        .get(&format!(
+            "/locations/get_quantity_by_location.api?asset_id={item}&location_id={location}"
+        ))
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/locations/get_quantity_by_location.api", "get", &body);
+    body["quantity"].as_i64().unwrap()
 }
 
+/// Item `n` read through `path` (`/inventory`, `/stock_assets`, `/assets`), checked
+/// against the document.
 async fn item(app: &TestApp, path: &str, n: i64) -> Value {
-    app.get(&format!("{path}/{n}.api"))
+    let body = app
+        .get(&format!("{path}/{n}.api"))
         .await
-        .into_body(StatusCode::OK)["asset"]
-        .clone()
+        .into_body(StatusCode::OK);
+    assert_documented(&format!("{path}/{{sequence_num}}.api"), "get", &body);
+    assert_keys_documented("Asset", &body["asset"], &[]);
+    body["asset"].clone()
 }
 
 async fn order(app: &TestApp, path: &str, n: i64, form: &[(&str, &str)]) -> crate::common::Res {
@@ -64,6 +70,11 @@ async fn history(app: &TestApp, path: &str, n: i64) -> Vec<Value> {
             .get(&format!("{path}/{n}/history.api?page={page}"))
             .await
             .into_body(StatusCode::OK);
+        assert_documented(
+            &format!("{path}/{{sequence_num}}/history.api"),
+            "get",
+            &body,
+        );
         let entries = body["history"].as_array().unwrap().clone();
         assert!(entries.len() <= 5);
         let done = entries.len() < 5;
@@ -100,7 +111,9 @@ async fn inventory_record_create_read_update_delete(kind: Kind) {
             ],
         )
         .await;
+    assert_documented("/inventory.api", "post", res.expect(StatusCode::OK));
     let created = res.expect(StatusCode::OK)["asset"].clone();
+    assert_keys_documented("Asset", &created, &[]);
     let n = created["sequence_num"].as_i64().unwrap();
     assert_eq!(created["asset_type"], "VolatileAsset");
     assert_eq!(created["net_quantity"], 0);
@@ -155,18 +168,20 @@ async fn inventory_record_create_read_update_delete(kind: Kind) {
     assert_eq!(updated["manufacturer"], "Duracell");
     // Listed 25 a page among inventory only.
     let list = app.get("/inventory.api").await.into_body(StatusCode::OK);
+    assert_documented("/inventory.api", "get", &list);
     assert_eq!(list["assets"].as_array().unwrap().len(), 1);
     assert_eq!(list["total_pages"], 1);
     let list = app.get("/stock_assets.api").await.into_body(StatusCode::OK);
+    assert_documented("/stock_assets.api", "get", &list);
     assert_eq!(list["assets"][0]["sequence_num"], stock);
     // Delete answers it as it was, with its stock; then it is gone.
     app.add_stock("/inventory", n, 7, s.a).await;
     let gone = app
         .delete(&format!("/inventory/{n}.api"))
         .await
-        .into_body(StatusCode::OK)["asset"]
-        .clone();
-    assert_eq!(gone["net_quantity"], 7);
+        .into_body(StatusCode::OK);
+    assert_documented("/inventory/{sequence_num}.api", "delete", &gone);
+    assert_eq!(gone["asset"]["net_quantity"], 7);
     app.get(&format!("/inventory/{n}.api"))
         .await
         .expect(StatusCode::NOT_FOUND);
@@ -269,9 +284,9 @@ async fn add_stock_sale_and_history(kind: Kind) {
         ],
     )
     .await
-    .into_body(StatusCode::OK)["asset"]
-        .clone();
-    assert_eq!(added["net_quantity"], 10);
+    .into_body(StatusCode::OK);
+    assert_documented("/inventory/{sequence_num}/order.api", "post", &added);
+    assert_eq!(added["asset"]["net_quantity"], 10);
     let sold = order(
         &app,
         "/inventory",
@@ -378,9 +393,13 @@ async fn transfer_moves_units_in_one_step(kind: Kind) {
             ],
         )
         .await
-        .into_body(StatusCode::OK)["asset"]
-        .clone();
-    assert_eq!(moved["net_quantity"], 5);
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/inventory/{sequence_num}/transfer_stock.api",
+        "post",
+        &moved,
+    );
+    assert_eq!(moved["asset"]["net_quantity"], 5);
     assert_eq!(quantity_at(&app, n, s.a).await, 2);
     assert_eq!(quantity_at(&app, n, s.b).await, 3);
     // More than the source holds, the same location twice, an unknown location: 422s
@@ -450,6 +469,11 @@ async fn thresholds_make_items_low(kind: Kind) {
     app.add_stock("/inventory", other, 9, s.a).await;
     let path = format!("/inventory/{n}/location_based_thresholds.api");
     let none = app.get(&path).await.into_body(StatusCode::OK);
+    assert_documented(
+        "/inventory/{sequence_num}/location_based_thresholds.api",
+        "get",
+        &none,
+    );
     assert_eq!(
         none["location_based_thresholds"].as_array().unwrap().len(),
         0
@@ -464,6 +488,11 @@ async fn thresholds_make_items_low(kind: Kind) {
         )
         .await
         .into_body(StatusCode::OK);
+    assert_documented(
+        "/inventory/{sequence_num}/location_based_thresholds.api",
+        "put",
+        &set,
+    );
     let list = set["location_based_thresholds"].as_array().unwrap();
     assert_eq!(list.len(), 2);
     assert_eq!(list[0]["location_id"], s.a);
@@ -483,6 +512,7 @@ async fn thresholds_make_items_low(kind: Kind) {
         .map(|a| a["sequence_num"].as_i64().unwrap())
         .collect();
     assert_eq!(numbers, vec![n]);
+    assert_documented("/inventory/filter.api", "get", &low);
     // Enough stock: no longer low.
     app.add_stock("/inventory", n, 2, s.a).await;
     let low = app
@@ -738,6 +768,8 @@ async fn stock_check_out_and_partial_check_in(kind: Kind) {
     )
     .await;
     let body = res.expect(StatusCode::OK);
+    assert_documented("/stock_assets/{sequence_num}/order.api", "post", body);
+    assert_keys_documented("Asset", &body["asset"], &[]);
     assert_eq!(body["asset"]["net_quantity"], 6);
     assert_eq!(body["asset"]["checked_out_quantity"], 4);
     assert_eq!(body["asset"]["total_quantity"], 10);
@@ -758,6 +790,11 @@ async fn stock_check_out_and_partial_check_in(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(current["line_items"][0]["id"], line);
+    assert_documented(
+        "/stock_assets/{sequence_num}/get_current_checkouts.api",
+        "get",
+        &current,
+    );
     let mine = app
         .get(&format!("/stock_assets/{n}/get_current_checkouts.api?user_id={ann}&current_checkout_status=on_time"))
         .await
@@ -783,6 +820,8 @@ async fn stock_check_out_and_partial_check_in(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(held["assets"][0]["sequence_num"], n);
+    assert_documented("/members/{id}/checked_out_items.api", "get", &held);
+    assert_keys_documented("Asset", &held["assets"][0], &[]);
     // A partial check-in leaves the rest out.
     let line_s = line.to_string();
     let back = app
@@ -796,8 +835,9 @@ async fn stock_check_out_and_partial_check_in(kind: Kind) {
             ],
         )
         .await
-        .into_body(StatusCode::OK)["asset"]
-        .clone();
+        .into_body(StatusCode::OK);
+    assert_documented("/stock_assets/{sequence_num}/checkin.api", "post", &back);
+    let back = &back["asset"];
     assert_eq!(back["net_quantity"], 7);
     assert_eq!(back["checked_out_quantity"], 3);
     let current = app
@@ -855,15 +895,21 @@ async fn stock_check_out_and_partial_check_in(kind: Kind) {
     let week = (chrono::Utc::now() + chrono::Duration::days(7))
         .format("%m/%d/%Y")
         .to_string();
-    app.put(
-        &format!("/stock_assets/{n}/mass_extend_checkout_items.api"),
-        &[
-            ("selected_line_items", line_s.as_str()),
-            ("till", week.as_str()),
-        ],
-    )
-    .await
-    .expect(StatusCode::OK);
+    let extended = app
+        .put(
+            &format!("/stock_assets/{n}/mass_extend_checkout_items.api"),
+            &[
+                ("selected_line_items", line_s.as_str()),
+                ("till", week.as_str()),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/stock_assets/{sequence_num}/mass_extend_checkout_items.api",
+        "put",
+        &extended,
+    );
     let res = app.delete(&format!("/stock_assets/{n}.api")).await;
     res.expect(StatusCode::CONFLICT);
     assert!(res.text.contains("3 unit(s) checked out"), "{}", res.text);
@@ -890,6 +936,11 @@ async fn stock_check_out_and_partial_check_in(kind: Kind) {
         ))
         .await
         .into_body(StatusCode::OK);
+    assert_documented(
+        "/members/{id}/checkin_checkout_history_for_stock.api",
+        "get",
+        &history,
+    );
     let entry = &history["history"][0];
     assert_eq!(entry["quantity"], 4);
     assert_eq!(entry["status"], "returned");

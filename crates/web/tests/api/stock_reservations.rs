@@ -2,7 +2,7 @@
 //! sales and check-outs leave what others' approved reservations need, the member
 //! lists and reserved dates; and retiring asset stock.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented};
 use axum::http::StatusCode;
 use futures_util::future::join_all;
 use serde_json::Value;
@@ -227,6 +227,7 @@ async fn stock_reservations_are_approved_by_quantity(kind: Kind) {
         .get(&format!("/members/{}/inventory_reservations.api", s.ann))
         .await
         .into_body(StatusCode::OK);
+    assert_documented("/members/{id}/inventory_reservations.api", "get", &anns);
     assert_eq!(list_len(&anns, "reservation_requests"), 1);
     assert_eq!(anns["reservation_requests"][0]["quantity"], 6);
     assert_eq!(anns["reservation_requests"][0]["status"], "approved");
@@ -259,6 +260,7 @@ async fn stock_reservations_are_approved_by_quantity(kind: Kind) {
         .map(|d| d["quantity"].as_i64().unwrap())
         .collect();
     assert_eq!(quantities, vec![6, 7]);
+    assert_documented("/assets/{sequence_num}/reserved_dates.api", "get", &dates);
     let reserved = s
         .app
         .get("/stock_assets/filter.api?status=reserved")
@@ -266,6 +268,7 @@ async fn stock_reservations_are_approved_by_quantity(kind: Kind) {
         .into_body(StatusCode::OK);
     assert_eq!(reserved["assets"][0]["sequence_num"], n);
     assert_eq!(list_len(&reserved, "assets"), 1);
+    assert_documented("/stock_assets/filter.api", "get", &reserved);
 }
 
 async fn approvals_racing_for_units_never_overbook(kind: Kind) {
@@ -452,6 +455,8 @@ async fn asset_stock_retires_when_nothing_is_out(kind: Kind) {
         .into_body(StatusCode::OK);
     assert_eq!(retired["asset"]["state"], "retired");
     assert_eq!(retired["asset"]["net_quantity"], 4);
+    assert_documented("/assets/{sequence_num}/retire.api", "patch", &retired);
+    assert_keys_documented("Asset", &retired["asset"], &[]);
     assert_eq!(s.app.reservation_status(n, pending).await, "removed");
     let filtered = s
         .app
@@ -485,6 +490,7 @@ async fn asset_stock_retires_when_nothing_is_out(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(back["asset"]["state"], "available");
+    assert_documented("/assets/{sequence_num}/activate.api", "put", &back);
     s.check_out(n, s.bob, 1, &[]).await.expect(StatusCode::OK);
     // Inventory is used up, not retired.
     let inv = s.item("/inventory", 1).await;

@@ -1,4 +1,4 @@
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::{Method, StatusCode};
 use serde_json::Value;
 use store::checkouts::{self, Checkout, MemberRef};
@@ -66,6 +66,11 @@ async fn statuses(app: &TestApp, seqs: &str) -> Vec<Value> {
     let res = app
         .get(&format!("/assets/verification_status.api?seqs={seqs}"))
         .await;
+    assert_documented(
+        "/assets/verification_status.api",
+        "get",
+        res.expect(StatusCode::OK),
+    );
     res.expect(StatusCode::OK)["verification_status"]
         .as_array()
         .expect("list")
@@ -109,6 +114,11 @@ async fn request_makes_a_pending_verification_once(kind: Kind) {
     let res = app
         .post(&request_path(n), &[("audit[notes]", "Quarterly audit")])
         .await;
+    assert_documented(
+        "/assets/{sequence_num}/verification_requests.api",
+        "post",
+        res.expect(StatusCode::OK),
+    );
     let v = res.expect(StatusCode::OK)["verification"].clone();
     assert!(v["id"].as_i64().is_some(), "{v}");
     assert_eq!(v["sequence_num"], n);
@@ -187,6 +197,11 @@ async fn verify_without_response_is_verified_and_keeps_condition_and_notes(kind:
             ],
         )
         .await;
+    assert_documented(
+        "/assets/{sequence_num}/verify_possession.api",
+        "post",
+        res.expect(StatusCode::OK),
+    );
     let v = res.expect(StatusCode::OK)["verification"].clone();
     assert_eq!(v["status"], "verified");
     assert_eq!(v["response"], "Verified");
@@ -331,6 +346,11 @@ async fn cancel_by_put_and_patch(kind: Kind) {
             .send()
             .await;
         let v = res.expect(StatusCode::OK)["verification"].clone();
+        assert_documented(
+            "/assets/{sequence_num}/cancel_verification.api",
+            &method.as_str().to_lowercase(),
+            res.expect(StatusCode::OK),
+        );
         assert_eq!(v["id"], requested["id"], "{method}");
         assert_eq!(v["status"], "cancelled");
         assert_eq!(v["responded_at"], Value::Null);
@@ -440,6 +460,11 @@ async fn mass_forms_write_every_asset(kind: Kind) {
             &[("seqs", &seqs), ("audit[notes]", "Year end")],
         )
         .await;
+    assert_documented(
+        "/assets/mass_verification_requests.api",
+        "post",
+        res.expect(StatusCode::OK),
+    );
     let assets = res.expect(StatusCode::OK)["assets"]
         .as_array()
         .unwrap()
@@ -483,6 +508,11 @@ async fn mass_forms_write_every_asset(kind: Kind) {
             ],
         )
         .await;
+    assert_documented(
+        "/assets/mass_verify_possessions.api",
+        "post",
+        res.expect(StatusCode::OK),
+    );
     let assets = res.expect(StatusCode::OK)["assets"]
         .as_array()
         .unwrap()
@@ -502,6 +532,11 @@ async fn mass_forms_write_every_asset(kind: Kind) {
             &[("seqs", &b.to_string()), ("user_id", &member.to_string())],
         )
         .await;
+    assert_documented(
+        "/assets/mass_cancel_verifications.api",
+        "patch",
+        res.expect(StatusCode::OK),
+    );
     let assets = res.expect(StatusCode::OK)["assets"]
         .as_array()
         .unwrap()

@@ -6,11 +6,10 @@ use domain::custom_field::Target;
 use domain::item::{AssetType, local_moment};
 use domain::wire::{parse_date, parse_time};
 use domain::{PageSize, Vocabulary};
-use serde_json::json;
 use store::checkouts::{self, Checkin, Checkout, MemberRef};
 use store::items;
 
-use super::{Shown, answer, answer_page, clock, today};
+use super::{AssetJson, Shown, answer, answer_page, clock, today};
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::custom_attributes;
@@ -19,7 +18,7 @@ use crate::form::{Form, parse_id};
 use crate::ids::{Id, Number, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
@@ -42,7 +41,8 @@ pub(super) fn routes(api: Api) -> Api {
                     ("c_attr_vals][<field name>", "custom field values of the check-out"),
                 ],
             )
-            .returns("asset"),
+            .returns("asset")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/checkin",
@@ -56,7 +56,8 @@ pub(super) fn routes(api: Api) -> Api {
                     ("c_attr_vals][<field name>", "custom field values of the check-in"),
                 ],
             )
-            .returns("asset"),
+            .returns("asset")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/extend_checkout",
@@ -66,7 +67,8 @@ pub(super) fn routes(api: Api) -> Api {
                 ("till", "required: the new due date, later than now and than the check-out"),
                 ("till_time", "hh:mm, default 23:59"),
             ])
-            .returns("asset"),
+            .returns("asset")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/members/{id}/checked_out_items",
@@ -76,14 +78,16 @@ pub(super) fn routes(api: Api) -> Api {
                 ("item_type", "FixedAsset (fixed_assets), StockAsset, VolatileAsset or all (default)"),
                 ("page", "page number, default 1"),
             ])
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/members/{id}/checkin_checkout_history",
         get(member_history),
         Doc::new("Members", "The member's check-outs of fixed assets (each with its check-in), oldest first, 25 a page")
             .query(&[("page", "page number, default 1")])
-            .returns_page("history"),
+            .returns_page("history")
+            .record::<CheckoutJson<'_>>(),
     )
 }
 
@@ -308,21 +312,53 @@ async fn member_history(
     let records = checkouts::member_history(state.db(), tenant.0.id, member, page).await?;
     let tz = tenant.0.time_zone;
     let at = |m: Option<chrono::DateTime<chrono::Utc>>| m.map(|m| moment(m, tz));
-    Ok(views::paged("history", page, &records, |c| {
-        json!({
-            "id": c.id,
-            "sequence_num": c.sequence_num,
-            "asset_name": c.asset_name,
-            "item_type": "FixedAsset",
-            "is_checkout": c.checkin_on.is_none(),
-            "assigned_to_id": c.member_id,
-            "checkout_on": moment(c.checkout_on, tz),
-            "checkin_due_on": at(c.due_on),
-            "checkin_on": at(c.checkin_on),
-            "location_id": c.checkout_location_id,
-            "checkin_location_id": c.checkin_location_id,
-            "checkout_comments": c.checkout_comments,
-            "checkin_comments": c.checkin_comments,
-        })
+    Ok(views::paged("history", page, &records, |c| CheckoutJson {
+        id: c.id,
+        sequence_num: c.sequence_num,
+        asset_name: &c.asset_name,
+        item_type: "FixedAsset",
+        is_checkout: c.checkin_on.is_none(),
+        assigned_to_id: c.member_id,
+        checkout_on: moment(c.checkout_on, tz),
+        checkin_due_on: at(c.due_on),
+        checkin_on: at(c.checkin_on),
+        location_id: c.checkout_location_id,
+        checkin_location_id: c.checkin_location_id,
+        checkout_comments: c.checkout_comments.as_deref(),
+        checkin_comments: c.checkin_comments.as_deref(),
     }))
+}
+
+/// A member's check-out of a fixed asset, with its check-in once checked in.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = FixedAssetCheckout)]
+struct CheckoutJson<'a> {
+    /// The check-out's id.
+    id: i64,
+    /// The asset's number.
+    sequence_num: i64,
+    asset_name: &'a str,
+    #[schema(value_type = String, pattern = "^FixedAsset$")]
+    item_type: &'static str,
+    /// True while the asset is still out (not checked in).
+    is_checkout: bool,
+    /// The member.
+    assigned_to_id: i64,
+    checkout_on: Moment,
+    /// When it was due back; null: no end.
+    #[schema(required)]
+    checkin_due_on: Option<Moment>,
+    /// Null while out.
+    #[schema(required)]
+    checkin_on: Option<Moment>,
+    /// Where it went.
+    #[schema(required)]
+    location_id: Option<i64>,
+    /// Where it came back.
+    #[schema(required)]
+    checkin_location_id: Option<i64>,
+    #[schema(required)]
+    checkout_comments: Option<&'a str>,
+    #[schema(required)]
+    checkin_comments: Option<&'a str>,
 }

@@ -193,6 +193,148 @@ impl<'a> AssetJson<'a> {
     }
 }
 
+// The document's shape of an asset: every key `AssetJson` writes (its serializer is
+// written by hand, for speed and for the custom fields shown as keys). Keys written
+// only with a flag or for some kinds of item are not required.
+/// An item (fixed asset, inventory or asset stock) as the contract shows it; with
+/// `include_custom_fields`, each custom field's value is also a key of its own.
+#[derive(utoipa::ToSchema)]
+#[schema(as = Asset)]
+#[allow(dead_code)]
+struct AssetShape {
+    id: i64,
+    /// The item's number (`<ASSET#>`), one counter for all three kinds of item.
+    sequence_num: i64,
+    name: String,
+    #[schema(required)]
+    description: Option<String>,
+    /// The identification number (searched with `@`).
+    #[schema(required)]
+    identifier: Option<String>,
+    #[schema(value_type = String, pattern = "^(FixedAsset|VolatileAsset|StockAsset)$")]
+    asset_type: (),
+    /// The asset type again, in the list of what a member holds
+    /// (`/members/{id}/checked_out_items`) only.
+    #[schema(value_type = String, pattern = "^(FixedAsset|VolatileAsset|StockAsset)$", required = false)]
+    item_type: (),
+    /// What the item is now: `reserved` is an available item an approved reservation
+    /// covers today.
+    #[schema(value_type = String, pattern = "^(available|checked_out|retired|in_service|reserved)$")]
+    state: (),
+    #[schema(value_type = String, pattern = "^(active|retired)$")]
+    status: (),
+    group_id: i64,
+    group_name: String,
+    #[schema(required)]
+    sub_group_id: Option<i64>,
+    #[schema(required)]
+    sub_group_name: Option<String>,
+    #[schema(required)]
+    location_id: Option<i64>,
+    #[schema(required)]
+    location_name: Option<String>,
+    #[schema(required)]
+    manufacturer: Option<String>,
+    #[schema(required)]
+    product_model_number: Option<String>,
+    #[schema(required)]
+    purchased_on: Option<views::Day>,
+    /// The purchase price, two decimal places.
+    #[schema(required, pattern = r"^\d+\.\d{2}$")]
+    price: Option<String>,
+    /// Set when retired: an amount, two decimal places.
+    #[schema(required, pattern = r"^\d+\.\d{2}$")]
+    salvage_value: Option<String>,
+    /// 1 for a fixed asset; the units on hand, all locations together, for inventory
+    /// and asset stock.
+    net_quantity: i64,
+    /// A fixed asset's current check-out.
+    #[schema(required)]
+    checkout_on: Option<views::Moment>,
+    #[schema(required)]
+    checkin_due_on: Option<views::Moment>,
+    /// The member a fixed asset is checked out to.
+    #[schema(required)]
+    assigned_to_user_id: Option<i64>,
+    #[schema(required)]
+    assigned_to_user_name: Option<String>,
+    #[schema(required)]
+    retired_on: Option<views::Day>,
+    #[schema(required)]
+    retire_reason_id: Option<i64>,
+    /// The retire reason's name.
+    #[schema(required)]
+    retire_reason: Option<String>,
+    rental_prices: RentalPricesShape,
+    /// A rentrack extension; null: no fee for a late return.
+    #[schema(required)]
+    late_fee: Option<LateFee<'static>>,
+    /// The latest GPS reading, a decimal as sent.
+    #[schema(required)]
+    latitude: Option<String>,
+    #[schema(required)]
+    longitude: Option<String>,
+    #[schema(required)]
+    gps_updated_at: Option<views::Moment>,
+    #[schema(required)]
+    image_url: Option<String>,
+    /// The custom taxes applied to the item, ascending.
+    custom_tax_ids: Vec<i64>,
+    created_at: views::Moment,
+    updated_at: views::Moment,
+    /// Inventory and asset stock only: the units on hand.
+    #[schema(required = false)]
+    available_quantity: i64,
+    /// Inventory and asset stock only: the units checked out to members (asset stock).
+    #[schema(required = false)]
+    checked_out_quantity: i64,
+    /// Inventory and asset stock only: on hand and checked out together.
+    #[schema(required = false)]
+    total_quantity: i64,
+    /// With `show_document_urls` (and in the answers of writes).
+    #[schema(required = false)]
+    document_urls: Vec<String>,
+    /// With `show_image_urls` (and in the answers of writes): the image's link, if any.
+    #[schema(required = false)]
+    image_urls: Vec<String>,
+    /// With `show_document_details` (and in the answers of writes).
+    #[schema(required = false)]
+    documents: Vec<Document<'static>>,
+    /// With `show_services_details` (details only): the latest services, newest first.
+    #[schema(required = false)]
+    services: Vec<services::ServiceJson<'static>>,
+    /// The custom field values, by field name.
+    #[schema(value_type = std::collections::BTreeMap<String, String>)]
+    custom_attributes: (),
+}
+
+impl utoipa::PartialSchema for AssetJson<'_> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let mut schema = <AssetShape as utoipa::PartialSchema>::schema();
+        if let utoipa::openapi::RefOr::T(utoipa::openapi::schema::Schema::Object(object)) =
+            &mut schema
+        {
+            object.additional_properties = Some(Box::new(custom_attributes::extra_keys()));
+        }
+        schema
+    }
+}
+
+impl utoipa::ToSchema for AssetJson<'_> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        <AssetShape as utoipa::ToSchema>::name()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <AssetShape as utoipa::ToSchema>::schemas(schemas);
+    }
+}
+
 impl Serialize for AssetJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let (i, tz, shown) = (&self.view.item, self.tz, self.shown);
@@ -298,6 +440,31 @@ impl Serialize for AssetJson<'_> {
 
 struct RentalPrices<'a>(&'a store::items::Item);
 
+// The document's shape of `RentalPrices` (written by hand above for speed).
+/// The item's rental rates; null: not rented by that unit.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = RentalPrices)]
+// Closes the schema (`serde` reads it on deserializing only).
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct RentalPricesShape {
+    /// An amount per started minute, two decimal places.
+    #[schema(required, pattern = r"^\d+\.\d{2}$")]
+    per_minute: Option<String>,
+    /// An amount per started hour.
+    #[schema(required, pattern = r"^\d+\.\d{2}$")]
+    hourly: Option<String>,
+    /// An amount per started day.
+    #[schema(required, pattern = r"^\d+\.\d{2}$")]
+    daily: Option<String>,
+    /// An amount per started week.
+    #[schema(required, pattern = r"^\d+\.\d{2}$")]
+    weekly: Option<String>,
+    /// An amount per started month.
+    #[schema(required, pattern = r"^\d+\.\d{2}$")]
+    monthly: Option<String>,
+}
+
 impl Serialize for RentalPrices<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let i = self.0;
@@ -311,15 +478,26 @@ impl Serialize for RentalPrices<'_> {
     }
 }
 
-#[derive(Serialize)]
+/// The fee for a late return on an order (a rentrack extension).
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = LateFee)]
+#[serde(deny_unknown_fields)]
 struct LateFee<'a> {
+    /// The unit of lateness each started one of which costs the amount, or one flat fee.
+    #[schema(value_type = String, pattern = "^(minute|hour|day|week|month|flat)$")]
     kind: &'a String,
+    /// The fee per started unit (or the flat fee), two decimal places.
+    #[schema(required, pattern = r"^\d+\.\d{2}$")]
     amount: Option<String>,
 }
 
-#[derive(Serialize)]
+/// One of an asset's documents (with `show_document_details`).
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = AssetDocument)]
+#[serde(deny_unknown_fields)]
 struct Document<'a> {
     url: &'a str,
+    /// The link's last path segment (the whole link when it has none).
     file_name: &'a str,
 }
 
@@ -373,6 +551,54 @@ pub(crate) async fn answer_page(
     Ok(views::paged("assets", page, &records, |v| {
         render(v, company.time_zone, &fields, shown)
     }))
+}
+
+/// An entry of an item's history: what happened and when, with the details the action
+/// recorded as keys of their own (stock movements: `order_type`, `quantity`,
+/// `quantity_after_transaction`, `price`, `user_full_name`, locations and comments;
+/// check-outs: the member and the due moment; ...). Moments among them are in the
+/// company's time zone.
+#[derive(utoipa::ToSchema)]
+#[schema(as = ItemHistoryEntry)]
+#[allow(dead_code)]
+struct HistoryShape {
+    id: i64,
+    /// What happened (`created`, `checked_out`, `gps`, `service_started`, ...).
+    action: String,
+    created_at: views::Moment,
+}
+
+/// The document's view of `history_entry` (written as a `Value`: its details are the
+/// action's own): its own keys, and any others.
+pub(crate) struct HistoryEntryJson;
+
+impl utoipa::PartialSchema for HistoryEntryJson {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let mut schema = <HistoryShape as utoipa::PartialSchema>::schema();
+        if let utoipa::openapi::RefOr::T(utoipa::openapi::schema::Schema::Object(object)) =
+            &mut schema
+        {
+            object.additional_properties = Some(Box::new(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(true),
+            ));
+        }
+        schema
+    }
+}
+
+impl utoipa::ToSchema for HistoryEntryJson {
+    fn name() -> std::borrow::Cow<'static, str> {
+        <HistoryShape as utoipa::ToSchema>::name()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <HistoryShape as utoipa::ToSchema>::schemas(schemas);
+    }
 }
 
 /// Renders a history entry: its details, moments in the company's time zone.

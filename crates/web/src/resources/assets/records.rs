@@ -11,7 +11,7 @@ use domain::wire::parse_date;
 use domain::{Change, Name, PageSize, Vocabulary};
 use store::items::{self, AssetInput, Rates, Reading, Retirement, Search};
 
-use super::{Fixed, Kind, Shown, answer, answer_page, clock, today};
+use super::{AssetJson, Fixed, Kind, Shown, answer, answer_page, clock, today};
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::custom_attributes;
@@ -91,7 +91,8 @@ pub(super) fn routes(api: Api) -> Api {
             .query(super::SHOW_FLAGS)
             .query(&[("page", "page number, default 1")])
             .returns("asset")
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}",
@@ -107,7 +108,8 @@ pub(super) fn routes(api: Api) -> Api {
         .query(TAXES)
         .query(super::SHOW_FLAGS)
         .query(&[("show_services_details", "boolean: add services, the asset's latest 25 (newest first; /assets/<n>/services.api has them all)")])
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/retire",
@@ -121,7 +123,8 @@ pub(super) fn routes(api: Api) -> Api {
                     ("salvage_value", "an amount"),
                 ],
             )
-            .returns("asset"),
+            .returns("asset")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/activate",
@@ -131,7 +134,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Bring a retired fixed asset or asset stock back (PUT or PATCH); a location as the company setting retired_asset_activation_location says",
         )
         .form("fixed_asset", &[("location_id", "a location of the company")])
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/gps_coordinates",
@@ -142,14 +146,16 @@ pub(super) fn routes(api: Api) -> Api {
                 ("longitude", "required, -180 to 180"),
                 ("gps_asset_id", "text: the tracker's id"),
             ])
-            .returns("asset"),
+            .returns("asset")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/history_paginate",
         get(history),
         Doc::new("Fixed assets", "The asset's history, newest first, 5 a page")
             .query(&[("page", "page number, default 1")])
-            .returns_page("history"),
+            .returns_page("history")
+            .record::<super::HistoryEntryJson>(),
     )
     .route(
         "/assets/filter",
@@ -163,7 +169,8 @@ pub(super) fn routes(api: Api) -> Api {
                 ("page", "page number, default 1"),
             ])
             .query(super::SHOW_FLAGS)
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/search",
@@ -175,7 +182,8 @@ pub(super) fn routes(api: Api) -> Api {
                 ("page", "page number, default 1"),
             ])
             .query(super::SHOW_FLAGS)
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
 }
 

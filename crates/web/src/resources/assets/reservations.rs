@@ -1,12 +1,12 @@
 //! Reservation requests of fixed assets, their decisions, and the dates an asset is
 //! reserved or booked.
 
-use axum::Json;
 use axum::extract::State;
 use domain::reservation::{Decision, parse_status_filter};
 use domain::wire::parse_date;
 use domain::{PageSize, Vocabulary};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use store::reservations::{self, NewReservation, Reservation, ReservationFilter};
 
 use super::today;
@@ -17,7 +17,7 @@ use crate::form::{Form, parse_id};
 use crate::ids::{Id, Number, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Day, Moment, moment};
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
@@ -40,14 +40,16 @@ pub(super) fn routes(api: Api) -> Api {
                 ("page", "page number, default 1"),
             ])
             .returns("reservation_request")
-            .returns_page("reservation_requests"),
+            .returns_page("reservation_requests")
+            .record::<ReservationJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/reservation_requests/{id}/update_status",
         put_or_patch(decide),
         Doc::new("Reservations", "Approve (approve_request: pending to approved; refused for a fixed asset when it overlaps an approved reservation, for inventory and asset stock when approved reservations would need more units on a day than the item has) or deny (deny: pending or approved to denied) a request (PUT or PATCH)")
             .query(&[("request_action", "required: approve_request or deny")])
-            .returns("reservation_request"),
+            .returns("reservation_request")
+            .record::<ReservationJson<'_>>(),
     )
     .route(
         "/checkout_requests/filter",
@@ -58,53 +60,83 @@ pub(super) fn routes(api: Api) -> Api {
                 ("all", "boolean: every status, not only pending requests and orders waiting to go out"),
                 ("page", "page number, default 1"),
             ])
-            .returns_page("reservation_requests"),
+            .answers::<StartingJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/reserved_dates",
         get(reserved_dates),
         Doc::new("Reservations", "The approved reservations of an asset that have not ended, 25 a page")
             .query(&[("page", "page number, default 1")])
-            .returns_page("reserved_dates"),
+            .answers::<ReservedDatesJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/booked_dates",
         get(booked_dates),
         Doc::new("Reservations", "Every period the asset is taken: its current check-out and the orders it is booked or rented out to (first, on page 1), and its approved reservations, 25 a page")
             .query(&[("page", "page number, default 1")])
-            .returns_page("booked_dates"),
+            .answers::<BookedDatesJson<'_>>(),
     )
     .route(
         "/members/{id}/reservation_requests",
         get(for_member::<true>),
         Doc::new("Members", "The member's reservation requests of fixed assets, 25 a page")
             .query(&[("page", "page number, default 1")])
-            .returns_page("reservation_requests"),
+            .returns_page("reservation_requests")
+            .record::<ReservationJson<'_>>(),
     )
     .route(
         "/members/{id}/inventory_reservations",
         get(for_member::<false>),
         Doc::new("Members", "The member's reservation requests of inventory and asset stock, 25 a page")
             .query(&[("page", "page number, default 1")])
-            .returns_page("reservation_requests"),
+            .returns_page("reservation_requests")
+            .record::<ReservationJson<'_>>(),
     )
 }
 
-fn render(r: &Reservation, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": r.id,
-        "sequence_num": r.sequence_num,
-        "asset_name": r.asset_name,
-        "user_id": r.member_id,
-        "user_full_name": r.member_name,
-        "from": r.from_on.to_string(),
-        "to": r.to_on.to_string(),
-        "note": r.note,
-        "quantity": r.quantity,
-        "status": r.status,
-        "created_at": moment(r.created_at, tz),
-        "updated_at": moment(r.updated_at, tz),
-    })
+/// A reservation request as the contract shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = ReservationRequest)]
+// Closes the schema where it is nested too (`serde` reads it on deserializing only).
+#[serde(deny_unknown_fields)]
+struct ReservationJson<'a> {
+    id: i64,
+    /// The item's number.
+    sequence_num: i64,
+    asset_name: &'a str,
+    /// The member it is for.
+    user_id: i64,
+    user_full_name: &'a str,
+    /// The first day reserved.
+    from: Day,
+    /// The last day reserved.
+    to: Day,
+    #[schema(required)]
+    note: Option<&'a str>,
+    /// Units reserved (1 for a fixed asset).
+    quantity: i64,
+    /// `fullfilled` is the spec's spelling.
+    #[schema(value_type = String, pattern = "^(pending|approved|denied|fullfilled|removed)$")]
+    status: &'a str,
+    created_at: Moment,
+    updated_at: Moment,
+}
+
+fn render(r: &Reservation, tz: chrono_tz::Tz) -> ReservationJson<'_> {
+    ReservationJson {
+        id: r.id,
+        sequence_num: r.sequence_num,
+        asset_name: &r.asset_name,
+        user_id: r.member_id,
+        user_full_name: &r.member_name,
+        from: Day(r.from_on),
+        to: Day(r.to_on),
+        note: r.note.as_deref(),
+        quantity: r.quantity,
+        status: &r.status,
+        created_at: moment(r.created_at, tz),
+        updated_at: moment(r.updated_at, tz),
+    }
 }
 
 async fn create(
@@ -247,7 +279,7 @@ async fn filter(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let day = match params.get("start_date") {
         None => today(&tenant).0,
@@ -280,12 +312,32 @@ async fn filter(
     )
     .await?;
     // Two lists paged side by side: page n holds the n-th page of each.
-    Ok(Json(json!({
-        "reservation_requests": requests.records.iter().map(|r| render(r, tz)).collect::<Vec<_>>(),
-        "baskets": orders.records.iter().map(|o| crate::resources::orders::summary(o, tz)).collect::<Vec<_>>(),
-        "total_pages": page.total_pages(requests.total).max(page.total_pages(orders.total)),
-        "current_page": page.number,
-    })))
+    Ok(views::Reply::of(&StartingJson {
+        reservation_requests: requests.records.iter().map(|r| render(r, tz)).collect(),
+        baskets: orders
+            .records
+            .iter()
+            .map(|o| crate::resources::orders::summary(o, tz))
+            .collect(),
+        total_pages: page
+            .total_pages(requests.total)
+            .max(page.total_pages(orders.total)),
+        current_page: page.number,
+    }))
+}
+
+/// What starts on a day: reservation requests and orders, two lists paged side by
+/// side.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = StartingOnADay)]
+struct StartingJson<'a> {
+    reservation_requests: Vec<ReservationJson<'a>>,
+    /// Orders expected to go out that day, each as the order lists show it.
+    #[schema(value_type = Vec<Object>)]
+    baskets: Vec<Value>,
+    /// The longer list's.
+    total_pages: u64,
+    current_page: u32,
 }
 
 /// A member's reservation requests: of fixed assets (`FIXED`), or of inventory and
@@ -306,16 +358,32 @@ async fn for_member<const FIXED: bool>(
     page_of(&state, &tenant, &filter, page).await
 }
 
-fn period(r: &Reservation) -> Value {
-    json!({
-        "id": r.id,
-        "from": r.from_on.to_string(),
-        "to": r.to_on.to_string(),
-        "reservation_id": r.id,
-        "user_id": r.member_id,
-        "user_full_name": r.member_name,
-        "quantity": r.quantity,
-    })
+/// An approved reservation among the dates an asset is taken.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = ReservedDate)]
+#[serde(deny_unknown_fields)]
+struct PeriodJson<'a> {
+    /// The reservation request's id.
+    id: i64,
+    from: Day,
+    to: Day,
+    /// The reservation request's id again.
+    reservation_id: i64,
+    user_id: i64,
+    user_full_name: &'a str,
+    quantity: i64,
+}
+
+fn period(r: &Reservation) -> PeriodJson<'_> {
+    PeriodJson {
+        id: r.id,
+        from: Day(r.from_on),
+        to: Day(r.to_on),
+        reservation_id: r.id,
+        user_id: r.member_id,
+        user_full_name: &r.member_name,
+        quantity: r.quantity,
+    }
 }
 
 /// A page (25) of the approved reservations of an asset that have not ended, in the
@@ -337,14 +405,15 @@ async fn reserved_page(
         .map_err(ApiError::from_item)
 }
 
-/// `{"sequence_num": n, "<key>": [...], "total_pages": t, "current_page": p}`.
-fn dates_page(number: i64, key: &str, page: domain::Page, total: u64, dates: Vec<Value>) -> Value {
-    json!({
-        "sequence_num": number,
-        key: dates,
-        "total_pages": page.total_pages(total),
-        "current_page": page.number,
-    })
+/// The approved reservations of an asset that have not ended, a page of them.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = ReservedDates)]
+struct ReservedDatesJson<'a> {
+    /// The asset's number.
+    sequence_num: i64,
+    reserved_dates: Vec<PeriodJson<'a>>,
+    total_pages: u64,
+    current_page: u32,
 }
 
 async fn reserved_dates(
@@ -352,17 +421,70 @@ async fn reserved_dates(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let found = reserved_page(&state, &tenant, number, page).await?;
-    let dates = found.records.iter().map(period).collect();
-    Ok(Json(dates_page(
-        number,
-        "reserved_dates",
-        page,
-        found.total,
-        dates,
-    )))
+    Ok(views::Reply::of(&ReservedDatesJson {
+        sequence_num: number,
+        reserved_dates: found.records.iter().map(period).collect(),
+        total_pages: page.total_pages(found.total),
+        current_page: page.number,
+    }))
+}
+
+/// One period an asset is taken: its current check-out, an order it is booked or
+/// rented out to, or an approved reservation. The keys say which: `checked_out`, then
+/// `order_number`, else `reservation_id`.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = BookedDate)]
+#[serde(untagged)]
+enum BookedJson<'a> {
+    CheckedOut(CheckedOutPeriod<'a>),
+    Order(OrderPeriod<'a>),
+    Reserved(PeriodJson<'a>),
+}
+
+/// The asset's current check-out: from and to are days.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = CheckedOutPeriod)]
+#[serde(deny_unknown_fields)]
+struct CheckedOutPeriod<'a> {
+    from: Day,
+    /// The due day; null: no end.
+    #[schema(required)]
+    to: Option<Day>,
+    /// Always true.
+    checked_out: bool,
+    #[schema(required)]
+    user_id: Option<i64>,
+    #[schema(required)]
+    user_full_name: Option<&'a str>,
+}
+
+/// An order the asset is booked or rented out to: from and to are moments.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = OrderPeriod)]
+#[serde(deny_unknown_fields)]
+struct OrderPeriod<'a> {
+    #[schema(required)]
+    from: Option<Moment>,
+    #[schema(required)]
+    to: Option<Moment>,
+    order_number: i64,
+    basket_state: &'a str,
+    /// The units of the item on the order.
+    quantity: i64,
+}
+
+/// Every period an asset is taken, a page of them.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = BookedDates)]
+struct BookedDatesJson<'a> {
+    /// The asset's number.
+    sequence_num: i64,
+    booked_dates: Vec<BookedJson<'a>>,
+    total_pages: u64,
+    current_page: u32,
 }
 
 async fn booked_dates(
@@ -370,7 +492,7 @@ async fn booked_dates(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let page = views::page(&params, PageSize::DEFAULT)?;
     let item = store::items::find(state.db(), tenant.0.id, number, today(&tenant))
         .await
@@ -378,40 +500,43 @@ async fn booked_dates(
         .item;
     let found = reserved_page(&state, &tenant, number, page).await?;
     let tz = tenant.0.time_zone;
-    let mut booked: Vec<Value> = Vec::new();
+    let orders = if page.number == 1 {
+        store::orders::item_bookings(state.db(), tenant.0.id, number, super::clock(&tenant).now)
+            .await?
+    } else {
+        Vec::new()
+    };
+    let mut booked: Vec<BookedJson<'_>> = Vec::new();
     if let (Some(out), 1) = (item.checkout_on, page.number) {
-        booked.push(json!({
-            "from": out.with_timezone(&tz).date_naive().to_string(),
-            "to": item.checkin_due_on.map(|d| d.with_timezone(&tz).date_naive().to_string()),
-            "checked_out": true,
-            "user_id": item.assigned_to_id,
-            "user_full_name": item.assigned_to_name,
+        booked.push(BookedJson::CheckedOut(CheckedOutPeriod {
+            from: Day(out.with_timezone(&tz).date_naive()),
+            to: item
+                .checkin_due_on
+                .map(|d| Day(d.with_timezone(&tz).date_naive())),
+            checked_out: true,
+            user_id: item.assigned_to_id,
+            user_full_name: item.assigned_to_name.as_deref(),
         }));
     }
-    if page.number == 1 {
-        let orders = store::orders::item_bookings(
-            state.db(),
-            tenant.0.id,
-            number,
-            super::clock(&tenant).now,
-        )
-        .await?;
-        booked.extend(orders.iter().map(|b| {
-            json!({
-                "from": b.starts.map(|m| moment(m, tz)),
-                "to": b.ends.map(|m| moment(m, tz)),
-                "order_number": b.order_number,
-                "basket_state": b.basket_state,
-                "quantity": b.units,
-            })
-        }));
-    }
-    booked.extend(found.records.iter().map(period));
-    Ok(Json(dates_page(
-        number,
-        "booked_dates",
-        page,
-        found.total,
-        booked,
-    )))
+    booked.extend(orders.iter().map(|b| {
+        BookedJson::Order(OrderPeriod {
+            from: b.starts.map(|m| moment(m, tz)),
+            to: b.ends.map(|m| moment(m, tz)),
+            order_number: b.order_number,
+            basket_state: &b.basket_state,
+            quantity: b.units,
+        })
+    }));
+    booked.extend(
+        found
+            .records
+            .iter()
+            .map(|r| BookedJson::Reserved(period(r))),
+    );
+    Ok(views::Reply::of(&BookedDatesJson {
+        sequence_num: number,
+        booked_dates: booked,
+        total_pages: page.total_pages(found.total),
+        current_page: page.number,
+    }))
 }

@@ -9,8 +9,8 @@ use serde::Serialize;
 use store::services::{self, NewService, Service};
 
 use super::checkouts::moment_of;
-use super::{Shown, clock, fields_of, render as render_asset};
-use crate::api::{Api, Doc, get, put_or_patch};
+use super::{AssetJson, Shown, clock, fields_of, render as render_asset};
+use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
@@ -25,10 +25,21 @@ pub(crate) const SHOWN: u64 = 25;
 pub(super) fn routes(api: Api) -> Api {
     api.route(
         "/assets/{sequence_num}/services",
-        get(list).post(start),
+        get(list),
         Doc::new(
             "Services",
-            "The services of a fixed asset, oldest first, 25 a page (GET), or start one now (POST; a rentrack extension): the asset is in_service, and cannot be checked out, booked, rented out, reserved or retired until the service is completed. 409 unless the asset is available and free for the service's period",
+            "The services of a fixed asset, oldest first, 25 a page (a rentrack extension)",
+        )
+        .query(&[("page", "page number, default 1")])
+        .returns_page("services")
+        .record::<ServiceJson<'_>>(),
+    )
+    .route(
+        "/assets/{sequence_num}/services",
+        post(start),
+        Doc::new(
+            "Services",
+            "Start a service of a fixed asset now (a rentrack extension): the asset is in_service, and cannot be checked out, booked, rented out, reserved or retired until the service is completed. 409 unless the asset is available and free for the service's period. Answers the service and the asset",
         )
         .form(
             "service",
@@ -39,38 +50,51 @@ pub(super) fn routes(api: Api) -> Api {
                 ("comments", "text"),
             ],
         )
-        .query(&[("page", "page number, default 1")])
-        .returns_page("services")
-        .returns("service"),
+        .answers::<OutcomeJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/services/{id}",
         get(details),
-        Doc::new("Services", "One service of the asset").returns("service"),
+        Doc::new("Services", "One service of the asset")
+            .returns("service")
+            .record::<ServiceJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/services/{id}/complete",
         put_or_patch(complete),
         Doc::new(
             "Services",
-            "Complete a service now (PUT or PATCH): the asset is available again; a completed one is a 409",
+            "Complete a service now (PUT or PATCH): the asset is available again; a completed one is a 409. Answers the service and the asset",
         )
         .form("service", &[("completion_comments", "text: what was done")])
-        .returns("service"),
+        .answers::<OutcomeJson<'_>>(),
     )
 }
 
-#[derive(Serialize)]
+/// A service of a fixed asset (a rentrack extension).
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Service)]
+// Closes the schema where it is nested too (`serde` reads it on deserializing only).
+#[serde(deny_unknown_fields)]
 pub(crate) struct ServiceJson<'a> {
     id: i64,
+    /// The asset's number.
     sequence_num: i64,
     asset_name: &'a str,
+    /// What is done (repair, calibration, cleaning, ...).
     service_type: &'a str,
+    #[schema(required)]
     comments: Option<&'a str>,
+    #[schema(value_type = String, pattern = "^(in_service|completed)$")]
     status: &'static str,
     started_at: Moment,
+    /// When the asset is expected back; null: open-ended.
+    #[schema(required)]
     expected_end_at: Option<Moment>,
+    #[schema(required)]
     completed_at: Option<Moment>,
+    /// What was done, given on completion.
+    #[schema(required)]
     completion_comments: Option<&'a str>,
     created_at: Moment,
     updated_at: Moment,
@@ -97,21 +121,27 @@ pub(crate) fn render(s: &Service, tz: chrono_tz::Tz) -> ServiceJson<'_> {
     }
 }
 
+/// What starting or completing a service answers: the service and its asset as it now
+/// is.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = ServiceOutcome)]
+struct OutcomeJson<'a> {
+    service: ServiceJson<'a>,
+    asset: AssetJson<'a>,
+}
+
 /// `{"service": {...}, "asset": {...}}`: the service and its asset as it now is.
 async fn answer(
     state: &AppState,
     tenant: &Tenant,
     (service, view): (Service, store::items::ItemView),
-) -> Result<axum::Json<serde_json::Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let tz = tenant.0.time_zone;
     let fields = fields_of(state, &tenant.0, &view).await?;
-    let asset = serde_json::to_value(render_asset(&view, tz, &fields, Shown::all()))
-        .map_err(|e| ApiError::Internal(format!("rendering the asset: {e}")))?;
-    let service = serde_json::to_value(render(&service, tz))
-        .map_err(|e| ApiError::Internal(format!("rendering the service: {e}")))?;
-    Ok(axum::Json(
-        serde_json::json!({"service": service, "asset": asset}),
-    ))
+    Ok(views::Reply::of(&OutcomeJson {
+        service: render(&service, tz),
+        asset: render_asset(&view, tz, &fields, Shown::all()),
+    }))
 }
 
 async fn start(
@@ -119,7 +149,7 @@ async fn start(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<axum::Json<serde_json::Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "service");
     let service_type = form.required_text("service_type");
     let comments = form.text("comments").as_set().cloned();
@@ -153,7 +183,7 @@ async fn complete(
     Number(number, _): Number<kind::Item>,
     Id(id, _): Id<kind::Service>,
     params: Params,
-) -> Result<axum::Json<serde_json::Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "service");
     let comments = form.text("completion_comments").as_set().cloned();
     form.finish()?;

@@ -6,7 +6,7 @@ use axum::extract::State;
 use domain::stock::{CheckoutStatus, OrderType};
 use domain::wire::{parse_date, parse_time};
 use domain::{PageSize, Vocabulary};
-use serde_json::{Value, json};
+use serde::Serialize;
 use store::stock_checkouts::{self, LineItem, StockCheckin};
 
 use super::action;
@@ -17,9 +17,9 @@ use crate::form::{Form, parse_id};
 use crate::ids::{Id, Number, kind};
 use crate::params::Params;
 use crate::resources::assets::checkouts::{attribute_values, due};
-use crate::resources::assets::{Kind, Shown, Stock, answer, clock, price};
+use crate::resources::assets::{AssetJson, Kind, Shown, Stock, answer, clock, price};
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
@@ -45,7 +45,8 @@ pub(super) fn routes(api: Api) -> Api {
                 ("comments", "text"),
             ],
         )
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/stock_assets/{sequence_num}/mass_extend_checkout_items",
@@ -59,7 +60,8 @@ pub(super) fn routes(api: Api) -> Api {
             ("till", "required: the new due date, later than now"),
             ("till_time", "hh:mm, default 23:59"),
         ])
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/stock_assets/{sequence_num}/get_current_checkouts",
@@ -70,7 +72,8 @@ pub(super) fn routes(api: Api) -> Api {
                 ("user_id", "only this member's"),
                 ("page", "page number, default 1"),
             ])
-            .returns_page("line_items"),
+            .returns_page("line_items")
+            .record::<LineItemJson<'_>>(),
     )
     .route(
         "/members/{id}/checkin_checkout_history_for_stock",
@@ -80,32 +83,157 @@ pub(super) fn routes(api: Api) -> Api {
             "The member's check-outs of asset stock, oldest first, 25 a page, each with its check-ins",
         )
         .query(&[("page", "page number, default 1")])
-        .returns_page("history"),
+        .returns_page("history")
+        .record::<HistoryJson<'_>>(),
     )
 }
 
-/// A line item as the API shows it.
-pub(super) fn line_item(l: &LineItem, tz: chrono_tz::Tz) -> Value {
+/// An asset stock check-out (a line item) as the API shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = StockLineItem)]
+// Closes the schema where it is nested too (`serde` reads it on deserializing only).
+#[serde(deny_unknown_fields)]
+pub(super) struct LineItemJson<'a> {
+    /// The line item's id (what check-in and extension select).
+    id: i64,
+    /// The item's number.
+    sequence_num: i64,
+    asset_name: &'a str,
+    #[schema(value_type = String, pattern = "^StockAsset$")]
+    item_type: &'static str,
+    /// The member the units are checked out to.
+    assigned_to_id: i64,
+    assigned_to_name: &'a str,
+    /// Where the units were taken from.
+    location_id: i64,
+    /// Where the units went (they count at no location while out).
+    #[schema(required)]
+    checked_out_to_location_id: Option<i64>,
+    /// Units checked out.
+    quantity: i64,
+    /// Units still out.
+    quantity_checked_out: i64,
+    /// Units back.
+    quantity_checked_in: i64,
+    /// The price per unit, two decimal places.
+    #[schema(required, pattern = r"^\d+\.\d{2}$")]
+    price: Option<String>,
+    #[schema(required)]
+    comments: Option<&'a str>,
+    checkout_on: Moment,
+    /// When the units are due back; null: no end.
+    #[schema(required)]
+    checkin_due_on: Option<Moment>,
+    /// When the last unit came back.
+    #[schema(required)]
+    returned_on: Option<Moment>,
+    #[schema(value_type = String, pattern = "^(checked_out|returned)$")]
+    status: &'static str,
+}
+
+pub(super) fn line_item(l: &LineItem, tz: chrono_tz::Tz) -> LineItemJson<'_> {
     let at = |m: Option<chrono::DateTime<chrono::Utc>>| m.map(|m| moment(m, tz));
-    json!({
-        "id": l.id,
-        "sequence_num": l.sequence_num,
-        "asset_name": l.asset_name,
-        "item_type": "StockAsset",
-        "assigned_to_id": l.member_id,
-        "assigned_to_name": l.member_name,
-        "location_id": l.location_id,
-        "checked_out_to_location_id": l.checked_out_to_location_id,
-        "quantity": l.quantity,
-        "quantity_checked_out": l.quantity_out,
-        "quantity_checked_in": l.quantity - l.quantity_out,
-        "price": price(l.price),
-        "comments": l.comments,
-        "checkout_on": moment(l.checkout_on, tz),
-        "checkin_due_on": at(l.checkin_due_on),
-        "returned_on": at(l.returned_on),
-        "status": if l.quantity_out == 0 { "returned" } else { "checked_out" },
-    })
+    LineItemJson {
+        id: l.id,
+        sequence_num: l.sequence_num,
+        asset_name: &l.asset_name,
+        item_type: "StockAsset",
+        assigned_to_id: l.member_id,
+        assigned_to_name: &l.member_name,
+        location_id: l.location_id,
+        checked_out_to_location_id: l.checked_out_to_location_id,
+        quantity: l.quantity,
+        quantity_checked_out: l.quantity_out,
+        quantity_checked_in: l.quantity - l.quantity_out,
+        price: price(l.price),
+        comments: l.comments.as_deref(),
+        checkout_on: moment(l.checkout_on, tz),
+        checkin_due_on: at(l.checkin_due_on),
+        returned_on: at(l.returned_on),
+        status: if l.quantity_out == 0 {
+            "returned"
+        } else {
+            "checked_out"
+        },
+    }
+}
+
+/// A member's check-out of asset stock with its check-ins: a line item and two keys
+/// more (the schema is the line item's, extended).
+#[derive(Serialize)]
+struct HistoryJson<'a> {
+    #[serde(flatten)]
+    line_item: LineItemJson<'a>,
+    is_checkout: bool,
+    checkins: Vec<CheckinJson<'a>>,
+}
+
+/// One check-in of units of a line item.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = StockCheckin)]
+// Closes the schema where it is nested too (`serde` reads it on deserializing only).
+#[serde(deny_unknown_fields)]
+struct CheckinJson<'a> {
+    id: i64,
+    /// Units checked in.
+    quantity: i64,
+    /// Where they came back.
+    location_id: i64,
+    checkin_on: Moment,
+    #[schema(required)]
+    comments: Option<&'a str>,
+}
+
+impl utoipa::PartialSchema for HistoryJson<'_> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
+        use utoipa::openapi::{Ref, RefOr};
+        let mut schema = <LineItemJson<'_> as utoipa::PartialSchema>::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut schema {
+            object.description = Some(
+                "A member's check-out of asset stock (a line item) with its check-ins.".into(),
+            );
+            object.properties.insert(
+                "is_checkout".into(),
+                ObjectBuilder::new()
+                    .schema_type(Type::Boolean)
+                    .description(Some("True while units are still out"))
+                    .into(),
+            );
+            object.properties.insert(
+                "checkins".into(),
+                ArrayBuilder::new()
+                    .items(Ref::from_schema_name(
+                        <CheckinJson<'_> as utoipa::ToSchema>::name(),
+                    ))
+                    .into(),
+            );
+            object
+                .required
+                .extend(["is_checkout".to_owned(), "checkins".to_owned()]);
+        }
+        schema
+    }
+}
+
+impl utoipa::ToSchema for HistoryJson<'_> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "StockCheckout".into()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <LineItemJson<'_> as utoipa::ToSchema>::schemas(schemas);
+        schemas.push((
+            <CheckinJson<'_> as utoipa::ToSchema>::name().into_owned(),
+            <CheckinJson<'_> as utoipa::PartialSchema>::schema(),
+        ));
+        <CheckinJson<'_> as utoipa::ToSchema>::schemas(schemas);
+    }
 }
 
 /// `selected_line_items`: required, a comma list (or repeated) of ids.
@@ -297,20 +425,19 @@ async fn member_history(
     let records = stock_checkouts::member_history(state.db(), tenant.0.id, member, page).await?;
     let tz = tenant.0.time_zone;
     Ok(views::paged("history", page, &records, |(l, checkins)| {
-        let mut entry = line_item(l, tz);
-        entry["is_checkout"] = json!(l.quantity_out > 0);
-        entry["checkins"] = checkins
-            .iter()
-            .map(|c| {
-                json!({
-                    "id": c.id,
-                    "quantity": c.quantity,
-                    "location_id": c.location_id,
-                    "checkin_on": moment(c.checked_in_on, tz),
-                    "comments": c.comments,
+        HistoryJson {
+            line_item: line_item(l, tz),
+            is_checkout: l.quantity_out > 0,
+            checkins: checkins
+                .iter()
+                .map(|c| CheckinJson {
+                    id: c.id,
+                    quantity: c.quantity,
+                    location_id: c.location_id,
+                    checkin_on: moment(c.checked_in_on, tz),
+                    comments: c.comments.as_deref(),
                 })
-            })
-            .collect();
-        entry
+                .collect(),
+        }
     }))
 }

@@ -10,7 +10,7 @@ use crate::api::{Api, Doc, get, post};
 use crate::resources::assets::records::{
     ITEM_FIELDS, TAXES, create, delete, details, filter, history, list, update,
 };
-use crate::resources::assets::{Inventory, SHOW_FLAGS, Stock};
+use crate::resources::assets::{AssetJson, HistoryEntryJson, Inventory, SHOW_FLAGS, Stock};
 
 const NAME_AND_GROUP: &[(&str, &str)] = &[
     ("name", "required, at least 3 characters"),
@@ -55,7 +55,8 @@ fn inventory(api: Api) -> Api {
             .query(SHOW_FLAGS)
             .query(PAGE)
             .returns("asset")
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/inventory/{sequence_num}",
@@ -70,7 +71,8 @@ fn inventory(api: Api) -> Api {
         .form("volatile_asset", ITEM_FIELDS)
         .query(TAXES)
         .query(SHOW_FLAGS)
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/inventory/{sequence_num}/history",
@@ -80,7 +82,8 @@ fn inventory(api: Api) -> Api {
             "The item's history, newest first, 5 a page: every stock movement with order_type, quantity, quantity_after_transaction, price, user_full_name, location and comments",
         )
         .query(PAGE)
-        .returns_page("history"),
+        .returns_page("history")
+        .record::<HistoryEntryJson>(),
     )
     .route(
         "/inventory/filter",
@@ -95,7 +98,8 @@ fn inventory(api: Api) -> Api {
             ])
             .query(FILTER)
             .query(SHOW_FLAGS)
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
 }
 
@@ -110,7 +114,8 @@ fn stock(api: Api) -> Api {
             .query(SHOW_FLAGS)
             .query(PAGE)
             .returns("asset")
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
     .route(
         "/stock_assets/{sequence_num}",
@@ -125,7 +130,8 @@ fn stock(api: Api) -> Api {
         .form("stock_asset", ITEM_FIELDS)
         .query(TAXES)
         .query(SHOW_FLAGS)
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/stock_assets/{sequence_num}/history",
@@ -135,7 +141,8 @@ fn stock(api: Api) -> Api {
             "The item's history, newest first, 5 a page: every movement, check-out and check-in with order_type, quantity, quantity_after_transaction, price, user_full_name",
         )
         .query(PAGE)
-        .returns_page("history"),
+        .returns_page("history")
+        .record::<HistoryEntryJson>(),
     )
     .route(
         "/stock_assets/filter",
@@ -150,7 +157,8 @@ fn stock(api: Api) -> Api {
             ])
             .query(FILTER)
             .query(SHOW_FLAGS)
-            .returns_page("assets"),
+            .returns_page("assets")
+            .record::<AssetJson<'_>>(),
     )
 }
 

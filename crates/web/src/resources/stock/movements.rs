@@ -2,14 +2,14 @@
 //! check-out through `order.api`, transfer), the minimum per location, and the
 //! quantity of an item at a location.
 
-use axum::Json;
 use axum::extract::State;
 use domain::stock::{OrderType, Quantity};
-use serde_json::{Value, json};
+use serde::Serialize;
 use store::stock::{self, Movement, Threshold, Transfer};
 use store::stock_checkouts::{self, StockCheckout};
 
 use super::action;
+use super::checkouts::LineItemJson;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
@@ -74,7 +74,8 @@ pub(super) fn routes(api: Api) -> Api {
             ("add_stock_values[c_attr_vals][<field name>]", "custom field values of the addition"),
             ("remove_stock_values[c_attr_vals][<field name>]", "custom field values of the sale"),
         ])
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/stock_assets/{sequence_num}/order",
@@ -100,7 +101,7 @@ pub(super) fn routes(api: Api) -> Api {
             "line_item",
             &[("checked_out_to_location_id", "checkout: where the units go (they count at no location while out)")],
         )
-        .returns("asset"),
+        .answers::<StockOrderJson<'_>>(),
     )
     .route(
         "/inventory/{sequence_num}/transfer_stock",
@@ -111,7 +112,8 @@ pub(super) fn routes(api: Api) -> Api {
         )
         .form("transfer_stock", TRANSFER)
         .query(TRANSFER_QUERY)
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/stock_assets/{sequence_num}/transfer_stock",
@@ -122,7 +124,8 @@ pub(super) fn routes(api: Api) -> Api {
         )
         .form("transfer_stock", TRANSFER)
         .query(TRANSFER_QUERY)
-        .returns("asset"),
+        .returns("asset")
+        .record::<AssetJson<'_>>(),
     )
     .route(
         "/inventory/{sequence_num}/location_based_thresholds",
@@ -132,7 +135,7 @@ pub(super) fn routes(api: Api) -> Api {
             "The minimum wanted per location with what each holds and whether it is low (GET); set or remove minimums (PUT or PATCH)",
         )
         .query(THRESHOLDS)
-        .returns_list("location_based_thresholds"),
+        .answers::<ThresholdsJson<'_>>(),
     )
     .route(
         "/stock_assets/{sequence_num}/location_based_thresholds",
@@ -142,7 +145,7 @@ pub(super) fn routes(api: Api) -> Api {
             "The minimum wanted per location with what each holds and whether it is low (GET); set or remove minimums (PUT or PATCH)",
         )
         .query(THRESHOLDS)
-        .returns_list("location_based_thresholds"),
+        .answers::<ThresholdsJson<'_>>(),
     )
     .route(
         "/locations/get_quantity_by_location",
@@ -155,12 +158,20 @@ pub(super) fn routes(api: Api) -> Api {
             ("asset_id", "required: the item's number"),
             ("location_id", "required: a location of the company"),
         ])
-        .returns_fields(&[
-            ("asset_id", "integer"),
-            ("location_id", "integer"),
-            ("quantity", "integer"),
-        ]),
+        .answers::<QuantityJson>(),
     )
+}
+
+/// What an order of asset stock answers: the asset as it now is and, for a check-out,
+/// its line item (`{"asset": {...}, "line_item": {...}}`).
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = StockOrder)]
+struct StockOrderJson<'a> {
+    asset: AssetJson<'a>,
+    /// The check-out (order_type=checkout only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false, nullable = false)]
+    line_item: Option<LineItemJson<'a>>,
 }
 
 async fn order<K: Kind>(
@@ -250,17 +261,11 @@ async fn order<K: Kind>(
             stock_checkouts::check_out(state.db(), tenant.0.id, number, checkout, &clock(&tenant))
                 .await
                 .map_err(ApiError::from_item)?;
-        // `{"asset": {...}, "line_item": {...}}`.
-        #[derive(serde::Serialize)]
-        struct CheckedOut<'a> {
-            asset: AssetJson<'a>,
-            line_item: Value,
-        }
         let fields = fields_of(&state, &tenant.0, &done.item).await?;
         let tz = tenant.0.time_zone;
-        return Ok(views::Reply::of(&CheckedOut {
+        return Ok(views::Reply::of(&StockOrderJson {
             asset: render(&done.item, tz, &fields, Shown::all()),
-            line_item: super::checkouts::line_item(&done.line_item, tz),
+            line_item: Some(super::checkouts::line_item(&done.line_item, tz)),
         }));
     }
     let movement = Movement {
@@ -341,30 +346,63 @@ async fn transfer<K: Kind>(
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
-fn render_thresholds(found: &[Threshold]) -> Json<Value> {
-    let list: Vec<Value> = found
-        .iter()
-        .map(|t| {
-            json!({
-                "location_id": t.location_id,
-                "location_name": t.location_name,
-                "minimum": t.minimum,
-                "quantity": t.quantity,
-                "low_stock": t.is_low(),
+/// The minimum wanted at one location, with what it holds.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = LocationThreshold)]
+// Closes the schema where it is nested too (`serde` reads it on deserializing only).
+#[serde(deny_unknown_fields)]
+struct ThresholdJson<'a> {
+    location_id: i64,
+    location_name: &'a str,
+    /// The minimum wanted there.
+    minimum: i64,
+    /// The units there now.
+    quantity: i64,
+    /// Whether the quantity is below the minimum.
+    low_stock: bool,
+}
+
+/// An item's minimums per location.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = LocationThresholds)]
+struct ThresholdsJson<'a> {
+    location_based_thresholds: Vec<ThresholdJson<'a>>,
+    /// Whether any location is low.
+    low_stock: bool,
+}
+
+fn render_thresholds(found: &[Threshold]) -> views::Reply {
+    views::Reply::of(&ThresholdsJson {
+        location_based_thresholds: found
+            .iter()
+            .map(|t| ThresholdJson {
+                location_id: t.location_id,
+                location_name: &t.location_name,
+                minimum: t.minimum,
+                quantity: t.quantity,
+                low_stock: t.is_low(),
             })
-        })
-        .collect();
-    Json(json!({
-        "location_based_thresholds": list,
-        "low_stock": found.iter().any(Threshold::is_low),
-    }))
+            .collect(),
+        low_stock: found.iter().any(Threshold::is_low),
+    })
+}
+
+/// The units of one item at one location.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = QuantityAtLocation)]
+struct QuantityJson {
+    /// The item's number, as asked.
+    asset_id: i64,
+    location_id: i64,
+    /// Units on hand there (a fixed asset: 1 when available there, else 0).
+    quantity: i64,
 }
 
 async fn thresholds<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let found = stock::thresholds(state.db(), tenant.0.id, K::FAMILY.kind, number)
         .await
         .map_err(ApiError::from_item_read)?;
@@ -376,7 +414,7 @@ async fn set_thresholds<K: Kind>(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     // Keys are location ids: `4`, `04` and `+4` are one location, named once; at most
     // MAX_LIST_ENTRIES of them.
     let mut form = Form::new(&params, "thresholds");
@@ -422,7 +460,7 @@ async fn quantity_by_location(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut errors = store::FieldErrors::new();
     let mut id = |field: &str, what: &str| match params.get(field).map(parse_id) {
         Some(Some(id)) => Some(id),
@@ -446,9 +484,9 @@ async fn quantity_by_location(
     let quantity = stock::quantity_at(state.db(), tenant.0.id, asset, location)
         .await
         .map_err(ApiError::from_item)?;
-    Ok(Json(json!({
-        "asset_id": asset,
-        "location_id": location,
-        "quantity": quantity,
-    })))
+    Ok(views::Reply::of(&QuantityJson {
+        asset_id: asset,
+        location_id: location,
+        quantity,
+    }))
 }
