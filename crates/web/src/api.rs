@@ -33,6 +33,9 @@ pub struct Doc {
     list: Option<String>,
     /// The typed view of the record it answers, when the route names one.
     view: Option<View>,
+    /// The typed view of a page's records, where they differ from `view` (a list of
+    /// summaries beside a create answering the whole record).
+    page_view: Option<View>,
     /// The typed view of the whole 200 body, for an answer that is no record, page or
     /// list of one.
     body: Option<View>,
@@ -133,6 +136,7 @@ impl Doc {
             list: None,
             fields: Vec::new(),
             view: None,
+            page_view: None,
             body: None,
         }
     }
@@ -142,6 +146,13 @@ impl Doc {
     /// nullability, from the same definition.
     pub fn record<V: utoipa::ToSchema>(mut self) -> Self {
         self.view = Some(View::of::<V>());
+        self
+    }
+
+    /// The records of the page GET answers (`returns_page`) are serialized from `V`,
+    /// not from the record the route's other methods answer (`record`).
+    pub fn page_record<V: utoipa::ToSchema>(mut self) -> Self {
+        self.page_view = Some(View::of::<V>());
         self
     }
 
@@ -407,6 +418,7 @@ fn success_schema(doc: &Doc, method: &HttpMethod) -> serde_json::Value {
     if let Some(plural) = &doc.page
         && (matches!(method, HttpMethod::Get) || doc.one.is_none())
     {
+        let record = doc.page_view.as_ref().map_or(record, View::reference);
         return json!({
             "type": "object",
             "required": [plural, "total_pages", "current_page"],
@@ -748,7 +760,7 @@ fn document(routes: &[Documented]) -> OpenApi {
     let mut components = ComponentsBuilder::new().schema("Error", error_schema());
     let views = routes
         .iter()
-        .flat_map(|r| r.doc.view.iter().chain(r.doc.body.iter()));
+        .flat_map(|r| r.doc.view.iter().chain(&r.doc.page_view).chain(&r.doc.body));
     for (name, schema) in views.flat_map(|v| v.schemas.iter()) {
         components = components.schema(name.clone(), schema.clone());
     }

@@ -4,7 +4,7 @@
 use axum::extract::State;
 use domain::stock::Quantity;
 use domain::{Change, Name, PageSize};
-use serde_json::{Value, json};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use store::bundles::{self, Bundle};
 
@@ -15,7 +15,7 @@ use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 pub fn routes(api: Api) -> Api {
     api.route(
@@ -38,29 +38,62 @@ pub fn routes(api: Api) -> Api {
         )
         .query(&[("page", "page number, default 1")])
         .returns("bundle")
-        .returns_page("bundles"),
+        .returns_page("bundles")
+        .record::<BundleJson<'_>>(),
     )
     .route(
         "/bundles/{id}",
         get(details),
-        Doc::new("Orders", "rentrack extension: bundle details with its items").returns("bundle"),
+        Doc::new("Orders", "rentrack extension: bundle details with its items").returns("bundle")
+            .record::<BundleJson<'_>>(),
     )
 }
 
-fn render(b: &Bundle, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": b.id,
-        "name": b.name,
-        "description": b.description,
-        "items": b.items.iter().map(|i| json!({
-            "sequence_num": i.sequence_num,
-            "name": i.name,
-            "asset_type": i.asset_type,
-            "quantity": i.quantity,
-        })).collect::<Vec<_>>(),
-        "created_at": moment(b.created_at, tz),
-        "updated_at": moment(b.updated_at, tz),
-    })
+/// A bundle as the contract shows it, with its items.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Bundle)]
+struct BundleJson<'a> {
+    id: i64,
+    name: &'a str,
+    description: Option<&'a str>,
+    /// What one set of the bundle holds, by item number.
+    items: Vec<BundleItemJson<'a>>,
+    created_at: Moment,
+    updated_at: Moment,
+}
+
+/// One item of a bundle and its units in one set.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = BundleItem)]
+struct BundleItemJson<'a> {
+    /// The item's number.
+    sequence_num: i64,
+    name: &'a str,
+    #[schema(pattern = "^(FixedAsset|VolatileAsset|StockAsset)$")]
+    asset_type: &'a str,
+    /// Units of the item in one set (a fixed asset: 1).
+    quantity: i64,
+}
+
+fn render(b: &Bundle, tz: chrono_tz::Tz) -> BundleJson<'_> {
+    BundleJson {
+        id: b.id,
+        name: &b.name,
+        description: b.description.as_deref(),
+        items: b
+            .items
+            .iter()
+            .map(|i| BundleItemJson {
+                sequence_num: i.sequence_num,
+                name: &i.name,
+                asset_type: &i.asset_type,
+                quantity: i.quantity,
+            })
+            .collect(),
+        created_at: moment(b.created_at, tz),
+        updated_at: moment(b.updated_at, tz),
+    }
 }
 
 async fn create(

@@ -2,7 +2,7 @@
 
 use axum::extract::State;
 use domain::settings::{ActivationLocation, Currency};
-use serde_json::{Value, json};
+use serde::Serialize;
 use store::companies::{self, Company, Settings};
 
 use crate::api::{Api, Doc, get};
@@ -39,21 +39,47 @@ pub fn routes(api: Api) -> Api {
         get(show).put_or_patch(update),
         Doc::new("Company settings", "The company's settings (GET) or change some of them (PUT or PATCH); a rentrack extension")
             .form("company_settings", FIELDS)
-            .returns("company_settings"),
+            .returns("company_settings")
+            .record::<SettingsJson<'_>>(),
     )
 }
 
-pub fn render(c: &Company) -> Value {
-    json!({
-        "name": c.name,
-        "subdomain": c.subdomain,
-        "time_zone": c.time_zone.name(),
-        "currency": c.currency.as_str(),
-        "retired_asset_activation_location": c.retired_activation_location.as_str(),
-        "inclusive_return": c.pricing.inclusive_return,
-        "best_pricing": c.pricing.best_pricing,
-        "plan": c.plan.as_str(),
-    })
+/// The company's settings as the contract shows them.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = CompanySettings)]
+pub struct SettingsJson<'a> {
+    /// The company's name.
+    name: &'a str,
+    /// The company's subdomain.
+    subdomain: &'a str,
+    /// The IANA time zone moments in answers are given in (America/Denver).
+    time_zone: &'static str,
+    /// ISO 4217 code (USD).
+    #[schema(pattern = "^[A-Z]{3}$")]
+    currency: &'a str,
+    /// Whether reactivating a retired asset needs a location.
+    #[schema(value_type = String, pattern = "^(required|optional|not_needed)$")]
+    retired_asset_activation_location: &'static str,
+    /// Rental orders count the return minute (06:00 to 06:00 is 24 h 1 min).
+    inclusive_return: bool,
+    /// Rental orders charge the cheapest of the rate split and each single unit.
+    best_pricing: bool,
+    /// The company's plan, which sets its rate limit.
+    #[schema(value_type = String, pattern = "^(trial|paid|unlimited)$")]
+    plan: &'static str,
+}
+
+pub fn render(c: &Company) -> SettingsJson<'_> {
+    SettingsJson {
+        name: &c.name,
+        subdomain: &c.subdomain,
+        time_zone: c.time_zone.name(),
+        currency: c.currency.as_str(),
+        retired_asset_activation_location: c.retired_activation_location.as_str(),
+        inclusive_return: c.pricing.inclusive_return,
+        best_pricing: c.pricing.best_pricing,
+        plan: c.plan.as_str(),
+    }
 }
 
 async fn show(Tenant(company): Tenant) -> views::Reply {

@@ -4,7 +4,7 @@ use axum::extract::State;
 use domain::PageSize;
 use domain::Vocabulary;
 use domain::custom_field::{FieldType, Target, Targets};
-use serde_json::{Value, json};
+use serde::{Serialize, Serializer};
 use std::collections::HashSet;
 use store::custom_fields::{self, CustomField, FieldInput};
 
@@ -15,7 +15,7 @@ use crate::form::{Form, MAX_LIST_ENTRIES};
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 /// The most options a dropdown or checkbox field may have: every response that
 /// shows the field lists them all.
@@ -48,27 +48,89 @@ pub fn routes(api: Api) -> Api {
             .form("custom_field", FIELDS)
             .query(&[("page", "page number, default 1")])
             .returns_page("custom_fields")
-            .returns("custom_field"),
+            .returns("custom_field")
+            .record::<CustomFieldJson<'_>>(),
     )
     .route(
         "/custom_fields/{id}",
         get(details).put_or_patch(update).delete(delete),
         Doc::new("Custom fields", "Custom field details (GET), update (PUT or PATCH) or delete (DELETE; records lose their values for it)")
             .form("custom_field", FIELDS)
-            .returns("custom_field"),
+            .returns("custom_field")
+            .record::<CustomFieldJson<'_>>(),
     )
 }
 
-pub fn render(f: &CustomField, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": f.id,
-        "name": f.name,
-        "field_type": f.field_type.as_str(),
-        "applies_to": f.applies_to.iter().map(Target::as_str).collect::<Vec<_>>(),
-        "options": f.options.iter().map(|o| json!({"id": o.id, "name": o.name})).collect::<Vec<_>>(),
-        "created_at": moment(f.created_at, tz),
-        "updated_at": moment(f.updated_at, tz),
-    })
+/// A custom field as the contract shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = CustomField)]
+pub struct CustomFieldJson<'a> {
+    id: i64,
+    name: &'a str,
+    #[schema(
+        value_type = String,
+        pattern = "^(text|text_area|number|date|dropdown|checkbox|email|url)$"
+    )]
+    field_type: &'static str,
+    /// The kinds of record the field applies to.
+    applies_to: Vec<AppliesTo>,
+    /// Its options, in order (dropdown and checkbox fields; empty for others).
+    options: Vec<OptionJson<'a>>,
+    created_at: Moment,
+    updated_at: Moment,
+}
+
+/// A kind of record a custom field applies to.
+pub struct AppliesTo(Target);
+
+impl Serialize for AppliesTo {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.as_str())
+    }
+}
+
+impl utoipa::PartialSchema for AppliesTo {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(Target::ALL.iter().map(|t| t.as_str())))
+            .description(Some("A kind of record a custom field applies to"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for AppliesTo {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "CustomFieldTarget".into()
+    }
+}
+
+/// An option of a dropdown or checkbox field: records hold its id.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CustomFieldOption)]
+struct OptionJson<'a> {
+    id: i64,
+    name: &'a str,
+}
+
+pub fn render(f: &CustomField, tz: chrono_tz::Tz) -> CustomFieldJson<'_> {
+    CustomFieldJson {
+        id: f.id,
+        name: &f.name,
+        field_type: f.field_type.as_str(),
+        applies_to: f.applies_to.iter().map(AppliesTo).collect(),
+        options: f
+            .options
+            .iter()
+            .map(|o| OptionJson {
+                id: o.id,
+                name: &o.name,
+            })
+            .collect(),
+        created_at: moment(f.created_at, tz),
+        updated_at: moment(f.updated_at, tz),
+    }
 }
 
 fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {

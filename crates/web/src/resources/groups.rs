@@ -3,7 +3,7 @@
 use axum::extract::State;
 use domain::PageSize;
 use domain::depreciation::{DepreciationMode, DepreciationRates};
-use serde_json::{Value, json};
+use serde::Serialize;
 use store::groups::{self, Group, GroupInput};
 
 use crate::api::{Api, Doc, get, post, put_or_patch};
@@ -13,7 +13,7 @@ use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "required, at least 3 characters"),
@@ -31,34 +31,63 @@ pub fn routes(api: Api) -> Api {
         Doc::new("Groups", "Create a group")
             .form("group", FIELDS)
             .query(&[("depreciation_rates[<method name>]", "rate per depreciation method")])
-            .returns("group"),
+            .returns("group")
+            .record::<GroupJson<'_>>(),
     )
     .route(
         "/assets/classification_view",
         get(list),
         Doc::new("Groups", "List groups, 25 a page, each wrapped as {\"group\": {...}}")
             .query(&[("page", "page number, default 1"), ("show_document_details", "boolean")])
-            .returns_page("groups"),
+            .returns_page("groups")
+            .record::<GroupEntry<'_>>(),
     )
     .route(
         "/groups/{id}",
         put_or_patch(update).delete(delete).get(details),
         Doc::new("Groups", "Group details (GET), update (PUT or PATCH, as create) or delete (DELETE; 409 while it has subgroups or items)")
             .form("group", FIELDS)
-            .returns("group"),
+            .returns("group")
+            .record::<GroupJson<'_>>(),
     )
 }
 
-pub fn render(g: &Group, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": g.id,
-        "name": g.name,
-        "description": g.description,
-        "asset_depreciation_mode": g.depreciation_mode,
-        "depreciation_rates": g.rates(),
-        "created_at": moment(g.created_at, tz),
-        "updated_at": moment(g.updated_at, tz),
-    })
+/// A group as the contract shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = Group)]
+pub struct GroupJson<'a> {
+    id: i64,
+    name: &'a str,
+    description: Option<&'a str>,
+    /// Whether the rates are useful lives in months or percentages a year.
+    #[schema(pattern = "^(Useful Life|Percentage)$")]
+    asset_depreciation_mode: &'a str,
+    /// The rate of each depreciation method, by the method's name: a decimal string.
+    #[schema(value_type = BTreeMap<String, String>)]
+    depreciation_rates: serde_json::Map<String, serde_json::Value>,
+    created_at: Moment,
+    updated_at: Moment,
+}
+
+/// A group in the classification view's list: wrapped in its singular, as the hosted
+/// service writes it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = GroupListEntry)]
+pub struct GroupEntry<'a> {
+    group: GroupJson<'a>,
+}
+
+pub fn render(g: &Group, tz: chrono_tz::Tz) -> GroupJson<'_> {
+    GroupJson {
+        id: g.id,
+        name: &g.name,
+        description: g.description.as_deref(),
+        asset_depreciation_mode: &g.depreciation_mode,
+        depreciation_rates: g.rates(),
+        created_at: moment(g.created_at, tz),
+        updated_at: moment(g.updated_at, tz),
+    }
 }
 
 /// `stored_mode` is the group's mode on update: rates sent without a mode are
@@ -136,8 +165,8 @@ async fn list(
     views::flag(&params, "show_document_details")?;
     let page = views::page(&params, PageSize::DEFAULT)?;
     let records = groups::list(state.db(), company.id, page).await?;
-    Ok(views::paged("groups", page, &records, |g| {
-        views::named("group", render(g, company.time_zone))
+    Ok(views::paged("groups", page, &records, |g| GroupEntry {
+        group: render(g, company.time_zone),
     }))
 }
 

@@ -14,6 +14,7 @@ use domain::label::{MAX_LABELS, TemplateType};
 use domain::rate_limit::Decision;
 use domain::{PageSize, Vocabulary};
 use labels::{Label, Sheet, SheetSpec};
+use serde::Serialize;
 use serde_json::{Value, json};
 use store::label_prints::{self, Print};
 use store::label_templates::{self, NewTemplate, Template};
@@ -25,7 +26,7 @@ use crate::error::ApiError;
 use crate::form::Form;
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 pub fn routes(api: Api) -> Api {
     let api = api.route(
@@ -58,7 +59,8 @@ pub fn routes(api: Api) -> Api {
             ("page", "page number, default 1"),
         ])
         .returns("print_label_template")
-        .returns_page("print_label_templates"),
+        .returns_page("print_label_templates")
+        .record::<TemplateJson<'_>>(),
     );
     PRINTS
         .into_iter()
@@ -113,21 +115,65 @@ fn print_doc(summary: &'static str, of: TemplateType, field: &str) -> Doc {
                 "a template of the matching template_type; the type's default when absent",
             ),
         ])
-        .returns_fields(&[
-            ("url", "string"),
-            ("expires_at", "string"),
-            ("labels", "integer"),
-            ("pages", "integer"),
-            ("template_id", "integer"),
-        ])
+        .answers::<PrintJson>()
+}
+
+/// A print of labels: where its PDF is, until when, and what it holds.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = LabelPrint)]
+struct PrintJson {
+    /// The PDF's link, `<base>/labels/<token>.pdf`: it needs no token, and works until
+    /// `expires_at` unless revoked or the company's API is disabled.
+    url: String,
+    expires_at: Moment,
+    /// Labels in the PDF, one a record.
+    labels: usize,
+    /// Pages in the PDF.
+    pages: usize,
+    /// The template printed with.
+    template_id: i64,
 }
 
 /// Tenths of a millimetre as millimetres for JSON: 667 is 66.7.
-fn mm(t: u32) -> Value {
-    json!(f64::from(t) / 10.0)
+fn mm(t: u32) -> f64 {
+    f64::from(t) / 10.0
 }
 
-fn render(t: &Template, tz: chrono_tz::Tz) -> Value {
+/// A label template as the contract shows it; lengths in millimetres.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = LabelTemplate)]
+struct TemplateJson<'a> {
+    id: i64,
+    description: &'a str,
+    /// The records it prints labels of.
+    #[schema(value_type = String, pattern = "^(asset|member|location)$")]
+    template_type: &'static str,
+    /// The label's size (and the sheet's, when a page holds several), in words.
+    size: String,
+    /// Its type's default template.
+    default: bool,
+    page_width: f64,
+    page_height: f64,
+    label_width: f64,
+    label_height: f64,
+    /// Labels across the page.
+    columns: u32,
+    /// Labels down the page.
+    rows: u32,
+    /// From the page's left edge to the first column.
+    margin_left: f64,
+    /// From the page's top edge to the first row.
+    margin_top: f64,
+    /// Between columns.
+    gap_x: f64,
+    /// Between rows.
+    gap_y: f64,
+    /// columns × rows.
+    labels_per_page: u32,
+    created_at: Moment,
+}
+
+fn render(t: &Template, tz: chrono_tz::Tz) -> TemplateJson<'_> {
     let s = t.sheet.spec();
     let size = if s.columns * s.rows == 1 {
         format!(
@@ -145,25 +191,25 @@ fn render(t: &Template, tz: chrono_tz::Tz) -> Value {
             labels::sheet::mm(s.page_height.into())
         )
     };
-    json!({
-        "id": t.id,
-        "description": t.description,
-        "template_type": t.template_type.as_str(),
-        "size": size,
-        "default": t.is_default,
-        "page_width": mm(s.page_width),
-        "page_height": mm(s.page_height),
-        "label_width": mm(s.label_width),
-        "label_height": mm(s.label_height),
-        "columns": s.columns,
-        "rows": s.rows,
-        "margin_left": mm(s.margin_left),
-        "margin_top": mm(s.margin_top),
-        "gap_x": mm(s.gap_x),
-        "gap_y": mm(s.gap_y),
-        "labels_per_page": s.columns * s.rows,
-        "created_at": moment(t.created_at, tz),
-    })
+    TemplateJson {
+        id: t.id,
+        description: &t.description,
+        template_type: t.template_type.as_str(),
+        size,
+        default: t.is_default,
+        page_width: mm(s.page_width),
+        page_height: mm(s.page_height),
+        label_width: mm(s.label_width),
+        label_height: mm(s.label_height),
+        columns: s.columns,
+        rows: s.rows,
+        margin_left: mm(s.margin_left),
+        margin_top: mm(s.margin_top),
+        gap_x: mm(s.gap_x),
+        gap_y: mm(s.gap_y),
+        labels_per_page: s.columns * s.rows,
+        created_at: moment(t.created_at, tz),
+    }
 }
 
 async fn list(
@@ -336,7 +382,7 @@ async fn print(
     params: Params,
     of: TemplateType,
     field: &'static str,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
     let keys = form.ids_at(field, field, "numbers");
     if keys.is_empty() && !form.has_errors_for(field) {
@@ -391,13 +437,13 @@ async fn print(
         records.len(),
     )
     .await?;
-    Ok(Json(json!({
-        "url": format!("{base}/labels/{}.pdf", saved.token),
-        "expires_at": moment(saved.expires_at, company.time_zone),
-        "labels": records.len(),
-        "pages": records.len().div_ceil(template.sheet.per_page()),
-        "template_id": template.id,
-    })))
+    Ok(views::Reply::of(&PrintJson {
+        url: format!("{base}/labels/{}.pdf", saved.token),
+        expires_at: moment(saved.expires_at, company.time_zone),
+        labels: records.len(),
+        pages: records.len().div_ceil(template.sheet.per_page()),
+        template_id: template.id,
+    }))
 }
 
 /// `GET /labels/<token>.pdf`: the PDF of a print, without an API token, while its link

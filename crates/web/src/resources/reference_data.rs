@@ -4,7 +4,7 @@
 
 use axum::extract::State;
 use domain::PageSize;
-use serde_json::{Value, json};
+use serde::Serialize;
 use store::reference_data::{self, Entry, EntryInput, Kind};
 
 use crate::api::{Api, Doc, get};
@@ -14,7 +14,7 @@ use crate::form::Form;
 use crate::ids::{Id, kind};
 use crate::params::Params;
 use crate::state::AppState;
-use crate::views::{self, moment};
+use crate::views::{self, Moment, moment};
 
 const FIELDS: &[(&str, &str)] = &[
     (
@@ -86,25 +86,38 @@ fn family<K: crate::ids::Kind>(
             .form(kind.singular(), FIELDS)
             .query(&[("page", "page number, default 1")])
             .returns_page(plural(kind))
-            .returns(kind.singular()),
+            .returns(kind.singular())
+            .record::<EntryJson<'_>>(),
     )
     .route(
         &format!("/{}/{{id}}", plural(kind)),
         get(details).put_or_patch(update).delete(delete),
         Doc::new(tag, one_summary)
             .form(kind.singular(), FIELDS)
-            .returns(kind.singular()),
+            .returns(kind.singular())
+            .record::<EntryJson<'_>>(),
     )
 }
 
-pub fn render(e: &Entry, tz: chrono_tz::Tz) -> Value {
-    json!({
-        "id": e.id,
-        "name": e.name,
-        "description": e.description,
-        "created_at": moment(e.created_at, tz),
-        "updated_at": moment(e.updated_at, tz),
-    })
+/// A custom role, team or retire reason as the contract shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = ReferenceEntry)]
+pub struct EntryJson<'a> {
+    id: i64,
+    name: &'a str,
+    description: Option<&'a str>,
+    created_at: Moment,
+    updated_at: Moment,
+}
+
+pub fn render(e: &Entry, tz: chrono_tz::Tz) -> EntryJson<'_> {
+    EntryJson {
+        id: e.id,
+        name: &e.name,
+        description: e.description.as_deref(),
+        created_at: moment(e.created_at, tz),
+        updated_at: moment(e.updated_at, tz),
+    }
 }
 
 #[derive(Clone, Copy)]

@@ -1,6 +1,6 @@
 //! Custom fields (a rentrack extension) and how values given for them are checked.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
@@ -13,6 +13,7 @@ both!(
     a_field_named_like_a_records_own_key_never_replaces_it,
     other_companies_cannot_see_touch_or_use_fields,
     concurrent_value_changes_are_all_kept,
+    answers_are_the_documented_record,
 );
 
 async fn fields_are_created_listed_read_updated_and_deleted(kind: Kind) {
@@ -584,4 +585,43 @@ async fn concurrent_value_changes_are_all_kept(kind: Kind) {
         v.body["vendor"]["custom_attributes"],
         Value::Object(expected)
     );
+}
+
+/// Every answer is the documented `CustomField`, with options and without.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let form = [
+        ("custom_field[name]", "Condition"),
+        ("custom_field[field_type]", "dropdown"),
+        ("custom_field[applies_to][]", "fixed_assets"),
+        ("custom_field[applies_to][]", "orders"),
+        ("custom_field[options][]", "New"),
+        ("custom_field[options][]", "Used"),
+    ];
+    let created = app
+        .post("/custom_fields.api", &form)
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/custom_fields.api", "post", &created);
+    let text = app.custom_field("Serial", "text", &["members"], &[]).await;
+    assert_eq!(text["options"], json!([]));
+    let path = format!("/custom_fields/{}.api", created["custom_field"]["id"]);
+    assert_documented(
+        "/custom_fields/{id}.api",
+        "get",
+        &app.get(&path).await.into_body(StatusCode::OK),
+    );
+    let updated = app
+        .put(&path, &[("custom_field[name]", "State")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/custom_fields/{id}.api", "put", &updated);
+    let page = app
+        .get("/custom_fields.api")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(page["custom_fields"].as_array().unwrap().len(), 2);
+    assert_documented("/custom_fields.api", "get", &page);
+    let deleted = app.delete(&path).await.into_body(StatusCode::OK);
+    assert_documented("/custom_fields/{id}.api", "delete", &deleted);
 }

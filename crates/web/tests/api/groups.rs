@@ -1,4 +1,4 @@
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
@@ -14,6 +14,7 @@ both!(
     delete_refuses_a_group_with_items,
     other_companies_cannot_see_or_touch_a_group,
     mode_change_must_fit_the_stored_rates,
+    answers_are_the_documented_record,
 );
 
 /// The names of the groups on the first page of the list.
@@ -615,4 +616,49 @@ async fn mode_change_must_fit_the_stored_rates(kind: Kind) {
         res.expect(StatusCode::OK)["group"]["depreciation_rates"]["Straight Line"],
         "120"
     );
+}
+
+/// Every answer is the documented `Group` (the list's entries wrapped as
+/// `{"group": {...}}`), with and without a description and rates.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let bare = app
+        .post("/groups.api", &[("group[name]", "Cameras")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(bare["group"]["description"], Value::Null);
+    assert_documented("/groups.api", "post", &bare);
+    let full = app
+        .post(
+            "/groups.api",
+            &[
+                ("group[name]", "Vehicles"),
+                ("group[description]", "Vans"),
+                ("group[asset_depreciation_mode]", "Percentage"),
+                ("depreciation_rates[Straight Line]", "12.5"),
+                ("depreciation_rates[Declining Balance]", "20"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/groups.api", "post", &full);
+    let path = format!("/groups/{}.api", full["group"]["id"]);
+    assert_documented(
+        "/groups/{id}.api",
+        "get",
+        &app.get(&path).await.into_body(StatusCode::OK),
+    );
+    let updated = app
+        .put(&path, &[("group[name]", "Trucks")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/groups/{id}.api", "put", &updated);
+    let page = app
+        .get("/assets/classification_view.api")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(page["groups"][1]["group"]["name"], "Trucks");
+    assert_documented("/assets/classification_view.api", "get", &page);
+    let deleted = app.delete(&path).await.into_body(StatusCode::OK);
+    assert_documented("/groups/{id}.api", "delete", &deleted);
 }

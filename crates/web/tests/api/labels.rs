@@ -3,7 +3,7 @@
 //! page rendered to an image (poppler's `pdftoppm`) and its QR codes decoded (`zbarimg`,
 //! Debian's zbar-tools), the text extracted (`pdftotext`). `.ci/run` installs both.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::{Method, StatusCode};
 use serde_json::Value;
 use std::process::Command;
@@ -21,6 +21,7 @@ both!(
     label_links_end_when_the_api_is_disabled_or_the_token_regenerated,
     first_prints_and_template_lists_of_a_new_company_race_safely,
     new_default_templates_race_safely,
+    answers_are_the_documented_record,
 );
 
 fn templates_of(res: &crate::common::Res) -> Vec<Value> {
@@ -671,4 +672,52 @@ async fn new_default_templates_race_safely(kind: Kind) {
     assert_eq!(all.len(), 24, "the four standard ones and the twenty");
     let defaults: Vec<&Value> = all.iter().filter(|t| t["default"] == true).collect();
     assert_eq!(defaults.len(), 1, "one default: {defaults:?}");
+}
+
+/// Template pages and a new template are the documented `LabelTemplate`; each print's
+/// answer is the documented `LabelPrint`.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let page = app
+        .get("/print_label_templates.api?template_type=location")
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/print_label_templates.api", "get", &page);
+    let created = app
+        .post(
+            "/print_label_templates.api",
+            &[
+                ("print_label_template[description]", "Bins"),
+                ("print_label_template[template_type]", "asset"),
+                ("print_label_template[page_width]", "210"),
+                ("print_label_template[page_height]", "297"),
+                ("print_label_template[label_width]", "66.7"),
+                ("print_label_template[label_height]", "25.4"),
+                ("print_label_template[columns]", "3"),
+                ("print_label_template[rows]", "10"),
+                ("print_label_template[margin_left]", "4.5"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(created["print_label_template"]["label_width"], 66.7);
+    assert_documented("/print_label_templates.api", "post", &created);
+    let group = app.group("Cameras").await;
+    let camera = app.asset("Camera", group, &[]).await.to_string();
+    let member = app
+        .member("Ann", "Lee", "ann@example.com", &[])
+        .await
+        .to_string();
+    let store = app.location("Store", &[]).await.to_string();
+    for (path, field, key) in [
+        ("/qrcodes.api", "asset_seq", camera),
+        ("/qrcode/members.api", "member_id", member),
+        ("/qrcode/locations.api", "location_id", store),
+    ] {
+        let answer = app
+            .post(path, &[(field, key.as_str())])
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented(path, "post", &answer);
+    }
 }

@@ -1,7 +1,7 @@
 //! Rental orders (baskets): the record, its list and history, what each state lets an
 //! update change, and items put on and taken off an order with their prices.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 use serde_json::Value;
 
@@ -21,6 +21,7 @@ both!(
     orders_created_and_booked_at_once_all_succeed,
     business_orders_follow_the_spec,
     order_moments_follow_the_spec,
+    answers_are_the_documented_record,
 );
 
 pub(crate) async fn create(app: &TestApp, form: &[(&str, &str)]) -> crate::common::Res {
@@ -1248,4 +1249,352 @@ async fn order_moments_follow_the_spec(kind: Kind) {
             .await
             .expect_invalid(field);
     }
+}
+
+/// Every answer of an order's routes is the documented `Order` (a list's entries the
+/// `OrderSummary`): a bare draft, and one with every part an order can hold (lines of
+/// each kind with a bundle, a late fee and rental charges, a sub-rental item, a
+/// coupon, a tax, custom entries, damages, payments voided and not, custom field
+/// values) through booking, rent-out, return, payment and voiding, and a sale.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let s = crate::order_rentals::shop(&app).await;
+    let ann = s.ann.to_string();
+    let bare = create(&app, &[("basket[customer_id]", &ann)])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/baskets.api", "post", &bare);
+    assert_eq!(bare["basket"]["order_line_items"], serde_json::json!([]));
+    assert_eq!(bare["basket"]["due_date"], Value::Null);
+    let n = bare["basket"]["sequence_num"].as_i64().unwrap();
+    let order = |action: &str| format!("/baskets/{n}/{action}.api");
+    let listing = app.listing("Web shop").await;
+    let updated = app
+        .put(
+            &format!("/baskets/{n}.api"),
+            &[
+                ("basket[description]", "Wedding"),
+                ("basket[identification_number]", "PO-7"),
+                ("basket[invoice_heading]", "Thanks"),
+                ("basket[location_id]", &s.store.to_string()),
+                ("basket[location_for_delivery]", "true"),
+                ("basket[order_discount]", "10"),
+                ("expected_checkout_date", &day(0)),
+                ("due_date", &day(3)),
+                ("bill_from", &day(0)),
+                ("user_listing_name", "Web shop"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/baskets/{sequence_num}.api", "put", &updated);
+    assert!(listing > 0);
+
+    // A late fee on the tent, and a bundle of a chair.
+    app.patch(
+        &format!("/assets/{}.api", s.tent),
+        &[
+            ("fixed_asset[late_fee_attributes][kind]", "day"),
+            ("fixed_asset[late_fee_attributes][amount]", "5"),
+        ],
+    )
+    .await
+    .expect(StatusCode::OK);
+    let group = app.group("Seats").await;
+    let chair = rented_asset(&app, group, "Chair", &[("daily", "2"), ("hourly", "0.5")]).await;
+    let bundle = app
+        .post(
+            "/bundles.api",
+            &[
+                ("bundle[name]", "Seating"),
+                (&format!("bundle[items][{chair}]"), "1"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/bundles.api", "post", &bundle);
+    let bundle_id = bundle["bundle"]["id"].as_i64().unwrap();
+    let plain = app
+        .post(
+            "/bundles.api",
+            &[
+                ("bundle[name]", "Cables"),
+                ("bundle[description]", "a pair"),
+                (&format!("bundle[items][{}]", s.cables), "2"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(plain["bundle"]["items"][0]["asset_type"], "StockAsset");
+    assert_documented(
+        "/bundles/{id}.api",
+        "get",
+        &app.get(&format!("/bundles/{bundle_id}.api"))
+            .await
+            .into_body(StatusCode::OK),
+    );
+    assert_documented(
+        "/bundles.api",
+        "get",
+        &app.get("/bundles.api").await.into_body(StatusCode::OK),
+    );
+
+    let ids = format!("{},{},{},{bundle_id}-b", s.tent, s.cables, s.batteries);
+    let added = app
+        .patch(
+            &order("update_basket_from_show"),
+            &[
+                ("asset_ids", ids.as_str()),
+                (&format!("stock_assets_values[{}][quantity]", s.cables), "3"),
+                (
+                    &format!("volatile_assets_values[{}][quantity]", s.batteries),
+                    "2",
+                ),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/baskets/{sequence_num}/update_basket_from_show.api",
+        "patch",
+        &added,
+    );
+    let lines = added["basket"]["order_line_items"].as_array().unwrap();
+    assert!(lines.iter().any(|l| l["bundle_id"] == bundle_id), "{added}");
+    assert!(lines.iter().any(|l| !l["rental"].is_null()), "{added}");
+    assert!(lines.iter().any(|l| l["late_fee_kind"] == "day"), "{added}");
+    let removed = app
+        .put(
+            &order("remove_asset"),
+            &[("asset_ids", &format!("{bundle_id}-b"))],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/baskets/{sequence_num}/remove_asset.api", "put", &removed);
+
+    let coupon = app
+        .post(
+            "/pricing_coupons.api",
+            &[
+                ("coupon[name]", "Five off"),
+                ("coupon[value_type]", "flat"),
+                ("coupon[value]", "5"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK)["coupon"]["id"]
+        .to_string();
+    let with_coupon = app
+        .patch(
+            &order("update_basket_from_show"),
+            &[("coupon_ids", &coupon)],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(with_coupon["basket"]["coupon_amount"], "-5.00");
+    assert_documented(
+        "/baskets/{sequence_num}/update_basket_from_show.api",
+        "patch",
+        &with_coupon,
+    );
+    let sub_rented = app
+        .patch(
+            &order("add_sub_rent_item"),
+            &[
+                ("baskets_sub_rent_item[name]", "Generator"),
+                ("baskets_sub_rent_item[location]", "Yard"),
+                ("baskets_sub_rent_item[item_no]", "G-1"),
+                ("baskets_sub_rent_item[price]", "50"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/baskets/{sequence_num}/add_sub_rent_item.api",
+        "patch",
+        &sub_rented,
+    );
+    let tax = app
+        .post(
+            "/custom_taxes.api",
+            &[("custom_tax[name]", "State"), ("custom_tax[rate]", "8.25")],
+        )
+        .await
+        .into_body(StatusCode::OK)["custom_tax"]["id"]
+        .to_string();
+    let taxed = app
+        .put(&order("apply_taxes"), &[("custom_tax_id", &tax)])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(taxed["basket"]["tax_amounts"][0]["rate"], "8.25");
+    assert_documented("/baskets/{sequence_num}/apply_taxes.api", "put", &taxed);
+    for (amount, tax_free) in [("15", "false"), ("-3.00", "true")] {
+        let entry = app
+            .post(
+                &order("custom_entries"),
+                &[
+                    ("custom_entry[name]", "Delivery"),
+                    ("custom_entry[amount]", amount),
+                    ("custom_entry[tax_free]", tax_free),
+                ],
+            )
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented("/baskets/{sequence_num}/custom_entries.api", "post", &entry);
+    }
+    let damaged = app
+        .patch(
+            &order("charge_damages"),
+            &[
+                ("enable_invoice_damages", "on"),
+                ("basket[damage_amount]", "20"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/baskets/{sequence_num}/charge_damages.api",
+        "patch",
+        &damaged,
+    );
+    let paid = app
+        .patch(
+            &order("charge_pre_payment"),
+            &[
+                ("basket[pre_paid_amount]", "10"),
+                ("basket[payment_method_name]", "cash"),
+                ("basket[payment_notes]", "deposit"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/baskets/{sequence_num}/charge_pre_payment.api",
+        "patch",
+        &paid,
+    );
+    let payment = paid["basket"]["payment_histories"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let voided = app
+        .put(
+            &format!("/baskets/{n}/payment_histories/{payment}/mark_void.api"),
+            &[],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(voided["basket"]["payment_histories"][0]["voided"], true);
+    assert_documented(
+        "/baskets/{sequence_num}/payment_histories/{id}/mark_void.api",
+        "put",
+        &voided,
+    );
+
+    let booked = book(&app, n, 0, 3).await.into_body(StatusCode::OK);
+    assert_documented("/baskets/{sequence_num}/reservation.api", "patch", &booked);
+    let unbooked = app
+        .put(
+            &order("cancel_reservation"),
+            &[("cancel_booking", "removed")],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/baskets/{sequence_num}/cancel_reservation.api",
+        "put",
+        &unbooked,
+    );
+    let field = app
+        .custom_field("Gate code", "text", &["orders"], &[])
+        .await["id"]
+        .as_i64()
+        .unwrap();
+    let out = crate::order_rentals::rent_out(
+        &app,
+        n,
+        &[
+            ("use_current_datetime", "true"),
+            (&format!("item_custom_attribute_values[{field}]"), "4711"),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    assert_eq!(
+        out["basket"]["checkout_attribute_values"][field.to_string()],
+        "4711"
+    );
+    assert_documented("/baskets/{sequence_num}/checkout.api", "patch", &out);
+    let back = crate::order_rentals::take_back(
+        &app,
+        n,
+        &[
+            ("use_current_datetime", "true"),
+            ("basket[cash_paid]", "5"),
+            (&format!("item_custom_attribute_values[{field}]"), "4712"),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    assert_documented("/baskets/{sequence_num}/checkin.api", "patch", &back);
+    let balance = back["basket"]["balance_due"].as_str().unwrap().to_owned();
+    let settled = app
+        .patch(
+            &order("charge_pre_payment"),
+            &[
+                ("basket[pre_paid_amount]", balance.as_str()),
+                ("basket[payment_method_name]", "cash"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(settled["basket"]["basket_state"], "completed", "{settled}");
+    let void = app
+        .patch(&order("void"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/baskets/{sequence_num}/void.api", "patch", &void);
+    let details = app
+        .get(&format!("/baskets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/baskets/{sequence_num}.api", "get", &details);
+
+    // A sale, and a cancelled draft.
+    let sold = draft(&app, s.ann, &s.tent.to_string(), &[]).await;
+    let marked = app
+        .post(
+            &format!("/baskets/{sold}/sale_items_for_drafted_basket.api"),
+            &[
+                ("asset_ids_marked_as_sale", &s.tent.to_string()),
+                (&format!("sale_prices[{}]", s.tent), "100"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented(
+        "/baskets/{sequence_num}/sale_items_for_drafted_basket.api",
+        "post",
+        &marked,
+    );
+    let sale = app
+        .put(
+            &format!("/baskets/{sold}/sale_order.api"),
+            &[
+                ("use_current_datetime", "true"),
+                ("basket[cash_paid]", "20"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(sale["basket"]["payment_histories"][0]["purpose"], "sale");
+    assert_documented("/baskets/{sequence_num}/sale_order.api", "put", &sale);
+    let dropped = draft(&app, s.ann, &s.batteries.to_string(), &[]).await;
+    let cancelled = app
+        .put(&format!("/baskets/{dropped}/cancel.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/baskets/{sequence_num}/cancel.api", "put", &cancelled);
+    let page = app.get("/baskets.api").await.into_body(StatusCode::OK);
+    assert_eq!(page["baskets"].as_array().unwrap().len(), 3);
+    assert_documented("/baskets.api", "get", &page);
 }

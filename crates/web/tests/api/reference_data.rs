@@ -1,6 +1,6 @@
 //! Custom roles, teams and retire reasons (rentrack extensions) and company settings.
 
-use crate::common::{Kind, TestApp};
+use crate::common::{Kind, TestApp, assert_documented};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
@@ -12,6 +12,7 @@ both!(
     deleting_a_team_takes_it_off_its_members,
     other_companies_cannot_see_or_touch_reference_data,
     company_settings_are_read_and_changed,
+    answers_are_the_documented_record,
 );
 
 const KINDS: [(&str, &str, &str); 3] = [
@@ -325,4 +326,59 @@ async fn company_settings_are_read_and_changed(kind: Kind) {
             && behind < chrono::Duration::minutes(7 * 60 + 10),
         "{behind:?}"
     );
+}
+
+/// Every answer of each kind is the documented `ReferenceEntry`, with a description
+/// and without; company settings are the documented `CompanySettings`.
+async fn answers_are_the_documented_record(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    for (plural, singular, name) in KINDS {
+        let list = format!("/{plural}.api");
+        let one = format!("/{plural}/{{id}}.api");
+        let bare = app
+            .post(&list, &[(&format!("{singular}[name]"), name)])
+            .await
+            .into_body(StatusCode::OK);
+        assert_eq!(bare[singular]["description"], Value::Null);
+        assert_documented(&list, "post", &bare);
+        let path = format!("/{plural}/{}.api", bare[singular]["id"]);
+        let updated = app
+            .put(&path, &[(&format!("{singular}[description]"), "Said once")])
+            .await
+            .into_body(StatusCode::OK);
+        assert_documented(&one, "put", &updated);
+        assert_documented(&one, "get", &app.get(&path).await.into_body(StatusCode::OK));
+        assert_documented(
+            &list,
+            "get",
+            &app.get(&list).await.into_body(StatusCode::OK),
+        );
+        assert_documented(
+            &one,
+            "delete",
+            &app.delete(&path).await.into_body(StatusCode::OK),
+        );
+    }
+    let settings = app
+        .get("/company_settings.api")
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/company_settings.api", "get", &settings);
+    let changed = app
+        .patch(
+            "/company_settings.api",
+            &[
+                ("company_settings[time_zone]", "America/Denver"),
+                ("company_settings[currency]", "eur"),
+                (
+                    "company_settings[retired_asset_activation_location]",
+                    "not_needed",
+                ),
+                ("company_settings[best_pricing]", "true"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(changed["company_settings"]["currency"], "EUR");
+    assert_documented("/company_settings.api", "patch", &changed);
 }

@@ -31,7 +31,8 @@ pub(super) fn routes(api: Api) -> Api {
             ("to", "required: the last day; the period ends after now and after from"),
             ("to_time", "hh:mm; default 23:59"),
         ])
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/cancel_reservation",
@@ -41,7 +42,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Take a booking back (PATCH or PUT): the order is a draft again and its items are free",
         )
         .query(&[("cancel_booking", "required: removed")])
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
 }
 

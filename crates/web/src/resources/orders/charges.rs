@@ -29,7 +29,8 @@ pub(super) fn routes(api: Api) -> Api {
             ("custom_tax_id", "comma list of custom tax ids (GET /custom_taxes.api)"),
             ("group_tax_id", "comma list of group tax ids (GET /group_taxes.api)"),
         ])
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/custom_entries",
@@ -47,7 +48,8 @@ pub(super) fn routes(api: Api) -> Api {
                 ("tax_free", "true: left out of the taxable base"),
             ],
         )
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/charge_damages",
@@ -60,7 +62,8 @@ pub(super) fn routes(api: Api) -> Api {
             ("enable_invoice_damages", "required: on"),
             ("basket[damage_amount]", "required: an amount, 0 or more"),
         ])
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
 }
 

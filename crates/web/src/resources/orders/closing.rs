@@ -39,7 +39,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Sell a draft, web or booked order (PATCH or PUT): every item on it must be for sale (inventory is; others are marked with sale_items_for_drafted_basket.api) and is handed over for good (fixed assets retired, stock used up); the order is Sold. 422 naming items not for sale",
         )
         .query(&sale_params)
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/sale_items_for_drafted_basket",
@@ -53,7 +54,8 @@ pub(super) fn routes(api: Api) -> Api {
             ("sale_prices[<asset number>]", "required for each marked: an amount"),
             ("asset_ids_marked_for_non_sale", "comma list of asset numbers on the order to rent again (not inventory)"),
         ])
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/cancel",
@@ -62,7 +64,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "rentrack extension: cancel a draft, web or booked order (PATCH or PUT); its items are free again",
         )
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/void",
@@ -71,7 +74,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "rentrack extension: void a completed order (PATCH or PUT)",
         )
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
 }
 

@@ -60,7 +60,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Put items (or coupons) on a draft or web order (PATCH or PUT): one 422 names every item refused (unknown, retired, already on it, no rental rate, inventory without a price) and nothing is added",
         )
         .query(ADD)
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/add_sub_rent_item",
@@ -80,7 +81,8 @@ pub(super) fn routes(api: Api) -> Api {
                 ("price", "the price per unit for the order, an amount (default 0.00)"),
             ],
         )
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/remove_asset",
@@ -93,7 +95,8 @@ pub(super) fn routes(api: Api) -> Api {
             ("asset_ids", "required: a comma list of item numbers, and bundles as <id>-b"),
             ("remove_complete_bundle", "TRUE (default): a bundle's items go with it; FALSE: they stay on the order, each on its own"),
         ])
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
 }
 

@@ -53,7 +53,8 @@ pub(super) fn routes(api: Api) -> Api {
             ("basket[payment_time]", "hh:mm; default now"),
             ("basket[payment_notes]", "text"),
         ])
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/payment_histories/{id}/mark_void",
@@ -62,7 +63,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Void a payment of the order (PATCH or PUT): it stays in payment_histories, voided, and no longer counts in amount_paid. 403 for a credit-card payment; 409 when voided already or the order is Completed, Void, Sold or Cancelled",
         )
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
 }
 

@@ -111,7 +111,9 @@ pub(super) fn routes(api: Api) -> Api {
             ("page", "page number, default 1"),
         ])
         .returns("basket")
-        .returns_page("baskets"),
+        .record::<super::OrderJson<'_>>()
+        .returns_page("baskets")
+        .page_record::<super::SummaryJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}",
@@ -122,7 +124,8 @@ pub(super) fn routes(api: Api) -> Api {
         )
         .form("basket", FIELDS)
         .query(QUERY)
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/history",

@@ -53,7 +53,8 @@ pub(super) fn routes(api: Api) -> Api {
             ("bill_to_time", "hh:mm; default 23:59"),
             VALUES,
         ])
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
     .route(
         "/baskets/{sequence_num}/checkin",
@@ -83,7 +84,8 @@ pub(super) fn routes(api: Api) -> Api {
             VALUES,
         ])
         .query(&super::payments::PAYMENT_FIELDS)
-        .returns("basket"),
+        .returns("basket")
+        .record::<super::OrderJson<'_>>(),
     )
 }
 
