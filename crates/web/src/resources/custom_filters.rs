@@ -109,9 +109,9 @@ impl Format for Conditions {
     fn read(params: &Params, path: &str) -> Option<Result<Vec<String>, String>> {
         match params.list(path, MAX_LIST_ENTRIES) {
             Ok(raws) if raws.is_empty() => None,
-            Ok(raws) if raws.len() > MAX_CONDITIONS => Some(Err(format!(
-                "can hold at most {MAX_CONDITIONS} conditions"
-            ))),
+            Ok(raws) if raws.len() > MAX_CONDITIONS => {
+                Some(Err(format!("can hold at most {MAX_CONDITIONS} conditions")))
+            }
             Ok(raws) => Some(Ok(raws)),
             Err(too_long) => Some(Err(too_long.to_string())),
         }

@@ -706,7 +706,6 @@ pub fn assert_documented(path: &str, method: &str, body: &Value) {
 /// apart from `custom` (custom fields shown as keys of their own, which the schema's
 /// `additionalProperties` describes): a view whose schema allows other keys still
 /// documents every key of its own.
-#[allow(dead_code, reason = "for views with custom-field keys, being typed")]
 pub fn assert_keys_documented(name: &str, record: &Value, custom: &[&str]) {
     let properties = openapi_document()["components"]["schemas"][name]["properties"]
         .as_object()

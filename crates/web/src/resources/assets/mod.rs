@@ -303,26 +303,21 @@ struct AssetShape {
     /// With `show_services_details` (details only): the latest services, newest first.
     #[schema(required = false)]
     services: Vec<services::ServiceJson<'static>>,
-    /// The custom field values, by field name.
-    #[schema(value_type = std::collections::BTreeMap<String, String>)]
-    custom_attributes: (),
+    custom_attributes: custom_attributes::CustomAttributes,
 }
 
+impl custom_attributes::Shape for AssetShape {}
+
+/// The asset's schema is its shape's, with custom fields as keys.
 impl utoipa::PartialSchema for AssetJson<'_> {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        let mut schema = <AssetShape as utoipa::PartialSchema>::schema();
-        if let utoipa::openapi::RefOr::T(utoipa::openapi::schema::Schema::Object(object)) =
-            &mut schema
-        {
-            object.additional_properties = Some(Box::new(custom_attributes::extra_keys()));
-        }
-        schema
+        <custom_attributes::Keyed<AssetShape> as utoipa::PartialSchema>::schema()
     }
 }
 
 impl utoipa::ToSchema for AssetJson<'_> {
     fn name() -> std::borrow::Cow<'static, str> {
-        <AssetShape as utoipa::ToSchema>::name()
+        <custom_attributes::Keyed<AssetShape> as utoipa::ToSchema>::name()
     }
 
     fn schemas(
@@ -331,7 +326,7 @@ impl utoipa::ToSchema for AssetJson<'_> {
             utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
         )>,
     ) {
-        <AssetShape as utoipa::ToSchema>::schemas(schemas);
+        <custom_attributes::Keyed<AssetShape> as utoipa::ToSchema>::schemas(schemas);
     }
 }
 

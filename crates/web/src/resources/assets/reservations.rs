@@ -6,7 +6,6 @@ use domain::reservation::{Decision, parse_status_filter};
 use domain::wire::parse_date;
 use domain::{PageSize, Vocabulary};
 use serde::Serialize;
-use serde_json::Value;
 use store::reservations::{self, NewReservation, Reservation, ReservationFilter};
 
 use super::today;
@@ -333,8 +332,7 @@ async fn filter(
 struct StartingJson<'a> {
     reservation_requests: Vec<ReservationJson<'a>>,
     /// Orders expected to go out that day, each as the order lists show it.
-    #[schema(value_type = Vec<Object>)]
-    baskets: Vec<Value>,
+    baskets: Vec<crate::resources::orders::SummaryJson<'a>>,
     /// The longer list's.
     total_pages: u64,
     current_page: u32,

@@ -132,7 +132,8 @@ pub(super) fn routes(api: Api) -> Api {
         get(history),
         Doc::new("Orders", "Every change of the order, newest first, 25 a page")
             .query(&[("page", "page number, default 1")])
-            .returns_page("history"),
+            .returns_page("history")
+            .record::<crate::resources::assets::HistoryEntryJson>(),
     )
 }
 
