@@ -52,8 +52,24 @@ pub(crate) const ITEM_FIELDS: &[(&str, &str)] = &[
         "up to 5 http(s) links; the full new list on update",
     ),
     (
-        "rental_price_attributes][per_minute|hourly|daily|weekly|monthly",
-        "rental rates, amounts such as 25.00; optional (an asset without a rate is tracked, not rented)",
+        "rental_price_attributes][per_minute",
+        "rate per minute, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
+    ),
+    (
+        "rental_price_attributes][hourly",
+        "rate per hour, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
+    ),
+    (
+        "rental_price_attributes][daily",
+        "rate per day, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
+    ),
+    (
+        "rental_price_attributes][weekly",
+        "rate per week, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
+    ),
+    (
+        "rental_price_attributes][monthly",
+        "rate per month, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
     ),
     (
         "late_fee_attributes][kind",
