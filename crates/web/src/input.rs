@@ -493,3 +493,88 @@ impl Scalar for Amount {
         })
     }
 }
+
+/// An e-mail address: something@something.tld, without spaces.
+pub struct Email;
+
+impl Scalar for Email {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        String::parse(raw).and_then(|text| {
+            if domain::wire::is_email(&text) {
+                Ok(text)
+            } else {
+                Err("is not an e-mail address".to_owned())
+            }
+        })
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "string",
+            "pattern": r"^[^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.]$",
+            "maxLength": MAX_TEXT_CHARS,
+        })
+    }
+}
+
+/// Text of at most [`domain::Name::MAX_CHARS`] characters that must hold something
+/// (a person's first or last name); `null` is no value.
+pub struct ShortText;
+
+impl Scalar for ShortText {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        if raw == "null" {
+            Err("can't be blank".to_owned())
+        } else if raw.chars().count() > domain::Name::MAX_CHARS {
+            Err(format!(
+                "is too long (maximum is {} characters)",
+                domain::Name::MAX_CHARS
+            ))
+        } else {
+            Ok(raw.to_owned())
+        }
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "string",
+            "minLength": 1,
+            "maxLength": domain::Name::MAX_CHARS,
+            "not": {"const": "null"},
+        })
+    }
+}
+
+/// A time of day, `hh:mm` on the 24-hour clock.
+pub struct TimeOfDay;
+
+impl Scalar for TimeOfDay {
+    type Value = chrono::NaiveTime;
+
+    fn parse(raw: &str) -> Result<chrono::NaiveTime, String> {
+        domain::wire::parse_time(raw).ok_or_else(|| "must be a time such as 14:30".to_owned())
+    }
+
+    fn schema() -> Value {
+        json!({"type": "string", "pattern": r"^\s*([01]?\d|2[0-3]):[0-5]\d\s*$"})
+    }
+}
+
+// Formats added for the families of one worker each go below, one section each, so
+// their additions merge.
+
+// Section D (members, customers, businesses, contacts, addresses, vendors).
+
+// End of section D.
+
+// Section E (assets, verifications, stock, listings).
+
+// End of section E.
+
+// Section F (orders, groups, bundles, custom fields, reference data, settings, labels).
+
+// End of section F.
