@@ -23,6 +23,9 @@ const CODES: &[&str] = &[
 pub struct CountryCode(String);
 
 impl CountryCode {
+    /// Every code, upper-case, in order.
+    pub const ALL: &'static [&'static str] = CODES;
+
     pub fn parse(raw: &str) -> Option<Self> {
         let code = raw.trim().to_ascii_uppercase();
         CODES

@@ -284,7 +284,20 @@ impl Scalar for Country {
     }
 
     fn schema() -> Value {
-        json!({"type": "string", "pattern": "^[A-Za-z]{2}$"})
+        // Each code in any case: `[Uu][Ss]`.
+        let codes: Vec<String> = domain::country::CountryCode::ALL
+            .iter()
+            .map(|code| {
+                code.chars()
+                    .map(|c| format!("[{c}{}]", c.to_ascii_lowercase()))
+                    .collect()
+            })
+            .collect();
+        json!({
+            "type": "string",
+            "pattern": format!(r"^\s*(?:{})\s*$", codes.join("|")),
+            "description": "A two-letter ISO 3166-1 country code, any case",
+        })
     }
 }
 
@@ -578,3 +591,112 @@ impl Scalar for TimeOfDay {
 // Section F (orders, groups, bundles, custom fields, reference data, settings, labels).
 
 // End of section F.
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `F`'s schema takes exactly the samples its parser takes: what the document
+    /// promises is what the server does (the fuzzing in CI sends what the schema
+    /// allows and expects it taken, and what it refuses and expects a 422). Where the
+    /// server reads more than one spelling (dates as mm/dd/yyyy too), the schema gives
+    /// the one a generated value can always use, and the samples stick to it.
+    fn agree<F: Scalar>(samples: &[&str]) {
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&F::schema())
+            .expect("a valid schema");
+        let numeric = F::schema()["type"] == "integer";
+        for sample in samples {
+            let parsed = F::parse(sample).is_ok();
+            // A number is sent as text; the schema speaks of the number.
+            let value = match sample.trim().parse::<i64>() {
+                Ok(n) if numeric => json!(n),
+                _ => json!(sample),
+            };
+            let valid = validator.is_valid(&value);
+            assert_eq!(
+                parsed,
+                valid,
+                "{sample:?}: parsed {parsed}, schema {valid} ({})",
+                F::schema()
+            );
+        }
+    }
+
+    #[test]
+    fn names_are_documented_as_read() {
+        let long = "x".repeat(255);
+        let too_long = "x".repeat(256);
+        let padded = format!("  {long}  ");
+        let samples = [
+            "ab",
+            "abc",
+            " ab ",
+            "  abc  ",
+            "a b",
+            "a",
+            "   ",
+            "",
+            "é€🙂",
+            &long,
+            &too_long,
+            &padded,
+        ];
+        agree::<domain::Name>(&samples);
+        agree::<AnyName>(&samples);
+    }
+
+    #[test]
+    fn numbers_are_documented_as_read() {
+        agree::<Percent>(&[
+            "0", "8.875", "100", "100.0", "100.01", "101", "8.87500", "8.87501", "-1", "abc",
+            "007", "5.",
+        ]);
+        agree::<Amount>(&[
+            "0",
+            "12.50",
+            "12.5",
+            "12.505",
+            "-1",
+            "999999999999.99",
+            "12.500",
+            "+3",
+            "abc",
+        ]);
+        agree::<RecordId>(&["1", "42", "0", "-3", "x"]);
+        agree::<PageNumber>(&["1", "2", "0", "-1", "x"]);
+    }
+
+    #[test]
+    fn texts_are_documented_as_read() {
+        agree::<Email>(&[
+            "a@b.co",
+            "a@b",
+            "a b@c.de",
+            "@b.co",
+            "a@.b",
+            "a@b.",
+            "a@@b.co",
+            "x.y+z@mail.example.org",
+        ]);
+        agree::<Country>(&["US", "us", "uS", "USA", "U", "1A", "ZZ"]);
+        let long = "é".repeat(255);
+        let too_long = "é".repeat(256);
+        // Sent empty is not sent (`Params::get`), so "" never reaches a parser.
+        agree::<ShortText>(&["Ann", "null", &long, &too_long]);
+        let text = "🙂".repeat(MAX_TEXT_CHARS);
+        let too_much = "🙂".repeat(MAX_TEXT_CHARS + 1);
+        agree::<String>(&["null", &text, &too_much]);
+        agree::<TimeOfDay>(&["09:30", "9:30", "23:59", "24:00", "12:60", "1230", "12:5"]);
+        agree::<chrono::NaiveDate>(&[
+            "2026-11-27",
+            "1900-01-01",
+            "1899-12-31",
+            "9998-12-31",
+            "9999-01-01",
+            "2026-13-01",
+            "nope",
+        ]);
+    }
+}
