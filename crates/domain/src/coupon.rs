@@ -31,7 +31,8 @@ impl Vocabulary for ValueType {
     }
 }
 
-const ABOVE_ZERO: &str = "must be greater than 0";
+/// The problem of a value that is not above 0.
+pub const ABOVE_ZERO: &str = "must be greater than 0";
 
 impl ValueType {
     /// The kind of `value`.

@@ -77,6 +77,8 @@ struct Param {
     name: String,
     description: String,
     write_only: bool,
+    /// Read by GET alone where the route has a GET (`Doc::params`).
+    get_only: bool,
     /// The schema and rule of a typed input's field; `None` where the description is
     /// all there is (read by `value_schema`).
     typed: Option<Typed>,
@@ -100,6 +102,7 @@ impl Param {
                 },
                 description: f.description.to_owned(),
                 write_only,
+                get_only: false,
                 typed: Some(Typed {
                     required: f.required,
                     schema: f.schema,
@@ -170,6 +173,7 @@ impl Doc {
             name: format!("{resource}[{f}]"),
             description: (*d).to_owned(),
             write_only: true,
+            get_only: false,
             typed: None,
         }));
         self
@@ -182,9 +186,15 @@ impl Doc {
         self
     }
 
-    /// The parameters of `I`, read by every method of the route (a list's filters).
+    /// The parameters of `I`, read by the route's GET (a list's filters, a record's
+    /// details flags), or by every method of a route that has no GET (an action's
+    /// options).
     pub fn params<I: Input>(mut self) -> Self {
-        self.params.extend(Param::of_input::<I>(false));
+        self.params
+            .extend(Param::of_input::<I>(false).into_iter().map(|p| Param {
+                get_only: true,
+                ..p
+            }));
         self
     }
 
@@ -193,6 +203,7 @@ impl Doc {
             name: (*n).to_owned(),
             description: (*d).to_owned(),
             write_only: false,
+            get_only: false,
             typed: None,
         }));
         self
@@ -689,7 +700,10 @@ fn operation(route: &Documented, method: &HttpMethod) -> Operation {
     // The fields of one map (`stock_assets_values[<n>][quantity]`, `...[location_id]`)
     // are one deepObject parameter: a name appears once in an operation.
     let mut query: Vec<Parameter> = Vec::new();
-    for p in route.doc.params.iter().filter(|p| !p.write_only) {
+    let has_get = route.methods.contains(&HttpMethod::Get);
+    let read =
+        |p: &&Param| !p.write_only && (!p.get_only || !has_get || *method == HttpMethod::Get);
+    for p in route.doc.params.iter().filter(read) {
         let next = parameter(p, method);
         match query.iter_mut().find(|q| q.name == next.name) {
             // Each field of a map describes itself (`parameter`).

@@ -71,7 +71,7 @@ impl FieldDoc {
             name,
             description,
             required: true,
-            schema: F::schema(),
+            schema: without_controls(F::schema()),
             shape: F::SHAPE,
         }
     }
@@ -79,13 +79,15 @@ impl FieldDoc {
     pub fn optional<F: Format>(name: &'static str, description: &'static str) -> Self {
         FieldDoc {
             required: false,
+            schema: or_empty(F::schema()),
             ..Self::required::<F>(name, description)
         }
     }
 
     /// Left out keeps, `null` clears: the schema takes `null` beside the value.
     pub fn change<F: Format>(name: &'static str, description: &'static str) -> Self {
-        let value = F::schema();
+        let value = or_empty(F::schema());
+        // A text of no pattern or word list takes "null" as it is.
         let any_text = value["type"] == "string"
             && ["pattern", "enum", "format"]
                 .iter()
@@ -106,6 +108,35 @@ impl FieldDoc {
             schema,
             ..Self::optional::<F>(name, description)
         }
+    }
+}
+
+/// No parameter may hold a control character but tab, line feed and carriage return
+/// (`Params`, a 422): a text's schema says so.
+fn without_controls(schema: Value) -> Value {
+    let controls = json!({"pattern": r"[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]"});
+    match (&schema["type"], schema.get("not")) {
+        (t, None) if t == "string" => {
+            let mut schema = schema;
+            schema["not"] = controls;
+            schema
+        }
+        (t, Some(_)) if t == "string" => json!({"allOf": [schema, {"not": controls}]}),
+        _ => schema,
+    }
+}
+
+/// A value that may be left out may also be sent empty, which is the same
+/// (`Params::get`): its schema takes the empty text beside the value.
+fn or_empty(value: Value) -> Value {
+    let takes_empty = value["type"] == "string"
+        && ["pattern", "enum", "format", "minLength", "not"]
+            .iter()
+            .all(|k| value.get(k).is_none());
+    if takes_empty || value["type"] == "array" {
+        without_controls(value)
+    } else {
+        json!({"anyOf": [without_controls(value), {"type": "string", "maxLength": 0}]})
     }
 }
 
@@ -145,7 +176,10 @@ impl<S: Scalar> Format for S {
     const CLEARING: &'static [&'static str] = S::CLEARING;
 
     fn read(params: &Params, path: &str) -> Option<Result<Self::Value, String>> {
-        params.get(path).map(S::parse)
+        match params.single(path) {
+            Ok(raw) => raw.map(S::parse),
+            Err(problem) => Some(Err(problem.to_owned())),
+        }
     }
 
     fn schema() -> Value {

@@ -422,6 +422,19 @@ impl Params {
         }
     }
 
+    /// The one value sent as `path`, trimmed: `Ok(None)` when absent or empty, an
+    /// error when it was sent more than once (`a=1&a=2`, `a[]=1`) or holds nested
+    /// names (`a[b]=1`), which no single value reads.
+    pub fn single(&self, path: &str) -> Result<Option<&str>, &'static str> {
+        match self.node(path) {
+            None => Ok(None),
+            Some(Node::Value(v)) if v.trim().is_empty() => Ok(None),
+            Some(Node::Value(v)) => Ok(Some(v.trim())),
+            Some(Node::List(_)) => Err("must be sent once, as one value"),
+            Some(Node::Map(_)) => Err("must be one value, not nested names"),
+        }
+    }
+
     /// True when the name was sent at all, even empty.
     pub fn contains(&self, path: &str) -> bool {
         self.node(path).is_some()

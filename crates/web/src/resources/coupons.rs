@@ -14,7 +14,7 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
-use crate::input::{Amount, AnyName, Input, PageQuery, Word};
+use crate::input::{Amount, AnyName, Input, PageQuery, Scalar, Word};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
@@ -82,6 +82,29 @@ fn render(c: &CouponRecord, tz: chrono_tz::Tz) -> CouponJson<'_> {
     }
 }
 
+/// A coupon's value: above 0, at most two decimal places, in hundredths (an amount's
+/// minor units, or hundredths of a percent).
+struct CouponValue;
+
+impl Scalar for CouponValue {
+    type Value = i64;
+
+    fn parse(raw: &str) -> Result<i64, String> {
+        match Amount::parse(raw)? {
+            0 => Err(coupon::ABOVE_ZERO.to_owned()),
+            hundredths => Ok(hundredths),
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        let mut schema = Amount::schema();
+        // Some digit other than 0.
+        schema["pattern"] = r"^\s*\+?(?=[0.]*[1-9])\d{1,12}(?:\.\d{0,2}0*)?\s*$".into();
+        schema["description"] = "Above 0, at most two decimal places".into();
+        schema
+    }
+}
+
 /// What a coupon's create and update both take.
 #[derive(Input)]
 #[input(resource = "coupon")]
@@ -110,7 +133,7 @@ struct NewCoupon {
     value_type: ValueType,
     /// Above 0: an amount up to 1000000000000.00 (flat) or a percentage up to 100
     /// (percent), at most two decimal places.
-    #[input(format = Amount)]
+    #[input(format = CouponValue)]
     value: i64,
     #[input(flatten)]
     fields: CouponFields,
@@ -127,7 +150,7 @@ struct CouponChanges {
     #[input(format = Word<ValueType>)]
     value_type: Option<ValueType>,
     /// As on create, of the kind sent or the coupon's.
-    #[input(format = Amount)]
+    #[input(format = CouponValue)]
     value: Option<i64>,
     #[input(flatten)]
     fields: CouponFields,
@@ -145,7 +168,7 @@ fn read_coupon<T>(
     let mut form = Form::new(params, "coupon");
     let input = read(&mut form);
     let kind = form.peek::<Word<ValueType>>("value_type").or(stored);
-    if let (Some(kind), Some(value)) = (kind, form.peek::<Amount>("value"))
+    if let (Some(kind), Some(value)) = (kind, form.peek::<CouponValue>("value"))
         && let Err(problem) = kind.value(value)
     {
         form.error("value", problem);
