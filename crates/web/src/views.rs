@@ -123,6 +123,83 @@ impl Serialize for Day {
     }
 }
 
+/// An amount of money, 0 or more, as the contract writes it: a decimal string with two
+/// places (`"3250.00"`), written straight from the minor units.
+pub struct Amount(pub i64);
+
+/// An amount that may be below 0 (`"-15.00"`): a custom entry or coupon that takes
+/// off, a balance paid beyond the order's amount.
+pub struct SignedAmount(pub i64);
+
+impl Amount {
+    pub fn of(m: domain::money::Money) -> Self {
+        Amount(m.minor())
+    }
+}
+
+/// `minor` as `[-]units.cents`.
+fn write_amount<S: Serializer>(minor: i64, s: S) -> Result<S::Ok, S::Error> {
+    // 20 digits of a u64, the point and the sign.
+    let mut text = [0u8; 24];
+    let mut at = text.len();
+    let abs = minor.unsigned_abs();
+    let (mut units, cents) = (abs / 100, abs % 100);
+    for digit in [cents % 10, cents / 10] {
+        at -= 1;
+        // Each digit is below 10, so the cast keeps it.
+        text[at] = b'0' + digit as u8;
+    }
+    at -= 1;
+    text[at] = b'.';
+    loop {
+        at -= 1;
+        text[at] = b'0' + (units % 10) as u8;
+        units /= 10;
+        if units == 0 {
+            break;
+        }
+    }
+    if minor < 0 {
+        at -= 1;
+        text[at] = b'-';
+    }
+    s.serialize_str(std::str::from_utf8(&text[at..]).map_err(S::Error::custom)?)
+}
+
+impl Serialize for Amount {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        write_amount(self.0, s)
+    }
+}
+
+impl Serialize for SignedAmount {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        write_amount(self.0, s)
+    }
+}
+
+impl utoipa::PartialSchema for Amount {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        text_schema(
+            r"^[0-9]+\.[0-9]{2}$",
+            "An amount of money, 0 or more, in the company's currency: a decimal string with two places (3250.00)",
+        )
+    }
+}
+
+impl utoipa::ToSchema for Amount {}
+
+impl utoipa::PartialSchema for SignedAmount {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        text_schema(
+            r"^-?[0-9]+\.[0-9]{2}$",
+            "An amount of money that may be below 0, in the company's currency: a decimal string with two places (-15.00)",
+        )
+    }
+}
+
+impl utoipa::ToSchema for SignedAmount {}
+
 /// An optional day, as `Day` writes it.
 pub fn day(day: Option<NaiveDate>) -> Option<Day> {
     day.map(Day)

@@ -14,14 +14,12 @@ mod rental;
 use std::collections::BTreeMap;
 
 use domain::Vocabulary;
-use domain::money::Money;
 use domain::pricing::RentalCharge;
 use serde::Serialize;
-use serde::ser::{Error as _, Serializer};
 use store::orders::{Order, OrderView, PricedLine};
 
 use crate::api::Api;
-use crate::views::{self, Moment, moment};
+use crate::views::{self, Amount, Moment, SignedAmount, moment};
 
 pub fn routes(api: Api) -> Api {
     let api = records::routes(api);
@@ -33,93 +31,6 @@ pub fn routes(api: Api) -> Api {
     items::routes(api)
 }
 
-/// An amount of money, 0 or more, as the contract writes it: a decimal string with two
-/// places (`"3250.00"`), written straight from the minor units.
-pub(crate) struct Amount(i64);
-
-/// An amount that may be below 0 (`"-15.00"`): a custom entry or coupon that takes
-/// off, a balance paid beyond the order's amount.
-pub(crate) struct SignedAmount(i64);
-
-impl Amount {
-    fn of(m: Money) -> Self {
-        Amount(m.minor())
-    }
-}
-
-/// `minor` as `[-]units.cents`.
-fn write_amount<S: Serializer>(minor: i64, s: S) -> Result<S::Ok, S::Error> {
-    // 20 digits of a u64, the point and the sign.
-    let mut text = [0u8; 24];
-    let mut at = text.len();
-    let abs = minor.unsigned_abs();
-    let (mut units, cents) = (abs / 100, abs % 100);
-    for digit in [cents % 10, cents / 10] {
-        at -= 1;
-        // Each digit is below 10, so the cast keeps it.
-        text[at] = b'0' + digit as u8;
-    }
-    at -= 1;
-    text[at] = b'.';
-    loop {
-        at -= 1;
-        text[at] = b'0' + (units % 10) as u8;
-        units /= 10;
-        if units == 0 {
-            break;
-        }
-    }
-    if minor < 0 {
-        at -= 1;
-        text[at] = b'-';
-    }
-    s.serialize_str(std::str::from_utf8(&text[at..]).map_err(S::Error::custom)?)
-}
-
-impl Serialize for Amount {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        write_amount(self.0, s)
-    }
-}
-
-impl Serialize for SignedAmount {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        write_amount(self.0, s)
-    }
-}
-
-fn text_schema(
-    pattern: &str,
-    description: &str,
-) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .pattern(Some(pattern))
-        .description(Some(description))
-        .into()
-}
-
-impl utoipa::PartialSchema for Amount {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        text_schema(
-            r"^[0-9]+\.[0-9]{2}$",
-            "An amount of money, 0 or more, in the company's currency: a decimal string with two places (3250.00)",
-        )
-    }
-}
-
-impl utoipa::ToSchema for Amount {}
-
-impl utoipa::PartialSchema for SignedAmount {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        text_schema(
-            r"^-?[0-9]+\.[0-9]{2}$",
-            "An amount of money that may be below 0, in the company's currency: a decimal string with two places (-15.00)",
-        )
-    }
-}
-
-impl utoipa::ToSchema for SignedAmount {}
 
 fn optional_amount(minor: Option<i64>) -> Option<Amount> {
     minor.map(Amount)
