@@ -23,32 +23,10 @@ if [[ ! -f "$venv/installed" ]]; then
     touch "$venv/installed"
 fi
 
-if [[ -z "${RENTRACK:-}" ]]; then
-    export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-    (cd "$root" && cargo build --quiet -p rentrack)
-    RENTRACK="$CARGO_TARGET_DIR/debug/rentrack"
-fi
-
 work="$(mktemp -d)"
 database_url="${DATABASE_URL:-sqlite://$work/client.db}"
-RENTRACK_LOG=${RENTRACK_LOG:-warn} "$RENTRACK" demo --listen 127.0.0.1:0 --database-url "$database_url" \
-    >"$work/demo.out" 2>"$work/server.log" &
-server=$!
-cleanup() {
-    kill "$server" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-for _ in $(seq 1 300); do
-    grep -q '^try:' "$work/demo.out" 2>/dev/null && break
-    kill -0 "$server" 2>/dev/null || { cat "$work/server.log" >&2; echo "rentrack demo did not start" >&2; exit 1; }
-    sleep 0.1
-done
-base_url="$(sed -n 's/^rentrack demo is running at //p' "$work/demo.out")"
-token="$(sed -n 's/^token: //p' "$work/demo.out")"
-[[ -n "$base_url" && -n "$token" ]] || { echo "rentrack demo printed no URL or token" >&2; exit 1; }
+server_log="$work/server.log"
+source "$root/tests/demo-server.sh"
 
 curl -fsS "$base_url/openapi.json" -o "$work/openapi.json"
 # No formatter runs over the generated code (the generator's default hooks call ruff).

@@ -37,35 +37,12 @@ if [[ ! -f "$venv/installed" ]]; then
     touch "$venv/installed"
 fi
 
-if [[ -z "${RENTRACK:-}" ]]; then
-    export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-    (cd "$root" && cargo build --quiet -p rentrack)
-    RENTRACK="$CARGO_TARGET_DIR/debug/rentrack"
-fi
-
 work="$(mktemp -d)"
 report="${FUZZ_REPORT_DIR:-$work/report}"
 mkdir -p "$report"
 database_url="${DATABASE_URL:-sqlite://$work/fuzz.db}"
-
-RENTRACK_LOG=${RENTRACK_LOG:-warn} "$RENTRACK" demo --listen 127.0.0.1:0 --database-url "$database_url" \
-    >"$work/demo.out" 2>"$report/server.log" &
-server=$!
-cleanup() {
-    kill "$server" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-for _ in $(seq 1 300); do
-    grep -q '^try:' "$work/demo.out" 2>/dev/null && break
-    kill -0 "$server" 2>/dev/null || { cat "$report/server.log" >&2; echo "rentrack demo did not start" >&2; exit 1; }
-    sleep 0.1
-done
-base_url="$(sed -n 's/^rentrack demo is running at //p' "$work/demo.out")"
-token="$(sed -n 's/^token: //p' "$work/demo.out")"
-[[ -n "$base_url" && -n "$token" ]] || { echo "rentrack demo printed no URL or token" >&2; exit 1; }
+server_log="$report/server.log"
+source "$root/tests/demo-server.sh"
 
 # The document the server serves is valid OpenAPI 3.1 (its own schema and rules: unique
 # parameters, resolvable references, ...), before anything is generated from it.
