@@ -273,7 +273,8 @@ fn render(f: Family, a: &Address, tz: chrono_tz::Tz) -> AddressJson<'_> {
 }
 
 /// A coordinate from `-LIMIT` to `LIMIT` (180 for a longitude, 90 for a latitude): a
-/// decimal such as `-104.99025`, stored as given, normalised.
+/// decimal such as `-104.99025` (digits on both sides of a point; no exponent), stored
+/// normalised. Parameters come trimmed, so the schema allows spaces around it.
 struct Coordinate<const LIMIT: i64>;
 
 impl<const LIMIT: i64> Scalar for Coordinate<LIMIT> {
@@ -299,7 +300,7 @@ impl<const LIMIT: i64> Scalar for Coordinate<LIMIT> {
         };
         serde_json::json!({
             "type": "string",
-            "pattern": format!(r"^[+-]?0*(?:(?:{below})(?:\.\d+)?|{LIMIT}(?:\.0+)?)$"),
+            "pattern": format!(r"^\s*[+-]?0*(?:(?:{below})(?:\.\d+)?|{LIMIT}(?:\.0+)?)\s*$"),
             "description": format!("A decimal from -{LIMIT} to {LIMIT}"),
         })
     }
