@@ -90,9 +90,9 @@ impl<S: Spelling> Input for AddressInput<S> {
         let names = S::NAMES;
         for (name, description) in names.zip(&INPUT_DESCRIPTIONS).into_array() {
             fields.push(if name == names.country {
-                FieldDoc::change::<Country>(name, *description)
+                FieldDoc::change::<Country>(name, description)
             } else {
-                FieldDoc::change::<String>(name, *description)
+                FieldDoc::change::<String>(name, description)
             });
         }
     }
