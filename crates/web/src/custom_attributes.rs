@@ -12,6 +12,7 @@ use store::custom_fields::{self, FieldSet};
 
 use crate::error::ApiError;
 use crate::form::{Form, MAX_TEXT_CHARS};
+use crate::input::Input;
 use crate::views::Object;
 
 /// The company's fields for `target`, loaded only when the request sends values.
@@ -103,6 +104,42 @@ fn value_change(
                 None
             }
         },
+    }
+}
+
+/// The company's fields for `target`, then the values sent under
+/// `<form's resource>[custom_attributes][<name>]`, their problems recorded on `form`
+/// beside those of the record's typed fields.
+pub async fn read_values(
+    db: &Db,
+    company: CompanyId,
+    target: Target,
+    form: &mut Form<'_>,
+) -> Result<BTreeMap<i64, Change<String>>, ApiError> {
+    let path = form.path("custom_attributes");
+    let fields = fields_for_input(db, company, target, form, &path).await?;
+    Ok(read(form, &path, &fields, target))
+}
+
+/// The documentation of the map of custom field values a record's writes take
+/// (`.form(resource, custom_attributes::FIELDS)`): its entries' names are the
+/// company's, so they are no typed field.
+pub const FIELDS: &[(&str, &str)] = &[(
+    "custom_attributes][<field name>",
+    "value of one of the company's custom fields for this kind of record, under the field's name (underscores stand for spaces); null clears, empty keeps",
+)];
+
+/// `include_custom_fields`, which a record's details and lists take.
+#[derive(Input)]
+pub struct IncludeQuery {
+    /// true: each custom field's value is also a top-level key of the record (they are
+    /// always under custom_attributes); false by default.
+    pub include_custom_fields: Option<bool>,
+}
+
+impl IncludeQuery {
+    pub fn include(&self) -> bool {
+        self.include_custom_fields.unwrap_or(false)
     }
 }
 

@@ -616,6 +616,22 @@ impl Scalar for TimeOfDay {
 
 // Section D (members, customers, businesses, contacts, addresses, vendors).
 
+/// Reads `T`, parameters at the top level (`skip_confirmation_email`, `business_ids`),
+/// beside a resource's fields read with `form`: its problems are recorded on `form`,
+/// so one 422 names them all.
+pub fn read_top_level<T: Input>(form: &mut Form<'_>) -> Option<T> {
+    let mut top = Form::new(form.params(), T::RESOURCE);
+    let value = T::read(&mut top);
+    if let Err(ApiError::Invalid(errors)) = top.finish() {
+        for (field, problems) in errors {
+            for problem in problems {
+                form.error(&field, problem);
+            }
+        }
+    }
+    value
+}
+
 // End of section D.
 
 // Section E (assets, verifications, stock, listings).

@@ -12,37 +12,12 @@ use store::addresses::{self, Address, AddressInput, AddressType, Owner};
 use crate::api::{Api, Doc, Methods, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::{Form, parse_id};
+use crate::form::Form;
 use crate::ids::{Id, Under, kind};
+use crate::input::{Country, Email, Input, PageQuery, RecordId, Scalar, ShortText, read_top_level};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
-
-const FIELDS: &[(&str, &str)] = &[
-    ("name", "text"),
-    ("street1", "required on create"),
-    ("street2", "text"),
-    ("city", "text (a rentrack addition)"),
-    ("state", "text, kept as given"),
-    ("zipcode", "text"),
-    ("country", "two-letter code (ISO 3166-1 alpha-2)"),
-    ("longi", "longitude, -180 to 180"),
-    ("lati", "latitude, -90 to 90"),
-    ("email", "e-mail address"),
-    ("phone_number", "text"),
-    ("active", "boolean, default true"),
-];
-
-const EXTRA: &[(&str, &str)] = &[
-    (
-        "default_address",
-        "boolean: true makes this the member's only default address (a member's first address becomes the default)",
-    ),
-    (
-        "created_by_id",
-        "id of the member who records the address (on create)",
-    ),
-];
 
 /// Whose addresses a route family serves.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -77,23 +52,15 @@ impl Family {
         }
     }
 
-    fn extra(self) -> &'static [(&'static str, &'static str)] {
+    /// The family's own fields, and top-level parameters, in the document of its
+    /// writes.
+    fn document(self, doc: Doc) -> Doc {
         match self {
-            Family::Member => &[],
-            Family::Customer => &[(
-                "billing_address",
-                "boolean: a billing address (meaningful with credit card payments), default false",
-            )],
-            Family::Business => &[
-                (
-                    "address_type",
-                    "shipping (default), billing or other; each type has its own default address",
-                ),
-                (
-                    "contact_id",
-                    "the point of contact: a contact of this business; null clears",
-                ),
-            ],
+            Family::Member => doc,
+            Family::Customer => doc
+                .input::<CustomerExtras>()
+                .params::<CustomerAddressQuery>(),
+            Family::Business => doc.input::<BusinessExtras>(),
         }
     }
 }
@@ -107,7 +74,6 @@ pub fn routes(api: Api) -> Api {
 /// The routes of `f`, whose owners are `O`s (named in the 404 of a bad owner id) and
 /// whose addresses are written as `V`.
 fn family<O: crate::ids::Kind, V: utoipa::ToSchema>(api: Api, f: Family) -> Api {
-    let fields: Vec<(&str, &str)> = FIELDS.iter().chain(f.extra()).copied().collect();
     let list_route: Methods = get(
         move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>, q: Params| list(f, s, t, o, q),
     )
@@ -143,13 +109,15 @@ fn family<O: crate::ids::Kind, V: utoipa::ToSchema>(api: Api, f: Family) -> Api 
         .route(
             f.base(),
             list_route,
-            Doc::new(
-                f.tag(),
-                "List addresses, 25 a page (GET), or add one (POST)",
+            f.document(
+                Doc::new(
+                    f.tag(),
+                    "List addresses, 25 a page (GET), or add one (POST)",
+                )
+                .input::<NewAddress>(),
             )
-            .form("shipping_address", &fields)
-            .query(EXTRA)
-            .query(&[("page", "page number, default 1")])
+            .params::<NewAddressQuery>()
+            .params::<PageQuery>()
             .returns_page("shipping_addresses")
             .returns("shipping_address")
             .record::<V>(),
@@ -164,11 +132,13 @@ fn family<O: crate::ids::Kind, V: utoipa::ToSchema>(api: Api, f: Family) -> Api 
         .route(
             &format!("{}/{{id}}", f.base()),
             one_route,
-            Doc::new(f.tag(), "One address (GET) or update (PUT or PATCH)")
-                .form("shipping_address", &fields)
-                .query(EXTRA)
-                .returns("shipping_address")
-                .record::<V>(),
+            f.document(
+                Doc::new(f.tag(), "One address (GET) or update (PUT or PATCH)")
+                    .input::<AddressChanges>(),
+            )
+            .params::<AddressQuery>()
+            .returns("shipping_address")
+            .record::<V>(),
         );
     if f == Family::Business {
         let billing = get(
@@ -302,108 +272,212 @@ fn render(f: Family, a: &Address, tz: chrono_tz::Tz) -> AddressJson<'_> {
     }
 }
 
-/// A coordinate in `[-limit, limit]`, stored as the decimal text given (normalised).
-fn coordinate(form: &mut Form<'_>, field: &str, limit: i64) -> Change<String> {
-    match form.text(field) {
-        Change::Set(raw) => match Decimal::from_str(&raw) {
-            Ok(d) if d.abs() <= Decimal::from(limit) => Change::Set(d.normalize().to_string()),
-            _ => {
-                form.error(field, format!("must be a number from -{limit} to {limit}"));
-                Change::Keep
-            }
-        },
-        other => other,
+/// A coordinate from `-LIMIT` to `LIMIT` (180 for a longitude, 90 for a latitude): a
+/// decimal such as `-104.99025` (digits on both sides of a point; no exponent), stored
+/// normalised. Parameters come trimmed, so the schema allows spaces around it.
+struct Coordinate<const LIMIT: i64>;
+
+impl<const LIMIT: i64> Scalar for Coordinate<LIMIT> {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        let digits = raw.strip_prefix(['-', '+']).unwrap_or(raw);
+        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
+        let decimal = [whole, fraction]
+            .iter()
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
+        match Decimal::from_str(raw) {
+            Ok(d) if decimal && d.abs() <= Decimal::from(LIMIT) => Ok(d.normalize().to_string()),
+            _ => Err(format!("must be a number from -{LIMIT} to {LIMIT}")),
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        // The whole numbers below the limit, with any fraction, or the limit itself.
+        let below = match LIMIT {
+            180 => r"1[0-7]\d|\d{1,2}",
+            _ => r"[0-8]?\d",
+        };
+        serde_json::json!({
+            "type": "string",
+            "pattern": format!(r"^\s*[+-]?0*(?:(?:{below})(?:\.\d+)?|{LIMIT}(?:\.0+)?)\s*$"),
+            "description": format!("A decimal from -{LIMIT} to {LIMIT}"),
+        })
+    }
+}
+
+/// A business address's type.
+struct TypeWord;
+
+impl Scalar for TypeWord {
+    type Value = AddressType;
+
+    fn parse(raw: &str) -> Result<AddressType, String> {
+        AddressType::parse(raw).ok_or_else(|| format!("must be one of {}", AddressType::NAMES))
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "string", "enum": ["shipping", "billing", "other"]})
+    }
+}
+
+/// What an address's create and update both take.
+#[derive(Input)]
+#[input(resource = "shipping_address")]
+struct AddressFields {
+    /// The address's own name.
+    name: Change<String>,
+    street2: Change<String>,
+    /// A rentrack addition.
+    city: Change<String>,
+    /// Kept as given.
+    state: Change<String>,
+    zipcode: Change<String>,
+    /// Two-letter ISO 3166-1 code, any case; stored upper-case.
+    #[input(format = Country)]
+    country: Change<String>,
+    /// The longitude, from -180 to 180.
+    #[input(format = Coordinate<180>)]
+    longi: Change<String>,
+    /// The latitude, from -90 to 90.
+    #[input(format = Coordinate<90>)]
+    lati: Change<String>,
+    #[input(format = Email)]
+    email: Change<String>,
+    phone_number: Change<String>,
+    /// true by default.
+    active: Option<bool>,
+    /// true makes this the owner's only default address (of its type, for a
+    /// business); a member's first address becomes the default. Also read at the top
+    /// level (default_address=true).
+    default_address: Option<bool>,
+}
+
+/// A new address.
+#[derive(Input)]
+#[input(resource = "shipping_address")]
+struct NewAddress {
+    /// The street address, at most 255 characters.
+    #[input(format = ShortText)]
+    street1: String,
+    #[input(flatten)]
+    fields: AddressFields,
+}
+
+/// An address's changes: what is left out is kept.
+#[derive(Input)]
+#[input(resource = "shipping_address")]
+struct AddressChanges {
+    /// The street address, at most 255 characters; it cannot be cleared.
+    #[input(format = ShortText)]
+    street1: Option<String>,
+    #[input(flatten)]
+    fields: AddressFields,
+}
+
+/// A customer address's own field.
+#[derive(Input)]
+#[input(resource = "shipping_address")]
+struct CustomerExtras {
+    /// A billing address (meaningful with credit card payments); false by default.
+    /// Also read at the top level.
+    billing_address: Option<bool>,
+}
+
+/// A business address's own fields.
+#[derive(Input)]
+#[input(resource = "shipping_address")]
+struct BusinessExtras {
+    /// shipping (the default), billing or other; each type has its own default
+    /// address.
+    #[input(format = TypeWord)]
+    address_type: Option<AddressType>,
+    /// The point of contact: a contact of this business; `null` or 0 clears.
+    #[input(format = RecordId)]
+    contact_id: Change<i64>,
+}
+
+/// The top-level parameters of an address's create.
+#[derive(Input)]
+struct NewAddressQuery {
+    /// As shipping_address[default_address], which wins when both are sent.
+    default_address: Option<bool>,
+    /// The member who records the address.
+    #[input(format = RecordId)]
+    created_by_id: Option<i64>,
+}
+
+/// The top-level parameters of an address's update.
+#[derive(Input)]
+struct AddressQuery {
+    /// As shipping_address[default_address], which wins when both are sent.
+    default_address: Option<bool>,
+}
+
+/// The top-level parameters of a customer address's writes.
+#[derive(Input)]
+struct CustomerAddressQuery {
+    /// As shipping_address[billing_address], which wins when both are sent.
+    billing_address: Option<bool>,
+}
+
+/// A family's own fields: `billing_address`, `address_type` and `contact_id`.
+type Extras = (Option<bool>, Option<AddressType>, Change<i64>);
+
+fn read_extras(f: Family, form: &mut Form<'_>) -> Option<Extras> {
+    match f {
+        Family::Member => Some((None, None, Change::Keep)),
+        Family::Customer => {
+            let own = CustomerExtras::read(form);
+            let top = read_top_level::<CustomerAddressQuery>(form);
+            let (own, top) = own.zip(top)?;
+            Some((
+                own.billing_address.or(top.billing_address),
+                None,
+                Change::Keep,
+            ))
+        }
+        Family::Business => {
+            BusinessExtras::read(form).map(|b| (None, b.address_type, b.contact_id))
+        }
     }
 }
 
 fn read_input(f: Family, params: &Params, creating: bool) -> Result<AddressInput, ApiError> {
     let mut form = Form::new(params, "shipping_address");
-    let street1 = if creating {
-        form.required_text("street1")
+    let own = if creating {
+        NewAddress::read(&mut form).map(|n| (Some(n.street1), n.fields))
     } else {
-        form.optional_required_text("street1")
+        AddressChanges::read(&mut form).map(|c| (c.street1, c.fields))
     };
-    let name = form.text("name");
-    let street2 = form.text("street2");
-    let city = form.text("city");
-    let state = form.text("state");
-    let zipcode = form.text("zipcode");
-    let country = form.country("country");
-    let longi = coordinate(&mut form, "longi", 180);
-    let lati = coordinate(&mut form, "lati", 90);
-    let email = form.email("email");
-    let phone_number = form.text("phone_number");
-    let active = form.boolean("active");
-    let default_address = form
-        .boolean("default_address")
-        .or_else(|| top_level_bool(&mut form, "default_address"));
-    let created_by_id = match params.get("created_by_id") {
-        Some(raw) if creating => {
-            let id = parse_id(raw);
-            if id.is_none() {
-                form.error(
-                    "created_by_id",
-                    "must be a member id (a positive whole number)",
-                );
-            }
-            id
-        }
-        _ => None,
-    };
-    let billing_address = if f == Family::Customer {
-        form.boolean("billing_address")
-            .or_else(|| top_level_bool(&mut form, "billing_address"))
+    let extras = read_extras(f, &mut form);
+    let top = if creating {
+        read_top_level::<NewAddressQuery>(&mut form).map(|q| (q.default_address, q.created_by_id))
     } else {
-        None
+        read_top_level::<AddressQuery>(&mut form).map(|q| (q.default_address, None))
     };
-    let (address_type, contact_id) = if f == Family::Business {
-        let address_type = params
-            .get("shipping_address[address_type]")
-            .and_then(|raw| {
-                let parsed = AddressType::parse(raw);
-                if parsed.is_none() {
-                    form.error(
-                        "address_type",
-                        format!("must be one of {}", AddressType::NAMES),
-                    );
-                }
-                parsed
-            });
-        (address_type, form.id("contact_id"))
-    } else {
-        (None, Change::Keep)
-    };
-    form.finish()?;
+    let ((street1, fields), ((billing_address, address_type, contact_id), top)) =
+        form.finish_with(own.zip(extras.zip(top)))?;
+    let (default_address, created_by_id) = top;
     Ok(AddressInput {
         street1,
-        name,
-        street2,
-        city,
-        state,
-        zipcode,
-        country,
-        longi,
-        lati,
-        email,
-        phone_number,
-        active,
-        default_address,
+        name: fields.name,
+        street2: fields.street2,
+        city: fields.city,
+        state: fields.state,
+        zipcode: fields.zipcode,
+        country: fields.country,
+        longi: fields.longi,
+        lati: fields.lati,
+        email: fields.email,
+        phone_number: fields.phone_number,
+        active: fields.active,
+        default_address: fields.default_address.or(default_address),
         created_by_id,
         billing_address,
         address_type,
         contact_id,
     })
-}
-
-/// A boolean sent at the top level (`default_address=true`) rather than inside
-/// `shipping_address[...]`.
-fn top_level_bool(form: &mut Form<'_>, name: &str) -> Option<bool> {
-    let raw = form.params().get(name)?;
-    let parsed = domain::wire::parse_bool(raw);
-    if parsed.is_none() {
-        form.error(name, "must be true or false");
-    }
-    parsed
 }
 
 async fn list(
@@ -414,7 +488,7 @@ async fn list(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let owner = f.owner(owner);
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = addresses::list(state.db(), company.id, owner, page).await?;
     Ok(views::paged("shipping_addresses", page, &records, |a| {
         render(f, a, company.time_zone)

@@ -1,53 +1,27 @@
 //! Businesses: `/businesses.api`, `/businesses/{id}.api`. Status 1 is active, 0 inactive.
 
+use std::collections::BTreeMap;
+
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::customer_filter::BusinessFilter;
-use domain::{CompanyId, PageSize};
+use domain::{Change, CompanyId, PageSize, Vocabulary};
 use serde::ser::{Serialize, Serializer};
 use store::address_block::AddressBlock;
 use store::businesses::{self, Business, BusinessInput};
 use store::custom_fields::FieldSet;
 
-use crate::address_block;
+use crate::address_block::{self, AddressInput, Standard};
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
-use crate::custom_attributes::{self, CustomAttributes, Keyed, WithFields};
+use crate::custom_attributes::{self, CustomAttributes, IncludeQuery, Keyed, WithFields};
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
+use crate::input::{Email, Input, PageQuery, Scalar, ShortText, Word};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, Object, moment};
-
-const FIELDS: &[(&str, &str)] = &[
-    (
-        "name",
-        "required on create; an update may leave it out (kept)",
-    ),
-    ("description", "text"),
-    ("status", "1 active (default) or 0 inactive"),
-    ("industry", "text"),
-    ("email", "e-mail address"),
-    ("address_name", "text"),
-    ("address", "text"),
-    ("address_line_2", "text"),
-    ("country", "two-letter code (ISO 3166-1 alpha-2)"),
-    ("state", "state code, kept as given"),
-    ("city", "text"),
-    ("zip_code", "text"),
-    ("phone_number", "text"),
-    ("fax", "text"),
-    ("display_picture", "image URL"),
-    ("tax_free", "boolean, default false"),
-    ("company_default_payment_terms", "boolean, default false"),
-    (
-        "custom_attributes][<field name>",
-        "value of a custom field that applies to businesses; null clears",
-    ),
-];
-
-const ATTRIBUTES: &str = "business[custom_attributes]";
 
 pub fn routes(api: Api) -> Api {
     api.route(
@@ -57,16 +31,9 @@ pub fn routes(api: Api) -> Api {
             "Businesses",
             "List businesses, 20 a page (GET), or create one (POST)",
         )
-        .form("business", FIELDS)
-        .query(&[
-            ("page", "page number, default 1"),
-            ("filter", BusinessFilter::VALUES),
-            (
-                "filter_val",
-                "a comparison such as >5 with filter=completed_orders",
-            ),
-            ("include_custom_fields", "boolean"),
-        ])
+        .input::<NewBusiness>()
+        .form("business", custom_attributes::FIELDS)
+        .params::<ListQuery>()
         .returns_page("businesses")
         .returns("business")
         .record::<Keyed<BusinessShape>>(),
@@ -78,8 +45,9 @@ pub fn routes(api: Api) -> Api {
             "Businesses",
             "Business details (GET) or update (PUT or PATCH; fields left out are kept)",
         )
-        .form("business", FIELDS)
-        .query(&[("include_custom_fields", "boolean")])
+        .input::<BusinessChanges>()
+        .form("business", custom_attributes::FIELDS)
+        .params::<IncludeQuery>()
         .returns("business")
         .record::<Keyed<BusinessShape>>(),
     )
@@ -148,57 +116,157 @@ impl Serialize for WithFields<'_, Business> {
     }
 }
 
-async fn read_input(
+/// A business's status: 1 active, 0 inactive.
+struct Status;
+
+impl Scalar for Status {
+    type Value = bool;
+
+    fn parse(raw: &str) -> Result<bool, String> {
+        match raw {
+            "1" => Ok(true),
+            "0" => Ok(false),
+            _ => Err("must be 1 (active) or 0 (inactive)".to_owned()),
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "integer", "enum": [1, 0]})
+    }
+}
+
+/// What a business's create and update both take.
+#[derive(Input)]
+#[input(resource = "business")]
+struct BusinessFields {
+    description: Change<String>,
+    /// 1 active (the default) or 0 inactive.
+    #[input(format = Status)]
+    status: Option<bool>,
+    industry: Change<String>,
+    #[input(format = Email)]
+    email: Change<String>,
+    #[input(flatten)]
+    address_block: AddressInput<Standard>,
+    /// The image URL, kept as given.
+    display_picture: Change<String>,
+    /// false by default.
+    tax_free: Option<bool>,
+    /// false by default.
+    company_default_payment_terms: Option<bool>,
+}
+
+/// A new business.
+#[derive(Input)]
+#[input(resource = "business")]
+struct NewBusiness {
+    /// At most 255 characters.
+    #[input(format = ShortText)]
+    name: String,
+    #[input(flatten)]
+    fields: BusinessFields,
+}
+
+/// A business's changes: what is left out is kept.
+#[derive(Input)]
+#[input(resource = "business")]
+struct BusinessChanges {
+    /// At most 255 characters; left out keeps the name, which cannot be cleared.
+    #[input(format = ShortText)]
+    name: Option<String>,
+    #[input(flatten)]
+    fields: BusinessFields,
+}
+
+/// The words of the business list's `filter`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FilterName(&'static str);
+
+impl Vocabulary for FilterName {
+    const ALL: &'static [Self] = &[
+        FilterName("all"),
+        FilterName("active_businesses"),
+        FilterName("inactive_businesses"),
+        FilterName("checked_out_orders"),
+        FilterName("active_customers"),
+        FilterName("completed_orders"),
+    ];
+
+    fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+/// The parameters of the business list.
+#[derive(Input)]
+struct ListQuery {
+    /// Which businesses: all (the default), active_businesses, inactive_businesses,
+    /// checked_out_orders, active_customers (an order booked or checked out) or
+    /// completed_orders (with filter_val).
+    #[input(format = Word<FilterName>)]
+    filter: Option<FilterName>,
+    /// With filter=completed_orders, a comparison of the number of completed orders,
+    /// such as >5, <=2 or =3 (words such as greater_than 5 are read too).
+    filter_val: Option<String>,
+    #[input(flatten)]
+    page: PageQuery,
+    #[input(flatten)]
+    include: IncludeQuery,
+}
+
+/// The list's parameters and its filter (a filter_val that suits the filter).
+fn read_list_query(params: &Params) -> Result<(ListQuery, BusinessFilter), ApiError> {
+    let mut form = Form::new(params, "");
+    let query = ListQuery::read(&mut form);
+    let filter = if form.has_errors_for("filter") || form.has_errors_for("filter_val") {
+        None
+    } else {
+        // Read whatever else failed, so one 422 names every problem.
+        let (name, value) = match &query {
+            Some(q) => (q.filter, q.filter_val.clone()),
+            None => (
+                form.peek::<Word<FilterName>>("filter"),
+                form.peek::<String>("filter_val"),
+            ),
+        };
+        BusinessFilter::parse(name.map(FilterName::as_str), value.as_deref())
+            .map_err(|(field, problem)| form.error(field, problem))
+            .ok()
+    };
+    form.finish_with(query.zip(filter))
+}
+
+/// Reads `T` and the custom field values sent beside it: the input, or one 422 naming
+/// every problem of both.
+async fn read_input<T: Input>(
     state: &AppState,
     company: CompanyId,
     params: &Params,
-    creating: bool,
-) -> Result<BusinessInput, ApiError> {
+) -> Result<(T, BTreeMap<i64, Change<String>>), ApiError> {
     let mut form = Form::new(params, "business");
-    let fields = custom_attributes::fields_for_input(
-        state.db(),
-        company,
-        Target::Businesses,
-        &form,
-        ATTRIBUTES,
-    )
-    .await?;
-    // Required on create; an update may leave it out (kept), not clear it.
-    let name = match creating {
-        true => form.required_text("name"),
-        false => form.optional_required_text("name"),
-    };
-    let description = form.text("description");
-    let industry = form.text("industry");
-    let email = form.email("email");
-    let address_block = address_block::read(&mut form, AddressBlock::NAMES);
-    let display_picture = form.text("display_picture");
-    let active = match params.get("business[status]") {
-        None => None,
-        Some("1") => Some(true),
-        Some("0") => Some(false),
-        Some(_) => {
-            form.error("status", "must be 1 (active) or 0 (inactive)");
-            None
-        }
-    };
-    let tax_free = form.boolean("tax_free");
-    let company_default_payment_terms = form.boolean("company_default_payment_terms");
-    let custom_attributes =
-        custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Businesses);
-    form.finish()?;
-    Ok(BusinessInput {
+    let input = T::read(&mut form);
+    let values =
+        custom_attributes::read_values(state.db(), company, Target::Businesses, &mut form).await?;
+    Ok((form.finish_with(input)?, values))
+}
+
+fn business_input(
+    name: Option<String>,
+    f: BusinessFields,
+    custom_attributes: BTreeMap<i64, Change<String>>,
+) -> BusinessInput {
+    BusinessInput {
         name,
-        description,
-        industry,
-        email,
-        address_block,
-        display_picture,
-        active,
-        tax_free,
-        company_default_payment_terms,
+        description: f.description,
+        industry: f.industry,
+        email: f.email,
+        address_block: f.address_block.into_block(),
+        display_picture: f.display_picture,
+        active: f.status,
+        tax_free: f.tax_free,
+        company_default_payment_terms: f.company_default_payment_terms,
         custom_attributes,
-    })
+    }
 }
 
 impl custom_attributes::Attributed for Business {
@@ -231,10 +299,11 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let include = views::flag(&params, "include_custom_fields")?;
-    let page = views::page(&params, PageSize::BUSINESSES)?;
-    let filter = BusinessFilter::parse(params.get("filter"), params.get("filter_val"))
-        .map_err(ApiError::filter)?;
+    let (query, filter) = read_list_query(&params)?;
+    let (include, page) = (
+        query.include.include(),
+        query.page.page(PageSize::BUSINESSES),
+    );
     let records = businesses::list(state.db(), company.id, filter, page).await?;
     let fields = custom_attributes::fields_for_output(
         state.db(),
@@ -253,7 +322,8 @@ async fn create(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&state, company.id, &params, true).await?;
+    let (new, values) = read_input::<NewBusiness>(&state, company.id, &params).await?;
+    let input = business_input(Some(new.name), new.fields, values);
     let business = businesses::create(state.db(), company.id, input).await?;
     answer(&state, &company, business, true).await
 }
@@ -264,7 +334,7 @@ async fn details(
     Id(id, _): Id<kind::Business>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let include = views::flag(&params, "include_custom_fields")?;
+    let include = IncludeQuery::parse(&params)?.include();
     let business = businesses::find(state.db(), company.id, id).await?;
     answer(&state, &company, business, include).await
 }
@@ -276,7 +346,8 @@ async fn update(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     businesses::find(state.db(), company.id, id).await?;
-    let input = read_input(&state, company.id, &params, false).await?;
+    let (changes, values) = read_input::<BusinessChanges>(&state, company.id, &params).await?;
+    let input = business_input(changes.name, changes.fields, values);
     let business = businesses::update(state.db(), company.id, id, input).await?;
     answer(&state, &company, business, true).await
 }

@@ -1,76 +1,39 @@
 //! Members: `/members.api`, `/members/{id}.api`, `/members/{id}/activate.api`,
 //! `/members/{id}/deactivate.api`.
 
+use std::collections::BTreeMap;
+
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
 use domain::refusal::Forbidden;
-use domain::{Change, CompanyId, PageSize};
+use domain::{Change, CompanyId, PageSize, Vocabulary};
 use serde::ser::{Serialize, Serializer};
 use store::address_block::AddressBlock;
 use store::custom_fields::FieldSet;
 use store::members::{self, MemberInput, MemberView};
 
-use crate::address_block;
+use crate::address_block::{self, AddressInput};
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
-use crate::custom_attributes::{self, CustomAttributes, Keyed, WithFields};
+use crate::custom_attributes::{self, CustomAttributes, IncludeQuery, Keyed, WithFields};
 use crate::error::ApiError;
-use crate::form::Form;
+use crate::form::{Form, parse_id};
 use crate::ids::{Id, kind};
+use crate::input::{Email, IdList, Input, PageQuery, Scalar, ShortText, Word, read_top_level};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, Object, moment};
-
-const FIELDS: &[(&str, &str)] = &[
-    (
-        "email",
-        "required unless login_enabled is false; unique in the company (case aside)",
-    ),
-    ("first_name", "required"),
-    ("last_name", "required"),
-    (
-        "role_id",
-        "required: 1 administrator, 2 staff, or the id of a custom role",
-    ),
-    ("employee_id", "text: the employee identification number"),
-    ("user_listing_id", "text"),
-    (
-        "team_ids][",
-        "ids of the company's teams; on update the full new list (send it empty to clear)",
-    ),
-    ("address_name", "text"),
-    ("address", "text"),
-    ("address_line_2", "text"),
-    ("city", "text"),
-    ("state", "text"),
-    ("zipcode", "text"),
-    ("country", "two-letter code (ISO 3166-1 alpha-2)"),
-    ("phone_number", "text"),
-    ("fax", "text"),
-    ("login_enabled", "boolean, default true"),
-    ("subscribed_to_emails", "boolean, default true"),
-    (
-        "custom_attributes][<field name>",
-        "value of a custom field that applies to members; underscores stand for spaces; null clears",
-    ),
-];
-
-const ATTRIBUTES: &str = "user[custom_attributes]";
 
 pub fn routes(api: Api) -> Api {
     api.route(
         "/members",
         get(list).post(create),
         Doc::new("Members", "List members, 25 a page (GET), or create one (POST)")
-            .form("user", FIELDS)
-            .query(&[
-                ("skip_confirmation_email", "boolean; accepted (rentrack sends no e-mail)"),
-                ("page", "page number, default 1"),
-                ("filter", "email, employee_identification_number or status"),
-                ("filter_val", "the e-mail (URL-encoded), the employee id, or a status: active, inactive, login, non_login, all"),
-                ("include_custom_fields", "boolean: custom field values also as top-level keys"),
-            ])
+            .input::<NewMember>()
+            .form("user", custom_attributes::FIELDS)
+            .params::<WriteQuery>()
+            .params::<ListQuery>()
             .returns_page("members")
             .returns("member")
             .record::<Keyed<MemberShape>>(),
@@ -79,8 +42,10 @@ pub fn routes(api: Api) -> Api {
         "/members/{id}",
         get(details).put_or_patch(update),
         Doc::new("Members", "Member details (GET) or update (PUT or PATCH: fields left out are kept; 403 for the company owner)")
-            .form("user", FIELDS)
-            .query(&[("include_custom_fields", "boolean"), ("skip_confirmation_email", "boolean; accepted")])
+            .input::<MemberChanges>()
+            .form("user", custom_attributes::FIELDS)
+            .params::<IncludeQuery>()
+            .params::<WriteQuery>()
             .returns("member")
             .record::<Keyed<MemberShape>>(),
     )
@@ -172,93 +137,209 @@ impl Serialize for WithFields<'_, MemberView> {
     }
 }
 
-/// Reads `user[...]`. First and last name, role and (unless login is disabled) e-mail
-/// are required on create; an update may leave them out (kept) but not clear them
-/// (docs/api.md, "Updates"), and the store decides about the e-mail, since it knows
-/// whether the member can log in.
-async fn read_input(
+/// A member's role: 1 administrator, 2 staff, or the id of a custom role (whose
+/// existence the store checks). A member always has one: `null` and 0 are refused.
+struct RoleId;
+
+impl Scalar for RoleId {
+    type Value = Role;
+
+    fn parse(raw: &str) -> Result<Role, String> {
+        if matches!(raw.trim(), "null" | "0") {
+            return Err("can't be blank: a member has a role".to_owned());
+        }
+        parse_id(raw)
+            .and_then(Role::from_id)
+            .ok_or_else(|| "must be 1 (administrator), 2 (staff) or a custom role id".to_owned())
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "integer", "minimum": 1})
+    }
+}
+
+/// What a member's create and update both take.
+#[derive(Input)]
+#[input(resource = "user")]
+struct MemberFields {
+    /// Required unless login_enabled is false; unique in the company (case aside);
+    /// stored lower-case. On update, `null` clears it only for a member who cannot
+    /// log in.
+    #[input(format = Email)]
+    email: Change<String>,
+    /// The employee identification number.
+    employee_id: Change<String>,
+    user_listing_id: Change<String>,
+    /// The ids of the company's teams; on update the full new list (send it empty to
+    /// clear).
+    #[input(format = IdList)]
+    team_ids: Option<Vec<i64>>,
+    #[input(flatten)]
+    address_block: AddressInput<address_block::Member>,
+    /// Whether the member can log in (true by default).
+    login_enabled: Option<bool>,
+    /// true by default.
+    subscribed_to_emails: Option<bool>,
+}
+
+/// A new member.
+#[derive(Input)]
+#[input(resource = "user")]
+struct NewMember {
+    #[input(format = ShortText)]
+    first_name: String,
+    #[input(format = ShortText)]
+    last_name: String,
+    /// 1 administrator, 2 staff, or the id of a custom role.
+    #[input(format = RoleId)]
+    role_id: Role,
+    #[input(flatten)]
+    fields: MemberFields,
+}
+
+/// A member's changes: what is left out is kept; the names and the role cannot be
+/// cleared (docs/api.md, "Updates").
+#[derive(Input)]
+#[input(resource = "user")]
+struct MemberChanges {
+    #[input(format = ShortText)]
+    first_name: Option<String>,
+    #[input(format = ShortText)]
+    last_name: Option<String>,
+    /// 1 administrator, 2 staff, or the id of a custom role.
+    #[input(format = RoleId)]
+    role_id: Option<Role>,
+    #[input(flatten)]
+    fields: MemberFields,
+}
+
+/// The top-level parameters of a member's create and update.
+#[derive(Input)]
+struct WriteQuery {
+    /// Accepted for the hosted service's clients (rentrack sends no e-mail).
+    #[input(rename = "skip_confirmation_email")]
+    _skip_confirmation_email: Option<bool>,
+}
+
+/// The words of the member list's `filter` (`employee_id` is read as
+/// `employee_identification_number`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FilterName(&'static str);
+
+impl Vocabulary for FilterName {
+    const ALL: &'static [Self] = &[
+        FilterName("email"),
+        FilterName("employee_identification_number"),
+        FilterName("status"),
+    ];
+
+    fn as_str(self) -> &'static str {
+        self.0
+    }
+
+    fn parse_loosely(raw: &str) -> Option<Self> {
+        match raw
+            .trim()
+            .to_ascii_lowercase()
+            .replace([' ', '-'], "_")
+            .as_str()
+        {
+            "employee_id" => Some(FilterName("employee_identification_number")),
+            word => Self::parse(word),
+        }
+    }
+}
+
+/// The parameters of the member list.
+#[derive(Input)]
+struct ListQuery {
+    /// Which members: every one unless filtered by email, employee_identification_number
+    /// or status (with filter_val).
+    #[input(format = Word<FilterName>)]
+    filter: Option<FilterName>,
+    /// The e-mail (URL-encoded), the employee id, or a status: active, inactive, login,
+    /// non_login or all (the default).
+    filter_val: Option<String>,
+    #[input(flatten)]
+    page: PageQuery,
+    #[input(flatten)]
+    include: IncludeQuery,
+}
+
+/// The list's parameters and its filter (a filter_val that suits the filter).
+fn read_list_query(params: &Params) -> Result<(ListQuery, MemberFilter), ApiError> {
+    let mut form = Form::new(params, "");
+    let query = ListQuery::read(&mut form);
+    let filter = if form.has_errors_for("filter") || form.has_errors_for("filter_val") {
+        None
+    } else {
+        // Read whatever else failed, so one 422 names every problem.
+        let (name, value) = match &query {
+            Some(q) => (q.filter, q.filter_val.clone()),
+            None => (
+                form.peek::<Word<FilterName>>("filter"),
+                form.peek::<String>("filter_val"),
+            ),
+        };
+        MemberFilter::parse(name.map(FilterName::as_str), value.as_deref())
+            .map_err(|(field, problem)| form.error(field, problem))
+            .ok()
+    };
+    form.finish_with(query.zip(filter))
+}
+
+/// Reads `user[...]` as `T`, the custom field values and the top-level parameters:
+/// the input, or one 422 naming every problem. On create, an e-mail is required
+/// unless login is disabled (said here so that one 422 names every missing field; on
+/// update only the store knows whether the member can log in).
+async fn read_input<T: Input>(
     state: &AppState,
     company: CompanyId,
     params: &Params,
     creating: bool,
-) -> Result<MemberInput, ApiError> {
+) -> Result<(T, BTreeMap<i64, Change<String>>), ApiError> {
     let mut form = Form::new(params, "user");
-    let fields = custom_attributes::fields_for_input(
-        state.db(),
-        company,
-        Target::Members,
-        &form,
-        ATTRIBUTES,
-    )
-    .await?;
-    let login_enabled = form.boolean("login_enabled");
-    let email = form.email("email").map(|e| e.to_lowercase());
-    // Said here on create so that one 422 names every missing field; on update only
-    // the store knows whether the member can log in.
+    let input = T::read(&mut form);
     if creating
         && !form.has_errors_for("email")
         && let Err(problem) = domain::login::check_email(
-            login_enabled.unwrap_or(domain::login::MEMBER_DEFAULT),
-            email.as_set().map(String::as_str),
+            form.peek::<bool>("login_enabled")
+                .unwrap_or(domain::login::MEMBER_DEFAULT),
+            form.peek::<Email>("email").as_deref(),
         )
     {
         form.error("email", problem);
     }
-    let (first_name, last_name, role) = match creating {
-        true => (
-            form.required_text("first_name"),
-            form.required_text("last_name"),
-            form.required_id("role_id"),
-        ),
-        false => (
-            form.optional_required_text("first_name"),
-            form.optional_required_text("last_name"),
-            match form.id("role_id") {
-                Change::Set(id) => Some(id),
-                Change::Keep => None,
-                Change::Clear => {
-                    form.error("role_id", "can't be blank: a member has a role");
-                    None
-                }
-            },
-        ),
+    let query = read_top_level::<WriteQuery>(&mut form);
+    let values =
+        custom_attributes::read_values(state.db(), company, Target::Members, &mut form).await?;
+    let (input, _) = form.finish_with(input.zip(query))?;
+    Ok((input, values))
+}
+
+fn member_input(
+    names: (Option<String>, Option<String>),
+    role: Option<Role>,
+    f: MemberFields,
+    custom_attributes: BTreeMap<i64, Change<String>>,
+) -> MemberInput {
+    let email = match f.email {
+        Change::Set(e) => Change::Set(e.to_lowercase()),
+        other => other,
     };
-    let role = role.and_then(|id| {
-        let role = Role::from_id(id);
-        if role.is_none() {
-            form.error(
-                "role_id",
-                "must be 1 (administrator), 2 (staff) or a custom role id",
-            );
-        }
-        role
-    });
-    let team_ids = form.id_list("team_ids");
-    let employee_id = form.text("employee_id");
-    let user_listing_id = form.text("user_listing_id");
-    let address_block = address_block::read(&mut form, AddressBlock::MEMBER_NAMES);
-    let subscribed_to_emails = form.boolean("subscribed_to_emails");
-    if let Some(raw) = params.get("skip_confirmation_email")
-        && domain::wire::parse_bool(raw).is_none()
-    {
-        form.error("skip_confirmation_email", "must be true or false");
-    }
-    let custom_attributes =
-        custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Members);
-    form.finish()?;
-    Ok(MemberInput {
+    MemberInput {
         email,
-        first_name,
-        last_name,
+        first_name: names.0,
+        last_name: names.1,
         role,
-        team_ids,
-        employee_id,
-        user_listing_id,
-        address_block,
-        login_enabled,
-        subscribed_to_emails,
+        team_ids: f.team_ids,
+        employee_id: f.employee_id,
+        user_listing_id: f.user_listing_id,
+        address_block: f.address_block.into_block(),
+        login_enabled: f.login_enabled,
+        subscribed_to_emails: f.subscribed_to_emails,
         custom_attributes,
-    })
+    }
 }
 
 impl custom_attributes::Attributed for MemberView {
@@ -287,7 +368,9 @@ async fn create(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&state, company.id, &params, true).await?;
+    let (new, values) = read_input::<NewMember>(&state, company.id, &params, true).await?;
+    let names = (Some(new.first_name), Some(new.last_name));
+    let input = member_input(names, Some(new.role_id), new.fields, values);
     let member = members::create(state.db(), company.id, input).await?;
     answer(&state, &company, member, true).await
 }
@@ -297,10 +380,8 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let include = views::flag(&params, "include_custom_fields")?;
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let filter = MemberFilter::parse(params.get("filter"), params.get("filter_val"))
-        .map_err(ApiError::filter)?;
+    let (query, filter) = read_list_query(&params)?;
+    let (include, page) = (query.include.include(), query.page.page(PageSize::DEFAULT));
     let records = members::list(state.db(), company.id, &filter, page).await?;
     let fields = custom_attributes::fields_for_output(
         state.db(),
@@ -320,7 +401,7 @@ async fn details(
     Id(id, _): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let include = views::flag(&params, "include_custom_fields")?;
+    let include = IncludeQuery::parse(&params)?.include();
     let member = members::find(state.db(), company.id, id).await?;
     answer(&state, &company, member, include).await
 }
@@ -335,7 +416,9 @@ async fn update(
     if existing.member.is_owner {
         return Err(store::StoreError::Forbidden(Forbidden::OwnerDetails).into());
     }
-    let input = read_input(&state, company.id, &params, false).await?;
+    let (changes, values) = read_input::<MemberChanges>(&state, company.id, &params, false).await?;
+    let names = (changes.first_name, changes.last_name);
+    let input = member_input(names, changes.role_id, changes.fields, values);
     let member = members::update(state.db(), company.id, id, input).await?;
     answer(&state, &company, member, true).await
 }

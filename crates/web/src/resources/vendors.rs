@@ -1,46 +1,32 @@
 //! Vendors: `/vendors.api`, `/assets/vendors.api`, `/vendors/{id}.api`.
 
+use std::collections::BTreeMap;
+
 use axum::extract::State;
 use domain::custom_field::Target;
-use domain::{CompanyId, Name, PageSize};
+use domain::{Change, CompanyId, Name, PageSize};
 use serde::ser::{Serialize, Serializer};
 use store::custom_fields::FieldSet;
 use store::vendors::{self, Vendor, VendorInput};
 
 use crate::api::{Api, Doc, get, post};
 use crate::auth::Tenant;
-use crate::custom_attributes::{self, CustomAttributes, Keyed, WithFields};
+use crate::custom_attributes::{self, CustomAttributes, IncludeQuery, Keyed, WithFields};
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
+use crate::input::{AnyName, Email, Input, PageQuery};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, Object, moment};
-
-const FIELDS: &[(&str, &str)] = &[
-    (
-        "name",
-        "required on create (any length: the 3-character minimum is for items, groups and subgroups); an update may leave it out",
-    ),
-    ("description", "text"),
-    ("website", "text"),
-    ("address", "text"),
-    ("contact_person_name", "text"),
-    ("email", "e-mail address"),
-    ("phone_number", "text"),
-    ("fax", "text"),
-    (
-        "custom_attributes][<field name>",
-        "value of a custom field that applies to vendors; underscores stand for spaces; null clears",
-    ),
-];
 
 pub fn routes(api: Api) -> Api {
     api.route(
         "/vendors",
         post(create),
         Doc::new("Vendors", "Create a vendor")
-            .form("vendor", FIELDS)
+            .input::<NewVendor>()
+            .form("vendor", custom_attributes::FIELDS)
             .returns("vendor")
             .record::<Keyed<VendorShape>>(),
     )
@@ -51,10 +37,7 @@ pub fn routes(api: Api) -> Api {
             "Vendors",
             "List vendors, 25 a page, each wrapped as {\"vendor\": {...}}",
         )
-        .query(&[
-            ("page", "page number, default 1"),
-            ("include_custom_fields", "boolean"),
-        ])
+        .params::<ListQuery>()
         .returns_page("vendors")
         .record::<VendorEntry>(),
     )
@@ -65,8 +48,9 @@ pub fn routes(api: Api) -> Api {
             "Vendors",
             "Vendor details (GET) or update (PUT or PATCH; fields left out are kept)",
         )
-        .form("vendor", FIELDS)
-        .query(&[("include_custom_fields", "boolean")])
+        .input::<VendorChanges>()
+        .form("vendor", custom_attributes::FIELDS)
+        .params::<IncludeQuery>()
         .returns("vendor")
         .record::<Keyed<VendorShape>>(),
     )
@@ -158,42 +142,84 @@ impl Serialize for WithFields<'_, Vendor> {
     }
 }
 
-async fn read_input(
+/// What a vendor's create and update both take.
+#[derive(Input)]
+#[input(resource = "vendor")]
+struct VendorFields {
+    description: Change<String>,
+    website: Change<String>,
+    /// The vendor's address, as one text.
+    address: Change<String>,
+    contact_person_name: Change<String>,
+    #[input(format = Email)]
+    email: Change<String>,
+    phone_number: Change<String>,
+    fax: Change<String>,
+}
+
+/// A new vendor.
+#[derive(Input)]
+#[input(resource = "vendor")]
+struct NewVendor {
+    /// Any length from one character (the 3-character minimum is for items, groups
+    /// and subgroups).
+    #[input(format = AnyName)]
+    name: Name,
+    #[input(flatten)]
+    fields: VendorFields,
+}
+
+/// A vendor's changes: what is left out is kept.
+#[derive(Input)]
+#[input(resource = "vendor")]
+struct VendorChanges {
+    /// Any length from one character; left out keeps the name.
+    #[input(format = AnyName)]
+    name: Option<Name>,
+    #[input(flatten)]
+    fields: VendorFields,
+}
+
+/// The parameters of the vendor list.
+#[derive(Input)]
+struct ListQuery {
+    #[input(flatten)]
+    page: PageQuery,
+    #[input(flatten)]
+    include: IncludeQuery,
+}
+
+/// Reads `T` and the custom field values sent beside it: the input, or one 422 naming
+/// every problem of both.
+async fn read_input<T: Input>(
     state: &AppState,
     company: CompanyId,
     params: &Params,
-    creating: bool,
-) -> Result<VendorInput, ApiError> {
+) -> Result<(T, BTreeMap<i64, Change<String>>), ApiError> {
     let mut form = Form::new(params, "vendor");
-    let fields = custom_attributes::fields_for_input(
-        state.db(),
-        company,
-        Target::Vendors,
-        &form,
-        ATTRIBUTES,
-    )
-    .await?;
-    let name = if creating {
-        form.name("name", Name::parse_required)
-    } else {
-        form.optional_name("name", Name::parse_required)
-    };
-    let input = VendorInput {
-        name,
-        description: form.text("description"),
-        website: form.text("website"),
-        address: form.text("address"),
-        contact_person_name: form.text("contact_person_name"),
-        email: form.email("email"),
-        phone_number: form.text("phone_number"),
-        fax: form.text("fax"),
-        custom_attributes: custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Vendors),
-    };
-    form.finish()?;
-    Ok(input)
+    let input = T::read(&mut form);
+    let values =
+        custom_attributes::read_values(state.db(), company, Target::Vendors, &mut form).await?;
+    Ok((form.finish_with(input)?, values))
 }
 
-const ATTRIBUTES: &str = "vendor[custom_attributes]";
+fn vendor_input(
+    name: Option<Name>,
+    f: VendorFields,
+    custom_attributes: BTreeMap<i64, Change<String>>,
+) -> VendorInput {
+    VendorInput {
+        name,
+        description: f.description,
+        website: f.website,
+        address: f.address,
+        contact_person_name: f.contact_person_name,
+        email: f.email,
+        phone_number: f.phone_number,
+        fax: f.fax,
+        custom_attributes,
+    }
+}
 
 impl custom_attributes::Attributed for Vendor {
     fn stored_values(&self) -> &str {
@@ -222,9 +248,9 @@ async fn create(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut input = read_input(&state, company.id, &params, true).await?;
-    let name = input.name.take().expect("reported by finish");
-    let vendor = vendors::create(state.db(), company.id, name, input).await?;
+    let (new, values) = read_input::<NewVendor>(&state, company.id, &params).await?;
+    let input = vendor_input(None, new.fields, values);
+    let vendor = vendors::create(state.db(), company.id, new.name, input).await?;
     answer(&state, &company, vendor, true).await
 }
 
@@ -233,8 +259,8 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let include = views::flag(&params, "include_custom_fields")?;
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let query = ListQuery::parse(&params)?;
+    let (include, page) = (query.include.include(), query.page.page(PageSize::DEFAULT));
     let records = vendors::list(state.db(), company.id, page).await?;
     let fields = custom_attributes::fields_for_output(
         state.db(),
@@ -254,7 +280,7 @@ async fn details(
     Id(id, _): Id<kind::Vendor>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let include = views::flag(&params, "include_custom_fields")?;
+    let include = IncludeQuery::parse(&params)?.include();
     let vendor = vendors::find(state.db(), company.id, id).await?;
     answer(&state, &company, vendor, include).await
 }
@@ -265,7 +291,8 @@ async fn update(
     Id(id, _): Id<kind::Vendor>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&state, company.id, &params, false).await?;
+    let (changes, values) = read_input::<VendorChanges>(&state, company.id, &params).await?;
+    let input = vendor_input(changes.name, changes.fields, values);
     let vendor = vendors::update(state.db(), company.id, id, input).await?;
     answer(&state, &company, vendor, true).await
 }

@@ -17,6 +17,7 @@ both!(
     customer_addresses_keep_one_default,
     business_addresses_have_types_defaults_and_contacts,
     other_companies_cannot_see_touch_or_refer_to_businesses_and_contacts,
+    business_problems_are_named_in_one_answer,
 );
 
 async fn businesses_are_created_read_updated_with_every_field(kind: Kind) {
@@ -1152,4 +1153,57 @@ async fn addresses_answer_the_documented_record(kind: Kind) {
         "get",
         &billing,
     );
+}
+
+async fn business_problems_are_named_in_one_answer(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let res = app
+        .post(
+            "/businesses.api",
+            &[
+                ("business[status]", "2"),
+                ("business[country]", "USA"),
+                ("business[email]", "nope"),
+                ("business[tax_free]", "maybe"),
+            ],
+        )
+        .await;
+    for field in ["name", "status", "country", "email", "tax_free"] {
+        res.expect_invalid(field);
+    }
+    let list = app.get("/businesses.api").await;
+    assert_eq!(
+        list.expect(StatusCode::OK)["businesses"],
+        json!([]),
+        "nothing was written"
+    );
+    let res = app.get("/businesses.api?filter=everything&page=x").await;
+    res.expect_invalid("filter");
+    res.expect_invalid("page");
+    app.get("/businesses.api?filter=completed_orders&filter_val=lots")
+        .await
+        .expect_invalid("filter_val");
+
+    // A contact's businesses: required, not empty, ids.
+    let contact = |extra: Vec<(&'static str, &'static str)>| {
+        let mut form = vec![("contact[last_name]", "Doe")];
+        form.extend(extra);
+        let app = &app;
+        async move { app.post("/contacts.api", &form).await }
+    };
+    contact(vec![]).await.expect_invalid("business_ids");
+    contact(vec![("business_ids", "")])
+        .await
+        .expect_invalid("business_ids");
+    contact(vec![("business_ids", "1,x")])
+        .await
+        .expect_invalid("business_ids");
+    contact(vec![("contact[business_ids]", "0")])
+        .await
+        .expect_invalid("business_ids");
+    let res = app.get("/contacts.api?filter=inactive_customers").await;
+    res.expect_invalid("filter");
+    app.get("/individuals.api?filter=email")
+        .await
+        .expect_invalid("filter_val");
 }

@@ -118,6 +118,11 @@ async fn fields_are_validated_and_refusals_write_nothing(kind: Kind) {
     post(&[("shipping_address[lati]", "-90.5")])
         .await
         .expect_invalid("lati");
+    for odd in ["1e2", "5.", ".5", "0x10", "1_0"] {
+        post(&[("shipping_address[longi]", odd)])
+            .await
+            .expect_invalid("longi");
+    }
     post(&[("shipping_address[active]", "sometimes")])
         .await
         .expect_invalid("active");

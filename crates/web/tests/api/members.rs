@@ -16,6 +16,7 @@ both!(
     activate_and_deactivate_change_status,
     other_companies_cannot_see_touch_or_refer_to_members,
     each_member_on_a_page_carries_its_own_teams_in_ascending_order,
+    list_parameters_are_typed_and_named_together,
 );
 
 fn member_of(res: &Value) -> &Value {
@@ -1004,4 +1005,68 @@ async fn answers_are_the_documented_record(kind: Kind) {
             assert_keys_documented("Member", &body["member"], &custom);
         }
     }
+}
+
+async fn list_parameters_are_typed_and_named_together(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    app.member(
+        "Ed",
+        "Employee",
+        "ed@example.com",
+        &[("user[employee_id]", "E-9")],
+    )
+    .await;
+    // Every bad parameter is named in one 422.
+    let res = app
+        .get("/members.api?filter=nope&page=0&include_custom_fields=maybe")
+        .await;
+    for field in ["filter", "page", "include_custom_fields"] {
+        res.expect_invalid(field);
+    }
+    assert!(
+        res.body["errors"]["filter"][0]
+            .as_str()
+            .unwrap()
+            .contains("employee_identification_number"),
+        "{}",
+        res.text
+    );
+    // A filter_val that does not suit the filter, or one without a filter.
+    app.get("/members.api?filter=status&filter_val=sleeping")
+        .await
+        .expect_invalid("filter_val");
+    app.get("/members.api?filter_val=E-9")
+        .await
+        .expect_invalid("filter");
+    // Words are read loosely, and employee_id is employee_identification_number.
+    for query in [
+        "filter=employee_id&filter_val=E-9",
+        "filter=Employee-Identification-Number&filter_val=E-9",
+    ] {
+        let res = app.get(&format!("/members.api?{query}")).await;
+        let members = res.expect(StatusCode::OK)["members"]
+            .as_array()
+            .unwrap()
+            .clone();
+        assert_eq!(members.len(), 1, "{query}");
+        assert_eq!(members[0]["last_name"], "Employee");
+    }
+    // A role id of 0 or null is no role, on create and update.
+    let base = [("user[first_name]", "Rae"), ("user[last_name]", "Role")];
+    for role in ["0", "null", "staff"] {
+        let mut form = base.to_vec();
+        form.push(("user[role_id]", role));
+        app.post("/members.api", &form)
+            .await
+            .expect_invalid("role_id");
+    }
+    app.post(
+        "/members.api",
+        &[
+            ("user[role_id]", "2"),
+            ("skip_confirmation_email", "perhaps"),
+        ],
+    )
+    .await
+    .expect_invalid("skip_confirmation_email");
 }

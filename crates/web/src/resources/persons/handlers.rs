@@ -6,8 +6,10 @@ use store::persons;
 use super::input::read_input;
 use super::{PersonKind, answer, page_of};
 use crate::auth::Tenant;
+use crate::custom_attributes::IncludeQuery;
 use crate::error::ApiError;
 use crate::ids::Id;
+use crate::input::Input;
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views;
@@ -18,7 +20,7 @@ pub async fn list<K: PersonKind>(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    page_of(&state, &company, &params, Some(K::KIND), K::LIST, K::PLURAL).await
+    page_of::<K::List>(&state, &company, &params, Some(K::KIND), K::PLURAL).await
 }
 
 pub async fn create<K: PersonKind>(
@@ -26,7 +28,7 @@ pub async fn create<K: PersonKind>(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input::<K>(&state, company.id, &params, true).await?;
+    let input = read_input::<K, K::New>(&state, company.id, &params, true).await?;
     let view = persons::create(state.db(), company.id, K::KIND, input).await?;
     answer(&state, &company, K::SINGULAR, view, true).await
 }
@@ -37,7 +39,7 @@ pub async fn details<K: PersonKind>(
     Id(id, _): Id<K>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let include = views::flag(&params, "include_custom_fields")?;
+    let include = IncludeQuery::parse(&params)?.include();
     let view = persons::find(state.db(), company.id, K::KIND, id).await?;
     answer(&state, &company, K::SINGULAR, view, include).await
 }
@@ -50,7 +52,7 @@ pub async fn update<K: PersonKind>(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     persons::find(state.db(), company.id, K::KIND, id).await?;
-    let input = read_input::<K>(&state, company.id, &params, false).await?;
+    let input = read_input::<K, K::Changes>(&state, company.id, &params, false).await?;
     let view = persons::update(state.db(), company.id, K::KIND, id, input).await?;
     answer(&state, &company, K::SINGULAR, view, true).await
 }

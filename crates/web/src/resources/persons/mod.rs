@@ -7,7 +7,6 @@ mod input;
 
 use axum::extract::State;
 use domain::custom_field::Target;
-use domain::customer_filter::{PersonFilter, PersonList};
 use domain::{CompanyId, PageSize};
 use serde::ser::{Serialize, Serializer};
 use store::address_block::AddressBlock;
@@ -25,6 +24,12 @@ use crate::state::AppState;
 use crate::views::{self, Moment, Object, moment};
 
 pub use handlers::{create, delete, details, list, set_active, update};
+pub use input::{
+    ContactChanges, ContactListQuery, ContactQuery, CustomerChanges, CustomerListQuery, NewContact,
+    NewCustomer,
+};
+
+use input::{ListQuery, PersonListQuery, PersonWrite, read_list_query};
 
 /// A kind of person with routes of its own, as the type its path ids are read as.
 pub trait PersonKind: crate::ids::Kind {
@@ -33,22 +38,30 @@ pub trait PersonKind: crate::ids::Kind {
     const SINGULAR: &'static str;
     /// The key of a page of records.
     const PLURAL: &'static str;
-    /// The filters its list accepts.
-    const LIST: PersonList;
+    /// The parameters of its list.
+    type List: ListQuery;
+    /// Its fields on create.
+    type New: PersonWrite;
+    /// Its fields on update.
+    type Changes: PersonWrite;
 }
 
 impl PersonKind for kind::Customer {
     const KIND: Kind = Kind::Customer;
     const SINGULAR: &'static str = "customer";
     const PLURAL: &'static str = "customers";
-    const LIST: PersonList = PersonList::Customers;
+    type List = CustomerListQuery;
+    type New = NewCustomer;
+    type Changes = CustomerChanges;
 }
 
 impl PersonKind for kind::Contact {
     const KIND: Kind = Kind::Contact;
     const SINGULAR: &'static str = "contact";
     const PLURAL: &'static str = "contacts";
-    const LIST: PersonList = PersonList::Contacts;
+    type List = ContactListQuery;
+    type New = NewContact;
+    type Changes = ContactChanges;
 }
 
 pub fn routes(api: Api) -> Api {
@@ -56,12 +69,7 @@ pub fn routes(api: Api) -> Api {
         "/individuals",
         get(individuals),
         Doc::new("Persons", "Customers and business contacts in one list, 25 a page, active ones unless filtered otherwise")
-            .query(&[
-                ("page", "page number, default 1"),
-                ("filter", PersonList::Persons.values()),
-                ("filter_val", "the e-mail (URL-encoded) with filter=email"),
-                ("include_custom_fields", "boolean"),
-            ])
+            .params::<PersonListQuery>()
             .returns_page("individuals")
             .record::<PersonJson>(),
     )
@@ -248,24 +256,17 @@ pub async fn fields_for(
     custom_attributes::fields_for_output(state.db(), company, &targets, views).await
 }
 
-/// Reads `filter` and `filter_val` for one of the person lists.
-pub fn filter(params: &Params, list: PersonList) -> Result<PersonFilter, ApiError> {
-    PersonFilter::parse(list, params.get("filter"), params.get("filter_val"))
-        .map_err(ApiError::filter)
-}
-
-/// A page of persons (`kind` None: both kinds) wrapped under `plural`.
-pub async fn page_of(
+/// A page of persons (`kind` None: both kinds) wrapped under `plural`, read with the
+/// list's parameters `Q`.
+pub async fn page_of<Q: ListQuery>(
     state: &AppState,
     company: &store::companies::Company,
     params: &Params,
     kind: Option<Kind>,
-    list: PersonList,
     plural: &str,
 ) -> Result<views::Reply, ApiError> {
-    let include = views::flag(params, "include_custom_fields")?;
-    let page = views::page(params, PageSize::DEFAULT)?;
-    let filter = filter(params, list)?;
+    let (query, filter) = read_list_query::<Q>(params)?;
+    let (include, page) = (query.include(), query.page().page(PageSize::DEFAULT));
     let records = persons::list(state.db(), company.id, kind, &filter, page).await?;
     let fields = fields_for(state, company.id, &records.records).await?;
     Ok(views::paged(plural, page, &records, |p| {
@@ -293,13 +294,5 @@ async fn individuals(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    page_of(
-        &state,
-        &company,
-        &params,
-        None,
-        PersonList::Persons,
-        "individuals",
-    )
-    .await
+    page_of::<PersonListQuery>(&state, &company, &params, None, "individuals").await
 }
