@@ -369,7 +369,33 @@ const ERRORS: &[(&str, &str)] = &[
 const CONFLICT: &str = "The record's state forbids the action (the message names it), or a record it refers to changed while the request ran";
 
 fn schema(value: serde_json::Value) -> RefOr<Schema> {
-    serde_json::from_value(value).expect("a valid schema")
+    match serde_json::from_value(value.clone()) {
+        Ok(schema) => schema,
+        Err(e) => panic!(
+            "not a schema utoipa reads ({e}): {}",
+            smallest_unread(&value)
+        ),
+    }
+}
+
+/// The smallest part of `value` that utoipa does not read as a schema.
+fn smallest_unread(value: &serde_json::Value) -> serde_json::Value {
+    let reads = |v: &serde_json::Value| serde_json::from_value::<RefOr<Schema>>(v.clone()).is_ok();
+    let mut children: Vec<&serde_json::Value> = Vec::new();
+    if let Some(o) = value.as_object() {
+        for (k, v) in o {
+            match k.as_str() {
+                "properties" => children.extend(v.as_object().into_iter().flat_map(|p| p.values())),
+                "anyOf" | "allOf" | "oneOf" => children.extend(v.as_array().into_iter().flatten()),
+                "items" | "additionalProperties" => children.push(v),
+                _ => {}
+            }
+        }
+    }
+    match children.into_iter().find(|c| c.is_object() && !reads(c)) {
+        Some(child) => smallest_unread(child),
+        None => value.clone(),
+    }
 }
 
 fn json_content(value: serde_json::Value) -> utoipa::openapi::Content {

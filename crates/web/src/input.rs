@@ -86,12 +86,13 @@ impl FieldDoc {
 
     /// Left out keeps, `null` clears: the schema takes `null` beside the value.
     pub fn change<F: Format>(name: &'static str, description: &'static str) -> Self {
-        let value = or_empty(F::schema());
+        let raw = F::schema();
         // A text of no pattern or word list takes "null" as it is.
-        let any_text = value["type"] == "string"
+        let any_text = raw["type"] == "string"
             && ["pattern", "enum", "format"]
                 .iter()
-                .all(|k| value.get(k).is_none());
+                .all(|k| raw.get(k).is_none());
+        let value = or_empty(raw);
         let mut schema = if any_text && F::CLEARING == ["null"] {
             // "null" is a text like any other.
             value
@@ -112,17 +113,20 @@ impl FieldDoc {
 }
 
 /// No parameter may hold a control character but tab, line feed and carriage return
-/// (`Params`, a 422): a text's schema says so.
+/// (`Params`, a 422): a text's schema says so. (A pattern, since utoipa's schemas drop
+/// `not`.)
+const NO_CONTROLS: &str = r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$";
+
 fn without_controls(schema: Value) -> Value {
-    let controls = json!({"pattern": r"[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]"});
-    match (&schema["type"], schema.get("not")) {
-        (t, None) if t == "string" => {
-            let mut schema = schema;
-            schema["not"] = controls;
-            schema
-        }
-        (t, Some(_)) if t == "string" => json!({"allOf": [schema, {"not": controls}]}),
-        _ => schema,
+    if schema["type"] != "string" {
+        return schema;
+    }
+    if schema.get("pattern").is_none() {
+        let mut schema = schema;
+        schema["pattern"] = json!(NO_CONTROLS);
+        schema
+    } else {
+        json!({"allOf": [schema, {"type": "string", "pattern": NO_CONTROLS}]})
     }
 }
 
@@ -130,7 +134,7 @@ fn without_controls(schema: Value) -> Value {
 /// (`Params::get`): its schema takes the empty text beside the value.
 fn or_empty(value: Value) -> Value {
     let takes_empty = value["type"] == "string"
-        && ["pattern", "enum", "format", "minLength", "not"]
+        && ["pattern", "enum", "format", "minLength"]
             .iter()
             .all(|k| value.get(k).is_none());
     if takes_empty || value["type"] == "array" {
@@ -591,7 +595,8 @@ impl Scalar for ShortText {
             "type": "string",
             "minLength": 1,
             "maxLength": domain::Name::MAX_CHARS,
-            "not": {"const": "null"},
+            // Anything but the word null.
+            "pattern": "^(?!null$)",
         })
     }
 }

@@ -31,7 +31,6 @@ pub fn routes(api: Api) -> Api {
     items::routes(api)
 }
 
-
 fn optional_amount(minor: Option<i64>) -> Option<Amount> {
     minor.map(Amount)
 }
