@@ -15,8 +15,8 @@ use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
 use crate::form::Form;
-use crate::input::{Email, Input, PageQuery, RecordId, Scalar, TimeOfDay, read_beside};
 use crate::ids::{Id, Number, kind};
+use crate::input::{Email, Input, PageQuery, RecordId, Scalar, TimeOfDay, read_beside};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -259,9 +259,7 @@ impl Scalar for HeldKind {
             "all" => Ok(None),
             "fixedasset" | "fixedassets" | "asset" | "assets" => Ok(Some(AssetType::FixedAsset)),
             "stockasset" | "stockassets" | "assetstock" => Ok(Some(AssetType::StockAsset)),
-            "volatileasset" | "volatileassets" | "inventory" => {
-                Ok(Some(AssetType::VolatileAsset))
-            }
+            "volatileasset" | "volatileassets" | "inventory" => Ok(Some(AssetType::VolatileAsset)),
             _ => Err(format!("must be one of {}, all", AssetType::names())),
         }
     }

@@ -2,8 +2,8 @@
 //! GPS, history, search and filters.
 
 use axum::extract::State;
-use domain::asset_filter::AssetFilter;
 use chrono::NaiveDate;
+use domain::asset_filter::AssetFilter;
 use domain::item::{AssetType, MAX_DOCUMENTS, is_link, parse_coordinate};
 use domain::money::Money;
 use domain::pricing::{LateFee, LateFeeKind};

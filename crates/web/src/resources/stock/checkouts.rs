@@ -15,11 +15,10 @@ use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
-use crate::input::{
-    Format, IdList, Input, PageQuery, RecordId, Scalar, Shape, TimeOfDay, Units, Word,
-    read_beside,
-};
 use crate::ids::{Id, Number, kind};
+use crate::input::{
+    Format, IdList, Input, PageQuery, RecordId, Scalar, Shape, TimeOfDay, Units, Word, read_beside,
+};
 use crate::params::Params;
 use crate::resources::assets::checkouts::{DueQuery, attribute_values, due};
 use crate::resources::assets::{AssetJson, Kind, Shown, Stock, answer, clock, price};
@@ -322,8 +321,7 @@ async fn check_in(
             "applies to one line item: select one, or leave quantity out to check each selected line item in whole",
         );
     }
-    if params.get("actual_checkin_on").is_none() && params.get("actual_checkin_on_time").is_some()
-    {
+    if params.get("actual_checkin_on").is_none() && params.get("actual_checkin_on_time").is_some() {
         form.error(
             "actual_checkin_on",
             "can't be blank when actual_checkin_on_time is given",
@@ -343,19 +341,21 @@ async fn check_in(
     .await?;
     let (line, query, _) = form.finish_with((|| Some((line?, query?, flag?)))())?;
     let tz = tenant.0.time_zone;
-    let at = query.actual_checkin_on.map(|date| match query.actual_checkin_on_time {
-        Some(time) => domain::item::local_moment(date, Some(time), tz),
-        // A day without a time: the end of it; today, now.
-        None => {
-            let clock = clock(&tenant);
-            let end = domain::item::local_moment(date, None, tz);
-            if date == clock.today {
-                end.min(clock.now)
-            } else {
-                end
+    let at = query
+        .actual_checkin_on
+        .map(|date| match query.actual_checkin_on_time {
+            Some(time) => domain::item::local_moment(date, Some(time), tz),
+            // A day without a time: the end of it; today, now.
+            None => {
+                let clock = clock(&tenant);
+                let end = domain::item::local_moment(date, None, tz);
+                if date == clock.today {
+                    end.min(clock.now)
+                } else {
+                    end
+                }
             }
-        }
-    });
+        });
     let checkin = StockCheckin {
         line_items: query.selected.selected_line_items,
         quantity: line.quantity,

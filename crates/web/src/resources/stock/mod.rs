@@ -12,7 +12,9 @@ use crate::resources::assets::records::{
     CUSTOM_VALUES, DetailsQuery, FilterQuery, ItemChanges, NewStockItem, TaxChanges, create,
     delete, details, filter, history, list, update,
 };
-use crate::resources::assets::{AssetJson, AssetsQuery, HistoryEntryJson, Inventory, Scoped, Stock};
+use crate::resources::assets::{
+    AssetJson, AssetsQuery, HistoryEntryJson, Inventory, Scoped, Stock,
+};
 
 pub fn routes(api: Api) -> Api {
     let api = inventory(api);

@@ -17,8 +17,8 @@ use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
-use crate::input::{Amount, FieldDoc, Format, Input, RecordId, Scalar, Units, read_beside};
 use crate::ids::{Number, kind};
+use crate::input::{Amount, FieldDoc, Format, Input, RecordId, Scalar, Units, read_beside};
 use crate::params::Params;
 use crate::resources::assets::checkouts::{DueQuery, attribute_values, due};
 use crate::resources::assets::{
