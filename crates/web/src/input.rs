@@ -641,6 +641,47 @@ pub fn read_top_level<T: Input>(form: &mut Form<'_>) -> Option<T> {
 
 // Section E (assets, verifications, stock, listings).
 
+/// Reads `T` under its own resource (or at the top level) beside the input `form`
+/// reads, and records `T`'s problems in `form`, each under `name(field)`: one 422 then
+/// names the problems of both (`order_type` and `user[id]` beside `line_item[...]`).
+pub fn read_beside<T: Input>(form: &mut Form<'_>, name: impl Fn(&str) -> String) -> Option<T> {
+    let mut own = Form::new(form.params(), T::RESOURCE);
+    let value = T::read(&mut own);
+    match own.finish_with(value) {
+        Ok(value) => Some(value),
+        Err(ApiError::Invalid(problems)) => {
+            for (field, problems) in problems {
+                for problem in problems {
+                    form.error(&name(&field), problem);
+                }
+            }
+            None
+        }
+        // A reader that named no problem: the 500 of `finish_with`, for `form` too.
+        Err(_) => None,
+    }
+}
+
+/// A number of units of an item: a whole number from 1 to
+/// [`domain::stock::Quantity::MAX`].
+pub struct Units;
+
+impl Scalar for Units {
+    type Value = domain::stock::Quantity;
+
+    fn parse(raw: &str) -> Result<domain::stock::Quantity, String> {
+        domain::stock::Quantity::parse(raw)
+    }
+
+    fn schema() -> Value {
+        json!({"type": "integer", "minimum": 1, "maximum": domain::stock::Quantity::MAX})
+    }
+
+    fn blank() -> String {
+        "can't be blank: a whole number of units".to_owned()
+    }
+}
+
 // End of section E.
 
 // Section F (orders, groups, bundles, custom fields, reference data, settings, labels).

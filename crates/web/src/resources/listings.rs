@@ -4,26 +4,72 @@
 //! `my_user_listing` / `outside_user_listing` asset filters name them.
 
 use axum::extract::State;
-use domain::PageSize;
+use domain::{Change, PageSize};
 use serde::Serialize;
 use store::listings::{self, Listing, ListingInput};
 
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::Form;
 use crate::ids::{Id, kind};
+use crate::input::{Input, PageQuery, Scalar, ShortText};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
 
-const FIELDS: &[(&str, &str)] = &[
-    (
-        "name",
-        "required on create, unique in the company; an update may leave it out (kept) and renames the listing on its orders",
-    ),
-    ("description", "text; null clears"),
-];
+/// A new listing.
+#[derive(Input)]
+#[input(resource = "listing")]
+struct NewListing {
+    /// Unique in the company, at most 255 characters.
+    #[input(format = ShortText)]
+    name: String,
+    /// Text; null clears.
+    description: Change<String>,
+}
+
+/// A listing's changes: what is left out is kept.
+#[derive(Input)]
+#[input(resource = "listing")]
+struct ListingChanges {
+    /// Unique in the company, at most 255 characters; renames the listing on its
+    /// orders.
+    #[input(format = ShortText)]
+    name: Option<String>,
+    /// Text; null clears.
+    description: Change<String>,
+}
+
+/// `status` of the list: all (or empty), active or inactive.
+struct ListingStatus;
+
+impl Scalar for ListingStatus {
+    /// `None`: all.
+    type Value = Option<bool>;
+
+    fn parse(raw: &str) -> Result<Option<bool>, String> {
+        match raw {
+            "" | "all" => Ok(None),
+            "active" => Ok(Some(true)),
+            "inactive" => Ok(Some(false)),
+            _ => Err("must be all, active or inactive".to_owned()),
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "string", "enum": ["all", "active", "inactive", ""]})
+    }
+}
+
+/// The parameters of the listing list.
+#[derive(Input)]
+struct ListQuery {
+    /// all (the default), active or inactive.
+    #[input(format = ListingStatus)]
+    status: Option<Option<bool>>,
+    #[input(flatten)]
+    page: PageQuery,
+}
 
 pub fn routes(api: Api) -> Api {
     api.route(
@@ -33,11 +79,8 @@ pub fn routes(api: Api) -> Api {
             "Listings",
             "List store listings, 25 a page (status all, active or inactive), or create one (POST); a rentrack extension that orders' user_listing_name and members' user_listing_id name",
         )
-        .form("listing", FIELDS)
-        .query(&[
-            ("status", "all (default), active or inactive"),
-            ("page", "page number, default 1"),
-        ])
+        .input::<NewListing>()
+        .params::<ListQuery>()
         .returns_page("listings")
         .returns("listing")
         .record::<ListingJson<'_>>(),
@@ -49,7 +92,7 @@ pub fn routes(api: Api) -> Api {
             "Listings",
             "Listing details (GET) or update (PUT or PATCH: fields left out are kept)",
         )
-        .form("listing", FIELDS)
+        .input::<ListingChanges>()
         .returns("listing")
         .record::<ListingJson<'_>>(),
     )
@@ -98,29 +141,14 @@ fn render(l: &Listing, tz: chrono_tz::Tz) -> ListingJson<'_> {
     }
 }
 
-fn read_input(params: &Params, creating: bool) -> Result<ListingInput, ApiError> {
-    let mut form = Form::new(params, "listing");
-    let name = match creating {
-        true => form.required_text("name"),
-        false => form.optional_required_text("name"),
-    };
-    let description = form.text("description");
-    form.finish()?;
-    Ok(ListingInput { name, description })
-}
-
 async fn list(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let active = match params.get("status") {
-        None | Some("") | Some("all") => None,
-        Some("active") => Some(true),
-        Some("inactive") => Some(false),
-        Some(_) => return Err(ApiError::field("status", "must be all, active or inactive")),
-    };
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let query = ListQuery::parse(&params)?;
+    let active = query.status.flatten();
+    let page = query.page.page(PageSize::DEFAULT);
     let records = listings::list(state.db(), company.id, active, page).await?;
     Ok(views::paged("listings", page, &records, |l| {
         render(l, company.time_zone)
@@ -132,7 +160,11 @@ async fn create(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&params, true)?;
+    let NewListing { name, description } = NewListing::parse(&params)?;
+    let input = ListingInput {
+        name: Some(name),
+        description,
+    };
     let listing = listings::create(state.db(), company.id, input).await?;
     Ok(views::one("listing", render(&listing, company.time_zone)))
 }
@@ -152,7 +184,8 @@ async fn update(
     Id(id, _): Id<kind::Listing>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&params, false)?;
+    let ListingChanges { name, description } = ListingChanges::parse(&params)?;
+    let input = ListingInput { name, description };
     let listing = listings::update(state.db(), company.id, id, input).await?;
     Ok(views::one("listing", render(&listing, company.time_zone)))
 }

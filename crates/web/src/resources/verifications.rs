@@ -15,29 +15,10 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Number, kind};
+use crate::input::{Format, IdList, Input, RecordId, Scalar, Shape, read_beside};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
-
-const RESPONSE: &str = "one of Verified, Not in possession, Damaged, Lost (any case; underscores may stand for spaces); left out: Verified";
-
-const ANSWER: &[(&str, &str)] = &[
-    ("response", RESPONSE),
-    ("condition", "text: the asset's condition"),
-    ("notes", "text"),
-];
-
-const NOTES: &[(&str, &str)] = &[("notes", "text: sent with the request")];
-
-const USER: (&str, &str) = (
-    "user_id",
-    "the custodian's member id (the member the asset is checked out to); left out: the custodian",
-);
-
-const SEQS: (&str, &str) = (
-    "seqs",
-    "required: asset numbers (sequence_num) separated by commas, at most 1000; repeats are dropped",
-);
 
 pub fn routes(api: Api) -> Api {
     api.route(
@@ -47,7 +28,7 @@ pub fn routes(api: Api) -> Api {
             "Verification",
             "Ask the custodian of a checked-out fixed asset to verify possession: a pending verification",
         )
-        .form("audit", NOTES)
+        .input::<AuditNotes>()
         .returns("verification")
         .record::<VerificationJson<'_>>(),
     )
@@ -58,8 +39,8 @@ pub fn routes(api: Api) -> Api {
             "Verification",
             "Acknowledge possession of a checked-out fixed asset: closes the pending verification as verified, or records a verified one",
         )
-        .form("audit", ANSWER)
-        .query(&[USER])
+        .input::<AuditAnswer>()
+        .params::<UserQuery>()
         .returns("verification")
         .record::<VerificationJson<'_>>(),
     )
@@ -70,7 +51,7 @@ pub fn routes(api: Api) -> Api {
             "Verification",
             "Cancel the pending verification of a fixed asset",
         )
-        .query(&[USER])
+        .params::<UserQuery>()
         .returns("verification")
         .record::<VerificationJson<'_>>(),
     )
@@ -81,8 +62,8 @@ pub fn routes(api: Api) -> Api {
             "Verification",
             "Ask for verification of many assets, all or none: {\"assets\": [verification, ...]} in the order of seqs",
         )
-        .form("audit", NOTES)
-        .query(&[SEQS])
+        .input::<AuditNotes>()
+        .params::<SeqsQuery>()
         .answers::<ManyJson<'_>>(),
     )
     .route(
@@ -92,8 +73,9 @@ pub fn routes(api: Api) -> Api {
             "Verification",
             "Acknowledge possession of many assets, all or none: {\"assets\": [verification, ...]} in the order of seqs",
         )
-        .form("audit", ANSWER)
-        .query(&[USER, SEQS])
+        .input::<AuditAnswer>()
+        .params::<UserQuery>()
+        .params::<SeqsQuery>()
         .answers::<ManyJson<'_>>(),
     )
     .route(
@@ -103,7 +85,8 @@ pub fn routes(api: Api) -> Api {
             "Verification",
             "Cancel the pending verifications of many assets, all or none: {\"assets\": [verification, ...]} in the order of seqs",
         )
-        .query(&[USER, SEQS])
+        .params::<UserQuery>()
+        .params::<SeqsQuery>()
         .answers::<ManyJson<'_>>(),
     )
     .route(
@@ -113,7 +96,7 @@ pub fn routes(api: Api) -> Api {
             "Verification",
             "The last verification of each asset of seqs, in their order (status null: never verified)",
         )
-        .query(&[SEQS])
+        .params::<SeqsQuery>()
         .answers::<StatusJson<'_>>(),
     )
 }
@@ -217,57 +200,99 @@ struct StatusJson<'a> {
     verification_status: Vec<LastJson<'a>>,
 }
 
-/// Optional text: left out, empty or `null` is none.
-fn text(form: &mut Form<'_>, field: &str) -> Option<String> {
-    match form.text(field) {
-        Change::Set(v) => Some(v),
-        Change::Keep | Change::Clear => None,
+/// The notes of a request.
+#[derive(Input)]
+#[input(resource = "audit")]
+struct AuditNotes {
+    /// Text sent with the request (null: none).
+    notes: Change<String>,
+}
+
+/// `audit[response]`: one of Verified, Not in possession, Damaged, Lost, any case;
+/// underscores may stand for spaces.
+struct ResponseWord;
+
+impl Scalar for ResponseWord {
+    type Value = AuditResponse;
+
+    fn parse(raw: &str) -> Result<AuditResponse, String> {
+        AuditResponse::parse_typed(raw).ok_or_else(|| {
+            format!(
+                "is not a response: {raw:?}; use one of {} (any case; underscores may stand for spaces)",
+                AuditResponse::names()
+            )
+        })
+    }
+
+    fn schema() -> serde_json::Value {
+        let words: Vec<&str> = AuditResponse::ALL.iter().map(|r| r.as_str()).collect();
+        serde_json::json!({"type": "string", "enum": words})
     }
 }
 
-/// `user_id`: left out (or empty) is none.
-fn user(form: &mut Form<'_>) -> Option<i64> {
-    let raw = form.params().get("user_id")?;
-    match crate::form::parse_id(raw) {
-        Some(id) => Some(id),
-        None => {
-            form.error("user_id", "must be a positive whole number (a member id)");
-            None
+/// The custodian's answer.
+#[derive(Input)]
+#[input(resource = "audit")]
+struct AuditAnswer {
+    /// One of Verified, Not in possession, Damaged, Lost (any case; underscores may
+    /// stand for spaces); left out: Verified.
+    #[input(format = ResponseWord)]
+    response: Option<AuditResponse>,
+    /// The asset's condition: text (null: none).
+    condition: Change<String>,
+    /// Text (null: none).
+    notes: Change<String>,
+}
+
+/// The member who answers or cancels.
+#[derive(Input)]
+struct UserQuery {
+    /// The custodian's member id (the member the asset is checked out to); left out:
+    /// the custodian.
+    #[input(format = RecordId)]
+    user_id: Option<i64>,
+}
+
+/// `seqs`: asset numbers, at least one.
+struct Seqs;
+
+impl Format for Seqs {
+    type Value = Vec<i64>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
+        // Sent empty is not sent.
+        IdList::read(params, path).filter(|ids| !matches!(ids, Ok(ids) if ids.is_empty()))
+    }
+
+    fn schema() -> serde_json::Value {
+        let mut schema = IdList::schema();
+        schema["minItems"] = 1.into();
+        schema
+    }
+
+    fn blank() -> String {
+        "can't be blank: send asset numbers separated by commas (seqs=1,2,3)".to_owned()
+    }
+}
+
+/// The assets a mass action names.
+#[derive(Input)]
+struct SeqsQuery {
+    /// Asset numbers (sequence_num) separated by commas (or repeated), at most 1000;
+    /// repeats are dropped.
+    #[input(format = Seqs)]
+    seqs: Vec<i64>,
+}
+
+impl AuditAnswer {
+    fn answer(self, user: UserQuery) -> Answer {
+        Answer {
+            user: user.user_id,
+            response: self.response.unwrap_or(AuditResponse::Verified),
+            condition: self.condition.as_set().cloned(),
+            notes: self.notes.as_set().cloned(),
         }
-    }
-}
-
-/// `seqs`: required, a comma list of asset numbers, repeats dropped.
-fn seqs(form: &mut Form<'_>) -> Vec<i64> {
-    let numbers = form.ids_at("seqs", "seqs", "asset numbers");
-    if numbers.is_empty() && !form.has_errors_for("seqs") {
-        form.error(
-            "seqs",
-            "can't be blank: send asset numbers separated by commas (seqs=1,2,3)",
-        );
-    }
-    numbers
-}
-
-fn answer(form: &mut Form<'_>) -> Answer {
-    let response = match form.params().get("audit[response]") {
-        None => AuditResponse::Verified,
-        Some(raw) => AuditResponse::parse_typed(raw).unwrap_or_else(|| {
-            form.error(
-                "response",
-                format!(
-                    "is not a response: {raw:?}; use one of {} (any case; underscores may stand for spaces)",
-                    AuditResponse::names()
-                ),
-            );
-            AuditResponse::Verified
-        }),
-    };
-    Answer {
-        user: user(form),
-        response,
-        condition: text(form, "condition"),
-        notes: text(form, "notes"),
     }
 }
 
@@ -294,9 +319,7 @@ async fn request_one(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "audit");
-    let notes = text(&mut form, "notes");
-    form.finish()?;
+    let notes = AuditNotes::parse(&params)?.notes.as_set().cloned();
     let done = verifications::request(state.db(), company.id, Assets::One(number), notes)
         .await
         .map_err(ApiError::from_item)?;
@@ -310,11 +333,17 @@ async fn verify_one(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
-    let answer = answer(&mut form);
-    form.finish()?;
-    let done = verifications::verify(state.db(), company.id, Assets::One(number), answer)
-        .await
-        .map_err(ApiError::from_item)?;
+    let answer = AuditAnswer::read(&mut form);
+    let user = read_beside::<UserQuery>(&mut form, str::to_owned);
+    let (answer, user) = form.finish_with(answer.zip(user))?;
+    let done = verifications::verify(
+        state.db(),
+        company.id,
+        Assets::One(number),
+        answer.answer(user),
+    )
+    .await
+    .map_err(ApiError::from_item)?;
     one(&company, done)
 }
 
@@ -324,9 +353,7 @@ async fn cancel_one(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "audit");
-    let user = user(&mut form);
-    form.finish()?;
+    let user = UserQuery::parse(&params)?.user_id;
     let done = verifications::cancel(state.db(), company.id, Assets::One(number), user)
         .await
         .map_err(ApiError::from_item)?;
@@ -339,11 +366,16 @@ async fn request_many(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
-    let numbers = seqs(&mut form);
-    let notes = text(&mut form, "notes");
-    form.finish()?;
-    let done =
-        verifications::request(state.db(), company.id, Assets::Many(&numbers), notes).await?;
+    let notes = AuditNotes::read(&mut form);
+    let seqs = read_beside::<SeqsQuery>(&mut form, str::to_owned);
+    let (notes, seqs) = form.finish_with(notes.zip(seqs))?;
+    let done = verifications::request(
+        state.db(),
+        company.id,
+        Assets::Many(&seqs.seqs),
+        notes.notes.as_set().cloned(),
+    )
+    .await?;
     Ok(many(&company, &done))
 }
 
@@ -353,11 +385,17 @@ async fn verify_many(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
-    let numbers = seqs(&mut form);
-    let answer = answer(&mut form);
-    form.finish()?;
-    let done =
-        verifications::verify(state.db(), company.id, Assets::Many(&numbers), answer).await?;
+    let answer = AuditAnswer::read(&mut form);
+    let seqs = read_beside::<SeqsQuery>(&mut form, str::to_owned);
+    let user = read_beside::<UserQuery>(&mut form, str::to_owned);
+    let (answer, seqs, user) = form.finish_with((|| Some((answer?, seqs?, user?)))())?;
+    let done = verifications::verify(
+        state.db(),
+        company.id,
+        Assets::Many(&seqs.seqs),
+        answer.answer(user),
+    )
+    .await?;
     Ok(many(&company, &done))
 }
 
@@ -366,11 +404,17 @@ async fn cancel_many(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "audit");
-    let numbers = seqs(&mut form);
-    let user = user(&mut form);
-    form.finish()?;
-    let done = verifications::cancel(state.db(), company.id, Assets::Many(&numbers), user).await?;
+    let mut form = Form::new(&params, "");
+    let seqs = SeqsQuery::read(&mut form);
+    let user = UserQuery::read(&mut form);
+    let (seqs, user) = form.finish_with(seqs.zip(user))?;
+    let done = verifications::cancel(
+        state.db(),
+        company.id,
+        Assets::Many(&seqs.seqs),
+        user.user_id,
+    )
+    .await?;
     Ok(many(&company, &done))
 }
 
@@ -379,9 +423,7 @@ async fn status(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "audit");
-    let numbers = seqs(&mut form);
-    form.finish()?;
+    let numbers = SeqsQuery::parse(&params)?.seqs;
     let last = verifications::last(state.db(), company.id, &numbers).await?;
     Ok(views::Reply::of(&StatusJson {
         verification_status: last

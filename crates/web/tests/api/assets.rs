@@ -9,6 +9,7 @@ use serde_json::Value;
 both!(
     create_with_every_field_and_read_back,
     create_names_every_problem_and_writes_nothing,
+    fee_links_and_taxes_are_checked_together,
     numbers_are_shared_and_increase,
     update_keeps_clears_and_moves_taxes,
     list_pages_at_25_with_the_show_flags,
@@ -1183,4 +1184,69 @@ async fn custom_tax(app: &TestApp, name: &str) -> i64 {
     .into_body(StatusCode::OK)["custom_tax"]["id"]
         .as_i64()
         .unwrap()
+}
+
+async fn fee_links_and_taxes_are_checked_together(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await.to_string();
+    let links: Vec<String> = (0..6)
+        .map(|i| format!("https://example.com/{i}.pdf"))
+        .collect();
+    let res = app
+        .post(
+            "/assets.api",
+            &[
+                ("fixed_asset[name]", "Camera"),
+                ("fixed_asset[group_id]", group.as_str()),
+                ("fixed_asset[purchased_on]", "01/15/2026"),
+                ("fixed_asset[late_fee_attributes][kind]", "fortnight"),
+                ("fixed_asset[document_urls]", &links.join(",")),
+                ("custom_tax_ids_to_add", "[1,x]"),
+                ("fixed_asset[sub_group_id]", "-4"),
+            ],
+        )
+        .await;
+    let errors = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"].clone();
+    for field in [
+        "late_fee_attributes][kind",
+        "document_urls",
+        "custom_tax_ids_to_add",
+        "sub_group_id",
+    ] {
+        assert!(errors.get(field).is_some(), "{field} not named in {errors}");
+    }
+    assert!(
+        errors["late_fee_attributes][kind"][0]
+            .as_str()
+            .unwrap()
+            .contains("flat"),
+        "{errors}"
+    );
+    // A fee needs its amount, an amount its kind.
+    let res = app
+        .post(
+            "/assets.api",
+            &[
+                ("fixed_asset[name]", "Camera"),
+                ("fixed_asset[group_id]", group.as_str()),
+                ("fixed_asset[purchased_on]", "01/15/2026"),
+                ("fixed_asset[late_fee_attributes][kind]", "day"),
+            ],
+        )
+        .await;
+    res.expect_invalid("late_fee_attributes][amount");
+    let res = app
+        .post(
+            "/assets.api",
+            &[
+                ("fixed_asset[name]", "Camera"),
+                ("fixed_asset[group_id]", group.as_str()),
+                ("fixed_asset[purchased_on]", "01/15/2026"),
+                ("fixed_asset[late_fee_attributes][amount]", "5.00"),
+            ],
+        )
+        .await;
+    res.expect_invalid("late_fee_attributes][kind");
+    let list = app.get("/assets.api").await.into_body(StatusCode::OK);
+    assert_eq!(list["assets"].as_array().unwrap().len(), 0);
 }

@@ -17,6 +17,7 @@ both!(
     search_by_facet,
     stock_check_out_and_partial_check_in,
     stock_check_out_refusals,
+    an_order_names_every_problem_at_once,
     hundred_sales_from_ten_sell_ten,
     racing_transfers_both_ways_conserve_the_total,
     random_sequences_never_create_or_lose_a_unit,
@@ -1259,4 +1260,86 @@ async fn random_sequences_never_create_or_lose_a_unit(kind: Kind) {
             .sum();
         assert_eq!(listed, out);
     }
+}
+
+async fn an_order_names_every_problem_at_once(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let s = shop(&app).await;
+    let a = s.a.to_string();
+    let n = app
+        .stock_item(
+            "/stock_assets",
+            "XLR Cable",
+            s.group,
+            &[("stock_asset[location_id]", &a)],
+        )
+        .await;
+    app.add_stock("/stock_assets", n, 3, s.a).await;
+    // A movement inventory takes is no word of asset stock's; every other problem is
+    // named in the same 422.
+    let res = order(
+        &app,
+        "/stock_assets",
+        n,
+        &[
+            ("order_type", "New Sale"),
+            ("line_item[quantity]", "0"),
+            ("line_item[price]", "-1"),
+            ("user[id]", "ann"),
+            (
+                "remove_stock_values[override_conflicting_reservations]",
+                "maybe",
+            ),
+        ],
+    )
+    .await;
+    let errors = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"].clone();
+    for field in [
+        "order_type",
+        "quantity",
+        "price",
+        "user_id",
+        "override_conflicting_reservations",
+    ] {
+        assert!(errors.get(field).is_some(), "{field} not named in {errors}");
+    }
+    assert!(
+        errors["order_type"][0]
+            .as_str()
+            .unwrap()
+            .contains("Add Stock or checkout"),
+        "{errors}"
+    );
+    // A check-out without its member, with a due time but no day.
+    let res = order(
+        &app,
+        "/stock_assets",
+        n,
+        &[
+            ("order_type", "checkout"),
+            ("line_item[quantity]", "1"),
+            ("till_time", "25:00"),
+        ],
+    )
+    .await;
+    let errors = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"].clone();
+    for field in ["user_id", "till"] {
+        assert!(errors.get(field).is_some(), "{field} not named in {errors}");
+    }
+    // A transfer to where the units are, with a bad price and no quantity.
+    let res = app
+        .post(
+            &format!("/stock_assets/{n}/transfer_stock.api"),
+            &[
+                ("from_location", a.as_str()),
+                ("to_location", a.as_str()),
+                ("price", "abc"),
+            ],
+        )
+        .await;
+    let errors = res.into_body(StatusCode::UNPROCESSABLE_ENTITY)["errors"].clone();
+    for field in ["to_location", "price", "quantity"] {
+        assert!(errors.get(field).is_some(), "{field} not named in {errors}");
+    }
+    assert_eq!(item(&app, "/stock_assets", n).await["net_quantity"], 3);
 }

@@ -2,20 +2,21 @@
 //! they hold and held.
 
 use axum::extract::State;
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use domain::custom_field::Target;
 use domain::item::{AssetType, local_moment};
-use domain::wire::{parse_date, parse_time};
-use domain::{PageSize, Vocabulary};
+use domain::{Change, PageSize, Vocabulary};
 use store::checkouts::{self, Checkin, Checkout, MemberRef};
 use store::items;
 
-use super::{AssetJson, Shown, answer, answer_page, clock, today};
+use super::{AssetJson, ShowQuery, Shown, answer, answer_page, clock, today};
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
-use crate::form::{Form, parse_id};
+use crate::form::Form;
 use crate::ids::{Id, Number, kind};
+use crate::input::{Email, Input, PageQuery, RecordId, Scalar, TimeOfDay, read_beside};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -25,21 +26,12 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/{sequence_num}/checkout",
         put_or_patch(check_out),
         Doc::new("Check-out and check-in", "Check an available asset out to an active member (PUT or PATCH)")
-            .query(&[
-                ("user_id", "the member (wins over user_email)"),
-                ("user_email", "the member's e-mail"),
-                ("till", "due date (mm/dd/yyyy); none: no end"),
-                ("till_time", "due time hh:mm in the company's time zone (default 23:59)"),
-            ])
+            .params::<MemberQuery>()
+            .params::<DueQuery>()
+            .input::<CheckoutValues>()
             .form(
                 "checkout_values",
-                &[
-                    ("location_id", "where it goes"),
-                    ("comments", "text"),
-                    ("override_conflicting_reservations", "boolean, default false: check out over other members' approved reservations (they become removed)"),
-                    ("override_my_conflicting_reservations", "boolean, default true: over the member's own later reservations"),
-                    ("c_attr_vals][<field name>", "custom field values of the check-out"),
-                ],
+                &[("c_attr_vals][<field name>", "custom field values of the check-out")],
             )
             .returns("asset")
             .record::<AssetJson<'_>>(),
@@ -48,13 +40,10 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/{sequence_num}/checkin",
         put_or_patch(check_in),
         Doc::new("Check-out and check-in", "Check a checked-out asset in (PUT or PATCH)")
+            .input::<CheckinValues>()
             .form(
                 "checkin_values",
-                &[
-                    ("location_id", "where it is now"),
-                    ("comments", "text"),
-                    ("c_attr_vals][<field name>", "custom field values of the check-in"),
-                ],
+                &[("c_attr_vals][<field name>", "custom field values of the check-in")],
             )
             .returns("asset")
             .record::<AssetJson<'_>>(),
@@ -63,10 +52,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/{sequence_num}/extend_checkout",
         put_or_patch(extend),
         Doc::new("Check-out and check-in", "Move the due date of a check-out later (PUT or PATCH)")
-            .query(&[
-                ("till", "required: the new due date, later than now and than the check-out"),
-                ("till_time", "hh:mm, default 23:59"),
-            ])
+            .params::<DueQuery>()
             .returns("asset")
             .record::<AssetJson<'_>>(),
     )
@@ -74,10 +60,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/members/{id}/checked_out_items",
         get(checked_out_items).put_or_patch(checked_out_items),
         Doc::new("Members", "Items checked out to the member, 25 a page (GET, PUT or PATCH)")
-            .query(&[
-                ("item_type", "FixedAsset (fixed_assets), StockAsset, VolatileAsset or all (default)"),
-                ("page", "page number, default 1"),
-            ])
+            .params::<HeldQuery>()
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
     )
@@ -85,72 +68,73 @@ pub(super) fn routes(api: Api) -> Api {
         "/members/{id}/checkin_checkout_history",
         get(member_history),
         Doc::new("Members", "The member's check-outs of fixed assets (each with its check-in), oldest first, 25 a page")
-            .query(&[("page", "page number, default 1")])
+            .params::<PageQuery>()
             .returns_page("history")
             .record::<CheckoutJson<'_>>(),
     )
 }
 
-/// The due moment of `till` and `till_time` (see `moment_of`).
-pub(crate) fn due(
-    params: &Params,
-    tz: chrono_tz::Tz,
-    form: &mut Form<'_>,
-) -> Option<chrono::DateTime<chrono::Utc>> {
-    moment_of(
-        params,
-        [("till", "till"), ("till_time", "till_time")],
-        tz,
-        form,
-    )
+/// When a check-out is due back.
+#[derive(Input)]
+pub(crate) struct DueQuery {
+    /// The day it is due back (mm/dd/yyyy or yyyy-mm-dd), later than now; left out: no
+    /// end (an extension requires it).
+    till: Option<NaiveDate>,
+    /// The time it is due back that day, hh:mm in the company's time zone (default
+    /// 23:59); only with till.
+    #[input(format = TimeOfDay)]
+    till_time: Option<NaiveTime>,
 }
 
-/// The moment a date parameter and an optional time parameter (default the end of the
-/// day) name in the company's time zone, each given as (parameter, field the 422
-/// names); `None` when neither is sent or one is bad (the form says which).
-pub(crate) fn moment_of(
-    params: &Params,
-    [(date_key, date_field), (time_key, time_field)]: [(&str, &str); 2],
-    tz: chrono_tz::Tz,
-    form: &mut Form<'_>,
-) -> Option<chrono::DateTime<chrono::Utc>> {
-    let date = params.get(date_key);
-    let time = params.get(time_key);
-    let date = match date {
-        None if time.is_some() => {
-            form.error(
-                date_field,
-                format!("can't be blank when {time_field} is given"),
-            );
-            return None;
-        }
-        None => return None,
-        Some(raw) => match parse_date(raw) {
-            Ok(d) => d,
-            Err(problem) => {
-                form.error(date_field, problem.to_string());
-                return None;
-            }
-        },
-    };
-    let time = match time {
-        None => None,
-        Some(raw) => match parse_time(raw) {
-            Some(t) => Some(t),
-            None => {
-                form.error(
-                    time_field,
-                    format!("{raw:?} is not a time (hh:mm, 24-hour)"),
-                );
-                return None;
-            }
-        },
-    };
-    Some(local_moment(date, time, tz))
+/// The due moment `till` and `till_time` name in the zone `tz`, read beside the input
+/// of `form`: `Some(None)` when neither is sent, `None` on a problem (`form` names it).
+pub(crate) fn due(form: &mut Form<'_>, tz: chrono_tz::Tz) -> Option<Option<DateTime<Utc>>> {
+    let read = read_beside::<DueQuery>(form, str::to_owned);
+    let params = form.params();
+    if params.get("till").is_none() && params.get("till_time").is_some() {
+        form.error("till", "can't be blank when till_time is given");
+        return None;
+    }
+    let due = read?;
+    Some(due.till.map(|day| local_moment(day, due.till_time, tz)))
 }
 
-fn flag(form: &mut Form<'_>, field: &str, default: bool) -> bool {
-    form.boolean(field).unwrap_or(default)
+/// The member a fixed asset is checked out to: user_id or user_email.
+#[derive(Input)]
+struct MemberQuery {
+    /// The member's id (wins over user_email); an active member.
+    #[input(format = RecordId)]
+    user_id: Option<i64>,
+    /// The member's e-mail, when user_id is left out.
+    #[input(format = Email)]
+    user_email: Option<String>,
+}
+
+/// A check-out's own values.
+#[derive(Input)]
+#[input(resource = "checkout_values")]
+struct CheckoutValues {
+    /// The location the asset goes to (null: none).
+    #[input(format = RecordId)]
+    location_id: Change<i64>,
+    /// Text (null: none).
+    comments: Change<String>,
+    /// Check out over other members' approved reservations (they become removed);
+    /// default false.
+    override_conflicting_reservations: Option<bool>,
+    /// Check out over the member's own later reservations; default true.
+    override_my_conflicting_reservations: Option<bool>,
+}
+
+/// A check-in's own values.
+#[derive(Input)]
+#[input(resource = "checkin_values")]
+struct CheckinValues {
+    /// The location the asset is now (null: none).
+    #[input(format = RecordId)]
+    location_id: Change<i64>,
+    /// Text (null: none).
+    comments: Change<String>,
 }
 
 async fn check_out(
@@ -160,25 +144,18 @@ async fn check_out(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "checkout_values");
-    let member = match (params.get("user_id"), params.get("user_email")) {
-        (Some(raw), _) => match parse_id(raw) {
-            Some(id) => Some(MemberRef::Id(id)),
-            None => {
-                form.error("user_id", "must be a member id (a positive whole number)");
+    let input = CheckoutValues::read(&mut form);
+    let member = read_beside::<MemberQuery>(&mut form, str::to_owned).and_then(|m| {
+        match (m.user_id, m.user_email) {
+            (Some(id), _) => Some(MemberRef::Id(id)),
+            (None, Some(email)) => Some(MemberRef::Email(email)),
+            (None, None) => {
+                form.error("user_id", "can't be blank: give user_id or user_email");
                 None
             }
-        },
-        (None, Some(email)) => Some(MemberRef::Email(email.to_owned())),
-        (None, None) => {
-            form.error("user_id", "can't be blank: give user_id or user_email");
-            None
         }
-    };
-    let due = due(&params, tenant.0.time_zone, &mut form);
-    let location = form.id("location_id").as_set().copied();
-    let comments = form.text("comments").as_set().cloned();
-    let override_conflicting = flag(&mut form, "override_conflicting_reservations", false);
-    let override_mine = flag(&mut form, "override_my_conflicting_reservations", true);
+    });
+    let due = due(&mut form, tenant.0.time_zone);
     let values = attribute_values(
         &state,
         &tenant,
@@ -187,15 +164,15 @@ async fn check_out(
         Target::FixedAssets,
     )
     .await?;
-    form.finish()?;
+    let (input, member, due) = form.finish_with((|| Some((input?, member?, due?)))())?;
     let checkout = Checkout {
-        member: member.expect("reported by finish"),
+        member,
         due,
-        location,
-        comments,
+        location: input.location_id.as_set().copied(),
+        comments: input.comments.as_set().cloned(),
         values,
-        override_conflicting,
-        override_mine,
+        override_conflicting: input.override_conflicting_reservations.unwrap_or(false),
+        override_mine: input.override_my_conflicting_reservations.unwrap_or(true),
     };
     let view = checkouts::check_out(state.db(), tenant.0.id, number, checkout, &clock(&tenant))
         .await
@@ -211,7 +188,7 @@ pub(crate) async fn attribute_values(
     form: &mut Form<'_>,
     path: &str,
     target: Target,
-) -> Result<std::collections::BTreeMap<i64, domain::Change<String>>, ApiError> {
+) -> Result<std::collections::BTreeMap<i64, Change<String>>, ApiError> {
     let fields =
         custom_attributes::fields_for_input(state.db(), tenant.0.id, target, form, path).await?;
     Ok(custom_attributes::read(form, path, &fields, target))
@@ -224,8 +201,7 @@ async fn check_in(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "checkin_values");
-    let location = form.id("location_id").as_set().copied();
-    let comments = form.text("comments").as_set().cloned();
+    let input = CheckinValues::read(&mut form);
     let values = attribute_values(
         &state,
         &tenant,
@@ -234,10 +210,10 @@ async fn check_in(
         Target::FixedAssets,
     )
     .await?;
-    form.finish()?;
+    let input = form.finish_with(input)?;
     let checkin = Checkin {
-        location,
-        comments,
+        location: input.location_id.as_set().copied(),
+        comments: input.comments.as_set().cloned(),
         values,
     };
     let view = checkouts::check_in(state.db(), tenant.0.id, number, checkin, today(&tenant))
@@ -252,17 +228,64 @@ async fn extend(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "checkout_values");
-    let due = due(&params, tenant.0.time_zone, &mut form);
-    if due.is_none() && !form.has_errors_for("till") && !form.has_errors_for("till_time") {
+    let mut form = Form::new(&params, "");
+    let due = due(&mut form, tenant.0.time_zone);
+    if due == Some(None) {
         form.error("till", "can't be blank: the new due date");
     }
-    form.finish()?;
-    let due = due.expect("reported by finish");
+    let due = form.finish_with(due.flatten())?;
     let view = checkouts::extend(state.db(), tenant.0.id, number, due, &clock(&tenant))
         .await
         .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
+}
+
+/// The kinds of item a member's list shows: all (the default) or one, in any of its
+/// spellings (FixedAsset, fixed_assets, asset, StockAsset, asset stock, VolatileAsset,
+/// inventory, ...), case, spaces and underscores aside.
+struct HeldKind;
+
+impl Scalar for HeldKind {
+    /// `None`: every kind.
+    type Value = Option<AssetType>;
+
+    fn parse(raw: &str) -> Result<Option<AssetType>, String> {
+        match raw
+            .trim()
+            .to_ascii_lowercase()
+            .replace(['_', ' '], "")
+            .as_str()
+        {
+            "all" => Ok(None),
+            "fixedasset" | "fixedassets" | "asset" | "assets" => Ok(Some(AssetType::FixedAsset)),
+            "stockasset" | "stockassets" | "assetstock" => Ok(Some(AssetType::StockAsset)),
+            "volatileasset" | "volatileassets" | "inventory" => Ok(Some(AssetType::VolatileAsset)),
+            _ => Err(format!("must be one of {}, all", AssetType::names())),
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({
+            "type": "string",
+            "enum": [
+                "all", "FixedAsset", "fixed_assets", "StockAsset", "stock_assets",
+                "VolatileAsset", "volatile_assets", "inventory",
+            ],
+        })
+    }
+}
+
+/// The parameters of a member's checked-out items.
+#[derive(Input)]
+struct HeldQuery {
+    /// FixedAsset (also fixed_assets), StockAsset, VolatileAsset (also inventory) or all
+    /// (the default).
+    #[input(format = HeldKind)]
+    item_type: Option<Option<AssetType>>,
+    #[input(flatten)]
+    show: ShowQuery,
+    #[input(flatten)]
+    page: PageQuery,
 }
 
 async fn checked_out_items(
@@ -271,33 +294,15 @@ async fn checked_out_items(
     Id(member, _): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let kind = match params.get("item_type") {
-        None => None,
-        Some(raw) => match raw
-            .trim()
-            .to_ascii_lowercase()
-            .replace(['_', ' '], "")
-            .as_str()
-        {
-            "all" => None,
-            "fixedasset" | "fixedassets" | "asset" | "assets" => Some(AssetType::FixedAsset),
-            "stockasset" | "stockassets" | "assetstock" => Some(AssetType::StockAsset),
-            "volatileasset" | "volatileassets" | "inventory" => Some(AssetType::VolatileAsset),
-            _ => {
-                return Err(ApiError::field(
-                    "item_type",
-                    format!("must be one of {}, all", AssetType::names()),
-                ));
-            }
-        },
-    };
+    let query = HeldQuery::parse(&params)?;
+    let page = query.page.page(PageSize::DEFAULT);
+    let kind = query.item_type.flatten();
     store::members::find(state.db(), tenant.0.id, member).await?;
     let records =
         items::held_by(state.db(), tenant.0.id, member, kind, page, today(&tenant)).await?;
     let shown = Shown {
         item_type: true,
-        ..Shown::read(&params)?
+        ..query.show.shown()
     };
     answer_page(&state, &tenant.0, page, records, shown).await
 }
@@ -308,10 +313,10 @@ async fn member_history(
     Id(member, _): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = checkouts::member_history(state.db(), tenant.0.id, member, page).await?;
     let tz = tenant.0.time_zone;
-    let at = |m: Option<chrono::DateTime<chrono::Utc>>| m.map(|m| moment(m, tz));
+    let at = |m: Option<DateTime<Utc>>| m.map(|m| moment(m, tz));
     Ok(views::paged("history", page, &records, |c| CheckoutJson {
         id: c.id,
         sequence_num: c.sequence_num,

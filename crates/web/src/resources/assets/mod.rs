@@ -7,6 +7,8 @@ pub(crate) mod records;
 mod reservations;
 pub(crate) mod services;
 
+use std::marker::PhantomData;
+
 use chrono::Utc;
 use domain::Vocabulary;
 use domain::custom_field::Target;
@@ -22,7 +24,7 @@ use crate::api::Api;
 use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
-use crate::params::Params;
+use crate::input::{Input, PageQuery};
 use crate::views::{self, Object, moment};
 
 pub fn routes(api: Api) -> Api {
@@ -46,6 +48,8 @@ pub(crate) struct Family {
 /// A kind of item, for the handlers every kind shares.
 pub(crate) trait Kind: Send + Sync + 'static {
     const FAMILY: Family;
+    /// What a create of the kind reads (a fixed asset needs its purchase date).
+    type New: Input + Into<records::ItemRecord>;
 }
 
 pub(crate) struct Fixed;
@@ -53,6 +57,7 @@ pub(crate) struct Inventory;
 pub(crate) struct Stock;
 
 impl Kind for Fixed {
+    type New = records::NewFixedAsset;
     const FAMILY: Family = Family {
         kind: AssetType::FixedAsset,
         scope: "fixed_asset",
@@ -62,6 +67,7 @@ impl Kind for Fixed {
 }
 
 impl Kind for Inventory {
+    type New = records::NewStockItem;
     const FAMILY: Family = Family {
         kind: AssetType::VolatileAsset,
         scope: "volatile_asset",
@@ -71,6 +77,7 @@ impl Kind for Inventory {
 }
 
 impl Kind for Stock {
+    type New = records::NewStockItem;
     const FAMILY: Family = Family {
         kind: AssetType::StockAsset,
         scope: "stock_asset",
@@ -110,17 +117,6 @@ pub(crate) struct Shown {
 }
 
 impl Shown {
-    pub(crate) fn read(params: &Params) -> Result<Self, ApiError> {
-        Ok(Shown {
-            include_custom_fields: views::flag(params, "include_custom_fields")?,
-            document_urls: views::flag(params, "show_document_urls")?,
-            image_urls: views::flag(params, "show_image_urls")?,
-            document_details: views::flag(params, "show_document_details")?,
-            services_details: views::flag(params, "show_services_details")?,
-            item_type: false,
-        })
-    }
-
     /// Everything: what a create, update or action answers.
     pub(crate) fn all() -> Self {
         Shown {
@@ -134,18 +130,57 @@ impl Shown {
     }
 }
 
-pub(crate) const SHOW_FLAGS: &[(&str, &str)] = &[
-    (
-        "include_custom_fields",
-        "boolean: custom field values as top-level keys too",
-    ),
-    ("show_document_urls", "boolean: add document_urls"),
-    ("show_image_urls", "boolean: add image_urls"),
-    (
-        "show_document_details",
-        "boolean: add documents (url and file name of each)",
-    ),
-];
+/// Which optional parts of the assets a read shows.
+#[derive(Input)]
+pub(crate) struct ShowQuery {
+    /// Custom field values as top-level keys too (default false).
+    include_custom_fields: Option<bool>,
+    /// Add document_urls (default false).
+    show_document_urls: Option<bool>,
+    /// Add image_urls (default false).
+    show_image_urls: Option<bool>,
+    /// Add documents, the url and file name of each (default false).
+    show_document_details: Option<bool>,
+}
+
+impl ShowQuery {
+    pub(crate) fn shown(&self) -> Shown {
+        Shown {
+            include_custom_fields: self.include_custom_fields.unwrap_or(false),
+            document_urls: self.show_document_urls.unwrap_or(false),
+            image_urls: self.show_image_urls.unwrap_or(false),
+            document_details: self.show_document_details.unwrap_or(false),
+            services_details: false,
+            item_type: false,
+        }
+    }
+}
+
+/// The parameters of a page of assets.
+#[derive(Input)]
+pub(crate) struct AssetsQuery {
+    #[input(flatten)]
+    pub(crate) show: ShowQuery,
+    #[input(flatten)]
+    pub(crate) page: PageQuery,
+}
+
+/// `T`'s fields under the form name of the kind `K` (`fixed_asset[name]`,
+/// `volatile_asset[name]`, `stock_asset[name]`): the record handlers are one for
+/// every kind.
+pub(crate) struct Scoped<K, T>(pub(crate) T, PhantomData<K>);
+
+impl<K: Kind, T: Input> Input for Scoped<K, T> {
+    const RESOURCE: &'static str = K::FAMILY.scope;
+
+    fn read(form: &mut crate::form::Form<'_>) -> Option<Self> {
+        T::read(form).map(|t| Scoped(t, PhantomData))
+    }
+
+    fn document(fields: &mut Vec<crate::input::FieldDoc>) {
+        T::document(fields);
+    }
+}
 
 /// An amount of an item's as the contract writes money: a decimal string, or null.
 pub(crate) fn price(minor: Option<i64>) -> Option<String> {

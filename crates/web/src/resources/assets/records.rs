@@ -2,110 +2,329 @@
 //! GPS, history, search and filters.
 
 use axum::extract::State;
+use chrono::NaiveDate;
 use domain::asset_filter::AssetFilter;
-use domain::item::{MAX_DOCUMENTS, is_link, parse_coordinate};
+use domain::item::{AssetType, MAX_DOCUMENTS, is_link, parse_coordinate};
 use domain::money::Money;
 use domain::pricing::{LateFee, LateFeeKind};
 use domain::settings::ActivationLocation;
-use domain::wire::parse_date;
 use domain::{Change, Name, PageSize, Vocabulary};
 use store::items::{self, AssetInput, Rates, Reading, Retirement, Search};
 
-use super::{AssetJson, Fixed, Kind, Shown, answer, answer_page, clock, today};
+use super::{
+    AssetJson, AssetsQuery, Fixed, Kind, Scoped, ShowQuery, Shown, answer, answer_page, clock,
+    today,
+};
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::custom_attributes;
 use crate::error::ApiError;
-use crate::form::{Form, MAX_LIST_ENTRIES};
+use crate::form::{Form, MAX_LIST_ENTRIES, MAX_TEXT_CHARS, parse_id};
 use crate::ids::{Number, kind};
-use crate::params::Params;
+use crate::input::{
+    Amount, Format, IdList, Input, PageQuery, RecordId, Scalar, Shape, Word, read_beside,
+};
+use crate::params::{ListTooLong, Params};
 use crate::state::AppState;
 use crate::views;
 
-const FIELDS: &[(&str, &str)] = &[
-    ("name", "required, at least 3 characters"),
-    (
-        "group_id",
-        "required: the id of one of the company's groups",
-    ),
-    ("purchased_on", "required date (mm/dd/yyyy or yyyy-mm-dd)"),
-    ("sub_group_id", "a subgroup of the group; null clears"),
-    ("location_id", "a location of the company; null clears"),
-];
+/// The custom field values of an item: `cust_attr[<name>]` (a map whose keys are the
+/// company's field names, read by `custom_attributes`).
+pub(crate) const CUSTOM_VALUES: &[(&str, &str)] = &[(
+    "cust_attr[<custom field name>]",
+    "value of a custom field that applies to the kind of item",
+)];
 
-/// The fields of every kind of item besides name, group and purchase date.
-pub(crate) const ITEM_FIELDS: &[(&str, &str)] = &[
-    ("description", "text"),
-    ("manufacturer", "text"),
-    (
-        "product_model_number",
-        "text (rentrack extension; the product_model_number filter)",
-    ),
-    ("image_url", "an http(s) link"),
-    (
-        "identifier",
-        "text: the identification number (searched with @)",
-    ),
-    ("price", "purchase price, an amount such as 1200.00"),
-    (
-        "document_urls][",
-        "up to 5 http(s) links; the full new list on update",
-    ),
-    (
-        "rental_price_attributes][per_minute",
-        "rate per minute, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
-    ),
-    (
-        "rental_price_attributes][hourly",
-        "rate per hour, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
-    ),
-    (
-        "rental_price_attributes][daily",
-        "rate per day, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
-    ),
-    (
-        "rental_price_attributes][weekly",
-        "rate per week, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
-    ),
-    (
-        "rental_price_attributes][monthly",
-        "rate per month, an amount such as 25.00; optional (an asset without a rate is tracked, not rented)",
-    ),
-    (
-        "late_fee_attributes][kind",
-        "rentrack extension: the fee for a late return on an order, per minute, hour, day, week or month, or flat; null removes the fee",
-    ),
-    (
-        "late_fee_attributes][amount",
-        "the late fee per started unit (or the flat fee), an amount such as 5.00; required with kind",
-    ),
-];
+/// The fields every kind of item takes besides its name, group and purchase date.
+#[derive(Input)]
+pub(crate) struct ItemFields {
+    /// A subgroup of the group; null or 0 clears.
+    #[input(format = RecordId)]
+    sub_group_id: Change<i64>,
+    /// A location of the company; null or 0 clears. For inventory and asset stock,
+    /// where stock goes when a movement names none.
+    #[input(format = RecordId)]
+    location_id: Change<i64>,
+    description: Change<String>,
+    manufacturer: Change<String>,
+    /// A rentrack extension (the product_model_number filter).
+    product_model_number: Change<String>,
+    /// An http(s) link; null clears.
+    #[input(format = Link)]
+    image_url: Change<String>,
+    /// The identification number (searched with @).
+    identifier: Change<String>,
+    /// The purchase price, an amount such as 1200.00; null clears.
+    #[input(format = Amount)]
+    price: Change<i64>,
+    /// Up to 5 http(s) links; the full new list on update (sent empty: none).
+    #[input(format = DocumentUrls)]
+    document_urls: Option<Vec<String>>,
+    /// The rate per minute, an amount such as 25.00; null clears (an asset without a
+    /// rate is tracked, not rented).
+    #[input(format = Amount, rename = "rental_price_attributes][per_minute")]
+    per_minute: Change<i64>,
+    /// The rate per hour, as per_minute.
+    #[input(format = Amount, rename = "rental_price_attributes][hourly")]
+    hourly: Change<i64>,
+    /// The rate per day, as per_minute.
+    #[input(format = Amount, rename = "rental_price_attributes][daily")]
+    daily: Change<i64>,
+    /// The rate per week, as per_minute.
+    #[input(format = Amount, rename = "rental_price_attributes][weekly")]
+    weekly: Change<i64>,
+    /// The rate per month, as per_minute.
+    #[input(format = Amount, rename = "rental_price_attributes][monthly")]
+    monthly: Change<i64>,
+    /// A rentrack extension: the fee for a late return on an order, per started
+    /// minute, hour, day, week or month, or flat; null removes the fee. Sent with
+    /// amount.
+    #[input(format = Word<LateFeeKind>, rename = "late_fee_attributes][kind")]
+    late_fee_kind: Change<LateFeeKind>,
+    /// The late fee per started unit (or the flat fee), an amount such as 5.00; sent
+    /// with kind.
+    #[input(format = Amount, rename = "late_fee_attributes][amount")]
+    late_fee_amount: Change<i64>,
+}
 
-pub(crate) const TAXES: &[(&str, &str)] = &[
-    (
-        "cust_attr[<custom field name>]",
-        "value of a custom field that applies to the kind of item",
-    ),
-    (
-        "custom_tax_ids_to_add",
-        "custom tax ids, a comma list (also [1,2] or repeated [])",
-    ),
-    (
-        "custom_tax_ids_to_remove",
-        "custom tax ids, a comma list (update)",
-    ),
-];
+/// A new fixed asset.
+#[derive(Input)]
+pub(crate) struct NewFixedAsset {
+    /// At least 3 characters.
+    name: Name,
+    /// The id of one of the company's groups.
+    #[input(format = GroupId)]
+    group_id: i64,
+    /// The day it was bought (mm/dd/yyyy or yyyy-mm-dd).
+    purchased_on: NaiveDate,
+    #[input(flatten)]
+    fields: ItemFields,
+}
+
+/// A new inventory or asset stock item.
+#[derive(Input)]
+pub(crate) struct NewStockItem {
+    /// At least 3 characters.
+    name: Name,
+    /// The id of one of the company's groups.
+    #[input(format = GroupId)]
+    group_id: i64,
+    /// The day it was bought (mm/dd/yyyy or yyyy-mm-dd).
+    purchased_on: Option<NaiveDate>,
+    #[input(flatten)]
+    fields: ItemFields,
+}
+
+/// An item's changes: what is left out is kept.
+#[derive(Input)]
+pub(crate) struct ItemChanges {
+    /// At least 3 characters.
+    name: Option<Name>,
+    /// The id of one of the company's groups (every item has one).
+    #[input(format = GroupId)]
+    group_id: Option<i64>,
+    /// The day it was bought (mm/dd/yyyy or yyyy-mm-dd).
+    purchased_on: Option<NaiveDate>,
+    #[input(flatten)]
+    fields: ItemFields,
+}
+
+/// An item's record as read, whatever the kind and request.
+pub(crate) struct ItemRecord {
+    name: Option<Name>,
+    group_id: Option<i64>,
+    purchased_on: Option<NaiveDate>,
+    fields: ItemFields,
+}
+
+impl From<NewFixedAsset> for ItemRecord {
+    fn from(n: NewFixedAsset) -> Self {
+        ItemRecord {
+            name: Some(n.name),
+            group_id: Some(n.group_id),
+            purchased_on: Some(n.purchased_on),
+            fields: n.fields,
+        }
+    }
+}
+
+impl From<NewStockItem> for ItemRecord {
+    fn from(n: NewStockItem) -> Self {
+        ItemRecord {
+            name: Some(n.name),
+            group_id: Some(n.group_id),
+            purchased_on: n.purchased_on,
+            fields: n.fields,
+        }
+    }
+}
+
+impl From<ItemChanges> for ItemRecord {
+    fn from(c: ItemChanges) -> Self {
+        ItemRecord {
+            name: c.name,
+            group_id: c.group_id,
+            purchased_on: c.purchased_on,
+            fields: c.fields,
+        }
+    }
+}
+
+/// The custom taxes an item's write applies or takes off.
+#[derive(Input)]
+pub(crate) struct TaxChanges {
+    /// Custom taxes to apply: their ids, repeated, a comma list or [1,2].
+    #[input(format = TaxIds)]
+    custom_tax_ids_to_add: Option<Vec<i64>>,
+    /// Custom taxes to take off (update), as custom_tax_ids_to_add.
+    #[input(format = TaxIds)]
+    custom_tax_ids_to_remove: Option<Vec<i64>>,
+}
+
+/// A group id: every item has a group, so null and 0 are refused.
+struct GroupId;
+
+impl Scalar for GroupId {
+    type Value = i64;
+
+    fn parse(raw: &str) -> Result<i64, String> {
+        match raw.trim() {
+            "null" | "0" => Err("can't be blank: every asset belongs to a group".to_owned()),
+            _ => RecordId::parse(raw),
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        <RecordId as Scalar>::schema()
+    }
+}
+
+/// An http(s) link of at most 2000 characters, without spaces.
+struct Link;
+
+impl Scalar for Link {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        if is_link(raw) && raw.chars().count() <= MAX_TEXT_CHARS {
+            Ok(raw.to_owned())
+        } else {
+            Err("must be an http(s) link".to_owned())
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        link_schema()
+    }
+}
+
+fn link_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "string",
+        "pattern": r"^[Hh][Tt][Tt][Pp](?:[Ss]://\S+|://\S{2,})$",
+        "maxLength": MAX_TEXT_CHARS,
+    })
+}
+
+/// Up to [`MAX_DOCUMENTS`] http(s) links, repeated or a comma list.
+struct DocumentUrls;
+
+impl Format for DocumentUrls {
+    type Value = Vec<String>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<String>, String>> {
+        if !params.contains(path) {
+            return None;
+        }
+        let urls = match params.list(path, MAX_LIST_ENTRIES) {
+            Ok(urls) => urls,
+            Err(too_long) => return Some(Err(too_long.to_string())),
+        };
+        if urls.len() > MAX_DOCUMENTS {
+            return Some(Err(format!(
+                "can hold at most {MAX_DOCUMENTS} links, not {}",
+                urls.len()
+            )));
+        }
+        let bad: Vec<String> = urls
+            .iter()
+            .filter(|url| Link::parse(url).is_err())
+            .map(|url| format!("{url:?}"))
+            .collect();
+        Some(if bad.is_empty() {
+            Ok(urls)
+        } else {
+            Err(format!("{} is not an http(s) link", bad.join(", ")))
+        })
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({
+            "type": "array",
+            "items": link_schema(),
+            "maxItems": MAX_DOCUMENTS,
+        })
+    }
+}
+
+/// Custom tax ids: repeated (`x[]=1&x[]=2`), a comma list (`x=1,2`) or one comma list
+/// in brackets (`x=[1,2]`); repeats dropped.
+struct TaxIds;
+
+impl Format for TaxIds {
+    type Value = Vec<i64>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
+        let inner = params
+            .get(path)
+            .and_then(|v| v.trim().strip_prefix('['))
+            .and_then(|v| v.strip_suffix(']'));
+        let Some(inner) = inner else {
+            return IdList::read(params, path);
+        };
+        let raws: Vec<&str> = inner
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        if let Err(too_long) = ListTooLong::check(raws.len(), MAX_LIST_ENTRIES) {
+            return Some(Err(too_long.to_string()));
+        }
+        let mut ids: Vec<i64> = Vec::with_capacity(raws.len());
+        let mut bad = Vec::new();
+        for raw in raws {
+            match parse_id(raw) {
+                Some(id) if !ids.contains(&id) => ids.push(id),
+                Some(_) => {}
+                None => bad.push(format!("{raw:?}")),
+            }
+        }
+        Some(if bad.is_empty() {
+            Ok(ids)
+        } else {
+            Err(format!(
+                "must hold custom tax ids (positive whole numbers), not {}",
+                bad.join(", ")
+            ))
+        })
+    }
+
+    fn schema() -> serde_json::Value {
+        IdList::schema()
+    }
+}
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
         "/assets",
         get(list::<Fixed>).post(create::<Fixed>),
         Doc::new("Fixed assets", "List fixed assets, 25 a page (GET), or create one (POST)")
-            .form("fixed_asset", FIELDS)
-            .form("fixed_asset", ITEM_FIELDS)
-            .query(TAXES)
-            .query(super::SHOW_FLAGS)
-            .query(&[("page", "page number, default 1")])
+            .input::<Scoped<Fixed, NewFixedAsset>>()
+            .input::<TaxChanges>()
+            .query(CUSTOM_VALUES)
+            .params::<AssetsQuery>()
             .returns("asset")
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
@@ -119,11 +338,10 @@ pub(super) fn routes(api: Api) -> Api {
             "Fixed assets",
             "Asset details (GET, any kind of item), update (PUT or PATCH; fields left out are kept), delete (refused while checked out or reserved)",
         )
-        .form("fixed_asset", FIELDS)
-        .form("fixed_asset", ITEM_FIELDS)
-        .query(TAXES)
-        .query(super::SHOW_FLAGS)
-        .query(&[("show_services_details", "boolean: add services, the asset's latest 25 (newest first; /assets/<n>/services.api has them all)")])
+        .input::<Scoped<Fixed, ItemChanges>>()
+        .input::<TaxChanges>()
+        .query(CUSTOM_VALUES)
+        .params::<DetailsQuery>()
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -131,14 +349,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/{sequence_num}/retire",
         put_or_patch(retire),
         Doc::new("Fixed assets", "Retire an available fixed asset, or asset stock with no unit checked out (PUT or PATCH); its pending and approved reservations become removed. Inventory does not retire (409)")
-            .form(
-                "fixed_asset",
-                &[
-                    ("retired_on", "required date"),
-                    ("retire_reason_id", "required: a retire reason of the company"),
-                    ("salvage_value", "an amount"),
-                ],
-            )
+            .input::<RetireInput>()
             .returns("asset")
             .record::<AssetJson<'_>>(),
     )
@@ -149,7 +360,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Fixed assets",
             "Bring a retired fixed asset or asset stock back (PUT or PATCH); a location as the company setting retired_asset_activation_location says",
         )
-        .form("fixed_asset", &[("location_id", "a location of the company")])
+        .input::<ActivateInput>()
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -157,11 +368,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/{sequence_num}/gps_coordinates",
         put_or_patch(gps),
         Doc::new("Fixed assets", "Record a GPS reading (PUT or PATCH); kept as a history, the latest on the asset")
-            .query(&[
-                ("latitude", "required, -90 to 90"),
-                ("longitude", "required, -180 to 180"),
-                ("gps_asset_id", "text: the tracker's id"),
-            ])
+            .params::<GpsQuery>()
             .returns("asset")
             .record::<AssetJson<'_>>(),
     )
@@ -169,7 +376,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/{sequence_num}/history_paginate",
         get(history),
         Doc::new("Fixed assets", "The asset's history, newest first, 5 a page")
-            .query(&[("page", "page number, default 1")])
+            .params::<PageQuery>()
             .returns_page("history")
             .record::<super::HistoryEntryJson>(),
     )
@@ -177,14 +384,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/filter",
         get(filter::<Fixed>),
         Doc::new("Fixed assets", "Fixed assets by status (see docs/api.md for each status and its filter_param_val), 25 a page")
-            .query(&[
-                ("status", "required: one of the statuses in docs/api.md, or custom_filter_<id>"),
-                ("filter_param_val", "the status's value"),
-                ("sub_group_param_val", "with status=group: a subgroup id"),
-                ("assets_type", "fixed_assets (required with a custom filter)"),
-                ("page", "page number, default 1"),
-            ])
-            .query(super::SHOW_FLAGS)
+            .params::<FilterQuery>()
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
     )
@@ -192,82 +392,248 @@ pub(super) fn routes(api: Api) -> Api {
         "/search",
         get(search),
         Doc::new("Fixed assets", "Search items of one kind by name (every word); #n the asset number, @x the identification number; 25 a page")
-            .query(&[
-                ("search", "required: the text"),
-                ("facet", "FixedAsset (the default), VolatileAsset (inventory) or StockAsset"),
-                ("page", "page number, default 1"),
-            ])
-            .query(super::SHOW_FLAGS)
+            .params::<SearchQuery>()
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
     )
 }
 
-/// `late_fee_attributes][kind` and `][amount`: both to set the fee, `kind=null` to
-/// remove it.
-fn late_fee(form: &mut Form<'_>) -> Change<LateFee> {
-    let (kind_field, amount_field) = ("late_fee_attributes][kind", "late_fee_attributes][amount");
-    let kind = match form.text(kind_field) {
-        Change::Set(raw) => match LateFeeKind::parse(&raw) {
-            Some(k) => Change::Set(k),
-            None => {
-                form.error(
-                    kind_field,
-                    format!("must be one of {}, not {raw:?}", LateFeeKind::names()),
-                );
-                return Change::Keep;
+/// The parameters of an item's details.
+#[derive(Input)]
+pub(crate) struct DetailsQuery {
+    #[input(flatten)]
+    show: ShowQuery,
+    /// Add services, the asset's latest 25, newest first (default false;
+    /// /assets/<n>/services.api has them all).
+    show_services_details: Option<bool>,
+}
+
+/// A retirement.
+#[derive(Input)]
+#[input(resource = "fixed_asset")]
+struct RetireInput {
+    /// The day it was retired (mm/dd/yyyy or yyyy-mm-dd).
+    retired_on: NaiveDate,
+    /// A retire reason of the company.
+    #[input(format = RecordId)]
+    retire_reason_id: i64,
+    /// What it is still worth, an amount such as 120.00 (null: none).
+    #[input(format = Amount)]
+    salvage_value: Change<i64>,
+}
+
+/// Where a retired item comes back.
+#[derive(Input)]
+#[input(resource = "fixed_asset")]
+struct ActivateInput {
+    /// A location of the company; required when the company setting
+    /// retired_asset_activation_location says so (null: none).
+    #[input(format = RecordId)]
+    location_id: Change<i64>,
+}
+
+/// A coordinate: a decimal of at most 10 places between -`MAX` and `MAX`, kept as
+/// sent (normalized).
+struct Coordinate<const MAX: u32>;
+
+impl<const MAX: u32> Scalar for Coordinate<MAX> {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        parse_coordinate(raw, MAX)
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({
+            "type": "string",
+            "pattern": if MAX == 90 {
+                r"^\s*-?(?:90(?:\.0{1,10})?|[1-8]?\d(?:\.\d{1,10})?)\s*$"
+            } else {
+                r"^\s*-?(?:180(?:\.0{1,10})?|(?:1[0-7]|[1-9])?\d(?:\.\d{1,10})?)\s*$"
+            },
+            "description": format!("A decimal between -{MAX} and {MAX}, at most 10 decimal places"),
+        })
+    }
+}
+
+/// Text of at most 255 characters.
+struct Tag;
+
+impl Scalar for Tag {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        if raw.chars().count() > Name::MAX_CHARS {
+            Err(format!(
+                "is too long (maximum is {} characters)",
+                Name::MAX_CHARS
+            ))
+        } else {
+            Ok(raw.to_owned())
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "string", "maxLength": Name::MAX_CHARS})
+    }
+}
+
+/// A GPS reading.
+#[derive(Input)]
+struct GpsQuery {
+    /// -90 to 90, a decimal such as 52.5200.
+    #[input(format = Coordinate<90>)]
+    latitude: String,
+    /// -180 to 180.
+    #[input(format = Coordinate<180>)]
+    longitude: String,
+    /// The tracker's id, text of at most 255 characters.
+    #[input(format = Tag)]
+    gps_asset_id: Option<String>,
+}
+
+/// A filter's `status`: one of the statuses docs/api.md lists for the kind of item, or
+/// custom_filter_<id>.
+struct FilterStatus;
+
+impl Scalar for FilterStatus {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        String::parse(raw)
+    }
+
+    fn schema() -> serde_json::Value {
+        <String as Scalar>::schema()
+    }
+
+    fn blank() -> String {
+        format!(
+            "can't be blank: one of {}",
+            domain::asset_filter::STATUSES.join(", ")
+        )
+    }
+}
+
+/// The parameters of a filter of items.
+#[derive(Input)]
+#[expect(
+    dead_code,
+    reason = "status, its values and assets_type are checked here for their form; `filter` reads them for the kind of item, whatever else failed"
+)]
+pub(crate) struct FilterQuery {
+    /// One of the statuses docs/api.md lists for the kind of item, or
+    /// custom_filter_<id>.
+    #[input(format = FilterStatus)]
+    status: String,
+    /// The status's value: a group, location or member id; start,end for
+    /// quantity_range; a day or start~end for update_time.
+    filter_param_val: Option<String>,
+    /// With status=group: a subgroup id.
+    sub_group_param_val: Option<String>,
+    /// The kind of item of the path: fixed_assets, volatile_assets or stock_assets
+    /// (required with a custom filter).
+    assets_type: Option<String>,
+    #[input(flatten)]
+    show: ShowQuery,
+    #[input(flatten)]
+    page: PageQuery,
+}
+
+/// `facet`: the kind of item searched, FixedAsset, VolatileAsset or StockAsset.
+struct Facet;
+
+impl Scalar for Facet {
+    type Value = AssetType;
+
+    fn parse(raw: &str) -> Result<AssetType, String> {
+        AssetType::parse(raw.trim())
+            .ok_or_else(|| format!("must be one of {}, not {raw:?}", AssetType::names()))
+    }
+
+    fn schema() -> serde_json::Value {
+        let words: Vec<&str> = AssetType::ALL.iter().map(|t| t.as_str()).collect();
+        serde_json::json!({"type": "string", "enum": words})
+    }
+}
+
+/// What a search looks for: `#n` the item number, `@x` the identification number,
+/// else every word in the name; at most 255 characters.
+struct SearchText;
+
+impl Scalar for SearchText {
+    type Value = Search;
+
+    fn parse(raw: &str) -> Result<Search, String> {
+        let text = Tag::parse(raw)?;
+        Ok(if let Some(n) = text.strip_prefix('#') {
+            match n.trim().parse::<i64>() {
+                Ok(n) if n > 0 => Search::Number(n),
+                _ => return Err("#: must be followed by an asset number".to_owned()),
             }
-        },
-        Change::Clear => Change::Clear,
-        Change::Keep => Change::Keep,
-    };
-    let amount = amount(form, amount_field);
+        } else if let Some(id) = text.strip_prefix('@') {
+            Search::Identifier(id.trim().to_owned())
+        } else {
+            Search::Name(text)
+        })
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({
+            "type": "string",
+            "maxLength": Name::MAX_CHARS,
+            "pattern": r"^(?:[^#][\s\S]*|#\s*\+?0*[1-9]\d{0,17}\s*)?$",
+        })
+    }
+}
+
+/// The parameters of a search.
+#[derive(Input)]
+struct SearchQuery {
+    /// The text: every word of the name; #n the asset number; @x the identification
+    /// number.
+    #[input(format = SearchText)]
+    search: Search,
+    /// The kind of item: FixedAsset (the default), VolatileAsset (inventory) or
+    /// StockAsset.
+    #[input(format = Facet)]
+    facet: Option<AssetType>,
+    #[input(flatten)]
+    show: ShowQuery,
+    #[input(flatten)]
+    page: PageQuery,
+}
+
+/// `late_fee_attributes][kind` and `][amount` go together: both set the fee, a kind
+/// of `null` removes it (whatever else failed).
+fn check_late_fee(form: &mut Form<'_>) {
+    let (kind_field, amount_field) = ("late_fee_attributes][kind", "late_fee_attributes][amount");
+    let params = form.params();
+    let kind = params.get(&form.path(kind_field));
+    let amount = params.get(&form.path(amount_field));
+    let amount_set = amount.is_some_and(|a| a != "null");
     match (kind, amount) {
+        (Some("null"), _) | (None, None) => {}
+        (Some(_), _) if !amount_set => {
+            if !form.has_errors_for(kind_field) {
+                form.error(amount_field, "can't be blank: give the fee with its kind");
+            }
+        }
+        (Some(_), _) => {}
+        (None, Some(_)) => form.error(kind_field, "can't be blank: give the kind with the fee"),
+    }
+}
+
+/// The late fee of the fields read: set with both, removed by a kind of `null`.
+fn late_fee(fields: &ItemFields) -> Change<LateFee> {
+    match (&fields.late_fee_kind, &fields.late_fee_amount) {
         (Change::Set(kind), Change::Set(minor)) => Change::Set(LateFee {
-            kind,
-            amount: Money::from_minor(minor),
+            kind: *kind,
+            amount: Money::from_minor(*minor),
         }),
         (Change::Clear, _) => Change::Clear,
-        (Change::Keep, Change::Keep) => Change::Keep,
-        (Change::Set(_), _) => {
-            form.error(amount_field, "can't be blank: give the fee with its kind");
-            Change::Keep
-        }
-        (Change::Keep, _) => {
-            form.error(kind_field, "can't be blank: give the kind with the fee");
-            Change::Keep
-        }
-    }
-}
-
-pub(crate) fn amount(form: &mut Form<'_>, field: &str) -> Change<i64> {
-    match form.text(field) {
-        Change::Set(raw) => match Money::parse(&raw) {
-            Ok(m) => Change::Set(m.minor()),
-            Err(problem) => {
-                form.error(field, problem);
-                Change::Keep
-            }
-        },
-        Change::Clear => Change::Clear,
-        Change::Keep => Change::Keep,
-    }
-}
-
-fn date(form: &mut Form<'_>, field: &str, required: bool) -> Option<chrono::NaiveDate> {
-    match form.text(field) {
-        Change::Set(raw) => match parse_date(&raw) {
-            Ok(d) => Some(d),
-            Err(problem) => {
-                form.error(field, problem.to_string());
-                None
-            }
-        },
-        _ if required => {
-            form.error(field, "can't be blank");
-            None
-        }
-        _ => None,
+        // The other pairs are refused by `check_late_fee`.
+        _ => Change::Keep,
     }
 }
 
@@ -287,93 +653,42 @@ async fn read_input<K: Kind>(
         ATTRIBUTES,
     )
     .await?;
-    let name = if creating {
-        form.name("name", Name::parse)
+    let record: Option<ItemRecord> = if creating {
+        K::New::read(&mut form).map(Into::into)
     } else {
-        form.optional_name("name", Name::parse)
+        ItemChanges::read(&mut form).map(Into::into)
     };
-    let group_id = if creating {
-        form.required_id("group_id")
-    } else {
-        match form.id("group_id") {
-            Change::Set(g) => Some(g),
-            Change::Clear => {
-                form.error("group_id", "can't be blank: every asset belongs to a group");
-                None
-            }
-            Change::Keep => None,
-        }
-    };
-    let purchased_on = date(
-        &mut form,
-        "purchased_on",
-        creating && family.kind == domain::item::AssetType::FixedAsset,
-    );
-    let image_url = form.text("image_url");
-    if let Change::Set(url) = &image_url
-        && !is_link(url)
-    {
-        form.error("image_url", "must be an http(s) link");
-    }
-    let documents = format!("{}[document_urls]", family.scope);
-    let document_urls = if params.contains(&documents) {
-        let urls = params
-            .list(&documents, MAX_LIST_ENTRIES)
-            .unwrap_or_default();
-        if urls.len() > MAX_DOCUMENTS {
-            form.error(
-                "document_urls",
-                format!("can hold at most {MAX_DOCUMENTS} links, not {}", urls.len()),
-            );
-        }
-        for url in &urls {
-            if !is_link(url) || url.chars().count() > crate::form::MAX_TEXT_CHARS {
-                form.error("document_urls", format!("{url:?} is not an http(s) link"));
-            }
-        }
-        Some(urls)
-    } else {
-        None
-    };
-    let rates = Rates {
-        per_minute: amount(&mut form, "rental_price_attributes][per_minute"),
-        hourly: amount(&mut form, "rental_price_attributes][hourly"),
-        daily: amount(&mut form, "rental_price_attributes][daily"),
-        weekly: amount(&mut form, "rental_price_attributes][weekly"),
-        monthly: amount(&mut form, "rental_price_attributes][monthly"),
-    };
-    let late_fee = late_fee(&mut form);
-    let custom_tax_ids_to_add = form.bracketed_ids_at(
-        "custom_tax_ids_to_add",
-        "custom_tax_ids_to_add",
-        "custom tax ids",
-    );
-    let custom_tax_ids_to_remove = form.bracketed_ids_at(
-        "custom_tax_ids_to_remove",
-        "custom_tax_ids_to_remove",
-        "custom tax ids",
-    );
-    let input = AssetInput {
-        name,
-        group_id,
-        purchased_on,
-        sub_group_id: form.id("sub_group_id"),
-        location_id: form.id("location_id"),
-        description: form.text("description"),
-        manufacturer: form.text("manufacturer"),
-        product_model_number: form.text("product_model_number"),
-        image_url,
-        identifier: form.text("identifier"),
-        price: amount(&mut form, "price"),
-        document_urls,
-        rates,
+    check_late_fee(&mut form);
+    let taxes = read_beside::<TaxChanges>(&mut form, str::to_owned);
+    let custom_attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, family.target);
+    let (record, taxes) = form.finish_with(record.zip(taxes))?;
+    let late_fee = late_fee(&record.fields);
+    let f = record.fields;
+    Ok(AssetInput {
+        name: record.name,
+        group_id: record.group_id,
+        purchased_on: record.purchased_on,
+        sub_group_id: f.sub_group_id,
+        location_id: f.location_id,
+        description: f.description,
+        manufacturer: f.manufacturer,
+        product_model_number: f.product_model_number,
+        image_url: f.image_url,
+        identifier: f.identifier,
+        price: f.price,
+        document_urls: f.document_urls,
+        rates: Rates {
+            per_minute: f.per_minute,
+            hourly: f.hourly,
+            daily: f.daily,
+            weekly: f.weekly,
+            monthly: f.monthly,
+        },
         late_fee,
-        custom_attributes: custom_attributes::read(&mut form, ATTRIBUTES, &fields, family.target),
-        custom_tax_ids_to_add,
-        custom_tax_ids_to_remove,
-    };
-    form.finish()?;
-    Ok(input)
+        custom_attributes,
+        custom_tax_ids_to_add: taxes.custom_tax_ids_to_add.unwrap_or_default(),
+        custom_tax_ids_to_remove: taxes.custom_tax_ids_to_remove.unwrap_or_default(),
+    })
 }
 
 /// Custom field values of items come as `cust_attr[<name>]`.
@@ -401,8 +716,8 @@ pub(crate) async fn list<K: Kind>(
     tenant: Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let shown = Shown::read(&params)?;
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let query = AssetsQuery::parse(&params)?;
+    let (shown, page) = (query.show.shown(), query.page.page(PageSize::DEFAULT));
     let records = items::list(
         state.db(),
         tenant.0.id,
@@ -422,13 +737,17 @@ pub(crate) async fn details<K: Kind>(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let shown = Shown::read(&params)?;
+    let query = DetailsQuery::parse(&params)?;
+    let shown = Shown {
+        services_details: query.show_services_details.unwrap_or(false),
+        ..query.show.shown()
+    };
     let view = items::find(state.db(), tenant.0.id, number, today(&tenant))
         .await
         .map_err(ApiError::from_item)?;
     let kind = K::FAMILY.kind;
-    if let Some(asset_type) = domain::item::AssetType::parse(&view.item.asset_type)
-        && kind != domain::item::AssetType::FixedAsset
+    if let Some(asset_type) = AssetType::parse(&view.item.asset_type)
+        && kind != AssetType::FixedAsset
         && asset_type != kind
     {
         return Err(ApiError::from_item_read(store::StoreError::Conflict(
@@ -494,18 +813,11 @@ async fn retire(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "fixed_asset");
-    let retired_on = date(&mut form, "retired_on", true);
-    let reason = form.required_id("retire_reason_id");
-    let salvage = amount(&mut form, "salvage_value");
-    form.finish()?;
-    let (Some(retired_on), Some(reason)) = (retired_on, reason) else {
-        unreachable!("reported by finish");
-    };
+    let input = RetireInput::parse(&params)?;
     let retirement = Retirement {
-        retired_on,
-        reason,
-        salvage_value: salvage.as_set().copied(),
+        retired_on: input.retired_on,
+        reason: input.retire_reason_id,
+        salvage_value: input.salvage_value.as_set().copied(),
     };
     let view = items::retire(state.db(), tenant.0.id, number, retirement, &clock(&tenant))
         .await
@@ -520,9 +832,9 @@ async fn activate(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "fixed_asset");
-    let location = form.id("location_id").as_set().copied();
+    let input = ActivateInput::read(&mut form);
     if tenant.0.retired_activation_location == ActivationLocation::Required
-        && location.is_none()
+        && form.peek::<RecordId>("location_id").is_none()
         && !form.has_errors_for("location_id")
     {
         form.error(
@@ -530,7 +842,7 @@ async fn activate(
             "can't be blank: this company requires a location to activate a retired asset (company setting retired_asset_activation_location)",
         );
     }
-    form.finish()?;
+    let location = form.finish_with(input)?.location_id.as_set().copied();
     let view = items::activate(state.db(), tenant.0.id, number, location, today(&tenant))
         .await
         .map_err(ApiError::from_item)?;
@@ -543,31 +855,11 @@ async fn gps(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut errors = store::FieldErrors::new();
-    let mut coordinate = |name: &str, max: u32| match params.get(name) {
-        None => {
-            errors.insert(name.into(), vec!["can't be blank".into()]);
-            None
-        }
-        Some(raw) => parse_coordinate(raw, max)
-            .map_err(|p| errors.insert(name.into(), vec![p]))
-            .ok(),
-    };
-    let latitude = coordinate("latitude", 90);
-    let longitude = coordinate("longitude", 180);
-    let gps_asset_id = params.get("gps_asset_id").map(str::to_owned);
-    if gps_asset_id
-        .as_ref()
-        .is_some_and(|g| g.chars().count() > Name::MAX_CHARS)
-    {
-        errors.insert(
-            "gps_asset_id".into(),
-            vec!["is too long (maximum is 255 characters)".into()],
-        );
-    }
-    let (Some(latitude), Some(longitude), true) = (latitude, longitude, errors.is_empty()) else {
-        return Err(ApiError::Invalid(errors));
-    };
+    let GpsQuery {
+        latitude,
+        longitude,
+        gps_asset_id,
+    } = GpsQuery::parse(&params)?;
     let reading = Reading {
         latitude,
         longitude,
@@ -585,7 +877,7 @@ pub(crate) async fn history(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize(5))?;
+    let page = PageQuery::parse(&params)?.page(PageSize(5));
     let entries = items::history_page(state.db(), tenant.0.id, number, page)
         .await
         .map_err(ApiError::from_item)?;
@@ -600,46 +892,39 @@ pub(crate) async fn filter<K: Kind>(
     tenant: Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let shown = Shown::read(&params)?;
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let Some(status) = params.get("status") else {
-        return Err(ApiError::field(
-            "status",
-            format!(
-                "can't be blank: one of {}",
-                domain::asset_filter::STATUSES.join(", ")
-            ),
-        ));
-    };
     let family = K::FAMILY;
-    let filter = AssetFilter::parse_for(
-        family.kind,
-        status,
-        params.get("filter_param_val"),
-        params.get("sub_group_param_val"),
-    )
-    .map_err(|e| ApiError::field(e.field, e.problem))?;
+    let mut form = Form::new(&params, "");
+    let query = FilterQuery::read(&mut form);
+    // The status and its values are read for the kind of item, whatever else failed.
+    let filter = form.peek::<FilterStatus>("status").and_then(|status| {
+        AssetFilter::parse_for(
+            family.kind,
+            &status,
+            params.get("filter_param_val"),
+            params.get("sub_group_param_val"),
+        )
+        .map_err(|e| form.error(e.field, e.problem))
+        .ok()
+    });
     match (params.get("assets_type"), &filter) {
-        (None, AssetFilter::Custom(_)) => {
-            return Err(ApiError::field(
-                "assets_type",
-                format!(
-                    "can't be blank with a custom filter: {}",
-                    family.assets_type
-                ),
-            ));
-        }
-        (Some(t), _) if t != family.assets_type => {
-            return Err(ApiError::field(
-                "assets_type",
-                format!(
-                    "must be {} here (each kind of item has its own filter endpoint: /assets, /inventory, /stock_assets)",
-                    family.assets_type
-                ),
-            ));
-        }
+        (None, Some(AssetFilter::Custom(_))) => form.error(
+            "assets_type",
+            format!(
+                "can't be blank with a custom filter: {}",
+                family.assets_type
+            ),
+        ),
+        (Some(t), _) if t != family.assets_type => form.error(
+            "assets_type",
+            format!(
+                "must be {} here (each kind of item has its own filter endpoint: /assets, /inventory, /stock_assets)",
+                family.assets_type
+            ),
+        ),
         _ => {}
     }
+    let (query, filter) = form.finish_with(query.zip(filter))?;
+    let page = query.page.page(PageSize::DEFAULT);
     let records = items::filter(
         state.db(),
         tenant.0.id,
@@ -649,7 +934,7 @@ pub(crate) async fn filter<K: Kind>(
         &clock(&tenant),
     )
     .await?;
-    answer_page(&state, &tenant.0, page, records, shown).await
+    answer_page(&state, &tenant.0, page, records, query.show.shown()).await
 }
 
 async fn search(
@@ -657,45 +942,17 @@ async fn search(
     tenant: Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let shown = Shown::read(&params)?;
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let kind = match params.get("facet") {
-        None => domain::item::AssetType::FixedAsset,
-        Some(raw) => domain::item::AssetType::parse(raw.trim()).ok_or_else(|| {
-            ApiError::field(
-                "facet",
-                format!(
-                    "must be one of {}, not {raw:?}",
-                    domain::item::AssetType::names()
-                ),
-            )
-        })?,
-    };
-    let Some(text) = params.get("search") else {
-        return Err(ApiError::field("search", "can't be blank"));
-    };
-    if text.chars().count() > Name::MAX_CHARS {
-        return Err(ApiError::field(
-            "search",
-            "is too long (maximum is 255 characters)",
-        ));
-    }
-    let query = if let Some(n) = text.strip_prefix('#') {
-        match n.trim().parse::<i64>() {
-            Ok(n) if n > 0 => Search::Number(n),
-            _ => {
-                return Err(ApiError::field(
-                    "search",
-                    "#: must be followed by an asset number",
-                ));
-            }
-        }
-    } else if let Some(id) = text.strip_prefix('@') {
-        Search::Identifier(id.trim().to_owned())
-    } else {
-        Search::Name(text.to_owned())
-    };
-    let records =
-        items::search(state.db(), tenant.0.id, kind, &query, page, today(&tenant)).await?;
-    answer_page(&state, &tenant.0, page, records, shown).await
+    let query = SearchQuery::parse(&params)?;
+    let page = query.page.page(PageSize::DEFAULT);
+    let kind = query.facet.unwrap_or(AssetType::FixedAsset);
+    let records = items::search(
+        state.db(),
+        tenant.0.id,
+        kind,
+        &query.search,
+        page,
+        today(&tenant),
+    )
+    .await?;
+    answer_page(&state, &tenant.0, page, records, query.show.shown()).await
 }

@@ -2,9 +2,10 @@
 //! reserved or booked.
 
 use axum::extract::State;
-use domain::reservation::{Decision, parse_status_filter};
-use domain::wire::parse_date;
-use domain::{PageSize, Vocabulary};
+use chrono::NaiveDate;
+use domain::reservation::{Decision, ReservationStatus, parse_status_filter};
+use domain::stock::Quantity;
+use domain::{Change, PageSize, Vocabulary};
 use serde::Serialize;
 use store::reservations::{self, NewReservation, Reservation, ReservationFilter};
 
@@ -12,8 +13,9 @@ use super::today;
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::{Form, parse_id};
+use crate::form::Form;
 use crate::ids::{Id, Number, kind};
+use crate::input::{Format, Input, PageQuery, RecordId, Scalar, Units, Word, read_beside};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Day, Moment, moment};
@@ -23,21 +25,9 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/{sequence_num}/reservation_requests",
         get(list_for_asset).post(create),
         Doc::new("Reservations", "Reservation requests of an asset, 25 a page (GET), or a new one, pending until decided (POST)")
-            .form(
-                "reservation_request",
-                &[
-                    ("from", "required: first day (mm/dd/yyyy), today or later"),
-                    ("to", "required: last day, not before from"),
-                    ("note", "text"),
-                    ("quantity", "inventory and asset stock: the units wanted, 1 to 1000000000, default 1; a fixed asset takes none (it is reserved whole)"),
-                ],
-            )
-            .query(&[
-                ("user[id]", "required on create: the member (active)"),
-                ("status", "list filter: pending (requested), approved, denied, fullfilled, removed or all (default)"),
-                ("user_id", "list filter: one member's requests"),
-                ("page", "page number, default 1"),
-            ])
+            .input::<NewReservationInput>()
+            .input::<ReservationMember>()
+            .params::<ReservationsQuery>()
             .returns("reservation_request")
             .returns_page("reservation_requests")
             .record::<ReservationJson<'_>>(),
@@ -46,7 +36,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/{sequence_num}/reservation_requests/{id}/update_status",
         put_or_patch(decide),
         Doc::new("Reservations", "Approve (approve_request: pending to approved; refused for a fixed asset when it overlaps an approved reservation, for inventory and asset stock when approved reservations would need more units on a day than the item has) or deny (deny: pending or approved to denied) a request (PUT or PATCH)")
-            .query(&[("request_action", "required: approve_request or deny")])
+            .params::<DecisionQuery>()
             .returns("reservation_request")
             .record::<ReservationJson<'_>>(),
     )
@@ -54,32 +44,28 @@ pub(super) fn routes(api: Api) -> Api {
         "/checkout_requests/filter",
         get(filter),
         Doc::new("Reservations", "What starts on a day: reservation requests (pending only unless all=true) as reservation_requests, and orders expected to go out that day (Draft, Web Order or Booked unless all=true) as baskets; the two lists are paged side by side, 25 of each a page, total_pages the longer one's")
-            .query(&[
-                ("start_date", "the first day of the requests and orders (mm/dd/yyyy); default today"),
-                ("all", "boolean: every status, not only pending requests and orders waiting to go out"),
-                ("page", "page number, default 1"),
-            ])
+            .params::<StartingQuery>()
             .answers::<StartingJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/reserved_dates",
         get(reserved_dates),
         Doc::new("Reservations", "The approved reservations of an asset that have not ended, 25 a page")
-            .query(&[("page", "page number, default 1")])
+            .params::<PageQuery>()
             .answers::<ReservedDatesJson<'_>>(),
     )
     .route(
         "/assets/{sequence_num}/booked_dates",
         get(booked_dates),
         Doc::new("Reservations", "Every period the asset is taken: its current check-out and the orders it is booked or rented out to (first, on page 1), and its approved reservations, 25 a page")
-            .query(&[("page", "page number, default 1")])
+            .params::<PageQuery>()
             .answers::<BookedDatesJson<'_>>(),
     )
     .route(
         "/members/{id}/reservation_requests",
         get(for_member::<true>),
         Doc::new("Members", "The member's reservation requests of fixed assets, 25 a page")
-            .query(&[("page", "page number, default 1")])
+            .params::<PageQuery>()
             .returns_page("reservation_requests")
             .record::<ReservationJson<'_>>(),
     )
@@ -87,7 +73,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/members/{id}/inventory_reservations",
         get(for_member::<false>),
         Doc::new("Members", "The member's reservation requests of inventory and asset stock, 25 a page")
-            .query(&[("page", "page number, default 1")])
+            .params::<PageQuery>()
             .returns_page("reservation_requests")
             .record::<ReservationJson<'_>>(),
     )
@@ -138,6 +124,89 @@ fn render(r: &Reservation, tz: chrono_tz::Tz) -> ReservationJson<'_> {
     }
 }
 
+/// A reservation request's own fields.
+#[derive(Input)]
+#[input(resource = "reservation_request")]
+struct NewReservationInput {
+    /// The first day (mm/dd/yyyy or yyyy-mm-dd), today or later.
+    from: NaiveDate,
+    /// The last day, not before from.
+    to: NaiveDate,
+    /// Text (null: none).
+    note: Change<String>,
+    /// Inventory and asset stock: the units wanted, 1 to 1000000000 (left out or
+    /// empty: 1); a fixed asset takes none (it is reserved whole).
+    #[input(format = OptionalUnits)]
+    quantity: Option<Quantity>,
+}
+
+/// Units that may be sent empty, which is none.
+struct OptionalUnits;
+
+impl Format for OptionalUnits {
+    type Value = Quantity;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Quantity, String>> {
+        params
+            .get(path)
+            .filter(|raw| !raw.is_empty())
+            .map(Units::parse)
+    }
+
+    fn schema() -> serde_json::Value {
+        <Units as Scalar>::schema()
+    }
+}
+
+/// `user[id]`: the member a request is for.
+#[derive(Input)]
+#[input(resource = "user")]
+struct ReservationMember {
+    /// Required on create: the member (active); user_id is read when it is left out.
+    #[input(format = RecordId)]
+    id: Option<i64>,
+}
+
+/// `status`: one status of a request (requested for pending, fulfilled for
+/// fullfilled), or all.
+struct StatusWord;
+
+impl Scalar for StatusWord {
+    /// `None`: every status.
+    type Value = Option<ReservationStatus>;
+
+    fn parse(raw: &str) -> Result<Option<ReservationStatus>, String> {
+        parse_status_filter(raw)
+    }
+
+    fn schema() -> serde_json::Value {
+        let mut words: Vec<&str> = ReservationStatus::ALL.iter().map(|s| s.as_str()).collect();
+        words.extend(["requested", "fulfilled", "all"]);
+        serde_json::json!({"type": "string", "enum": words})
+    }
+}
+
+/// The parameters of a list of reservation requests.
+#[derive(Input)]
+struct ReservationsQuery {
+    /// pending (also requested), approved, denied, fullfilled, removed or all (the
+    /// default).
+    #[input(format = StatusWord)]
+    status: Option<Option<ReservationStatus>>,
+    /// One member's requests (on create, the member when user[id] is left out).
+    #[input(format = RecordId)]
+    user_id: Option<i64>,
+    #[input(flatten)]
+    page: PageQuery,
+}
+
+/// `user_id` as the member of a new request.
+#[derive(Input)]
+struct MemberFallback {
+    #[input(format = RecordId)]
+    user_id: Option<i64>,
+}
+
 async fn create(
     State(state): State<AppState>,
     tenant: Tenant,
@@ -145,49 +214,37 @@ async fn create(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "reservation_request");
-    let day = |form: &mut Form<'_>, field: &str| match params
-        .get(&format!("reservation_request[{field}]"))
-    {
-        None => {
-            form.error(field, "can't be blank");
-            None
-        }
-        Some(raw) => parse_date(raw)
-            .map_err(|problem| form.error(field, problem.to_string()))
-            .ok(),
-    };
-    let from = day(&mut form, "from");
-    let to = day(&mut form, "to");
-    if let (Some(f), Some(t)) = (from, to)
-        && t < f
+    let input = NewReservationInput::read(&mut form);
+    if let (Some(from), Some(to)) = (form.peek::<NaiveDate>("from"), form.peek::<NaiveDate>("to"))
+        && to < from
     {
         form.error("to", "can't be before from");
     }
-    let note = form.text("note").as_set().cloned();
-    let quantity = match params.get("reservation_request[quantity]") {
-        None | Some("") => None,
-        Some(_) => form.quantity("quantity"),
-    };
-    let member = match params.get("user[id]").or_else(|| params.get("user_id")) {
-        None => {
-            form.error(
-                "user[id]",
-                "can't be blank: the member the asset is reserved for",
-            );
-            None
+    let member = read_beside::<ReservationMember>(&mut form, |f| format!("user[{f}]"));
+    let member = match member {
+        Some(ReservationMember { id: Some(id) }) => Some(id),
+        Some(ReservationMember { id: None }) => {
+            match read_beside::<MemberFallback>(&mut form, |_| "user[id]".to_owned()) {
+                Some(MemberFallback { user_id: Some(id) }) => Some(id),
+                Some(MemberFallback { user_id: None }) => {
+                    form.error(
+                        "user[id]",
+                        "can't be blank: the member the asset is reserved for",
+                    );
+                    None
+                }
+                None => None,
+            }
         }
-        Some(raw) => parse_id(raw).or_else(|| {
-            form.error("user[id]", "must be a member id (a positive whole number)");
-            None
-        }),
+        None => None,
     };
-    form.finish()?;
+    let (input, member) = form.finish_with(input.zip(member))?;
     let new = NewReservation {
-        member: member.expect("reported"),
-        from: from.expect("reported"),
-        to: to.expect("reported"),
-        note,
-        quantity,
+        member,
+        from: input.from,
+        to: input.to,
+        note: input.note.as_set().cloned(),
+        quantity: input.quantity,
     };
     let r = reservations::create(state.db(), tenant.0.id, number, new, today(&tenant))
         .await
@@ -204,21 +261,12 @@ async fn list_for_asset(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let status = match params.get("status") {
-        None => None,
-        Some(raw) => parse_status_filter(raw).map_err(|p| ApiError::field("status", p))?,
-    };
-    let member = match params.get("user_id") {
-        None => None,
-        Some(raw) => Some(parse_id(raw).ok_or_else(|| {
-            ApiError::field("user_id", "must be a member id (a positive whole number)")
-        })?),
-    };
+    let query = ReservationsQuery::parse(&params)?;
+    let page = query.page.page(PageSize::DEFAULT);
     let filter = ReservationFilter {
         item_number: Some(number),
-        member,
-        status,
+        member: query.user_id,
+        status: query.status.flatten(),
         ..ReservationFilter::default()
     };
     page_of(&state, &tenant, &filter, page).await
@@ -239,6 +287,27 @@ async fn page_of(
     }))
 }
 
+/// A decision on a request.
+#[derive(Input)]
+struct DecisionQuery {
+    /// approve_request (pending to approved) or deny (pending or approved to denied).
+    #[input(format = Word<Decision>)]
+    request_action: Decision,
+}
+
+/// The parameters of what starts on a day.
+#[derive(Input)]
+struct StartingQuery {
+    /// The first day of the requests and orders (mm/dd/yyyy or yyyy-mm-dd); default
+    /// today.
+    start_date: Option<NaiveDate>,
+    /// Every status, not only pending requests and orders waiting to go out (default
+    /// false).
+    all: Option<bool>,
+    #[input(flatten)]
+    page: PageQuery,
+}
+
 async fn decide(
     State(state): State<AppState>,
     tenant: Tenant,
@@ -246,18 +315,7 @@ async fn decide(
     Id(id, _): Id<kind::ReservationRequest>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let Some(raw) = params.get("request_action") else {
-        return Err(ApiError::field(
-            "request_action",
-            format!("can't be blank: one of {}", Decision::names()),
-        ));
-    };
-    let decision = Decision::parse_loosely(raw).ok_or_else(|| {
-        ApiError::field(
-            "request_action",
-            format!("must be one of {}", Decision::names()),
-        )
-    })?;
+    let decision = DecisionQuery::parse(&params)?.request_action;
     let r = reservations::decide(
         state.db(),
         tenant.0.id,
@@ -279,18 +337,14 @@ async fn filter(
     tenant: Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let day = match params.get("start_date") {
-        None => today(&tenant).0,
-        Some(raw) => {
-            parse_date(raw).map_err(|problem| ApiError::field("start_date", problem.to_string()))?
-        }
-    };
-    let all = views::flag(&params, "all")?;
+    let query = StartingQuery::parse(&params)?;
+    let page = query.page.page(PageSize::DEFAULT);
+    let day = query.start_date.unwrap_or(today(&tenant).0);
+    let all = query.all.unwrap_or(false);
     let filter = ReservationFilter {
         item_number: None,
         member: None,
-        status: (!all).then_some(domain::reservation::ReservationStatus::Pending),
+        status: (!all).then_some(ReservationStatus::Pending),
         starting_on: Some(day),
         ..ReservationFilter::default()
     };
@@ -299,8 +353,7 @@ async fn filter(
         .map_err(ApiError::from_item)?;
     // The orders (baskets) going out that day, in the company's time zone.
     let tz = tenant.0.time_zone;
-    let midnight =
-        |d: chrono::NaiveDate| domain::item::local_moment(d, Some(chrono::NaiveTime::MIN), tz);
+    let midnight = |d: NaiveDate| domain::item::local_moment(d, Some(chrono::NaiveTime::MIN), tz);
     let next = day.succ_opt().unwrap_or(day);
     let orders = store::orders::starting(
         state.db(),
@@ -346,7 +399,7 @@ async fn for_member<const FIXED: bool>(
     Id(member, _): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     store::members::find(state.db(), tenant.0.id, member).await?;
     let filter = ReservationFilter {
         member: Some(member),
@@ -394,7 +447,7 @@ async fn reserved_page(
 ) -> Result<store::PageOf<Reservation>, ApiError> {
     let filter = ReservationFilter {
         item_number: Some(number),
-        status: Some(domain::reservation::ReservationStatus::Approved),
+        status: Some(ReservationStatus::Approved),
         ending_from: Some(today(tenant).0),
         ..ReservationFilter::default()
     };
@@ -420,7 +473,7 @@ async fn reserved_dates(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let found = reserved_page(&state, &tenant, number, page).await?;
     Ok(views::Reply::of(&ReservedDatesJson {
         sequence_num: number,
@@ -491,7 +544,7 @@ async fn booked_dates(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let item = store::items::find(state.db(), tenant.0.id, number, today(&tenant))
         .await
         .map_err(ApiError::from_item)?

@@ -4,17 +4,19 @@
 //! show.
 
 use axum::extract::State;
-use domain::PageSize;
+use chrono::{NaiveDate, NaiveTime};
+use domain::item::local_moment;
+use domain::{Change, PageSize};
 use serde::Serialize;
 use store::services::{self, NewService, Service};
 
-use super::checkouts::moment_of;
 use super::{AssetJson, Shown, clock, fields_of, render as render_asset};
 use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, Number, kind};
+use crate::input::{Input, PageQuery, ShortText, TimeOfDay};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -30,7 +32,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Services",
             "The services of a fixed asset, oldest first, 25 a page (a rentrack extension)",
         )
-        .query(&[("page", "page number, default 1")])
+        .params::<PageQuery>()
         .returns_page("services")
         .record::<ServiceJson<'_>>(),
     )
@@ -41,15 +43,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Services",
             "Start a service of a fixed asset now (a rentrack extension): the asset is in_service, and cannot be checked out, booked, rented out, reserved or retired until the service is completed. 409 unless the asset is available and free for the service's period. Answers the service and the asset",
         )
-        .form(
-            "service",
-            &[
-                ("service_type", "required: what is done (repair, calibration, cleaning, ...)"),
-                ("expected_end_date", "the day it is expected back (mm/dd/yyyy), later than now; none: open-ended"),
-                ("expected_end_time", "hh:mm in the company's time zone, default 23:59"),
-                ("comments", "text"),
-            ],
-        )
+        .input::<NewServiceInput>()
         .answers::<OutcomeJson<'_>>(),
     )
     .route(
@@ -66,7 +60,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Services",
             "Complete a service now (PUT or PATCH): the asset is available again; a completed one is a 409. Answers the service and the asset",
         )
-        .form("service", &[("completion_comments", "text: what was done")])
+        .input::<CompletionInput>()
         .answers::<OutcomeJson<'_>>(),
     )
 }
@@ -144,6 +138,31 @@ async fn answer(
     }))
 }
 
+/// A service started.
+#[derive(Input)]
+#[input(resource = "service")]
+struct NewServiceInput {
+    /// What is done (repair, calibration, cleaning, ...), at most 255 characters.
+    #[input(format = ShortText)]
+    service_type: String,
+    /// The day it is expected back (mm/dd/yyyy or yyyy-mm-dd), later than now; left
+    /// out: open-ended.
+    expected_end_date: Option<NaiveDate>,
+    /// hh:mm in the company's time zone (default 23:59); only with expected_end_date.
+    #[input(format = TimeOfDay)]
+    expected_end_time: Option<NaiveTime>,
+    /// Text (null: none).
+    comments: Change<String>,
+}
+
+/// A service completed.
+#[derive(Input)]
+#[input(resource = "service")]
+struct CompletionInput {
+    /// What was done: text (null: none).
+    completion_comments: Change<String>,
+}
+
 async fn start(
     State(state): State<AppState>,
     tenant: Tenant,
@@ -151,25 +170,23 @@ async fn start(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "service");
-    let service_type = form.required_text("service_type");
-    let comments = form.text("comments").as_set().cloned();
-    let expected_end = moment_of(
-        &params,
-        [
-            ("service[expected_end_date]", "expected_end_date"),
-            ("service[expected_end_time]", "expected_end_time"),
-        ],
-        tenant.0.time_zone,
-        &mut form,
-    );
-    form.finish()?;
-    let Some(service_type) = service_type else {
-        unreachable!("reported by finish");
-    };
+    let input = NewServiceInput::read(&mut form);
+    if params.get("service[expected_end_date]").is_none()
+        && params.get("service[expected_end_time]").is_some()
+    {
+        form.error(
+            "expected_end_date",
+            "can't be blank when expected_end_time is given",
+        );
+    }
+    let input = form.finish_with(input)?;
+    let tz = tenant.0.time_zone;
     let new = NewService {
-        service_type,
-        comments,
-        expected_end,
+        service_type: input.service_type,
+        comments: input.comments.as_set().cloned(),
+        expected_end: input
+            .expected_end_date
+            .map(|day| local_moment(day, input.expected_end_time, tz)),
     };
     let done = services::start(state.db(), tenant.0.id, number, new, &clock(&tenant))
         .await
@@ -184,9 +201,10 @@ async fn complete(
     Id(id, _): Id<kind::Service>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "service");
-    let comments = form.text("completion_comments").as_set().cloned();
-    form.finish()?;
+    let comments = CompletionInput::parse(&params)?
+        .completion_comments
+        .as_set()
+        .cloned();
     let done = services::complete(
         state.db(),
         tenant.0.id,
@@ -216,7 +234,7 @@ async fn list(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = services::list(state.db(), tenant.0.id, number, page)
         .await
         .map_err(ApiError::from_item)?;

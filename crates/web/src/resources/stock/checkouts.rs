@@ -3,20 +3,24 @@
 //! `order_type=checkout` on `order.api` (`movements.rs`).
 
 use axum::extract::State;
-use domain::stock::{CheckoutStatus, OrderType};
-use domain::wire::{parse_date, parse_time};
-use domain::{PageSize, Vocabulary};
+use chrono::{NaiveDate, NaiveTime};
+use domain::stock::{CheckoutStatus, OrderType, Quantity};
+use domain::{Change, PageSize, Vocabulary};
 use serde::Serialize;
 use store::stock_checkouts::{self, LineItem, StockCheckin};
 
 use super::action;
+use super::movements::OverrideFlag;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::{Form, parse_id};
+use crate::form::Form;
 use crate::ids::{Id, Number, kind};
+use crate::input::{
+    Format, IdList, Input, PageQuery, RecordId, Scalar, Shape, TimeOfDay, Units, Word, read_beside,
+};
 use crate::params::Params;
-use crate::resources::assets::checkouts::{attribute_values, due};
+use crate::resources::assets::checkouts::{DueQuery, attribute_values, due};
 use crate::resources::assets::{AssetJson, Kind, Shown, Stock, answer, clock, price};
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -29,22 +33,13 @@ pub(super) fn routes(api: Api) -> Api {
             "Asset stock",
             "Check units in from open check-outs (POST, PUT or PATCH); with a quantity, one line item and part of it: the rest stays out",
         )
-        .query(&[
-            ("selected_line_items", "required: line item ids, a comma list (get_current_checkouts lists them)"),
-            ("order_type", "checkin (optional)"),
-            ("actual_checkin_on", "date the units came back (mm/dd/yyyy), default now; not before the check-out, not in the future"),
-            ("actual_checkin_on_time", "hh:mm in the company's time zone (default 23:59 of that day; today: now)"),
-            ("checkin_stock_values[c_attr_vals][<field name>]", "custom field values of the check-in"),
-            ("remove_stock_values[override_conflicting_reservations]", "boolean, checked; units coming back take nothing reservations need, so it overrides nothing"),
-        ])
-        .form(
-            "line_item",
-            &[
-                ("quantity", "units to check in, with one line item; default all it has out"),
-                ("location_id", "where the units come back; default where each was taken from"),
-                ("comments", "text"),
-            ],
-        )
+        .params::<CheckinQuery>()
+        .params::<OverrideFlag>()
+        .query(&[(
+            "checkin_stock_values[c_attr_vals][<field name>]",
+            "custom field values of the check-in",
+        )])
+        .input::<CheckinLine>()
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -55,11 +50,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Asset stock",
             "Move the due moment of open check-outs later (POST, PUT or PATCH)",
         )
-        .query(&[
-            ("selected_line_items", "required: line item ids, a comma list"),
-            ("till", "required: the new due date, later than now"),
-            ("till_time", "hh:mm, default 23:59"),
-        ])
+        .params::<SelectedQuery>()
+        .params::<DueQuery>()
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -67,11 +59,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/stock_assets/{sequence_num}/get_current_checkouts",
         get(current),
         Doc::new("Asset stock", "The item's open check-outs (line items), oldest first, 25 a page")
-            .query(&[
-                ("current_checkout_status", "all (default), overdue, due_today or on_time"),
-                ("user_id", "only this member's"),
-                ("page", "page number, default 1"),
-            ])
+            .params::<CurrentQuery>()
             .returns_page("line_items")
             .record::<LineItemJson<'_>>(),
     )
@@ -82,7 +70,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Members",
             "The member's check-outs of asset stock, oldest first, 25 a page, each with its check-ins",
         )
-        .query(&[("page", "page number, default 1")])
+        .params::<PageQuery>()
         .returns_page("history")
         .record::<HistoryJson<'_>>(),
     )
@@ -236,20 +224,85 @@ impl utoipa::ToSchema for HistoryJson<'_> {
     }
 }
 
-/// `selected_line_items`: required, a comma list (or repeated) of ids.
-fn selected(form: &mut Form<'_>) -> Vec<i64> {
-    let ids = form.ids_at(
-        "selected_line_items",
-        "selected_line_items",
-        "line item ids",
-    );
-    if ids.is_empty() && !form.has_errors_for("selected_line_items") {
-        form.error(
-            "selected_line_items",
-            "can't be blank: the line item ids to act on (see get_current_checkouts.api)",
-        );
+/// `selected_line_items`: the ids of line items, at least one (repeated or a comma
+/// list).
+struct Selected;
+
+impl Format for Selected {
+    type Value = Vec<i64>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
+        // Sent empty is not sent.
+        IdList::read(params, path).filter(|ids| !matches!(ids, Ok(ids) if ids.is_empty()))
     }
-    ids
+
+    fn schema() -> serde_json::Value {
+        let mut schema = IdList::schema();
+        schema["minItems"] = 1.into();
+        schema
+    }
+
+    fn blank() -> String {
+        "can't be blank: the line item ids to act on (see get_current_checkouts.api)".to_owned()
+    }
+}
+
+/// The line items an action selects.
+#[derive(Input)]
+struct SelectedQuery {
+    /// Line item ids (get_current_checkouts lists them), repeated or a comma list.
+    #[input(format = Selected)]
+    selected_line_items: Vec<i64>,
+}
+
+/// `order_type` of a check-in: `checkin`, the only one it takes.
+struct CheckinWord;
+
+impl Scalar for CheckinWord {
+    type Value = OrderType;
+
+    fn parse(raw: &str) -> Result<OrderType, String> {
+        match OrderType::parse_loosely(raw) {
+            Some(OrderType::Checkin) => Ok(OrderType::Checkin),
+            _ => Err(format!("must be checkin here, not {raw:?}")),
+        }
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "string", "enum": ["checkin"]})
+    }
+}
+
+/// What a check-in names beside its line item.
+#[derive(Input)]
+struct CheckinQuery {
+    #[input(flatten)]
+    selected: SelectedQuery,
+    /// checkin (optional).
+    #[input(format = CheckinWord, rename = "order_type")]
+    _order_type: Option<OrderType>,
+    /// The day the units came back (mm/dd/yyyy or yyyy-mm-dd), default now; not before
+    /// the check-out, not in the future.
+    actual_checkin_on: Option<NaiveDate>,
+    /// hh:mm in the company's time zone (default 23:59 of that day; today: now); only
+    /// with actual_checkin_on.
+    #[input(format = TimeOfDay)]
+    actual_checkin_on_time: Option<NaiveTime>,
+}
+
+/// The line item of a check-in.
+#[derive(Input)]
+#[input(resource = "line_item")]
+struct CheckinLine {
+    /// Units to check in, with one line item selected; left out: all each has out.
+    #[input(format = Units)]
+    quantity: Option<Quantity>,
+    /// Where the units come back; left out (or null): where each was taken from.
+    #[input(format = RecordId)]
+    location_id: Change<i64>,
+    /// Text (null: none).
+    comments: Change<String>,
 }
 
 async fn check_in(
@@ -259,74 +312,25 @@ async fn check_in(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "line_item");
-    let line_items = selected(&mut form);
-    if let Some(raw) = params.get("order_type")
-        && OrderType::parse_loosely(raw) != Some(OrderType::Checkin)
-    {
-        form.error("order_type", format!("must be checkin here, not {raw:?}"));
+    let line = CheckinLine::read(&mut form);
+    let query = read_beside::<CheckinQuery>(&mut form, str::to_owned);
+    let selected = Form::new(&params, "").peek::<Selected>("selected_line_items");
+    if form.peek::<Units>("quantity").is_some() && selected.is_some_and(|ids| ids.len() > 1) {
+        form.error(
+            "quantity",
+            "applies to one line item: select one, or leave quantity out to check each selected line item in whole",
+        );
     }
-    let quantity = if params.contains("line_item[quantity]") {
-        let q = form.quantity("quantity");
-        if line_items.len() > 1 {
-            form.error(
-                "quantity",
-                "applies to one line item: select one, or leave quantity out to check each selected line item in whole",
-            );
-        }
-        q
-    } else {
-        None
-    };
-    let location = form.id("location_id").as_set().copied();
-    let comments = form.text("comments").as_set().cloned();
-    let tz = tenant.0.time_zone;
-    let at = match (
-        params.get("actual_checkin_on"),
-        params.get("actual_checkin_on_time"),
-    ) {
-        (None, None) => None,
-        (None, Some(_)) => {
-            form.error(
-                "actual_checkin_on",
-                "can't be blank when actual_checkin_on_time is given",
-            );
-            None
-        }
-        (Some(raw), time) => match parse_date(raw) {
-            Err(problem) => {
-                form.error("actual_checkin_on", problem.to_string());
-                None
-            }
-            Ok(date) => match time.map(|t| (t, parse_time(t))) {
-                Some((raw, None)) => {
-                    form.error(
-                        "actual_checkin_on_time",
-                        format!("{raw:?} is not a time (hh:mm, 24-hour)"),
-                    );
-                    None
-                }
-                Some((_, Some(t))) => Some(domain::item::local_moment(date, Some(t), tz)),
-                // A day without a time: the end of it; today, now.
-                None => {
-                    let clock = clock(&tenant);
-                    let end = domain::item::local_moment(date, None, tz);
-                    Some(if date == clock.today {
-                        end.min(clock.now)
-                    } else {
-                        end
-                    })
-                }
-            },
-        },
-    };
+    if params.get("actual_checkin_on").is_none() && params.get("actual_checkin_on_time").is_some() {
+        form.error(
+            "actual_checkin_on",
+            "can't be blank when actual_checkin_on_time is given",
+        );
+    }
     // The spec lists the flag on check-in too; units coming back cannot take what
     // reservations need, so it is read and checked (a bad value is a 422) and has
     // nothing to override.
-    if let Some(raw) = params.get("remove_stock_values[override_conflicting_reservations]")
-        && domain::wire::parse_bool(raw).is_none()
-    {
-        form.error("override_conflicting_reservations", "must be true or false");
-    }
+    let flag = read_beside::<OverrideFlag>(&mut form, str::to_owned);
     let values = attribute_values(
         &state,
         &tenant,
@@ -335,13 +339,29 @@ async fn check_in(
         Stock::FAMILY.target,
     )
     .await?;
-    form.finish()?;
+    let (line, query, _) = form.finish_with((|| Some((line?, query?, flag?)))())?;
+    let tz = tenant.0.time_zone;
+    let at = query
+        .actual_checkin_on
+        .map(|date| match query.actual_checkin_on_time {
+            Some(time) => domain::item::local_moment(date, Some(time), tz),
+            // A day without a time: the end of it; today, now.
+            None => {
+                let clock = clock(&tenant);
+                let end = domain::item::local_moment(date, None, tz);
+                if date == clock.today {
+                    end.min(clock.now)
+                } else {
+                    end
+                }
+            }
+        });
     let checkin = StockCheckin {
-        line_items,
-        quantity,
-        location,
+        line_items: query.selected.selected_line_items,
+        quantity: line.quantity,
+        location: line.location_id.as_set().copied(),
         at,
-        comments,
+        comments: line.comments.as_set().cloned(),
         values,
     };
     let view = stock_checkouts::check_in(state.db(), tenant.0.id, number, checkin, &clock(&tenant))
@@ -356,24 +376,37 @@ async fn extend(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "line_item");
-    let line_items = selected(&mut form);
-    let due = due(&params, tenant.0.time_zone, &mut form);
-    if due.is_none() && !form.has_errors_for("till") && !form.has_errors_for("till_time") {
+    let mut form = Form::new(&params, "");
+    let selected = SelectedQuery::read(&mut form);
+    let due = due(&mut form, tenant.0.time_zone);
+    if due == Some(None) {
         form.error("till", "can't be blank: the new due date");
     }
-    form.finish()?;
+    let (selected, due) = form.finish_with(selected.zip(due.flatten()))?;
     let view = stock_checkouts::extend(
         state.db(),
         tenant.0.id,
         number,
-        &line_items,
-        due.expect("reported by finish"),
+        &selected.selected_line_items,
+        due,
         &clock(&tenant),
     )
     .await
     .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
+}
+
+/// The parameters of an item's open check-outs.
+#[derive(Input)]
+struct CurrentQuery {
+    /// all (the default), overdue, due_today or on_time.
+    #[input(format = Word<CheckoutStatus>)]
+    current_checkout_status: Option<CheckoutStatus>,
+    /// Only this member's.
+    #[input(format = RecordId)]
+    user_id: Option<i64>,
+    #[input(flatten)]
+    page: PageQuery,
 }
 
 async fn current(
@@ -382,22 +415,10 @@ async fn current(
     Number(number, _): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let status = match params.get("current_checkout_status") {
-        None => CheckoutStatus::All,
-        Some(raw) => CheckoutStatus::parse_loosely(raw).ok_or_else(|| {
-            ApiError::field(
-                "current_checkout_status",
-                format!("must be one of {}, not {raw:?}", CheckoutStatus::names()),
-            )
-        })?,
-    };
-    let member = match params.get("user_id") {
-        None => None,
-        Some(raw) => Some(parse_id(raw).ok_or_else(|| {
-            ApiError::field("user_id", "must be a member id (a positive whole number)")
-        })?),
-    };
+    let query = CurrentQuery::parse(&params)?;
+    let page = query.page.page(PageSize::DEFAULT);
+    let status = query.current_checkout_status.unwrap_or(CheckoutStatus::All);
+    let member = query.user_id;
     let records = stock_checkouts::current(
         state.db(),
         tenant.0.id,
@@ -421,7 +442,7 @@ async fn member_history(
     Id(member, _): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = stock_checkouts::member_history(state.db(), tenant.0.id, member, page).await?;
     let tz = tenant.0.time_zone;
     Ok(views::paged("history", page, &records, |(l, checkins)| {

@@ -7,35 +7,14 @@ mod checkouts;
 mod movements;
 
 use crate::api::{Api, Doc, get, post};
+use crate::input::PageQuery;
 use crate::resources::assets::records::{
-    ITEM_FIELDS, TAXES, create, delete, details, filter, history, list, update,
+    CUSTOM_VALUES, DetailsQuery, FilterQuery, ItemChanges, NewStockItem, TaxChanges, create,
+    delete, details, filter, history, list, update,
 };
-use crate::resources::assets::{AssetJson, HistoryEntryJson, Inventory, SHOW_FLAGS, Stock};
-
-const NAME_AND_GROUP: &[(&str, &str)] = &[
-    ("name", "required, at least 3 characters"),
-    (
-        "group_id",
-        "required: the id of one of the company's groups",
-    ),
-    ("sub_group_id", "a subgroup of the group; null clears"),
-    (
-        "location_id",
-        "a location of the company; null clears (where stock goes when a movement names none)",
-    ),
-    ("purchased_on", "date (mm/dd/yyyy or yyyy-mm-dd), optional"),
-];
-
-const PAGE: &[(&str, &str)] = &[("page", "page number, default 1")];
-
-const FILTER: &[(&str, &str)] = &[
-    (
-        "filter_param_val",
-        "the status's value: a group, location or member id; start,end for quantity_range; a day or start~end for update_time",
-    ),
-    ("sub_group_param_val", "with status=group: a subgroup id"),
-    ("page", "page number, default 1"),
-];
+use crate::resources::assets::{
+    AssetJson, AssetsQuery, HistoryEntryJson, Inventory, Scoped, Stock,
+};
 
 pub fn routes(api: Api) -> Api {
     let api = inventory(api);
@@ -49,11 +28,10 @@ fn inventory(api: Api) -> Api {
         "/inventory",
         get(list::<Inventory>).post(create::<Inventory>),
         Doc::new("Inventory", "List inventory, 25 a page (GET), or create an inventory item (POST)")
-            .form("volatile_asset", NAME_AND_GROUP)
-            .form("volatile_asset", ITEM_FIELDS)
-            .query(TAXES)
-            .query(SHOW_FLAGS)
-            .query(PAGE)
+            .input::<Scoped<Inventory, NewStockItem>>()
+            .input::<TaxChanges>()
+            .query(CUSTOM_VALUES)
+            .params::<AssetsQuery>()
             .returns("asset")
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
@@ -67,10 +45,10 @@ fn inventory(api: Api) -> Api {
             "Inventory",
             "Inventory details (GET), update (PUT or PATCH; fields left out are kept), delete (the stock on hand goes with it)",
         )
-        .form("volatile_asset", NAME_AND_GROUP)
-        .form("volatile_asset", ITEM_FIELDS)
-        .query(TAXES)
-        .query(SHOW_FLAGS)
+        .input::<Scoped<Inventory, ItemChanges>>()
+        .input::<TaxChanges>()
+        .query(CUSTOM_VALUES)
+        .params::<DetailsQuery>()
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -81,23 +59,15 @@ fn inventory(api: Api) -> Api {
             "Inventory",
             "The item's history, newest first, 5 a page: every stock movement with order_type, quantity, quantity_after_transaction, price, user_full_name, location and comments",
         )
-        .query(PAGE)
+        .params::<PageQuery>()
         .returns_page("history")
         .record::<HistoryEntryJson>(),
     )
     .route(
         "/inventory/filter",
         get(filter::<Inventory>),
-        Doc::new("Inventory", "Inventory by status, 25 a page")
-            .query(&[
-                (
-                    "status",
-                    "required: group, items_in_order, location, low_stock, quantity_range, update_time or custom_filter_<id>",
-                ),
-                ("assets_type", "volatile_assets (required with a custom filter)"),
-            ])
-            .query(FILTER)
-            .query(SHOW_FLAGS)
+        Doc::new("Inventory", "Inventory by status (group, items_in_order, location, low_stock, quantity_range, update_time or custom_filter_<id>; assets_type volatile_assets), 25 a page")
+            .params::<FilterQuery>()
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
     )
@@ -108,11 +78,10 @@ fn stock(api: Api) -> Api {
         "/stock_assets",
         get(list::<Stock>).post(create::<Stock>),
         Doc::new("Asset stock", "List asset stock, 25 a page (GET), or create an asset stock item (POST)")
-            .form("stock_asset", NAME_AND_GROUP)
-            .form("stock_asset", ITEM_FIELDS)
-            .query(TAXES)
-            .query(SHOW_FLAGS)
-            .query(PAGE)
+            .input::<Scoped<Stock, NewStockItem>>()
+            .input::<TaxChanges>()
+            .query(CUSTOM_VALUES)
+            .params::<AssetsQuery>()
             .returns("asset")
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
@@ -126,10 +95,10 @@ fn stock(api: Api) -> Api {
             "Asset stock",
             "Asset stock details (GET), update (PUT or PATCH; fields left out are kept), delete (refused while units are checked out)",
         )
-        .form("stock_asset", NAME_AND_GROUP)
-        .form("stock_asset", ITEM_FIELDS)
-        .query(TAXES)
-        .query(SHOW_FLAGS)
+        .input::<Scoped<Stock, ItemChanges>>()
+        .input::<TaxChanges>()
+        .query(CUSTOM_VALUES)
+        .params::<DetailsQuery>()
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -140,23 +109,15 @@ fn stock(api: Api) -> Api {
             "Asset stock",
             "The item's history, newest first, 5 a page: every movement, check-out and check-in with order_type, quantity, quantity_after_transaction, price, user_full_name",
         )
-        .query(PAGE)
+        .params::<PageQuery>()
         .returns_page("history")
         .record::<HistoryEntryJson>(),
     )
     .route(
         "/stock_assets/filter",
         get(filter::<Stock>),
-        Doc::new("Asset stock", "Asset stock by status, 25 a page")
-            .query(&[
-                (
-                    "status",
-                    "required: location, possessions_of, low_stock, quantity_range, reserved, retired, update_time, group, items_in_order or custom_filter_<id>",
-                ),
-                ("assets_type", "stock_assets (required with a custom filter)"),
-            ])
-            .query(FILTER)
-            .query(SHOW_FLAGS)
+        Doc::new("Asset stock", "Asset stock by status (location, possessions_of, low_stock, quantity_range, reserved, retired, update_time, group, items_in_order or custom_filter_<id>; assets_type stock_assets), 25 a page")
+            .params::<FilterQuery>()
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
     )

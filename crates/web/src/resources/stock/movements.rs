@@ -2,8 +2,11 @@
 //! check-out through `order.api`, transfer), the minimum per location, and the
 //! quantity of an item at a location.
 
+use std::marker::PhantomData;
+
 use axum::extract::State;
 use domain::stock::{OrderType, Quantity};
+use domain::{Change, Vocabulary};
 use serde::Serialize;
 use store::stock::{self, Movement, Threshold, Transfer};
 use store::stock_checkouts::{self, StockCheckout};
@@ -13,40 +16,16 @@ use super::checkouts::LineItemJson;
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::{Form, parse_id};
+use crate::form::Form;
 use crate::ids::{Number, kind};
+use crate::input::{Amount, FieldDoc, Format, Input, RecordId, Scalar, Units, read_beside};
 use crate::params::Params;
-use crate::resources::assets::checkouts::{attribute_values, due};
-use crate::resources::assets::records::amount;
+use crate::resources::assets::checkouts::{DueQuery, attribute_values, due};
 use crate::resources::assets::{
     AssetJson, Inventory, Kind, Shown, Stock, answer, clock, fields_of, render, today,
 };
 use crate::state::AppState;
 use crate::views;
-
-const ORDER: &[(&str, &str)] = &[
-    ("quantity", "required: whole units, 1 to 1000000000"),
-    (
-        "price",
-        "price per unit, an amount such as 12.50; required to add stock",
-    ),
-    ("comments", "text"),
-    (
-        "location_id",
-        "where the stock is added, sold or taken from; default the item's own location",
-    ),
-];
-
-const TRANSFER: &[(&str, &str)] = &[("quantity", "required: whole units"), ("comments", "text")];
-
-const TRANSFER_QUERY: &[(&str, &str)] = &[
-    ("from_location", "required: the location the units leave"),
-    (
-        "to_location",
-        "required: the location they arrive at (another one)",
-    ),
-    ("price", "price per unit, an amount"),
-];
 
 const THRESHOLDS: &[(&str, &str)] = &[(
     "thresholds[<location id>]",
@@ -61,15 +40,10 @@ pub(super) fn routes(api: Api) -> Api {
             "Inventory",
             "Add stock (order_type=Add Stock) or record a sale (order_type=New Sale; refused with 422 when the location holds fewer units, 409 when the units are promised elsewhere later: orders, other members' approved reservations or check-outs) (POST, PUT or PATCH)",
         )
-        .query(&[
-            ("order_type", "required: Add Stock or New Sale"),
-            ("user[id]", "sale: the member the units are sold to, if any; their approved reservations that have begun are fulfilled"),
-            (
-                "remove_stock_values[override_conflicting_reservations]",
-                "sale: boolean, default false: sell over other members' approved reservations (they become removed)",
-            ),
-        ])
-        .form("line_item", ORDER)
+        .params::<OrderQuery<Inventory>>()
+        .params::<MemberParam>()
+        .params::<OverrideFlag>()
+        .input::<OrderLine>()
         .query(&[
             ("add_stock_values[c_attr_vals][<field name>]", "custom field values of the addition"),
             ("remove_stock_values[c_attr_vals][<field name>]", "custom field values of the sale"),
@@ -84,23 +58,16 @@ pub(super) fn routes(api: Api) -> Api {
             "Asset stock",
             "Add stock (order_type=Add Stock) or check a quantity out to a member (order_type=checkout: refused with 422 when the location holds fewer units, 409 when the units are promised elsewhere until they are due back: orders, other members' approved reservations or check-outs) (POST, PUT or PATCH); a check-out also answers its line_item",
         )
+        .params::<OrderQuery<Stock>>()
+        .params::<MemberParam>()
+        .params::<DueQuery>()
+        .params::<OverrideFlag>()
         .query(&[
-            ("order_type", "required: Add Stock or checkout"),
-            ("user[id]", "checkout: required, an active member"),
-            ("till", "checkout: due date (mm/dd/yyyy); none: no end"),
-            ("till_time", "checkout: due time hh:mm in the company's time zone (default 23:59)"),
             ("add_stock_values[c_attr_vals][<field name>]", "custom field values of the addition"),
             ("remove_stock_values[c_attr_vals][<field name>]", "custom field values of the check-out"),
-            (
-                "remove_stock_values[override_conflicting_reservations]",
-                "checkout: boolean, default false: check out over other members' approved reservations (they become removed)",
-            ),
         ])
-        .form("line_item", ORDER)
-        .form(
-            "line_item",
-            &[("checked_out_to_location_id", "checkout: where the units go (they count at no location while out)")],
-        )
+        .input::<OrderLine>()
+        .input::<CheckoutLine>()
         .answers::<StockOrderJson<'_>>(),
     )
     .route(
@@ -110,8 +77,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Inventory",
             "Move units between two locations in one step; refused with 422 when the source holds fewer (POST, PUT or PATCH)",
         )
-        .form("transfer_stock", TRANSFER)
-        .query(TRANSFER_QUERY)
+        .input::<TransferLine>()
+        .params::<TransferQuery>()
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -122,8 +89,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Asset stock",
             "Move units between two locations in one step; refused with 422 when the source holds fewer (POST, PUT or PATCH)",
         )
-        .form("transfer_stock", TRANSFER)
-        .query(TRANSFER_QUERY)
+        .input::<TransferLine>()
+        .params::<TransferQuery>()
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -154,10 +121,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Locations",
             "Units of one item on hand at one location (inventory and asset stock; a fixed asset counts 1 when available there)",
         )
-        .query(&[
-            ("asset_id", "required: the item's number"),
-            ("location_id", "required: a location of the company"),
-        ])
+        .params::<QuantityQuery>()
         .answers::<QuantityJson>(),
     )
 }
@@ -174,6 +138,113 @@ struct StockOrderJson<'a> {
     line_item: Option<LineItemJson<'a>>,
 }
 
+/// `order_type`: the movements an item of the kind `K` takes (Add Stock or New Sale
+/// for inventory, Add Stock or checkout for asset stock), case, spaces and underscores
+/// aside.
+struct OrderWord<K>(PhantomData<K>);
+
+impl<K: Kind> Scalar for OrderWord<K> {
+    type Value = OrderType;
+
+    fn parse(raw: &str) -> Result<OrderType, String> {
+        OrderType::parse_for(K::FAMILY.kind, raw)
+    }
+
+    fn schema() -> serde_json::Value {
+        let words: Vec<&str> = Self::words().collect();
+        serde_json::json!({"type": "string", "enum": words})
+    }
+
+    fn blank() -> String {
+        format!(
+            "can't be blank: {}",
+            Self::words().collect::<Vec<_>>().join(" or ")
+        )
+    }
+}
+
+impl<K: Kind> OrderWord<K> {
+    fn words() -> impl Iterator<Item = &'static str> {
+        OrderType::orders_of(K::FAMILY.kind)
+            .iter()
+            .map(|o| Vocabulary::as_str(*o))
+    }
+}
+
+/// The movement an order of an item of the kind `K` is (its words are the kind's, so
+/// the struct is written out rather than derived).
+struct OrderQuery<K> {
+    order_type: OrderType,
+    kind: PhantomData<K>,
+}
+
+impl<K: Kind> Input for OrderQuery<K> {
+    const RESOURCE: &'static str = "";
+
+    fn read(form: &mut Form<'_>) -> Option<Self> {
+        let order_type = form.required::<OrderWord<K>>("order_type")?;
+        Some(OrderQuery {
+            order_type,
+            kind: PhantomData,
+        })
+    }
+
+    fn document(fields: &mut Vec<FieldDoc>) {
+        fields.push(FieldDoc::required::<OrderWord<K>>(
+            "order_type",
+            "The movement: Add Stock, or New Sale (inventory) or checkout (asset stock).",
+        ));
+    }
+}
+
+/// The line item of an order.
+#[derive(Input)]
+#[input(resource = "line_item")]
+struct OrderLine {
+    /// Whole units, 1 to 1000000000; a sale or check-out is refused when the location
+    /// holds fewer.
+    #[input(format = Units)]
+    quantity: Quantity,
+    /// The price per unit, an amount such as 12.50; required to add stock (null: none).
+    #[input(format = Amount)]
+    price: Change<i64>,
+    /// Text (null: none).
+    comments: Change<String>,
+    /// Where the stock is added, sold or taken from; left out (or null): the item's own
+    /// location.
+    #[input(format = RecordId)]
+    location_id: Change<i64>,
+}
+
+/// What a check-out of asset stock adds to its line item.
+#[derive(Input)]
+#[input(resource = "line_item")]
+struct CheckoutLine {
+    /// A check-out: the location the units go to (they count at no location while out).
+    #[input(format = RecordId)]
+    checked_out_to_location_id: Change<i64>,
+}
+
+/// `user[id]`: the member of a sale or check-out (its problems are named `user_id`).
+#[derive(Input)]
+#[input(resource = "user")]
+pub(super) struct MemberParam {
+    /// The member: required for a check-out (an active member); on a sale, the member
+    /// the units are sold to, if any, whose approved reservations that have begun are
+    /// fulfilled.
+    #[input(format = RecordId)]
+    id: Option<i64>,
+}
+
+/// `remove_stock_values[override_conflicting_reservations]`.
+#[derive(Input)]
+#[input(resource = "remove_stock_values")]
+pub(super) struct OverrideFlag {
+    /// A sale or check-out: take the units over other members' approved reservations
+    /// (they become removed); default false.
+    pub(super) override_conflicting_reservations: Option<bool>,
+}
+
 async fn order<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
@@ -182,75 +253,54 @@ async fn order<K: Kind>(
 ) -> Result<views::Reply, ApiError> {
     let family = K::FAMILY;
     let mut form = Form::new(&params, "line_item");
-    let order_type = match params.get("order_type") {
-        None => {
-            form.error(
-                "order_type",
-                format!(
-                    "can't be blank: {}",
-                    OrderType::orders_of(family.kind)
-                        .iter()
-                        .map(|o| domain::Vocabulary::as_str(*o))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-            );
-            None
-        }
-        Some(raw) => OrderType::parse_for(family.kind, raw)
-            .map_err(|p| form.error("order_type", p))
-            .ok(),
-    };
-    let quantity = form.quantity("quantity");
-    let price = amount(&mut form, "price").as_set().copied();
-    if order_type == Some(OrderType::AddStock) && price.is_none() && !form.has_errors_for("price") {
+    let line = OrderLine::read(&mut form);
+    let query = read_beside::<OrderQuery<K>>(&mut form, str::to_owned);
+    let order_type = query.as_ref().map(|q| q.order_type);
+    if order_type == Some(OrderType::AddStock)
+        && form.peek::<Amount>("price").is_none()
+        && !form.has_errors_for("price")
+    {
         form.error(
             "price",
             "can't be blank: the price per unit of the stock added",
         );
     }
-    let location = form.id("location_id").as_set().copied();
-    let comments = form.text("comments").as_set().cloned();
     let values_path = if order_type == Some(OrderType::AddStock) {
         "add_stock_values[c_attr_vals]"
     } else {
         "remove_stock_values[c_attr_vals]"
     };
     let values = attribute_values(&state, &tenant, &mut form, values_path, family.target).await?;
+    let member = read_beside::<MemberParam>(&mut form, |_| "user_id".to_owned());
+    let flag = read_beside::<OverrideFlag>(&mut form, str::to_owned);
     let checkout = order_type == Some(OrderType::Checkout);
-    let member = match params.get("user[id]") {
-        None if checkout => {
+    // A check-out: (member, due moment, where the units go).
+    let terms = if checkout {
+        let member_id = member.as_ref().and_then(|m| m.id);
+        if member_id.is_none() && !form.has_errors_for("user_id") {
             form.error(
                 "user_id",
                 "can't be blank: the member the units go to (user[id])",
             );
-            None
         }
-        None => None,
-        Some(raw) => parse_id(raw).or_else(|| {
-            form.error("user_id", "must be a member id (a positive whole number)");
-            None
-        }),
+        let due = due(&mut form, tenant.0.time_zone);
+        let to = CheckoutLine::read(&mut form);
+        (|| Some(Some((member_id?, due?, to?))))()
+    } else {
+        Some(None)
     };
-    let mut flags = Form::new(&params, "remove_stock_values");
-    let override_conflicting = flags
-        .boolean("override_conflicting_reservations")
-        .unwrap_or(false);
-    let flag_problem = flags.finish().err();
-    let terms = checkout.then(|| {
-        let due = due(&params, tenant.0.time_zone, &mut form);
-        (due, form.id("checked_out_to_location_id").as_set().copied())
-    });
-    form.finish()?;
-    if let Some(problem) = flag_problem {
-        return Err(problem);
-    }
-    if let Some((due, to_location)) = terms {
+    let read = (|| Some((line?, order_type?, member?, flag?, terms?)))();
+    let (line, order_type, member, flag, terms) = form.finish_with(read)?;
+    let override_conflicting = flag.override_conflicting_reservations.unwrap_or(false);
+    let price = line.price.as_set().copied();
+    let location = line.location_id.as_set().copied();
+    let comments = line.comments.as_set().cloned();
+    if let Some((member, due, to)) = terms {
         let checkout = StockCheckout {
-            member: member.expect("reported by finish"),
-            quantity: quantity.expect("reported by finish"),
+            member,
+            quantity: line.quantity,
             location,
-            to_location,
+            to_location: to.checked_out_to_location_id.as_set().copied(),
             due,
             price,
             comments,
@@ -269,13 +319,13 @@ async fn order<K: Kind>(
         }));
     }
     let movement = Movement {
-        order_type: order_type.expect("reported by finish"),
-        quantity: quantity.expect("reported by finish"),
+        order_type,
+        quantity: line.quantity,
         price,
         location,
         comments,
         values,
-        member,
+        member: member.id,
         override_conflicting,
     };
     let view = stock::order(
@@ -291,6 +341,49 @@ async fn order<K: Kind>(
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
+/// The units a transfer moves.
+#[derive(Input)]
+#[input(resource = "transfer_stock")]
+struct TransferLine {
+    /// Whole units, 1 to 1000000000; refused when the source holds fewer.
+    #[input(format = Units)]
+    quantity: Quantity,
+    /// Text (null: none).
+    comments: Change<String>,
+}
+
+/// An amount that may be sent empty, which is none.
+struct OptionalAmount;
+
+impl Format for OptionalAmount {
+    type Value = i64;
+
+    fn read(params: &Params, path: &str) -> Option<Result<i64, String>> {
+        params
+            .get(path)
+            .filter(|raw| !raw.is_empty())
+            .map(Amount::parse)
+    }
+
+    fn schema() -> serde_json::Value {
+        <Amount as Scalar>::schema()
+    }
+}
+
+/// Where a transfer's units go.
+#[derive(Input)]
+struct TransferQuery {
+    /// The location the units leave.
+    #[input(format = RecordId)]
+    from_location: i64,
+    /// The location they arrive at: another one.
+    #[input(format = RecordId)]
+    to_location: i64,
+    /// The price per unit, an amount such as 12.50 (empty: none).
+    #[input(format = OptionalAmount)]
+    price: Option<i64>,
+}
+
 async fn transfer<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
@@ -298,40 +391,23 @@ async fn transfer<K: Kind>(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "transfer_stock");
-    let quantity = form.quantity("quantity");
-    let comments = form.text("comments").as_set().cloned();
-    let mut location = |field: &str| match params.get(field) {
-        None => {
-            form.error(field, "can't be blank: a location id");
-            None
-        }
-        Some(raw) => parse_id(raw).or_else(|| {
-            form.error(field, "must be a location id (a positive whole number)");
-            None
-        }),
-    };
-    let from = location("from_location");
-    let to = location("to_location");
-    if from.is_some() && from == to {
+    let line = TransferLine::read(&mut form);
+    let query = read_beside::<TransferQuery>(&mut form, str::to_owned);
+    let top = Form::new(&params, "");
+    let from = top.peek::<RecordId>("from_location");
+    if from.is_some() && from == top.peek::<RecordId>("to_location") {
         form.error(
             "to_location",
             "must differ from from_location: a transfer moves units between two locations",
         );
     }
-    let price = match params.get("price") {
-        None | Some("") => None,
-        Some(raw) => domain::money::Money::parse(raw)
-            .map(|m| m.minor())
-            .map_err(|p| form.error("price", p))
-            .ok(),
-    };
-    form.finish()?;
+    let (line, query) = form.finish_with(line.zip(query))?;
     let transfer = Transfer {
-        quantity: quantity.expect("reported by finish"),
-        from: from.expect("reported by finish"),
-        to: to.expect("reported by finish"),
-        price,
-        comments,
+        quantity: line.quantity,
+        from: query.from_location,
+        to: query.to_location,
+        price: query.price,
+        comments: line.comments.as_set().cloned(),
     };
     let view = stock::transfer(
         state.db(),
@@ -456,31 +532,26 @@ async fn set_thresholds<K: Kind>(
     Ok(render_thresholds(&found))
 }
 
+/// The item and location of a quantity.
+#[derive(Input)]
+struct QuantityQuery {
+    /// The item's number (sequence_num).
+    #[input(format = RecordId)]
+    asset_id: i64,
+    /// A location of the company.
+    #[input(format = RecordId)]
+    location_id: i64,
+}
+
 async fn quantity_by_location(
     State(state): State<AppState>,
     tenant: Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut errors = store::FieldErrors::new();
-    let mut id = |field: &str, what: &str| match params.get(field).map(parse_id) {
-        Some(Some(id)) => Some(id),
-        Some(None) => {
-            errors.insert(
-                field.into(),
-                vec![format!("must be {what} (a positive whole number)")],
-            );
-            None
-        }
-        None => {
-            errors.insert(field.into(), vec![format!("can't be blank: {what}")]);
-            None
-        }
-    };
-    let asset = id("asset_id", "the item's number");
-    let location = id("location_id", "a location id");
-    let (Some(asset), Some(location)) = (asset, location) else {
-        return Err(ApiError::Invalid(errors));
-    };
+    let QuantityQuery {
+        asset_id: asset,
+        location_id: location,
+    } = QuantityQuery::parse(&params)?;
     let quantity = stock::quantity_at(state.db(), tenant.0.id, asset, location)
         .await
         .map_err(ApiError::from_item)?;
