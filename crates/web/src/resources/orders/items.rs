@@ -18,9 +18,9 @@ use crate::params::Params;
 use crate::state::AppState;
 use crate::views;
 
-/// The map entries `update_basket_from_show` (and an order's create) take beside
+/// The map entries `update_basket_from_show` takes beside
 /// `asset_ids`.
-pub(super) const ADDITION_MAPS: &[(&str, &str)] = &[
+const ADDITION_MAPS: &[(&str, &str)] = &[
     (
         "bundle_with_quantity[<bundle id>]",
         "sets of bundle <bundle id>-b to put on, 1 to 1000000000, default 1; a bundle already on the order takes more sets (one holding a fixed asset goes on once)",

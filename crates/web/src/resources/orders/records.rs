@@ -187,7 +187,6 @@ pub(super) fn routes(api: Api) -> Api {
         .input::<NewOrderFields>()
         .form("basket", ATTRIBUTE_FIELDS)
         .input::<NewOrderQuery>()
-        .query(super::items::ADDITION_MAPS)
         .params::<ListQuery>()
         .returns("basket")
         .record::<super::OrderJson<'_>>()
