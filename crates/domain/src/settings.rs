@@ -2,7 +2,7 @@
 //! reactivating a retired asset needs a location.
 
 /// ISO 4217 codes of currencies in use. Kept sorted for binary search.
-const CURRENCIES: &[&str] = &[
+pub const CURRENCIES: &[&str] = &[
     "AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT",
     "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD",
     "CDF", "CHF", "CLP", "CNY", "COP", "CRC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD",
@@ -70,6 +70,18 @@ impl ActivationLocation {
             ActivationLocation::Optional => "optional",
             ActivationLocation::NotNeeded => "not_needed",
         }
+    }
+}
+
+impl crate::Vocabulary for ActivationLocation {
+    const ALL: &'static [Self] = &[
+        ActivationLocation::Required,
+        ActivationLocation::Optional,
+        ActivationLocation::NotNeeded,
+    ];
+
+    fn as_str(self) -> &'static str {
+        ActivationLocation::as_str(self)
     }
 }
 

@@ -13,6 +13,7 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
+use crate::input::{AnyName, Input, PageQuery};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -25,18 +26,15 @@ pub fn routes(api: Api) -> Api {
             "Orders",
             "rentrack extension: the company's bundles with their items, 25 a page (GET), or a new one (POST); an order takes a bundle's items at once with asset_ids=<id>-b",
         )
+        .input::<NewBundle>()
         .form(
             "bundle",
-            &[
-                ("name", "required, unique in the company"),
-                ("description", "text"),
-                (
-                    "items][<asset number>",
-                    "required, one or more: the units of that item in the bundle (a fixed asset: 1)",
-                ),
-            ],
+            &[(
+                "items][<asset number>",
+                "required, one or more: the units of that item in the bundle (a fixed asset: 1)",
+            )],
         )
-        .query(&[("page", "page number, default 1")])
+        .params::<PageQuery>()
         .returns("bundle")
         .returns_page("bundles")
         .record::<BundleJson<'_>>(),
@@ -47,6 +45,17 @@ pub fn routes(api: Api) -> Api {
         Doc::new("Orders", "rentrack extension: bundle details with its items").returns("bundle")
             .record::<BundleJson<'_>>(),
     )
+}
+
+/// A new bundle's fields beside its items.
+#[derive(Input)]
+#[input(resource = "bundle")]
+struct NewBundle {
+    /// Unique in the company.
+    #[input(format = AnyName)]
+    name: Name,
+    /// `null` is none.
+    description: Change<String>,
 }
 
 /// A bundle as the contract shows it, with its items.
@@ -102,11 +111,7 @@ async fn create(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "bundle");
-    let name = form.name("name", Name::parse_required);
-    let description = match form.text("description") {
-        Change::Set(d) => Some(d),
-        _ => None,
-    };
+    let input = NewBundle::read(&mut form);
     // Keys are asset numbers: `4`, `04` and `+4` are one item, and naming it twice is
     // a 422 (it was the bundle's primary key twice: a 500).
     let sent = form.id_keyed("bundle[items]", "items", "an item number", |key| {
@@ -127,8 +132,11 @@ async fn create(
             "can't be blank: give bundle[items][<asset number>]=<quantity> for each item",
         );
     }
-    form.finish()?;
-    let name = name.expect("reported by finish");
+    let NewBundle { name, description } = form.finish_with(input)?;
+    let description = match description {
+        Change::Set(d) => Some(d),
+        _ => None,
+    };
     let bundle = bundles::create(state.db(), company.id, name, description, &items).await?;
     Ok(views::one("bundle", render(&bundle, company.time_zone)))
 }
@@ -138,7 +146,7 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = bundles::list(state.db(), company.id, page).await?;
     Ok(views::paged("bundles", page, &records, |b| {
         render(b, company.time_zone)

@@ -8,40 +8,75 @@ use store::companies::{self, Company, Settings};
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::Form;
+use crate::input::{Input, Scalar, Word};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views;
-
-const FIELDS: &[(&str, &str)] = &[
-    (
-        "time_zone",
-        "IANA time zone name, e.g. America/Denver; moments in responses use it",
-    ),
-    ("currency", "ISO 4217 code, e.g. USD"),
-    (
-        "retired_asset_activation_location",
-        "whether reactivating a retired asset needs a location: required, optional or not_needed",
-    ),
-    (
-        "inclusive_return",
-        "boolean, default true: rental orders count the return minute (06:00 to 06:00 is 24 h 1 min)",
-    ),
-    (
-        "best_pricing",
-        "boolean, default false: rental orders charge the cheapest of the rate split and each single unit",
-    ),
-];
 
 pub fn routes(api: Api) -> Api {
     api.route(
         "/company_settings",
         get(show).put_or_patch(update),
         Doc::new("Company settings", "The company's settings (GET) or change some of them (PUT or PATCH); a rentrack extension")
-            .form("company_settings", FIELDS)
+            .input::<SettingsInput>()
             .returns("company_settings")
             .record::<SettingsJson<'_>>(),
     )
+}
+
+/// The settings changed: what is left out is kept.
+#[derive(Input)]
+#[input(resource = "company_settings")]
+struct SettingsInput {
+    /// IANA time zone name, e.g. America/Denver; moments in responses use it.
+    #[input(format = TimeZone)]
+    time_zone: Option<chrono_tz::Tz>,
+    /// ISO 4217 code, e.g. USD (any case).
+    #[input(format = CurrencyCode)]
+    currency: Option<Currency>,
+    /// Whether reactivating a retired asset needs a location.
+    #[input(format = Word<ActivationLocation>)]
+    retired_asset_activation_location: Option<ActivationLocation>,
+    /// Rental orders count the return minute (06:00 to 06:00 is 24 h 1 min); true
+    /// by default.
+    inclusive_return: Option<bool>,
+    /// Rental orders charge the cheapest of the rate split and each single unit;
+    /// false by default.
+    best_pricing: Option<bool>,
+}
+
+/// An IANA time zone name, as written (Europe/Paris).
+struct TimeZone;
+
+impl Scalar for TimeZone {
+    type Value = chrono_tz::Tz;
+
+    fn parse(raw: &str) -> Result<chrono_tz::Tz, String> {
+        domain::subdomain::parse_time_zone(raw).ok_or_else(|| {
+            "is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)".to_owned()
+        })
+    }
+
+    fn schema() -> serde_json::Value {
+        let names: Vec<&str> = chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name()).collect();
+        serde_json::json!({"type": "string", "enum": names})
+    }
+}
+
+/// An ISO 4217 currency code, any case; stored upper-case.
+struct CurrencyCode;
+
+impl Scalar for CurrencyCode {
+    type Value = Currency;
+
+    fn parse(raw: &str) -> Result<Currency, String> {
+        Currency::parse(raw)
+            .ok_or_else(|| "is not an ISO 4217 currency code (e.g. USD, EUR)".to_owned())
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "string", "enum": domain::settings::CURRENCIES})
+    }
 }
 
 /// The company's settings as the contract shows them.
@@ -91,38 +126,14 @@ async fn update(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "company_settings");
-    let mut settings = Settings::default();
-    if let Some(raw) = params.get("company_settings[time_zone]") {
-        match domain::subdomain::parse_time_zone(raw) {
-            Some(tz) => settings.time_zone = Some(tz),
-            None => form.error(
-                "time_zone",
-                "is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)",
-            ),
-        }
-    }
-    if let Some(raw) = params.get("company_settings[currency]") {
-        match Currency::parse(raw) {
-            Some(c) => settings.currency = Some(c),
-            None => form.error(
-                "currency",
-                "is not an ISO 4217 currency code (e.g. USD, EUR)",
-            ),
-        }
-    }
-    if let Some(raw) = params.get("company_settings[retired_asset_activation_location]") {
-        match ActivationLocation::parse(raw) {
-            Some(a) => settings.retired_activation_location = Some(a),
-            None => form.error(
-                "retired_asset_activation_location",
-                format!("must be one of {}", ActivationLocation::NAMES),
-            ),
-        }
-    }
-    settings.inclusive_return = form.boolean("inclusive_return");
-    settings.best_pricing = form.boolean("best_pricing");
-    form.finish()?;
+    let input = SettingsInput::parse(&params)?;
+    let settings = Settings {
+        time_zone: input.time_zone,
+        currency: input.currency,
+        retired_activation_location: input.retired_asset_activation_location,
+        inclusive_return: input.inclusive_return,
+        best_pricing: input.best_pricing,
+    };
     let company = companies::update_settings(state.db(), company.id, settings).await?;
     state.inner().companies.forget_all();
     Ok(views::one("company_settings", render(&company)))

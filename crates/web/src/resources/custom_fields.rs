@@ -13,6 +13,7 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::{Form, MAX_LIST_ENTRIES};
 use crate::ids::{Id, kind};
+use crate::input::{Format, Input, PageQuery, Shape, ShortText, Word};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -21,32 +22,13 @@ use crate::views::{self, Moment, moment};
 /// shows the field lists them all.
 pub const MAX_OPTIONS: usize = 500;
 
-const FIELDS: &[(&str, &str)] = &[
-    (
-        "name",
-        "required, unique in the company (case, spaces and underscores aside), at most 255 characters",
-    ),
-    (
-        "field_type",
-        "text, text_area, number, date, dropdown, checkbox, email or url; cannot change after creation",
-    ),
-    (
-        "options][",
-        "option names, in order, for dropdown and checkbox fields (required for them, refused for others); on update the full new list",
-    ),
-    (
-        "applies_to][",
-        "one or more of fixed_assets, inventory, asset_stock, members, vendors, customers, businesses, contacts, orders",
-    ),
-];
-
 pub fn routes(api: Api) -> Api {
     api.route(
         "/custom_fields",
         get(list).post(create),
         Doc::new("Custom fields", "List custom fields, 25 a page, or create one (POST); a rentrack extension")
-            .form("custom_field", FIELDS)
-            .query(&[("page", "page number, default 1")])
+            .input::<NewField>()
+            .params::<PageQuery>()
             .returns_page("custom_fields")
             .returns("custom_field")
             .record::<CustomFieldJson<'_>>(),
@@ -55,10 +37,149 @@ pub fn routes(api: Api) -> Api {
         "/custom_fields/{id}",
         get(details).put_or_patch(update).delete(delete),
         Doc::new("Custom fields", "Custom field details (GET), update (PUT or PATCH) or delete (DELETE; records lose their values for it)")
-            .form("custom_field", FIELDS)
+            .input::<FieldChanges>()
             .returns("custom_field")
             .record::<CustomFieldJson<'_>>(),
     )
+}
+
+/// A new custom field.
+#[derive(Input)]
+#[input(resource = "custom_field")]
+struct NewField {
+    /// Unique in the company (case, spaces and underscores aside), at most 255
+    /// characters.
+    #[input(format = ShortText)]
+    name: String,
+    /// It cannot change after creation.
+    #[input(format = Word<FieldType>)]
+    field_type: FieldType,
+    /// The kinds of record it applies to: one or more.
+    #[input(format = TargetList)]
+    applies_to: Targets,
+    /// Option names, in order, for dropdown and checkbox fields (required for them,
+    /// refused for others).
+    #[input(format = OptionNames)]
+    options: Option<Vec<String>>,
+}
+
+/// A custom field's changes: what is left out is kept.
+#[derive(Input)]
+#[input(resource = "custom_field")]
+struct FieldChanges {
+    /// Unique in the company (case, spaces and underscores aside), at most 255
+    /// characters.
+    #[input(format = ShortText)]
+    name: Option<String>,
+    /// The field's type: it cannot change, so only its own type is taken.
+    #[input(format = Word<FieldType>)]
+    field_type: Option<FieldType>,
+    /// The kinds of record it applies to: one or more.
+    #[input(format = TargetList)]
+    applies_to: Option<Targets>,
+    /// The full new list of option names, in order (dropdown and checkbox fields
+    /// only; never empty).
+    #[input(format = OptionNames)]
+    options: Option<Vec<String>>,
+}
+
+/// The kinds of record a field applies to: repeated `applies_to[]` or a comma list,
+/// each a word of [`Target`]; sent, it must name one.
+struct TargetList;
+
+impl Format for TargetList {
+    type Value = Targets;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Targets, String>> {
+        if !params.contains(path) {
+            return None;
+        }
+        let raws = match params.list(path, MAX_LIST_ENTRIES) {
+            Ok(raws) => raws,
+            Err(too_long) => return Some(Err(too_long.to_string())),
+        };
+        let mut targets = Vec::with_capacity(raws.len());
+        let mut bad = Vec::new();
+        for raw in raws {
+            match Target::parse_loosely(&raw) {
+                Some(t) => targets.push(t),
+                None => bad.push(format!("{raw:?}")),
+            }
+        }
+        if !bad.is_empty() {
+            return Some(Err(format!(
+                "has {}, which is not one of {}",
+                bad.join(", "),
+                Target::names()
+            )));
+        }
+        Some(Targets::new(targets).ok_or_else(Self::blank))
+    }
+
+    fn schema() -> serde_json::Value {
+        let words: Vec<&str> = Target::ALL.iter().map(|t| t.as_str()).collect();
+        serde_json::json!({
+            "type": "array",
+            "items": {"type": "string", "enum": words},
+            "minItems": 1,
+            "maxItems": MAX_LIST_ENTRIES,
+        })
+    }
+
+    fn blank() -> String {
+        format!("can't be blank: use one or more of {}", Target::names())
+    }
+}
+
+/// Option names: repeated `options[]` (or a comma list), at most [`MAX_OPTIONS`],
+/// each at most 255 characters, without a comma, and no two the same but for case.
+struct OptionNames;
+
+impl Format for OptionNames {
+    type Value = Vec<String>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<String>, String>> {
+        if !params.contains(path) {
+            return None;
+        }
+        let names = match params.list(path, MAX_OPTIONS) {
+            Ok(names) => names,
+            Err(too_long) => return Some(Err(too_long.to_string())),
+        };
+        let mut seen = HashSet::with_capacity(names.len());
+        let mut problems = Vec::new();
+        for name in &names {
+            if name.chars().count() > domain::Name::MAX_CHARS {
+                problems.push(format!("{name:?} is too long (maximum is 255 characters)"));
+            } else if name.contains(',') {
+                problems.push(format!(
+                    "{name:?} has a comma, which separates checkbox choices"
+                ));
+            } else if !seen.insert(name.to_ascii_lowercase()) {
+                problems.push(format!("{name:?} appears twice"));
+            }
+        }
+        Some(if problems.is_empty() {
+            Ok(names)
+        } else {
+            Err(problems.join("; "))
+        })
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({
+            "type": "array",
+            "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": domain::Name::MAX_CHARS,
+                "pattern": r"^\s*[^,\s](?:[^,]*[^,\s])?\s*$",
+            },
+            "maxItems": MAX_OPTIONS,
+        })
+    }
 }
 
 /// A custom field as the contract shows it.
@@ -133,103 +254,22 @@ pub fn render(f: &CustomField, tz: chrono_tz::Tz) -> CustomFieldJson<'_> {
     }
 }
 
-fn read_input(params: &Params, creating: bool) -> Result<FieldInput, ApiError> {
+/// A new field, with its options checked against its type whatever else failed.
+fn read_new(params: &Params) -> Result<FieldInput, ApiError> {
     let mut form = Form::new(params, "custom_field");
-    let name = if creating {
-        form.required_text("name")
-    } else {
-        form.optional_required_text("name")
-    };
-    let field_type = match params.get("custom_field[field_type]") {
-        None if creating => {
-            form.error(
-                "field_type",
-                format!("can't be blank: use one of {}", FieldType::names()),
-            );
-            None
-        }
-        None => None,
-        Some(raw) => {
-            let parsed = FieldType::parse_loosely(raw);
-            if parsed.is_none() {
-                form.error(
-                    "field_type",
-                    format!("must be one of {}", FieldType::names()),
-                );
-            }
-            parsed
-        }
-    };
-    let applies_to = if params.contains("custom_field[applies_to]") || creating {
-        let mut targets = Vec::new();
-        match params.list("custom_field[applies_to]", MAX_LIST_ENTRIES) {
-            Ok(raws) => {
-                for raw in raws {
-                    match Target::parse_loosely(&raw) {
-                        Some(t) => targets.push(t),
-                        None => form.error(
-                            "applies_to",
-                            format!("has {raw:?}, which is not one of {}", Target::names()),
-                        ),
-                    }
-                }
-            }
-            Err(too_long) => form.error("applies_to", too_long.to_string()),
-        }
-        let set = Targets::new(targets);
-        if set.is_none() && !form.has_errors_for("applies_to") {
-            form.error(
-                "applies_to",
-                format!("can't be blank: use one or more of {}", Target::names()),
-            );
-        }
-        set
-    } else {
-        None
-    };
-    let options = if params.contains("custom_field[options]") {
-        match params.list("custom_field[options]", MAX_OPTIONS) {
-            Ok(names) => {
-                let mut seen = HashSet::with_capacity(names.len());
-                for name in &names {
-                    if name.chars().count() > domain::Name::MAX_CHARS {
-                        form.error(
-                            "options",
-                            format!("{name:?} is too long (maximum is 255 characters)"),
-                        );
-                    } else if name.contains(',') {
-                        form.error(
-                            "options",
-                            format!("{name:?} has a comma, which separates checkbox choices"),
-                        );
-                    } else if !seen.insert(name.to_ascii_lowercase()) {
-                        form.error("options", format!("{name:?} appears twice"));
-                    }
-                }
-                Some(names)
-            }
-            Err(too_long) => {
-                form.error("options", too_long.to_string());
-                None
-            }
-        }
-    } else {
-        None
-    };
-    // On update only the store knows the field's type.
-    if creating
-        && !form.has_errors_for("options")
-        && let Some(t) = field_type
-        && let Err(problem) = t.check_options(options.as_deref(), true)
+    let input = NewField::read(&mut form);
+    if !form.has_errors_for("options")
+        && let Some(t) = form.peek::<Word<FieldType>>("field_type")
+        && let Err(problem) = t.check_options(form.peek::<OptionNames>("options").as_deref(), true)
     {
         form.error("options", problem);
     }
-    form.finish()?;
+    let input = form.finish_with(input)?;
     Ok(FieldInput {
-        name,
-        field_type,
-        applies_to,
-        options,
+        name: Some(input.name),
+        field_type: Some(input.field_type),
+        applies_to: Some(input.applies_to),
+        options: input.options,
     })
 }
 
@@ -238,7 +278,7 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = custom_fields::list(state.db(), company.id, page).await?;
     Ok(views::paged("custom_fields", page, &records, |f| {
         render(f, company.time_zone)
@@ -250,7 +290,7 @@ async fn create(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&params, true)?;
+    let input = read_new(&params)?;
     let field = custom_fields::create(state.db(), company.id, input).await?;
     Ok(views::one(
         "custom_field",
@@ -276,7 +316,14 @@ async fn update(
     Id(id, _): Id<kind::CustomField>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&params, false)?;
+    // On update only the store knows the field's type, and checks the options.
+    let changes = FieldChanges::parse(&params)?;
+    let input = FieldInput {
+        name: changes.name,
+        field_type: changes.field_type,
+        applies_to: changes.applies_to,
+        options: changes.options,
+    };
     let field = custom_fields::update(state.db(), company.id, id, input).await?;
     Ok(views::one(
         "custom_field",

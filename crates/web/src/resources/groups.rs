@@ -1,8 +1,8 @@
 //! Groups: `/groups.api`, `/assets/classification_view.api`, `/groups/{id}.api`.
 
 use axum::extract::State;
-use domain::PageSize;
 use domain::depreciation::{DepreciationMode, DepreciationRates};
+use domain::{Change, PageSize};
 use serde::Serialize;
 use store::groups::{self, Group, GroupInput};
 
@@ -11,26 +11,24 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
+use crate::input::{Input, PageQuery, Scalar};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
 
-const FIELDS: &[(&str, &str)] = &[
-    ("name", "required, at least 3 characters"),
-    ("description", "text"),
-    (
-        "asset_depreciation_mode",
-        "`Useful Life` (default; rates in months) or `Percentage` (rates in percent a year)",
-    ),
-];
+/// The rates map beside a group's typed fields.
+const RATES: &[(&str, &str)] = &[(
+    "depreciation_rates[<method name>]",
+    "rate per depreciation method: whole months (1 to 1200) under Useful Life, a percentage a year (above 0, at most 100) under Percentage",
+)];
 
 pub fn routes(api: Api) -> Api {
     api.route(
         "/groups",
         post(create),
         Doc::new("Groups", "Create a group")
-            .form("group", FIELDS)
-            .query(&[("depreciation_rates[<method name>]", "rate per depreciation method")])
+            .input::<GroupInputForm>()
+            .query(RATES)
             .returns("group")
             .record::<GroupJson<'_>>(),
     )
@@ -38,7 +36,7 @@ pub fn routes(api: Api) -> Api {
         "/assets/classification_view",
         get(list),
         Doc::new("Groups", "List groups, 25 a page, each wrapped as {\"group\": {...}}")
-            .query(&[("page", "page number, default 1"), ("show_document_details", "boolean")])
+            .params::<ListQuery>()
             .returns_page("groups")
             .record::<GroupEntry<'_>>(),
     )
@@ -46,10 +44,51 @@ pub fn routes(api: Api) -> Api {
         "/groups/{id}",
         put_or_patch(update).delete(delete).get(details),
         Doc::new("Groups", "Group details (GET), update (PUT or PATCH, as create) or delete (DELETE; 409 while it has subgroups or items)")
-            .form("group", FIELDS)
+            .input::<GroupInputForm>()
+            .query(RATES)
             .returns("group")
             .record::<GroupJson<'_>>(),
     )
+}
+
+/// A group's fields, on create and update (beside its rates).
+#[derive(Input)]
+#[input(resource = "group")]
+struct GroupInputForm {
+    /// At least 3 characters.
+    name: domain::Name,
+    /// `null` clears.
+    description: Change<String>,
+    /// Useful Life (the default; rates in months) or Percentage (rates in percent a
+    /// year).
+    #[input(format = Mode)]
+    asset_depreciation_mode: Option<DepreciationMode>,
+}
+
+/// How a group's rates count: `Useful Life` or `Percentage`, any case.
+struct Mode;
+
+impl Scalar for Mode {
+    type Value = DepreciationMode;
+
+    fn parse(raw: &str) -> Result<DepreciationMode, String> {
+        DepreciationMode::parse(raw)
+            .ok_or_else(|| "must be `Useful Life` or `Percentage`".to_owned())
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "string", "enum": ["Useful Life", "Percentage", "useful_life"]})
+    }
+}
+
+/// The parameters of the group list.
+#[derive(Input)]
+struct ListQuery {
+    /// Accepted for the hosted service's clients.
+    #[input(rename = "show_document_details")]
+    _show_document_details: Option<bool>,
+    #[input(flatten)]
+    page: PageQuery,
 }
 
 /// A group as the contract shows it.
@@ -97,26 +136,15 @@ fn read_input(
     stored_mode: Option<DepreciationMode>,
 ) -> Result<GroupInput, ApiError> {
     let mut form = Form::new(params, "group");
-    let name = form.name("name", domain::Name::parse);
-    let description = form.text("description");
-    let mode = match params.get("group[asset_depreciation_mode]") {
-        None => None,
-        Some(raw) => match DepreciationMode::parse(raw) {
-            Some(m) => Some(m),
-            None => {
-                form.error(
-                    "asset_depreciation_mode",
-                    "must be `Useful Life` or `Percentage`",
-                );
-                None
-            }
-        },
-    };
+    let input = GroupInputForm::read(&mut form);
     let entries = params.map("depreciation_rates");
     let rates = if entries.is_empty() {
         None
     } else {
-        let rate_mode = mode.or(stored_mode).unwrap_or(DepreciationMode::UsefulLife);
+        let rate_mode = form
+            .peek::<Mode>("asset_depreciation_mode")
+            .or(stored_mode)
+            .unwrap_or(DepreciationMode::UsefulLife);
         let mut rates = DepreciationRates::new();
         for (method, raw) in entries {
             let method = method.trim().to_owned();
@@ -139,11 +167,11 @@ fn read_input(
         }
         Some(rates)
     };
-    form.finish()?;
+    let input = form.finish_with(input)?;
     Ok(GroupInput {
-        name: name.expect("reported by finish"),
-        description,
-        mode,
+        name: input.name,
+        description: input.description,
+        mode: input.asset_depreciation_mode,
         rates,
     })
 }
@@ -162,8 +190,7 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    views::flag(&params, "show_document_details")?;
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = ListQuery::parse(&params)?.page.page(PageSize::DEFAULT);
     let records = groups::list(state.db(), company.id, page).await?;
     Ok(views::paged("groups", page, &records, |g| GroupEntry {
         group: render(g, company.time_zone),

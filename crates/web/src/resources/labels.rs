@@ -24,6 +24,7 @@ use crate::auth::Tenant;
 use crate::client_addr::ClientAddr;
 use crate::error::ApiError;
 use crate::form::Form;
+use crate::input::{Format, IdList, Input, PageQuery, RecordId, Scalar, Shape, ShortText, Word};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -36,86 +37,233 @@ pub fn routes(api: Api) -> Api {
             "Labels",
             "The company's label templates, 25 a page, all or of one template_type (GET); a new template (POST, rentrack extension). Every company starts with, for each type, a 62 x 29 mm roll label (the default), a 4 x 6 in shipping label, a US Letter sheet of 30 and an A4 sheet of 24",
         )
-        .form(
-            "print_label_template",
-            &[
-                ("description", "required"),
-                ("template_type", "required: asset, member or location"),
-                ("page_width", "required, millimetres (one decimal at most), up to 1000"),
-                ("page_height", "required, millimetres, up to 1000"),
-                ("label_width", "required, millimetres, at least 20"),
-                ("label_height", "required, millimetres, at least 10"),
-                ("columns", "labels across the page, 1 to 50, default 1"),
-                ("rows", "labels down the page, 1 to 50, default 1"),
-                ("margin_left", "millimetres from the page's left edge to the first column, default 0"),
-                ("margin_top", "millimetres from the page's top edge to the first row, default 0"),
-                ("gap_x", "millimetres between columns, default 0"),
-                ("gap_y", "millimetres between rows, default 0"),
-                ("default", "true makes it its type's default (the old default stops being one)"),
-            ],
-        )
-        .query(&[
-            ("template_type", "asset, member or location; all when absent"),
-            ("page", "page number, default 1"),
-        ])
+        .input::<NewTemplateInput>()
+        .params::<ListQuery>()
         .returns("print_label_template")
         .returns_page("print_label_templates")
         .record::<TemplateJson<'_>>(),
     );
     PRINTS
         .into_iter()
-        .fold(api, |api, (path, of, field, summary)| {
+        .fold(api, |api, (path, of, field, summary, read, doc)| {
             api.route(
                 path,
                 post(
                     move |s: State<AppState>, t: Tenant, h: HeaderMap, p: Params| {
-                        print(s, t, h, p, of, field)
+                        print(s, t, h, p, of, field, read)
                     },
                 ),
-                print_doc(summary, of, field),
+                doc(Doc::new("Labels", summary)).answers::<PrintJson>(),
             )
         })
 }
 
-/// The three label requests: path, the records they print, the list parameter naming
-/// them, and the summary.
-const PRINTS: [(&str, TemplateType, &str, &str); 3] = [
+/// Reads a print request: the records' keys and the template, or one 422.
+type ReadPrint = fn(&Params) -> Result<(Vec<i64>, Option<i64>), ApiError>;
+
+/// One label request: path, the records it prints, the list parameter naming them,
+/// the summary, and the request's reader and document.
+type PrintRoute = (
+    &'static str,
+    TemplateType,
+    &'static str,
+    &'static str,
+    ReadPrint,
+    fn(Doc) -> Doc,
+);
+
+/// The three label requests.
+const PRINTS: [PrintRoute; 3] = [
     (
         "/qrcodes",
         TemplateType::Asset,
         "asset_seq",
         "A link to a PDF of item labels (fixed assets, inventory, asset stock)",
+        read_print::<AssetPrint>,
+        Doc::input::<AssetPrint>,
     ),
     (
         "/qrcode/members",
         TemplateType::Member,
         "member_id",
         "A link to a PDF of member labels",
+        read_print::<MemberPrint>,
+        Doc::input::<MemberPrint>,
     ),
     (
         "/qrcode/locations",
         TemplateType::Location,
         "location_id",
         "A link to a PDF of location labels",
+        read_print::<LocationPrint>,
+        Doc::input::<LocationPrint>,
     ),
 ];
 
-fn print_doc(summary: &'static str, of: TemplateType, field: &str) -> Doc {
-    let what = match of {
-        TemplateType::Asset => "item numbers",
-        TemplateType::Member => "member ids",
-        TemplateType::Location => "location ids",
+/// A print request of one kind of record: its keys under their own name.
+macro_rules! print_input {
+    ($name:ident, $field:literal, $what:literal) => {
+        #[doc = concat!("A print of ", $what, " labels.")]
+        #[derive(Input)]
+        struct $name {
+            #[doc = concat!("The ", $what, " to print: a comma list or repeated, at most 1000.")]
+            #[input(rename = $field, format = LabelKeys)]
+            keys: Vec<i64>,
+            /// A template of the matching template_type; the type's default when
+            /// absent.
+            #[input(format = RecordId)]
+            template_id: Option<i64>,
+        }
+
+        impl From<$name> for (Vec<i64>, Option<i64>) {
+            fn from(p: $name) -> Self {
+                (p.keys, p.template_id)
+            }
+        }
     };
-    let rule = format!("required: {what}, comma-separated (or {field}[]), at most {MAX_LABELS}");
-    Doc::new("Labels", summary)
-        .query(&[
-            (field, rule.as_str()),
-            (
-                "template_id",
-                "a template of the matching template_type; the type's default when absent",
-            ),
-        ])
-        .answers::<PrintJson>()
+}
+
+print_input!(AssetPrint, "asset_seq", "item numbers");
+print_input!(MemberPrint, "member_id", "member ids");
+print_input!(LocationPrint, "location_id", "location ids");
+
+fn read_print<P: Input + Into<(Vec<i64>, Option<i64>)>>(
+    params: &Params,
+) -> Result<(Vec<i64>, Option<i64>), ApiError> {
+    P::parse(params).map(Into::into)
+}
+
+/// The keys of the records to print: ids as `IdList` reads them, at least one and at
+/// most [`MAX_LABELS`].
+struct LabelKeys;
+
+impl Format for LabelKeys {
+    type Value = Vec<i64>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
+        match IdList::read(params, path)? {
+            Ok(keys) if keys.is_empty() => None,
+            Ok(keys) if keys.len() > MAX_LABELS => Some(Err(format!(
+                "asks for {} labels; at most {MAX_LABELS} a request",
+                keys.len()
+            ))),
+            other => Some(other),
+        }
+    }
+
+    fn schema() -> Value {
+        let mut schema = IdList::schema();
+        schema["minItems"] = 1.into();
+        schema["maxItems"] = MAX_LABELS.into();
+        schema
+    }
+
+    fn blank() -> String {
+        "can't be blank: name the records to print, comma-separated".to_owned()
+    }
+}
+
+/// The parameters of the template list.
+#[derive(Input)]
+struct ListQuery {
+    /// asset, member or location; all when absent.
+    #[input(format = Word<TemplateType>)]
+    template_type: Option<TemplateType>,
+    #[input(flatten)]
+    page: PageQuery,
+}
+
+/// A new label template; lengths in millimetres, one decimal at most.
+#[derive(Input)]
+#[expect(
+    dead_code,
+    reason = "the sheet's lengths and counts are checked here; `create` reads them into the sheet, whatever else failed"
+)]
+#[input(resource = "print_label_template")]
+struct NewTemplateInput {
+    #[input(format = ShortText)]
+    description: String,
+    /// The records it prints labels of.
+    #[input(format = Word<TemplateType>)]
+    template_type: TemplateType,
+    /// Up to 1000.
+    #[input(format = Millimetres)]
+    page_width: u32,
+    /// Up to 1000.
+    #[input(format = Millimetres)]
+    page_height: u32,
+    /// At least 20.
+    #[input(format = Millimetres)]
+    label_width: u32,
+    /// At least 10.
+    #[input(format = Millimetres)]
+    label_height: u32,
+    /// Labels across the page, 1 to 50; default 1.
+    #[input(format = GridCount)]
+    columns: Option<u32>,
+    /// Labels down the page, 1 to 50; default 1.
+    #[input(format = GridCount)]
+    rows: Option<u32>,
+    /// From the page's left edge to the first column; default 0.
+    #[input(format = Millimetres)]
+    margin_left: Option<u32>,
+    /// From the page's top edge to the first row; default 0.
+    #[input(format = Millimetres)]
+    margin_top: Option<u32>,
+    /// Between columns; default 0.
+    #[input(format = Millimetres)]
+    gap_x: Option<u32>,
+    /// Between rows; default 0.
+    #[input(format = Millimetres)]
+    gap_y: Option<u32>,
+    /// true makes it its type's default (the old default stops being one).
+    default: Option<bool>,
+}
+
+/// Millimetres with one decimal at most (62, 66.7), read as tenths (667).
+struct Millimetres;
+
+impl Scalar for Millimetres {
+    type Value = u32;
+
+    fn parse(raw: &str) -> Result<u32, String> {
+        tenths(raw).ok_or_else(|| {
+            format!("must be millimetres with one decimal at most (e.g. 62 or 66.7), not {raw:?}")
+        })
+    }
+
+    fn schema() -> Value {
+        json!({"type": "string", "pattern": r"^\s*(?:\d{1,5}(?:\.\d)?|\.\d)\s*$"})
+    }
+
+    fn blank() -> String {
+        "can't be blank: millimetres, e.g. 62 or 66.7".to_owned()
+    }
+}
+
+/// Labels across or down a page.
+struct GridCount;
+
+impl Scalar for GridCount {
+    type Value = u32;
+
+    fn parse(raw: &str) -> Result<u32, String> {
+        raw.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| {
+                format!(
+                    "must be a whole number from 1 to {}",
+                    labels::sheet::MAX_GRID
+                )
+            })
+    }
+
+    fn schema() -> Value {
+        json!({"type": "integer", "minimum": 1, "maximum": labels::sheet::MAX_GRID})
+    }
 }
 
 /// A print of labels: where its PDF is, until when, and what it holds.
@@ -217,17 +365,9 @@ async fn list(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let of = match params.get("template_type") {
-        None => None,
-        Some(raw) => Some(TemplateType::parse_loosely(raw).ok_or_else(|| {
-            ApiError::field(
-                "template_type",
-                format!("must be one of {}", TemplateType::names()),
-            )
-        })?),
-    };
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let records = label_templates::list(state.db(), company.id, of, page).await?;
+    let query = ListQuery::parse(&params)?;
+    let page = query.page.page(PageSize::DEFAULT);
+    let records = label_templates::list(state.db(), company.id, query.template_type, page).await?;
     Ok(views::paged("print_label_templates", page, &records, |t| {
         render(t, company.time_zone)
     }))
@@ -258,69 +398,24 @@ async fn create(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "print_label_template");
-    let description = form.required_text("description");
-    let template_type = form.word::<TemplateType>("template_type", true);
-    let path = |f: &str| format!("print_label_template[{f}]");
-    let length = |form: &mut Form<'_>, field: &str, default: Option<u32>| match (
-        params.get(&path(field)),
-        default,
-    ) {
-        (None, Some(d)) => Some(d),
-        (None, None) => {
-            form.error(field, "can't be blank: millimetres, e.g. 62 or 66.7");
-            None
-        }
-        (Some(raw), _) => tenths(raw).or_else(|| {
-            form.error(
-                field,
-                format!(
-                    "must be millimetres with one decimal at most (e.g. 62 or 66.7), not {raw:?}"
-                ),
-            );
-            None
-        }),
+    let input = NewTemplateInput::read(&mut form);
+    // The sheet's geometry, checked whatever else failed.
+    let length = |form: &Form<'_>, field: &str, default: Option<u32>| {
+        form.peek::<Millimetres>(field).or(default)
     };
-    let page_width = length(&mut form, "page_width", None);
-    let page_height = length(&mut form, "page_height", None);
-    let label_width = length(&mut form, "label_width", None);
-    let label_height = length(&mut form, "label_height", None);
-    let margin_left = length(&mut form, "margin_left", Some(0));
-    let margin_top = length(&mut form, "margin_top", Some(0));
-    let gap_x = length(&mut form, "gap_x", Some(0));
-    let gap_y = length(&mut form, "gap_y", Some(0));
-    let count = |form: &mut Form<'_>, field: &str| match params.get(&path(field)) {
-        None => Some(1),
-        Some(raw) => raw
-            .trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|n| *n > 0)
-            .or_else(|| {
-                form.error(
-                    field,
-                    format!(
-                        "must be a whole number from 1 to {}",
-                        labels::sheet::MAX_GRID
-                    ),
-                );
-                None
-            }),
-    };
-    let columns = count(&mut form, "columns");
-    let rows = count(&mut form, "rows");
-    let is_default = form.boolean("default");
+    let count = |form: &Form<'_>, field: &str| form.peek::<GridCount>(field).or(Some(1));
     let spec = (|| {
         Some(SheetSpec {
-            page_width: page_width?,
-            page_height: page_height?,
-            label_width: label_width?,
-            label_height: label_height?,
-            columns: columns?,
-            rows: rows?,
-            margin_left: margin_left?,
-            margin_top: margin_top?,
-            gap_x: gap_x?,
-            gap_y: gap_y?,
+            page_width: length(&form, "page_width", None)?,
+            page_height: length(&form, "page_height", None)?,
+            label_width: length(&form, "label_width", None)?,
+            label_height: length(&form, "label_height", None)?,
+            columns: count(&form, "columns")?,
+            rows: count(&form, "rows")?,
+            margin_left: length(&form, "margin_left", Some(0))?,
+            margin_top: length(&form, "margin_top", Some(0))?,
+            gap_x: length(&form, "gap_x", Some(0))?,
+            gap_y: length(&form, "gap_y", Some(0))?,
         })
     })();
     let sheet = spec.and_then(|s| match Sheet::new(s) {
@@ -330,19 +425,15 @@ async fn create(
             None
         }
     });
-    form.finish()?;
-    let (Some(description), Some(template_type), Some(sheet)) = (description, template_type, sheet)
-    else {
-        unreachable!("reported by finish")
-    };
+    let (input, sheet) = form.finish_with(input.zip(sheet))?;
     let template = label_templates::create(
         state.db(),
         company.id,
         NewTemplate {
-            description,
-            template_type,
+            description: input.description,
+            template_type: input.template_type,
             sheet,
-            is_default: is_default.unwrap_or(false),
+            is_default: input.default.unwrap_or(false),
         },
     )
     .await?;
@@ -382,38 +473,9 @@ async fn print(
     params: Params,
     of: TemplateType,
     field: &'static str,
+    read: ReadPrint,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "");
-    let keys = form.ids_at(field, field, "numbers");
-    if keys.is_empty() && !form.has_errors_for(field) {
-        form.error(
-            field,
-            "can't be blank: name the records to print, comma-separated",
-        );
-    }
-    if keys.len() > MAX_LABELS {
-        form.error(
-            field,
-            format!(
-                "asks for {} labels; at most {MAX_LABELS} a request",
-                keys.len()
-            ),
-        );
-    }
-    let template = match params.get("template_id") {
-        None => None,
-        Some(raw) => match raw.trim().parse::<i64>() {
-            Ok(id) if id > 0 => Some(id),
-            _ => {
-                form.error(
-                    "template_id",
-                    "must be a template id (a positive whole number)",
-                );
-                None
-            }
-        },
-    };
-    form.finish()?;
+    let (keys, template) = read(&params)?;
     let (template, records) =
         label_prints::prepare(state.db(), company.id, of, template, &keys, field).await?;
     let base = base_url(&state, &headers);

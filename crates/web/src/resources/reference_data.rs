@@ -3,43 +3,93 @@
 //! with `/<plural>/{id}.api`.
 
 use axum::extract::State;
-use domain::PageSize;
+use domain::{Change, PageSize};
 use serde::Serialize;
 use store::reference_data::{self, Entry, EntryInput, Kind};
 
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::Form;
 use crate::ids::{Id, kind};
+use crate::input::{Input, PageQuery};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
 
-const FIELDS: &[(&str, &str)] = &[
-    (
-        "name",
-        "required, unique in the company, at most 255 characters",
-    ),
-    ("description", "text; null clears"),
-];
+/// The create and update inputs of one kind of entry, named for its resource.
+macro_rules! entry_inputs {
+    ($module:ident, $resource:literal) => {
+        mod $module {
+            use domain::Change;
+
+            use crate::input::{Input, ShortText};
+
+            /// A new entry.
+            #[derive(Input)]
+            #[input(resource = $resource)]
+            pub struct New {
+                /// Unique in the company, at most 255 characters.
+                #[input(format = ShortText)]
+                pub name: String,
+                pub description: Change<String>,
+            }
+
+            /// An entry's changes: what is left out is kept.
+            #[derive(Input)]
+            #[input(resource = $resource)]
+            pub struct Changes {
+                /// Unique in the company, at most 255 characters.
+                #[input(format = ShortText)]
+                pub name: Option<String>,
+                pub description: Change<String>,
+            }
+
+            impl From<New> for super::NewFields {
+                fn from(n: New) -> Self {
+                    (n.name, n.description)
+                }
+            }
+
+            impl From<Changes> for super::Fields {
+                fn from(c: Changes) -> Self {
+                    (c.name, c.description)
+                }
+            }
+        }
+    };
+}
+
+entry_inputs!(custom_role, "custom_role");
+entry_inputs!(team, "team");
+entry_inputs!(retire_reason, "retire_reason");
+
+/// A new entry's name and description.
+type NewFields = (String, Change<String>);
+
+/// An entry's changes: its name (kept when `None`) and description.
+type Fields = (Option<String>, Change<String>);
+
+/// `T` read as what the store takes.
+fn read_as<T: Input + Into<F>, F>(params: &Params) -> Result<F, ApiError> {
+    T::parse(params).map(Into::into)
+}
 
 pub fn routes(api: Api) -> Api {
-    let api = family::<kind::CustomRole>(
+    let api = family::<kind::CustomRole, custom_role::New, custom_role::Changes>(
         api,
         Kind::CustomRole,
         "Roles",
         "List custom roles, 25 a page (POST creates one: a rentrack extension)",
         "Custom role details (GET), update (PUT or PATCH) or delete (DELETE; 409 while members have it)",
     );
-    let api = family::<kind::Team>(
+    let api = family::<kind::Team, team::New, team::Changes>(
         api,
         Kind::Team,
         "Teams",
         "List teams, 25 a page (POST creates one: a rentrack extension)",
         "Team details (GET), update (PUT or PATCH) or delete (DELETE; its members leave it)",
     );
-    family::<kind::RetireReason>(
+    family::<kind::RetireReason, retire_reason::New, retire_reason::Changes>(
         api,
         Kind::RetireReason,
         "Retire reasons",
@@ -56,25 +106,37 @@ fn plural(kind: Kind) -> &'static str {
     }
 }
 
-fn family<K: crate::ids::Kind>(
+fn family<K, N, C>(
     api: Api,
     kind: Kind,
     tag: &'static str,
     list_summary: &'static str,
     one_summary: &'static str,
-) -> Api {
+) -> Api
+where
+    K: crate::ids::Kind,
+    N: Input + Into<NewFields> + Send + 'static,
+    C: Input + Into<Fields> + Send + 'static,
+{
     let collection = move |state: State<AppState>, tenant: Tenant, params: Params| {
-        list_or_create(kind, state, tenant, params, false)
+        list_or_create(kind, state, tenant, params, None)
     };
     let create = move |state: State<AppState>, tenant: Tenant, params: Params| {
-        list_or_create(kind, state, tenant, params, true)
+        list_or_create(kind, state, tenant, params, Some(read_as::<N, NewFields>))
     };
     let details =
         move |state: State<AppState>, tenant: Tenant, Id(id, _): Id<K>, params: Params| {
             one(kind, state, tenant, id, params, Action::Details)
         };
     let update = move |state: State<AppState>, tenant: Tenant, Id(id, _): Id<K>, params: Params| {
-        one(kind, state, tenant, id, params, Action::Update)
+        one(
+            kind,
+            state,
+            tenant,
+            id,
+            params,
+            Action::Update(read_as::<C, Fields>),
+        )
     };
     let delete = move |state: State<AppState>, tenant: Tenant, Id(id, _): Id<K>, params: Params| {
         one(kind, state, tenant, id, params, Action::Delete)
@@ -83,8 +145,8 @@ fn family<K: crate::ids::Kind>(
         &format!("/{}", plural(kind)),
         get(collection).post(create),
         Doc::new(tag, list_summary)
-            .form(kind.singular(), FIELDS)
-            .query(&[("page", "page number, default 1")])
+            .input::<N>()
+            .params::<PageQuery>()
             .returns_page(plural(kind))
             .returns(kind.singular())
             .record::<EntryJson<'_>>(),
@@ -93,7 +155,7 @@ fn family<K: crate::ids::Kind>(
         &format!("/{}/{{id}}", plural(kind)),
         get(details).put_or_patch(update).delete(delete),
         Doc::new(tag, one_summary)
-            .form(kind.singular(), FIELDS)
+            .input::<C>()
             .returns(kind.singular())
             .record::<EntryJson<'_>>(),
     )
@@ -120,10 +182,16 @@ pub fn render(e: &Entry, tz: chrono_tz::Tz) -> EntryJson<'_> {
     }
 }
 
+/// Reads an entry's fields, or one 422 naming every problem.
+type Read = fn(&Params) -> Result<Fields, ApiError>;
+
+/// Reads a new entry's fields, or one 422 naming every problem.
+type ReadNew = fn(&Params) -> Result<NewFields, ApiError>;
+
 #[derive(Clone, Copy)]
 enum Action {
     Details,
-    Update,
+    Update(Read),
     Delete,
 }
 
@@ -132,27 +200,17 @@ async fn list_or_create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
     params: Params,
-    creating: bool,
+    create: Option<ReadNew>,
 ) -> Result<views::Reply, ApiError> {
-    if creating {
-        let mut form = Form::new(&params, kind.singular());
-        let name = form.required_text("name");
-        let description = form.text("description");
-        form.finish()?;
-        let entry = reference_data::create(
-            state.db(),
-            company.id,
-            kind,
-            name.expect("reported by finish"),
-            description,
-        )
-        .await?;
+    if let Some(read) = create {
+        let (name, description) = read(&params)?;
+        let entry = reference_data::create(state.db(), company.id, kind, name, description).await?;
         return Ok(views::one(
             kind.singular(),
             render(&entry, company.time_zone),
         ));
     }
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = reference_data::list(state.db(), company.id, kind, page).await?;
     Ok(views::paged(plural(kind), page, &records, |e| {
         render(e, company.time_zone)
@@ -169,11 +227,8 @@ async fn one(
 ) -> Result<views::Reply, ApiError> {
     let entry = match action {
         Action::Details => reference_data::find(state.db(), company.id, kind, id).await?,
-        Action::Update => {
-            let mut form = Form::new(&params, kind.singular());
-            let name = form.optional_required_text("name");
-            let description = form.text("description");
-            form.finish()?;
+        Action::Update(read) => {
+            let (name, description) = read(&params)?;
             reference_data::update(
                 state.db(),
                 company.id,

@@ -260,6 +260,31 @@ async fn bad_charges_are_refused_and_change_nothing(kind: Kind) {
     ] {
         app.post(&entries, &form).await.expect_invalid(field);
     }
+    // One 422 names every problem of a request.
+    let res = app
+        .post(
+            &entries,
+            &[
+                ("custom_entry[amount]", "--5"),
+                ("custom_entry[tax_free]", "maybe"),
+            ],
+        )
+        .await;
+    for field in ["name", "amount", "tax_free"] {
+        res.expect_invalid(field);
+    }
+    let res = app
+        .patch(
+            &format!("/baskets/{n}/charge_damages.api"),
+            &[
+                ("enable_invoice_damages", "off"),
+                ("basket[damage_amount]", "1.234"),
+            ],
+        )
+        .await;
+    for field in ["enable_invoice_damages", "damage_amount"] {
+        res.expect_invalid(field);
+    }
     let b = app
         .get(&format!("/baskets/{n}.api"))
         .await

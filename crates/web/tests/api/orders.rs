@@ -199,7 +199,69 @@ async fn bad_orders_are_refused_and_write_nothing(kind: Kind) {
     ] {
         create(&app, &c(&extra)).await.expect_invalid(field);
     }
-    assert_eq!(order_count(&app).await, 0);
+    // One 422 names every problem, of the basket's fields and the top-level ones.
+    let res = create(
+        &app,
+        &[
+            ("basket[customer_id]", "0"),
+            ("basket[order_discount]", "ten"),
+            ("basket[location_for_pickup]", "perhaps"),
+            ("due_date", "07/32/2027"),
+            ("bill_to_time", "10:00"),
+            ("business_id", "x"),
+            ("asset_ids", "1,x,1"),
+        ],
+    )
+    .await;
+    for field in [
+        "customer_id",
+        "order_discount",
+        "location_for_pickup",
+        "due_date",
+        "bill_to_time",
+        "business_id",
+        "asset_ids",
+    ] {
+        res.expect_invalid(field);
+    }
+    // An update names them alike, and an order can't lose its customer.
+    let n = create(&app, &c(&[])).await.into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap();
+    let res = app
+        .patch(
+            &format!("/baskets/{n}.api"),
+            &[
+                ("basket[customer_id]", "null"),
+                ("basket[pick_up_location_id]", "-3"),
+                ("expected_checkout_time", "08:00"),
+            ],
+        )
+        .await;
+    for field in [
+        "customer_id",
+        "pick_up_location_id",
+        "expected_checkout_time",
+    ] {
+        res.expect_invalid(field);
+    }
+    // A list's filters are words of their sets.
+    for (query, field) in [
+        ("filters[state]=lost", "filters[state]"),
+        ("filters[completed]=perhaps", "filters[completed]"),
+        ("page=0", "page"),
+    ] {
+        app.get(&format!("/baskets.api?{query}"))
+            .await
+            .expect_invalid(field);
+    }
+    assert_eq!(
+        app.get("/baskets.api?filters[state]=Rented%20Out")
+            .await
+            .into_body(StatusCode::OK)["baskets"],
+        serde_json::json!([])
+    );
+    assert_eq!(order_count(&app).await, 1);
 }
 
 async fn updates_follow_the_state_table(kind: Kind) {

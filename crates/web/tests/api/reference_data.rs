@@ -277,6 +277,31 @@ async fn company_settings_are_read_and_changed(kind: Kind) {
         )
         .await;
     res.expect_invalid("retired_asset_activation_location");
+    // One 422 names every problem.
+    let res = app
+        .patch(
+            "/company_settings.api",
+            &[
+                ("company_settings[time_zone]", "Mars/Olympus"),
+                ("company_settings[currency]", "XXX1"),
+                (
+                    "company_settings[retired_asset_activation_location]",
+                    "never",
+                ),
+                ("company_settings[inclusive_return]", "perhaps"),
+                ("company_settings[best_pricing]", "perhaps"),
+            ],
+        )
+        .await;
+    for field in [
+        "time_zone",
+        "currency",
+        "retired_asset_activation_location",
+        "inclusive_return",
+        "best_pricing",
+    ] {
+        res.expect_invalid(field);
+    }
     assert_eq!(
         app.get("/company_settings.api").await.body["company_settings"],
         settings,

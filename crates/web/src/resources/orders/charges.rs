@@ -4,15 +4,16 @@
 
 use axum::extract::State;
 use domain::Change;
-use domain::money::Money;
 use store::orders::{self, NewEntry};
 
 use super::answer;
+use super::input::{SignedAmount, both};
 use crate::api::{Api, Doc, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Number, kind};
+use crate::input::{Amount, IdList, Input, ShortText, Word};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views;
@@ -25,10 +26,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Set the order's taxes to exactly these custom and group taxes (PATCH or PUT); both empty removes them. 409 for a Completed, Void, Sold or Cancelled order",
         )
-        .query(&[
-            ("custom_tax_id", "comma list of custom tax ids (GET /custom_taxes.api)"),
-            ("group_tax_id", "comma list of group tax ids (GET /group_taxes.api)"),
-        ])
+        .input::<TaxesQuery>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -39,15 +37,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Add a custom entry to the order (POST); 409 for a Sold, Void, Completed or Cancelled order",
         )
-        .form(
-            "custom_entry",
-            &[
-                ("name", "required"),
-                ("amount", "required: an amount, negative to take off (-15.00)"),
-                ("comments", "text"),
-                ("tax_free", "true: left out of the taxable base"),
-            ],
-        )
+        .input::<EntryInput>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -58,13 +48,75 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Charge damages on the order (PATCH or PUT): the amount replaces what was charged (0 removes it). 409 for a Completed, Void, Sold or Cancelled order",
         )
-        .query(&[
-            ("enable_invoice_damages", "required: on"),
-            ("basket[damage_amount]", "required: an amount, 0 or more"),
-        ])
+        .input::<DamagesSwitch>()
+        .input::<DamagesInput>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
+}
+
+/// The taxes an order is to have: send one list or both.
+#[derive(Input)]
+struct TaxesQuery {
+    /// Custom tax ids (GET /custom_taxes.api), a comma list or repeated; empty for
+    /// none.
+    #[input(format = IdList)]
+    custom_tax_id: Option<Vec<i64>>,
+    /// Group tax ids (GET /group_taxes.api), a comma list or repeated; empty for none.
+    #[input(format = IdList)]
+    group_tax_id: Option<Vec<i64>>,
+}
+
+/// A custom entry.
+#[derive(Input)]
+#[input(resource = "custom_entry")]
+struct EntryInput {
+    /// What it is.
+    #[input(format = ShortText)]
+    name: String,
+    /// Negative to take off (-15.00).
+    #[input(format = SignedAmount)]
+    amount: i64,
+    /// `null` is none.
+    comments: Change<String>,
+    /// true: left out of the taxable base (default false).
+    tax_free: Option<bool>,
+}
+
+/// The switch damages are charged with.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Enabled {
+    On,
+    True,
+}
+
+impl domain::Vocabulary for Enabled {
+    const ALL: &'static [Self] = &[Enabled::On, Enabled::True];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Enabled::On => "on",
+            Enabled::True => "true",
+        }
+    }
+}
+
+/// The switch of a damage charge.
+#[derive(Input)]
+struct DamagesSwitch {
+    /// on.
+    #[input(format = Word<Enabled>)]
+    #[expect(dead_code, reason = "its one meaning is the confirmation")]
+    enable_invoice_damages: Enabled,
+}
+
+/// The damages charged.
+#[derive(Input)]
+#[input(resource = "basket")]
+struct DamagesInput {
+    /// An amount, 0 or more (0 removes the charge).
+    #[input(format = Amount)]
+    damage_amount: i64,
 }
 
 async fn apply_taxes(
@@ -73,36 +125,21 @@ async fn apply_taxes(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "basket");
+    let mut form = Form::new(&params, "");
+    let query = TaxesQuery::read(&mut form);
     if !params.contains("custom_tax_id") && !params.contains("group_tax_id") {
         form.error(
             "custom_tax_id",
             "can't be blank: send custom_tax_id and/or group_tax_id (empty to remove the taxes)",
         );
     }
-    let custom = form.ids_at("custom_tax_id", "custom_tax_id", "custom tax ids");
-    let group = form.ids_at("group_tax_id", "group_tax_id", "group tax ids");
-    form.finish()?;
+    let query = form.finish_with(query)?;
+    let custom = query.custom_tax_id.unwrap_or_default();
+    let group = query.group_tax_id.unwrap_or_default();
     let view = orders::apply_taxes(state.db(), tenant.0.id, number, &custom, &group)
         .await
         .map_err(ApiError::from_order)?;
     Ok(answer(&view, tenant.0.time_zone))
-}
-
-/// A signed amount (`-15.00` takes off).
-fn signed_amount(form: &mut Form<'_>, field: &str) -> Option<i64> {
-    let raw = form.required_text(field)?;
-    let (negative, digits) = match raw.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, raw.as_str()),
-    };
-    match Money::parse(digits) {
-        Ok(m) => Some(if negative { -m.minor() } else { m.minor() }),
-        Err(p) => {
-            form.error(field, p);
-            None
-        }
-    }
 }
 
 async fn add_entry(
@@ -111,23 +148,15 @@ async fn add_entry(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "custom_entry");
-    let name = form.required_text("name");
-    let amount = signed_amount(&mut form, "amount");
-    let comments = match form.text("comments") {
-        Change::Set(c) => Some(c),
-        _ => None,
-    };
-    let tax_free = form.boolean("tax_free").unwrap_or(false);
-    form.finish()?;
-    let (Some(name), Some(amount)) = (name, amount) else {
-        unreachable!("reported by finish");
-    };
+    let input = EntryInput::parse(&params)?;
     let entry = NewEntry {
-        name,
-        amount,
-        comments,
-        tax_free,
+        name: input.name,
+        amount: input.amount,
+        comments: match input.comments {
+            Change::Set(c) => Some(c),
+            _ => None,
+        },
+        tax_free: input.tax_free.unwrap_or(false),
     };
     let view = orders::add_custom_entry(state.db(), tenant.0.id, number, entry)
         .await
@@ -141,25 +170,8 @@ async fn charge_damages(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "basket");
-    match params.get("enable_invoice_damages").map(str::trim) {
-        Some(v) if v.eq_ignore_ascii_case("on") || v.eq_ignore_ascii_case("true") => {}
-        Some(_) => form.error("enable_invoice_damages", "must be on"),
-        None => form.error(
-            "enable_invoice_damages",
-            "can't be blank: send enable_invoice_damages=on",
-        ),
-    }
-    let amount = match form.required_text("damage_amount") {
-        Some(raw) => Money::parse(&raw)
-            .map(|m| m.minor())
-            .map_err(|p| form.error("damage_amount", p))
-            .ok(),
-        None => None,
-    };
-    form.finish()?;
-    let amount = amount.expect("reported by finish");
-    let view = orders::charge_damages(state.db(), tenant.0.id, number, amount)
+    let (_, damages) = both(DamagesSwitch::parse(&params), DamagesInput::parse(&params))?;
+    let view = orders::charge_damages(state.db(), tenant.0.id, number, damages.damage_amount)
         .await
         .map_err(ApiError::from_order)?;
     Ok(answer(&view, tenant.0.time_zone))

@@ -3,34 +3,26 @@
 //! the spec names the moves but no endpoint).
 
 use axum::extract::State;
-use chrono::NaiveTime;
+use chrono::{NaiveDate, NaiveTime};
 use domain::money::Money;
 use store::orders::{self, Sale};
 
 use super::answer;
-use super::payments::{PAYMENT_FIELDS, optional_payment};
-use super::rental::{VALUES, item_values, now_flag, set_moment};
+use super::input::{both, set_at, times_need_date};
+use super::payments::{CashPaid, PaymentBasket, check_paid_at, optional_payment};
+use super::rental::{VALUES, item_values};
 use crate::api::{Api, Doc, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Number, kind};
+use crate::input::{IdList, Input, TimeOfDay};
 use crate::params::Params;
 use crate::resources::assets::clock;
 use crate::state::AppState;
 use crate::views;
 
 pub(super) fn routes(api: Api) -> Api {
-    let mut sale_params = vec![
-        (
-            "sell_on_date",
-            "the day of the sale (mm/dd/yyyy); default now",
-        ),
-        ("sell_on_time", "hh:mm; default 00:00"),
-        ("use_current_datetime", "true: sold now"),
-        VALUES,
-    ];
-    sale_params.extend(PAYMENT_FIELDS);
     api.route(
         "/baskets/{sequence_num}/sale_order",
         put_or_patch(sell),
@@ -38,7 +30,9 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Sell a draft, web or booked order (PATCH or PUT): every item on it must be for sale (inventory is; others are marked with sale_items_for_drafted_basket.api) and is handed over for good (fixed assets retired, stock used up); the order is Sold. 422 naming items not for sale",
         )
-        .query(&sale_params)
+        .input::<SaleQuery>()
+        .query(&[VALUES])
+        .input::<PaymentBasket>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -49,11 +43,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Mark items of a draft or web order for sale, each at its price, or back for rent (POST, PUT or PATCH)",
         )
-        .query(&[
-            ("asset_ids_marked_as_sale", "comma list of asset numbers on the order"),
-            ("sale_prices[<asset number>]", "required for each marked: an amount"),
-            ("asset_ids_marked_for_non_sale", "comma list of asset numbers on the order to rent again (not inventory)"),
-        ])
+        .input::<MarkQuery>()
+        .query(&[("sale_prices[<asset number>]", "required for each marked: an amount")])
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -79,32 +70,56 @@ pub(super) fn routes(api: Api) -> Api {
     )
 }
 
+/// The moment and payment of a sale (beside `PaymentBasket`).
+#[derive(Input)]
+struct SaleQuery {
+    /// The day of the sale; default now.
+    sell_on_date: Option<NaiveDate>,
+    /// hh:mm; default 00:00 (only with sell_on_date).
+    #[input(format = TimeOfDay)]
+    sell_on_time: Option<NaiveTime>,
+    /// true: sold now (sell_on_date aside).
+    use_current_datetime: Option<bool>,
+    #[input(flatten)]
+    payment: CashPaid,
+}
+
+/// The items marked (beside their `sale_prices`).
+#[derive(Input)]
+struct MarkQuery {
+    /// Asset numbers on the order to sell, a comma list or repeated (one of the two
+    /// lists must name something).
+    #[input(format = IdList)]
+    #[expect(
+        dead_code,
+        reason = "checked here; read with their prices by `mark`, whatever else failed"
+    )]
+    asset_ids_marked_as_sale: Option<Vec<i64>>,
+    /// Asset numbers on the order to rent again (not inventory).
+    #[input(format = IdList)]
+    asset_ids_marked_for_non_sale: Option<Vec<i64>>,
+}
+
 async fn sell(
     State(state): State<AppState>,
     tenant: Tenant,
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "basket");
     let clock = clock(&tenant);
-    let at = set_moment(
-        &mut form,
-        "sell_on_date",
-        "sell_on_time",
-        NaiveTime::MIN,
-        clock.tz,
-    );
-    let now = now_flag(&mut form, "use_current_datetime");
-    let payment = optional_payment(&mut form, &clock);
+    let mut form = Form::new(&params, "");
+    let query = SaleQuery::read(&mut form);
+    times_need_date(&mut form, "sell_on_date", &["sell_on_time"]);
+    check_paid_at(&mut form);
     let values = item_values(&state, &tenant, &mut form).await?;
-    form.finish()?;
+    let (q, basket) = both(form.finish_with(query), PaymentBasket::parse(&params))?;
+    let at = match q.use_current_datetime {
+        Some(true) => clock.now,
+        _ => set_at(q.sell_on_date, q.sell_on_time, NaiveTime::MIN, clock.tz).unwrap_or(clock.now),
+    };
     let sale = Sale {
-        at: if now {
-            clock.now
-        } else {
-            at.unwrap_or(clock.now)
-        },
-        payment,
+        at,
+        payment: optional_payment(q.payment, basket, &clock),
         values,
     };
     let view = orders::sell(state.db(), tenant.0.id, number, sale, &clock)
@@ -119,18 +134,19 @@ async fn mark(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "basket");
-    let sale = form.ids_at(
-        "asset_ids_marked_as_sale",
-        "asset_ids_marked_as_sale",
-        "asset numbers",
-    );
-    let rent = form.ids_at(
-        "asset_ids_marked_for_non_sale",
-        "asset_ids_marked_for_non_sale",
-        "asset numbers",
-    );
-    if sale.is_empty() && rent.is_empty() && !form.has_errors_for("asset_ids_marked_as_sale") {
+    let mut form = Form::new(&params, "");
+    let query = MarkQuery::read(&mut form);
+    let sale = form
+        .peek::<IdList>("asset_ids_marked_as_sale")
+        .unwrap_or_default();
+    let rent = form
+        .peek::<IdList>("asset_ids_marked_for_non_sale")
+        .unwrap_or_default();
+    if sale.is_empty()
+        && rent.is_empty()
+        && !form.has_errors_for("asset_ids_marked_as_sale")
+        && !form.has_errors_for("asset_ids_marked_for_non_sale")
+    {
         form.error(
             "asset_ids_marked_as_sale",
             "can't be blank: name items to mark for sale (or asset_ids_marked_for_non_sale)",
@@ -157,7 +173,10 @@ async fn mark(
             },
         }
     }
-    form.finish()?;
+    let rent = form
+        .finish_with(query)?
+        .asset_ids_marked_for_non_sale
+        .unwrap_or_default();
     let view = orders::mark_for_sale(state.db(), tenant.0.id, number, &priced, &rent)
         .await
         .map_err(ApiError::from_order)?;

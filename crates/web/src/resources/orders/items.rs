@@ -2,29 +2,25 @@
 //! and inventory; `remove_asset.api` takes them off a draft.
 
 use axum::extract::State;
+use domain::Change;
 use domain::stock::Quantity;
-use std::collections::HashSet;
 use store::orders::{self, Addition, Additions};
 
 use super::answer;
+use super::input::{ItemRefs, Named, Units};
 use crate::api::{Api, Doc, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::{Form, MAX_LIST_ENTRIES, parse_id};
+use crate::form::{Form, parse_id};
 use crate::ids::{Number, kind};
+use crate::input::{Amount, Format, IdList, Input};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views;
 
-const ADD: &[(&str, &str)] = &[
-    (
-        "asset_ids",
-        "required (unless coupon_ids): a comma list of item numbers (fixed assets, asset stock, inventory) and bundles (<bundle id>-b: its items with their quantities); fixed assets and asset stock need a rental rate, inventory a price",
-    ),
-    (
-        "coupon_ids",
-        "alone or with asset_ids: a comma list of coupon ids to put on the order, each active and valid on the order's check-out day (or today)",
-    ),
+/// The map entries `update_basket_from_show` takes beside
+/// `asset_ids`.
+const ADDITION_MAPS: &[(&str, &str)] = &[
     (
         "bundle_with_quantity[<bundle id>]",
         "sets of bundle <bundle id>-b to put on, 1 to 1000000000, default 1; a bundle already on the order takes more sets (one holding a fixed asset goes on once)",
@@ -59,7 +55,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Put items (or coupons) on a draft or web order (PATCH or PUT): one 422 names every item refused (unknown, retired, already on it, no rental rate, inventory without a price) and nothing is added",
         )
-        .query(ADD)
+        .input::<AddQuery>()
+        .query(ADDITION_MAPS)
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -70,17 +67,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Add a sub-rental item, rented from someone else for this order (PATCH or PUT), to a Draft, Web Order, Booked or Rented Out order; it costs price × quantity (a sale when not for rent) and, when for rent, comes back with the order's return",
         )
-        .form(
-            "baskets_sub_rent_item",
-            &[
-                ("name", "text: what it is (default: its item_no, else \"Sub-rental item\")"),
-                ("is_for_rent", "true (default) or false: sold with the order"),
-                ("location", "text: where it is"),
-                ("quantity", "units, 1 to 1000000000, default 1"),
-                ("item_no", "text: the supplier's number"),
-                ("price", "the price per unit for the order, an amount (default 0.00)"),
-            ],
-        )
+        .input::<SubRentInput>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -91,64 +78,69 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Take items off a draft or web order (PATCH or PUT); an item not on it is a 422 and nothing changes",
         )
-        .query(&[
-            ("asset_ids", "required: a comma list of item numbers, and bundles as <id>-b"),
-            ("remove_complete_bundle", "TRUE (default): a bundle's items go with it; FALSE: they stay on the order, each on its own"),
-        ])
+        .input::<RemoveQuery>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
 }
 
-/// Item numbers and bundle ids.
-type Named = (Vec<i64>, Vec<i64>);
-
-/// The item numbers and bundle ids (`<id>-b`) of `asset_ids` (a comma list, or
-/// `asset_ids[]` pairs): at most [`MAX_LIST_ENTRIES`], refused before any entry is
-/// read; required, or `None` when not sent and not `required`.
-fn numbers(params: &Params, required: bool) -> Result<Option<Named>, ApiError> {
-    let blank = "can't be blank: a comma list of item numbers";
-    if !params.contains("asset_ids") {
-        return match required {
-            true => Err(ApiError::field("asset_ids", blank)),
-            false => Ok(None),
-        };
-    }
-    let parts = params
-        .list("asset_ids", MAX_LIST_ENTRIES)
-        .map_err(|too_long| ApiError::field("asset_ids", too_long.to_string()))?;
-    let (mut numbers, mut bundles) = (Vec::new(), Vec::new());
-    let mut seen = HashSet::with_capacity(parts.len());
-    let mut problems = Vec::new();
-    for part in &parts {
-        let (list, id, what, bundle) = match part.strip_suffix("-b") {
-            Some(bundle) => (&mut bundles, bundle, "a bundle id", true),
-            None => (&mut numbers, part.as_str(), "an item number", false),
-        };
-        match parse_id(id) {
-            Some(n) if seen.insert((bundle, n)) => list.push(n),
-            Some(_) => problems.push(format!("{part} is named twice")),
-            None => problems.push(format!("{part:?} is not {what}")),
-        }
-    }
-    if numbers.is_empty() && bundles.is_empty() && problems.is_empty() {
-        if !required {
-            return Ok(None);
-        }
-        problems.push(blank.to_owned());
-    }
-    if !problems.is_empty() {
-        return Err(ApiError::field("asset_ids", problems.join("; ")));
-    }
-    Ok(Some((numbers, bundles)))
+/// What `update_basket_from_show` puts on an order (with `ADDITION_MAPS`).
+#[derive(Input)]
+struct AddQuery {
+    /// Required unless coupon_ids: item numbers (fixed assets, asset stock,
+    /// inventory) and bundles (<bundle id>-b: its items with their quantities), a
+    /// comma list or repeated; fixed assets and asset stock need a rental rate,
+    /// inventory a price.
+    #[input(format = ItemRefs)]
+    #[expect(
+        dead_code,
+        reason = "checked here; read with their quantities by `read_additions`, whatever else failed"
+    )]
+    asset_ids: Option<Named>,
+    /// Alone or with asset_ids: coupon ids to put on the order, each active and valid
+    /// on the order's check-out day (or today); sent, it must name one.
+    #[input(format = IdList)]
+    coupon_ids: Option<Vec<i64>>,
 }
 
-/// The items `asset_ids` names with their quantities and locations.
-pub(super) fn read_additions(params: &Params, required: bool) -> Result<Additions, ApiError> {
-    let Some((numbers, bundles)) = numbers(params, required)? else {
-        return Ok(Additions::default());
+/// What `remove_asset` takes off.
+#[derive(Input)]
+struct RemoveQuery {
+    /// Item numbers, and bundles as <id>-b: a comma list or repeated.
+    #[input(format = ItemRefs)]
+    asset_ids: Named,
+    /// true (the default): a bundle's items go with it; false: they stay on the
+    /// order, each on its own.
+    remove_complete_bundle: Option<bool>,
+}
+
+/// A sub-rental item.
+#[derive(Input)]
+#[input(resource = "baskets_sub_rent_item")]
+struct SubRentInput {
+    /// What it is; default (also for `null`) its item_no, else "Sub-rental item".
+    name: Change<String>,
+    /// true (the default), or false: sold with the order.
+    is_for_rent: Option<bool>,
+    /// Where it is; `null` is none.
+    location: Change<String>,
+    /// Units, default 1.
+    #[input(format = Units)]
+    quantity: Option<Quantity>,
+    /// The supplier's number; `null` is none.
+    item_no: Change<String>,
+    /// The price per unit for the order (default, also for `null`, 0.00).
+    #[input(format = Amount)]
+    price: Change<i64>,
+}
+
+/// The items `named` (the good `asset_ids`) with their quantities and locations, read
+/// from their maps into `form` (whose problems name each entry as sent).
+pub(super) fn read_additions(form: &mut Form<'_>, named: Option<Named>) -> Additions {
+    let Some((numbers, bundles)) = named else {
+        return Additions::default();
     };
-    let mut form = Form::new(params, "basket");
+    let params = form.params();
     let values = [
         form.by_id("stock_assets_values", "an item number"),
         form.by_id("volatile_assets_values", "an item number"),
@@ -201,11 +193,10 @@ pub(super) fn read_additions(params: &Params, required: bool) -> Result<Addition
             .map(|q| (b, q))
         })
         .collect();
-    form.finish()?;
-    Ok(Additions {
+    Additions {
         items: additions,
         bundles,
-    })
+    }
 }
 
 async fn add(
@@ -214,25 +205,24 @@ async fn add(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "basket");
+    let mut form = Form::new(&params, "");
+    let query = AddQuery::read(&mut form);
+    // Coupons alone, or with items (the spec does not keep them apart).
     let with_coupons = params.contains("coupon_ids");
-    let coupons = match with_coupons {
-        true => form.ids_at("coupon_ids", "coupon_ids", "coupon ids"),
-        false => Vec::new(),
-    };
-    if with_coupons && coupons.is_empty() && !form.has_errors_for("coupon_ids") {
+    if with_coupons
+        && form
+            .peek::<IdList>("coupon_ids")
+            .is_some_and(|c| c.is_empty())
+    {
         form.error("coupon_ids", "can't be blank: a comma list of coupon ids");
     }
-    // Coupons alone, or with items (the spec does not keep them apart).
-    let additions = read_additions(&params, !with_coupons);
-    let additions = match (form.finish(), additions) {
-        (Ok(()), Ok(a)) => a,
-        (Err(ApiError::Invalid(mut a)), Err(ApiError::Invalid(b))) => {
-            a.extend(b);
-            return Err(ApiError::Invalid(a));
-        }
-        (Err(e), _) | (_, Err(e)) => return Err(e),
-    };
+    let named = form.peek::<ItemRefs>("asset_ids");
+    if !with_coupons && named.is_none() && !form.has_errors_for("asset_ids") {
+        form.error("asset_ids", ItemRefs::blank());
+    }
+    let additions = read_additions(&mut form, named);
+    let query = form.finish_with(query)?;
+    let coupons = query.coupon_ids.unwrap_or_default();
     let clock = crate::resources::assets::clock(&tenant);
     let view = orders::add_items(state.db(), tenant.0.id, number, additions, &coupons, &clock)
         .await
@@ -246,12 +236,9 @@ async fn remove(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let (numbers, bundles) = numbers(&params, true)?.unwrap_or_default();
-    let complete = match params.get("remove_complete_bundle").map(str::trim) {
-        None | Some("") => true,
-        Some(raw) => domain::wire::parse_bool(raw)
-            .ok_or_else(|| ApiError::field("remove_complete_bundle", "must be TRUE or FALSE"))?,
-    };
+    let query = RemoveQuery::parse(&params)?;
+    let (numbers, bundles) = query.asset_ids;
+    let complete = query.remove_complete_bundle.unwrap_or(true);
     let view = orders::remove_items(
         state.db(),
         tenant.0.id,
@@ -270,42 +257,29 @@ async fn add_sub_rental(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "baskets_sub_rent_item");
-    let is_for_rent = form.boolean("is_for_rent").unwrap_or(true);
-    let text = |form: &mut Form<'_>, field: &str| match form.text(field) {
-        domain::Change::Set(t) => Some(t),
+    let input = SubRentInput::parse(&params)?;
+    let text = |c: Change<String>| match c {
+        Change::Set(t) => Some(t),
         _ => None,
     };
-    let name = text(&mut form, "name");
-    let location = text(&mut form, "location");
-    let item_no = text(&mut form, "item_no");
-    let quantity = match params.get("baskets_sub_rent_item[quantity]") {
-        None | Some("") => Quantity::new(1).ok(),
-        Some(_) => form.quantity("quantity"),
-    };
+    let item_no = text(input.item_no);
     // The spec requires neither a name nor a price: a nameless item is called by its
     // item number (else "Sub-rental item"), one without a price costs nothing.
-    let price = match text(&mut form, "price") {
-        None => Some(0),
-        Some(raw) => domain::money::Money::parse(&raw)
-            .map(|m| m.minor())
-            .map_err(|p| form.error("price", p))
-            .ok(),
-    };
-    form.finish()?;
-    let (Some(quantity), Some(price)) = (quantity, price) else {
-        unreachable!("reported by finish");
-    };
-    let name = name
+    let name = text(input.name)
         .or_else(|| item_no.clone())
         .unwrap_or_else(|| "Sub-rental item".to_owned());
     let item = orders::NewSubRentItem {
         name,
-        is_for_rent,
-        location,
-        quantity,
+        is_for_rent: input.is_for_rent.unwrap_or(true),
+        location: text(input.location),
+        quantity: input
+            .quantity
+            .unwrap_or(Quantity::new(1).expect("1 is a quantity")),
         item_no,
-        price,
+        price: match input.price {
+            Change::Set(p) => p,
+            _ => 0,
+        },
     };
     let view = orders::add_sub_rent_item(state.db(), tenant.0.id, number, item)
         .await

@@ -6,6 +6,7 @@
 mod booking;
 mod charges;
 mod closing;
+mod input;
 mod items;
 mod payments;
 mod records;

@@ -3,37 +3,22 @@
 //! return carries (`basket[cash_paid]` and the rest).
 
 use axum::extract::State;
-use chrono::NaiveTime;
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use domain::Change;
-use domain::money::Money;
 use store::orders::{self, Payment};
 
 use super::answer;
-use super::rental::set_moment;
+use super::input::{PaidAmount, both, set_at, times_need_date};
 use crate::api::{Api, Doc, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, Number, kind};
+use crate::input::{Input, Scalar, TimeOfDay};
 use crate::params::Params;
 use crate::resources::assets::clock;
 use crate::state::AppState;
 use crate::views;
-
-/// The payment fields of a sale or a return.
-pub(super) const PAYMENT_FIELDS: [(&str, &str); 5] = [
-    (
-        "basket[cash_paid]",
-        "an amount paid now (optional); not by credit card",
-    ),
-    (
-        "basket[payment_method_name]",
-        "the payment option it is paid with (GET /payment_options.api); default Cash",
-    ),
-    ("basket[payment_date]", "the day it was paid; default today"),
-    ("basket[payment_time]", "hh:mm; default now"),
-    ("basket[payment_notes]", "text"),
-];
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
@@ -43,16 +28,8 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Take a payment for an order that is not closed (PATCH or PUT); a Returned order it pays off is Completed. 403 for a credit-card payment option; 409 for a Completed, Void, Sold or Cancelled order",
         )
-        .query(&[
-            ("basket[pre_paid_amount]", "required: an amount above 0"),
-            (
-                "basket[payment_method_name]",
-                "required: a payment option of the company, not a credit card",
-            ),
-            ("basket[payment_date]", "the day it was paid; default today"),
-            ("basket[payment_time]", "hh:mm; default now"),
-            ("basket[payment_notes]", "text"),
-        ])
+        .input::<PrePaid>()
+        .input::<PrePayMethod>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -68,78 +45,109 @@ pub(super) fn routes(api: Api) -> Api {
     )
 }
 
-/// An amount of money above 0 in `field`.
-fn amount(form: &mut Form<'_>, field: &str, required: bool) -> Option<i64> {
-    match form.params().get(field).map(str::trim) {
-        None | Some("") => {
-            if required {
-                form.error(field, "can't be blank: an amount such as 25.00");
-            }
-            None
-        }
-        Some(raw) => match Money::parse(raw) {
-            Ok(m) if m.minor() > 0 => Some(m.minor()),
-            Ok(_) => {
-                form.error(field, "must be more than 0");
-                None
-            }
-            Err(problem) => {
-                form.error(field, problem);
-                None
-            }
-        },
+/// When a payment was made. Its problems name the parameters as sent
+/// (`basket[payment_date]`).
+#[derive(Input)]
+pub(super) struct PaidAt {
+    /// The day it was paid; default today (now).
+    #[input(rename = "basket[payment_date]")]
+    payment_date: Option<NaiveDate>,
+    /// hh:mm; default 00:00 of payment_date (only with it).
+    #[input(rename = "basket[payment_time]", format = TimeOfDay)]
+    payment_time: Option<NaiveTime>,
+}
+
+/// The payment a sale or a return may carry: its amount and moment (beside
+/// [`PaymentBasket`]).
+#[derive(Input)]
+pub(super) struct CashPaid {
+    /// An amount paid now, above 0 (optional); not by credit card.
+    #[input(rename = "basket[cash_paid]", format = PaidAmount)]
+    cash_paid: Option<i64>,
+    #[input(flatten)]
+    at: PaidAt,
+}
+
+/// The payment option and notes of a sale's or a return's payment.
+#[derive(Input)]
+#[input(resource = "basket")]
+pub(super) struct PaymentBasket {
+    /// The payment option it is paid with (GET /payment_options.api); default Cash.
+    payment_method_name: Option<String>,
+    /// Text; `null` is none.
+    payment_notes: Change<String>,
+}
+
+/// A pre-payment's amount and moment.
+#[derive(Input)]
+struct PrePaid {
+    /// An amount above 0.
+    #[input(rename = "basket[pre_paid_amount]", format = PaidAmount)]
+    pre_paid_amount: i64,
+    #[input(flatten)]
+    at: PaidAt,
+}
+
+/// A pre-payment's option and notes.
+#[derive(Input)]
+#[input(resource = "basket")]
+struct PrePayMethod {
+    /// A payment option of the company (GET /payment_options.api), not a credit card.
+    #[input(format = OptionName)]
+    payment_method_name: String,
+    /// Text; `null` is none.
+    payment_notes: Change<String>,
+}
+
+/// The name of a payment option.
+struct OptionName;
+
+impl Scalar for OptionName {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        String::parse(raw)
+    }
+
+    fn schema() -> serde_json::Value {
+        String::schema()
+    }
+
+    fn blank() -> String {
+        "can't be blank: name a payment option (GET /payment_options.api)".to_owned()
     }
 }
 
-/// The payment details besides the amount: method (or `default_method`), moment, notes.
-fn payment(
-    form: &mut Form<'_>,
-    amount: i64,
-    default_method: Option<&str>,
-    clock: &store::items::Clock,
-) -> Option<Payment> {
-    let method = match form
-        .params()
-        .get("basket[payment_method_name]")
-        .map(str::trim)
-    {
-        Some(m) if !m.is_empty() => Some(m.to_owned()),
-        _ => {
-            if default_method.is_none() {
-                form.error(
-                    "payment_method_name",
-                    "can't be blank: name a payment option (GET /payment_options.api)",
-                );
-            }
-            default_method.map(str::to_owned)
-        }
-    };
-    let at = set_moment(
-        form,
-        "basket[payment_date]",
-        "basket[payment_time]",
-        NaiveTime::MIN,
-        clock.tz,
-    );
-    let notes = match form.text("payment_notes") {
+/// A payment time sent without its day is refused (on the top-level `form`).
+pub(super) fn check_paid_at(form: &mut Form<'_>) {
+    times_need_date(form, "basket[payment_date]", &["basket[payment_time]"]);
+}
+
+fn paid_at(at: PaidAt, clock: &store::items::Clock) -> DateTime<Utc> {
+    set_at(at.payment_date, at.payment_time, NaiveTime::MIN, clock.tz).unwrap_or(clock.now)
+}
+
+fn notes(notes: Change<String>) -> Option<String> {
+    match notes {
         Change::Set(n) => Some(n),
         _ => None,
-    };
-    Some(Payment {
-        amount,
-        method: method?,
-        paid_at: at.unwrap_or(clock.now),
-        notes,
-    })
+    }
 }
 
 /// The optional payment of a sale or a return (`basket[cash_paid]` ...).
 pub(super) fn optional_payment(
-    form: &mut Form<'_>,
+    cash: CashPaid,
+    basket: PaymentBasket,
     clock: &store::items::Clock,
 ) -> Option<Payment> {
-    let amount = amount(form, "basket[cash_paid]", false)?;
-    payment(form, amount, Some("Cash"), clock)
+    Some(Payment {
+        amount: cash.cash_paid?,
+        method: basket
+            .payment_method_name
+            .unwrap_or_else(|| "Cash".to_owned()),
+        paid_at: paid_at(cash.at, clock),
+        notes: notes(basket.payment_notes),
+    })
 }
 
 async fn pre_pay(
@@ -148,12 +156,17 @@ async fn pre_pay(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let mut form = Form::new(&params, "basket");
     let clock = clock(&tenant);
-    let amount = amount(&mut form, "basket[pre_paid_amount]", true);
-    let payment = amount.and_then(|a| payment(&mut form, a, None, &clock));
-    form.finish()?;
-    let payment = payment.expect("reported by finish");
+    let mut top = Form::new(&params, "");
+    let paid = PrePaid::read(&mut top);
+    check_paid_at(&mut top);
+    let (paid, method) = both(top.finish_with(paid), PrePayMethod::parse(&params))?;
+    let payment = Payment {
+        amount: paid.pre_paid_amount,
+        method: method.payment_method_name,
+        paid_at: paid_at(paid.at, &clock),
+        notes: notes(method.payment_notes),
+    };
     let view = orders::pre_pay(state.db(), tenant.0.id, number, payment)
         .await
         .map_err(ApiError::from_order)?;

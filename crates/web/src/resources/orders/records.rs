@@ -1,14 +1,14 @@
 //! The order record: create, list, details, update (what the state allows), history.
 
 use axum::extract::State;
-use chrono::{DateTime, Utc};
+use chrono::{NaiveDate, NaiveTime};
 use domain::custom_field::Target;
 use domain::order::OrderState;
 use domain::pricing::Percent;
-use domain::wire::{parse_date, parse_time};
 use domain::{Change, PageSize, Vocabulary};
-use store::orders::{self, OrderFilter, OrderInput};
+use store::orders::{self, Additions, OrderFilter, OrderInput};
 
+use super::input::{Discount, ItemRefs, Named, at, both, end_of_day, times_need_date};
 use super::{answer, render};
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
@@ -16,82 +16,165 @@ use crate::custom_attributes;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Number, kind};
+use crate::input::{Input, PageQuery, RecordId, Scalar, TimeOfDay};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views;
 
-const FIELDS: &[(&str, &str)] = &[
-    (
-        "customer_id",
-        "required on create: a customer or business contact of the company",
-    ),
-    ("description", "text"),
-    ("identification_number", "text"),
-    ("invoice_heading", "text"),
-    ("location_id", "a location of the company"),
-    ("pick_up_location_id", "a location of the company"),
-    (
-        "shipping_address_id",
-        "an address of the order's customer; null unlinks it",
-    ),
-    (
-        "pick_up_address_id",
-        "an address of the order's customer; null unlinks it",
-    ),
-    ("location_for_delivery", "boolean"),
-    ("location_for_pickup", "boolean"),
-    (
-        "order_discount",
-        "a percentage, 0 to 100, at most two decimal places",
-    ),
-    ("assigned_to_id", "a member of the company"),
-    (
-        "custom_attributes][<field name>",
-        "value of a custom field that applies to orders; null clears",
-    ),
-];
+/// The map entries an order's fields take beside its typed ones.
+const ATTRIBUTE_FIELDS: &[(&str, &str)] = &[(
+    "custom_attributes][<field name>",
+    "value of a custom field that applies to orders; null clears",
+)];
 
-const QUERY: &[(&str, &str)] = &[
-    (
-        "expected_checkout_date",
-        "the day the order goes out (mm/dd/yyyy)",
-    ),
-    (
-        "expected_checkout_time",
-        "hh:mm in the company's time zone; default 00:00",
-    ),
-    (
-        "due_date",
-        "the day it is due back; later than the check-out",
-    ),
-    ("due_time", "hh:mm; default 23:59"),
-    (
-        "start_time",
-        "hh:mm: the time of due_date, as the spec pairs them (due_time wins when both are sent)",
-    ),
-    (
-        "bill_from",
-        "the first day billed (default the check-out); not before it",
-    ),
-    ("bill_from_time", "hh:mm; default 00:00"),
-    (
-        "bill_to",
-        "the last day billed (default the due date); not after it",
-    ),
-    ("bill_to_time", "hh:mm; default 23:59"),
-    (
-        "business_id",
-        "a business the customer is a contact of; required (or business_name) when the customer is a contact of several businesses, and set to the one business of a contact of one",
-    ),
-    (
-        "business_name",
-        "the business by its exact name, instead of business_id (the two must agree when both are sent)",
-    ),
-    (
-        "user_listing_name",
-        "text: the store listing the order belongs to",
-    ),
-];
+/// An order's own fields (`basket[...]`), on create and update.
+#[derive(Input)]
+#[input(resource = "basket")]
+struct OrderFields {
+    description: Change<String>,
+    identification_number: Change<String>,
+    invoice_heading: Change<String>,
+    /// A location of the company; `null` or 0 clears.
+    #[input(format = RecordId)]
+    location_id: Change<i64>,
+    /// A location of the company; `null` or 0 clears.
+    #[input(format = RecordId)]
+    pick_up_location_id: Change<i64>,
+    /// An address of the order's customer; `null` or 0 unlinks it.
+    #[input(format = RecordId)]
+    shipping_address_id: Change<i64>,
+    /// An address of the order's customer; `null` or 0 unlinks it.
+    #[input(format = RecordId)]
+    pick_up_address_id: Change<i64>,
+    location_for_delivery: Option<bool>,
+    location_for_pickup: Option<bool>,
+    /// A percentage, 0 to 100, at most two decimal places.
+    #[input(format = Discount)]
+    order_discount: Option<Percent>,
+    /// A member of the company; `null` or 0 clears.
+    #[input(format = RecordId)]
+    assigned_to_id: Change<i64>,
+}
+
+/// A new order's fields.
+#[derive(Input)]
+#[input(resource = "basket")]
+struct NewOrderFields {
+    /// A customer or business contact of the company.
+    #[input(format = RecordId)]
+    customer_id: i64,
+    #[input(flatten)]
+    fields: OrderFields,
+}
+
+/// An order's changes: what is left out is kept.
+#[derive(Input)]
+#[input(resource = "basket")]
+struct OrderChanges {
+    /// A customer or business contact of the company (an order is for one: it can't
+    /// be cleared).
+    #[input(format = RecordId)]
+    customer_id: Change<i64>,
+    #[input(flatten)]
+    fields: OrderFields,
+}
+
+/// An order's period and parties, sent at the top level on create and update.
+#[derive(Input)]
+struct OrderQuery {
+    /// The day the order goes out; `null` clears.
+    expected_checkout_date: Change<NaiveDate>,
+    /// hh:mm in the company's time zone; default 00:00 (only with
+    /// expected_checkout_date).
+    #[input(format = TimeOfDay)]
+    expected_checkout_time: Option<NaiveTime>,
+    /// The day it is due back, later than the check-out; `null` clears.
+    due_date: Change<NaiveDate>,
+    /// hh:mm; default 23:59 (only with due_date).
+    #[input(format = TimeOfDay)]
+    due_time: Option<NaiveTime>,
+    /// hh:mm: the time of due_date, as the spec pairs them (due_time wins when both
+    /// are sent).
+    #[input(format = TimeOfDay)]
+    start_time: Option<NaiveTime>,
+    /// The first day billed (default the check-out); not before it. `null` clears.
+    bill_from: Change<NaiveDate>,
+    /// hh:mm; default 00:00 (only with bill_from).
+    #[input(format = TimeOfDay)]
+    bill_from_time: Option<NaiveTime>,
+    /// The last day billed (default the due date); not after it. `null` clears.
+    bill_to: Change<NaiveDate>,
+    /// hh:mm; default 23:59 (only with bill_to).
+    #[input(format = TimeOfDay)]
+    bill_to_time: Option<NaiveTime>,
+    /// A business the customer is a contact of: required (or business_name) when the
+    /// customer is a contact of several businesses, and set to the one business of a
+    /// contact of one. `null` or 0 clears.
+    #[input(format = RecordId)]
+    business_id: Change<i64>,
+    /// The business by its exact name, instead of business_id (the two must agree
+    /// when both are sent).
+    business_name: Change<String>,
+    /// The store listing the order belongs to; `null` clears.
+    user_listing_name: Change<String>,
+}
+
+/// A new order's top-level parameters.
+#[derive(Input)]
+struct NewOrderQuery {
+    #[input(flatten)]
+    query: OrderQuery,
+    /// Items to put on the order at once, as update_basket_from_show takes them.
+    #[input(format = ItemRefs)]
+    #[expect(
+        dead_code,
+        reason = "checked here; read with their quantities by `read_additions`, whatever else failed"
+    )]
+    asset_ids: Option<Named>,
+}
+
+/// Custom attribute changes by custom field id.
+type Attributes = std::collections::BTreeMap<i64, Change<String>>;
+
+/// The parameters of the order list.
+#[derive(Input)]
+struct ListQuery {
+    /// all: every order (the default).
+    #[input(rename = "filters[all]")]
+    _all: Option<String>,
+    /// One basket_state, or its display name (Rented Out).
+    #[input(rename = "filters[state]", format = StateFilter)]
+    state: Option<OrderState>,
+    /// Completed orders only.
+    #[input(rename = "filters[completed]")]
+    completed: Option<bool>,
+    #[input(flatten)]
+    page: PageQuery,
+}
+
+/// An order's state as a list filter takes it: its word or its display name, any
+/// case.
+struct StateFilter;
+
+impl Scalar for StateFilter {
+    type Value = OrderState;
+
+    fn parse(raw: &str) -> Result<OrderState, String> {
+        OrderState::parse_any(raw).ok_or_else(|| format!("must be one of {}", OrderState::names()))
+    }
+
+    fn schema() -> serde_json::Value {
+        let mut words: Vec<&str> = OrderState::ALL.iter().map(|s| s.as_str()).collect();
+        for s in OrderState::ALL {
+            if !words.contains(&s.display_name()) {
+                words.push(s.display_name());
+            }
+        }
+        // The hosted service's name for Returned.
+        words.push("checkin_payment_pending");
+        serde_json::json!({"type": "string", "enum": words})
+    }
+}
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
@@ -101,15 +184,10 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "List orders, 25 a page, oldest number first (GET), or create a draft order (POST)",
         )
-        .form("basket", FIELDS)
-        .query(QUERY)
-        .query(&[
-            ("asset_ids", "create: items to put on the order at once (see update_basket_from_show)"),
-            ("filters[all]", "list: every order (the default)"),
-            ("filters[state]", "list: one basket_state (drafted, web_order, booked, checked_out, returned, completed, void, sold, cancelled) or its display name"),
-            ("filters[completed]", "list: boolean, completed orders only"),
-            ("page", "page number, default 1"),
-        ])
+        .input::<NewOrderFields>()
+        .form("basket", ATTRIBUTE_FIELDS)
+        .input::<NewOrderQuery>()
+        .params::<ListQuery>()
         .returns("basket")
         .record::<super::OrderJson<'_>>()
         .returns_page("baskets")
@@ -122,8 +200,9 @@ pub(super) fn routes(api: Api) -> Api {
             "Orders",
             "Order details with its line items and every figure of its price (GET), or an update (PUT or PATCH) of the attributes its state allows: any other one is a 409 and nothing changes",
         )
-        .form("basket", FIELDS)
-        .query(QUERY)
+        .input::<OrderChanges>()
+        .form("basket", ATTRIBUTE_FIELDS)
+        .input::<OrderQuery>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -131,59 +210,22 @@ pub(super) fn routes(api: Api) -> Api {
         "/baskets/{sequence_num}/history",
         get(history),
         Doc::new("Orders", "Every change of the order, newest first, 25 a page")
-            .query(&[("page", "page number, default 1")])
+            .params::<PageQuery>()
             .returns_page("history")
             .record::<crate::resources::assets::HistoryEntryJson>(),
     )
 }
 
-/// A moment from a date and a time parameter: not sent keeps, `null` clears.
-pub(super) fn moment_at(
-    form: &mut Form<'_>,
-    date_field: &str,
-    time_fields: &[&str],
-    default_time: chrono::NaiveTime,
-    tz: chrono_tz::Tz,
-) -> Change<DateTime<Utc>> {
-    let params = form.params();
-    let time = time_fields
-        .iter()
-        .find_map(|f| params.get(f).map(|v| (*f, v)));
-    let date = match params.get(date_field) {
-        None => {
-            if let Some((f, _)) = time {
-                form.error(f, format!("can't be given without {date_field}"));
-            }
-            return Change::Keep;
-        }
-        Some("null") | Some("") => return Change::Clear,
-        Some(raw) => match parse_date(raw) {
-            Ok(d) => d,
-            Err(problem) => {
-                form.error(date_field, problem.to_string());
-                return Change::Keep;
-            }
-        },
-    };
-    let time = match time {
-        None | Some((_, "")) => default_time,
-        Some((f, raw)) => match parse_time(raw) {
-            Some(t) => t,
-            None => {
-                form.error(f, format!("{raw:?} is not a time (hh:mm, 24-hour)"));
-                return Change::Keep;
-            }
-        },
-    };
-    Change::Set(domain::item::local_moment(date, Some(time), tz))
-}
-
-async fn read_input(
+/// The order's input from its `basket[...]` fields (`customer_id` read by the caller
+/// into `customer`) and its top-level `query`, with the custom attributes of `form`.
+async fn read_input<F, Q>(
     state: &AppState,
     tenant: &Tenant,
     params: &Params,
-    creating: bool,
-) -> Result<OrderInput, ApiError> {
+    read_fields: fn(&mut Form<'_>) -> Option<F>,
+    read_query: fn(&mut Form<'_>) -> Option<Q>,
+    with_additions: bool,
+) -> Result<(F, Q, Attributes, Additions), ApiError> {
     let mut form = Form::new(params, "basket");
     let fields = custom_attributes::fields_for_input(
         state.db(),
@@ -193,81 +235,68 @@ async fn read_input(
         ATTRIBUTES,
     )
     .await?;
-    let tz = tenant.0.time_zone;
-    let start = chrono::NaiveTime::MIN;
-    let end = chrono::NaiveTime::from_hms_opt(23, 59, 0).expect("valid");
-    let customer_id = if creating {
-        form.required_id("customer_id")
+    let own = read_fields(&mut form);
+    let attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Orders);
+    let mut top = Form::new(params, "");
+    let query = read_query(&mut top);
+    times_need_date(
+        &mut top,
+        "expected_checkout_date",
+        &["expected_checkout_time"],
+    );
+    times_need_date(&mut top, "due_date", &["due_time", "start_time"]);
+    times_need_date(&mut top, "bill_from", &["bill_from_time"]);
+    times_need_date(&mut top, "bill_to", &["bill_to_time"]);
+    let additions = if with_additions {
+        let named = top.peek::<ItemRefs>("asset_ids");
+        super::items::read_additions(&mut top, named)
     } else {
-        match form.id("customer_id") {
-            Change::Set(id) => Some(id),
-            Change::Clear => {
-                form.error("customer_id", "can't be blank: an order is for a customer");
-                None
-            }
-            Change::Keep => None,
-        }
+        Additions::default()
     };
-    let business_id = match params.get("business_id") {
-        None => Change::Keep,
-        Some("null") | Some("") => Change::Clear,
-        Some(raw) => match crate::form::parse_id(raw) {
-            Some(id) => Change::Set(id),
-            None => {
-                form.error(
-                    "business_id",
-                    "must be a business id (a positive whole number)",
-                );
-                Change::Keep
-            }
-        },
-    };
-    let order_discount = match form.params().get("basket[order_discount]") {
-        None => None,
-        Some(raw) => Percent::parse(raw)
-            .map_err(|p| form.error("order_discount", p))
-            .ok(),
-    };
-    let business_name = params
-        .get("business_name")
-        .map(str::trim)
-        .filter(|n| !n.is_empty() && *n != "null")
-        .map(str::to_owned);
-    let input = OrderInput {
+    let (own, query) = both(form.finish_with(own), top.finish_with(query))?;
+    Ok((own, query, attributes, additions))
+}
+
+fn order_input(
+    customer_id: Option<i64>,
+    f: OrderFields,
+    q: OrderQuery,
+    custom_attributes: Attributes,
+    tz: chrono_tz::Tz,
+) -> OrderInput {
+    let start = NaiveTime::MIN;
+    let end = end_of_day();
+    OrderInput {
         customer_id,
-        business_id,
-        business_name,
-        description: form.text("description"),
-        identification_number: form.text("identification_number"),
-        invoice_heading: form.text("invoice_heading"),
-        expected_checkout_at: moment_at(
-            &mut form,
-            "expected_checkout_date",
-            &["expected_checkout_time"],
+        business_id: q.business_id,
+        business_name: match q.business_name {
+            Change::Set(name) => Some(name),
+            _ => None,
+        },
+        description: f.description,
+        identification_number: f.identification_number,
+        invoice_heading: f.invoice_heading,
+        expected_checkout_at: at(
+            q.expected_checkout_date,
+            q.expected_checkout_time,
             start,
             tz,
         ),
         // The spec pairs start_time with due_date ("due_date, start_time: Date; time").
-        due_at: moment_at(&mut form, "due_date", &["due_time", "start_time"], end, tz),
-        bill_from: moment_at(&mut form, "bill_from", &["bill_from_time"], start, tz),
-        bill_to: moment_at(&mut form, "bill_to", &["bill_to_time"], end, tz),
-        location_id: form.id("location_id"),
-        pick_up_location_id: form.id("pick_up_location_id"),
-        shipping_address_id: form.id("shipping_address_id"),
-        pick_up_address_id: form.id("pick_up_address_id"),
-        location_for_delivery: form.boolean("location_for_delivery"),
-        location_for_pickup: form.boolean("location_for_pickup"),
-        order_discount,
-        assigned_to_id: form.id("assigned_to_id"),
-        user_listing_name: match params.get("user_listing_name") {
-            None => Change::Keep,
-            Some("null") | Some("") => Change::Clear,
-            Some(v) => Change::Set(v.trim().to_owned()),
-        },
-        custom_attributes: custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Orders),
-    };
-    form.finish()?;
-    Ok(input)
+        due_at: at(q.due_date, q.due_time.or(q.start_time), end, tz),
+        bill_from: at(q.bill_from, q.bill_from_time, start, tz),
+        bill_to: at(q.bill_to, q.bill_to_time, end, tz),
+        location_id: f.location_id,
+        pick_up_location_id: f.pick_up_location_id,
+        shipping_address_id: f.shipping_address_id,
+        pick_up_address_id: f.pick_up_address_id,
+        location_for_delivery: f.location_for_delivery,
+        location_for_pickup: f.location_for_pickup,
+        order_discount: f.order_discount,
+        assigned_to_id: f.assigned_to_id,
+        user_listing_name: q.user_listing_name,
+        custom_attributes,
+    }
 }
 
 const ATTRIBUTES: &str = "basket[custom_attributes]";
@@ -277,8 +306,22 @@ async fn create(
     tenant: Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&state, &tenant, &params, true).await?;
-    let additions = super::items::read_additions(&params, false)?;
+    let (own, query, attributes, additions) = read_input(
+        &state,
+        &tenant,
+        &params,
+        NewOrderFields::read,
+        NewOrderQuery::read,
+        true,
+    )
+    .await?;
+    let input = order_input(
+        Some(own.customer_id),
+        own.fields,
+        query.query,
+        attributes,
+        tenant.0.time_zone,
+    );
     let view = orders::create(state.db(), tenant.0.id, input, additions).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }
@@ -288,16 +331,11 @@ async fn list(
     tenant: Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
-    let completed = views::flag(&params, "filters[completed]")?;
-    let filter = match params.get("filters[state]") {
-        Some(raw) if !raw.is_empty() => {
-            let state = OrderState::parse_any(raw).ok_or_else(|| {
-                ApiError::field(
-                    "filters[state]",
-                    format!("must be one of {}", OrderState::names()),
-                )
-            })?;
+    let query = ListQuery::parse(&params)?;
+    let page = query.page.page(PageSize::DEFAULT);
+    let completed = query.completed.unwrap_or(false);
+    let filter = match query.state {
+        Some(state) => {
             if completed && state != OrderState::Completed {
                 return Err(ApiError::field(
                     "filters[completed]",
@@ -306,8 +344,8 @@ async fn list(
             }
             OrderFilter::State(state)
         }
-        _ if completed => OrderFilter::State(OrderState::Completed),
-        _ => OrderFilter::All,
+        None if completed => OrderFilter::State(OrderState::Completed),
+        None => OrderFilter::All,
     };
     let records = orders::list(state.db(), tenant.0.id, filter, page).await?;
     let tz = tenant.0.time_zone;
@@ -333,11 +371,36 @@ async fn update(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input(&state, &tenant, &params, false).await?;
+    let (own, query, attributes, _) = read_input(
+        &state,
+        &tenant,
+        &params,
+        read_changes,
+        OrderQuery::read,
+        false,
+    )
+    .await?;
+    let customer = match own.customer_id {
+        Change::Set(id) => Some(id),
+        _ => None,
+    };
+    let input = order_input(customer, own.fields, query, attributes, tenant.0.time_zone);
     let view = orders::update(state.db(), tenant.0.id, number, input, tenant.0.time_zone)
         .await
         .map_err(ApiError::from_order)?;
     Ok(answer(&view, tenant.0.time_zone))
+}
+
+/// An order's changes: its customer may change but not go.
+fn read_changes(form: &mut Form<'_>) -> Option<OrderChanges> {
+    let changes = OrderChanges::read(form);
+    if form.params().get("basket[customer_id]").is_some()
+        && form.peek::<RecordId>("customer_id").is_none()
+        && !form.has_errors_for("customer_id")
+    {
+        form.error("customer_id", "can't be blank: an order is for a customer");
+    }
+    changes
 }
 
 async fn history(
@@ -346,7 +409,7 @@ async fn history(
     Number(number, _): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let page = views::page(&params, PageSize::DEFAULT)?;
+    let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let entries = orders::history_page(state.db(), tenant.0.id, number, page)
         .await
         .map_err(ApiError::from_order)?;
