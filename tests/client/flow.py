@@ -45,6 +45,11 @@ from rentrack_client.models import (
     PostMembersApiJsonBodyUser,
     PutAssetsSequenceNumCheckinApiJsonBody,
     PutAssetsSequenceNumCheckinApiJsonBodyCheckinValues,
+    PutBasketsSequenceNumCheckinApiJsonBody,
+    PutBasketsSequenceNumCheckinApiJsonBodyBasket,
+    PutBasketsSequenceNumCheckoutApiJsonBody,
+    PutBasketsSequenceNumReservationApiJsonBody,
+    PutBasketsSequenceNumUpdateBasketFromShowApiJsonBody,
 )
 
 
@@ -133,7 +138,7 @@ def main():
                         name="Client Camera",
                         group_id=group.id,
                         location_id=location.id,
-                        purchased_on=datetime.date.today().strftime("%m/%d/%Y"),
+                        purchased_on=datetime.date.today(),
                         rental_price_attributes=PostAssetsApiJsonBodyFixedAssetRentalPriceAttributes(daily="25.00"),
                     )
                 ),
@@ -179,36 +184,48 @@ def main():
 
         start = datetime.date.today() + datetime.timedelta(days=30)
         end = start + datetime.timedelta(days=3)
-        day = lambda d: d.strftime("%m/%d/%Y")  # noqa: E731
         order = ok(
             "create an order",
             post_baskets_api.sync_detailed(
                 client=c,
-                body=PostBasketsApiJsonBody(basket=PostBasketsApiJsonBodyBasket(customer_id=customer.id)),
-                expected_checkout_date=day(start),
-                due_date=day(end),
+                body=PostBasketsApiJsonBody(
+                    basket=PostBasketsApiJsonBodyBasket(customer_id=customer.id),
+                    expected_checkout_date=start,
+                    due_date=end,
+                ),
             ),
         ).basket
         n = order.sequence_num
         order = ok(
             "add the asset",
-            put_baskets_sequence_num_update_basket_from_show_api.sync_detailed(n, client=c, asset_ids=str(number)),
+            put_baskets_sequence_num_update_basket_from_show_api.sync_detailed(
+                n, client=c, body=PutBasketsSequenceNumUpdateBasketFromShowApiJsonBody(asset_ids=[str(number)])
+            ),
         ).basket
         same("order lines", [line.sequence_num for line in order.order_line_items], [number])
         order = ok(
             "book the order",
-            put_baskets_sequence_num_reservation_api.sync_detailed(n, client=c, from_=day(start), to=day(end)),
+            put_baskets_sequence_num_reservation_api.sync_detailed(
+                n, client=c, body=PutBasketsSequenceNumReservationApiJsonBody(from_=start, to=end)
+            ),
         ).basket
         same("booked", order.basket_state, "booked")
         order = ok(
             "rent it out",
-            put_baskets_sequence_num_checkout_api.sync_detailed(n, client=c, use_current_datetime=True),
+            put_baskets_sequence_num_checkout_api.sync_detailed(
+                n, client=c, body=PutBasketsSequenceNumCheckoutApiJsonBody(use_current_datetime=True)
+            ),
         ).basket
         same("rented out", order.basket_state, "checked_out")
         order = ok(
             "return and pay",
             put_baskets_sequence_num_checkin_api.sync_detailed(
-                n, client=c, use_current_datetime=True, basketcash_paid=order.balance_due
+                n,
+                client=c,
+                body=PutBasketsSequenceNumCheckinApiJsonBody(
+                    use_current_datetime=True,
+                    basket=PutBasketsSequenceNumCheckinApiJsonBodyBasket(cash_paid=order.balance_due),
+                ),
             ),
         ).basket
         read = ok("read the order", get_baskets_sequence_num_api.sync_detailed(n, client=c)).basket

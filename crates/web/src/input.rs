@@ -121,13 +121,18 @@ fn without_controls(schema: Value) -> Value {
     if schema["type"] != "string" {
         return schema;
     }
-    if schema.get("pattern").is_none() {
-        let mut schema = schema;
-        schema["pattern"] = json!(NO_CONTROLS);
-        schema
-    } else {
-        json!({"allOf": [schema, {"type": "string", "pattern": NO_CONTROLS}]})
-    }
+    let mut schema = schema;
+    let pattern = match schema["pattern"].as_str() {
+        None => NO_CONTROLS.to_owned(),
+        // One pattern, not an `allOf` of two (which client generators take for a new
+        // type): the rule as a lookahead in front of the text's own pattern.
+        Some(own) => match own.strip_prefix('^') {
+            Some(anchored) => format!("^(?={}){anchored}", &NO_CONTROLS[1..]),
+            None => format!(r"^(?={})[\s\S]*?(?:{own})", &NO_CONTROLS[1..]),
+        },
+    };
+    schema["pattern"] = json!(pattern);
+    schema
 }
 
 /// A value that may be left out may also be sent empty, which is the same
