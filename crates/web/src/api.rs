@@ -515,10 +515,15 @@ fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
         };
         return (Shape::List, json!({"type": "array", "items": item}));
     }
-    if let Some((map, _)) = p.name.split_once("[<") {
+    if let Some(map) = MapName::of(&p.name) {
+        let mut value = crate::input::any_text();
+        for field in map.fields.iter().rev() {
+            value = json!({"type": "object", "properties": {*field: value}, "additionalProperties": false});
+        }
+        let key = json!({"type": "string", "pattern": format!("^{}$", crate::input::map_key(map.numbered))});
         return (
-            Shape::Map(map.to_owned()),
-            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            Shape::Map(map.map.to_owned()),
+            json!({"type": "object", "propertyNames": key, "additionalProperties": value}),
         );
     }
     let last = p
@@ -536,10 +541,103 @@ fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
             json!({"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["null"]}]})
         }
         id if id.ends_with("_id") => json!({"type": "integer", "minimum": 1}),
-        _ if p.description.starts_with("boolean") => json!({"type": "boolean"}),
+        _ if p.description.starts_with("boolean") => <bool as crate::input::Scalar>::schema(),
         _ => json!({"type": "string"}),
     };
     (Shape::Scalar, schema)
+}
+
+/// A map's parameter as documented: `stock_assets_values[<n>][quantity]` is the map
+/// `stock_assets_values`, keyed by numbers, of objects with a `quantity`.
+struct MapName<'a> {
+    map: &'a str,
+    numbered: bool,
+    fields: Vec<&'a str>,
+}
+
+impl<'a> MapName<'a> {
+    fn of(name: &'a str) -> Option<Self> {
+        let (map, after) = name.split_once("[<")?;
+        let (key, rest) = after.split_once('>').unwrap_or((after, ""));
+        Some(MapName {
+            map,
+            numbered: key == "n" || key.ends_with(" id") || key.ends_with(" number"),
+            fields: rest.split(['[', ']']).filter(|s| !s.is_empty()).collect(),
+        })
+    }
+
+    /// The pattern of the flat names a form sends (`vendor[custom_attributes][Serial]`),
+    /// unanchored.
+    fn form_pattern(&self) -> String {
+        let mut pattern = format!(
+            "{}\\[{}\\]",
+            regex_syntax::escape(self.map),
+            crate::input::map_key(self.numbered)
+        );
+        for field in &self.fields {
+            pattern.push_str(&format!("\\[{}\\]", regex_syntax::escape(field)));
+        }
+        pattern
+    }
+}
+
+/// The names a form may send: its fields' and maps', and any other well-formed name
+/// (`a`, `a[b]`, `a[]`), which the server ignores, unless it would clash with a field
+/// (`Params` refuses a name that is both a value and a parent: `user` or
+/// `user[first_name][x]` beside `user[first_name]`). A multipart part's name holds no
+/// quote, backslash or line break either.
+fn form_names(fields: &[&str], maps: &[(&str, String)], multipart: bool) -> String {
+    let not_in_name = if multipart {
+        r#"\[\]"\\\u0000-\u0008\u000A-\u001F\u007F-\u009F"#
+    } else {
+        r"\[\]\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F"
+    };
+    let escaped = |name: &str| regex_syntax::escape(name);
+    // Whole names a field or a map's entry holds.
+    let taken: Vec<String> = fields
+        .iter()
+        .map(|f| escaped(f))
+        .chain(maps.iter().map(|(_, entry)| entry.clone()))
+        .collect();
+    // The parents of those names (`user`, `user[custom_attributes]`, and `a` of `a[]`).
+    let mut parents: Vec<String> = fields
+        .iter()
+        .copied()
+        .chain(maps.iter().map(|(map, _)| *map))
+        .flat_map(|name| {
+            name.match_indices('[')
+                .map(|(at, _)| escaped(&name[..at]))
+                .collect::<Vec<_>>()
+        })
+        .chain(maps.iter().map(|(map, _)| escaped(map)))
+        .collect();
+    parents.sort();
+    parents.dedup();
+    let taken = taken.join("|");
+    let mut pattern = format!("^(?:{taken})$|^");
+    if !taken.is_empty() {
+        pattern.push_str(&format!("(?!(?:{taken})\\[)"));
+    }
+    if !parents.is_empty() {
+        pattern.push_str(&format!("(?!(?:{})(?:\\[\\]|$))", parents.join("|")));
+    }
+    pattern.push_str(&format!(
+        "[^{not_in_name}]+(?:\\[[^{not_in_name}]*\\])*$"
+    ));
+    pattern
+}
+
+/// Two fields of one map (`x[<n>][quantity]`, `x[<n>][location_id]`) are one map of
+/// objects with both.
+fn merge_maps(into: &mut serde_json::Value, other: &serde_json::Value) {
+    if let (Some(mine), Some(theirs)) = (
+        into["additionalProperties"]["properties"].as_object_mut(),
+        other["additionalProperties"]["properties"].as_object(),
+    ) {
+        for (k, v) in theirs {
+            mine.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
 }
 
 /// A required text must hold something: an empty value counts as not given (so does a
@@ -574,8 +672,11 @@ fn drop_empty_required(schema: &mut serde_json::Value) {
     }
 }
 
-fn parameter(p: &Param, method: &HttpMethod) -> Parameter {
+/// `p` as a query parameter; a map's schema is `map`, which holds the fields of every
+/// parameter of the map (`merge_maps`).
+fn parameter(p: &Param, method: &HttpMethod, map: Option<&serde_json::Value>) -> Parameter {
     let (shape, value) = value_schema(p);
+    let value = map.cloned().unwrap_or(value);
     let value = if p.required_by(method) {
         non_blank(value)
     } else {
@@ -611,8 +712,11 @@ fn parameter(p: &Param, method: &HttpMethod) -> Parameter {
 /// (`location[name]=...`, `vendor[custom_attributes][Serial]=...`), JSON nests them
 /// (`{"location": {"name": ...}}`).
 fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
+    // JSON takes only the fields listed (a form's other names: `form_names`).
     let mut form = json!({"type": "object", "properties": {}, "required": []});
-    let mut nested = json!({"type": "object", "properties": {}, "required": []});
+    let mut nested = json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false});
+    let mut form_maps: Vec<(&str, String)> = Vec::new();
+    let mut map_descriptions: Vec<String> = Vec::new();
     for p in fields {
         let (shape, value) = value_schema(p);
         let required = p.required_by(method);
@@ -631,9 +735,10 @@ fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
         };
         match &shape {
             Shape::Map(map) => {
-                // Its keys (`vendor[custom_attributes][Serial]`) cannot be listed: any other
-                // name is a text, and names the record does not know are ignored.
-                form["additionalProperties"] = json!({"type": "string", "description": format!("{map}[<key>]: {}", p.description)});
+                // Its keys (`vendor[custom_attributes][Serial]`) cannot be listed: a
+                // pattern names them (utoipa keeps no `patternProperties`).
+                form_maps.extend(MapName::of(&p.name).map(|m| (m.map, m.form_pattern())));
+                map_descriptions.push(format!("{map}[<key>]: {}", p.description));
             }
             _ => {
                 form["properties"][&p.name] = value.clone();
@@ -658,29 +763,61 @@ fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
                     .push(json!(segment));
             }
             if depth + 1 == path.len() {
-                node["properties"][*segment] = value.clone();
+                let slot = &mut node["properties"][*segment];
+                if matches!(shape, Shape::Map(_)) && !slot.is_null() {
+                    merge_maps(slot, &value);
+                } else if required || matches!(shape, Shape::Map(_)) {
+                    *slot = value.clone();
+                } else {
+                    // JSON's `null` is a field left out (`Params`).
+                    *slot = json!({"anyOf": [value, {"type": "null"}]});
+                }
             } else {
                 let child = &mut node["properties"][*segment];
                 if child.is_null() {
-                    *child = json!({"type": "object", "properties": {}, "required": []});
+                    *child = json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false});
                 }
                 node = child;
             }
         }
     }
+    // Other names: a map's entries, or names the route does not read.
+    let mut other = crate::input::any_text();
+    if !map_descriptions.is_empty() {
+        other["description"] = json!(map_descriptions.join("; "));
+    }
+    form["additionalProperties"] = other;
+    let listed: Vec<&str> = form["properties"]
+        .as_object()
+        .into_iter()
+        .flat_map(|fields| fields.keys())
+        .map(String::as_str)
+        .collect();
+    let names = |multipart| json!({"type": "string", "pattern": form_names(&listed, &form_maps, multipart)});
+    let (urlencoded, multipart) = (names(false), names(true));
+    let mut multipart_form = form.clone();
+    form["propertyNames"] = urlencoded;
+    multipart_form["propertyNames"] = multipart;
     let content = |mut schema_value: serde_json::Value| {
         drop_empty_required(&mut schema_value);
         ContentBuilder::new()
             .schema(Some(schema(schema_value)))
             .build()
     };
+    // A body with a required field must be sent (schemathesis sends none otherwise).
+    let must_send = fields.iter().any(|p| p.required_by(method));
     RequestBodyBuilder::new()
+        .required(Some(if must_send {
+            Required::True
+        } else {
+            Required::False
+        }))
         .description(Some(
             "The record's fields, as a form (urlencoded or multipart) or as JSON; the query string may carry them too, \
              and the body wins.",
         ))
         .content("application/x-www-form-urlencoded", content(form.clone()))
-        .content("multipart/form-data", content(form))
+        .content("multipart/form-data", content(multipart_form))
         .content("application/json", content(nested))
         .build()
 }
@@ -729,8 +866,20 @@ fn operation(route: &Documented, method: &HttpMethod) -> Operation {
     let has_get = route.methods.contains(&HttpMethod::Get);
     let read =
         |p: &&Param| !p.write_only && (!p.get_only || !has_get || *method == HttpMethod::Get);
+    let mut maps: Vec<(String, serde_json::Value)> = Vec::new();
     for p in route.doc.params.iter().filter(read) {
-        let next = parameter(p, method);
+        if let (Shape::Map(name), value) = value_schema(p) {
+            match maps.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, map)) => merge_maps(map, &value),
+                None => maps.push((name, value)),
+            }
+        }
+    }
+    for p in route.doc.params.iter().filter(read) {
+        let map = MapName::of(&p.name)
+            .and_then(|m| maps.iter().find(|(n, _)| n == m.map))
+            .map(|(_, value)| value);
+        let next = parameter(p, method, map);
         match query.iter_mut().find(|q| q.name == next.name) {
             // Each field of a map describes itself (`parameter`).
             Some(same) => {
@@ -832,4 +981,60 @@ fn document(routes: &[Documented]) -> OpenApi {
         .components(Some(components.build()))
         .security(Some([SecurityRequirement::new("token", Vec::<String>::new())]))
         .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A form's names as documented are the names `Params` reads without a clash.
+    #[test]
+    fn form_names_are_documented_as_read() {
+        let maps = [(
+            "user[custom_attributes]",
+            MapName::of("user[custom_attributes][<field name>]")
+                .expect("a map")
+                .form_pattern(),
+        )];
+        let fields = ["user[first_name]", "user[team_ids][]", "asset_ids[]"];
+        let check = |multipart: bool, name: &str, expected: bool| {
+            let schema = json!({"type": "string", "pattern": form_names(&fields, &maps, multipart)});
+            let valid = jsonschema::is_valid(&schema, &json!(name));
+            assert_eq!(valid, expected, "{name:?} (multipart: {multipart})");
+        };
+        for multipart in [false, true] {
+            for name in [
+                "user[first_name]",
+                "user[team_ids][]",
+                "asset_ids[]",
+                "user[custom_attributes][Serial no]",
+                "utf8",
+                "commit[x]",
+                "user[other]",
+                "a[][b]",
+            ] {
+                check(multipart, name, true);
+            }
+            for name in [
+                "",
+                "user",
+                "user[]",
+                "user[first_name][x]",
+                "user[custom_attributes]",
+                "user[custom_attributes][]",
+                "user[custom_attributes][a][b]",
+                "asset_ids",
+                "a]",
+                "a[",
+                "a[b",
+                "x\u{1}",
+            ] {
+                check(multipart, name, false);
+            }
+        }
+        check(false, "a\"b\\c\td", true);
+        check(true, "a\"b", false);
+        check(true, "a\\b", false);
+        check(true, "a\nb", false);
+    }
 }

@@ -79,7 +79,7 @@ impl FieldDoc {
     pub fn optional<F: Format>(name: &'static str, description: &'static str) -> Self {
         FieldDoc {
             required: false,
-            schema: or_empty(F::schema()),
+            schema: or_empty(F::schema(), F::TAKES_EMPTY),
             ..Self::required::<F>(name, description)
         }
     }
@@ -92,7 +92,7 @@ impl FieldDoc {
             && ["pattern", "enum", "format"]
                 .iter()
                 .all(|k| raw.get(k).is_none());
-        let value = or_empty(raw);
+        let value = or_empty(raw, F::TAKES_EMPTY);
         let mut schema = if any_text && F::CLEARING == ["null"] {
             // "null" is a text like any other.
             value
@@ -117,6 +117,23 @@ impl FieldDoc {
 /// `not`.)
 const NO_CONTROLS: &str = r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$";
 
+/// A text of no rule but the control characters: a map's value.
+pub fn any_text() -> Value {
+    json!({"type": "string", "pattern": NO_CONTROLS})
+}
+
+/// The key of a map sent as `x[<key>]`: a number (`[1-9][0-9]{0,17}`) where the key
+/// names a record by id or number, otherwise a name that holds no bracket (which would
+/// nest it), quote, backslash or control character (`Params`). Unanchored, for a key
+/// inside a parameter's name too.
+pub fn map_key(numbered: bool) -> &'static str {
+    if numbered {
+        "[1-9][0-9]{0,17}"
+    } else {
+        r#"[^\[\]"\\\u0000-\u001F\u007F-\u009F]+"#
+    }
+}
+
 fn without_controls(schema: Value) -> Value {
     if schema["type"] != "string" {
         return schema;
@@ -137,11 +154,12 @@ fn without_controls(schema: Value) -> Value {
 
 /// A value that may be left out may also be sent empty, which is the same
 /// (`Params::get`): its schema takes the empty text beside the value.
-fn or_empty(value: Value) -> Value {
-    let takes_empty = value["type"] == "string"
-        && ["pattern", "enum", "format", "minLength"]
-            .iter()
-            .all(|k| value.get(k).is_none());
+fn or_empty(value: Value, takes_empty: bool) -> Value {
+    let takes_empty = takes_empty
+        || value["type"] == "string"
+            && ["pattern", "enum", "format", "minLength"]
+                .iter()
+                .all(|k| value.get(k).is_none());
     if takes_empty || value["type"] == "array" {
         without_controls(value)
     } else {
@@ -156,6 +174,8 @@ pub trait Format {
     const SHAPE: Shape = Shape::Scalar;
     /// The words that clear a `Change` field.
     const CLEARING: &'static [&'static str] = &["null"];
+    /// Its schema takes the empty text already.
+    const TAKES_EMPTY: bool = false;
 
     /// The value at `path`: `None` when not sent.
     fn read(params: &Params, path: &str) -> Option<Result<Self::Value, String>>;
@@ -173,6 +193,7 @@ pub trait Format {
 pub trait Scalar {
     type Value;
     const CLEARING: &'static [&'static str] = &["null"];
+    const TAKES_EMPTY: bool = false;
     fn parse(raw: &str) -> Result<Self::Value, String>;
     fn schema() -> Value;
     fn blank() -> String {
@@ -183,6 +204,7 @@ pub trait Scalar {
 impl<S: Scalar> Format for S {
     type Value = S::Value;
     const CLEARING: &'static [&'static str] = S::CLEARING;
+    const TAKES_EMPTY: bool = S::TAKES_EMPTY;
 
     fn read(params: &Params, path: &str) -> Option<Result<Self::Value, String>> {
         match params.single(path) {
@@ -384,13 +406,21 @@ impl<V: domain::Vocabulary> Scalar for Word<V> {
 /// `true` or `false`; also `1`, `on`, `yes` and `0`, `off`, `no` or empty, any case.
 impl Scalar for bool {
     type Value = bool;
+    const TAKES_EMPTY: bool = true;
 
     fn parse(raw: &str) -> Result<bool, String> {
         domain::wire::parse_bool(raw).ok_or_else(|| "must be true or false".to_owned())
     }
 
     fn schema() -> Value {
-        json!({"type": "boolean", "description": "true or false; also 1, on, yes and 0, off, no or empty, any case"})
+        // A form sends every value as text, so the spellings are documented as text too.
+        json!({
+            "anyOf": [
+                {"type": "boolean"},
+                without_controls(json!({"type": "string", "pattern": r"^\s*(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01]|[Oo][Nn]|[Oo][Ff][Ff]|[Yy][Ee][Ss]|[Nn][Oo])?\s*$"}))
+            ],
+            "description": "true or false; also 1, on, yes and 0, off, no or empty, any case"
+        })
     }
 }
 
@@ -766,6 +796,10 @@ mod tests {
             "abc",
         ]);
         agree::<RecordId>(&["1", "42", "0", "-3", "x"]);
+        agree::<bool>(&[
+            "true", "FALSE", " yes ", "On", "0", "1", "", "no", "maybe", "2", "truee",
+            "\u{a0}yes",
+        ]);
         agree::<PageNumber>(&["1", "2", "0", "-1", "x"]);
     }
 

@@ -59,7 +59,7 @@ impl Family {
             Family::Member => doc,
             Family::Customer => doc
                 .input::<CustomerExtras>()
-                .params::<CustomerAddressQuery>(),
+                .input::<CustomerAddressQuery>(),
             Family::Business => doc.input::<BusinessExtras>(),
         }
     }
@@ -116,7 +116,7 @@ fn family<O: crate::ids::Kind, V: utoipa::ToSchema>(api: Api, f: Family) -> Api 
                 )
                 .input::<NewAddress>(),
             )
-            .params::<NewAddressQuery>()
+            .input::<NewAddressQuery>()
             .params::<PageQuery>()
             .returns_page("shipping_addresses")
             .returns("shipping_address")
@@ -136,7 +136,7 @@ fn family<O: crate::ids::Kind, V: utoipa::ToSchema>(api: Api, f: Family) -> Api 
                 Doc::new(f.tag(), "One address (GET) or update (PUT or PATCH)")
                     .input::<AddressChanges>(),
             )
-            .params::<AddressQuery>()
+            .input::<AddressQuery>()
             .returns("shipping_address")
             .record::<V>(),
         );

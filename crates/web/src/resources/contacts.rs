@@ -30,7 +30,7 @@ pub fn routes(api: Api) -> Api {
         Doc::new("Business contacts", "List contacts, 25 a page, active ones unless filtered otherwise (GET), or create one (POST)")
             .input::<NewContact>()
             .form("contact", custom_attributes::FIELDS)
-            .params::<ContactQuery>()
+            .input::<ContactQuery>()
             .params::<ContactListQuery>()
             .returns_page("contacts")
             .returns("contact")
@@ -44,7 +44,7 @@ pub fn routes(api: Api) -> Api {
         Doc::new("Business contacts", "Contact details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has open orders)")
             .input::<ContactChanges>()
             .form("contact", custom_attributes::FIELDS)
-            .params::<ContactQuery>()
+            .input::<ContactQuery>()
             .params::<IncludeQuery>()
             .returns("contact")
             .record::<ContactJson>(),

@@ -32,7 +32,7 @@ pub fn routes(api: Api) -> Api {
         Doc::new("Members", "List members, 25 a page (GET), or create one (POST)")
             .input::<NewMember>()
             .form("user", custom_attributes::FIELDS)
-            .params::<WriteQuery>()
+            .input::<WriteQuery>()
             .params::<ListQuery>()
             .returns_page("members")
             .returns("member")
@@ -45,7 +45,7 @@ pub fn routes(api: Api) -> Api {
             .input::<MemberChanges>()
             .form("user", custom_attributes::FIELDS)
             .params::<IncludeQuery>()
-            .params::<WriteQuery>()
+            .input::<WriteQuery>()
             .returns("member")
             .record::<Keyed<MemberShape>>(),
     )

@@ -234,8 +234,10 @@ fn parameters_have_their_real_types() {
     let page = value(&param("/members.api", "get", "page")["schema"]);
     assert_eq!(page["type"], "integer");
     assert_eq!(page["minimum"], 1);
+    // A flag is a boolean, or one of its spellings as text (a form sends text).
     let flag = param("/locations/{id}.api", "get", "include_custom_fields");
-    assert_eq!(value(&flag["schema"])["type"], "boolean");
+    assert_eq!(flag["schema"]["anyOf"][0]["type"], "boolean");
+    assert_eq!(flag["schema"]["anyOf"][1]["type"], "string");
     let group = param("/groups/get_sub_groups.api", "get", "group_id");
     assert_eq!(value(&group["schema"])["type"], "integer");
     // A list's parameters are its GET's, not its create's.
@@ -262,19 +264,47 @@ fn parameters_have_their_real_types() {
         "string"
     );
     assert_eq!(
-        value(&form["properties"]["user[login_enabled]"])["type"],
+        form["properties"]["user[login_enabled]"]["anyOf"][0]["type"],
         "boolean"
+    );
+    // Only the fields listed (and the custom fields' map, by a pattern); JSON's null
+    // is a field left out.
+    assert_eq!(form["additionalProperties"]["type"], "string");
+    assert_eq!(
+        body["application/json"]["schema"]["properties"]["user"]["properties"]["employee_id"]["anyOf"]
+            [1],
+        serde_json::json!({"type": "null"})
     );
     assert_eq!(
         form["required"],
         serde_json::json!(["user[first_name]", "user[last_name]", "user[role_id]"])
     );
-    assert_eq!(body["multipart/form-data"]["schema"], *form);
+    // A multipart part's name holds no quote either; the fields are the same.
+    let mut multipart = body["multipart/form-data"]["schema"].clone();
+    let mut urlencoded = form.clone();
+    for schema in [&mut multipart, &mut urlencoded] {
+        schema.as_object_mut().unwrap().remove("propertyNames");
+    }
+    assert_eq!(multipart, urlencoded);
     let json = &body["application/json"]["schema"];
     assert_eq!(json["required"], serde_json::json!(["user"]));
     let user = &json["properties"]["user"];
-    assert_eq!(user["properties"]["team_ids"]["type"], "array");
-    assert_eq!(user["properties"]["custom_attributes"]["type"], "object");
+    assert_eq!(user["properties"]["team_ids"]["anyOf"][0]["type"], "array");
+    // A map's keys hold no bracket (which would nest them) or control character.
+    let custom = &user["properties"]["custom_attributes"];
+    assert_eq!(custom["type"], "object");
+    assert!(
+        custom["propertyNames"]["pattern"]
+            .as_str()
+            .unwrap()
+            .starts_with("^[^\\[\\]")
+    );
+    assert!(
+        form["propertyNames"]["pattern"]
+            .as_str()
+            .unwrap()
+            .contains("|user\\[custom_attributes\\]\\[")
+    );
     // A text's own rules, and no control character (`Params`).
     // One pattern holds both (client generators take an `allOf` for a new type).
     let first_name = &user["properties"]["first_name"];
