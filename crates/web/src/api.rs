@@ -621,9 +621,7 @@ fn form_names(fields: &[&str], maps: &[(&str, String)], multipart: bool) -> Stri
     if !parents.is_empty() {
         pattern.push_str(&format!("(?!(?:{})(?:\\[\\]|$))", parents.join("|")));
     }
-    pattern.push_str(&format!(
-        "[^{not_in_name}]+(?:\\[[^{not_in_name}]*\\])*$"
-    ));
+    pattern.push_str(&format!("[^{not_in_name}]+(?:\\[[^{not_in_name}]*\\])*$"));
     pattern
 }
 
@@ -714,7 +712,8 @@ fn parameter(p: &Param, method: &HttpMethod, map: Option<&serde_json::Value>) ->
 fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
     // JSON takes only the fields listed (a form's other names: `form_names`).
     let mut form = json!({"type": "object", "properties": {}, "required": []});
-    let mut nested = json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false});
+    let mut nested =
+        json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false});
     let mut form_maps: Vec<(&str, String)> = Vec::new();
     let mut map_descriptions: Vec<String> = Vec::new();
     for p in fields {
@@ -998,7 +997,8 @@ mod tests {
         )];
         let fields = ["user[first_name]", "user[team_ids][]", "asset_ids[]"];
         let check = |multipart: bool, name: &str, expected: bool| {
-            let schema = json!({"type": "string", "pattern": form_names(&fields, &maps, multipart)});
+            let schema =
+                json!({"type": "string", "pattern": form_names(&fields, &maps, multipart)});
             let valid = jsonschema::is_valid(&schema, &json!(name));
             assert_eq!(valid, expected, "{name:?} (multipart: {multipart})");
         };

@@ -797,7 +797,17 @@ mod tests {
         ]);
         agree::<RecordId>(&["1", "42", "0", "-3", "x"]);
         agree::<bool>(&[
-            "true", "FALSE", " yes ", "On", "0", "1", "", "no", "maybe", "2", "truee",
+            "true",
+            "FALSE",
+            " yes ",
+            "On",
+            "0",
+            "1",
+            "",
+            "no",
+            "maybe",
+            "2",
+            "truee",
             "\u{a0}yes",
         ]);
         agree::<PageNumber>(&["1", "2", "0", "-1", "x"]);
