@@ -582,7 +582,7 @@ impl<'a> MapName<'a> {
 }
 
 /// The names a form may send: its fields' and maps', and any other well-formed name
-/// (`a`, `a[b]`, `a[]`), which the server ignores, unless it would clash with a field
+/// (`a`, `a[b]`, `a[]`, or none), which the server ignores, unless it would clash with a field
 /// (`Params` refuses a name that is both a value and a parent: `user` or
 /// `user[first_name][x]` beside `user[first_name]`). A multipart part's name holds no
 /// quote, backslash or line break either.
@@ -614,7 +614,8 @@ fn form_names(fields: &[&str], maps: &[(&str, String)], multipart: bool) -> Stri
     parents.sort();
     parents.dedup();
     let taken = taken.join("|");
-    let mut pattern = format!("^(?:{taken})$|^");
+    // An empty name is ignored too.
+    let mut pattern = format!("^(?:{taken})?$|^");
     if !taken.is_empty() {
         pattern.push_str(&format!("(?!(?:{taken})\\[)"));
     }
@@ -1012,11 +1013,11 @@ mod tests {
                 "commit[x]",
                 "user[other]",
                 "a[][b]",
+                "",
             ] {
                 check(multipart, name, true);
             }
             for name in [
-                "",
                 "user",
                 "user[]",
                 "user[first_name][x]",
