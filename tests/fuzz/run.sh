@@ -53,6 +53,10 @@ curl -fsS "$base_url/openapi.json" -o "$work/openapi.json"
 cd "$work"
 export SCHEMATHESIS_HOOKS="$here/hooks.py"
 fuzz() {
+    # filter_too_much: hypothesis draws a text from its pattern and then checks the
+    # rest of its schema (lengths, the control characters' lookahead); a body of many
+    # such texts (a print label template's) can fail that health check although every
+    # rule is right. The case is skipped with fewer examples instead of failing.
     # One worker: schemathesis's coverage phase on two threads trips a CPython 3.11
     # race ("AST constructor recursion depth mismatch") now and then.
     "$venv/bin/st" run "$base_url/openapi.json" \
@@ -63,6 +67,7 @@ fuzz() {
         --seed "$SEED" \
         --workers 1 \
         --generation-database none \
+        --suppress-health-check filter_too_much \
         --no-color \
         "$@"
 }

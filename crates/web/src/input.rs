@@ -685,7 +685,9 @@ impl Scalar for ShortText {
             "minLength": 1,
             "maxLength": domain::Name::MAX_CHARS,
             // Anything but the word null.
-            "pattern": "^(?!null$)",
+            // The text itself spelled out, so a generator makes its characters from the
+            // pattern rather than filtering arbitrary ones.
+            "pattern": r"^(?!null$)[\s\S]*$",
         })
     }
 }
