@@ -804,14 +804,9 @@ fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
             .schema(Some(schema(schema_value)))
             .build()
     };
-    // A body with a required field must be sent (schemathesis sends none otherwise).
-    let must_send = fields.iter().any(|p| p.required_by(method));
+    // Not marked required even when a field is: openapi-python-client 0.29.1 then
+    // types the body `... | Unset` without importing `Unset` (tests/client/run.sh).
     RequestBodyBuilder::new()
-        .required(Some(if must_send {
-            Required::True
-        } else {
-            Required::False
-        }))
         .description(Some(
             "The record's fields, as a form (urlencoded or multipart) or as JSON; the query string may carry them too, \
              and the body wins.",
