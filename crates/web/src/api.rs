@@ -588,9 +588,9 @@ impl<'a> MapName<'a> {
 /// quote, backslash or line break either.
 fn form_names(fields: &[&str], maps: &[(&str, String)], multipart: bool) -> String {
     let not_in_name = if multipart {
-        r#"\[\]"\\\u0000-\u0008\u000A-\u001F\u007F-\u009F"#
+        r#"\[\]"\\\u0000-\u0008\u000A-\u001F\u007F-\u009F"#.to_owned()
     } else {
-        r"\[\]\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F"
+        format!(r"\[\]{}", crate::input::CONTROLS)
     };
     let escaped = |name: &str| regex_syntax::escape(name);
     // Whole names a field or a map's entry holds.
@@ -811,7 +811,7 @@ fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
             "The record's fields, as a form (urlencoded or multipart) or as JSON; the query string may carry them too, \
              and the body wins.",
         ))
-        .content("application/x-www-form-urlencoded", content(form.clone()))
+        .content("application/x-www-form-urlencoded", content(form))
         .content("multipart/form-data", content(multipart_form))
         .content("application/json", content(nested))
         .build()

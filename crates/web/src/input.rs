@@ -138,7 +138,7 @@ pub fn map_key(numbered: bool) -> &'static str {
 /// `\s` means in a pattern here. ECMAScript's `\s` holds U+000B, U+000C and U+FEFF,
 /// and Python's (which generates the fuzzing's values) U+001C to U+001F too.
 const SPACES: &str = r"\t\n\r \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000";
-const CONTROLS: &str = r"\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F";
+pub const CONTROLS: &str = r"\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F";
 
 /// `own` with `\s` and `\S` spelled out as [`SPACES`], and every negated class
 /// leaving out the control characters too: the same texts once the lookahead of
