@@ -204,6 +204,25 @@ fn quantity_range(value: Option<&str>) -> Result<(i64, i64), FilterError> {
     Ok((from, to))
 }
 
+/// The statuses a filter of items of `kind` takes.
+pub fn statuses(kind: crate::item::AssetType) -> &'static [&'static str] {
+    use crate::item::AssetType;
+    match kind {
+        AssetType::FixedAsset => STATUSES,
+        AssetType::VolatileAsset => INVENTORY_STATUSES,
+        AssetType::StockAsset => STOCK_STATUSES,
+    }
+}
+
+/// Other spellings of a status of `kind` that a filter reads: `pending_audit` (the spec
+/// writes `pending audit`), and `my_possessions` for asset stock.
+pub fn aliases(kind: crate::item::AssetType) -> &'static [&'static str] {
+    match kind {
+        crate::item::AssetType::StockAsset => &["pending_audit", "my_possessions"],
+        _ => &["pending_audit"],
+    }
+}
+
 impl AssetFilter {
     /// Reads a filter of items of `kind`: fixed assets take every status of
     /// [`STATUSES`], inventory those of [`INVENTORY_STATUSES`], asset stock those of
@@ -215,11 +234,7 @@ impl AssetFilter {
         sub_group: Option<&str>,
     ) -> Result<Self, FilterError> {
         use crate::item::AssetType;
-        let allowed = match kind {
-            AssetType::FixedAsset => STATUSES,
-            AssetType::VolatileAsset => INVENTORY_STATUSES,
-            AssetType::StockAsset => STOCK_STATUSES,
-        };
+        let allowed = statuses(kind);
         let trimmed = status.trim();
         let word = if trimmed.starts_with("custom_filter_") {
             "custom_filter_<id>"

@@ -22,7 +22,10 @@
 //! format is `T` itself, or the type named by `#[input(format = F)]` (whose `Value` is
 //! `T`). Doc comments are the descriptions. `#[input(rename = "x")]` names the
 //! parameter when the wire's name is not the field's; `#[input(flatten)]` reads another
-//! `Input`'s fields under the same resource.
+//! `Input`'s fields under the same resource. `#[input(needs = "date")]` takes the field
+//! only beside `date` (a time beside its day): the read refuses it alone, and the
+//! document says so. `#[input(or = "other")]`: this field or `other` must be sent.
+//! `#[input(skip)]` is no parameter (a `PhantomData`).
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
@@ -53,11 +56,20 @@ struct FieldSpec {
     wire: String,
     doc: String,
     kind: FieldKind,
+    /// The field it may be sent only with (`#[input(needs = "...")]`).
+    needs: Option<String>,
+    /// The field to send if it is left out (`#[input(or = "...")]`).
+    or: Option<String>,
 }
 
 enum FieldKind {
     Flatten(Type),
-    Value { presence: Presence, format: Type },
+    /// Not a parameter: its default (`#[input(skip)]`, a `PhantomData`).
+    Skip,
+    Value {
+        presence: Presence,
+        format: Type,
+    },
 }
 
 fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
@@ -97,11 +109,25 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
             FieldKind::Flatten(ty) => quote! {
                 let #ident = <#ty as crate::input::Input>::read(form);
             },
+            FieldKind::Skip => quote! {
+                let #ident = ::core::option::Option::Some(::core::default::Default::default());
+            },
             FieldKind::Value { presence, format } => {
                 let method = presence_method(presence);
                 quote! { let #ident = form.#method::<#format>(#wire); }
             }
         }
+    });
+    // Checked whatever else failed, so the 422 names every problem.
+    let needs = specs.iter().flat_map(|s| {
+        let wire = &s.wire;
+        let needs = s.needs.as_ref().map(|with| {
+            quote! { needs_met &= crate::input::needs(form, #wire, #with); }
+        });
+        let or = s.or.as_ref().map(|other| {
+            quote! { needs_met &= crate::input::either(form, #wire, #other); }
+        });
+        needs.into_iter().chain(or)
     });
     let idents: Vec<&syn::Ident> = specs.iter().map(|s| &s.ident).collect();
     let documents = specs.iter().map(|s| {
@@ -111,9 +137,12 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
             FieldKind::Flatten(ty) => quote! {
                 <#ty as crate::input::Input>::document(fields);
             },
+            FieldKind::Skip => quote! {},
             FieldKind::Value { presence, format } => {
                 let method = presence_method(presence);
-                quote! { fields.push(crate::input::FieldDoc::#method::<#format>(#wire, #doc)); }
+                let needs = s.needs.as_ref().map(|with| quote! { .needing(#with) });
+                let or = s.or.as_ref().map(|other| quote! { .or(#other) });
+                quote! { fields.push(crate::input::FieldDoc::#method::<#format>(#wire, #doc) #needs #or); }
             }
         }
     });
@@ -126,6 +155,12 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
 
             fn read(form: &mut crate::form::Form<'_>) -> ::core::option::Option<Self> {
                 #(#reads)*
+                #[allow(unused_mut)]
+                let mut needs_met = true;
+                #(#needs)*
+                if !needs_met {
+                    return ::core::option::Option::None;
+                }
                 ::core::option::Option::Some(Self { #( #idents: #idents?, )* })
             }
 
@@ -155,6 +190,9 @@ fn field_spec(field: &syn::Field) -> syn::Result<FieldSpec> {
     let mut wire = ident.to_string().trim_start_matches("r#").to_owned();
     let mut format: Option<Type> = None;
     let mut flatten = false;
+    let mut needs = None;
+    let mut or = None;
+    let mut skip = false;
     for attr in field.attrs.iter().filter(|a| a.path().is_ident("input")) {
         attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("rename") {
@@ -166,18 +204,39 @@ fn field_spec(field: &syn::Field) -> syn::Result<FieldSpec> {
             } else if meta.path.is_ident("flatten") {
                 flatten = true;
                 Ok(())
+            } else if meta.path.is_ident("skip") {
+                skip = true;
+                Ok(())
+            } else if meta.path.is_ident("needs") {
+                needs = Some(meta.value()?.parse::<LitStr>()?.value());
+                Ok(())
+            } else if meta.path.is_ident("or") {
+                or = Some(meta.value()?.parse::<LitStr>()?.value());
+                Ok(())
             } else {
-                Err(meta.error("expected `rename = \"...\"`, `format = Type` or `flatten`"))
+                Err(meta.error("expected `rename`, `format`, `needs`, `or`, `flatten` or `skip`"))
             }
         })?;
     }
     let doc = doc_text(&field.attrs);
+    if skip {
+        return Ok(FieldSpec {
+            ident,
+            wire,
+            doc,
+            kind: FieldKind::Skip,
+            needs,
+            or,
+        });
+    }
     if flatten {
         return Ok(FieldSpec {
             ident,
             wire,
             doc,
             kind: FieldKind::Flatten(field.ty.clone()),
+            needs,
+            or,
         });
     }
     let (presence, inner) = presence_of(&field.ty);
@@ -189,6 +248,8 @@ fn field_spec(field: &syn::Field) -> syn::Result<FieldSpec> {
             presence,
             format: format.unwrap_or_else(|| inner.clone()),
         },
+        needs,
+        or,
     })
 }
 

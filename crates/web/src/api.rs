@@ -13,11 +13,11 @@ use utoipa::openapi::path::{
 use utoipa::openapi::request_body::{RequestBody, RequestBodyBuilder};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
-    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Paths, Ref, RefOr,
-    Required, Response, ResponseBuilder, Schema,
+    ComponentsBuilder, ContentBuilder, InfoBuilder, OpenApiBuilder, Paths, Ref, RefOr, Required,
+    Response, ResponseBuilder, Schema,
 };
 
-use crate::input::{Input, Shape as InputShape};
+use crate::input::{FieldDoc, Format, Input, Shape as InputShape};
 use crate::routing::API_PREFIX;
 use crate::state::AppState;
 
@@ -87,25 +87,39 @@ struct Param {
 struct Typed {
     required: bool,
     schema: serde_json::Value,
+    /// The parameter it may be sent only with (`#[input(needs = "...")]`), named as
+    /// sent.
+    needs: Option<String>,
+    /// The parameter to send if this one is left out (`#[input(or = "...")]`).
+    or: Option<String>,
 }
 
 impl Param {
     fn of_input<I: Input>(write_only: bool) -> Vec<Param> {
-        I::fields()
-            .into_iter()
+        let fields = I::fields();
+        // A field's name as sent: a list's with its `[]`.
+        let sent = |name: &str| {
+            let nested = match I::RESOURCE {
+                "" => name.to_owned(),
+                resource => format!("{resource}[{name}]"),
+            };
+            match fields.iter().find(|f| f.name == name).map(|f| f.shape) {
+                Some(InputShape::List) => format!("{nested}[]"),
+                _ => nested,
+            }
+        };
+        fields
+            .iter()
             .map(|f| Param {
-                name: match (I::RESOURCE, f.shape) {
-                    ("", InputShape::Scalar) => f.name.to_owned(),
-                    ("", InputShape::List) => format!("{}[]", f.name),
-                    (resource, InputShape::Scalar) => format!("{resource}[{}]", f.name),
-                    (resource, InputShape::List) => format!("{resource}[{}][]", f.name),
-                },
+                name: sent(f.name),
                 description: f.description.to_owned(),
                 write_only,
                 get_only: false,
                 typed: Some(Typed {
                     required: f.required,
-                    schema: f.schema,
+                    schema: f.schema.clone(),
+                    needs: f.needs.map(sent),
+                    or: f.or.map(sent),
                 }),
             })
             .collect()
@@ -195,6 +209,25 @@ impl Doc {
                 get_only: true,
                 ..p
             }));
+        self
+    }
+
+    /// A map of the client's keys (`thresholds[<location id>]`) whose values are read
+    /// as `F`, by every method of the route (left out or `null`: `doc` says what).
+    pub fn map<F: Format>(mut self, name: &str, description: &'static str) -> Self {
+        let value = FieldDoc::change::<F>("", description);
+        self.params.push(Param {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            write_only: false,
+            get_only: false,
+            typed: Some(Typed {
+                required: false,
+                schema: value.schema,
+                needs: None,
+                or: None,
+            }),
+        });
         self
     }
 
@@ -331,7 +364,8 @@ impl Api {
         self
     }
 
-    pub fn into_parts(self) -> (Router<AppState>, OpenApi) {
+    /// The router, and the OpenAPI document as JSON.
+    pub fn into_parts(self) -> (Router<AppState>, serde_json::Value) {
         let openapi = document(&self.documented);
         (self.router, openapi)
     }
@@ -499,7 +533,7 @@ enum Shape {
 /// description starting with "boolean" a boolean (every spelling docs/api.md lists is
 /// accepted), `lati` and `longi` decimals in their ranges. Everything else is text.
 fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
-    if let Some(typed) = &p.typed {
+    if let Some(typed) = p.typed.as_ref().filter(|_| MapName::of(&p.name).is_none()) {
         let shape = if p.name.ends_with("[]") {
             Shape::List
         } else {
@@ -509,14 +543,17 @@ fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
     }
     if let Some(list) = p.name.strip_suffix("[]") {
         let item = if list.trim_end_matches(']').ends_with("_ids") {
-            json!({"type": "integer", "minimum": 1})
+            crate::input::id_schema()
         } else {
             json!({"type": "string"})
         };
         return (Shape::List, json!({"type": "array", "items": item}));
     }
     if let Some(map) = MapName::of(&p.name) {
-        let mut value = crate::input::any_text();
+        let mut value = match &p.typed {
+            Some(typed) => typed.schema.clone(),
+            None => crate::input::any_text(),
+        };
         for field in map.fields.iter().rev() {
             value = json!({"type": "object", "properties": {*field: value}, "additionalProperties": false});
         }
@@ -538,9 +575,9 @@ fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
         "longi" => json!({"type": "number", "minimum": -180, "maximum": 180}),
         _ if p.description.starts_with("text") => json!({"type": "string"}),
         id if id.ends_with("_id") && p.description.contains("null clears") => {
-            json!({"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["null"]}]})
+            json!({"oneOf": [crate::input::id_schema(), {"type": "string", "enum": ["null"]}]})
         }
-        id if id.ends_with("_id") => json!({"type": "integer", "minimum": 1}),
+        id if id.ends_with("_id") => crate::input::id_schema(),
         _ if p.description.starts_with("boolean") => <bool as crate::input::Scalar>::schema(),
         _ => json!({"type": "string"}),
     };
@@ -622,7 +659,11 @@ fn form_names(fields: &[&str], maps: &[(&str, String)], multipart: bool) -> Stri
     if !parents.is_empty() {
         pattern.push_str(&format!("(?!(?:{})(?:\\[\\]|$))", parents.join("|")));
     }
-    pattern.push_str(&format!("[^{not_in_name}]+(?:\\[[^{not_in_name}]*\\])*$"));
+    // At most MAX_DEPTH brackets (`Params`).
+    pattern.push_str(&format!(
+        "[^{not_in_name}]+(?:\\[[^{not_in_name}]*\\]){{0,{}}}$",
+        crate::params::MAX_DEPTH
+    ));
     pattern
 }
 
@@ -710,11 +751,14 @@ fn parameter(p: &Param, method: &HttpMethod, map: Option<&serde_json::Value>) ->
 /// The record's fields of a write, as a body: a form names them flat
 /// (`location[name]=...`, `vendor[custom_attributes][Serial]=...`), JSON nests them
 /// (`{"location": {"name": ...}}`).
-fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
-    // JSON takes only the fields listed (a form's other names: `form_names`).
+fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (RequestBody, Bodies) {
+    // JSON's other keys are ignored whatever they hold (a form's other names:
+    // `form_names`), but for the parameters the operation reads beside its body.
     let mut form = json!({"type": "object", "properties": {}, "required": []});
-    let mut nested =
-        json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false});
+    let mut nested = json_object();
+    if !beside.is_empty() {
+        nested["propertyNames"]["not"] = json!({"enum": beside});
+    }
     let mut form_maps: Vec<(&str, String)> = Vec::new();
     let mut map_descriptions: Vec<String> = Vec::new();
     for p in fields {
@@ -724,14 +768,9 @@ fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
             if required { non_blank(value) } else { value },
             &p.description,
         );
-        let path: Vec<&str> = match &shape {
-            Shape::Map(map) => map.split('[').map(|s| s.trim_end_matches(']')).collect(),
-            _ => p
-                .name
-                .trim_end_matches("[]")
-                .split('[')
-                .map(|s| s.trim_end_matches(']'))
-                .collect(),
+        let path = match &shape {
+            Shape::Map(map) => segments(map),
+            _ => segments(&p.name),
         };
         match &shape {
             Shape::Map(map) => {
@@ -775,11 +814,57 @@ fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
             } else {
                 let child = &mut node["properties"][*segment];
                 if child.is_null() {
-                    *child = json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false});
+                    *child = json_object();
                 }
                 node = child;
             }
         }
+    }
+    // A field sent only beside another (a time beside its day; `null`, in JSON or as
+    // text, is not sent): the field is `null` or the other one is there and not `null`.
+    let unsent = json!({"enum": [null, "null"]});
+    for p in fields {
+        let Some(other) = p.typed.as_ref().and_then(|t| t.needs.as_deref()) else {
+            continue;
+        };
+        form["dependentSchemas"][&p.name] = json!({"anyOf": [
+            {"properties": {&p.name: unsent}},
+            {"required": [other], "properties": {other: {"not": unsent}}},
+        ]});
+        let (path, other_path) = (segments(&p.name), segments(other));
+        let (Some((field, parent)), Some((other, _))) =
+            (path.split_last(), other_path.split_last())
+        else {
+            continue;
+        };
+        let mut node = &mut nested;
+        for segment in parent {
+            node = &mut node["properties"][*segment];
+        }
+        node["dependentSchemas"][*field] = json!({"anyOf": [
+            {"properties": {*field: unsent}},
+            {"required": [other], "properties": {*other: {"not": unsent}}},
+        ]});
+    }
+    // One of two fields must be sent (JSON's `null` is not sent).
+    for p in fields {
+        let Some(other) = p.typed.as_ref().and_then(|t| t.or.as_deref()) else {
+            continue;
+        };
+        debug_assert!(form.get("anyOf").is_none(), "one `or` rule per input");
+        form["anyOf"] = json!([{"required": [&p.name]}, {"required": [other]}]);
+        let (path, other_path) = (segments(&p.name), segments(other));
+        let (Some((field, parent)), Some((other, _))) =
+            (path.split_last(), other_path.split_last())
+        else {
+            continue;
+        };
+        let mut node = &mut nested;
+        for segment in parent {
+            node = &mut node["properties"][*segment];
+        }
+        let sent = |name: &str| json!({"required": [name], "properties": {name: {"not": {"type": "null"}}}});
+        node["anyOf"] = json!([sent(field), sent(other)]);
     }
     // Other names: a map's entries, or names the route does not read.
     let mut other = crate::input::any_text();
@@ -798,26 +883,77 @@ fn request_body(fields: &[&Param], method: &HttpMethod) -> RequestBody {
     let mut multipart_form = form.clone();
     form["propertyNames"] = urlencoded;
     multipart_form["propertyNames"] = multipart;
-    let content = |mut schema_value: serde_json::Value| {
-        drop_empty_required(&mut schema_value);
-        ContentBuilder::new()
-            .schema(Some(schema(schema_value)))
-            .build()
-    };
-    // Not marked required even when a field is: openapi-python-client 0.29.1 then
-    // types the body `... | Unset` without importing `Unset` (tests/client/run.sh).
-    RequestBodyBuilder::new()
+    // Required when a field is, so a request without one is no valid request.
+    let required = fields.iter().any(|p| p.required_by(method));
+    let body = RequestBodyBuilder::new()
+        .required(Some(if required {
+            Required::True
+        } else {
+            Required::False
+        }))
         .description(Some(
             "The record's fields, as a form (urlencoded or multipart) or as JSON; the query string may carry them too, \
              and the body wins.",
         ))
-        .content("application/x-www-form-urlencoded", content(form))
-        .content("multipart/form-data", content(multipart_form))
-        .content("application/json", content(nested))
-        .build()
+        .content("application/x-www-form-urlencoded", ContentBuilder::new().build())
+        .content("multipart/form-data", ContentBuilder::new().build())
+        .content("application/json", ContentBuilder::new().build());
+    let mut bodies = [
+        ("application/x-www-form-urlencoded", form),
+        ("multipart/form-data", multipart_form),
+        ("application/json", nested),
+    ];
+    for (_, schema) in &mut bodies {
+        drop_empty_required(schema);
+    }
+    (body.build(), bodies)
 }
 
-fn operation(route: &Documented, method: &HttpMethod) -> Operation {
+/// The keys of a JSON body that hold the parameter `name` sent in a form
+/// (`basket[payment_date]`, `ids[]`): `["basket", "payment_date"]`, `["ids"]`.
+fn segments(name: &str) -> Vec<&str> {
+    name.trim_end_matches("[]")
+        .split('[')
+        .map(|s| s.trim_end_matches(']'))
+        .collect()
+}
+
+/// An object of a JSON body: its fields, and other keys, which are ignored.
+fn json_object() -> serde_json::Value {
+    json!({
+        "type": "object",
+        "properties": {},
+        "required": [],
+        "propertyNames": {"pattern": crate::input::NO_CONTROLS},
+        "additionalProperties": {"$ref": "#/components/schemas/Ignored"},
+    })
+}
+
+/// What a key of a JSON body that no operation reads may hold: anything JSON, whose
+/// texts and keys hold no control character but tab and line breaks (`Params`).
+fn ignored_schema() -> serde_json::Value {
+    let ignored = json!({"$ref": "#/components/schemas/Ignored"});
+    json!({
+        "description": "A key the operation does not read: ignored, whatever it holds",
+        "anyOf": [
+            {"type": ["null", "boolean", "number"]},
+            {"type": "string", "pattern": crate::input::NO_CONTROLS},
+            {"type": "array", "items": ignored},
+            {
+                "type": "object",
+                "propertyNames": {"pattern": crate::input::NO_CONTROLS},
+                "additionalProperties": ignored,
+            },
+        ],
+    })
+}
+
+/// A request body's schema for each media type, put into the document as written
+/// (`document`): utoipa's schema types would drop the keywords a rule between fields
+/// takes (`dependentRequired`, `anyOf` of `required`, `not`).
+type Bodies = [(&'static str, serde_json::Value); 3];
+
+fn operation(route: &Documented, method: &HttpMethod) -> (Operation, Option<Bodies>) {
     let mut op = OperationBuilder::new()
         .tag(route.doc.tag)
         .summary(Some(route.doc.summary))
@@ -885,30 +1021,36 @@ fn operation(route: &Documented, method: &HttpMethod) -> Operation {
             None => query.push(next),
         }
     }
+    let beside: Vec<String> = query.iter().map(|q| q.name.clone()).collect();
     for p in query {
         op = op.parameter(p);
     }
     let fields: Vec<&Param> = route.doc.params.iter().filter(|p| p.write_only).collect();
+    let mut bodies = None;
     if !fields.is_empty()
         && matches!(
             method,
             HttpMethod::Post | HttpMethod::Put | HttpMethod::Patch
         )
     {
-        op = op.request_body(Some(request_body(&fields, method)));
+        let beside: Vec<&str> = beside.iter().map(String::as_str).collect();
+        let (body, schemas) = request_body(&fields, &beside, method);
+        op = op.request_body(Some(body));
+        bodies = Some(schemas);
     }
-    op.build()
+    (op.build(), bodies)
 }
 
-fn document(routes: &[Documented]) -> OpenApi {
+fn document(routes: &[Documented]) -> serde_json::Value {
     let mut paths = Paths::new();
+    let mut bodies = Vec::new();
     for route in routes {
         for method in &route.methods {
-            paths.add_path_operation(
-                route.path.clone(),
-                vec![method.clone()],
-                operation(route, method),
-            );
+            let (op, schemas) = operation(route, method);
+            paths.add_path_operation(route.path.clone(), vec![method.clone()], op);
+            if let Some(schemas) = schemas {
+                bodies.push((route.path.as_str(), method_name(method), schemas));
+            }
         }
     }
     paths.add_path_operation(
@@ -960,7 +1102,7 @@ fn document(routes: &[Documented]) -> OpenApi {
     for (status, description) in statuses {
         components = components.response(status, error_response(status, description));
     }
-    OpenApiBuilder::new()
+    let openapi = OpenApiBuilder::new()
         .info(
             InfoBuilder::new()
                 .title("rentrack")
@@ -975,7 +1117,29 @@ fn document(routes: &[Documented]) -> OpenApi {
         .paths(paths)
         .components(Some(components.build()))
         .security(Some([SecurityRequirement::new("token", Vec::<String>::new())]))
-        .build()
+        .build();
+    let mut document = serde_json::to_value(openapi).expect("the document serializes");
+    document["components"]["schemas"]["Ignored"] = ignored_schema();
+    for (path, method, schemas) in bodies {
+        for (media, schema) in schemas {
+            document["paths"][path][method]["requestBody"]["content"][media]["schema"] = schema;
+        }
+    }
+    document
+}
+
+/// The key of `method` among a path's operations.
+fn method_name(method: &HttpMethod) -> &'static str {
+    match method {
+        HttpMethod::Get => "get",
+        HttpMethod::Post => "post",
+        HttpMethod::Put => "put",
+        HttpMethod::Patch => "patch",
+        HttpMethod::Delete => "delete",
+        HttpMethod::Head => "head",
+        HttpMethod::Options => "options",
+        HttpMethod::Trace => "trace",
+    }
 }
 
 #[cfg(test)]
@@ -1028,6 +1192,9 @@ mod tests {
                 check(multipart, name, false);
             }
         }
+        let deep = |levels: usize| format!("a{}", "[b]".repeat(levels));
+        check(false, &deep(crate::params::MAX_DEPTH), true);
+        check(false, &deep(crate::params::MAX_DEPTH + 1), false);
         check(false, "a\"b\\c\td", true);
         check(true, "a\"b", false);
         check(true, "a\\b", false);

@@ -384,7 +384,8 @@ impl<'a> Form<'a> {
     /// Ends reading a typed input: the value, or a 422 naming every bad field. Every
     /// reader records a problem when it gives `None`, so a `None` without one is a fault
     /// of the reader (a 500, never a value half read).
-    pub fn finish_with<T>(self, value: Option<T>) -> Result<T, ApiError> {
+    pub fn finish_with<T>(mut self, value: Option<T>) -> Result<T, ApiError> {
+        self.check_resource();
         match (value, self.errors.is_empty()) {
             (Some(value), true) => Ok(value),
             (None, true) => Err(ApiError::Internal(format!(
@@ -395,8 +396,21 @@ impl<'a> Form<'a> {
         }
     }
 
+    /// The resource's name holds its fields (`business[name]=...`, `{"business":
+    /// {...}}`): a value or a list sent in their place would leave them all unsent.
+    fn check_resource(&mut self) {
+        if !self.resource.is_empty() && !self.params.holds_fields(self.resource) {
+            let problem = format!(
+                "must hold the record's fields ({0}[<field>]=... or {{\"{0}\": {{...}}}}), not a value or a list",
+                self.resource
+            );
+            self.error(self.resource, problem);
+        }
+    }
+
     /// Ends reading: a 422 naming every bad field, or nothing.
-    pub fn finish(self) -> Result<(), ApiError> {
+    pub fn finish(mut self) -> Result<(), ApiError> {
+        self.check_resource();
         if self.errors.is_empty() {
             Ok(())
         } else {

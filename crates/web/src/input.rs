@@ -43,6 +43,39 @@ pub trait Input: Sized {
     }
 }
 
+/// `field` sent without `other` (both names within the form's resource; sent empty is
+/// sent, `null` is not) is refused: false, with the problem in `form`. A field already
+/// refused for its own value is not named twice.
+pub fn needs(form: &mut Form<'_>, field: &str, other: &str) -> bool {
+    let params = form.params();
+    let sent = |name: &str| {
+        let path = form.path(name);
+        params.contains(&path) && params.get(&path) != Some("null")
+    };
+    if sent(field) && !sent(other) && !form.has_errors_for(field) {
+        form.error(
+            field,
+            format!("can't be given without {}", form.path(other)),
+        );
+        return false;
+    }
+    true
+}
+
+/// Neither `field` nor `other` sent (sent empty is sent) is refused: false, with the
+/// problem in `form`.
+pub fn either(form: &mut Form<'_>, field: &str, other: &str) -> bool {
+    let params = form.params();
+    if params.contains(&form.path(field)) || params.contains(&form.path(other)) {
+        return true;
+    }
+    form.error(
+        field,
+        format!("can't be blank: send {field} and/or {other}"),
+    );
+    false
+}
+
 /// How a parameter is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
@@ -63,6 +96,10 @@ pub struct FieldDoc {
     /// The JSON Schema of a value sent.
     pub schema: Value,
     pub shape: Shape,
+    /// The field of the same input it may be sent only with.
+    pub needs: Option<&'static str>,
+    /// The field of the same input to send if this one is left out.
+    pub or: Option<&'static str>,
 }
 
 impl FieldDoc {
@@ -73,6 +110,24 @@ impl FieldDoc {
             required: true,
             schema: without_controls(F::schema()),
             shape: F::SHAPE,
+            needs: None,
+            or: None,
+        }
+    }
+
+    /// This or `other` must be sent (`#[input(or = "...")]`).
+    pub fn or(self, other: &'static str) -> Self {
+        FieldDoc {
+            or: Some(other),
+            ..self
+        }
+    }
+
+    /// Sent only beside `other` (`#[input(needs = "...")]`).
+    pub fn needing(self, other: &'static str) -> Self {
+        FieldDoc {
+            needs: Some(other),
+            ..self
         }
     }
 
@@ -97,7 +152,15 @@ impl FieldDoc {
             // "null" is a text like any other.
             value
         } else {
-            json!({"anyOf": [value, {"type": "string", "enum": F::CLEARING}]})
+            // A clearing word that is a number (an id's `0`) is that number in JSON too.
+            let mut branches = vec![value, json!({"type": "string", "enum": F::CLEARING})];
+            branches.extend(
+                F::CLEARING
+                    .iter()
+                    .filter_map(|w| w.parse::<i64>().ok())
+                    .map(|n| json!({"type": "integer", "enum": [n]})),
+            );
+            json!({"anyOf": branches})
         };
         if schema.get("description").is_none() {
             schema["description"] = json!(format!(
@@ -115,7 +178,7 @@ impl FieldDoc {
 /// No parameter may hold a control character but tab, line feed and carriage return
 /// (`Params`, a 422): a text's schema says so. (A pattern, since utoipa's schemas drop
 /// `not`.)
-const NO_CONTROLS: &str = r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$";
+pub const NO_CONTROLS: &str = r"^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$";
 
 /// A text of no rule but the control characters: a map's value.
 pub fn any_text() -> Value {
@@ -433,8 +496,13 @@ impl Scalar for RecordId {
     }
 
     fn schema() -> Value {
-        json!({"type": "integer", "minimum": 1})
+        id_schema()
     }
+}
+
+/// An id's schema: a whole number from 1 that fits 64 bits (`parse_id`).
+pub fn id_schema() -> Value {
+    json!({"type": "integer", "minimum": 1, "maximum": i64::MAX})
 }
 
 /// One word of the closed set `V`, read loosely (case, spaces and hyphens aside).
@@ -565,7 +633,7 @@ impl Format for IdList {
     fn schema() -> Value {
         json!({
             "type": "array",
-            "items": {"type": "integer", "minimum": 1},
+            "items": id_schema(),
             "maxItems": MAX_LIST_ENTRIES,
         })
     }

@@ -36,7 +36,7 @@ pub use state::{AppState, Config};
 use crate::error::ApiError;
 
 /// The API routes and their OpenAPI description.
-pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+pub fn api() -> (Router<AppState>, serde_json::Value) {
     let api = api::Api::default();
     let api = resources::locations::routes(api);
     let api = resources::groups::routes(api);
@@ -67,7 +67,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
 }
 
 pub fn openapi_json() -> String {
-    api().1.to_pretty_json().unwrap_or_else(|_| "{}".into())
+    serde_json::to_string_pretty(&api().1).expect("a JSON value serializes")
 }
 
 /// The whole application as a service: the `.api` rewrite in front of the router.
@@ -78,7 +78,9 @@ pub fn app(state: AppState) -> axum::routing::RouterIntoService<axum::body::Body
 /// The router with the `.api` rewrite applied; `serve` wraps it in a make-service.
 pub fn router(state: AppState) -> Router {
     let (api_routes, openapi) = api();
-    let openapi = std::sync::Arc::new(openapi.to_pretty_json().unwrap_or_default());
+    let openapi = std::sync::Arc::new(
+        serde_json::to_string_pretty(&openapi).expect("a JSON value serializes"),
+    );
     let api_routes = api_routes.route_layer(middleware::from_fn_with_state(
         state.clone(),
         auth::authenticate,

@@ -248,7 +248,14 @@ fn scalar(value: serde_json::Value) -> Option<Node> {
     match value {
         J::Null => None,
         J::Bool(b) => Some(Node::Value(b.to_string())),
-        J::Number(n) => Some(Node::Value(n.to_string())),
+        // JSON Schema's integer takes `2.0` as well as `2`: an integral number is
+        // written as a whole one (up to 2^53, where a float still is exact).
+        J::Number(n) => Some(Node::Value(match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+                format!("{}", f as i64)
+            }
+            _ => n.to_string(),
+        })),
         J::String(s) => Some(Node::Value(s)),
         J::Array(_) | J::Object(_) => unreachable!("containers are opened, not converted"),
     }
@@ -365,7 +372,6 @@ impl Params {
                 self.root.extend(map);
                 Ok(())
             }
-            serde_json::Value::Null => Ok(()),
             _ => Err(ApiError::BadRequest(
                 "The JSON body must be an object of parameters.".into(),
             )),
@@ -433,6 +439,12 @@ impl Params {
             Some(Node::List(_)) => Err("must be sent once, as one value"),
             Some(Node::Map(_)) => Err("must be one value, not nested names"),
         }
+    }
+
+    /// True when `path` is not sent or names fields (`path[x]=...`), not a value or a
+    /// list.
+    pub fn holds_fields(&self, path: &str) -> bool {
+        matches!(self.node(path), None | Some(Node::Map(_)))
     }
 
     /// True when the name was sent at all, even empty.
@@ -697,6 +709,18 @@ mod tests {
             .merge_body("application/json", &Bytes::from(many))
             .unwrap_err();
         assert!(message(e).contains("parameter limit"));
+    }
+
+    #[test]
+    fn integral_json_numbers_are_whole() {
+        let mut p = Params::default();
+        p.merge_json(br#"{"a": 2887.0, "b": -3.0, "c": 2.5, "d": 1e300, "e": 7}"#)
+            .expect("a JSON object");
+        assert_eq!(p.get("a"), Some("2887"));
+        assert_eq!(p.get("b"), Some("-3"));
+        assert_eq!(p.get("c"), Some("2.5"));
+        assert_eq!(p.get("d"), Some("1e+300"));
+        assert_eq!(p.get("e"), Some("7"));
     }
 
     #[test]

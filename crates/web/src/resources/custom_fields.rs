@@ -178,6 +178,8 @@ impl Format for OptionNames {
                 "pattern": r"^\s*[^,\s](?:[^,]*[^,\s])?\s*$",
             },
             "maxItems": MAX_OPTIONS,
+            // Case aside too, which no schema says.
+            "uniqueItems": true,
         })
     }
 }

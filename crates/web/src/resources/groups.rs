@@ -17,10 +17,27 @@ use crate::state::AppState;
 use crate::views::{self, Moment, moment};
 
 /// The rates map beside a group's typed fields.
-const RATES: &[(&str, &str)] = &[(
-    "depreciation_rates[<method name>]",
-    "rate per depreciation method: whole months (1 to 1200) under Useful Life, a percentage a year (above 0, at most 100) under Percentage",
-)];
+const RATES: &str = "depreciation_rates[<method name>]";
+const RATE: &str = "The rate of a depreciation method: whole months (1 to 1200) under Useful Life, a percentage a year (above 0, at most 100) under Percentage; empty is none.";
+
+/// A depreciation rate as sent, a number above 0; which numbers the group's mode takes
+/// is `DepreciationMode::parse_rate`'s.
+struct Rate;
+
+impl Scalar for Rate {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        Ok(raw.to_owned())
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"anyOf": [
+            {"type": "number", "exclusiveMinimum": 0, "maximum": 1200, "multipleOf": 0.01},
+            {"type": "string", "pattern": "^[0-9]{1,4}(?:\\.[0-9]{1,2})?$"},
+        ]})
+    }
+}
 
 pub fn routes(api: Api) -> Api {
     api.route(
@@ -28,7 +45,7 @@ pub fn routes(api: Api) -> Api {
         post(create),
         Doc::new("Groups", "Create a group")
             .input::<GroupInputForm>()
-            .query(RATES)
+            .map::<Rate>(RATES, RATE)
             .returns("group")
             .record::<GroupJson<'_>>(),
     )
@@ -45,7 +62,7 @@ pub fn routes(api: Api) -> Api {
         put_or_patch(update).delete(delete).get(details),
         Doc::new("Groups", "Group details (GET), update (PUT or PATCH, as create) or delete (DELETE; 409 while it has subgroups or items)")
             .input::<GroupInputForm>()
-            .query(RATES)
+            .map::<Rate>(RATES, RATE)
             .returns("group")
             .record::<GroupJson<'_>>(),
     )

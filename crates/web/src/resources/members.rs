@@ -154,7 +154,7 @@ impl Scalar for RoleId {
     }
 
     fn schema() -> serde_json::Value {
-        serde_json::json!({"type": "integer", "minimum": 1})
+        crate::input::id_schema()
     }
 }
 

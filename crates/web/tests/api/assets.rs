@@ -1234,7 +1234,7 @@ async fn fee_links_and_taxes_are_checked_together(kind: Kind) {
             ],
         )
         .await;
-    res.expect_invalid("late_fee_attributes][amount");
+    res.expect_invalid("late_fee_attributes][kind");
     let res = app
         .post(
             "/assets.api",
@@ -1246,7 +1246,7 @@ async fn fee_links_and_taxes_are_checked_together(kind: Kind) {
             ],
         )
         .await;
-    res.expect_invalid("late_fee_attributes][kind");
+    res.expect_invalid("late_fee_attributes][amount");
     let list = app.get("/assets.api").await.into_body(StatusCode::OK);
     assert_eq!(list["assets"].as_array().unwrap().len(), 0);
 }

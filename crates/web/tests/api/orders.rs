@@ -1,9 +1,9 @@
 //! Rental orders (baskets): the record, its list and history, what each state lets an
 //! update change, and items put on and taken off an order with their prices.
 
-use crate::common::{Kind, TestApp, assert_documented};
-use axum::http::StatusCode;
-use serde_json::Value;
+use crate::common::{Kind, TestApp, assert_documented, openapi_document};
+use axum::http::{Method, StatusCode};
+use serde_json::{Value, json};
 
 both!(
     create_read_update_list_and_history,
@@ -22,6 +22,7 @@ both!(
     business_orders_follow_the_spec,
     order_moments_follow_the_spec,
     answers_are_the_documented_record,
+    rules_between_fields_are_read_and_documented_alike,
 );
 
 pub(crate) async fn create(app: &TestApp, form: &[(&str, &str)]) -> crate::common::Res {
@@ -1659,4 +1660,78 @@ async fn answers_are_the_documented_record(kind: Kind) {
     let page = app.get("/baskets.api").await.into_body(StatusCode::OK);
     assert_eq!(page["baskets"].as_array().unwrap().len(), 3);
     assert_documented("/baskets.api", "get", &page);
+}
+
+/// A time only with its day (`#[input(needs = ...)]`) and one list or the other
+/// (`#[input(or = ...)]`): the reader refuses what the document says is invalid, in a
+/// form and in JSON (`null` is not sent), and nothing is written. JSON's `null` body is
+/// no object (400), a record's fields sent as a value or a list are a 422, and a whole
+/// number written with a fraction is the whole number.
+async fn rules_between_fields_are_read_and_documented_alike(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let ann = app.customer("Ann", "Renter", &[]).await;
+    let before = order_count(&app).await;
+    create(
+        &app,
+        &[
+            ("basket[customer_id]", &ann.to_string()),
+            ("expected_checkout_time", "10:00"),
+        ],
+    )
+    .await
+    .expect_invalid("expected_checkout_time");
+    let json_order = |date: Value| json!({"basket": {"customer_id": ann}, "expected_checkout_time": "10:00", "expected_checkout_date": date});
+    let res = app
+        .req(Method::POST, "/baskets.api")
+        .json(json_order(Value::Null))
+        .send()
+        .await;
+    res.expect_invalid("expected_checkout_time");
+    let res = app
+        .req(Method::POST, "/baskets.api")
+        .json(Value::Null)
+        .send()
+        .await;
+    res.expect(StatusCode::BAD_REQUEST);
+    // The record's fields as a value or a list are refused, not read as none.
+    for fields in [json!("x"), json!([null, null])] {
+        let res = app
+            .req(Method::POST, "/baskets.api")
+            .json(json!({"basket": fields}))
+            .send()
+            .await;
+        res.expect_invalid("basket");
+    }
+    assert_eq!(order_count(&app).await, before);
+    let made = app
+        .req(Method::POST, "/baskets.api")
+        .json(json!({"basket": {"customer_id": ann as f64}, "expected_checkout_time": "10:00", "expected_checkout_date": "2030-07-01"}))
+        .send()
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(made["basket"]["customer_id"], ann, "{made}");
+    // The document says the same of each body.
+    let body = &openapi_document()["paths"]["/baskets.api"]["post"]["requestBody"]["content"];
+    for media in ["application/x-www-form-urlencoded", "application/json"] {
+        let rule = &body[media]["schema"]["dependentSchemas"]["expected_checkout_time"];
+        assert_eq!(
+            rule["anyOf"][1]["required"],
+            json!(["expected_checkout_date"]),
+            "{media}: {rule}"
+        );
+    }
+    // Neither tax list: refused; one sent empty removes the taxes.
+    let n = made["basket"]["sequence_num"].as_i64().unwrap();
+    let taxes = format!("/baskets/{n}/apply_taxes.api");
+    app.patch(&taxes, &[]).await.expect_invalid("custom_tax_id");
+    app.patch(&taxes, &[("group_tax_id", "")])
+        .await
+        .expect(StatusCode::OK);
+    let body = &openapi_document()["paths"]["/baskets/{sequence_num}/apply_taxes.api"]["patch"]["requestBody"]
+        ["content"]["application/json"]["schema"];
+    assert_eq!(
+        body["anyOf"][1]["required"],
+        json!(["group_tax_id"]),
+        "{body}"
+    );
 }

@@ -82,20 +82,14 @@ pub(crate) struct DueQuery {
     till: Option<NaiveDate>,
     /// The time it is due back that day, hh:mm in the company's time zone (default
     /// 23:59); only with till.
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "till")]
     till_time: Option<NaiveTime>,
 }
 
 /// The due moment `till` and `till_time` name in the zone `tz`, read beside the input
 /// of `form`: `Some(None)` when neither is sent, `None` on a problem (`form` names it).
 pub(crate) fn due(form: &mut Form<'_>, tz: chrono_tz::Tz) -> Option<Option<DateTime<Utc>>> {
-    let read = read_beside::<DueQuery>(form, str::to_owned);
-    let params = form.params();
-    if params.get("till").is_none() && params.get("till_time").is_some() {
-        form.error("till", "can't be blank when till_time is given");
-        return None;
-    }
-    let due = read?;
+    let due = read_beside::<DueQuery>(form, str::to_owned)?;
     Some(due.till.map(|day| local_moment(day, due.till_time, tz)))
 }
 

@@ -1,6 +1,8 @@
 //! The fixed-asset record: create, list, details, update, delete, retire, activate,
 //! GPS, history, search and filters.
 
+use std::marker::PhantomData;
+
 use axum::extract::State;
 use chrono::NaiveDate;
 use domain::asset_filter::AssetFilter;
@@ -79,11 +81,19 @@ pub(crate) struct ItemFields {
     /// A rentrack extension: the fee for a late return on an order, per started
     /// minute, hour, day, week or month, or flat; null removes the fee. Sent with
     /// amount.
-    #[input(format = Word<LateFeeKind>, rename = "late_fee_attributes][kind")]
+    #[input(
+        format = Word<LateFeeKind>,
+        rename = "late_fee_attributes][kind",
+        needs = "late_fee_attributes][amount"
+    )]
     late_fee_kind: Change<LateFeeKind>,
     /// The late fee per started unit (or the flat fee), an amount such as 5.00; sent
     /// with kind.
-    #[input(format = Amount, rename = "late_fee_attributes][amount")]
+    #[input(
+        format = Amount,
+        rename = "late_fee_attributes][amount",
+        needs = "late_fee_attributes][kind"
+    )]
     late_fee_amount: Change<i64>,
 }
 
@@ -384,7 +394,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/filter",
         get(filter::<Fixed>),
         Doc::new("Fixed assets", "Fixed assets by status (see docs/api.md for each status and its filter_param_val), 25 a page")
-            .params::<FilterQuery>()
+            .params::<FilterQuery<Fixed>>()
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
     )
@@ -492,11 +502,17 @@ struct GpsQuery {
     gps_asset_id: Option<String>,
 }
 
-/// A filter's `status`: one of the statuses docs/api.md lists for the kind of item, or
-/// custom_filter_<id>.
-struct FilterStatus;
+/// A filter's `status` for the kind of item `K`: one of the statuses docs/api.md lists
+/// for it, or custom_filter_<id>.
+struct FilterStatus<K>(PhantomData<K>);
 
-impl Scalar for FilterStatus {
+impl<K: Kind> FilterStatus<K> {
+    fn words() -> &'static [&'static str] {
+        domain::asset_filter::statuses(K::FAMILY.kind)
+    }
+}
+
+impl<K: Kind> Scalar for FilterStatus<K> {
     type Value = String;
 
     fn parse(raw: &str) -> Result<String, String> {
@@ -504,14 +520,39 @@ impl Scalar for FilterStatus {
     }
 
     fn schema() -> serde_json::Value {
-        <String as Scalar>::schema()
+        let kind = K::FAMILY.kind;
+        // Only where the status is one of the kind's (`parse_for`).
+        let aliases = domain::asset_filter::aliases(kind)
+            .iter()
+            .filter(|a| *a != &"pending_audit" || Self::words().contains(&"pending audit"));
+        let words: Vec<String> = Self::words()
+            .iter()
+            .chain(aliases)
+            .map(|w| match w.strip_suffix("<id>") {
+                Some(prefix) => format!("{prefix}{}", crate::input::map_key(true)),
+                None => regex_syntax::escape(w),
+            })
+            .collect();
+        serde_json::json!({"type": "string", "pattern": format!("^(?:{})$", words.join("|"))})
     }
 
     fn blank() -> String {
-        format!(
-            "can't be blank: one of {}",
-            domain::asset_filter::STATUSES.join(", ")
-        )
+        format!("can't be blank: one of {}", Self::words().join(", "))
+    }
+}
+
+/// A filter's `assets_type`: the kind of item of the path.
+struct AssetsType<K>(PhantomData<K>);
+
+impl<K: Kind> Scalar for AssetsType<K> {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        String::parse(raw)
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "string", "enum": [K::FAMILY.assets_type]})
     }
 }
 
@@ -521,10 +562,10 @@ impl Scalar for FilterStatus {
     dead_code,
     reason = "status, its values and assets_type are checked here for their form; `filter` reads them for the kind of item, whatever else failed"
 )]
-pub(crate) struct FilterQuery {
+pub(crate) struct FilterQuery<K: Kind> {
     /// One of the statuses docs/api.md lists for the kind of item, or
     /// custom_filter_<id>.
-    #[input(format = FilterStatus)]
+    #[input(format = FilterStatus<K>)]
     status: String,
     /// The status's value: a group, location or member id; start,end for
     /// quantity_range; a day or start~end for update_time.
@@ -533,11 +574,14 @@ pub(crate) struct FilterQuery {
     sub_group_param_val: Option<String>,
     /// The kind of item of the path: fixed_assets, volatile_assets or stock_assets
     /// (required with a custom filter).
+    #[input(format = AssetsType<K>)]
     assets_type: Option<String>,
     #[input(flatten)]
     show: ShowQuery,
     #[input(flatten)]
     page: PageQuery,
+    #[input(skip)]
+    kind: PhantomData<K>,
 }
 
 /// `facet`: the kind of item searched, FixedAsset, VolatileAsset or StockAsset.
@@ -604,26 +648,6 @@ struct SearchQuery {
     page: PageQuery,
 }
 
-/// `late_fee_attributes][kind` and `][amount` go together: both set the fee, a kind
-/// of `null` removes it (whatever else failed).
-fn check_late_fee(form: &mut Form<'_>) {
-    let (kind_field, amount_field) = ("late_fee_attributes][kind", "late_fee_attributes][amount");
-    let params = form.params();
-    let kind = params.get(&form.path(kind_field));
-    let amount = params.get(&form.path(amount_field));
-    let amount_set = amount.is_some_and(|a| a != "null");
-    match (kind, amount) {
-        (Some("null"), _) | (None, None) => {}
-        (Some(_), _) if !amount_set => {
-            if !form.has_errors_for(kind_field) {
-                form.error(amount_field, "can't be blank: give the fee with its kind");
-            }
-        }
-        (Some(_), _) => {}
-        (None, Some(_)) => form.error(kind_field, "can't be blank: give the kind with the fee"),
-    }
-}
-
 /// The late fee of the fields read: set with both, removed by a kind of `null`.
 fn late_fee(fields: &ItemFields) -> Change<LateFee> {
     match (&fields.late_fee_kind, &fields.late_fee_amount) {
@@ -632,7 +656,7 @@ fn late_fee(fields: &ItemFields) -> Change<LateFee> {
             amount: Money::from_minor(*minor),
         }),
         (Change::Clear, _) => Change::Clear,
-        // The other pairs are refused by `check_late_fee`.
+        // The other pairs are refused as read (`needs`).
         _ => Change::Keep,
     }
 }
@@ -658,7 +682,6 @@ async fn read_input<K: Kind>(
     } else {
         ItemChanges::read(&mut form).map(Into::into)
     };
-    check_late_fee(&mut form);
     let taxes = read_beside::<TaxChanges>(&mut form, str::to_owned);
     let custom_attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, family.target);
     let (record, taxes) = form.finish_with(record.zip(taxes))?;
@@ -894,9 +917,9 @@ pub(crate) async fn filter<K: Kind>(
 ) -> Result<views::Reply, ApiError> {
     let family = K::FAMILY;
     let mut form = Form::new(&params, "");
-    let query = FilterQuery::read(&mut form);
+    let query = FilterQuery::<K>::read(&mut form);
     // The status and its values are read for the kind of item, whatever else failed.
-    let filter = form.peek::<FilterStatus>("status").and_then(|status| {
+    let filter = form.peek::<FilterStatus<K>>("status").and_then(|status| {
         AssetFilter::parse_for(
             family.kind,
             &status,

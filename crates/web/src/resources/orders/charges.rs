@@ -60,7 +60,7 @@ pub(super) fn routes(api: Api) -> Api {
 struct TaxesQuery {
     /// Custom tax ids (GET /custom_taxes.api), a comma list or repeated; empty for
     /// none.
-    #[input(format = IdList)]
+    #[input(format = IdList, or = "group_tax_id")]
     custom_tax_id: Option<Vec<i64>>,
     /// Group tax ids (GET /group_taxes.api), a comma list or repeated; empty for none.
     #[input(format = IdList)]
@@ -127,12 +127,6 @@ async fn apply_taxes(
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
     let query = TaxesQuery::read(&mut form);
-    if !params.contains("custom_tax_id") && !params.contains("group_tax_id") {
-        form.error(
-            "custom_tax_id",
-            "can't be blank: send custom_tax_id and/or group_tax_id (empty to remove the taxes)",
-        );
-    }
     let query = form.finish_with(query)?;
     let custom = query.custom_tax_id.unwrap_or_default();
     let group = query.group_tax_id.unwrap_or_default();

@@ -8,8 +8,8 @@ use domain::money::Money;
 use store::orders::{self, Sale};
 
 use super::answer;
-use super::input::{both, set_at, times_need_date};
-use super::payments::{CashPaid, PaymentBasket, check_paid_at, optional_payment};
+use super::input::{both, set_at};
+use super::payments::{CashPaid, PaymentBasket, optional_payment};
 use super::rental::{VALUES, item_values};
 use crate::api::{Api, Doc, post, put_or_patch};
 use crate::auth::Tenant;
@@ -76,7 +76,7 @@ struct SaleQuery {
     /// The day of the sale; default now.
     sell_on_date: Option<NaiveDate>,
     /// hh:mm; default 00:00 (only with sell_on_date).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "sell_on_date")]
     sell_on_time: Option<NaiveTime>,
     /// true: sold now (sell_on_date aside).
     use_current_datetime: Option<bool>,
@@ -87,9 +87,9 @@ struct SaleQuery {
 /// The items marked (beside their `sale_prices`).
 #[derive(Input)]
 struct MarkQuery {
-    /// Asset numbers on the order to sell, a comma list or repeated (one of the two
-    /// lists must name something).
-    #[input(format = IdList)]
+    /// Asset numbers on the order to sell, a comma list or repeated (this list or the
+    /// other must be sent; both empty change nothing).
+    #[input(format = IdList, or = "asset_ids_marked_for_non_sale")]
     #[expect(
         dead_code,
         reason = "checked here; read with their prices by `mark`, whatever else failed"
@@ -109,8 +109,6 @@ async fn sell(
     let clock = clock(&tenant);
     let mut form = Form::new(&params, "");
     let query = SaleQuery::read(&mut form);
-    times_need_date(&mut form, "sell_on_date", &["sell_on_time"]);
-    check_paid_at(&mut form);
     let values = item_values(&state, &tenant, &mut form).await?;
     let (q, basket) = both(form.finish_with(query), PaymentBasket::parse(&params))?;
     let at = match q.use_current_datetime {
@@ -142,16 +140,6 @@ async fn mark(
     let rent = form
         .peek::<IdList>("asset_ids_marked_for_non_sale")
         .unwrap_or_default();
-    if sale.is_empty()
-        && rent.is_empty()
-        && !form.has_errors_for("asset_ids_marked_as_sale")
-        && !form.has_errors_for("asset_ids_marked_for_non_sale")
-    {
-        form.error(
-            "asset_ids_marked_as_sale",
-            "can't be blank: name items to mark for sale (or asset_ids_marked_for_non_sale)",
-        );
-    }
     let for_rent: std::collections::HashSet<&i64> = rent.iter().collect();
     if let Some(both) = sale.iter().find(|n| for_rent.contains(n)) {
         form.error(

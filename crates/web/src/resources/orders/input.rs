@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::collections::HashSet;
 
 use crate::error::ApiError;
-use crate::form::{Form, MAX_LIST_ENTRIES, parse_id};
+use crate::form::{MAX_LIST_ENTRIES, parse_id};
 use crate::input::{Format, Scalar, Shape};
 use crate::params::Params;
 
@@ -194,18 +194,6 @@ pub(super) fn set_at(
     tz: chrono_tz::Tz,
 ) -> Option<DateTime<Utc>> {
     date.map(|d| moment(d, time, default_time, tz))
-}
-
-/// A time sent without its date is refused (the first of `times` sent names it); run
-/// whatever else failed. The names are the parameters as sent.
-pub(super) fn times_need_date(form: &mut Form<'_>, date: &str, times: &[&str]) {
-    let params = form.params();
-    if params.get(date).is_some() {
-        return;
-    }
-    if let Some(time) = times.iter().find(|t| params.get(t).is_some()) {
-        form.error(time, format!("can't be given without {date}"));
-    }
 }
 
 /// `a` and `b` read from two forms (an order's `basket[...]` fields and its top-level

@@ -8,7 +8,7 @@ use domain::Change;
 use store::orders::{self, Payment};
 
 use super::answer;
-use super::input::{PaidAmount, both, set_at, times_need_date};
+use super::input::{PaidAmount, both, set_at};
 use crate::api::{Api, Doc, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
@@ -53,7 +53,7 @@ pub(super) struct PaidAt {
     #[input(rename = "basket[payment_date]")]
     payment_date: Option<NaiveDate>,
     /// hh:mm; default 00:00 of payment_date (only with it).
-    #[input(rename = "basket[payment_time]", format = TimeOfDay)]
+    #[input(rename = "basket[payment_time]", format = TimeOfDay, needs = "basket[payment_date]")]
     payment_time: Option<NaiveTime>,
 }
 
@@ -118,11 +118,6 @@ impl Scalar for OptionName {
     }
 }
 
-/// A payment time sent without its day is refused (on the top-level `form`).
-pub(super) fn check_paid_at(form: &mut Form<'_>) {
-    times_need_date(form, "basket[payment_date]", &["basket[payment_time]"]);
-}
-
 fn paid_at(at: PaidAt, clock: &store::items::Clock) -> DateTime<Utc> {
     set_at(at.payment_date, at.payment_time, NaiveTime::MIN, clock.tz).unwrap_or(clock.now)
 }
@@ -159,7 +154,6 @@ async fn pre_pay(
     let clock = clock(&tenant);
     let mut top = Form::new(&params, "");
     let paid = PrePaid::read(&mut top);
-    check_paid_at(&mut top);
     let (paid, method) = both(top.finish_with(paid), PrePayMethod::parse(&params))?;
     let payment = Payment {
         amount: paid.pre_paid_amount,

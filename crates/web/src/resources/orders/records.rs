@@ -8,7 +8,7 @@ use domain::pricing::Percent;
 use domain::{Change, PageSize, Vocabulary};
 use store::orders::{self, Additions, OrderFilter, OrderInput};
 
-use super::input::{Discount, ItemRefs, Named, at, both, end_of_day, times_need_date};
+use super::input::{Discount, ItemRefs, Named, at, both, end_of_day};
 use super::{answer, render};
 use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
@@ -86,26 +86,26 @@ struct OrderQuery {
     expected_checkout_date: Change<NaiveDate>,
     /// hh:mm in the company's time zone; default 00:00 (only with
     /// expected_checkout_date).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "expected_checkout_date")]
     expected_checkout_time: Option<NaiveTime>,
     /// The day it is due back, later than the check-out; `null` clears.
     due_date: Change<NaiveDate>,
     /// hh:mm; default 23:59 (only with due_date).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "due_date")]
     due_time: Option<NaiveTime>,
     /// hh:mm: the time of due_date, as the spec pairs them (due_time wins when both
     /// are sent).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "due_date")]
     start_time: Option<NaiveTime>,
     /// The first day billed (default the check-out); not before it. `null` clears.
     bill_from: Change<NaiveDate>,
     /// hh:mm; default 00:00 (only with bill_from).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "bill_from")]
     bill_from_time: Option<NaiveTime>,
     /// The last day billed (default the due date); not after it. `null` clears.
     bill_to: Change<NaiveDate>,
     /// hh:mm; default 23:59 (only with bill_to).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "bill_to")]
     bill_to_time: Option<NaiveTime>,
     /// A business the customer is a contact of: required (or business_name) when the
     /// customer is a contact of several businesses, and set to the one business of a
@@ -239,14 +239,6 @@ async fn read_input<F, Q>(
     let attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, Target::Orders);
     let mut top = Form::new(params, "");
     let query = read_query(&mut top);
-    times_need_date(
-        &mut top,
-        "expected_checkout_date",
-        &["expected_checkout_time"],
-    );
-    times_need_date(&mut top, "due_date", &["due_time", "start_time"]);
-    times_need_date(&mut top, "bill_from", &["bill_from_time"]);
-    times_need_date(&mut top, "bill_to", &["bill_to_time"]);
     let additions = if with_additions {
         let named = top.peek::<ItemRefs>("asset_ids");
         super::items::read_additions(&mut top, named)

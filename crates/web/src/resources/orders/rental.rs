@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use store::orders::{self, RentOut, Return, Selection};
 
 use super::answer;
-use super::input::{both, end_of_day, set_at, times_need_date};
-use super::payments::{CashPaid, PaymentBasket, check_paid_at, optional_payment};
+use super::input::{both, end_of_day, set_at};
+use super::payments::{CashPaid, PaymentBasket, optional_payment};
 use crate::api::{Api, Doc, put_or_patch};
 use crate::auth::Tenant;
 use crate::custom_attributes;
@@ -73,24 +73,24 @@ struct RentOutQuery {
     /// The day the items go out; default now.
     rentout_date: Option<NaiveDate>,
     /// hh:mm in the company's time zone; default 00:00 (only with rentout_date).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "rentout_date")]
     rentout_time: Option<NaiveTime>,
     /// The day they are due back; default the order's due date.
     return_date: Option<NaiveDate>,
     /// hh:mm; default 23:59 (only with return_date).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "return_date")]
     return_time: Option<NaiveTime>,
     /// true: the items go out now (rentout_date aside).
     use_current_datetime: Option<bool>,
     /// The start of billing; default the rent-out moment.
     bill_from: Option<NaiveDate>,
     /// hh:mm; default 00:00 (only with bill_from).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "bill_from")]
     bill_from_time: Option<NaiveTime>,
     /// The end of billing; default the due moment.
     bill_to: Option<NaiveDate>,
     /// hh:mm; default 23:59 (only with bill_to).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "bill_to")]
     bill_to_time: Option<NaiveTime>,
 }
 
@@ -100,14 +100,14 @@ struct ReturnQuery {
     /// The day the items came back; default now.
     return_date: Option<NaiveDate>,
     /// hh:mm; default 00:00 (only with return_date).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "return_date")]
     return_time: Option<NaiveTime>,
     /// true: they came back now (return_date aside).
     use_current_datetime: Option<bool>,
     /// A new end of billing.
     bill_to: Option<NaiveDate>,
     /// hh:mm; default 23:59 (only with bill_to).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "bill_to")]
     bill_to_time: Option<NaiveTime>,
     /// true: billing ends now (bill_to aside).
     use_current_datetime_bill: Option<bool>,
@@ -127,13 +127,13 @@ struct ReturnQuery {
     /// When what stays out is due back now (after now).
     due_date_for_left_over_items: Option<NaiveDate>,
     /// hh:mm; default 23:59 (only with due_date_for_left_over_items).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "due_date_for_left_over_items")]
     due_time_for_left_over_items: Option<NaiveTime>,
     /// The day late fees run to; without it (or use_current_datetime_for_late_return)
     /// no late fee is charged.
     late_due_date: Option<NaiveDate>,
     /// hh:mm; default 00:00 (only with late_due_date).
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "late_due_date")]
     late_due_time: Option<NaiveTime>,
     /// true: late fees run to now (late_due_date aside).
     use_current_datetime_for_late_return: Option<bool>,
@@ -171,14 +171,6 @@ async fn rent_out(
     let clock = clock(&tenant);
     let mut form = Form::new(&params, "");
     let query = RentOutQuery::read(&mut form);
-    for (date, time) in [
-        ("rentout_date", "rentout_time"),
-        ("return_date", "return_time"),
-        ("bill_from", "bill_from_time"),
-        ("bill_to", "bill_to_time"),
-    ] {
-        times_need_date(&mut form, date, &[time]);
-    }
     let values = item_values(&state, &tenant, &mut form).await?;
     let q = form.finish_with(query)?;
     let from = match q.use_current_datetime {
@@ -267,18 +259,6 @@ async fn take_back(
     let clock = clock(&tenant);
     let mut form = Form::new(&params, "");
     let query = ReturnQuery::read(&mut form);
-    for (date, time) in [
-        ("return_date", "return_time"),
-        ("bill_to", "bill_to_time"),
-        (
-            "due_date_for_left_over_items",
-            "due_time_for_left_over_items",
-        ),
-        ("late_due_date", "late_due_time"),
-    ] {
-        times_need_date(&mut form, date, &[time]);
-    }
-    check_paid_at(&mut form);
     let maps = selection_maps(&mut form);
     let values = item_values(&state, &tenant, &mut form).await?;
     let (q, basket) = both(form.finish_with(query), PaymentBasket::parse(&params))?;

@@ -287,7 +287,7 @@ struct CheckinQuery {
     actual_checkin_on: Option<NaiveDate>,
     /// hh:mm in the company's time zone (default 23:59 of that day; today: now); only
     /// with actual_checkin_on.
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "actual_checkin_on")]
     actual_checkin_on_time: Option<NaiveTime>,
 }
 
@@ -319,12 +319,6 @@ async fn check_in(
         form.error(
             "quantity",
             "applies to one line item: select one, or leave quantity out to check each selected line item in whole",
-        );
-    }
-    if params.get("actual_checkin_on").is_none() && params.get("actual_checkin_on_time").is_some() {
-        form.error(
-            "actual_checkin_on",
-            "can't be blank when actual_checkin_on_time is given",
         );
     }
     // The spec lists the flag on check-in too; units coming back cannot take what

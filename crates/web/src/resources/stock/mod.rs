@@ -67,7 +67,7 @@ fn inventory(api: Api) -> Api {
         "/inventory/filter",
         get(filter::<Inventory>),
         Doc::new("Inventory", "Inventory by status (group, items_in_order, location, low_stock, quantity_range, update_time or custom_filter_<id>; assets_type volatile_assets), 25 a page")
-            .params::<FilterQuery>()
+            .params::<FilterQuery<Inventory>>()
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
     )
@@ -117,7 +117,7 @@ fn stock(api: Api) -> Api {
         "/stock_assets/filter",
         get(filter::<Stock>),
         Doc::new("Asset stock", "Asset stock by status (location, possessions_of, low_stock, quantity_range, reserved, retired, update_time, group, items_in_order or custom_filter_<id>; assets_type stock_assets), 25 a page")
-            .params::<FilterQuery>()
+            .params::<FilterQuery<Stock>>()
             .returns_page("assets")
             .record::<AssetJson<'_>>(),
     )

@@ -27,10 +27,26 @@ use crate::resources::assets::{
 use crate::state::AppState;
 use crate::views;
 
-const THRESHOLDS: &[(&str, &str)] = &[(
-    "thresholds[<location id>]",
-    "the minimum wanted at that location (a whole number, 0 or more); empty or null removes it",
-)];
+const THRESHOLDS: &str = "thresholds[<location id>]";
+const THRESHOLD: &str = "The minimum wanted at that location (a whole number, 0 or more); empty or null removes it; a location left out keeps its own.";
+
+/// A location's minimum: a whole number of units from 0.
+struct Minimum;
+
+impl Scalar for Minimum {
+    type Value = i64;
+
+    fn parse(raw: &str) -> Result<i64, String> {
+        raw.parse::<i64>()
+            .ok()
+            .filter(|m| (0..=Quantity::MAX).contains(m))
+            .ok_or_else(|| format!("must be a whole number from 0 to {}", Quantity::MAX))
+    }
+
+    fn schema() -> serde_json::Value {
+        serde_json::json!({"type": "integer", "minimum": 0, "maximum": Quantity::MAX})
+    }
+}
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
@@ -101,7 +117,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Inventory",
             "The minimum wanted per location with what each holds and whether it is low (GET); set or remove minimums (PUT or PATCH)",
         )
-        .query(THRESHOLDS)
+        .map::<Minimum>(THRESHOLDS, THRESHOLD)
         .answers::<ThresholdsJson<'_>>(),
     )
     .route(
@@ -111,7 +127,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Asset stock",
             "The minimum wanted per location with what each holds and whether it is low (GET); set or remove minimums (PUT or PATCH)",
         )
-        .query(THRESHOLDS)
+        .map::<Minimum>(THRESHOLDS, THRESHOLD)
         .answers::<ThresholdsJson<'_>>(),
     )
     .route(
@@ -495,12 +511,6 @@ async fn set_thresholds<K: Kind>(
     // MAX_LIST_ENTRIES of them.
     let mut form = Form::new(&params, "thresholds");
     let given = form.by_id("thresholds", "a location id");
-    if params.entries("thresholds").is_empty() {
-        form.error(
-            "thresholds",
-            "can't be blank: send thresholds[<location id>]=<minimum>",
-        );
-    }
     let mut given: Vec<_> = given.into_values().collect();
     given.sort_by_key(|entry| entry.id);
     let mut minimums = Vec::with_capacity(given.len());
@@ -517,12 +527,12 @@ async fn set_thresholds<K: Kind>(
             minimums.push((location, None));
             continue;
         }
-        match value.parse::<i64>() {
-            Ok(m) if (0..=Quantity::MAX).contains(&m) => minimums.push((location, Some(m))),
-            _ => form.error("thresholds", format!(
-                "the minimum at location {location} must be a whole number from 0 to {}, not {value:?}",
-                Quantity::MAX
-            )),
+        match Minimum::parse(value) {
+            Ok(m) => minimums.push((location, Some(m))),
+            Err(problem) => form.error(
+                "thresholds",
+                format!("the minimum at location {location} {problem}, not {value:?}"),
+            ),
         }
     }
     form.finish()?;
