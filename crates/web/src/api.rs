@@ -820,51 +820,28 @@ fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (Req
             }
         }
     }
-    // A field sent only beside another (a time beside its day; `null`, in JSON or as
-    // text, is not sent): the field is `null` or the other one is there and not `null`.
-    let unsent = json!({"enum": [null, "null"]});
+    // Rules between two fields, in the form (flat names) and at the JSON object that
+    // holds both.
     for p in fields {
-        let Some(other) = p.typed.as_ref().and_then(|t| t.needs.as_deref()) else {
-            continue;
-        };
-        form["dependentSchemas"][&p.name] = json!({"anyOf": [
-            {"properties": {&p.name: unsent}},
-            {"required": [other], "properties": {other: {"not": unsent}}},
-        ]});
-        let (path, other_path) = (segments(&p.name), segments(other));
-        let (Some((field, parent)), Some((other, _))) =
-            (path.split_last(), other_path.split_last())
-        else {
-            continue;
-        };
-        let mut node = &mut nested;
-        for segment in parent {
-            node = &mut node["properties"][*segment];
+        let Some(typed) = &p.typed else { continue };
+        let rules = [(&typed.needs, Rule::Needs), (&typed.or, Rule::Or)];
+        for (other, rule) in rules {
+            let Some(other) = other.as_deref() else {
+                continue;
+            };
+            rule.state(&mut form, &p.name, other);
+            let (path, other_path) = (segments(&p.name), segments(other));
+            let (Some((field, parent)), Some((other, _))) =
+                (path.split_last(), other_path.split_last())
+            else {
+                continue;
+            };
+            let mut node = &mut nested;
+            for segment in parent {
+                node = &mut node["properties"][*segment];
+            }
+            rule.state(node, field, other);
         }
-        node["dependentSchemas"][*field] = json!({"anyOf": [
-            {"properties": {*field: unsent}},
-            {"required": [other], "properties": {*other: {"not": unsent}}},
-        ]});
-    }
-    // One of two fields must be sent (JSON's `null` is not sent).
-    for p in fields {
-        let Some(other) = p.typed.as_ref().and_then(|t| t.or.as_deref()) else {
-            continue;
-        };
-        debug_assert!(form.get("anyOf").is_none(), "one `or` rule per input");
-        form["anyOf"] = json!([{"required": [&p.name]}, {"required": [other]}]);
-        let (path, other_path) = (segments(&p.name), segments(other));
-        let (Some((field, parent)), Some((other, _))) =
-            (path.split_last(), other_path.split_last())
-        else {
-            continue;
-        };
-        let mut node = &mut nested;
-        for segment in parent {
-            node = &mut node["properties"][*segment];
-        }
-        let sent = |name: &str| json!({"required": [name], "properties": {name: {"not": {"type": "null"}}}});
-        node["anyOf"] = json!([sent(field), sent(other)]);
     }
     // Other names: a map's entries, or names the route does not read.
     let mut other = crate::input::any_text();
@@ -907,6 +884,33 @@ fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (Req
         drop_empty_required(schema);
     }
     (body.build(), bodies)
+}
+
+/// A rule between two fields of one object of a body. `null`, in JSON or as text, is
+/// not sent (`input::needs`, `input::either`).
+#[derive(Clone, Copy)]
+enum Rule {
+    /// The field is sent only beside the other (a time beside its day).
+    Needs,
+    /// The field or the other is sent.
+    Or,
+}
+
+impl Rule {
+    fn state(self, object: &mut serde_json::Value, field: &str, other: &str) {
+        let unsent = json!({"enum": [null, "null"]});
+        let sent = |name: &str| json!({"required": [name], "properties": {name: {"not": unsent}}});
+        match self {
+            Rule::Needs => {
+                object["dependentSchemas"][field] =
+                    json!({"anyOf": [{"properties": {field: unsent}}, sent(other)]});
+            }
+            Rule::Or => {
+                debug_assert!(object.get("anyOf").is_none(), "one `or` rule per object");
+                object["anyOf"] = json!([sent(field), sent(other)]);
+            }
+        }
+    }
 }
 
 /// The keys of a JSON body that hold the parameter `name` sent in a form
