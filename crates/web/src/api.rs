@@ -977,6 +977,7 @@ fn operation(route: &Documented, method: &HttpMethod) -> (Operation, Option<Bodi
     if *method != HttpMethod::Get {
         op = op.response("409", Ref::from_response_name("409"));
     }
+    op = op.response("414", Ref::from_response_name("414"));
     for segment in route.path.split('/') {
         if let Some(name) = segment.strip_prefix('{').and_then(|s| s.split('}').next()) {
             op = op.parameter(
@@ -1106,6 +1107,15 @@ fn document(routes: &[Documented]) -> serde_json::Value {
     for (status, description) in statuses {
         components = components.response(status, error_response(status, description));
     }
+    // Answered by hyper before any handler, with no body: a URI can hold 64 KiB.
+    components = components.response(
+        "414",
+        ResponseBuilder::new()
+            .description(
+                "The URI is longer than 64 KiB (a long query string): send the parameters in the body",
+            )
+            .build(),
+    );
     let openapi = OpenApiBuilder::new()
         .info(
             InfoBuilder::new()
