@@ -32,8 +32,9 @@ curl -fsS "$base_url/openapi.json" -o "$work/served.json"
 # openapi-python-client 0.29.1 types a required body of several media types as
 # `... | Unset = UNSET` without importing `Unset`, and the module does not load, and it
 # cannot follow a schema that refers to itself: the generator is given the document
-# with its bodies' `required` left out (the fields inside keep theirs) and the keys a
-# JSON body may hold unread (`Ignored`) as any value.
+# with its bodies' `required` left out (the fields inside keep theirs), the keys a
+# JSON body may hold unread (`Ignored`) as any value, and a body's objects that may be
+# `null` as objects only (it would name their models `...Type0`).
 "$venv/bin/python" - "$work/served.json" "$work/openapi.json" <<'PY'
 import json, sys
 document = json.load(open(sys.argv[1]))
@@ -41,6 +42,16 @@ for operations in document["paths"].values():
     for operation in operations.values():
         operation.get("requestBody", {}).pop("required", None)
 document["components"]["schemas"]["Ignored"] = {}
+def objects_only(schema):
+    if isinstance(schema, dict):
+        if schema.get("type") == ["object", "null"]:
+            schema["type"] = "object"
+        for value in schema.values():
+            objects_only(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            objects_only(value)
+objects_only(document)
 json.dump(document, open(sys.argv[2], "w"))
 PY
 # No formatter runs over the generated code (the generator's default hooks call ruff);

@@ -59,7 +59,7 @@ fuzz() {
     # rule is right. The case is skipped with fewer examples instead of failing.
     # One worker: schemathesis's coverage phase on two threads trips a CPython 3.11
     # race ("AST constructor recursion depth mismatch") now and then.
-    "$venv/bin/st" run "$base_url/openapi.json" \
+    "$venv/bin/st" --config-file "$here/schemathesis.toml" run "$base_url/openapi.json" \
         --url "$base_url" \
         --header "token: $token" \
         --checks "$CHECKS" \

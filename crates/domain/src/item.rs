@@ -104,18 +104,36 @@ pub fn today(now: DateTime<Utc>, tz: Tz) -> (NaiveDate, DateTime<Utc>, DateTime<
     (date, start_of_day(date, tz), start_of_day(next, tz))
 }
 
-/// A latitude (`max` 90) or longitude (`max` 180): a decimal number within range,
-/// kept exactly as a normalised decimal string.
+/// A latitude (`max` 90) or longitude (`max` 180): a decimal number within range
+/// (`52.5200`), or one written with an exponent (`1e-7`, as JSON and other languages
+/// write small numbers), kept as a normalised decimal string of at most 10 decimal
+/// places (more are rounded: a ten-billionth of a degree is about 0.01 mm).
 pub fn parse_coordinate(raw: &str, max: u32) -> Result<String, String> {
-    let d = Decimal::from_str(raw.trim())
-        .map_err(|_| "must be a decimal number such as 52.5200".to_owned())?;
+    let raw = raw.trim();
+    let out_of_range = || format!("must be between -{max} and {max}");
+    // Digits on both sides of a point, an exponent after them: no `5.`, `.5`, `1_0`.
+    let (mantissa, exponent) = raw.split_once(['e', 'E']).unwrap_or((raw, "0"));
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    let unsigned = mantissa.strip_prefix(['-', '+']).unwrap_or(mantissa);
+    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, "0"));
+    let exponent_digits = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
+    if !(digits(whole) && digits(fraction) && digits(exponent_digits)) {
+        return Err("must be a decimal number such as 52.5200".to_owned());
+    }
+    let d = match Decimal::from_str(raw).or_else(|_| Decimal::from_scientific(raw)) {
+        Ok(d) => d,
+        Err(_) => match raw.parse::<f64>() {
+            // Within the range, `{:.10}` writes no exponent and fits a Decimal.
+            Ok(f) if f.is_finite() && f.abs() <= f64::from(max) => {
+                Decimal::from_str(&format!("{f:.10}")).map_err(|_| out_of_range())?
+            }
+            _ => return Err(out_of_range()),
+        },
+    };
     if d.abs() > Decimal::from(max) {
-        return Err(format!("must be between -{max} and {max}"));
+        return Err(out_of_range());
     }
-    if d.scale() > 10 {
-        return Err("can't have more than 10 decimal places".into());
-    }
-    Ok(d.normalize().to_string())
+    Ok(d.round_dp(10).normalize().to_string())
 }
 
 /// Document links an item may carry.
@@ -184,6 +202,17 @@ mod tests {
         assert_eq!(parse_coordinate("-180", 180).unwrap(), "-180");
         assert!(parse_coordinate("91", 90).unwrap_err().contains("between"));
         assert!(parse_coordinate("north", 90).is_err());
+        assert_eq!(parse_coordinate("1e-7", 90).unwrap(), "0.0000001");
+        assert_eq!(parse_coordinate("1e-300", 90).unwrap(), "0");
+        assert_eq!(
+            parse_coordinate("52.520008333333335", 90).unwrap(),
+            "52.5200083333"
+        );
+        assert!(
+            parse_coordinate("1e3", 180)
+                .unwrap_err()
+                .contains("between")
+        );
     }
 
     #[test]

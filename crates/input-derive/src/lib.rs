@@ -125,7 +125,15 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
             quote! { needs_met &= crate::input::needs(form, #wire, #with); }
         });
         let or = s.or.as_ref().map(|other| {
-            quote! { needs_met &= crate::input::either(form, #wire, #other); }
+            // The pair is read as the field is: a list sent empty is sent (the empty
+            // list), a value sent blank is not.
+            let shape = match &s.kind {
+                FieldKind::Value { format, .. } => {
+                    quote! { <#format as crate::input::Format>::SHAPE }
+                }
+                _ => quote! { crate::input::Shape::Scalar },
+            };
+            quote! { needs_met &= crate::input::either(form, #wire, #other, #shape); }
         });
         needs.into_iter().chain(or)
     });

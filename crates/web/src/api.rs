@@ -212,17 +212,63 @@ impl Doc {
         self
     }
 
-    /// A map of the client's keys (`thresholds[<location id>]`) whose values are read
-    /// as `F`, by every method of the route (left out or `null`: `doc` says what).
-    pub fn map<F: Format>(mut self, name: &str, description: &'static str) -> Self {
-        let value = FieldDoc::change::<F>("", description);
+    /// A map of the client's keys (`bundle_with_quantity[<bundle id>]`) whose entries are
+    /// each a value of `F`, a body's fields of the route's writes.
+    pub fn map<F: Format>(self, name: &str, description: &'static str) -> Self {
+        self.map_entries(
+            name,
+            description,
+            FieldDoc::required::<F>("", description),
+            false,
+        )
+    }
+
+    /// As [`Doc::map`], for a map of one entry or more (`bundle[items][<asset number>]`).
+    pub fn required_map<F: Format>(self, name: &str, description: &'static str) -> Self {
+        self.map_entries(
+            name,
+            description,
+            FieldDoc::required::<F>("", description),
+            true,
+        )
+    }
+
+    /// As [`Doc::map`], for a map whose entries may be sent empty, which is none
+    /// (`depreciation_rates[<method name>]`).
+    pub fn optional_map<F: Format>(self, name: &str, description: &'static str) -> Self {
+        self.map_entries(
+            name,
+            description,
+            FieldDoc::optional::<F>("", description),
+            false,
+        )
+    }
+
+    /// As [`Doc::map`], for a map whose entries also take `null` or empty, which removes
+    /// one (`thresholds[<location id>]`).
+    pub fn clearing_map<F: Format>(self, name: &str, description: &'static str) -> Self {
+        self.map_entries(
+            name,
+            description,
+            FieldDoc::change::<F>("", description),
+            false,
+        )
+    }
+
+    fn map_entries(
+        mut self,
+        name: &str,
+        description: &'static str,
+        value: FieldDoc,
+        required: bool,
+    ) -> Self {
         self.params.push(Param {
             name: name.to_owned(),
             description: description.to_owned(),
-            write_only: false,
+            write_only: true,
             get_only: false,
             typed: Some(Typed {
-                required: false,
+                required,
                 schema: value.schema,
                 needs: None,
                 or: None,
@@ -534,12 +580,14 @@ enum Shape {
 /// accepted), `lati` and `longi` decimals in their ranges. Everything else is text.
 fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
     if let Some(typed) = p.typed.as_ref().filter(|_| MapName::of(&p.name).is_none()) {
-        let shape = if p.name.ends_with("[]") {
-            Shape::List
+        return if p.name.ends_with("[]") {
+            (
+                Shape::List,
+                crate::input::with_blank_entries(typed.schema.clone()),
+            )
         } else {
-            Shape::Scalar
+            (Shape::Scalar, typed.schema.clone())
         };
-        return (shape, typed.schema.clone());
     }
     if let Some(list) = p.name.strip_suffix("[]") {
         let item = if list.trim_end_matches(']').ends_with("_ids") {
@@ -685,6 +733,7 @@ fn merge_maps(into: &mut serde_json::Value, other: &serde_json::Value) {
 fn non_blank(mut schema: serde_json::Value) -> serde_json::Value {
     if schema["type"] == "string" {
         schema["minLength"] = json!(1);
+        schema["pattern"] = json!(crate::input::not_blank(schema["pattern"].as_str()));
     }
     schema
 }
@@ -694,6 +743,23 @@ fn with_description(mut schema: serde_json::Value, description: &str) -> serde_j
         schema["description"] = json!(description);
     }
     schema
+}
+
+/// JSON's `null` is a key left out (`Params`): an object of a JSON body that need not
+/// be sent (`{"location": null}`) may be `null`.
+fn nullable_objects(schema: &mut serde_json::Value) {
+    let required = schema["required"].as_array().cloned().unwrap_or_default();
+    let Some(properties) = schema.get_mut("properties").and_then(|p| p.as_object_mut()) else {
+        return;
+    };
+    for (name, property) in properties {
+        if property["type"] == "object" {
+            nullable_objects(property);
+            if !required.contains(&json!(name)) {
+                property["type"] = json!(["object", "null"]);
+            }
+        }
+    }
 }
 
 /// `"required": []` says nothing; leave it out.
@@ -775,8 +841,21 @@ fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (Req
         match &shape {
             Shape::Map(map) => {
                 // Its keys (`vendor[custom_attributes][Serial]`) cannot be listed: a
-                // pattern names them (utoipa keeps no `patternProperties`).
-                form_maps.extend(MapName::of(&p.name).map(|m| (m.map, m.form_pattern())));
+                // pattern names them, and types each entry's value.
+                if let Some(m) = MapName::of(&p.name) {
+                    let entry = p
+                        .typed
+                        .as_ref()
+                        .map_or_else(crate::input::any_text, |t| t.schema.clone());
+                    let names = format!("^{}$", m.form_pattern());
+                    if required {
+                        // One entry or more: not every name misses the pattern.
+                        debug_assert!(form.get("not").is_none(), "one required map per form");
+                        form["not"] = json!({"propertyNames": {"not": {"pattern": names}}});
+                    }
+                    form["patternProperties"][names] = with_description(entry, &p.description);
+                    form_maps.push((m.map, m.form_pattern()));
+                }
                 map_descriptions.push(format!("{map}[<key>]: {}", p.description));
             }
             _ => {
@@ -802,11 +881,16 @@ fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (Req
                     .push(json!(segment));
             }
             if depth + 1 == path.len() {
+                let value = crate::input::in_json(value.clone());
                 let slot = &mut node["properties"][*segment];
                 if matches!(shape, Shape::Map(_)) && !slot.is_null() {
                     merge_maps(slot, &value);
                 } else if required || matches!(shape, Shape::Map(_)) {
                     *slot = value.clone();
+                    if required && matches!(shape, Shape::Map(_)) {
+                        // A required map holds one entry or more.
+                        slot["minProperties"] = json!(1);
+                    }
                 } else {
                     // JSON's `null` is a field left out (`Params`).
                     *slot = json!({"anyOf": [value, {"type": "null"}]});
@@ -824,23 +908,31 @@ fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (Req
     // holds both.
     for p in fields {
         let Some(typed) = &p.typed else { continue };
-        let rules = [(&typed.needs, Rule::Needs), (&typed.or, Rule::Or)];
+        // A list sent empty is sent; a value sent blank is not (`input::either`).
+        let or = Rule::Or {
+            blank_is_unsent: !p.name.ends_with("[]"),
+        };
+        let rules = [(&typed.needs, Rule::Needs), (&typed.or, or)];
         for (other, rule) in rules {
             let Some(other) = other.as_deref() else {
                 continue;
             };
-            rule.state(&mut form, &p.name, other);
+            rule.state(&mut form, &[&p.name], &[other]);
+            // At the object that holds both (`basket` for `basket[payment_time]` and
+            // `basket[payment_date]`; the body for `user[id]` and `user_id`).
             let (path, other_path) = (segments(&p.name), segments(other));
-            let (Some((field, parent)), Some((other, _))) =
-                (path.split_last(), other_path.split_last())
-            else {
-                continue;
-            };
+            let common = path
+                .iter()
+                .zip(&other_path)
+                .take_while(|(a, b)| a == b)
+                .count()
+                .min(path.len() - 1)
+                .min(other_path.len() - 1);
             let mut node = &mut nested;
-            for segment in parent {
+            for segment in &path[..common] {
                 node = &mut node["properties"][*segment];
             }
-            rule.state(node, field, other);
+            rule.state(node, &path[common..], &other_path[common..]);
         }
     }
     // Other names: a map's entries, or names the route does not read.
@@ -860,8 +952,11 @@ fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (Req
     let mut multipart_form = form.clone();
     form["propertyNames"] = urlencoded;
     multipart_form["propertyNames"] = multipart;
-    // Required when a field is, so a request without one is no valid request.
-    let required = fields.iter().any(|p| p.required_by(method));
+    // Required when a field is, or one of two (`Rule::Or`), so a request without one is
+    // no valid request.
+    let required = fields
+        .iter()
+        .any(|p| p.required_by(method) || p.typed.as_ref().is_some_and(|typed| typed.or.is_some()));
     let body = RequestBodyBuilder::new()
         .required(Some(if required {
             Required::True
@@ -880,6 +975,7 @@ fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (Req
         ("multipart/form-data", multipart_form),
         ("application/json", nested),
     ];
+    nullable_objects(&mut bodies[2].1);
     for (_, schema) in &mut bodies {
         drop_empty_required(schema);
     }
@@ -893,21 +989,45 @@ enum Rule {
     /// The field is sent only beside the other (a time beside its day).
     Needs,
     /// The field or the other is sent.
-    Or,
+    Or { blank_is_unsent: bool },
 }
 
 impl Rule {
-    fn state(self, object: &mut serde_json::Value, field: &str, other: &str) {
-        let unsent = json!({"enum": [null, "null"]});
-        let sent = |name: &str| json!({"required": [name], "properties": {name: {"not": unsent}}});
+    /// States the rule in `object` between the field at `field` and the one at `other`,
+    /// paths of keys from `object` (one key each in a form).
+    fn state(self, object: &mut serde_json::Value, field: &[&str], other: &[&str]) {
+        let unsent = match self {
+            Rule::Or {
+                blank_is_unsent: true,
+            } => json!({"anyOf": [{"enum": [null, "null"]}, crate::input::blank()]}),
+            _ => json!({"enum": [null, "null"]}),
+        };
+        // The field at `path` is sent and not `null`.
+        fn sent(path: &[&str], unsent: &serde_json::Value) -> serde_json::Value {
+            match path {
+                [name] => json!({"required": [name], "properties": {*name: {"not": unsent}}}),
+                [name, rest @ ..] => {
+                    // An object (`null` is an object left out).
+                    let mut inner = sent(rest, unsent);
+                    inner["type"] = json!("object");
+                    json!({"required": [name], "properties": {*name: inner}})
+                }
+                [] => json!({}),
+            }
+        }
         match self {
             Rule::Needs => {
-                object["dependentSchemas"][field] =
-                    json!({"anyOf": [{"properties": {field: unsent}}, sent(other)]});
+                // A field's rule at the object that holds it (a time beside its day).
+                let [name] = field else {
+                    unreachable!("`needs` names a field of the same object: {field:?}")
+                };
+                let other_sent = sent(other, &unsent);
+                object["dependentSchemas"][*name] =
+                    json!({"anyOf": [{"properties": {*name: unsent}}, other_sent]});
             }
-            Rule::Or => {
+            Rule::Or { .. } => {
                 debug_assert!(object.get("anyOf").is_none(), "one `or` rule per object");
-                object["anyOf"] = json!([sent(field), sent(other)]);
+                object["anyOf"] = json!([sent(field, &unsent), sent(other, &unsent)]);
             }
         }
     }

@@ -117,6 +117,7 @@ pub async fn read_values(
     form: &mut Form<'_>,
 ) -> Result<BTreeMap<i64, Change<String>>, ApiError> {
     let path = form.path("custom_attributes");
+    form.check_map(&path, "custom_attributes");
     let fields = fields_for_input(db, company, target, form, &path).await?;
     Ok(read(form, &path, &fields, target))
 }

@@ -317,6 +317,7 @@ impl<'a> Form<'a> {
         what: &str,
         name_of: impl Fn(&str) -> String,
     ) -> Vec<Keyed<'a>> {
+        self.check_map(path, field);
         let entries = self.params.entries(path);
         if let Err(too_long) = ListTooLong::check(entries.len(), MAX_LIST_ENTRIES) {
             self.error(field, too_long.to_string());
@@ -405,6 +406,19 @@ impl<'a> Form<'a> {
                 self.resource
             );
             self.error(self.resource, problem);
+        }
+    }
+
+    /// A map of the client's keys (`custom_attributes`, `depreciation_rates`) sent as a
+    /// value or a list, which would leave every entry unsent: a problem under `field`.
+    pub fn check_map(&mut self, path: &str, field: &str) {
+        if !self.params.holds_fields(path) {
+            self.error(
+                field,
+                format!(
+                    "must be a map ({path}[<key>]=... or {{\"<key>\": ...}}), not a value or a list"
+                ),
+            );
         }
     }
 

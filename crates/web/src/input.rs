@@ -62,11 +62,18 @@ pub fn needs(form: &mut Form<'_>, field: &str, other: &str) -> bool {
     true
 }
 
-/// Neither `field` nor `other` sent (sent empty is sent) is refused: false, with the
-/// problem in `form`.
-pub fn either(form: &mut Form<'_>, field: &str, other: &str) -> bool {
+/// Neither `field` nor `other` sent is refused: false, with the problem in `form`. A
+/// list (`shape`) sent empty is sent (the empty list); a value sent blank is not.
+pub fn either(form: &mut Form<'_>, field: &str, other: &str, shape: Shape) -> bool {
     let params = form.params();
-    if params.contains(&form.path(field)) || params.contains(&form.path(other)) {
+    let sent = |name: &str| {
+        let path = form.path(name);
+        match shape {
+            Shape::List => params.contains(&path),
+            Shape::Scalar => !matches!(params.single(&path), Ok(None)),
+        }
+    };
+    if sent(field) || sent(other) {
         return true;
     }
     form.error(
@@ -197,6 +204,52 @@ pub fn map_key(numbered: bool) -> &'static str {
     }
 }
 
+/// A list's entries as documented: a blank entry is skipped (`Params::list`), so
+/// `x[]=` sends an empty list; a list that must hold one entry or more takes none.
+pub fn with_blank_entries(mut schema: Value) -> Value {
+    if schema["type"] != "array" || schema["minItems"].as_u64().unwrap_or(0) > 0 {
+        return schema;
+    }
+    if schema["maxItems"]
+        .as_u64()
+        .is_some_and(|max| max < MAX_LIST_ENTRIES as u64)
+    {
+        // Blank entries are not counted: the list, or blank entries alone.
+        let blanks = json!({"type": "array", "items": blank(), "maxItems": MAX_LIST_ENTRIES});
+        return json!({"anyOf": [schema, blanks]});
+    }
+    schema["items"] = json!({"anyOf": [schema["items"].take(), blank()]});
+    schema
+}
+
+/// A text of spaces only, or empty: a value not given once trimmed (`Params`).
+pub fn blank() -> Value {
+    json!({"type": "string", "pattern": format!("^[{SPACES}]*$")})
+}
+
+/// `pattern` (anchored, or none) for a text that is not spaces only: a required text
+/// sent blank is not given.
+pub fn not_blank(pattern: Option<&str>) -> String {
+    let pattern = pattern.unwrap_or(NO_CONTROLS);
+    let lookahead = controls_lookahead();
+    let (head, rest) = match pattern.strip_prefix(&lookahead) {
+        Some(rest) => (lookahead.as_str(), rest),
+        None => ("^", pattern.strip_prefix('^').unwrap_or(pattern)),
+    };
+    format!("{head}{}{rest}", not_spaces_only())
+}
+
+/// The lookahead in front of a text's own pattern that refuses control characters
+/// (`without_controls`).
+fn controls_lookahead() -> String {
+    format!("^(?={})", &NO_CONTROLS[1..])
+}
+
+/// The lookahead of a text that is not spaces only (`not_blank`).
+fn not_spaces_only() -> String {
+    format!("(?![{SPACES}]*$)")
+}
+
 /// What `trim` takes off but control characters (refused before any trimming): what
 /// `\s` means in a pattern here. ECMAScript's `\s` holds U+000B, U+000C and U+FEFF,
 /// and Python's (which generates the fuzzing's values) U+001C to U+001F too.
@@ -261,7 +314,7 @@ fn without_controls(schema: Value) -> Value {
         // One pattern, not an `allOf` of two (which client generators take for a new
         // type): the rule as a lookahead in front of the text's own pattern.
         Some(own) => match own.strip_prefix('^') {
-            Some(anchored) => format!("^(?={}){anchored}", &NO_CONTROLS[1..]),
+            Some(anchored) => format!("{}{anchored}", controls_lookahead()),
             None => format!(r"^(?={})[\s\S]*?(?:{own})", &NO_CONTROLS[1..]),
         },
     };
@@ -280,7 +333,8 @@ fn or_empty(value: Value, takes_empty: bool) -> Value {
     if takes_empty || value["type"] == "array" {
         without_controls(value)
     } else {
-        json!({"anyOf": [without_controls(value), {"type": "string", "maxLength": 0}]})
+        // Values come trimmed (`Params`): spaces only are empty too.
+        json!({"anyOf": [without_controls(value), blank()]})
     }
 }
 
@@ -449,6 +503,127 @@ fn name_schema(min: usize) -> Value {
         "pattern": format!(r"^\s*{inner}\s*$"),
         "description": format!("{min} to {max} characters, spaces around it aside"),
     })
+}
+
+/// A value's schema in a JSON body, where `Params` reads a number or a boolean as its
+/// text (`2` as "2", `true` as "true"): a free text, or a name long enough, also takes
+/// them, a boolean takes `0` and `1`, and an id list one id or a comma list. Texts of
+/// another pattern (a date, a word)
+/// take no number or boolean (their text never fits).
+pub fn in_json(mut schema: Value) -> Value {
+    if let Some(alternatives) = schema.get_mut("anyOf").and_then(Value::as_array_mut) {
+        let boolean = alternatives.iter().any(|a| a["type"] == "boolean");
+        for alternative in alternatives.iter_mut() {
+            *alternative = in_json(alternative.take());
+        }
+        if boolean {
+            alternatives.push(json!({"type": "integer", "enum": [0, 1]}));
+        }
+        return schema;
+    }
+    let items = &schema["items"];
+    if schema["type"] == "array" && (*items == id_schema() || items["anyOf"][0] == id_schema()) {
+        // An id list is also one id, or ids in one text separated by commas (`IdList`).
+        let ids = format!("{ID}(?:,{ID})*", ID = map_key(true));
+        let comma_list = if schema["minItems"].as_u64().unwrap_or(0) > 0 {
+            format!("^{ids}$")
+        } else {
+            format!("^(?:{ids})?$")
+        };
+        return json!({"anyOf": [schema, id_schema(), {"type": "string", "pattern": comma_list}]});
+    }
+    if schema["type"] == "integer" {
+        // A word list's texts too: `"1"` as `1`.
+        if let Some(words) = schema["enum"].as_array() {
+            let texts: Vec<String> = words.iter().map(Value::to_string).collect();
+            return json!({"anyOf": [schema, {"type": "string", "enum": texts}]});
+        }
+        return schema;
+    }
+    if schema["type"] != "string" || schema.get("enum").is_some() || schema.get("format").is_some()
+    {
+        return schema;
+    }
+    // The longest text of a number or boolean: `-2.2250738585072014e-308`.
+    const LONGEST: u64 = 24;
+    if schema["maxLength"]
+        .as_u64()
+        .is_some_and(|max| max < LONGEST)
+    {
+        return schema;
+    }
+    // A required text's pattern also refuses spaces only (`not_blank`), as a name's does.
+    let pattern = schema["pattern"]
+        .as_str()
+        .map(|p| p.replacen(&not_spaces_only(), "", 1));
+    let pattern = pattern.as_deref();
+    let name = |min| pattern == without_controls(name_schema(min))["pattern"].as_str();
+    let scalars = if pattern.is_none_or(takes_any_word) || name(1) {
+        json!(["string", "number", "boolean"])
+    } else if name(domain::Name::MIN_CHARS) {
+        // "true" and "false" are long enough, and numbers of three characters or more:
+        // all but the whole numbers from -9 to 99.
+        debug_assert_eq!(domain::Name::MIN_CHARS, 3);
+        schema["not"] = json!({"type": "integer", "minimum": -9, "maximum": 99});
+        json!(["string", "number", "boolean"])
+    } else {
+        return schema;
+    };
+    schema["type"] = scalars;
+    schema
+}
+
+/// Whether a text's pattern takes any text of letters, digits, `.`, `+` and `-` (a
+/// number's or a boolean's): the control characters' lookahead, maybe "not `null`",
+/// then one class of characters left out that names control characters only.
+fn takes_any_word(pattern: &str) -> bool {
+    let rest = pattern
+        .strip_prefix(&controls_lookahead())
+        .unwrap_or(pattern);
+    let rest = rest.strip_prefix(&not_spaces_only()).unwrap_or(rest);
+    let rest = rest.strip_prefix("(?!null$)").unwrap_or(rest);
+    let rest = rest.strip_prefix('^').unwrap_or(rest);
+    rest.strip_prefix("[^")
+        .and_then(|r| r.strip_suffix("]*$"))
+        .is_some_and(|class| {
+            let mut escapes = class.split(r"\u");
+            escapes.next() == Some("")
+                && escapes.all(|e| {
+                    e.len() >= 4
+                        && e[..4].chars().all(|c| c.is_ascii_hexdigit())
+                        && e[4..].chars().all(|c| c == '-')
+                })
+        })
+}
+
+/// A latitude (`LIMIT` 90) or longitude (180): `domain::item::parse_coordinate`. A
+/// number, or its text (what a form sends).
+pub struct Coordinate<const LIMIT: u32>;
+
+impl<const LIMIT: u32> Scalar for Coordinate<LIMIT> {
+    type Value = String;
+
+    fn parse(raw: &str) -> Result<String, String> {
+        domain::item::parse_coordinate(raw, LIMIT)
+    }
+
+    fn schema() -> Value {
+        // The whole numbers below the limit, with any fraction, or the limit itself.
+        let below = match LIMIT {
+            180 => r"1[0-7]\d|\d{1,2}",
+            _ => r"[0-8]?\d",
+        };
+        json!({
+            "anyOf": [
+                {"type": "number", "minimum": -f64::from(LIMIT), "maximum": LIMIT},
+                without_controls(json!({
+                    "type": "string",
+                    "pattern": format!(r"^\s*[+-]?0*(?:(?:{below})(?:\.\d+)?|{LIMIT}(?:\.0+)?)\s*$"),
+                })),
+            ],
+            "description": format!("A decimal from -{LIMIT} to {LIMIT}; more than 10 decimal places are rounded"),
+        })
+    }
 }
 
 /// A two-letter ISO 3166-1 country code, any case; stored upper-case.
@@ -633,12 +808,38 @@ impl Format for IdList {
     fn schema() -> Value {
         json!({
             "type": "array",
-            // No `maximum`: with it, a list past `maxItems` of 19-digit ids (a fuzzer's
-            // refused case) outgrows the 64 KiB a URI may hold (the `http` crate's
-            // limit), which hyper answers with a bodiless 414 before any handler.
-            "items": {"type": "integer", "minimum": 1},
+            // A list past `maxItems` of 19-digit ids outgrows the 64 KiB a URI may hold
+            // (the `http` crate's limit): hyper answers it with a bodiless 414, which
+            // every operation documents.
+            "items": id_schema(),
             "maxItems": MAX_LIST_ENTRIES,
         })
+    }
+}
+
+/// An [`IdList`] of one id or more: sent empty, it is refused.
+pub struct SomeIds;
+
+impl Format for SomeIds {
+    type Value = Vec<i64>;
+    const SHAPE: Shape = Shape::List;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
+        IdList::read(params, path).map(|ids| {
+            ids.and_then(|ids| {
+                if ids.is_empty() {
+                    Err("can't be empty: give one id or more".to_owned())
+                } else {
+                    Ok(ids)
+                }
+            })
+        })
+    }
+
+    fn schema() -> Value {
+        let mut schema = IdList::schema();
+        schema["minItems"] = 1.into();
+        schema
     }
 }
 

@@ -4,9 +4,7 @@
 
 use axum::extract::State;
 use domain::{Change, PageSize};
-use rust_decimal::Decimal;
 use serde::Serialize;
-use std::str::FromStr;
 use store::addresses::{self, Address, AddressInput, AddressType, Owner};
 
 use crate::api::{Api, Doc, Methods, get};
@@ -14,7 +12,9 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, Under, kind};
-use crate::input::{Country, Email, Input, PageQuery, RecordId, Scalar, ShortText, read_top_level};
+use crate::input::{
+    Coordinate, Country, Email, Input, PageQuery, RecordId, Scalar, ShortText, read_top_level,
+};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -269,40 +269,6 @@ fn render(f: Family, a: &Address, tz: chrono_tz::Tz) -> AddressJson<'_> {
         Family::Member => AddressJson::Member(MemberAddressJson::new(a, tz)),
         Family::Customer => AddressJson::Customer(CustomerAddressJson::new(a, tz)),
         Family::Business => AddressJson::Business(BusinessAddressJson::new(a, tz)),
-    }
-}
-
-/// A coordinate from `-LIMIT` to `LIMIT` (180 for a longitude, 90 for a latitude): a
-/// decimal such as `-104.99025` (digits on both sides of a point; no exponent), stored
-/// normalised. Parameters come trimmed, so the schema allows spaces around it.
-struct Coordinate<const LIMIT: i64>;
-
-impl<const LIMIT: i64> Scalar for Coordinate<LIMIT> {
-    type Value = String;
-
-    fn parse(raw: &str) -> Result<String, String> {
-        let digits = raw.strip_prefix(['-', '+']).unwrap_or(raw);
-        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
-        let decimal = [whole, fraction]
-            .iter()
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
-        match Decimal::from_str(raw) {
-            Ok(d) if decimal && d.abs() <= Decimal::from(LIMIT) => Ok(d.normalize().to_string()),
-            _ => Err(format!("must be a number from -{LIMIT} to {LIMIT}")),
-        }
-    }
-
-    fn schema() -> serde_json::Value {
-        // The whole numbers below the limit, with any fraction, or the limit itself.
-        let below = match LIMIT {
-            180 => r"1[0-7]\d|\d{1,2}",
-            _ => r"[0-8]?\d",
-        };
-        serde_json::json!({
-            "type": "string",
-            "pattern": format!(r"^\s*[+-]?0*(?:(?:{below})(?:\.\d+)?|{LIMIT}(?:\.0+)?)\s*$"),
-            "description": format!("A decimal from -{LIMIT} to {LIMIT}"),
-        })
     }
 }
 

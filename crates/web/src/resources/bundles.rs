@@ -13,7 +13,7 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
-use crate::input::{AnyName, Input, PageQuery};
+use crate::input::{AnyName, Input, PageQuery, Units};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -27,12 +27,9 @@ pub fn routes(api: Api) -> Api {
             "rentrack extension: the company's bundles with their items, 25 a page (GET), or a new one (POST); an order takes a bundle's items at once with asset_ids=<id>-b",
         )
         .input::<NewBundle>()
-        .form(
-            "bundle",
-            &[(
-                "items][<asset number>",
-                "required, one or more: the units of that item in the bundle (a fixed asset: 1)",
-            )],
+        .required_map::<Units>(
+            "bundle[items][<asset number>]",
+            "one or more: the units of that item in the bundle (a fixed asset: 1)",
         )
         .params::<PageQuery>()
         .returns("bundle")

@@ -12,7 +12,7 @@ use crate::custom_attributes::{self, IncludeQuery};
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Id, kind};
-use crate::input::{IdList, Input, RecordId};
+use crate::input::{Input, RecordId, SomeIds};
 use crate::params::Params;
 use crate::resources::persons::{
     ContactChanges, ContactJson, ContactListQuery, ContactQuery, NewContact, create, delete,
@@ -130,7 +130,7 @@ struct AddToBusiness {
     #[input(format = RecordId)]
     business_id: i64,
     /// The contacts' ids (repeated, or one comma list); at least one.
-    #[input(format = IdList)]
+    #[input(format = SomeIds)]
     contact_ids: Vec<i64>,
 }
 
@@ -141,15 +141,6 @@ async fn add_to_business(
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
     let input = AddToBusiness::read(&mut form);
-    if form
-        .peek::<IdList>("contact_ids")
-        .is_some_and(|ids| ids.is_empty())
-    {
-        form.error(
-            "contact_ids",
-            "can't be blank: give a comma list of contact ids",
-        );
-    }
     let AddToBusiness {
         business_id: business,
         contact_ids,

@@ -45,7 +45,7 @@ pub fn routes(api: Api) -> Api {
         post(create),
         Doc::new("Groups", "Create a group")
             .input::<GroupInputForm>()
-            .map::<Rate>(RATES, RATE)
+            .optional_map::<Rate>(RATES, RATE)
             .returns("group")
             .record::<GroupJson<'_>>(),
     )
@@ -62,7 +62,7 @@ pub fn routes(api: Api) -> Api {
         put_or_patch(update).delete(delete).get(details),
         Doc::new("Groups", "Group details (GET), update (PUT or PATCH, as create) or delete (DELETE; 409 while it has subgroups or items)")
             .input::<GroupInputForm>()
-            .map::<Rate>(RATES, RATE)
+            .optional_map::<Rate>(RATES, RATE)
             .returns("group")
             .record::<GroupJson<'_>>(),
     )
@@ -154,6 +154,7 @@ fn read_input(
 ) -> Result<GroupInput, ApiError> {
     let mut form = Form::new(params, "group");
     let input = GroupInputForm::read(&mut form);
+    form.check_map("depreciation_rates", "depreciation_rates");
     let entries = params.map("depreciation_rates");
     let rates = if entries.is_empty() {
         None

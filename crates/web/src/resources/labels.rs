@@ -187,17 +187,17 @@ struct NewTemplateInput {
     /// The records it prints labels of.
     #[input(format = Word<TemplateType>)]
     template_type: TemplateType,
-    /// Up to 1000.
-    #[input(format = Millimetres)]
+    /// More than 0, up to 1000.
+    #[input(format = Millimetres<Page>)]
     page_width: u32,
-    /// Up to 1000.
-    #[input(format = Millimetres)]
+    /// More than 0, up to 1000.
+    #[input(format = Millimetres<Page>)]
     page_height: u32,
     /// At least 20.
-    #[input(format = Millimetres)]
+    #[input(format = Millimetres<LabelWidth>)]
     label_width: u32,
     /// At least 10.
-    #[input(format = Millimetres)]
+    #[input(format = Millimetres<LabelHeight>)]
     label_height: u32,
     /// Labels across the page, 1 to 50; default 1.
     #[input(format = GridCount)]
@@ -221,10 +221,41 @@ struct NewTemplateInput {
     default: Option<bool>,
 }
 
-/// Millimetres with one decimal at most (62, 66.7), read as tenths (667).
-struct Millimetres;
+/// Millimetres with one decimal at most (62, 66.7), read as tenths (667); `R` says
+/// which lengths the document shows (`Sheet::new` checks them, and how they fit).
+struct Millimetres<R = AnyLength>(std::marker::PhantomData<R>);
 
-impl Scalar for Millimetres {
+/// The lengths of one measurement of a sheet, as a pattern of the text sent.
+trait Lengths {
+    const PATTERN: &'static str;
+}
+
+/// A margin or a gap: from 0.
+struct AnyLength;
+/// A side of the page: more than 0, at most 1000.
+struct Page;
+/// A label's width: at least 20.
+struct LabelWidth;
+/// A label's height: at least 10.
+struct LabelHeight;
+
+impl Lengths for AnyLength {
+    const PATTERN: &'static str = r"^\s*(?:\d{1,5}(?:\.\d)?|\.\d)\s*$";
+}
+
+impl Lengths for Page {
+    const PATTERN: &'static str = r"^\s*(?:[1-9]\d{0,2}(?:\.\d)?|0?\.[1-9]|1000(?:\.0)?)\s*$";
+}
+
+impl Lengths for LabelWidth {
+    const PATTERN: &'static str = r"^\s*(?:[2-9]\d|[1-9]\d{2,4})(?:\.\d)?\s*$";
+}
+
+impl Lengths for LabelHeight {
+    const PATTERN: &'static str = r"^\s*[1-9]\d{1,4}(?:\.\d)?\s*$";
+}
+
+impl<R: Lengths> Scalar for Millimetres<R> {
     type Value = u32;
 
     fn parse(raw: &str) -> Result<u32, String> {
@@ -234,7 +265,7 @@ impl Scalar for Millimetres {
     }
 
     fn schema() -> Value {
-        json!({"type": "string", "pattern": r"^\s*(?:\d{1,5}(?:\.\d)?|\.\d)\s*$"})
+        json!({"type": "string", "pattern": R::PATTERN})
     }
 
     fn blank() -> String {

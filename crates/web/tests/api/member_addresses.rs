@@ -118,7 +118,8 @@ async fn fields_are_validated_and_refusals_write_nothing(kind: Kind) {
     post(&[("shipping_address[lati]", "-90.5")])
         .await
         .expect_invalid("lati");
-    for odd in ["1e2", "5.", ".5", "0x10", "1_0"] {
+    // A number with an exponent is read (JSON writes small numbers so: `1e-7`).
+    for odd in ["5.", ".5", "0x10", "1_0", "1e"] {
         post(&[("shipping_address[longi]", odd)])
             .await
             .expect_invalid("longi");

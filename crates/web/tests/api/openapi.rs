@@ -226,12 +226,17 @@ fn parameters_have_their_real_types() {
     assert_eq!(id["in"], "path");
     assert_eq!(id["schema"]["type"], "integer");
     assert_eq!(id["schema"]["minimum"], 1);
-    // A value that may be left out may be sent empty too: `anyOf` the value and "".
+    // A value that may be left out may be sent empty (or spaces only) too: `anyOf` the
+    // value and a blank text.
     let value = |schema: &serde_json::Value| match schema.get("anyOf") {
         Some(any) => {
-            assert_eq!(
-                any[1],
-                serde_json::json!({"type": "string", "maxLength": 0})
+            assert_eq!(any[1]["type"], "string");
+            assert!(
+                any[1]["pattern"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("^[\\t\\n\\r "),
+                "{any}"
             );
             any[0].clone()
         }
@@ -261,9 +266,47 @@ fn parameters_have_their_real_types() {
         "integer"
     );
     assert_eq!(form["properties"]["user[team_ids][]"]["type"], "array");
+    // A map's entries are typed by the pattern of their names, in a write's body only.
+    let group = &doc["paths"]["/groups/{id}.api"];
+    let rates = group["put"]["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]
+        ["patternProperties"]
+        .as_object()
+        .unwrap();
+    assert!(
+        rates
+            .iter()
+            .any(|(name, value)| name.starts_with("^depreciation_rates\\[")
+                && value.to_string().contains("exclusiveMinimum")),
+        "{rates:?}"
+    );
+    assert!(
+        !group["get"]["parameters"]
+            .to_string()
+            .contains("depreciation_rates")
+    );
+    // One of two fields of different objects: at the object that holds both.
+    let reservation = &doc["paths"]["/assets/{sequence_num}/reservation_requests.api"]["post"]["requestBody"]
+        ["content"]["application/json"]["schema"];
     assert_eq!(
-        form["properties"]["user[team_ids][]"]["items"]["type"],
+        reservation["anyOf"][0]["required"],
+        serde_json::json!(["user"])
+    );
+    assert_eq!(
+        reservation["anyOf"][0]["properties"]["user"]["required"],
+        serde_json::json!(["id"])
+    );
+    assert_eq!(
+        reservation["anyOf"][1]["required"],
+        serde_json::json!(["user_id"])
+    );
+    // A blank entry is skipped: `user[team_ids][]=` sends an empty list.
+    assert_eq!(
+        form["properties"]["user[team_ids][]"]["items"]["anyOf"][0]["type"],
         "integer"
+    );
+    assert_eq!(
+        form["properties"]["user[team_ids][]"]["items"]["anyOf"][1]["type"],
+        "string"
     );
     assert_eq!(
         value(&form["properties"]["user[employee_id]"])["type"],
@@ -295,10 +338,30 @@ fn parameters_have_their_real_types() {
     let json = &body["application/json"]["schema"];
     assert_eq!(json["required"], serde_json::json!(["user"]));
     let user = &json["properties"]["user"];
-    assert_eq!(user["properties"]["team_ids"]["anyOf"][0]["type"], "array");
+    // In JSON an id list is also one id or a comma list, a free text also a number or
+    // a boolean (read as their text), and a record that need not be sent may be null.
+    let team_ids = &user["properties"]["team_ids"]["anyOf"][0]["anyOf"];
+    assert_eq!(team_ids[0]["type"], "array");
+    assert_eq!(team_ids[1]["type"], "integer");
+    assert_eq!(team_ids[2]["type"], "string");
+    assert_eq!(
+        user["properties"]["employee_id"]["anyOf"][0]["type"],
+        serde_json::json!(["string", "number", "boolean"])
+    );
+    assert_eq!(
+        user["properties"]["login_enabled"]["anyOf"][0]["anyOf"][2],
+        serde_json::json!({"type": "integer", "enum": [0, 1]})
+    );
     // A map's keys hold no bracket (which would nest them) or control character.
     let custom = &user["properties"]["custom_attributes"];
-    assert_eq!(custom["type"], "object");
+    assert_eq!(custom["type"], serde_json::json!(["object", "null"]));
+    assert_eq!(user["type"], "object", "required on create");
+    let update = &doc["paths"]["/members/{id}.api"]["put"]["requestBody"]["content"]["application/json"]
+        ["schema"];
+    assert_eq!(
+        update["properties"]["user"]["type"],
+        serde_json::json!(["object", "null"])
+    );
     assert!(
         custom["propertyNames"]["pattern"]
             .as_str()

@@ -23,6 +23,7 @@ both!(
     order_moments_follow_the_spec,
     answers_are_the_documented_record,
     rules_between_fields_are_read_and_documented_alike,
+    json_takes_what_the_document_says,
 );
 
 pub(crate) async fn create(app: &TestApp, form: &[(&str, &str)]) -> crate::common::Res {
@@ -1733,5 +1734,94 @@ async fn rules_between_fields_are_read_and_documented_alike(kind: Kind) {
         body["anyOf"][1]["required"],
         json!(["group_tax_id"]),
         "{body}"
+    );
+}
+
+/// What the document says a JSON body takes, the server takes, and what it refuses
+/// changes nothing: texts as numbers or booleans (read as their text), an id list as
+/// one id or a comma list, a record that need not be sent as `null`, coordinates as
+/// numbers; an order's
+/// customer can change but not be cleared; an id list that must hold one id is refused
+/// empty.
+async fn json_takes_what_the_document_says(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let ann = app.customer("Ann", "Renter", &[]).await;
+    let made = app
+        .req(Method::POST, "/baskets.api")
+        .json(json!({"basket": {"customer_id": ann, "description": 2026, "invoice_heading": true}}))
+        .send()
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(made["basket"]["description"], "2026", "{made}");
+    assert_eq!(made["basket"]["invoice_heading"], "true", "{made}");
+    let n = made["basket"]["sequence_num"].as_i64().unwrap();
+    let path = format!("/baskets/{n}.api");
+    // `null` (or the id 0) does not clear the customer: a 422 that changes nothing.
+    for customer in ["null", "0"] {
+        app.put(&path, &[("basket[customer_id]", customer)])
+            .await
+            .expect_invalid("customer_id");
+    }
+    let res = app
+        .req(Method::PUT, &path)
+        .json(json!({"basket": null}))
+        .send()
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(res["basket"]["customer_id"], ann, "{res}");
+    assert_eq!(res["basket"]["description"], "2026", "{res}");
+    // Coordinates as JSON numbers, small ones written with an exponent, rounded to ten
+    // places.
+    let address = app
+        .req(Method::POST, &format!("/customers/{ann}/shipping_addresses.api"))
+        .json(json!({"shipping_address": {"street1": 12, "country": "DE", "lati": 1e-7, "longi": 13.405_000_000_000_1}}))
+        .send()
+        .await
+        .into_body(StatusCode::OK);
+    let address = &address["shipping_address"];
+    assert_eq!(address["street1"], "12", "{address}");
+    assert_eq!(address["lati"], "0.0000001", "{address}");
+    assert_eq!(address["longi"], "13.405", "{address}");
+    // Taxes: an id list as one id, or as a comma list.
+    let tax = app
+        .post(
+            "/custom_taxes.api",
+            &[("custom_tax[name]", "VAT"), ("custom_tax[rate]", "10")],
+        )
+        .await
+        .into_body(StatusCode::OK)["custom_tax"]["id"]
+        .as_i64()
+        .unwrap();
+    let taxes = format!("/baskets/{n}/apply_taxes.api");
+    for ids in [json!(tax), json!(tax.to_string())] {
+        app.req(Method::PATCH, &taxes)
+            .json(json!({"custom_tax_id": ids}))
+            .send()
+            .await
+            .expect(StatusCode::OK);
+    }
+    // A business contact's businesses: never an empty list.
+    let business = app.business("Acme", &[]).await;
+    let contact = app.contact("Lee", &business.to_string(), &[]).await;
+    let res = app
+        .req(Method::PUT, &format!("/contacts/{contact}.api"))
+        .json(json!({"business_ids": []}))
+        .send()
+        .await;
+    res.expect_invalid("business_ids");
+    app.post(
+        "/contacts/add_existing_contacts_to_business.api",
+        &[("business_id", &business.to_string()), ("contact_ids", "")],
+    )
+    .await
+    .expect_invalid("contact_ids");
+    let shown = app
+        .get(&format!("/contacts/{contact}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(
+        shown["contact"]["business_ids"],
+        json!([business]),
+        "{shown}"
     );
 }

@@ -241,7 +241,7 @@ async fn bad_services_are_refused_and_change_nothing(kind: Kind) {
                 ("service[service_type]", "Repair"),
                 ("service[expected_end_time]", "10:00"),
             ],
-            "expected_end_date",
+            "expected_end_time",
         ),
         (
             vec![

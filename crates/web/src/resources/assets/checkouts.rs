@@ -52,7 +52,7 @@ pub(super) fn routes(api: Api) -> Api {
         "/assets/{sequence_num}/extend_checkout",
         put_or_patch(extend),
         Doc::new("Check-out and check-in", "Move the due date of a check-out later (PUT or PATCH)")
-            .params::<DueQuery>()
+            .params::<NewDueQuery>()
             .returns("asset")
             .record::<AssetJson<'_>>(),
     )
@@ -78,12 +78,31 @@ pub(super) fn routes(api: Api) -> Api {
 #[derive(Input)]
 pub(crate) struct DueQuery {
     /// The day it is due back (mm/dd/yyyy or yyyy-mm-dd), later than now; left out: no
-    /// end (an extension requires it).
+    /// end.
     till: Option<NaiveDate>,
     /// The time it is due back that day, hh:mm in the company's time zone (default
     /// 23:59); only with till.
     #[input(format = TimeOfDay, needs = "till")]
     till_time: Option<NaiveTime>,
+}
+
+/// The new due moment of an extension.
+#[derive(Input)]
+pub(crate) struct NewDueQuery {
+    /// The day it is now due back (mm/dd/yyyy or yyyy-mm-dd), later than the current
+    /// due moment.
+    till: NaiveDate,
+    /// The time it is due back that day, hh:mm in the company's time zone (default
+    /// 23:59).
+    #[input(format = TimeOfDay, needs = "till")]
+    till_time: Option<NaiveTime>,
+}
+
+/// The moment an extension names in the zone `tz`, read beside the input of `form`
+/// (`None` on a problem, which `form` names).
+pub(crate) fn new_due(form: &mut Form<'_>, tz: chrono_tz::Tz) -> Option<DateTime<Utc>> {
+    let due = read_beside::<NewDueQuery>(form, str::to_owned)?;
+    Some(local_moment(due.till, due.till_time, tz))
 }
 
 /// The due moment `till` and `till_time` name in the zone `tz`, read beside the input
@@ -223,11 +242,8 @@ async fn extend(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
-    let due = due(&mut form, tenant.0.time_zone);
-    if due == Some(None) {
-        form.error("till", "can't be blank: the new due date");
-    }
-    let due = form.finish_with(due.flatten())?;
+    let due = new_due(&mut form, tenant.0.time_zone);
+    let due = form.finish_with(due)?;
     let view = checkouts::extend(state.db(), tenant.0.id, number, due, &clock(&tenant))
         .await
         .map_err(ApiError::from_item)?;

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use axum::extract::State;
 use chrono::NaiveDate;
 use domain::asset_filter::AssetFilter;
-use domain::item::{AssetType, MAX_DOCUMENTS, is_link, parse_coordinate};
+use domain::item::{AssetType, MAX_DOCUMENTS, is_link};
 use domain::money::Money;
 use domain::pricing::{LateFee, LateFeeKind};
 use domain::settings::ActivationLocation;
@@ -24,7 +24,8 @@ use crate::error::ApiError;
 use crate::form::{Form, MAX_LIST_ENTRIES, MAX_TEXT_CHARS, parse_id};
 use crate::ids::{Number, kind};
 use crate::input::{
-    Amount, Format, IdList, Input, PageQuery, RecordId, Scalar, Shape, Word, read_beside,
+    Amount, Coordinate, Format, IdList, Input, PageQuery, RecordId, Scalar, Shape, Word,
+    read_beside,
 };
 use crate::params::{ListTooLong, Params};
 use crate::state::AppState;
@@ -440,30 +441,6 @@ struct ActivateInput {
     /// retired_asset_activation_location says so (null: none).
     #[input(format = RecordId)]
     location_id: Change<i64>,
-}
-
-/// A coordinate: a decimal of at most 10 places between -`MAX` and `MAX`, kept as
-/// sent (normalized).
-struct Coordinate<const MAX: u32>;
-
-impl<const MAX: u32> Scalar for Coordinate<MAX> {
-    type Value = String;
-
-    fn parse(raw: &str) -> Result<String, String> {
-        parse_coordinate(raw, MAX)
-    }
-
-    fn schema() -> serde_json::Value {
-        serde_json::json!({
-            "type": "string",
-            "pattern": if MAX == 90 {
-                r"^\s*-?(?:90(?:\.0{1,10})?|[1-8]?\d(?:\.\d{1,10})?)\s*$"
-            } else {
-                r"^\s*-?(?:180(?:\.0{1,10})?|(?:1[0-7]|[1-9])?\d(?:\.\d{1,10})?)\s*$"
-            },
-            "description": format!("A decimal between -{MAX} and {MAX}, at most 10 decimal places"),
-        })
-    }
 }
 
 /// Text of at most 255 characters.

@@ -158,13 +158,15 @@ impl Format for OptionalUnits {
     }
 }
 
-/// `user[id]`: the member a request is for.
+/// The member a request is for: `user[id]`, or `user_id` (one is required on create).
 #[derive(Input)]
-#[input(resource = "user")]
 struct ReservationMember {
-    /// Required on create: the member (active); user_id is read when it is left out.
-    #[input(format = RecordId)]
+    /// The member (active); user_id is read when it is left out.
+    #[input(rename = "user[id]", format = RecordId, or = "user_id")]
     id: Option<i64>,
+    /// The member, when user[id] is left out.
+    #[input(format = RecordId)]
+    user_id: Option<i64>,
 }
 
 /// `status`: one status of a request (requested for pending, fulfilled for
@@ -200,13 +202,6 @@ struct ReservationsQuery {
     page: PageQuery,
 }
 
-/// `user_id` as the member of a new request.
-#[derive(Input)]
-struct MemberFallback {
-    #[input(format = RecordId)]
-    user_id: Option<i64>,
-}
-
 async fn create(
     State(state): State<AppState>,
     tenant: Tenant,
@@ -220,24 +215,8 @@ async fn create(
     {
         form.error("to", "can't be before from");
     }
-    let member = read_beside::<ReservationMember>(&mut form, |f| format!("user[{f}]"));
-    let member = match member {
-        Some(ReservationMember { id: Some(id) }) => Some(id),
-        Some(ReservationMember { id: None }) => {
-            match read_beside::<MemberFallback>(&mut form, |_| "user[id]".to_owned()) {
-                Some(MemberFallback { user_id: Some(id) }) => Some(id),
-                Some(MemberFallback { user_id: None }) => {
-                    form.error(
-                        "user[id]",
-                        "can't be blank: the member the asset is reserved for",
-                    );
-                    None
-                }
-                None => None,
-            }
-        }
-        None => None,
-    };
+    let member =
+        read_beside::<ReservationMember>(&mut form, str::to_owned).and_then(|m| m.id.or(m.user_id));
     let (input, member) = form.finish_with(input.zip(member))?;
     let new = NewReservation {
         member,

@@ -149,7 +149,7 @@ struct NewServiceInput {
     /// out: open-ended.
     expected_end_date: Option<NaiveDate>,
     /// hh:mm in the company's time zone (default 23:59); only with expected_end_date.
-    #[input(format = TimeOfDay)]
+    #[input(format = TimeOfDay, needs = "expected_end_date")]
     expected_end_time: Option<NaiveTime>,
     /// Text (null: none).
     comments: Change<String>,
@@ -171,14 +171,6 @@ async fn start(
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "service");
     let input = NewServiceInput::read(&mut form);
-    if params.get("service[expected_end_date]").is_none()
-        && params.get("service[expected_end_time]").is_some()
-    {
-        form.error(
-            "expected_end_date",
-            "can't be blank when expected_end_time is given",
-        );
-    }
     let input = form.finish_with(input)?;
     let tz = tenant.0.time_zone;
     let new = NewService {

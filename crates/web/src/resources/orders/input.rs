@@ -31,25 +31,6 @@ impl Scalar for Discount {
     }
 }
 
-/// A number of units: a whole number from 1 to [`domain::stock::Quantity::MAX`].
-pub(super) struct Units;
-
-impl Scalar for Units {
-    type Value = domain::stock::Quantity;
-
-    fn parse(raw: &str) -> Result<domain::stock::Quantity, String> {
-        domain::stock::Quantity::parse(raw)
-    }
-
-    fn schema() -> Value {
-        json!({"type": "integer", "minimum": 1, "maximum": domain::stock::Quantity::MAX})
-    }
-
-    fn blank() -> String {
-        "can't be blank: a whole number of units".to_owned()
-    }
-}
-
 /// An amount that may be below 0 (`-15.00` takes off), at most two decimal places, in
 /// minor units.
 pub(super) struct SignedAmount;

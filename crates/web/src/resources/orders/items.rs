@@ -7,13 +7,13 @@ use domain::stock::Quantity;
 use store::orders::{self, Addition, Additions};
 
 use super::answer;
-use super::input::{ItemRefs, Named, Units};
+use super::input::{ItemRefs, Named};
 use crate::api::{Api, Doc, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::{Form, parse_id};
 use crate::ids::{Number, kind};
-use crate::input::{Amount, Format, IdList, Input};
+use crate::input::{Amount, Format, Input, SomeIds, Units};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views;
@@ -21,10 +21,6 @@ use crate::views;
 /// The map entries `update_basket_from_show` takes beside
 /// `asset_ids`.
 const ADDITION_MAPS: &[(&str, &str)] = &[
-    (
-        "bundle_with_quantity[<bundle id>]",
-        "sets of bundle <bundle id>-b to put on, 1 to 1000000000, default 1; a bundle already on the order takes more sets (one holding a fixed asset goes on once)",
-    ),
     (
         "stock_assets_values[<n>][quantity]",
         "units of asset stock n, 1 to 1000000000, default 1",
@@ -57,6 +53,10 @@ pub(super) fn routes(api: Api) -> Api {
         )
         .input::<AddQuery>()
         .query(ADDITION_MAPS)
+        .map::<Units>(
+            "bundle_with_quantity[<bundle id>]",
+            "sets of bundle <bundle id>-b to put on, 1 to 1000000000 (a bundle left out of this map: 1); a bundle already on the order takes more sets (one holding a fixed asset goes on once)",
+        )
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -99,7 +99,7 @@ struct AddQuery {
     asset_ids: Option<Named>,
     /// Alone or with asset_ids: coupon ids to put on the order, each active and valid
     /// on the order's check-out day (or today); sent, it must name one.
-    #[input(format = IdList)]
+    #[input(format = SomeIds)]
     coupon_ids: Option<Vec<i64>>,
 }
 
@@ -209,13 +209,6 @@ async fn add(
     let query = AddQuery::read(&mut form);
     // Coupons alone, or with items (the spec does not keep them apart).
     let with_coupons = params.contains("coupon_ids");
-    if with_coupons
-        && form
-            .peek::<IdList>("coupon_ids")
-            .is_some_and(|c| c.is_empty())
-    {
-        form.error("coupon_ids", "can't be blank: a comma list of coupon ids");
-    }
     let named = form.peek::<ItemRefs>("asset_ids");
     if !with_coupons && named.is_none() && !form.has_errors_for("asset_ids") {
         form.error("asset_ids", ItemRefs::blank());

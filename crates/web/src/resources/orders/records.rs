@@ -74,7 +74,7 @@ struct OrderChanges {
     /// A customer or business contact of the company (an order is for one: it can't
     /// be cleared).
     #[input(format = RecordId)]
-    customer_id: Change<i64>,
+    customer_id: Option<i64>,
     #[input(flatten)]
     fields: OrderFields,
 }
@@ -367,32 +367,22 @@ async fn update(
         &state,
         &tenant,
         &params,
-        read_changes,
+        OrderChanges::read,
         OrderQuery::read,
         false,
     )
     .await?;
-    let customer = match own.customer_id {
-        Change::Set(id) => Some(id),
-        _ => None,
-    };
-    let input = order_input(customer, own.fields, query, attributes, tenant.0.time_zone);
+    let input = order_input(
+        own.customer_id,
+        own.fields,
+        query,
+        attributes,
+        tenant.0.time_zone,
+    );
     let view = orders::update(state.db(), tenant.0.id, number, input, tenant.0.time_zone)
         .await
         .map_err(ApiError::from_order)?;
     Ok(answer(&view, tenant.0.time_zone))
-}
-
-/// An order's changes: its customer may change but not go.
-fn read_changes(form: &mut Form<'_>) -> Option<OrderChanges> {
-    let changes = OrderChanges::read(form);
-    if form.params().get("basket[customer_id]").is_some()
-        && form.peek::<RecordId>("customer_id").is_none()
-        && !form.has_errors_for("customer_id")
-    {
-        form.error("customer_id", "can't be blank: an order is for a customer");
-    }
-    changes
 }
 
 async fn history(

@@ -16,7 +16,7 @@ use crate::custom_attributes;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Number, kind};
-use crate::input::{IdList, Input, RecordId, TimeOfDay};
+use crate::input::{IdList, Input, RecordId, TimeOfDay, Units};
 use crate::params::Params;
 use crate::resources::assets::clock;
 use crate::state::AppState;
@@ -56,11 +56,15 @@ pub(super) fn routes(api: Api) -> Api {
             "Take a rented-out order back, all of it or part (PATCH or PUT): fixed assets are available again, asset stock goes back to a location, late fees are charged from each line's fee up to late_due_date; the order stays Rented Out while anything is out, then is Returned while it owes, or Completed. 409 unless it is rented out; 422 for a selection naming what is not out on it",
         )
         .input::<ReturnQuery>()
-        .query(&[
-            ("stock_asset_with_quantity[<order line item id>]", "with partial_return: units of asset stock of that line"),
-            ("bundle_with_quantity[<bundle id>]", "with partial_return: sets of that bundle to bring back, at most the sets still out"),
-            VALUES,
-        ])
+        .query(&[VALUES])
+        .map::<Units>(
+            "stock_asset_with_quantity[<order line item id>]",
+            "with partial_return: units of asset stock of that line",
+        )
+        .map::<Units>(
+            "bundle_with_quantity[<bundle id>]",
+            "with partial_return: sets of that bundle to bring back, at most the sets still out",
+        )
         .input::<PaymentBasket>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),

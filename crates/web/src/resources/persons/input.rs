@@ -10,7 +10,7 @@ use crate::address_block::{AddressInput, Standard};
 use crate::custom_attributes::{self, IncludeQuery};
 use crate::error::ApiError;
 use crate::form::Form;
-use crate::input::{Email, IdList, Input, PageQuery, ShortText, Word, read_top_level};
+use crate::input::{Email, Input, PageQuery, ShortText, SomeIds, Word, read_top_level};
 use crate::params::Params;
 use crate::state::AppState;
 
@@ -115,7 +115,7 @@ pub struct NewContact {
     last_name: String,
     /// The ids of the contact's businesses, as the top-level business_ids (which
     /// wins when both are sent).
-    #[input(format = IdList)]
+    #[input(format = SomeIds)]
     business_ids: Option<Vec<i64>>,
     #[input(flatten)]
     fields: PersonFields,
@@ -138,7 +138,7 @@ pub struct ContactChanges {
     last_name: Option<String>,
     /// The full new list of the contact's businesses, as the top-level business_ids
     /// (which wins when both are sent).
-    #[input(format = IdList)]
+    #[input(format = SomeIds)]
     business_ids: Option<Vec<i64>>,
     #[input(flatten)]
     fields: PersonFields,
@@ -156,7 +156,7 @@ impl PersonWrite for ContactChanges {
 pub struct ContactQuery {
     /// The ids of the contact's businesses (repeated, or one comma list): required
     /// and not empty on create; on update, when sent, the full new list.
-    #[input(format = IdList)]
+    #[input(format = SomeIds)]
     business_ids: Option<Vec<i64>>,
 }
 
@@ -189,28 +189,14 @@ pub(super) async fn read_input<K: PersonKind, T: PersonWrite>(
 }
 
 /// A contact's businesses (`business_ids`, or `contact[business_ids]`): required on
-/// create, and never an empty list.
+/// create (`SomeIds` refuses an empty list).
 fn check_business_ids(form: &mut Form<'_>, creating: bool) {
     let params = form.params();
-    let top = params.contains("business_ids");
-    if !top && !params.contains(&form.path("business_ids")) {
-        if creating {
-            form.error(
-                "business_ids",
-                "can't be blank: give the ids of the contact's businesses",
-            );
-        }
-        return;
-    }
-    let ids = if top {
-        <IdList as crate::input::Format>::read(params, "business_ids").and_then(Result::ok)
-    } else {
-        form.peek::<IdList>("business_ids")
-    };
-    if ids.is_some_and(|ids| ids.is_empty()) && !form.has_errors_for("business_ids") {
+    if creating && !params.contains("business_ids") && !params.contains(&form.path("business_ids"))
+    {
         form.error(
             "business_ids",
-            "can't be empty: a contact belongs to at least one business",
+            "can't be blank: give the ids of the contact's businesses",
         );
     }
 }

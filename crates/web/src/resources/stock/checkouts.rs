@@ -20,7 +20,7 @@ use crate::input::{
     Format, IdList, Input, PageQuery, RecordId, Scalar, Shape, TimeOfDay, Units, Word, read_beside,
 };
 use crate::params::Params;
-use crate::resources::assets::checkouts::{DueQuery, attribute_values, due};
+use crate::resources::assets::checkouts::{NewDueQuery, attribute_values, new_due};
 use crate::resources::assets::{AssetJson, Kind, Shown, Stock, answer, clock, price};
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -51,7 +51,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Move the due moment of open check-outs later (POST, PUT or PATCH)",
         )
         .params::<SelectedQuery>()
-        .params::<DueQuery>()
+        .params::<NewDueQuery>()
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -372,11 +372,8 @@ async fn extend(
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
     let selected = SelectedQuery::read(&mut form);
-    let due = due(&mut form, tenant.0.time_zone);
-    if due == Some(None) {
-        form.error("till", "can't be blank: the new due date");
-    }
-    let (selected, due) = form.finish_with(selected.zip(due.flatten()))?;
+    let due = new_due(&mut form, tenant.0.time_zone);
+    let (selected, due) = form.finish_with(selected.zip(due))?;
     let view = stock_checkouts::extend(
         state.db(),
         tenant.0.id,

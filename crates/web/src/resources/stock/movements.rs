@@ -117,7 +117,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Inventory",
             "The minimum wanted per location with what each holds and whether it is low (GET); set or remove minimums (PUT or PATCH)",
         )
-        .map::<Minimum>(THRESHOLDS, THRESHOLD)
+        .clearing_map::<Minimum>(THRESHOLDS, THRESHOLD)
         .answers::<ThresholdsJson<'_>>(),
     )
     .route(
@@ -127,7 +127,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Asset stock",
             "The minimum wanted per location with what each holds and whether it is low (GET); set or remove minimums (PUT or PATCH)",
         )
-        .map::<Minimum>(THRESHOLDS, THRESHOLD)
+        .clearing_map::<Minimum>(THRESHOLDS, THRESHOLD)
         .answers::<ThresholdsJson<'_>>(),
     )
     .route(
