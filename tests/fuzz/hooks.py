@@ -52,6 +52,7 @@ WORLD_RULES = [
     r"^has no [a-z ]+ (numbered|with id) ",
     r"^is not an? [a-z ]+ of this (company|business)",
     r"^\d+ is not an? [a-z ]+ of this company",
+    r"^#\d+ is not an? [a-z ]+ of this company",
     r"^is not the e-mail of a member of this company",
     r"^is not the name of a business of this company",
     r"^customer \d+ is not a contact of business ",
@@ -97,6 +98,7 @@ WORLD_RULES = [
     # Texts equal but for case or spaces (JSON Schema's `uniqueItems` compares exactly).
     r"appears twice",
     r"^must be later than [a-z_]+$",
+    r"^can't be before [a-z_]+$",
     r"^can't be before valid_from ",
 ]
 WORLD = re.compile("|".join(f"(?:{rule})" for rule in WORLD_RULES))

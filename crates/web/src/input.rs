@@ -507,8 +507,8 @@ fn name_schema(min: usize) -> Value {
 
 /// A value's schema in a JSON body, where `Params` reads a number or a boolean as its
 /// text (`2` as "2", `true` as "true"): a free text, or a name long enough, also takes
-/// them, a boolean takes `0` and `1`, and an id list one id or a comma list. Texts of
-/// another pattern (a date, a word)
+/// them, a boolean takes `0` and `1`, a list `null` entries (dropped), and an id list
+/// one id or a comma list. Texts of another pattern (a date, a word)
 /// take no number or boolean (their text never fits).
 pub fn in_json(mut schema: Value) -> Value {
     if let Some(alternatives) = schema.get_mut("anyOf").and_then(Value::as_array_mut) {
@@ -521,8 +521,17 @@ pub fn in_json(mut schema: Value) -> Value {
         }
         return schema;
     }
+    if schema["type"] == "array" {
+        // A `null` entry is dropped (`Params`).
+        let mut items = schema["items"].take();
+        match items.get_mut("anyOf").and_then(Value::as_array_mut) {
+            Some(alternatives) => alternatives.push(json!({"type": "null"})),
+            None => items = json!({"anyOf": [items, {"type": "null"}]}),
+        }
+        schema["items"] = items;
+    }
     let items = &schema["items"];
-    if schema["type"] == "array" && (*items == id_schema() || items["anyOf"][0] == id_schema()) {
+    if schema["type"] == "array" && items["anyOf"][0] == id_schema() {
         // An id list is also one id, or ids in one text separated by commas (`IdList`).
         let ids = format!("{ID}(?:,{ID})*", ID = map_key(true));
         let comma_list = if schema["minItems"].as_u64().unwrap_or(0) > 0 {

@@ -342,6 +342,11 @@ fn parameters_have_their_real_types() {
     // a boolean (read as their text), and a record that need not be sent may be null.
     let team_ids = &user["properties"]["team_ids"]["anyOf"][0]["anyOf"];
     assert_eq!(team_ids[0]["type"], "array");
+    assert_eq!(
+        team_ids[0]["items"]["anyOf"].as_array().unwrap().last(),
+        Some(&serde_json::json!({"type": "null"})),
+        "a null entry is dropped"
+    );
     assert_eq!(team_ids[1]["type"], "integer");
     assert_eq!(team_ids[2]["type"], "string");
     assert_eq!(

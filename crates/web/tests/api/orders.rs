@@ -1782,7 +1782,7 @@ async fn json_takes_what_the_document_says(kind: Kind) {
     assert_eq!(address["street1"], "12", "{address}");
     assert_eq!(address["lati"], "0.0000001", "{address}");
     assert_eq!(address["longi"], "13.405", "{address}");
-    // Taxes: an id list as one id, or as a comma list.
+    // Taxes: an id list as one id, as a comma list, or with a `null` entry (dropped).
     let tax = app
         .post(
             "/custom_taxes.api",
@@ -1793,7 +1793,7 @@ async fn json_takes_what_the_document_says(kind: Kind) {
         .as_i64()
         .unwrap();
     let taxes = format!("/baskets/{n}/apply_taxes.api");
-    for ids in [json!(tax), json!(tax.to_string())] {
+    for ids in [json!(tax), json!(tax.to_string()), json!([null, tax])] {
         app.req(Method::PATCH, &taxes)
             .json(json!({"custom_tax_id": ids}))
             .send()
