@@ -315,7 +315,7 @@ fn without_controls(schema: Value) -> Value {
         // type): the rule as a lookahead in front of the text's own pattern.
         Some(own) => match own.strip_prefix('^') {
             Some(anchored) => format!("{}{anchored}", controls_lookahead()),
-            None => format!(r"^(?={})[\s\S]*?(?:{own})", &NO_CONTROLS[1..]),
+            None => format!(r"{}[\s\S]*?(?:{own})", controls_lookahead()),
         },
     };
     schema["pattern"] = json!(pattern);
@@ -823,6 +823,14 @@ impl Format for IdList {
             "items": id_schema(),
             "maxItems": MAX_LIST_ENTRIES,
         })
+    }
+}
+
+impl IdList {
+    /// As [`IdList`] reads, but sent empty is not sent (a required list's own blank
+    /// message names it).
+    pub fn read_unless_empty(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
+        Self::read(params, path).filter(|ids| !matches!(ids, Ok(ids) if ids.is_empty()))
     }
 }
 

@@ -11,7 +11,7 @@ use crate::api::{Api, Doc, get};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::ids::{Id, kind};
-use crate::input::{AnyName, Format, IdList, Input, PageQuery, Shape};
+use crate::input::{AnyName, Format, IdList, Input, PageQuery, Shape, SomeIds};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, moment};
@@ -104,14 +104,11 @@ impl Format for TaxIds {
     const SHAPE: Shape = Shape::List;
 
     fn read(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
-        // Sent empty is not sent.
-        IdList::read(params, path).filter(|ids| !matches!(ids, Ok(ids) if ids.is_empty()))
+        IdList::read_unless_empty(params, path)
     }
 
     fn schema() -> serde_json::Value {
-        let mut schema = IdList::schema();
-        schema["minItems"] = 1.into();
-        schema
+        SomeIds::schema()
     }
 
     fn blank() -> String {

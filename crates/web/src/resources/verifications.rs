@@ -15,7 +15,7 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Number, kind};
-use crate::input::{Format, IdList, Input, RecordId, Scalar, Shape, read_beside};
+use crate::input::{Format, IdList, Input, RecordId, Scalar, Shape, SomeIds, read_beside};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views::{self, Moment, moment};
@@ -261,14 +261,11 @@ impl Format for Seqs {
     const SHAPE: Shape = Shape::List;
 
     fn read(params: &Params, path: &str) -> Option<Result<Vec<i64>, String>> {
-        // Sent empty is not sent.
-        IdList::read(params, path).filter(|ids| !matches!(ids, Ok(ids) if ids.is_empty()))
+        IdList::read_unless_empty(params, path)
     }
 
     fn schema() -> serde_json::Value {
-        let mut schema = IdList::schema();
-        schema["minItems"] = 1.into();
-        schema
+        SomeIds::schema()
     }
 
     fn blank() -> String {
