@@ -24,7 +24,8 @@
 //! parameter when the wire's name is not the field's; `#[input(flatten)]` reads another
 //! `Input`'s fields under the same resource. `#[input(needs = "date")]` takes the field
 //! only beside `date` (a time beside its day): the read refuses it alone, and the
-//! document says so. `#[input(or = "other")]`: this field or `other` must be sent.
+//! document says so. `#[input(or = "other")]`: this field or `other` must be sent
+//! (`"/other[]"`: a parameter outside the resource, named as a form sends it).
 //! `#[input(skip)]` is no parameter (a `PhantomData`).
 
 use proc_macro::TokenStream;
@@ -127,13 +128,14 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
         let or = s.or.as_ref().map(|other| {
             // The pair is read as the field is: a list sent empty is sent (the empty
             // list), a value sent blank is not.
-            let shape = match &s.kind {
-                FieldKind::Value { format, .. } => {
-                    quote! { <#format as crate::input::Format>::SHAPE }
-                }
-                _ => quote! { crate::input::Shape::Scalar },
+            let (shape, empty_is_unsent) = match &s.kind {
+                FieldKind::Value { format, .. } => (
+                    quote! { <#format as crate::input::Format>::SHAPE },
+                    quote! { <#format as crate::input::Format>::EMPTY_IS_UNSENT },
+                ),
+                _ => (quote! { crate::input::Shape::Scalar }, quote! { false }),
             };
-            quote! { needs_met &= crate::input::either(form, #wire, #other, #shape); }
+            quote! { needs_met &= crate::input::either(form, #wire, #other, #shape, #empty_is_unsent); }
         });
         needs.into_iter().chain(or)
     });

@@ -92,13 +92,19 @@ struct Typed {
     needs: Option<String>,
     /// The parameter to send if this one is left out (`#[input(or = "...")]`).
     or: Option<String>,
+    /// A list sent empty is not sent (`Format::EMPTY_IS_UNSENT`).
+    empty_is_unsent: bool,
 }
 
 impl Param {
     fn of_input<I: Input>(write_only: bool) -> Vec<Param> {
         let fields = I::fields();
-        // A field's name as sent: a list's with its `[]`.
+        // A field's name as sent: a list's with its `[]`; after a `/`, a parameter
+        // outside the resource, named as sent (`input::either`).
         let sent = |name: &str| {
+            if let Some(outside) = name.strip_prefix('/') {
+                return outside.to_owned();
+            }
             let nested = match I::RESOURCE {
                 "" => name.to_owned(),
                 resource => format!("{resource}[{name}]"),
@@ -120,6 +126,7 @@ impl Param {
                     schema: f.schema.clone(),
                     needs: f.needs.map(sent),
                     or: f.or.map(sent),
+                    empty_is_unsent: f.empty_is_unsent,
                 }),
             })
             .collect()
@@ -272,19 +279,9 @@ impl Doc {
                 schema: value.schema,
                 needs: None,
                 or: None,
+                empty_is_unsent: false,
             }),
         });
-        self
-    }
-
-    pub fn query(mut self, params: &[(&str, &str)]) -> Self {
-        self.params.extend(params.iter().map(|(n, d)| Param {
-            name: (*n).to_owned(),
-            description: (*d).to_owned(),
-            write_only: false,
-            get_only: false,
-            typed: None,
-        }));
         self
     }
 
@@ -670,10 +667,12 @@ impl<'a> MapName<'a> {
 /// (`a`, `a[b]`, `a[]`, or none), which the server ignores, unless it would clash with a field
 /// (`Params` refuses a name that is both a value and a parent: `user` or
 /// `user[first_name][x]` beside `user[first_name]`). A multipart part's name holds no
-/// quote, backslash or line break either.
+/// backslash either.
 fn form_names(fields: &[&str], maps: &[(&str, String)], multipart: bool) -> String {
+    // A multipart name arrives as written but for a backslash, which is no escape
+    // there (its line breaks and quotes come as `%0A`, `%0D`, `%22`: `Params`).
     let not_in_name = if multipart {
-        r#"\[\]"\\\u0000-\u0008\u000A-\u001F\u007F-\u009F"#.to_owned()
+        format!(r"\[\]\\{}", crate::input::CONTROLS)
     } else {
         format!(r"\[\]{}", crate::input::CONTROLS)
     };
@@ -817,13 +816,30 @@ fn parameter(p: &Param, method: &HttpMethod, map: Option<&serde_json::Value>) ->
 /// The record's fields of a write, as a body: a form names them flat
 /// (`location[name]=...`, `vendor[custom_attributes][Serial]=...`), JSON nests them
 /// (`{"location": {"name": ...}}`).
-fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (RequestBody, Bodies) {
+fn request_body(
+    fields: &[&Param],
+    beside: &[(String, serde_json::Value)],
+    method: &HttpMethod,
+) -> (RequestBody, Bodies) {
     // JSON's other keys are ignored whatever they hold (a form's other names:
-    // `form_names`), but for the parameters the operation reads beside its body.
+    // `form_names`). The operation's query parameters may come in the body too, as
+    // they are documented there, and the body's win (`Params`).
     let mut form = json!({"type": "object", "properties": {}, "required": []});
     let mut nested = json_object();
-    if !beside.is_empty() {
-        nested["propertyNames"]["not"] = json!({"enum": beside});
+    for (name, schema) in beside {
+        form["properties"][name] = schema.clone();
+        let path = segments(name);
+        let mut node = &mut nested;
+        for segment in &path[..path.len() - 1] {
+            let child = &mut node["properties"][*segment];
+            if child.is_null() {
+                *child = json_object();
+            }
+            node = child;
+        }
+        // JSON's `null` is a key left out.
+        node["properties"][path[path.len() - 1]] =
+            json!({"anyOf": [crate::input::in_json(schema.clone()), {"type": "null"}]});
     }
     let mut form_maps: Vec<(&str, String)> = Vec::new();
     let mut map_descriptions: Vec<String> = Vec::new();
@@ -908,9 +924,10 @@ fn request_body(fields: &[&Param], beside: &[&str], method: &HttpMethod) -> (Req
     // holds both.
     for p in fields {
         let Some(typed) = &p.typed else { continue };
-        // A list sent empty is sent; a value sent blank is not (`input::either`).
+        // A list sent empty is sent, unless its format says not; a value sent blank is
+        // not (`input::either`).
         let or = Rule::Or {
-            blank_is_unsent: !p.name.ends_with("[]"),
+            blank_is_unsent: !p.name.ends_with("[]") || typed.empty_is_unsent,
         };
         let rules = [(&typed.needs, Rule::Needs), (&typed.or, or)];
         for (other, rule) in rules {
@@ -999,7 +1016,12 @@ impl Rule {
         let unsent = match self {
             Rule::Or {
                 blank_is_unsent: true,
-            } => json!({"anyOf": [{"enum": [null, "null"]}, crate::input::blank()]}),
+            } => {
+                // A list of blank or `null` entries is empty (`Params::list`).
+                let blank = crate::input::blank();
+                let empty = json!({"type": "array", "items": {"anyOf": [blank, {"type": "null"}]}});
+                json!({"anyOf": [{"enum": [null, "null"]}, blank, empty]})
+            }
             _ => json!({"enum": [null, "null"]}),
         };
         // The field at `path` is sent and not `null`.
@@ -1146,7 +1168,14 @@ fn operation(route: &Documented, method: &HttpMethod) -> (Operation, Option<Bodi
             None => query.push(next),
         }
     }
-    let beside: Vec<String> = query.iter().map(|q| q.name.clone()).collect();
+    // The body may carry them too (`Params` merges it over the query string).
+    let beside: Vec<(String, serde_json::Value)> = query
+        .iter()
+        .map(|q| {
+            let schema = serde_json::to_value(&q.schema).unwrap_or_else(|_| json!({}));
+            (q.name.clone(), schema)
+        })
+        .collect();
     for p in query {
         op = op.parameter(p);
     }
@@ -1158,7 +1187,6 @@ fn operation(route: &Documented, method: &HttpMethod) -> (Operation, Option<Bodi
             HttpMethod::Post | HttpMethod::Put | HttpMethod::Patch
         )
     {
-        let beside: Vec<&str> = beside.iter().map(String::as_str).collect();
         let (body, schemas) = request_body(&fields, &beside, method);
         op = op.request_body(Some(body));
         bodies = Some(schemas);
@@ -1330,8 +1358,9 @@ mod tests {
         check(false, &deep(crate::params::MAX_DEPTH), true);
         check(false, &deep(crate::params::MAX_DEPTH + 1), false);
         check(false, "a\"b\\c\td", true);
-        check(true, "a\"b", false);
+        // Sent as `%22`, `%0A` and `%0D` (WHATWG's encoding, which `Params` undoes); a
+        // backslash is no escape in a multipart name.
+        check(true, "a\"b\r\nc\td", true);
         check(true, "a\\b", false);
-        check(true, "a\nb", false);
     }
 }

@@ -251,8 +251,8 @@ impl<'a> Form<'a> {
     pub fn ids_at(&mut self, path: &str, field: &str, what: &str) -> Vec<i64> {
         match self.params.list(path, MAX_LIST_ENTRIES) {
             Ok(raws) => self.ids_of(raws, field, what),
-            Err(too_long) => {
-                self.error(field, too_long.to_string());
+            Err(bad) => {
+                self.error(field, bad.to_string());
                 Vec::new()
             }
         }

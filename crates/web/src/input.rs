@@ -64,22 +64,38 @@ pub fn needs(form: &mut Form<'_>, field: &str, other: &str) -> bool {
 
 /// Neither `field` nor `other` sent is refused: false, with the problem in `form`. A
 /// list (`shape`) sent empty is sent (the empty list); a value sent blank is not.
-pub fn either(form: &mut Form<'_>, field: &str, other: &str, shape: Shape) -> bool {
+/// `other` is a field of the same resource, or, after a `/`, a parameter outside it as
+/// a form names it (`/business_ids[]` beside `contact[business_ids]`).
+/// `empty_is_unsent`: a list sent empty is not sent either ([`Format::EMPTY_IS_UNSENT`]).
+pub fn either(
+    form: &mut Form<'_>,
+    field: &str,
+    other: &str,
+    shape: Shape,
+    empty_is_unsent: bool,
+) -> bool {
     let params = form.params();
-    let sent = |name: &str| {
-        let path = form.path(name);
-        match shape {
-            Shape::List => params.contains(&path),
-            Shape::Scalar => !matches!(params.single(&path), Ok(None)),
-        }
+    let outside = other.strip_prefix('/').map(|o| o.trim_end_matches("[]"));
+    let sent = |path: &str| match shape {
+        // A list too long or nested is sent: its own problem names it.
+        Shape::List if empty_is_unsent => params
+            .list(path, MAX_LIST_ENTRIES)
+            .map_or(true, |entries| !entries.is_empty()),
+        Shape::List => params.contains(path),
+        Shape::Scalar => !matches!(params.single(path), Ok(None)),
     };
-    if sent(field) || sent(other) {
+    let (field_path, other_path) = (
+        form.path(field),
+        outside.map_or_else(|| form.path(other), str::to_owned),
+    );
+    if sent(&field_path) || sent(&other_path) {
         return true;
     }
-    form.error(
-        field,
-        format!("can't be blank: send {field} and/or {other}"),
-    );
+    let message = match outside {
+        Some(outside) => format!("can't be blank: send {field_path} and/or {outside}"),
+        None => format!("can't be blank: send {field} and/or {other}"),
+    };
+    form.error(field, message);
     false
 }
 
@@ -107,6 +123,8 @@ pub struct FieldDoc {
     pub needs: Option<&'static str>,
     /// The field of the same input to send if this one is left out.
     pub or: Option<&'static str>,
+    /// A list sent empty is not sent ([`Format::EMPTY_IS_UNSENT`]).
+    pub empty_is_unsent: bool,
 }
 
 impl FieldDoc {
@@ -119,6 +137,7 @@ impl FieldDoc {
             shape: F::SHAPE,
             needs: None,
             or: None,
+            empty_is_unsent: F::EMPTY_IS_UNSENT,
         }
     }
 
@@ -347,6 +366,9 @@ pub trait Format {
     const CLEARING: &'static [&'static str] = &["null"];
     /// Its schema takes the empty text already.
     const TAKES_EMPTY: bool = false;
+    /// A list sent empty, or with blank entries only, is not sent (as `read` answers),
+    /// for the rule `or` too.
+    const EMPTY_IS_UNSENT: bool = false;
 
     /// The value at `path`: `None` when not sent.
     fn read(params: &Params, path: &str) -> Option<Result<Self::Value, String>>;
@@ -507,7 +529,8 @@ fn name_schema(min: usize) -> Value {
 
 /// A value's schema in a JSON body, where `Params` reads a number or a boolean as its
 /// text (`2` as "2", `true` as "true"): a free text, or a name long enough, also takes
-/// them, a boolean takes `0` and `1`, a list `null` entries (dropped), and an id list
+/// them, a boolean takes `0` and `1`, a list `null` entries (dropped; one that must not
+/// be empty holds another), and an id list
 /// one id or a comma list. Texts of another pattern (a date, a word)
 /// take no number or boolean (their text never fits).
 pub fn in_json(mut schema: Value) -> Value {
@@ -529,6 +552,10 @@ pub fn in_json(mut schema: Value) -> Value {
             None => items = json!({"anyOf": [items, {"type": "null"}]}),
         }
         schema["items"] = items;
+        if schema["minItems"].as_u64().unwrap_or(0) > 0 {
+            // One entry or more once the `null`s are dropped.
+            schema["contains"] = json!({"not": {"type": "null"}});
+        }
     }
     let items = &schema["items"];
     if schema["type"] == "array" && items["anyOf"][0] == id_schema() {
@@ -809,7 +836,7 @@ impl Format for IdList {
         Some(
             params
                 .list(path, MAX_LIST_ENTRIES)
-                .map_err(|too_long| too_long.to_string())
+                .map_err(|bad| bad.to_string())
                 .and_then(|raws| ids_of(&raws)),
         )
     }

@@ -71,6 +71,31 @@ impl fmt::Display for ListTooLong {
     }
 }
 
+/// A list its reader cannot take: too long, or not a list of values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadList {
+    TooLong(ListTooLong),
+    /// Sent as nested names (`a[b]=1`, a JSON object), or with such entries.
+    Nested,
+}
+
+impl From<ListTooLong> for BadList {
+    fn from(too_long: ListTooLong) -> Self {
+        BadList::TooLong(too_long)
+    }
+}
+
+impl fmt::Display for BadList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadList::TooLong(too_long) => too_long.fmt(f),
+            BadList::Nested => {
+                f.write_str("must be a list of values or one comma list, not nested names")
+            }
+        }
+    }
+}
+
 /// A name for messages: at most 60 characters of it, since a refused name may be huge.
 fn shown(name: &str) -> String {
     let mut chars = name.chars();
@@ -313,6 +338,18 @@ fn from_json(
     }
 }
 
+/// A multipart field's name as its sender wrote it: browsers and HTTP libraries
+/// (WHATWG HTML's `multipart/form-data` encoding) send a name's line feed, carriage
+/// return and double quote as `%0A`, `%0D` and `%22`.
+fn part_name(sent: &str) -> String {
+    if !sent.contains('%') {
+        return sent.to_owned();
+    }
+    sent.replace("%0A", "\n")
+        .replace("%0D", "\r")
+        .replace("%22", "\"")
+}
+
 /// Control characters refused in text: all but tab, line feed and carriage return
 /// (browsers send a text area's line breaks as CR LF).
 fn forbidden(c: char) -> bool {
@@ -385,20 +422,31 @@ impl Params {
     /// since no resource has read it yet.
     fn refuse_control_characters(&self) -> Result<(), ApiError> {
         let mut errors = store::FieldErrors::new();
-        let mut pending: Vec<(String, &Node)> =
-            self.root.iter().map(|(k, v)| (k.clone(), v)).collect();
-        while let Some((name, node)) = pending.pop() {
+        // A name is refused at the key that holds the character (its entries are not
+        // looked at), whatever it holds: a value, a list or nested names.
+        let mut pending: Vec<(String, Option<&str>, &Node)> = self
+            .root
+            .iter()
+            .map(|(k, v)| (k.clone(), Some(k.as_str()), v))
+            .collect();
+        while let Some((name, key, node)) = pending.pop() {
+            let problem = key.and_then(control_problem).or_else(|| match node {
+                Node::Value(text) => control_problem(text),
+                _ => None,
+            });
+            if let Some(problem) = problem {
+                errors.entry(name).or_default().push(problem);
+                continue;
+            }
             match node {
-                Node::Value(text) => {
-                    if let Some(problem) = control_problem(&name).or_else(|| control_problem(text))
-                    {
-                        errors.entry(name).or_default().push(problem);
-                    }
+                Node::Value(_) => {}
+                Node::List(items) => {
+                    pending.extend(items.iter().map(|n| (format!("{name}[]"), None, n)));
                 }
-                Node::List(items) => pending.extend(items.iter().map(|n| (format!("{name}[]"), n))),
-                Node::Map(map) => {
-                    pending.extend(map.iter().map(|(k, n)| (format!("{name}[{k}]"), n)))
-                }
+                Node::Map(map) => pending.extend(
+                    map.iter()
+                        .map(|(k, n)| (format!("{name}[{k}]"), Some(k.as_str()), n)),
+                ),
             }
         }
         if errors.is_empty() {
@@ -455,16 +503,17 @@ impl Params {
     /// The values of a list (`a[]=1&a[]=2`), or of one comma-separated value, blanks
     /// skipped; refused when it holds more than `max` entries. Every list has a cap,
     /// since a comma list of a 2 MiB body holds a million entries.
-    pub fn list(&self, path: &str, max: usize) -> Result<Vec<String>, ListTooLong> {
+    pub fn list(&self, path: &str, max: usize) -> Result<Vec<String>, BadList> {
         match self.node(path) {
             Some(Node::List(items)) => {
-                let values: Vec<&str> = items
-                    .iter()
-                    .filter_map(|n| match n {
-                        Node::Value(v) if !v.trim().is_empty() => Some(v.trim()),
-                        _ => None,
-                    })
-                    .collect();
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    match item {
+                        Node::Value(v) if v.trim().is_empty() => {}
+                        Node::Value(v) => values.push(v.trim()),
+                        Node::List(_) | Node::Map(_) => return Err(BadList::Nested),
+                    }
+                }
                 ListTooLong::check(values.len(), max)?;
                 Ok(values.into_iter().map(str::to_owned).collect())
             }
@@ -473,7 +522,8 @@ impl Params {
                 ListTooLong::check(entries().count(), max)?;
                 Ok(entries().map(str::to_owned).collect())
             }
-            _ => Ok(Vec::new()),
+            Some(Node::Map(_)) => Err(BadList::Nested),
+            None => Ok(Vec::new()),
         }
     }
 
@@ -535,7 +585,7 @@ impl<S: Send + Sync> FromRequest<S> for Params {
                 ))
             })? {
                 params.count_one()?;
-                let Some(name) = field.name().map(str::to_owned) else {
+                let Some(name) = field.name().map(part_name) else {
                     continue;
                 };
                 if field.file_name().is_some() {
@@ -743,9 +793,33 @@ mod tests {
     fn lists_are_capped_by_their_reader() {
         let p = Params::from_query("a[]=1&a[]=2&a[]=3&c=1,2,,3").unwrap();
         assert_eq!(p.list("a", 3).unwrap().len(), 3);
-        assert_eq!(p.list("a", 2), Err(ListTooLong { len: 3, max: 2 }));
-        assert_eq!(p.list("c", 2), Err(ListTooLong { len: 3, max: 2 }));
+        let too_long = Err(BadList::TooLong(ListTooLong { len: 3, max: 2 }));
+        assert_eq!(p.list("a", 2), too_long);
+        assert_eq!(p.list("c", 2), too_long);
         assert_eq!(p.list("missing", 0), Ok(vec![]));
+    }
+
+    #[test]
+    fn a_list_of_nested_names_is_no_list() {
+        let p = Params::from_query("m[k]=1&l[][k]=1").unwrap();
+        assert_eq!(p.list("m", 10), Err(BadList::Nested));
+        assert_eq!(p.list("l", 10), Err(BadList::Nested));
+        let mut json = Params::default();
+        json.merge_json(br#"{"o": {}, "n": [1, null, "2"]}"#)
+            .unwrap();
+        assert_eq!(
+            json.list("o", 10),
+            Err(BadList::Nested),
+            "an empty object too"
+        );
+        assert_eq!(json.list("n", 10), Ok(vec!["1".to_owned(), "2".to_owned()]));
+    }
+
+    #[test]
+    fn multipart_names_are_read_as_written() {
+        assert_eq!(part_name("a%0D%0Ab%22c"), "a\r\nb\"c");
+        assert_eq!(part_name("user[name]"), "user[name]");
+        assert_eq!(part_name("100%25"), "100%25", "no other escape");
     }
 
     fn refused(query: &str) -> Vec<String> {
@@ -770,6 +844,16 @@ mod tests {
             vec!["u[custom_attributes][Se\u{1}rial]"]
         );
         assert_eq!(refused("d=%7F"), vec!["d"]);
+        // In a name that holds no value: a key of an empty object deep in a JSON body.
+        let mut json = Params::default();
+        json.merge_json(br#"{"r": {"": {"a\u0017": [], "b": {}}}}"#)
+            .unwrap();
+        match json.refuse_control_characters() {
+            Err(ApiError::Invalid(errors)) => {
+                assert_eq!(errors.into_keys().collect::<Vec<_>>(), vec!["r[][a\u{17}]"]);
+            }
+            other => panic!("a 422 expected, got {other:?}"),
+        }
         assert_eq!(refused("d=%C2%85"), vec!["d"], "C1 controls too");
         let fine = Params::from_query("d=line%0D%0Anext%09tab%0Aend&e=%C3%A5%E2%82%AC").unwrap();
         assert!(

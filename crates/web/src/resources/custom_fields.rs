@@ -97,7 +97,7 @@ impl Format for TargetList {
         }
         let raws = match params.list(path, MAX_LIST_ENTRIES) {
             Ok(raws) => raws,
-            Err(too_long) => return Some(Err(too_long.to_string())),
+            Err(bad) => return Some(Err(bad.to_string())),
         };
         let mut targets = Vec::with_capacity(raws.len());
         let mut bad = Vec::new();
@@ -146,7 +146,7 @@ impl Format for OptionNames {
         }
         let names = match params.list(path, MAX_OPTIONS) {
             Ok(names) => names,
-            Err(too_long) => return Some(Err(too_long.to_string())),
+            Err(bad) => return Some(Err(bad.to_string())),
         };
         let mut seen = HashSet::with_capacity(names.len());
         let mut problems = Vec::new();

@@ -113,7 +113,7 @@ impl Format for Conditions {
                 Some(Err(format!("can hold at most {MAX_CONDITIONS} conditions")))
             }
             Ok(raws) => Some(Ok(raws)),
-            Err(too_long) => Some(Err(too_long.to_string())),
+            Err(bad) => Some(Err(bad.to_string())),
         }
     }
 

@@ -3,7 +3,9 @@
 use axum::extract::State;
 use domain::depreciation::{DepreciationMode, DepreciationRates};
 use domain::{Change, PageSize};
+use rust_decimal::Decimal;
 use serde::Serialize;
+use std::str::FromStr;
 use store::groups::{self, Group, GroupInput};
 
 use crate::api::{Api, Doc, get, post, put_or_patch};
@@ -20,15 +22,25 @@ use crate::views::{self, Moment, moment};
 const RATES: &str = "depreciation_rates[<method name>]";
 const RATE: &str = "The rate of a depreciation method: whole months (1 to 1200) under Useful Life, a percentage a year (above 0, at most 100) under Percentage; empty is none.";
 
-/// A depreciation rate as sent, a number above 0; which numbers the group's mode takes
-/// is `DepreciationMode::parse_rate`'s.
+/// A depreciation rate as sent: a number above 0 and at most 1200, with at most two
+/// decimals; which of those the group's mode takes is `DepreciationMode::parse_rate`'s.
 struct Rate;
 
 impl Scalar for Rate {
-    type Value = String;
+    type Value = Decimal;
 
-    fn parse(raw: &str) -> Result<String, String> {
-        Ok(raw.to_owned())
+    fn parse(raw: &str) -> Result<Decimal, String> {
+        let (whole, fraction) = raw.split_once('.').unwrap_or((raw, "0"));
+        let digits = |s: &str, most: usize| {
+            (1..=most).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+        };
+        Some(raw)
+            .filter(|_| digits(whole, 4) && digits(fraction, 2))
+            .and_then(|raw| Decimal::from_str(raw).ok())
+            .filter(|rate| *rate > Decimal::ZERO && *rate <= Decimal::from(1200))
+            .ok_or_else(|| {
+                "must be a number above 0 and at most 1200, with at most two decimals".to_owned()
+            })
     }
 
     fn schema() -> serde_json::Value {
@@ -176,7 +188,7 @@ fn read_input(
             if raw.is_empty() {
                 continue;
             }
-            match rate_mode.parse_rate(&raw) {
+            match Rate::parse(&raw).and_then(|_| rate_mode.parse_rate(&raw)) {
                 Ok(rate) => {
                     rates.insert(method, rate);
                 }

@@ -1,7 +1,7 @@
 //! Businesses, business contacts, and the addresses of customers and businesses.
 
 use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented, ids};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 both!(
@@ -309,9 +309,52 @@ async fn contacts_are_created_read_updated_and_deleted(kind: Kind) {
     )
     .await
     .expect_invalid("last_name");
-    app.post("/contacts.api", &[("contact[last_name]", "Nobiz")])
+    let res = app
+        .post("/contacts.api", &[("contact[last_name]", "Nobiz")])
+        .await;
+    assert_eq!(
+        res.body["errors"],
+        json!({"business_ids": ["can't be blank: send contact[business_ids] and/or business_ids"]})
+    );
+    // Either name alone is enough, in a form or in JSON.
+    let inside = app
+        .post(
+            "/contacts.api",
+            &[
+                ("contact[last_name]", "Inside"),
+                ("contact[business_ids]", &acme.to_string()),
+            ],
+        )
         .await
-        .expect_invalid("business_ids");
+        .expect(StatusCode::OK)["contact"]["id"]
+        .clone();
+    let json = app
+        .req(Method::POST, "/contacts.api")
+        .json(json!({"contact": {"last_name": "Json", "business_ids": [acme]}}))
+        .send()
+        .await;
+    assert_eq!(
+        json.expect(StatusCode::OK)["contact"]["business_ids"],
+        json!([acme])
+    );
+    let res = app
+        .req(Method::POST, "/contacts.api")
+        .json(json!({"contact": {"last_name": "Json"}, "business_ids": null}))
+        .send()
+        .await;
+    res.expect_invalid("business_ids");
+    assert_eq!(
+        app.get(&format!("/contacts/{inside}.api"))
+            .await
+            .expect(StatusCode::OK)["contact"]["business_ids"],
+        json!([acme])
+    );
+    let json_id = json.body["contact"]["id"].clone();
+    for made in [inside, json_id] {
+        app.delete(&format!("/contacts/{made}.api"))
+            .await
+            .expect(StatusCode::OK);
+    }
     let res = app
         .post(
             "/contacts.api",

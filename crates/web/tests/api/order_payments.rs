@@ -332,6 +332,7 @@ async fn an_order_is_sold_once_its_items_are_for_sale(kind: Kind) {
         format!("sale_prices[{}]", s.tent),
         format!("sale_prices[{}]", s.cables),
     );
+    let tent = s.tent.to_string();
     let refusals: Vec<(Vec<(&str, &str)>, String)> = vec![
         (vec![], "asset_ids_marked_as_sale".into()),
         (
@@ -352,6 +353,15 @@ async fn an_order_is_sold_once_its_items_are_for_sale(kind: Kind) {
                 ("sale_prices[999999]", "1"),
             ],
             "asset_ids_marked_as_sale".into(),
+        ),
+        // Every price sent is an amount, its item marked or not (as documented).
+        (
+            vec![
+                ("asset_ids_marked_as_sale", &tent),
+                (&tent_price, "300"),
+                (&cable_price, "lots"),
+            ],
+            cable_price.clone(),
         ),
         (
             vec![("asset_ids_marked_for_non_sale", &batteries)],

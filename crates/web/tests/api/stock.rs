@@ -3,9 +3,9 @@
 //! invariant that no unit is created or lost, raced and over random sequences.
 
 use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use futures_util::future::join_all;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 both!(
     inventory_record_create_read_update_delete,
@@ -21,6 +21,7 @@ both!(
     hundred_sales_from_ten_sell_ten,
     racing_transfers_both_ways_conserve_the_total,
     random_sequences_never_create_or_lose_a_unit,
+    a_json_body_carries_the_query_parameters,
 );
 
 struct Shop {
@@ -1357,4 +1358,45 @@ async fn an_order_names_every_problem_at_once(kind: Kind) {
         assert!(errors.get(field).is_some(), "{field} not named in {errors}");
     }
     assert_eq!(item(&app, "/stock_assets", n).await["net_quantity"], 3);
+}
+
+/// The document lets a JSON body carry an operation's query-string parameters (as
+/// `Params` reads them, the body's winning): `order_type` and `price` of a stock
+/// movement, and an item's custom field values (`cust_attr`).
+async fn a_json_body_carries_the_query_parameters(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let s = shop(&app).await;
+    app.custom_field("Lot", "text", &["inventory"], &[]).await;
+    let made = app
+        .req(Method::POST, "/inventory.api")
+        .json(json!({"volatile_asset": {"name": "Batteries", "group_id": s.group}, "cust_attr": {"Lot": 7}}))
+        .send()
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(made["asset"]["custom_attributes"]["Lot"], "7", "{made}");
+    let n = made["asset"]["sequence_num"].as_i64().unwrap();
+    let path = format!("/inventory/{n}/order.api");
+    let line = json!({"quantity": 4, "price": "2.50", "location_id": s.a});
+    let added = app
+        .req(Method::POST, &path)
+        .json(json!({"order_type": "Add Stock", "line_item": line}))
+        .send()
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(quantity_at(&app, n, s.a).await, 4, "{added}");
+    // The body's value wins over the query string's.
+    let sold = app
+        .req(Method::POST, &format!("{path}?order_type=Add%20Stock"))
+        .json(json!({"order_type": "New Sale", "line_item": {"quantity": 1, "location_id": s.a}}))
+        .send()
+        .await;
+    sold.expect(StatusCode::OK);
+    assert_eq!(quantity_at(&app, n, s.a).await, 3);
+    // Refused in the body as in the query string, and nothing moves.
+    app.req(Method::POST, &path)
+        .json(json!({"order_type": "Lend", "line_item": line}))
+        .send()
+        .await
+        .expect_invalid("order_type");
+    assert_eq!(quantity_at(&app, n, s.a).await, 3);
 }

@@ -31,12 +31,13 @@ use crate::params::{ListTooLong, Params};
 use crate::state::AppState;
 use crate::views;
 
-/// The custom field values of an item: `cust_attr[<name>]` (a map whose keys are the
-/// company's field names, read by `custom_attributes`).
-pub(crate) const CUSTOM_VALUES: &[(&str, &str)] = &[(
+/// The custom field values of an item, a write's map `cust_attr[<name>]` whose keys are
+/// the company's field names and whose values' kinds are those fields' (read by
+/// `custom_attributes`): texts here.
+pub(crate) const CUSTOM_VALUES: (&str, &str) = (
     "cust_attr[<custom field name>]",
-    "value of a custom field that applies to the kind of item",
-)];
+    "value of a custom field that applies to the kind of item; null clears, empty keeps",
+);
 
 /// The fields every kind of item takes besides its name, group and purchase date.
 #[derive(Input)]
@@ -250,7 +251,7 @@ impl Format for DocumentUrls {
         }
         let urls = match params.list(path, MAX_LIST_ENTRIES) {
             Ok(urls) => urls,
-            Err(too_long) => return Some(Err(too_long.to_string())),
+            Err(bad) => return Some(Err(bad.to_string())),
         };
         if urls.len() > MAX_DOCUMENTS {
             return Some(Err(format!(
@@ -334,7 +335,7 @@ pub(super) fn routes(api: Api) -> Api {
         Doc::new("Fixed assets", "List fixed assets, 25 a page (GET), or create one (POST)")
             .input::<Scoped<Fixed, NewFixedAsset>>()
             .input::<TaxChanges>()
-            .query(CUSTOM_VALUES)
+            .clearing_map::<String>(CUSTOM_VALUES.0, CUSTOM_VALUES.1)
             .params::<AssetsQuery>()
             .returns("asset")
             .returns_page("assets")
@@ -351,7 +352,7 @@ pub(super) fn routes(api: Api) -> Api {
         )
         .input::<Scoped<Fixed, ItemChanges>>()
         .input::<TaxChanges>()
-        .query(CUSTOM_VALUES)
+        .clearing_map::<String>(CUSTOM_VALUES.0, CUSTOM_VALUES.1)
         .params::<DetailsQuery>()
         .returns("asset")
         .record::<AssetJson<'_>>(),

@@ -4,7 +4,6 @@
 
 use axum::extract::State;
 use chrono::{NaiveDate, NaiveTime};
-use domain::money::Money;
 use store::orders::{self, Sale};
 
 use super::answer;
@@ -16,7 +15,7 @@ use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
 use crate::ids::{Number, kind};
-use crate::input::{IdList, Input, TimeOfDay};
+use crate::input::{Amount, IdList, Input, Scalar, TimeOfDay};
 use crate::params::Params;
 use crate::resources::assets::clock;
 use crate::state::AppState;
@@ -31,7 +30,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Sell a draft, web or booked order (PATCH or PUT): every item on it must be for sale (inventory is; others are marked with sale_items_for_drafted_basket.api) and is handed over for good (fixed assets retired, stock used up); the order is Sold. 422 naming items not for sale",
         )
         .input::<SaleQuery>()
-        .query(&[VALUES])
+        .clearing_map::<String>(VALUES.0, VALUES.1)
         .input::<PaymentBasket>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
@@ -44,7 +43,10 @@ pub(super) fn routes(api: Api) -> Api {
             "Mark items of a draft or web order for sale, each at its price, or back for rent (POST, PUT or PATCH)",
         )
         .input::<MarkQuery>()
-        .query(&[("sale_prices[<asset number>]", "required for each marked: an amount")])
+        .optional_map::<Amount>(
+            "sale_prices[<asset number>]",
+            "the price each item marked for sale is sold at (required for each)",
+        )
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -147,18 +149,35 @@ async fn mark(
             format!("#{both} can't be marked for sale and for rent at once"),
         );
     }
-    // sale_prices[<asset number>], however the number is written (`4`, `04`, `+4`).
-    let prices = form.by_id("sale_prices", "an asset number");
+    // sale_prices[<asset number>], however the number is written (`4`, `04`, `+4`):
+    // each an amount as documented (`routes`), whether or not its item is marked.
+    let prices: std::collections::HashMap<i64, (String, Option<i64>)> = form
+        .by_id("sale_prices", "an asset number")
+        .into_iter()
+        .map(|(n, entry)| {
+            let amount = match entry.value() {
+                None => {
+                    form.error(&entry.name, "must be an amount, not nested further");
+                    None
+                }
+                Some("") => None,
+                Some(raw) => Amount::parse(raw)
+                    .map_err(|p| form.error(&entry.name, p))
+                    .ok(),
+            };
+            (n, (entry.name, amount))
+        })
+        .collect();
     let mut priced = Vec::with_capacity(sale.len());
     for n in &sale {
-        let entry = prices.get(n);
-        let field = entry.map_or_else(|| format!("sale_prices[{n}]"), |e| e.name.clone());
-        match entry.and_then(|e| e.value()) {
-            None | Some("") => form.error(&field, "can't be blank: the price it is sold at"),
-            Some(raw) => match Money::parse(raw) {
-                Ok(m) => priced.push((*n, m.minor())),
-                Err(p) => form.error(&field, p),
-            },
+        match prices.get(n) {
+            Some((_, Some(amount))) => priced.push((*n, *amount)),
+            Some((name, None)) if form.has_errors_for(name) => {}
+            Some((name, None)) => form.error(name, "can't be blank: the price it is sold at"),
+            None => form.error(
+                &format!("sale_prices[{n}]"),
+                "can't be blank: the price it is sold at",
+            ),
         }
     }
     let rent = form

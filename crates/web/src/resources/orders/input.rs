@@ -93,12 +93,13 @@ pub(super) struct ItemRefs;
 impl Format for ItemRefs {
     type Value = Named;
     const SHAPE: Shape = Shape::List;
+    const EMPTY_IS_UNSENT: bool = true;
 
     fn read(params: &Params, path: &str) -> Option<Result<Named, String>> {
         let parts = match params.list(path, MAX_LIST_ENTRIES) {
             Ok(parts) if parts.is_empty() => return None,
             Ok(parts) => parts,
-            Err(too_long) => return Some(Err(too_long.to_string())),
+            Err(bad) => return Some(Err(bad.to_string())),
         };
         let (mut numbers, mut bundles) = (Vec::new(), Vec::new());
         let mut seen = HashSet::with_capacity(parts.len());
@@ -126,7 +127,6 @@ impl Format for ItemRefs {
             "type": "array",
             // Written plainly, so items that differ are different records.
             "items": {"type": "string", "pattern": "^[1-9][0-9]{0,17}(-b)?$"},
-            "minItems": 1,
             "maxItems": MAX_LIST_ENTRIES,
             "uniqueItems": true,
         })
@@ -134,6 +134,29 @@ impl Format for ItemRefs {
 
     fn blank() -> String {
         "can't be blank: a comma list of item numbers".to_owned()
+    }
+}
+
+/// [`ItemRefs`] that must name one item or more (sent empty, they are not sent).
+pub(super) struct SomeItemRefs;
+
+impl Format for SomeItemRefs {
+    type Value = Named;
+    const SHAPE: Shape = Shape::List;
+    const EMPTY_IS_UNSENT: bool = true;
+
+    fn read(params: &Params, path: &str) -> Option<Result<Named, String>> {
+        ItemRefs::read(params, path)
+    }
+
+    fn schema() -> Value {
+        let mut schema = ItemRefs::schema();
+        schema["minItems"] = 1.into();
+        schema
+    }
+
+    fn blank() -> String {
+        ItemRefs::blank()
     }
 }
 

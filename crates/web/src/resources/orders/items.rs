@@ -7,41 +7,16 @@ use domain::stock::Quantity;
 use store::orders::{self, Addition, Additions};
 
 use super::answer;
-use super::input::{ItemRefs, Named};
+use super::input::{ItemRefs, Named, SomeItemRefs};
 use crate::api::{Api, Doc, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
-use crate::form::{Form, parse_id};
+use crate::form::Form;
 use crate::ids::{Number, kind};
-use crate::input::{Amount, Format, Input, SomeIds, Units};
+use crate::input::{Amount, Input, RecordId, Scalar, SomeIds, Units};
 use crate::params::Params;
 use crate::state::AppState;
 use crate::views;
-
-/// The map entries `update_basket_from_show` takes beside
-/// `asset_ids`.
-const ADDITION_MAPS: &[(&str, &str)] = &[
-    (
-        "stock_assets_values[<n>][quantity]",
-        "units of asset stock n, 1 to 1000000000, default 1",
-    ),
-    (
-        "stock_assets_values[<n>][location_id]",
-        "where its units come from; default the item's location",
-    ),
-    (
-        "volatile_assets_values[<n>][quantity]",
-        "units of inventory n, default 1",
-    ),
-    (
-        "volatile_assets_values[<n>][location_id]",
-        "where its units come from; default the item's location",
-    ),
-    (
-        "volatile_assets_values[<n>][price]",
-        "the price per unit inventory n is sold at with the order; default the item's price",
-    ),
-];
 
 pub(super) fn routes(api: Api) -> Api {
     api.route(
@@ -52,7 +27,26 @@ pub(super) fn routes(api: Api) -> Api {
             "Put items (or coupons) on a draft or web order (PATCH or PUT): one 422 names every item refused (unknown, retired, already on it, no rental rate, inventory without a price) and nothing is added",
         )
         .input::<AddQuery>()
-        .query(ADDITION_MAPS)
+        .map::<Units>(
+            "stock_assets_values[<n>][quantity]",
+            "units of asset stock n, 1 to 1000000000, default 1",
+        )
+        .map::<RecordId>(
+            "stock_assets_values[<n>][location_id]",
+            "where its units come from; default the item's location",
+        )
+        .map::<Units>(
+            "volatile_assets_values[<n>][quantity]",
+            "units of inventory n, 1 to 1000000000, default 1",
+        )
+        .map::<RecordId>(
+            "volatile_assets_values[<n>][location_id]",
+            "where its units come from; default the item's location",
+        )
+        .map::<Amount>(
+            "volatile_assets_values[<n>][price]",
+            "the price per unit inventory n is sold at with the order; default the item's price",
+        )
         .map::<Units>(
             "bundle_with_quantity[<bundle id>]",
             "sets of bundle <bundle id>-b to put on, 1 to 1000000000 (a bundle left out of this map: 1); a bundle already on the order takes more sets (one holding a fixed asset goes on once)",
@@ -91,7 +85,7 @@ struct AddQuery {
     /// inventory) and bundles (<bundle id>-b: its items with their quantities), a
     /// comma list or repeated; fixed assets and asset stock need a rental rate,
     /// inventory a price.
-    #[input(format = ItemRefs)]
+    #[input(format = ItemRefs, or = "coupon_ids")]
     #[expect(
         dead_code,
         reason = "checked here; read with their quantities by `read_additions`, whatever else failed"
@@ -107,7 +101,7 @@ struct AddQuery {
 #[derive(Input)]
 struct RemoveQuery {
     /// Item numbers, and bundles as <id>-b: a comma list or repeated.
-    #[input(format = ItemRefs)]
+    #[input(format = SomeItemRefs)]
     asset_ids: Named,
     /// true (the default): a bundle's items go with it; false: they stay on the
     /// order, each on its own.
@@ -157,20 +151,17 @@ pub(super) fn read_additions(form: &mut Form<'_>, named: Option<Named>) -> Addit
                     params.get(&key).map(|v| (key, v))
                 })
             };
-            let quantity = value("quantity")
-                .and_then(|(key, raw)| Quantity::parse(raw).map_err(|p| form.error(&key, p)).ok());
-            let location = value("location_id").and_then(|(key, raw)| {
-                parse_id(raw).or_else(|| {
-                    form.error(&key, "must be a location id (a positive whole number)");
-                    None
-                })
-            });
-            let price = value("price").and_then(|(key, raw)| {
-                domain::money::Money::parse(raw)
-                    .map(|m| m.minor())
-                    .map_err(|p| form.error(&key, p))
-                    .ok()
-            });
+            // Each as the document types it (`routes`).
+            fn read<S: Scalar>(
+                form: &mut Form<'_>,
+                sent: Option<(String, &str)>,
+            ) -> Option<S::Value> {
+                let (key, raw) = sent?;
+                S::parse(raw).map_err(|p| form.error(&key, p)).ok()
+            }
+            let quantity = read::<Units>(form, value("quantity"));
+            let location = read::<RecordId>(form, value("location_id"));
+            let price = read::<Amount>(form, value("price"));
             Addition {
                 number: n,
                 quantity,
@@ -206,13 +197,9 @@ async fn add(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
-    let query = AddQuery::read(&mut form);
     // Coupons alone, or with items (the spec does not keep them apart).
-    let with_coupons = params.contains("coupon_ids");
+    let query = AddQuery::read(&mut form);
     let named = form.peek::<ItemRefs>("asset_ids");
-    if !with_coupons && named.is_none() && !form.has_errors_for("asset_ids") {
-        form.error("asset_ids", ItemRefs::blank());
-    }
     let additions = read_additions(&mut form, named);
     let query = form.finish_with(query)?;
     let coupons = query.coupon_ids.unwrap_or_default();

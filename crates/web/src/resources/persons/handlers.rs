@@ -28,7 +28,7 @@ pub async fn create<K: PersonKind>(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let input = read_input::<K, K::New>(&state, company.id, &params, true).await?;
+    let input = read_input::<K, K::New>(&state, company.id, &params).await?;
     let view = persons::create(state.db(), company.id, K::KIND, input).await?;
     answer(&state, &company, K::SINGULAR, view, true).await
 }
@@ -52,7 +52,7 @@ pub async fn update<K: PersonKind>(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     persons::find(state.db(), company.id, K::KIND, id).await?;
-    let input = read_input::<K, K::Changes>(&state, company.id, &params, false).await?;
+    let input = read_input::<K, K::Changes>(&state, company.id, &params).await?;
     let view = persons::update(state.db(), company.id, K::KIND, id, input).await?;
     answer(&state, &company, K::SINGULAR, view, true).await
 }

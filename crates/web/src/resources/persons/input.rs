@@ -114,8 +114,8 @@ pub struct NewContact {
     #[input(format = ShortText)]
     last_name: String,
     /// The ids of the contact's businesses, as the top-level business_ids (which
-    /// wins when both are sent).
-    #[input(format = SomeIds)]
+    /// wins when both are sent); one of the two is required.
+    #[input(format = SomeIds, or = "/business_ids[]")]
     business_ids: Option<Vec<i64>>,
     #[input(flatten)]
     fields: PersonFields,
@@ -168,14 +168,11 @@ pub(super) async fn read_input<K: PersonKind, T: PersonWrite>(
     state: &AppState,
     company: CompanyId,
     params: &Params,
-    creating: bool,
 ) -> Result<PersonInput, ApiError> {
     let mut form = Form::new(params, K::SINGULAR);
     let input = T::read(&mut form);
     let business_ids = if K::KIND == Kind::Contact {
-        let top = read_top_level::<ContactQuery>(&mut form);
-        check_business_ids(&mut form, creating);
-        top.map(|q| q.business_ids)
+        read_top_level::<ContactQuery>(&mut form).map(|q| q.business_ids)
     } else {
         Some(None)
     };
@@ -186,19 +183,6 @@ pub(super) async fn read_input<K: PersonKind, T: PersonWrite>(
         custom_attributes: values,
         ..input.into_input(business_ids)
     })
-}
-
-/// A contact's businesses (`business_ids`, or `contact[business_ids]`): required on
-/// create (`SomeIds` refuses an empty list).
-fn check_business_ids(form: &mut Form<'_>, creating: bool) {
-    let params = form.params();
-    if creating && !params.contains("business_ids") && !params.contains(&form.path("business_ids"))
-    {
-        form.error(
-            "business_ids",
-            "can't be blank: give the ids of the contact's businesses",
-        );
-    }
 }
 
 /// The words of a person list's `filter`, as `PersonList::values` lists them.

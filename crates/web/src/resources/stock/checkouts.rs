@@ -35,10 +35,10 @@ pub(super) fn routes(api: Api) -> Api {
         )
         .params::<CheckinQuery>()
         .params::<OverrideFlag>()
-        .query(&[(
+        .clearing_map::<String>(
             "checkin_stock_values[c_attr_vals][<field name>]",
-            "custom field values of the check-in",
-        )])
+            "custom field values of the check-in; null clears, empty keeps",
+        )
         .input::<CheckinLine>()
         .returns("asset")
         .record::<AssetJson<'_>>(),

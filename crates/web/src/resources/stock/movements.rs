@@ -60,10 +60,14 @@ pub(super) fn routes(api: Api) -> Api {
         .params::<MemberParam>()
         .params::<OverrideFlag>()
         .input::<OrderLine>()
-        .query(&[
-            ("add_stock_values[c_attr_vals][<field name>]", "custom field values of the addition"),
-            ("remove_stock_values[c_attr_vals][<field name>]", "custom field values of the sale"),
-        ])
+        .clearing_map::<String>(
+            "add_stock_values[c_attr_vals][<field name>]",
+            "custom field values of the addition; null clears, empty keeps",
+        )
+        .clearing_map::<String>(
+            "remove_stock_values[c_attr_vals][<field name>]",
+            "custom field values of the sale; null clears, empty keeps",
+        )
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -78,10 +82,14 @@ pub(super) fn routes(api: Api) -> Api {
         .params::<MemberParam>()
         .params::<DueQuery>()
         .params::<OverrideFlag>()
-        .query(&[
-            ("add_stock_values[c_attr_vals][<field name>]", "custom field values of the addition"),
-            ("remove_stock_values[c_attr_vals][<field name>]", "custom field values of the check-out"),
-        ])
+        .clearing_map::<String>(
+            "add_stock_values[c_attr_vals][<field name>]",
+            "custom field values of the addition; null clears, empty keeps",
+        )
+        .clearing_map::<String>(
+            "remove_stock_values[c_attr_vals][<field name>]",
+            "custom field values of the check-out; null clears, empty keeps",
+        )
         .input::<OrderLine>()
         .input::<CheckoutLine>()
         .answers::<StockOrderJson<'_>>(),
