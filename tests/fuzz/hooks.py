@@ -103,6 +103,9 @@ WORLD_RULES = [
     r"^are only for dropdown and checkbox fields, not ",
     r"can't be blank unless login_enabled is false",
     r" is inactive; activate the member ",
+    r"has no items to rent out",
+    r"^are not valid on \d{4}-\d{2}-\d{2} ",
+    r"^are not on order #\d+: ",
     # A value whose range depends on another field, sent or stored (a group's rates
     # on its depreciation mode).
     r"^must be a whole number of months from 1 to 1200",
@@ -207,6 +210,13 @@ def documented_body(case):
     return validator.is_valid(body)
 
 
+def as_sent(body):
+    """A form's body as the server gets it: a form has no `null`, only its text."""
+    if not isinstance(body, dict):
+        return body
+    return {name: "null" if value is None else value for name, value in body.items()}
+
+
 def required_query_sent(case):
     """False when the case leaves out a query parameter the document requires (the
     stateful phase builds some requests from links alone)."""
@@ -227,6 +237,11 @@ def filter_failure(context, failure, case, response):
         and "fewer items than allowed by minItems" in str(getattr(failure, "message", ""))
     ):
         return False
+    # A form's invalid `null` arrives as the text "null", which may be valid.
+    if failure.code == "ST201" and case.media_type in FORMS:
+        validator = body_validator(case)
+        if validator is not None and validator.is_valid(as_sent(case.body)):
+            return False
     if failure.code != "ST202":
         return True
     if not documented_body(case) or not required_query_sent(case):

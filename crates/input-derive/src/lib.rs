@@ -158,12 +158,21 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
     });
     // Every reader records a problem whenever it answers `None`, so `None` here always
     // comes with the 422 that names it.
+    // The objects renamed fields sit in (`rental_price_attributes` of
+    // `rental_price_attributes][daily`) hold fields, not a value or a list.
+    let mut parents: Vec<String> = specs
+        .iter()
+        .filter_map(|s| s.wire.split_once("][").map(|(parent, _)| parent.to_owned()))
+        .collect();
+    parents.sort();
+    parents.dedup();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     Ok(quote! {
         impl #impl_generics crate::input::Input for #name #ty_generics #where_clause {
             const RESOURCE: &'static str = #resource;
 
             fn read(form: &mut crate::form::Form<'_>) -> ::core::option::Option<Self> {
+                #( form.check_fields_at(#parents); )*
                 #(#reads)*
                 #[allow(unused_mut)]
                 let mut needs_met = true;

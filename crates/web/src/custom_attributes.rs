@@ -59,6 +59,7 @@ pub fn read(
     fields: &FieldSet,
     target: Target,
 ) -> BTreeMap<i64, Change<String>> {
+    form.check_map(path, "custom_attributes");
     let mut changes = BTreeMap::new();
     for (raw_name, value) in form.params().map(path) {
         let key = format!("custom_attributes[{raw_name}]");
@@ -117,7 +118,6 @@ pub async fn read_values(
     form: &mut Form<'_>,
 ) -> Result<BTreeMap<i64, Change<String>>, ApiError> {
     let path = form.path("custom_attributes");
-    form.check_map(&path, "custom_attributes");
     let fields = fields_for_input(db, company, target, form, &path).await?;
     Ok(read(form, &path, &fields, target))
 }

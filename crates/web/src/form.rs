@@ -409,6 +409,19 @@ impl<'a> Form<'a> {
         }
     }
 
+    /// An object of the resource that holds some of its fields
+    /// (`fixed_asset[rental_price_attributes]`), sent as a value or a list, which would
+    /// leave them all unsent: a problem under `field`.
+    pub fn check_fields_at(&mut self, field: &str) {
+        if !self.params.holds_fields(&self.path(field)) {
+            let problem = format!(
+                "must hold fields ({0}[<field>]=... or {{\"{0}\": {{...}}}}), not a value or a list",
+                self.path(field)
+            );
+            self.error(field, problem);
+        }
+    }
+
     /// A map of the client's keys (`custom_attributes`, `depreciation_rates`) sent as a
     /// value or a list, which would leave every entry unsent: a problem under `field`.
     pub fn check_map(&mut self, path: &str, field: &str) {

@@ -22,8 +22,9 @@ use crate::views::{self, Moment, moment};
 const RATES: &str = "depreciation_rates[<method name>]";
 const RATE: &str = "The rate of a depreciation method: whole months (1 to 1200) under Useful Life, a percentage a year (above 0, at most 100) under Percentage; empty is none.";
 
-/// A depreciation rate as sent: a number above 0 and at most 1200, with at most two
-/// decimals; which of those the group's mode takes is `DepreciationMode::parse_rate`'s.
+/// A depreciation rate as sent: a number above 0 and at most 1200, written with digits
+/// and at most two decimals (no leading zero but a lone one); which of those the
+/// group's mode takes is `DepreciationMode::parse_rate`'s.
 struct Rate;
 
 impl Scalar for Rate {
@@ -36,6 +37,7 @@ impl Scalar for Rate {
         };
         Some(raw)
             .filter(|_| digits(whole, 4) && digits(fraction, 2))
+            .filter(|_| whole == "0" || !whole.starts_with('0'))
             .and_then(|raw| Decimal::from_str(raw).ok())
             .filter(|rate| *rate > Decimal::ZERO && *rate <= Decimal::from(1200))
             .ok_or_else(|| {
@@ -44,9 +46,11 @@ impl Scalar for Rate {
     }
 
     fn schema() -> serde_json::Value {
+        // The same numbers as `parse`: 1 to 1199 with decimals, 0.01 to 0.99, 1200.
+        let pattern = r"^(?:(?:[1-9][0-9]{0,2}|1[01][0-9]{2})(?:\.[0-9]{1,2})?|0\.(?:0[1-9]|[1-9][0-9]?)|1200(?:\.00?)?)$";
         serde_json::json!({"anyOf": [
             {"type": "number", "exclusiveMinimum": 0, "maximum": 1200, "multipleOf": 0.01},
-            {"type": "string", "pattern": "^[0-9]{1,4}(?:\\.[0-9]{1,2})?$"},
+            {"type": "string", "pattern": pattern},
         ]})
     }
 }

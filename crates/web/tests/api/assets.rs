@@ -2,9 +2,9 @@
 //! GPS and history.
 
 use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use futures_util::future::join_all;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 both!(
     create_with_every_field_and_read_back,
@@ -260,6 +260,36 @@ async fn create_names_every_problem_and_writes_nothing(kind: Kind) {
         )
         .await
         .expect_invalid("custom_tax_ids_to_add");
+    }
+    // An object of fields, or a map, sent as a list (of `null`s, which JSON drops) or a
+    // value would leave its entries unsent: refused.
+    let fields = json!({"name": "Camera", "group_id": group, "purchased_on": "2026-01-01"});
+    for (body, field) in [
+        (
+            json!({"fixed_asset": {"rental_price_attributes": [null, null]}}),
+            "rental_price_attributes",
+        ),
+        (
+            json!({"fixed_asset": {"rental_price_attributes": "45"}}),
+            "rental_price_attributes",
+        ),
+        (json!({"cust_attr": [null, null]}), "custom_attributes"),
+        (json!({"cust_attr": "X-77"}), "custom_attributes"),
+    ] {
+        let mut body = body;
+        let asset = body
+            .as_object_mut()
+            .unwrap()
+            .entry("fixed_asset")
+            .or_insert_with(|| json!({}));
+        for (k, v) in fields.as_object().unwrap() {
+            asset[k] = v.clone();
+        }
+        app.req(Method::POST, "/assets.api")
+            .json(body)
+            .send()
+            .await
+            .expect_invalid(field);
     }
     let list = app.get("/assets.api").await.into_body(StatusCode::OK);
     assert_eq!(list["assets"].as_array().unwrap().len(), 0);

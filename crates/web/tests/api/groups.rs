@@ -176,9 +176,11 @@ async fn create_validates_mode_rates_and_name(kind: Kind) {
     )
     .await
     .expect_invalid("depreciation_rates[Straight Line]");
-    // The document's shape (at most two decimals, digits only) before the mode's range:
-    // each of the last five is a percentage `Decimal` reads.
-    for bad in ["150", "0", "-5", "lots", "12.345", "+5", "1_0", "12.", ".5"] {
+    // The document's shape (digits, at most two decimals, no leading zero) before the
+    // mode's range: from `12.345` on, texts that `Decimal` reads.
+    for bad in [
+        "150", "0", "-5", "lots", "12.345", "+5", "1_0", "12.", ".5", "0012", "0.00",
+    ] {
         app.post(
             "/groups.api",
             &[
