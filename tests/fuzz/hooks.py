@@ -106,6 +106,7 @@ WORLD_RULES = [
     r"has no items to rent out",
     r"^are not valid on \d{4}-\d{2}-\d{2} ",
     r"^are not on order #\d+: ",
+    r"^are on order #\d+ already: ",
     # A value whose range depends on another field, sent or stored (a group's rates
     # on its depreciation mode).
     r"^must be a whole number of months from 1 to 1200",
@@ -120,6 +121,7 @@ WORLD_RULES = [
     r"^is in the past: ",
     # Two values compared.
     r"^must differ from ",
+    r"can't be marked for sale and for rent at once",
     r"^is too (narrow|short): the ",
     # A map's keys against a list's values: a sale price for each item marked for sale.
     r"^can't be blank: the price it is sold at",

@@ -241,6 +241,20 @@ pub fn with_blank_entries(mut schema: Value) -> Value {
     schema
 }
 
+/// A decimal's schema: its text (`text`, whose description it takes), or a JSON number
+/// from `minimum` to `maximum` in steps of `step`, which `Params` reads as its text
+/// (`12.5` as "12.5"). `above_minimum`: the minimum itself is refused.
+pub fn decimal(mut text: Value, minimum: f64, maximum: f64, step: f64, above_minimum: bool) -> Value {
+    let description = text.as_object_mut().and_then(|t| t.remove("description"));
+    let bound = if above_minimum { "exclusiveMinimum" } else { "minimum" };
+    let number = json!({"type": "number", bound: minimum, "maximum": maximum, "multipleOf": step});
+    let mut schema = json!({"anyOf": [text, number]});
+    if let Some(description) = description {
+        schema["description"] = description;
+    }
+    schema
+}
+
 /// A text of spaces only, or empty: a value not given once trimmed (`Params`).
 pub fn blank() -> Value {
     json!({"type": "string", "pattern": format!("^[{SPACES}]*$")})
@@ -812,11 +826,12 @@ impl Scalar for Percent {
     }
 
     fn schema() -> Value {
-        json!({
+        let text = json!({
             "type": "string",
             "pattern": r"^0*(?:100(?:\.0*)?|\d{1,2}(?:\.\d{0,4}0*)?)$",
             "description": "A percent from 0 to 100, at most 4 decimal places (8.875)",
-        })
+        });
+        decimal(text, 0.0, 100.0, 0.0001, false)
     }
 }
 
@@ -930,6 +945,9 @@ impl Scalar for chrono::NaiveDate {
     }
 }
 
+/// The largest amount a JSON number may give: twelve digits and two decimals.
+pub const MOST_MONEY: f64 = 999_999_999_999.99;
+
 /// An amount of money, not negative, with at most two decimal places (`12.50`), in
 /// minor units (1250).
 pub struct Amount;
@@ -942,11 +960,12 @@ impl Scalar for Amount {
     }
 
     fn schema() -> Value {
-        json!({
+        let text = json!({
             "type": "string",
             "pattern": r"^\s*\+?\d{1,12}(?:\.\d{0,2}0*)?\s*$",
             "description": "An amount such as 12.50: not negative, at most two decimal places",
-        })
+        });
+        decimal(text, 0.0, MOST_MONEY, 0.01, false)
     }
 }
 

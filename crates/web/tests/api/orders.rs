@@ -1770,6 +1770,19 @@ async fn json_takes_what_the_document_says(kind: Kind) {
         .into_body(StatusCode::OK);
     assert_eq!(res["basket"]["customer_id"], ann, "{res}");
     assert_eq!(res["basket"]["description"], "2026", "{res}");
+    // Decimals as JSON numbers, read as their text: at most two places.
+    let res = app
+        .req(Method::PUT, &path)
+        .json(json!({"basket": {"order_discount": 12.5}}))
+        .send()
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(res["basket"]["order_discount"], "12.50", "{res}");
+    app.req(Method::PUT, &path)
+        .json(json!({"basket": {"order_discount": 12.345}}))
+        .send()
+        .await
+        .expect_invalid("order_discount");
     // Coordinates as JSON numbers, small ones written with an exponent, rounded to ten
     // places.
     let address = app

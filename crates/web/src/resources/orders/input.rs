@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use crate::error::ApiError;
 use crate::form::{MAX_LIST_ENTRIES, parse_id};
-use crate::input::{Format, Scalar, Shape};
+use crate::input::{Format, MOST_MONEY, Scalar, Shape, decimal};
 use crate::params::Params;
 
 /// An order discount: a percentage from 0 to 100 with at most two decimal places.
@@ -23,11 +23,12 @@ impl Scalar for Discount {
     }
 
     fn schema() -> Value {
-        json!({
+        let text = json!({
             "type": "string",
             "pattern": r"^\s*0*(?:100(?:\.0+)?|\d{1,2}(?:\.\d{1,2}0*)?)\s*$",
             "description": "A percentage from 0 to 100, at most two decimal places (12.5)",
-        })
+        });
+        decimal(text, 0.0, 100.0, 0.01, false)
     }
 }
 
@@ -48,11 +49,12 @@ impl Scalar for SignedAmount {
     }
 
     fn schema() -> Value {
-        json!({
+        let text = json!({
             "type": "string",
             "pattern": r"^\s*-?\d{1,12}(?:\.\d{1,2}0*)?\s*$",
             "description": "An amount such as 12.50, negative to take off (-15.00): at most two decimal places",
-        })
+        });
+        decimal(text, -MOST_MONEY, MOST_MONEY, 0.01, false)
     }
 }
 
@@ -70,11 +72,12 @@ impl Scalar for PaidAmount {
     }
 
     fn schema() -> Value {
-        json!({
+        let text = json!({
             "type": "string",
             "pattern": r"^\s*0*(?:[1-9]\d{0,11}(?:\.\d{1,2}0*)?|0\.(?:[1-9]\d?|0[1-9])0*)\s*$",
             "description": "An amount above 0 such as 25.00: at most two decimal places",
-        })
+        });
+        decimal(text, 0.0, MOST_MONEY, 0.01, true)
     }
 
     fn blank() -> String {
