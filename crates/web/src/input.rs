@@ -331,7 +331,13 @@ fn spelled_out(own: &str) -> String {
     out
 }
 
-fn without_controls(schema: Value) -> Value {
+fn without_controls(mut schema: Value) -> Value {
+    if let Some(alternatives) = schema.get_mut("anyOf").and_then(Value::as_array_mut) {
+        for alternative in alternatives.iter_mut() {
+            *alternative = without_controls(alternative.take());
+        }
+        return schema;
+    }
     if schema["type"] == "array" && schema["items"]["type"] == "string" {
         let mut schema = schema;
         schema["items"] = without_controls(schema["items"].take());
