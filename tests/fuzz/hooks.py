@@ -107,6 +107,8 @@ WORLD_RULES = [
     r"^are not valid on \d{4}-\d{2}-\d{2} ",
     r"^are not on order #\d+: ",
     r"^are on order #\d+ already: ",
+    r" is not a payment option of this company",
+    r" is not a custom filter of [a-z_]+ in this company",
     # A value whose range depends on another field, sent or stored (a group's rates
     # on its depreciation mode).
     r"^must be a whole number of months from 1 to 1200",

@@ -244,9 +244,19 @@ pub fn with_blank_entries(mut schema: Value) -> Value {
 /// A decimal's schema: its text (`text`, whose description it takes), or a JSON number
 /// from `minimum` to `maximum` in steps of `step`, which `Params` reads as its text
 /// (`12.5` as "12.5"). `above_minimum`: the minimum itself is refused.
-pub fn decimal(mut text: Value, minimum: f64, maximum: f64, step: f64, above_minimum: bool) -> Value {
+pub fn decimal(
+    mut text: Value,
+    minimum: f64,
+    maximum: f64,
+    step: f64,
+    above_minimum: bool,
+) -> Value {
     let description = text.as_object_mut().and_then(|t| t.remove("description"));
-    let bound = if above_minimum { "exclusiveMinimum" } else { "minimum" };
+    let bound = if above_minimum {
+        "exclusiveMinimum"
+    } else {
+        "minimum"
+    };
     let number = json!({"type": "number", bound: minimum, "maximum": maximum, "multipleOf": step});
     let mut schema = json!({"anyOf": [text, number]});
     if let Some(description) = description {

@@ -97,11 +97,13 @@ impl Scalar for CouponValue {
     }
 
     fn schema() -> serde_json::Value {
-        let mut schema = Amount::schema();
-        // Some digit other than 0.
-        schema["pattern"] = r"^\s*\+?(?=[0.]*[1-9])\d{1,12}(?:\.\d{0,2}0*)?\s*$".into();
-        schema["description"] = "Above 0, at most two decimal places".into();
-        schema
+        let text = serde_json::json!({
+            "type": "string",
+            // Some digit other than 0.
+            "pattern": r"^\s*\+?(?=[0.]*[1-9])\d{1,12}(?:\.\d{0,2}0*)?\s*$",
+            "description": "Above 0, at most two decimal places",
+        });
+        crate::input::decimal(text, 0.0, crate::input::MOST_MONEY, 0.01, true)
     }
 }
 
