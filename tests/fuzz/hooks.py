@@ -109,6 +109,7 @@ WORLD_RULES = [
     r"^are on order #\d+ already: ",
     r" is not a payment option of this company",
     r" is not a custom filter of [a-z_]+ in this company",
+    r" is on this order already",
     # A value whose range depends on another field, sent or stored (a group's rates
     # on its depreciation mode).
     r"^must be a whole number of months from 1 to 1200",
@@ -241,6 +242,11 @@ def filter_failure(context, failure, case, response):
         and "fewer items than allowed by minItems" in str(getattr(failure, "message", ""))
     ):
         return False
+    # A list's field named bare beside its `x[]` (a stateful link's name): the server
+    # reads the bare name as a comma list, which the document has no name for in a form.
+    if failure.code == "ST201" and case.media_type in FORMS and isinstance(case.body, dict):
+        if any(f"{name}[]" in case.body for name in case.body):
+            return False
     # A form's invalid `null` arrives as the text "null", which may be valid.
     if failure.code == "ST201" and case.media_type in FORMS:
         validator = body_validator(case)

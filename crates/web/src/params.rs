@@ -161,43 +161,30 @@ fn segments(key: &str) -> Result<Vec<&str>, ApiError> {
 }
 
 /// Puts `value` at `path` (from [`segments`]), walking down one level at a time.
-/// Puts `value` at `path`. A name sent both as one value and as a list or nested names
-/// (`x=1&x[]=2`, `user=1&user[name]=2`) is refused, whichever came first: which one
-/// was meant cannot be told. The same name sent twice keeps the later value.
-fn insert(root: &mut BTreeMap<String, Node>, path: &[&str], value: String) -> Result<(), ApiError> {
-    let clash = |at: usize| {
-        let mut name = path[0].to_owned();
-        for segment in &path[1..=at] {
-            name.push_str(&format!("[{segment}]"));
-        }
-        ApiError::BadRequest(format!(
-            "The parameter {} is sent both as one value and as a list or nested names.",
-            shown(&name)
-        ))
-    };
+fn insert(root: &mut BTreeMap<String, Node>, path: &[&str], value: String) {
     let mut map = root;
     let mut at = 0;
     loop {
         let (first, rest) = (path[at], &path[at + 1..]);
         if rest.is_empty() {
-            if map.get(first).is_some_and(|n| !matches!(n, Node::Value(_))) {
-                return Err(clash(at));
-            }
             map.insert(first.to_owned(), Node::Value(value));
-            return Ok(());
+            return;
         }
         if rest[0].is_empty() {
             // `first[]...`: a list element.
             let entry = map
                 .entry(first.to_owned())
                 .or_insert_with(|| Node::List(Vec::new()));
+            if !matches!(entry, Node::List(_)) {
+                *entry = Node::List(Vec::new());
+            }
             let Node::List(items) = entry else {
-                return Err(clash(at));
+                unreachable!("made a list above")
             };
             let tail = &rest[1..];
             if tail.is_empty() {
                 items.push(Node::Value(value));
-                return Ok(());
+                return;
             }
             // `a[][name]=x&a[][qty]=1`: start a new element when the key repeats.
             let start_new = match items.last() {
@@ -208,7 +195,7 @@ fn insert(root: &mut BTreeMap<String, Node>, path: &[&str], value: String) -> Re
                 items.push(Node::Map(BTreeMap::new()));
             }
             let Some(Node::Map(element)) = items.last_mut() else {
-                return Err(clash(at + 1));
+                unreachable!("the last element is a map")
             };
             map = element;
             at += 2;
@@ -217,8 +204,11 @@ fn insert(root: &mut BTreeMap<String, Node>, path: &[&str], value: String) -> Re
         let entry = map
             .entry(first.to_owned())
             .or_insert_with(|| Node::Map(BTreeMap::new()));
+        if !matches!(entry, Node::Map(_)) {
+            *entry = Node::Map(BTreeMap::new());
+        }
         let Node::Map(inner) = entry else {
-            return Err(clash(at));
+            unreachable!("made a map above")
         };
         map = inner;
         at += 1;
@@ -396,7 +386,7 @@ impl Params {
         for (key, value) in pairs {
             self.count_one()?;
             let path = segments(&key)?;
-            insert(&mut self.root, &path, value)?;
+            insert(&mut self.root, &path, value);
         }
         Ok(())
     }
@@ -608,7 +598,7 @@ impl<S: Send + Sync> FromRequest<S> for Params {
                     ))
                 })?;
                 let path = segments(&name)?;
-                insert(&mut params.root, &path, text)?;
+                insert(&mut params.root, &path, text);
             }
         } else {
             let body = axum::body::to_bytes(req.into_body(), MAX_BODY_BYTES)
@@ -807,22 +797,6 @@ mod tests {
         assert_eq!(p.list("a", 2), too_long);
         assert_eq!(p.list("c", 2), too_long);
         assert_eq!(p.list("missing", 0), Ok(vec![]));
-    }
-
-    #[test]
-    fn a_name_sent_as_a_value_and_as_a_list_is_refused() {
-        for clash in [
-            "x=1&x[]=2",
-            "x[]=1&x=2",
-            "u=1&u[a]=2",
-            "u[a]=1&u=2",
-            "x[]=1&x[a]=2",
-        ] {
-            assert!(Params::from_query(clash).is_err(), "{clash}");
-        }
-        let p = Params::from_query("x=1&x=2&l[]=1&l[]=2").unwrap();
-        assert_eq!(p.get("x"), Some("2"), "the later value wins");
-        assert_eq!(p.list("l", 10), Ok(vec!["1".to_owned(), "2".to_owned()]));
     }
 
     #[test]
