@@ -79,9 +79,8 @@ struct Param {
     write_only: bool,
     /// Read by GET alone where the route has a GET (`Doc::params`).
     get_only: bool,
-    /// The schema and rule of a typed input's field; `None` where the description is
-    /// all there is (read by `value_schema`).
-    typed: Option<Typed>,
+    /// The schema and rules of the typed field or map entry.
+    typed: Typed,
 }
 
 struct Typed {
@@ -121,31 +120,20 @@ impl Param {
                 description: f.description.to_owned(),
                 write_only,
                 get_only: false,
-                typed: Some(Typed {
+                typed: Typed {
                     required: f.required,
                     schema: f.schema.clone(),
                     needs: f.needs.map(sent),
                     or: f.or.map(sent),
                     empty_is_unsent: f.empty_is_unsent,
-                }),
+                },
             })
             .collect()
     }
 
-    /// A typed field is required as its type says (on the methods that read it). Of
-    /// the others, one described as "required" is required on create (POST), and on
-    /// updates too when described as "required on create and update". "required
-    /// unless ..." depends on other fields, so it is left optional (the 422 names it).
-    fn required_by(&self, method: &HttpMethod) -> bool {
-        if let Some(typed) = &self.typed {
-            return typed.required;
-        }
-        let d = &self.description;
-        match method {
-            HttpMethod::Post => d.starts_with("required") && !d.starts_with("required unless"),
-            HttpMethod::Put | HttpMethod::Patch => d.starts_with("required on create and update"),
-            _ => false,
-        }
+    /// Required as its type says (on the methods that read it).
+    fn required_by(&self, _method: &HttpMethod) -> bool {
+        self.typed.required
     }
 }
 
@@ -187,17 +175,13 @@ impl Doc {
         self
     }
 
-    /// Fields nested under the resource name, e.g. `location[name]`, read by the
-    /// route's writes (POST, PUT, PATCH).
-    pub fn form(mut self, resource: &str, fields: &[(&str, &str)]) -> Self {
-        self.params.extend(fields.iter().map(|(f, d)| Param {
-            name: format!("{resource}[{f}]"),
-            description: (*d).to_owned(),
-            write_only: true,
-            get_only: false,
-            typed: None,
-        }));
-        self
+    /// Maps of custom field values under the resource name
+    /// (`user[custom_attributes][<field name>]`), read by the route's writes: texts,
+    /// since each field's kind is the company's; `null` clears one.
+    pub fn custom_values(self, resource: &str, maps: &[(&str, &'static str)]) -> Self {
+        maps.iter().fold(self, |doc, (map, description)| {
+            doc.clearing_map::<String>(&format!("{resource}[{map}]"), description)
+        })
     }
 
     /// The fields of `I`, read by the route's writes (POST, PUT, PATCH): their names,
@@ -274,13 +258,13 @@ impl Doc {
             description: description.to_owned(),
             write_only: true,
             get_only: false,
-            typed: Some(Typed {
+            typed: Typed {
                 required,
                 schema: value.schema,
                 needs: None,
                 or: None,
                 empty_is_unsent: false,
-            }),
+            },
         });
         self
     }
@@ -570,35 +554,12 @@ enum Shape {
     Scalar,
 }
 
-/// The schema of a parameter's value: `x[]` is a list (of ids when `x` ends in `_ids`),
-/// `x[<key>]` a map of texts, a description starting with "text" a text, `page` a whole
-/// number from 1, `x_id` an id (or `null` when the description says it clears), a
-/// description starting with "boolean" a boolean (every spelling docs/api.md lists is
-/// accepted), `lati` and `longi` decimals in their ranges. Everything else is text.
+/// A parameter's schema as sent: a list's (`x[]`, blank entries skipped), a map's
+/// (`x[<key>]...`: an object of its keys, each holding the typed value), or the value's.
 fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
-    if let Some(typed) = p.typed.as_ref().filter(|_| MapName::of(&p.name).is_none()) {
-        return if p.name.ends_with("[]") {
-            (
-                Shape::List,
-                crate::input::with_blank_entries(typed.schema.clone()),
-            )
-        } else {
-            (Shape::Scalar, typed.schema.clone())
-        };
-    }
-    if let Some(list) = p.name.strip_suffix("[]") {
-        let item = if list.trim_end_matches(']').ends_with("_ids") {
-            crate::input::id_schema()
-        } else {
-            json!({"type": "string"})
-        };
-        return (Shape::List, json!({"type": "array", "items": item}));
-    }
+    let typed = &p.typed;
     if let Some(map) = MapName::of(&p.name) {
-        let mut value = match &p.typed {
-            Some(typed) => typed.schema.clone(),
-            None => crate::input::any_text(),
-        };
+        let mut value = typed.schema.clone();
         for field in map.fields.iter().rev() {
             value = json!({"type": "object", "properties": {*field: value}, "additionalProperties": false});
         }
@@ -608,25 +569,14 @@ fn value_schema(p: &Param) -> (Shape, serde_json::Value) {
             json!({"type": "object", "propertyNames": key, "additionalProperties": value}),
         );
     }
-    let last = p
-        .name
-        .rsplit('[')
-        .next()
-        .unwrap_or(&p.name)
-        .trim_end_matches(']');
-    let schema = match last {
-        "page" => json!({"type": "integer", "minimum": 1}),
-        "lati" => json!({"type": "number", "minimum": -90, "maximum": 90}),
-        "longi" => json!({"type": "number", "minimum": -180, "maximum": 180}),
-        _ if p.description.starts_with("text") => json!({"type": "string"}),
-        id if id.ends_with("_id") && p.description.contains("null clears") => {
-            json!({"oneOf": [crate::input::id_schema(), {"type": "string", "enum": ["null"]}]})
-        }
-        id if id.ends_with("_id") => crate::input::id_schema(),
-        _ if p.description.starts_with("boolean") => <bool as crate::input::Scalar>::schema(),
-        _ => json!({"type": "string"}),
-    };
-    (Shape::Scalar, schema)
+    if p.name.ends_with("[]") {
+        (
+            Shape::List,
+            crate::input::with_blank_entries(typed.schema.clone()),
+        )
+    } else {
+        (Shape::Scalar, typed.schema.clone())
+    }
 }
 
 /// A map's parameter as documented: `stock_assets_values[<n>][quantity]` is the map
@@ -859,10 +809,7 @@ fn request_body(
                 // Its keys (`vendor[custom_attributes][Serial]`) cannot be listed: a
                 // pattern names them, and types each entry's value.
                 if let Some(m) = MapName::of(&p.name) {
-                    let entry = p
-                        .typed
-                        .as_ref()
-                        .map_or_else(crate::input::any_text, |t| t.schema.clone());
+                    let entry = p.typed.schema.clone();
                     let names = format!("^{}$", m.form_pattern());
                     if required {
                         // One entry or more: not every name misses the pattern.
@@ -923,7 +870,7 @@ fn request_body(
     // Rules between two fields, in the form (flat names) and at the JSON object that
     // holds both.
     for p in fields {
-        let Some(typed) = &p.typed else { continue };
+        let typed = &p.typed;
         // A list sent empty is sent, unless its format says not; a value sent blank is
         // not (`input::either`).
         let or = Rule::Or {
@@ -973,7 +920,7 @@ fn request_body(
     // no valid request.
     let required = fields
         .iter()
-        .any(|p| p.required_by(method) || p.typed.as_ref().is_some_and(|typed| typed.or.is_some()));
+        .any(|p| p.required_by(method) || p.typed.or.is_some());
     let body = RequestBodyBuilder::new()
         .required(Some(if required {
             Required::True

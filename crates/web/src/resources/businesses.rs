@@ -32,7 +32,7 @@ pub fn routes(api: Api) -> Api {
             "List businesses, 20 a page (GET), or create one (POST)",
         )
         .input::<NewBusiness>()
-        .form("business", custom_attributes::FIELDS)
+        .custom_values("business", custom_attributes::FIELDS)
         .params::<ListQuery>()
         .returns_page("businesses")
         .returns("business")
@@ -46,7 +46,7 @@ pub fn routes(api: Api) -> Api {
             "Business details (GET) or update (PUT or PATCH; fields left out are kept)",
         )
         .input::<BusinessChanges>()
-        .form("business", custom_attributes::FIELDS)
+        .custom_values("business", custom_attributes::FIELDS)
         .params::<IncludeQuery>()
         .returns("business")
         .record::<Keyed<BusinessShape>>(),

@@ -29,7 +29,7 @@ pub fn routes(api: Api) -> Api {
         get(list::<Contact>).post(create::<Contact>),
         Doc::new("Business contacts", "List contacts, 25 a page, active ones unless filtered otherwise (GET), or create one (POST)")
             .input::<NewContact>()
-            .form("contact", custom_attributes::FIELDS)
+            .custom_values("contact", custom_attributes::FIELDS)
             .input::<ContactQuery>()
             .params::<ContactListQuery>()
             .returns_page("contacts")
@@ -43,7 +43,7 @@ pub fn routes(api: Api) -> Api {
             .delete(delete::<Contact>),
         Doc::new("Business contacts", "Contact details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has open orders)")
             .input::<ContactChanges>()
-            .form("contact", custom_attributes::FIELDS)
+            .custom_values("contact", custom_attributes::FIELDS)
             .input::<ContactQuery>()
             .params::<IncludeQuery>()
             .returns("contact")

@@ -22,7 +22,7 @@ pub fn routes(api: Api) -> Api {
         get(list::<Customer>).post(create::<Customer>),
         Doc::new("Customers", "List customers, 25 a page, active ones unless filter=inactive_customers (GET), or create one (POST)")
             .input::<NewCustomer>()
-            .form("customer", custom_attributes::FIELDS)
+            .custom_values("customer", custom_attributes::FIELDS)
             .params::<CustomerListQuery>()
             .returns_page("customers")
             .returns("customer")
@@ -35,7 +35,7 @@ pub fn routes(api: Api) -> Api {
             .delete(delete::<Customer>),
         Doc::new("Customers", "Customer details (GET), update (PUT or PATCH) or delete (DELETE; 409 while it has open orders)")
             .input::<CustomerChanges>()
-            .form("customer", custom_attributes::FIELDS)
+            .custom_values("customer", custom_attributes::FIELDS)
             .params::<IncludeQuery>()
             .returns("customer")
             .record::<CustomerJson>(),

@@ -31,7 +31,7 @@ pub fn routes(api: Api) -> Api {
         get(list).post(create),
         Doc::new("Members", "List members, 25 a page (GET), or create one (POST)")
             .input::<NewMember>()
-            .form("user", custom_attributes::FIELDS)
+            .custom_values("user", custom_attributes::FIELDS)
             .input::<WriteQuery>()
             .params::<ListQuery>()
             .returns_page("members")
@@ -43,7 +43,7 @@ pub fn routes(api: Api) -> Api {
         get(details).put_or_patch(update),
         Doc::new("Members", "Member details (GET) or update (PUT or PATCH: fields left out are kept; 403 for the company owner)")
             .input::<MemberChanges>()
-            .form("user", custom_attributes::FIELDS)
+            .custom_values("user", custom_attributes::FIELDS)
             .params::<IncludeQuery>()
             .input::<WriteQuery>()
             .returns("member")

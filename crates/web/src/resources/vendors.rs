@@ -26,7 +26,7 @@ pub fn routes(api: Api) -> Api {
         post(create),
         Doc::new("Vendors", "Create a vendor")
             .input::<NewVendor>()
-            .form("vendor", custom_attributes::FIELDS)
+            .custom_values("vendor", custom_attributes::FIELDS)
             .returns("vendor")
             .record::<Keyed<VendorShape>>(),
     )
@@ -49,7 +49,7 @@ pub fn routes(api: Api) -> Api {
             "Vendor details (GET) or update (PUT or PATCH; fields left out are kept)",
         )
         .input::<VendorChanges>()
-        .form("vendor", custom_attributes::FIELDS)
+        .custom_values("vendor", custom_attributes::FIELDS)
         .params::<IncludeQuery>()
         .returns("vendor")
         .record::<Keyed<VendorShape>>(),

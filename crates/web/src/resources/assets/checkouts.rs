@@ -29,7 +29,7 @@ pub(super) fn routes(api: Api) -> Api {
             .params::<MemberQuery>()
             .params::<DueQuery>()
             .input::<CheckoutValues>()
-            .form(
+            .custom_values(
                 "checkout_values",
                 &[("c_attr_vals][<field name>", "custom field values of the check-out")],
             )
@@ -41,7 +41,7 @@ pub(super) fn routes(api: Api) -> Api {
         put_or_patch(check_in),
         Doc::new("Check-out and check-in", "Check a checked-out asset in (PUT or PATCH)")
             .input::<CheckinValues>()
-            .form(
+            .custom_values(
                 "checkin_values",
                 &[("c_attr_vals][<field name>", "custom field values of the check-in")],
             )

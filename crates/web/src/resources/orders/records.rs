@@ -185,7 +185,7 @@ pub(super) fn routes(api: Api) -> Api {
             "List orders, 25 a page, oldest number first (GET), or create a draft order (POST)",
         )
         .input::<NewOrderFields>()
-        .form("basket", ATTRIBUTE_FIELDS)
+        .custom_values("basket", ATTRIBUTE_FIELDS)
         .input::<NewOrderQuery>()
         .params::<ListQuery>()
         .returns("basket")
@@ -201,7 +201,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Order details with its line items and every figure of its price (GET), or an update (PUT or PATCH) of the attributes its state allows: any other one is a 409 and nothing changes",
         )
         .input::<OrderChanges>()
-        .form("basket", ATTRIBUTE_FIELDS)
+        .custom_values("basket", ATTRIBUTE_FIELDS)
         .input::<OrderQuery>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
