@@ -33,8 +33,10 @@ curl -fsS "$base_url/openapi.json" -o "$work/served.json"
 # `... | Unset = UNSET` without importing `Unset`, and the module does not load, and it
 # cannot follow a schema that refers to itself: the generator is given the document
 # with its bodies' `required` left out (the fields inside keep theirs), the keys a
-# JSON body may hold unread (`Ignored`) as any value, and a body's objects that may be
-# `null` as objects only (it would name their models `...Type0`).
+# JSON body may hold unread (`Ignored`) as any value, a body's objects that may be
+# `null` as objects only (it would name their models `...Type0`), and without the rules
+# between an object's fields (an `anyOf` of `required` beside its `properties`: items or
+# coupons on an order), which it would turn into a union of models.
 "$venv/bin/python" - "$work/served.json" "$work/openapi.json" <<'PY'
 import json, sys
 document = json.load(open(sys.argv[1]))
@@ -46,6 +48,8 @@ def objects_only(schema):
     if isinstance(schema, dict):
         if schema.get("type") == ["object", "null"]:
             schema["type"] = "object"
+        if "properties" in schema:
+            schema.pop("anyOf", None)
         for value in schema.values():
             objects_only(value)
     elif isinstance(schema, list):
