@@ -132,7 +132,7 @@ impl Param {
     }
 
     /// Required as its type says (on the methods that read it).
-    fn required_by(&self, _method: &HttpMethod) -> bool {
+    fn required(&self) -> bool {
         self.typed.required
     }
 }
@@ -176,11 +176,16 @@ impl Doc {
     }
 
     /// Maps of custom field values under the resource name
-    /// (`user[custom_attributes][<field name>]`), read by the route's writes: texts,
-    /// since each field's kind is the company's; `null` clears one.
+    /// (`user[custom_attributes][<field name>]`; `""`: at the top, `cust_attr[<name>]`),
+    /// read by the route's writes: texts, since each field's kind is the company's;
+    /// `null` clears one.
     pub fn custom_values(self, resource: &str, maps: &[(&str, &'static str)]) -> Self {
         maps.iter().fold(self, |doc, (map, description)| {
-            doc.clearing_map::<String>(&format!("{resource}[{map}]"), description)
+            let name = match resource {
+                "" => (*map).to_owned(),
+                resource => format!("{resource}[{map}]"),
+            };
+            doc.clearing_map::<String>(&name, description)
         })
     }
 
@@ -729,10 +734,10 @@ fn drop_empty_required(schema: &mut serde_json::Value) {
 
 /// `p` as a query parameter; a map's schema is `map`, which holds the fields of every
 /// parameter of the map (`merge_maps`).
-fn parameter(p: &Param, method: &HttpMethod, map: Option<&serde_json::Value>) -> Parameter {
+fn parameter(p: &Param, map: Option<&serde_json::Value>) -> Parameter {
     let (shape, value) = value_schema(p);
     let value = map.cloned().unwrap_or(value);
-    let value = if p.required_by(method) {
+    let value = if p.required() {
         non_blank(value)
     } else {
         value
@@ -745,7 +750,7 @@ fn parameter(p: &Param, method: &HttpMethod, map: Option<&serde_json::Value>) ->
     let mut parameter = ParameterBuilder::new()
         .name(name)
         .parameter_in(ParameterIn::Query)
-        .required(if p.required_by(method) {
+        .required(if p.required() {
             Required::True
         } else {
             Required::False
@@ -769,7 +774,6 @@ fn parameter(p: &Param, method: &HttpMethod, map: Option<&serde_json::Value>) ->
 fn request_body(
     fields: &[&Param],
     beside: &[(String, serde_json::Value)],
-    method: &HttpMethod,
 ) -> (RequestBody, Bodies) {
     // JSON's other keys are ignored whatever they hold (a form's other names:
     // `form_names`). The operation's query parameters may come in the body too, as
@@ -795,7 +799,7 @@ fn request_body(
     let mut map_descriptions: Vec<String> = Vec::new();
     for p in fields {
         let (shape, value) = value_schema(p);
-        let required = p.required_by(method);
+        let required = p.required();
         let value = with_description(
             if required { non_blank(value) } else { value },
             &p.description,
@@ -918,9 +922,7 @@ fn request_body(
     multipart_form["propertyNames"] = multipart;
     // Required when a field is, or one of two (`Rule::Or`), so a request without one is
     // no valid request.
-    let required = fields
-        .iter()
-        .any(|p| p.required_by(method) || p.typed.or.is_some());
+    let required = fields.iter().any(|p| p.required() || p.typed.or.is_some());
     let body = RequestBodyBuilder::new()
         .required(Some(if required {
             Required::True
@@ -1104,7 +1106,7 @@ fn operation(route: &Documented, method: &HttpMethod) -> (Operation, Option<Bodi
         let map = MapName::of(&p.name)
             .and_then(|m| maps.iter().find(|(n, _)| n == m.map))
             .map(|(_, value)| value);
-        let next = parameter(p, method, map);
+        let next = parameter(p, map);
         match query.iter_mut().find(|q| q.name == next.name) {
             // Each field of a map describes itself (`parameter`).
             Some(same) => {
@@ -1134,7 +1136,7 @@ fn operation(route: &Documented, method: &HttpMethod) -> (Operation, Option<Bodi
             HttpMethod::Post | HttpMethod::Put | HttpMethod::Patch
         )
     {
-        let (body, schemas) = request_body(&fields, &beside, method);
+        let (body, schemas) = request_body(&fields, &beside);
         op = op.request_body(Some(body));
         bodies = Some(schemas);
     }

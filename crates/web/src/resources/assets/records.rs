@@ -335,7 +335,7 @@ pub(super) fn routes(api: Api) -> Api {
         Doc::new("Fixed assets", "List fixed assets, 25 a page (GET), or create one (POST)")
             .input::<Scoped<Fixed, NewFixedAsset>>()
             .input::<TaxChanges>()
-            .clearing_map::<String>(CUSTOM_VALUES.0, CUSTOM_VALUES.1)
+            .custom_values("", &[CUSTOM_VALUES])
             .params::<AssetsQuery>()
             .returns("asset")
             .returns_page("assets")
@@ -352,7 +352,7 @@ pub(super) fn routes(api: Api) -> Api {
         )
         .input::<Scoped<Fixed, ItemChanges>>()
         .input::<TaxChanges>()
-        .clearing_map::<String>(CUSTOM_VALUES.0, CUSTOM_VALUES.1)
+        .custom_values("", &[CUSTOM_VALUES])
         .params::<DetailsQuery>()
         .returns("asset")
         .record::<AssetJson<'_>>(),

@@ -30,7 +30,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Sell a draft, web or booked order (PATCH or PUT): every item on it must be for sale (inventory is; others are marked with sale_items_for_drafted_basket.api) and is handed over for good (fixed assets retired, stock used up); the order is Sold. 422 naming items not for sale",
         )
         .input::<SaleQuery>()
-        .clearing_map::<String>(VALUES.0, VALUES.1)
+        .custom_values("", &[VALUES])
         .input::<PaymentBasket>()
         .returns("basket")
         .record::<super::OrderJson<'_>>(),

@@ -44,7 +44,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Rent a draft, web or booked order out (PATCH or PUT): its rented items are promised for the period and handed over (fixed assets become checked_out on the order, asset stock leaves its location, inventory and items for sale are used up); an order of inventory alone is completed at once. 409 when an item is retired, out or taken for part of the period; 422 when the return is not after now and the rent-out, or a location holds too few units",
         )
         .input::<RentOutQuery>()
-        .clearing_map::<String>(VALUES.0, VALUES.1)
+        .custom_values("", &[VALUES])
         .returns("basket")
         .record::<super::OrderJson<'_>>(),
     )
@@ -56,7 +56,7 @@ pub(super) fn routes(api: Api) -> Api {
             "Take a rented-out order back, all of it or part (PATCH or PUT): fixed assets are available again, asset stock goes back to a location, late fees are charged from each line's fee up to late_due_date; the order stays Rented Out while anything is out, then is Returned while it owes, or Completed. 409 unless it is rented out; 422 for a selection naming what is not out on it",
         )
         .input::<ReturnQuery>()
-        .clearing_map::<String>(VALUES.0, VALUES.1)
+        .custom_values("", &[VALUES])
         .map::<Units>(
             "stock_asset_with_quantity[<order line item id>]",
             "with partial_return: units of asset stock of that line",

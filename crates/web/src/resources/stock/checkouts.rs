@@ -35,9 +35,9 @@ pub(super) fn routes(api: Api) -> Api {
         )
         .params::<CheckinQuery>()
         .params::<OverrideFlag>()
-        .clearing_map::<String>(
-            "checkin_stock_values[c_attr_vals][<field name>]",
-            "custom field values of the check-in; null clears, empty keeps",
+        .custom_values(
+            "checkin_stock_values",
+            &[("c_attr_vals][<field name>", "custom field values of the check-in; null clears, empty keeps")],
         )
         .input::<CheckinLine>()
         .returns("asset")

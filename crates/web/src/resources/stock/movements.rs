@@ -48,6 +48,12 @@ impl Scalar for Minimum {
     }
 }
 
+/// The custom field values of a stock addition (beside those of the sale or check-out).
+const ADDITION_VALUES: (&str, &str) = (
+    "add_stock_values[c_attr_vals][<field name>]",
+    "custom field values of the addition; null clears, empty keeps",
+);
+
 pub(super) fn routes(api: Api) -> Api {
     api.route(
         "/inventory/{sequence_num}/order",
@@ -60,14 +66,7 @@ pub(super) fn routes(api: Api) -> Api {
         .params::<MemberParam>()
         .params::<OverrideFlag>()
         .input::<OrderLine>()
-        .clearing_map::<String>(
-            "add_stock_values[c_attr_vals][<field name>]",
-            "custom field values of the addition; null clears, empty keeps",
-        )
-        .clearing_map::<String>(
-            "remove_stock_values[c_attr_vals][<field name>]",
-            "custom field values of the sale; null clears, empty keeps",
-        )
+        .custom_values("", &[ADDITION_VALUES, ("remove_stock_values[c_attr_vals][<field name>]", "custom field values of the sale; null clears, empty keeps")])
         .returns("asset")
         .record::<AssetJson<'_>>(),
     )
@@ -82,14 +81,7 @@ pub(super) fn routes(api: Api) -> Api {
         .params::<MemberParam>()
         .params::<DueQuery>()
         .params::<OverrideFlag>()
-        .clearing_map::<String>(
-            "add_stock_values[c_attr_vals][<field name>]",
-            "custom field values of the addition; null clears, empty keeps",
-        )
-        .clearing_map::<String>(
-            "remove_stock_values[c_attr_vals][<field name>]",
-            "custom field values of the check-out; null clears, empty keeps",
-        )
+        .custom_values("", &[ADDITION_VALUES, ("remove_stock_values[c_attr_vals][<field name>]", "custom field values of the check-out; null clears, empty keeps")])
         .input::<OrderLine>()
         .input::<CheckoutLine>()
         .answers::<StockOrderJson<'_>>(),
