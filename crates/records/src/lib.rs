@@ -1,38 +1,20 @@
-//! `#[derive(LiteRow)]` reads a record from a row of the SQLite path (rusqlite) and
-//! `#[derive(PgRow)]` from a PostgreSQL row (sqlx's `FromRow`, and tokio-postgres's row
-//! through `store::pg_rows::PgRecord`). Each field is read by its
-//! name, through `store::lite::Column` and `store::pg_rows::column`; both understand the
-//! two `sqlx` field attributes the store uses, `flatten` (the field is itself a row type)
-//! and `default` (a column the statement may leave out).
+//! `#[derive(Row)]` reads a store record from a row of either database, each field by
+//! its column name: from a SQLite row (rusqlite) through `engine::sqlite::Column`, and
+//! from a PostgreSQL row (tokio-postgres) through `engine::pg_rows::PgColumn`. Two
+//! field attributes: `#[row(flatten)]` (the field is itself a row type) and
+//! `#[row(default)]` (a column the statement may leave out).
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 use syn::{Data, DeriveInput, Fields, parse_macro_input};
 
-#[proc_macro_derive(LiteRow, attributes(sqlx))]
-pub fn derive_lite_row(input: TokenStream) -> TokenStream {
-    derive(input, expand)
-}
-
-/// `sqlx::FromRow` for PostgreSQL rows, each field read through
-/// `store::pg_rows::column` (which finds a column from where the last one ended rather
-/// than through sqlx's hashed lookup of every name), and `store::pg_rows::PgRecord` for
-/// tokio-postgres rows (the statements outside transactions), through `pg_column`.
-#[proc_macro_derive(PgRow, attributes(sqlx))]
-pub fn derive_pg_row(input: TokenStream) -> TokenStream {
-    derive(input, expand_pg)
-}
-
-/// The impl `expand` writes for the struct `input`, or the error it found.
-fn derive(
-    input: TokenStream,
-    expand: fn(&DeriveInput) -> syn::Result<TokenStream2>,
-) -> TokenStream {
+#[proc_macro_derive(Row, attributes(row))]
+pub fn derive_row(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match expand(&input) {
-        Ok(tokens) => tokens.into(),
-        Err(e) => e.to_compile_error().into(),
+    match (expand_lite(&input), expand_pg(&input)) {
+        (Ok(lite), Ok(pg)) => quote!(#lite #pg).into(),
+        (Err(e), _) | (_, Err(e)) => e.to_compile_error().into(),
     }
 }
 
@@ -44,7 +26,7 @@ struct FieldOptions {
 
 fn options(field: &syn::Field) -> syn::Result<FieldOptions> {
     let mut found = FieldOptions::default();
-    for attr in field.attrs.iter().filter(|a| a.path().is_ident("sqlx")) {
+    for attr in field.attrs.iter().filter(|a| a.path().is_ident("row")) {
         attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("flatten") {
                 found.flatten = true;
@@ -53,7 +35,7 @@ fn options(field: &syn::Field) -> syn::Result<FieldOptions> {
                 found.default = true;
                 Ok(())
             } else {
-                Err(meta.error("a row type knows only #[sqlx(flatten)] and #[sqlx(default)]"))
+                Err(meta.error("a row type knows only #[row(flatten)] and #[row(default)]"))
             }
         })?;
     }
@@ -108,94 +90,63 @@ fn reads(
 }
 
 fn expand_pg(input: &DeriveInput) -> syn::Result<TokenStream2> {
-    let (sqlx_reads, predicates) = reads(input, |ty, name, opts| {
-        let decode = quote!(::sqlx::Decode<'r, ::sqlx::Postgres> + ::sqlx::Type<::sqlx::Postgres>);
-        if opts.flatten {
-            let row_type = quote!(::sqlx::FromRow<'r, ::sqlx::postgres::PgRow>);
-            (
-                quote!(#ty: #row_type),
-                quote!(<#ty as #row_type>::from_row(row)?),
-            )
-        } else if opts.default {
-            (
-                quote!(#ty: #decode + ::core::default::Default),
-                quote!(crate::pg_rows::column_or_default(row, #name)?),
-            )
-        } else {
-            (
-                quote!(#ty: #decode),
-                quote!(crate::pg_rows::column(row, #name)?),
-            )
-        }
-    })?;
-    let (pg_reads, pg_predicates) = reads(input, |ty, name, opts| {
-        if opts.flatten {
-            (
-                quote!(#ty: crate::pg_rows::PgRecord),
-                quote!(<#ty as crate::pg_rows::PgRecord>::from_pg(row)?),
-            )
-        } else if opts.default {
-            (
-                quote!(#ty: crate::pg_rows::PgColumn + ::core::default::Default),
-                quote!(crate::pg_rows::pg_column_or_default(row, #name)?),
-            )
-        } else {
-            (
-                quote!(#ty: crate::pg_rows::PgColumn),
-                quote!(crate::pg_rows::pg_column(row, #name)?),
-            )
-        }
-    })?;
-    let ident = &input.ident;
-    let mut generics = input.generics.clone();
-    generics.params.insert(0, syn::parse_quote!('r));
-    let (impl_generics, _, _) = generics.split_for_impl();
-    let (own_impl_generics, ty_generics, _) = input.generics.split_for_impl();
-    Ok(quote! {
-        impl #impl_generics ::sqlx::FromRow<'r, ::sqlx::postgres::PgRow> for #ident #ty_generics
-        where #(#predicates,)*
-        {
-            fn from_row(row: &'r ::sqlx::postgres::PgRow) -> ::core::result::Result<Self, ::sqlx::Error> {
-                ::core::result::Result::Ok(#ident { #(#sqlx_reads,)* })
-            }
-        }
-
-        impl #own_impl_generics crate::pg_rows::PgRecord for #ident #ty_generics
-        where #(#pg_predicates,)*
-        {
-            fn from_pg(row: &::tokio_postgres::Row) -> ::core::result::Result<Self, ::sqlx::Error> {
-                ::core::result::Result::Ok(#ident { #(#pg_reads,)* })
-            }
-        }
-    })
-}
-
-fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     let (reads, predicates) = reads(input, |ty, name, opts| {
         if opts.flatten {
             (
-                quote!(#ty: crate::lite::LiteRow),
-                quote!(<#ty as crate::lite::LiteRow>::read(row)?),
+                quote!(#ty: crate::engine::pg_rows::PgRecord),
+                quote!(<#ty as crate::engine::pg_rows::PgRecord>::from_pg(row)?),
             )
         } else if opts.default {
             (
-                quote!(#ty: crate::lite::Column + ::core::default::Default),
-                quote!(crate::lite::column_or_default(row, #name)?),
+                quote!(#ty: crate::engine::pg_rows::PgColumn + ::core::default::Default),
+                quote!(crate::engine::pg_rows::column_or_default(row, #name)?),
             )
         } else {
             (
-                quote!(#ty: crate::lite::Column),
-                quote!(crate::lite::column(row, #name)?),
+                quote!(#ty: crate::engine::pg_rows::PgColumn),
+                quote!(crate::engine::pg_rows::column(row, #name)?),
             )
         }
     })?;
     let ident = &input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
     Ok(quote! {
-        impl #impl_generics crate::lite::LiteRow for #ident #ty_generics
+        impl #impl_generics crate::engine::pg_rows::PgRecord for #ident #ty_generics
         where #(#predicates,)*
         {
-            fn read(row: &crate::lite::Cells<'_, '_>) -> ::rusqlite::Result<Self> {
+            fn from_pg(row: &::tokio_postgres::Row) -> ::core::result::Result<Self, crate::engine::DbError> {
+                ::core::result::Result::Ok(#ident { #(#reads,)* })
+            }
+        }
+    })
+}
+
+fn expand_lite(input: &DeriveInput) -> syn::Result<TokenStream2> {
+    let (reads, predicates) = reads(input, |ty, name, opts| {
+        if opts.flatten {
+            (
+                quote!(#ty: crate::engine::sqlite::LiteRow),
+                quote!(<#ty as crate::engine::sqlite::LiteRow>::read(row)?),
+            )
+        } else if opts.default {
+            (
+                quote!(#ty: crate::engine::sqlite::Column + ::core::default::Default),
+                quote!(crate::engine::sqlite::column_or_default(row, #name)?),
+            )
+        } else {
+            (
+                quote!(#ty: crate::engine::sqlite::Column),
+                quote!(crate::engine::sqlite::column(row, #name)?),
+            )
+        }
+    })?;
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
+    Ok(quote! {
+        impl #impl_generics crate::engine::sqlite::LiteRow for #ident #ty_generics
+        where #(#predicates,)*
+        {
+            fn read(row: &crate::engine::sqlite::Cells<'_, '_>) -> ::rusqlite::Result<Self> {
                 ::core::result::Result::Ok(#ident { #(#reads,)* })
             }
         }

@@ -33,8 +33,7 @@ fn check(args: &ServeArgs) -> anyhow::Result<()> {
 
 pub fn init_logging() {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_env("RENTRACK_LOG")
-        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let filter = EnvFilter::try_from_env("RENTRACK_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(filter)
@@ -159,7 +158,7 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             server.handle(handle).serve(service).await?;
         }
     }
-    db.close().await;
+    db.close();
     Ok(())
 }
 

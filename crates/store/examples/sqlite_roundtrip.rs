@@ -1,14 +1,14 @@
-//! What one read costs through the SQLite driver the store uses, against a plain
-//! prepared statement: the decision in ARCHITECTURE.md ("The SQLite driver") rests on
-//! these figures.
+//! What one read costs through the store's SQLite path, against a plain prepared
+//! statement (docs/performance.md, "The SQLite driver", has the figures that moved
+//! the store off sqlx's SQLite driver).
 //!
 //! `cargo run --release -p store --example sqlite_roundtrip [seconds] [tasks]`
 //!
 //! On a fresh SQLite file with one company and 1,000 locations, `tasks` (64)
 //! concurrent tasks on a 2-thread tokio runtime read a location by id for `seconds` (5)
 //! each way, and the example prints reads a second:
-//! - `store`: `store::locations::find`, what a location's details do (sqlx's pool: a
-//!   connection per read, each connection a thread of its own behind a channel);
+//! - `store`: `store::locations::find`, what a location's details do (the engine's
+//!   SQLite pool: the statement runs on the task's own thread);
 //! - `blocking`: the same SELECT as a cached prepared statement through rusqlite, on
 //!   tokio's blocking pool, one connection per pool thread;
 //! - `direct`: that statement in a loop on one thread, no async at all (the ceiling).
@@ -133,10 +133,10 @@ fn main() {
         "{{\"bench\":\"sqlite_roundtrip\",\"tasks\":{tasks},\"seconds\":{seconds},\"store_per_s\":{store_rate:.0},\"blocking_per_s\":{blocking_rate:.0},\"direct_per_s\":{direct_rate:.0}}}"
     );
     eprintln!(
-        "reads a second: store (sqlx) {store_rate:.0}, rusqlite on the blocking pool {blocking_rate:.0}, rusqlite on one thread {direct_rate:.0}"
+        "reads a second: store {store_rate:.0}, rusqlite on the blocking pool {blocking_rate:.0}, rusqlite on one thread {direct_rate:.0}"
     );
     drop(conn);
-    runtime.block_on(db.close());
+    db.close();
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -6,7 +6,7 @@ use sea_query::{Expr, SelectStatement};
 
 /// The block's fields: text (`Option<String>`) as stored, or each field's change
 /// (`Change<String>`) in a create or an update.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, crate::Row)]
 pub struct AddressBlock<T> {
     pub address_name: T,
     pub address: T,

@@ -91,7 +91,7 @@ impl Owner {
     }
 }
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Address {
     pub id: i64,
     pub owner_id: i64,
@@ -112,12 +112,12 @@ pub struct Address {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     /// Customer addresses only.
-    #[sqlx(default)]
+    #[row(default)]
     pub billing_address: Option<bool>,
     /// Business addresses only.
-    #[sqlx(default)]
+    #[row(default)]
     pub address_type: Option<String>,
-    #[sqlx(default)]
+    #[row(default)]
     pub contact_id: Option<i64>,
 }
 

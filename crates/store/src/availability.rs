@@ -109,7 +109,7 @@ async fn order_holds(
     except: Option<i64>,
     out: bool,
 ) -> Result<Vec<Hold>, StoreError> {
-    #[derive(crate::PgRow, crate::LiteRow)]
+    #[derive(crate::Row)]
     struct Line {
         held_from: DateTime<Utc>,
         held_until: DateTime<Utc>,
@@ -214,7 +214,7 @@ async fn stock_holds(
     item: i64,
     now: DateTime<Utc>,
 ) -> Result<Vec<Hold>, StoreError> {
-    #[derive(crate::PgRow, crate::LiteRow)]
+    #[derive(crate::Row)]
     struct Out {
         id: i64,
         member_id: i64,

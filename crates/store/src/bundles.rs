@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::{Db, PageOf, StoreError, Tx, change_log, now};
 
 /// An item of a bundle.
-#[derive(Debug, Clone, PartialEq, Eq, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, PartialEq, Eq, crate::Row)]
 pub struct BundleItem {
     pub bundle_id: i64,
     pub sequence_num: i64,
@@ -30,7 +30,7 @@ pub struct Bundle {
     pub updated_at: DateTime<Utc>,
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct BundleRow {
     id: i64,
     name: String,
@@ -135,7 +135,7 @@ pub async fn create(
         ));
     }
     let mut tx = db.begin().await?;
-    #[derive(crate::PgRow, crate::LiteRow)]
+    #[derive(crate::Row)]
     struct Found {
         id: i64,
         sequence_num: i64,

@@ -12,14 +12,14 @@ use crate::custom_fields::merge_values;
 use crate::persons::{completed_orders, has_orders};
 use crate::{Assignments, Db, PageOf, StoreError, change_log};
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Business {
     pub id: i64,
     pub name: String,
     pub description: Option<String>,
     pub industry: Option<String>,
     pub email: Option<String>,
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub address_block: AddressBlock<Option<String>>,
     pub display_picture: Option<String>,
     pub tax_free: bool,

@@ -40,7 +40,7 @@ pub async fn record(
     Ok(())
 }
 
-#[derive(Debug, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, crate::Row)]
 pub struct Entry {
     pub action: String,
     pub details: String,
@@ -66,7 +66,7 @@ pub async fn for_subject(
 }
 
 /// One entry of a record's history.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct HistoryEntry {
     pub id: i64,
     pub action: String,

@@ -27,7 +27,7 @@ pub enum MemberRef {
     Email(String),
 }
 
-#[derive(Debug, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, crate::Row)]
 struct MemberRow {
     id: i64,
     active: bool,
@@ -369,7 +369,7 @@ pub async fn extend(
 }
 
 /// One check-out of a member's history.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct CheckoutRecord {
     pub id: i64,
     pub item_id: i64,

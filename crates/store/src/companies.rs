@@ -23,7 +23,7 @@ pub struct Company {
     pub pricing: domain::pricing::RentalSettings,
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct CompanyRow {
     id: i64,
     name: String,

@@ -28,7 +28,7 @@ fn random_token() -> String {
     hex::encode(bytes)
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct OwnerRow {
     id: i64,
     password_hash: Option<String>,
@@ -120,7 +120,7 @@ pub async fn start_session(
     Ok(token)
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct SessionRow {
     company_id: i64,
     owner_id: i64,

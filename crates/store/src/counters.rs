@@ -35,7 +35,7 @@ impl Sequence {
     }
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct Next {
     last_value: i64,
 }

@@ -57,7 +57,7 @@ impl CouponRecord {
     }
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct CouponRow {
     id: i64,
     name: String,
@@ -92,9 +92,7 @@ impl TryFrom<CouponRow> for CouponRecord {
     /// The table's CHECKs keep every row readable; one that is not is a decode error.
     fn try_from(r: CouponRow) -> Result<Self, StoreError> {
         let unreadable = |what: String| {
-            StoreError::Database(sqlx::Error::Decode(
-                format!("coupon {}: {what}", r.id).into(),
-            ))
+            StoreError::Database(crate::DbError::decode(format!("coupon {}: {what}", r.id)))
         };
         let value = ValueType::parse(&r.value_type)
             .ok_or_else(|| unreadable(format!("value_type {:?}", r.value_type)))?

@@ -22,7 +22,7 @@ pub struct CustomField {
     pub updated_at: DateTime<Utc>,
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct FieldRow {
     id: i64,
     name: String,
@@ -32,7 +32,7 @@ struct FieldRow {
     updated_at: DateTime<Utc>,
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct OptionRow {
     id: i64,
     custom_field_id: i64,

@@ -55,7 +55,7 @@ impl Condition {
     }
 }
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct CustomFilter {
     pub id: i64,
     pub name: String,

@@ -8,7 +8,7 @@ use sea_query::{Expr, ExprTrait, Query};
 
 use crate::{Db, PageOf, StoreError, Tx, change_log, now};
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct CustomTax {
     pub id: i64,
     pub name: String,

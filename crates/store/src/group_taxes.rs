@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use crate::{Db, PageOf, StoreError, Tx, change_log, now};
 
 /// One custom tax of a group.
-#[derive(Debug, Clone, PartialEq, Eq, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, PartialEq, Eq, crate::Row)]
 pub struct Component {
     pub id: i64,
     pub name: String,
@@ -47,7 +47,7 @@ impl GroupTaxRecord {
     }
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct GroupRow {
     id: i64,
     name: String,
@@ -59,7 +59,7 @@ const COLUMNS: [&str; 4] = ["id", "name", "created_at", "updated_at"];
 
 /// A component with the group it belongs to, as the components of several groups are
 /// read at once.
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct ComponentRow {
     group_tax_id: i64,
     id: i64,

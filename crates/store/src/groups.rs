@@ -8,7 +8,7 @@ use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement, Value};
 
 use crate::{Db, PageOf, StoreError, Tx, change_log, change_value, now, removal};
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Group {
     pub id: i64,
     pub name: String,

@@ -24,7 +24,7 @@ use crate::shapes::Shape;
 use crate::{Assignments, Backend, Db, PageOf, StoreError, Tx, change_log, now};
 
 /// An item as the API shows it, with the names of what it refers to.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Item {
     pub id: i64,
     pub sequence_num: i64,
@@ -89,9 +89,9 @@ impl Item {
 }
 
 /// An item with the custom taxes applied to it, read in one row.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct ItemView {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub item: Item,
     pub custom_tax_ids: Linked,
 }
@@ -958,7 +958,7 @@ pub(crate) async fn history(
 }
 
 /// The row of an item locked for a change, by number.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Locked {
     pub id: i64,
     pub sequence_num: i64,

@@ -14,7 +14,7 @@ use crate::label_templates::{self, Template};
 use crate::{Db, StoreError, Tx, now};
 
 /// A record a label names.
-#[derive(Debug, Clone, PartialEq, Eq, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, PartialEq, Eq, crate::Row)]
 pub struct LabelRecord {
     /// What the request named it by: an item's number, a member's or location's id.
     pub key: i64,
@@ -156,7 +156,7 @@ pub enum Print {
     },
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct PrintRow {
     company_id: i64,
     template_id: i64,

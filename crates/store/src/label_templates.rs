@@ -23,7 +23,7 @@ pub struct Template {
     pub created_at: DateTime<Utc>,
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct TemplateRow {
     id: i64,
     description: String,
@@ -67,9 +67,10 @@ impl TryFrom<TemplateRow> for Template {
     /// is a decode error.
     fn try_from(r: TemplateRow) -> Result<Self, StoreError> {
         let bad = |what: String| {
-            StoreError::Database(sqlx::Error::Decode(
-                format!("print label template {}: {what}", r.id).into(),
-            ))
+            StoreError::Database(crate::DbError::decode(format!(
+                "print label template {}: {what}",
+                r.id
+            )))
         };
         let template_type = TemplateType::parse(&r.template_type)
             .ok_or_else(|| bad(format!("type {:?}", r.template_type)))?;

@@ -3,14 +3,11 @@
 
 mod activation;
 mod availability;
-mod db;
+mod engine;
 mod error;
-mod lite;
-mod pg_reads;
-mod pg_rows;
 mod unique_keys;
 
-pub(crate) use records::{LiteRow, PgRow};
+pub(crate) use records::Row;
 
 pub mod address_block;
 pub mod addresses;
@@ -51,7 +48,10 @@ pub mod sub_groups;
 pub mod vendors;
 pub mod verifications;
 
-pub use db::{Backend, Db, DbOptions, Reader, Record, Sql, SqliteSync, Statement, Tx, redact};
+pub use engine::{
+    Backend, Db, DbError, DbErrorKind, DbOptions, MigrateError, Reader, Record, Sql, SqliteSync,
+    Statement, Tx, redact,
+};
 pub use error::{FieldErrors, StoreError};
 pub use lists::check_list_plans;
 
@@ -71,7 +71,7 @@ pub struct PageOf<T> {
     pub total: u64,
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 pub(crate) struct Count {
     pub(crate) n: i64,
 }

@@ -11,8 +11,6 @@
 use domain::CompanyId;
 use sea_query::{Expr, ExprTrait, Query};
 use serde::{Serialize, Serializer};
-use sqlx::Postgres;
-use sqlx::postgres::{PgTypeInfo, PgValueRef};
 
 /// The linked ids of one record, ascending.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -67,34 +65,17 @@ pub(crate) fn linked(
         .into()
 }
 
-impl sqlx::Type<Postgres> for Linked {
-    fn type_info() -> PgTypeInfo {
-        <String as sqlx::Type<Postgres>>::type_info()
-    }
-
-    fn compatible(ty: &PgTypeInfo) -> bool {
-        <String as sqlx::Type<Postgres>>::compatible(ty)
-    }
-}
-
-impl<'r> sqlx::Decode<'r, Postgres> for Linked {
-    fn decode(value: PgValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
-        let text = <&str as sqlx::Decode<Postgres>>::decode(value)?;
-        Ok(Linked::parse(text)?)
-    }
-}
-
-impl crate::pg_rows::PgColumn for Linked {
+impl crate::engine::pg_rows::PgColumn for Linked {
     type Raw = String;
 
-    fn from_raw(raw: String) -> Result<Self, crate::pg_rows::BoxError> {
+    fn from_raw(raw: String) -> Result<Self, crate::engine::pg_rows::BoxError> {
         Ok(Linked::parse(&raw)?)
     }
 }
 
-impl crate::lite::Column for Linked {
+impl crate::engine::sqlite::Column for Linked {
     fn decode(value: rusqlite::types::ValueRef<'_>) -> Result<Self, rusqlite::types::FromSqlError> {
-        let text = crate::lite::text(value)?;
+        let text = crate::engine::sqlite::text(value)?;
         Linked::parse(text).map_err(|e| rusqlite::types::FromSqlError::Other(e.into()))
     }
 }

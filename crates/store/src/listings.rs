@@ -10,7 +10,7 @@ use sea_query::{Expr, ExprTrait, LockType, Query};
 
 use crate::{Assignments, Db, PageOf, StoreError, Tx, activation, change_log, now};
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Listing {
     pub id: i64,
     pub name: String,

@@ -18,9 +18,9 @@
 //!   would give, whatever is written meanwhile.
 
 use domain::{CompanyId, Page};
-use sea_query::{Expr, ExprTrait, IntoColumnRef, Order, QueryStatementBuilder, SelectStatement};
-
-use sea_query_sqlx::SqlxValues;
+use sea_query::{
+    Expr, ExprTrait, IntoColumnRef, Order, QueryStatementBuilder, SelectStatement, Values,
+};
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -555,7 +555,7 @@ impl PageRows {
                 Some((limit, offset)) => format!("{sql} LIMIT {limit} OFFSET {offset}"),
                 None => sql,
             },
-            values: values.0,
+            values,
             reverse: self.reverse,
             counted: self.counted,
         }
@@ -629,7 +629,7 @@ fn id_against(template: String, id: sea_query::ColumnRef, ids: SelectStatement) 
 /// A page's statement, rendered.
 pub(crate) struct PageStatement {
     text: String,
-    values: sea_query::Values,
+    values: Values,
     /// Read in descending order, answered in ascending.
     reverse: bool,
     /// Read in the order of the list's index (see `PageRows`).
@@ -647,8 +647,8 @@ impl PageStatement {
 }
 
 impl Statement for PageStatement {
-    fn render(&self, _backend: Backend) -> (String, SqlxValues) {
-        (self.text.clone(), SqlxValues(self.values.clone()))
+    fn render(&self, _backend: Backend) -> (String, Values) {
+        (self.text.clone(), self.values.clone())
     }
 }
 
@@ -658,31 +658,20 @@ struct Checked<T> {
     list_total: i64,
 }
 
-impl<T: crate::lite::LiteRow> crate::lite::LiteRow for Checked<T> {
-    fn read(row: &crate::lite::Cells<'_, '_>) -> rusqlite::Result<Self> {
+impl<T: crate::engine::sqlite::LiteRow> crate::engine::sqlite::LiteRow for Checked<T> {
+    fn read(row: &crate::engine::sqlite::Cells<'_, '_>) -> rusqlite::Result<Self> {
         Ok(Checked {
             record: T::read(row)?,
-            list_total: crate::lite::column(row, "list_total")?,
+            list_total: crate::engine::sqlite::column(row, "list_total")?,
         })
     }
 }
 
-impl<'r, T: sqlx::FromRow<'r, sqlx::postgres::PgRow>> sqlx::FromRow<'r, sqlx::postgres::PgRow>
-    for Checked<T>
-{
-    fn from_row(row: &'r sqlx::postgres::PgRow) -> Result<Self, sqlx::Error> {
-        Ok(Checked {
-            record: T::from_row(row)?,
-            list_total: crate::pg_rows::column(row, "list_total")?,
-        })
-    }
-}
-
-impl<T: crate::pg_rows::PgRecord> crate::pg_rows::PgRecord for Checked<T> {
-    fn from_pg(row: &tokio_postgres::Row) -> Result<Self, sqlx::Error> {
+impl<T: crate::engine::pg_rows::PgRecord> crate::engine::pg_rows::PgRecord for Checked<T> {
+    fn from_pg(row: &tokio_postgres::Row) -> Result<Self, crate::DbError> {
         Ok(Checked {
             record: T::from_pg(row)?,
-            list_total: crate::pg_rows::pg_column(row, "list_total")?,
+            list_total: crate::engine::pg_rows::column(row, "list_total")?,
         })
     }
 }
@@ -785,7 +774,7 @@ fn window(total: u64, page: Page) -> Option<Window> {
 /// checks, whatever its build: a plan is the planner's choice for the data at hand.
 #[cfg(debug_assertions)]
 mod plan {
-    use sea_query_sqlx::SqlxValues;
+    use sea_query::Values;
     use std::sync::atomic::{AtomicBool, Ordering};
 
     pub(super) static ON: AtomicBool = AtomicBool::new(false);
@@ -796,13 +785,13 @@ mod plan {
     struct Explain<'a, S>(&'a S);
 
     impl<S: Statement> Statement for Explain<'_, S> {
-        fn render(&self, backend: Backend) -> (String, SqlxValues) {
+        fn render(&self, backend: Backend) -> (String, Values) {
             let (sql, values) = self.0.render(backend);
             (format!("EXPLAIN QUERY PLAN {sql}"), values)
         }
     }
 
-    #[derive(crate::PgRow, crate::LiteRow)]
+    #[derive(crate::Row)]
     struct Step {
         detail: String,
     }
@@ -810,13 +799,13 @@ mod plan {
     /// Whether ANALYZE has written statistics.
     const HAS_STATISTICS: crate::Sql = crate::Sql {
         text: "SELECT \"name\" AS \"detail\" FROM \"sqlite_schema\" WHERE \"name\" = 'sqlite_stat1'",
-        values: sea_query::Values(Vec::new()),
+        values: Values(Vec::new()),
     };
 
     /// The tables that statistics show to hold at most one row.
     const TINY: crate::Sql = crate::Sql {
         text: "SELECT \"tbl\" AS \"detail\" FROM \"sqlite_stat1\" WHERE CAST(\"stat\" AS INTEGER) <= 1",
-        values: sea_query::Values(Vec::new()),
+        values: Values(Vec::new()),
     };
 
     pub(super) async fn check(
@@ -1077,7 +1066,7 @@ mod tests {
     fn statement(text: &str) -> PageStatement {
         PageStatement {
             text: text.to_owned(),
-            values: sea_query::Values(vec![1i64.into()]),
+            values: Values(vec![1i64.into()]),
             reverse: false,
             counted: true,
         }

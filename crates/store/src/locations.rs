@@ -8,7 +8,7 @@ use crate::counters::{self, Sequence};
 use crate::shapes::Shape;
 use crate::{Assignments, Db, PageOf, Sql, StoreError, Tx, change_log, now};
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Location {
     pub id: i64,
     pub sequence_num: i64,
@@ -169,7 +169,7 @@ pub async fn list(
 
 /// The ids of a location and all its descendants.
 async fn subtree(tx: &mut Tx, company: CompanyId, root: i64) -> Result<Vec<i64>, StoreError> {
-    #[derive(crate::PgRow, crate::LiteRow)]
+    #[derive(crate::Row)]
     struct Id {
         id: i64,
     }
@@ -345,7 +345,7 @@ async fn set_active(
     Ok(location)
 }
 
-#[derive(Debug, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, crate::Row)]
 pub struct ItemQuantity {
     pub item_sequence_num: i64,
     pub quantity: i64,

@@ -14,7 +14,7 @@ use crate::links::{Linked, linked};
 use crate::shapes::Shape;
 use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, now};
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Member {
     pub id: i64,
     pub email: Option<String>,
@@ -24,7 +24,7 @@ pub struct Member {
     pub user_listing_id: Option<String>,
     pub role_id: i64,
     /// Its zip code is the column `zipcode`.
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub address_block: AddressBlock<Option<String>>,
     pub login_enabled: bool,
     pub subscribed_to_emails: bool,
@@ -53,9 +53,9 @@ impl Member {
 }
 
 /// A member with the ids of its teams, read in one row.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct MemberView {
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub member: Member,
     pub team_ids: Linked,
 }

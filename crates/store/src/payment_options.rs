@@ -20,7 +20,7 @@ pub struct PaymentOption {
     pub updated_at: DateTime<Utc>,
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct OptionRow {
     id: i64,
     name: String,
@@ -37,9 +37,10 @@ impl TryFrom<OptionRow> for PaymentOption {
     /// The table's CHECK keeps every kind readable; one that is not is a decode error.
     fn try_from(r: OptionRow) -> Result<Self, StoreError> {
         let kind = PaymentKind::parse(&r.kind).ok_or_else(|| {
-            StoreError::Database(sqlx::Error::Decode(
-                format!("payment option {}: kind {:?}", r.id, r.kind).into(),
-            ))
+            StoreError::Database(crate::DbError::decode(format!(
+                "payment option {}: kind {:?}",
+                r.id, r.kind
+            )))
         })?;
         Ok(PaymentOption {
             id: r.id,

@@ -41,7 +41,7 @@ pub(crate) fn live(company: CompanyId, kind: Kind) -> SelectStatement {
         .to_owned()
 }
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Person {
     pub id: i64,
     pub kind: String,
@@ -54,7 +54,7 @@ pub struct Person {
     pub email: Option<String>,
     pub login_enabled: bool,
     pub subscribed_to_emails: bool,
-    #[sqlx(flatten)]
+    #[row(flatten)]
     pub address_block: AddressBlock<Option<String>>,
     pub active: bool,
     /// JSON object keyed by custom field id.
@@ -124,7 +124,7 @@ pub struct PersonInput {
     pub custom_attributes: BTreeMap<i64, Change<String>>,
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct Link {
     business_id: i64,
     contact_id: i64,

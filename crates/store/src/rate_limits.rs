@@ -8,7 +8,7 @@ use sea_query::Values;
 
 use crate::{Backend, Db, Sql, StoreError};
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct Row {
     window_start: i64,
     used: i64,

@@ -42,7 +42,7 @@ impl Kind {
     }
 }
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Entry {
     pub id: i64,
     pub name: String,

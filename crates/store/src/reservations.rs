@@ -18,7 +18,7 @@ use crate::availability::{self, Hold};
 use crate::items::{self, Clock, Today};
 use crate::{Db, PageOf, StoreError, Tx, now};
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Reservation {
     pub id: i64,
     pub item_id: i64,

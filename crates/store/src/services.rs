@@ -17,7 +17,7 @@ use crate::items::{self, Clock, ItemView, Locked, Today};
 use crate::{Assignments, Db, PageOf, StoreError, Tx, now};
 
 /// A service, with the number and name of its asset.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Service {
     pub id: i64,
     pub service_type: String,

@@ -13,7 +13,6 @@
 use std::sync::OnceLock;
 
 use sea_query::Values;
-use sea_query_sqlx::SqlxValues;
 
 use crate::{Backend, Statement};
 
@@ -39,7 +38,7 @@ impl Shape {
         }];
         let text = if cfg!(debug_assertions) {
             let (text, built) = build().render(backend);
-            assert_eq!(built.0, values, "the values of a shaped statement: {text}");
+            assert_eq!(built, values, "the values of a shaped statement: {text}");
             let kept = slot.get_or_init(|| text.clone());
             assert_eq!(*kept, text, "a shaped statement's text changed");
             kept
@@ -57,8 +56,8 @@ pub(crate) struct Shaped {
 }
 
 impl Statement for Shaped {
-    fn render(&self, _backend: Backend) -> (String, SqlxValues) {
-        (self.text.to_owned(), SqlxValues(self.values.clone()))
+    fn render(&self, _backend: Backend) -> (String, Values) {
+        (self.text.to_owned(), self.values.clone())
     }
 }
 
@@ -83,7 +82,7 @@ mod tests {
                 .bind(Backend::Postgres, || by_id(id), Values(vec![id.into()]))
                 .render(Backend::Postgres);
             assert_eq!(text, r#"SELECT "name" FROM "things" WHERE "id" = $1"#);
-            assert_eq!(values.0, Values(vec![id.into()]));
+            assert_eq!(values, Values(vec![id.into()]));
         }
         let (text, _) = SHAPE
             .bind(Backend::Sqlite, || by_id(9), Values(vec![9i64.into()]))

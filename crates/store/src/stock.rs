@@ -480,7 +480,7 @@ pub async fn quantity_at(
 }
 
 /// A location's minimum of one item, with what it holds now.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Threshold {
     pub location_id: i64,
     pub location_name: String,

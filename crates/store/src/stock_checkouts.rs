@@ -35,7 +35,7 @@ pub(crate) fn held_by(member: i64) -> Expr {
 }
 
 /// A line item: units of an asset stock item checked out to a member.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct LineItem {
     pub id: i64,
     pub item_id: i64,
@@ -548,7 +548,7 @@ async fn page(
 }
 
 /// One check-in of a line item.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Checkin {
     pub id: i64,
     pub line_item_id: i64,

@@ -8,7 +8,7 @@ use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value, Values};
 use crate::counters::{self, Sequence};
 use crate::{Db, PageOf, Sql, StoreError, Tx, change_log, change_value, groups, now, removal};
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct SubGroup {
     pub id: i64,
     pub group_id: i64,

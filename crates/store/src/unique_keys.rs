@@ -4,6 +4,7 @@
 //! unique key that clients can run into gets its row in `KEYS`.
 
 use crate::StoreError;
+use crate::engine::{DbError, DbErrorKind, unique_key_name};
 
 /// Columns of a table that no two rows share, and what a write that would make two
 /// rows share them is told.
@@ -97,33 +98,12 @@ const KEYS: &[UniqueKey] = &[
     },
 ];
 
-impl UniqueKey {
-    /// PostgreSQL names an unnamed `UNIQUE (a, b)` of table `t` `t_a_b_key`; SQLite
-    /// reports it as "UNIQUE constraint failed: t.a, t.b".
-    fn broken_by(&self, e: &dyn sqlx::error::DatabaseError) -> bool {
-        match e.constraint() {
-            Some(name) => name == format!("{}_{}_key", self.table, self.columns.join("_")),
-            None => {
-                let columns: Vec<String> = self
-                    .columns
-                    .iter()
-                    .map(|c| format!("{}.{c}", self.table))
-                    .collect();
-                e.message() == format!("UNIQUE constraint failed: {}", columns.join(", "))
-            }
-        }
-    }
-}
-
 /// The field error standing for `e` when it is a violation of one of `KEYS`.
-pub(crate) fn field_error(e: &sqlx::Error) -> Option<StoreError> {
-    let sqlx::Error::Database(db) = e else {
+pub(crate) fn field_error(e: &DbError) -> Option<StoreError> {
+    let DbErrorKind::UniqueKey { constraint } = &e.kind else {
         return None;
     };
-    if !db.is_unique_violation() {
-        return None;
-    }
     KEYS.iter()
-        .find(|key| key.broken_by(db.as_ref()))
+        .find(|key| unique_key_name(key.table, key.columns) == *constraint)
         .map(|key| StoreError::invalid(key.field, key.problem))
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use crate::custom_fields::merge_values;
 use crate::{Assignments, Db, PageOf, StoreError, change_log, now};
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Vendor {
     pub id: i64,
     pub name: String,

@@ -56,7 +56,7 @@ const COLUMNS: [&str; 8] = [
     "responded_at",
 ];
 
-#[derive(Debug, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, crate::Row)]
 struct Row {
     id: i64,
     member_id: Option<i64>,
@@ -202,10 +202,10 @@ async fn pending_of(
         .and_where(Expr::col("item_id").is_in(ids))
         .and_where(Expr::col("status").eq(crate::constant(VerificationStatus::Pending.as_str())))
         .to_owned();
-    #[derive(crate::PgRow, crate::LiteRow)]
+    #[derive(crate::Row)]
     struct Pending {
         item_id: i64,
-        #[sqlx(flatten)]
+        #[row(flatten)]
         row: Row,
     }
     let rows: Vec<Pending> = tx.all(&stmt).await?;
@@ -441,7 +441,7 @@ pub async fn cancel(
     Ok(done)
 }
 
-#[derive(crate::PgRow, crate::LiteRow)]
+#[derive(crate::Row)]
 struct StatusRow {
     sequence_num: i64,
     id: Option<i64>,

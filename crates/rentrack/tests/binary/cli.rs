@@ -46,7 +46,7 @@ fn on_test_postgres<T>(f: impl AsyncFnOnce(&store::Db) -> T) -> T {
             .await
             .expect("connect to TEST_POSTGRES_URL");
         let out = f(&db).await;
-        db.close().await;
+        db.close();
         out
     })
 }
@@ -518,7 +518,7 @@ fn owner_set_password_lets_the_owner_log_in_to_the_console(db: String) {
                     .await
                     .unwrap()
                     .is_some();
-                store.close().await;
+                store.close();
                 ok
             })
         };
@@ -571,7 +571,7 @@ fn owner_set_password_lets_the_owner_log_in_to_the_console(db: String) {
             store::members::create(&store, company.id, input)
                 .await
                 .unwrap();
-            store.close().await;
+            store.close();
         });
         let out = set("crew@acme.test", "a-long-enough-password");
         assert!(!out.status.success());
@@ -963,7 +963,7 @@ fn a_slow_statement_is_logged_with_its_sql_inside_the_request_and_store_call_spa
     let slow: Vec<Value> = log
         .iter()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v["target"] == "sqlx::query" && v["level"] == "WARN")
+        .filter(|v| v["target"] == "store::statement" && v["level"] == "WARN")
         .filter(|v| {
             v["spans"]
                 .as_array()

@@ -296,7 +296,7 @@ pub(super) async fn hold(
 }
 
 /// A period an item is promised to an order.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct ItemBooking {
     pub order_number: i64,
     pub basket_state: String,

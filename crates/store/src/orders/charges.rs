@@ -18,7 +18,7 @@ use crate::items::Clock;
 use crate::{Db, StoreError, Tx, change_log, coupons, custom_taxes, group_taxes};
 
 /// A custom entry as stored.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct EntryRecord {
     pub id: i64,
     pub name: String,
@@ -64,7 +64,7 @@ pub(super) async fn of_order(
     company: CompanyId,
     order: i64,
 ) -> Result<Charges, StoreError> {
-    #[derive(crate::PgRow, crate::LiteRow)]
+    #[derive(crate::Row)]
     struct Applied {
         coupon_id: i64,
         name: String,
@@ -82,9 +82,10 @@ pub(super) async fn of_order(
     let mut coupons = Vec::with_capacity(applied.len());
     for a in applied {
         let broken = || {
-            StoreError::Database(sqlx::Error::Decode(
-                format!("order coupon {}: {} {}", a.coupon_id, a.value_type, a.value).into(),
-            ))
+            StoreError::Database(crate::DbError::decode(format!(
+                "order coupon {}: {} {}",
+                a.coupon_id, a.value_type, a.value
+            )))
         };
         let value = ValueType::parse(&a.value_type)
             .ok_or_else(broken)?
@@ -97,7 +98,7 @@ pub(super) async fn of_order(
             effect: CouponEffect::parse(&a.effect).ok_or_else(broken)?,
         });
     }
-    #[derive(crate::PgRow, crate::LiteRow)]
+    #[derive(crate::Row)]
     struct Taxed {
         custom_tax_id: Option<i64>,
         group_tax_id: Option<i64>,

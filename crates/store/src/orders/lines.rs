@@ -19,7 +19,7 @@ use crate::items::Clock;
 use crate::{Assignments, Db, StoreError, Tx, change_log, now};
 
 /// One item on an order, with the item's number and name.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct LineItem {
     pub id: i64,
     pub order_id: i64,
@@ -171,7 +171,7 @@ struct FromBundle {
     sets: i64,
 }
 
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 struct Addable {
     id: i64,
     sequence_num: i64,

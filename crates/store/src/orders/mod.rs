@@ -86,7 +86,7 @@ pub async fn record(
 }
 
 /// An order's row, with the names of whom it is for.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct Order {
     pub id: i64,
     pub sequence_num: i64,

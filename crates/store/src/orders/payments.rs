@@ -49,7 +49,7 @@ impl Vocabulary for Purpose {
 }
 
 /// A row of an order's payment history.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct PaymentRecord {
     pub id: i64,
     pub purpose: String,

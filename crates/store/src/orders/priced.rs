@@ -22,7 +22,7 @@ use super::{Order, select};
 use crate::{Db, StoreError, Tx};
 
 /// How the company prices orders.
-#[derive(Debug, Clone, Copy, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, Copy, crate::Row)]
 struct Settings {
     inclusive_return: bool,
     best_pricing: bool,

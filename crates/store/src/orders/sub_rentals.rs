@@ -17,7 +17,7 @@ use super::priced::{OrderView, reprice};
 use crate::{Db, StoreError, Tx, change_log};
 
 /// A sub-rental item as stored.
-#[derive(Debug, Clone, crate::PgRow, crate::LiteRow)]
+#[derive(Debug, Clone, crate::Row)]
 pub struct SubRentItem {
     pub id: i64,
     pub name: String,

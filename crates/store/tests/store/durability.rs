@@ -21,13 +21,13 @@ async fn sqlite_syncs_every_commit_unless_told_otherwise() {
         Some("full"),
         "FULL is the default"
     );
-    db.close().await;
+    db.close();
 
     let db = Db::connect_with(&database_file("normal"), &normal())
         .await
         .unwrap();
     assert_eq!(db.sqlite_synchronous().await.unwrap(), Some("normal"));
-    db.close().await;
+    db.close();
 
     assert_eq!("full".parse::<SqliteSync>(), Ok(SqliteSync::Full));
     assert_eq!("normal".parse::<SqliteSync>(), Ok(SqliteSync::Normal));
@@ -41,7 +41,7 @@ async fn postgres_has_no_sqlite_synchronous_setting() {
     let url = std::env::var("TEST_POSTGRES_URL").expect("TEST_POSTGRES_URL");
     let db = Db::connect_with(&url, &normal()).await.unwrap();
     assert_eq!(db.sqlite_synchronous().await.unwrap(), None);
-    db.close().await;
+    db.close();
 }
 
 fn normal() -> store::DbOptions {

@@ -12,63 +12,11 @@ use domain::pricing::{CouponEffect, CouponValue, Percent, TaxRate};
 use domain::{Change, CompanyId, Name, Page, PageSize, Plan, Subdomain};
 use store::companies::{self, NewCompany};
 use store::coupons::{self, CouponInput};
-use store::{Db, StoreError, custom_taxes, group_taxes, payment_options};
+use store::{Db, Sql, StoreError, custom_taxes, group_taxes, payment_options};
 
-fn unique(prefix: &str) -> String {
-    use rand::Rng;
-    format!(
-        "{prefix}{:012x}",
-        rand::thread_rng().r#gen::<u64>() & 0xffff_ffff_ffff
-    )
-}
+use crate::unique;
 
-/// A database URL to test on: a new SQLite file, or a new schema of the PostgreSQL
-/// database `TEST_POSTGRES_URL` names.
-async fn url(postgres: bool) -> String {
-    if !postgres {
-        let dir = std::env::temp_dir().join("rentrack-tests");
-        std::fs::create_dir_all(&dir).unwrap();
-        return format!(
-            "sqlite://{}",
-            dir.join(format!("{}.db", unique("catalog-"))).display()
-        );
-    }
-    let base = std::env::var("TEST_POSTGRES_URL").expect("TEST_POSTGRES_URL");
-    let schema = unique("t_");
-    let admin = Db::connect(&base).await.unwrap();
-    let create: &'static str = Box::leak(format!("CREATE SCHEMA {schema}").into_boxed_str());
-    admin
-        .read()
-        .execute(&store::Sql {
-            text: create,
-            values: sea_query::Values(vec![]),
-        })
-        .await
-        .unwrap();
-    admin.close().await;
-    let sep = if base.contains('?') { '&' } else { '?' };
-    format!("{base}{sep}options=-c%20search_path%3D{schema}")
-}
-
-/// Each case on SQLite, and on PostgreSQL when asked for (ignored otherwise: `cargo
-/// test -- --include-ignored` with `TEST_POSTGRES_URL` set).
-macro_rules! both {
-    ($($name:ident),* $(,)?) => {
-        mod on_sqlite {
-            $(
-                #[tokio::test]
-                async fn $name() { super::$name(super::url(false).await).await }
-            )*
-        }
-        mod on_postgres {
-            $(
-                #[tokio::test]
-                #[ignore = "needs TEST_POSTGRES_URL"]
-                async fn $name() { super::$name(super::url(true).await).await }
-            )*
-        }
-    };
-}
+use crate::url;
 
 both!(
     coupons_for_an_order_come_in_the_order_asked_and_price_as_stored,
@@ -203,7 +151,7 @@ async fn coupons_for_an_order_come_in_the_order_asked_and_price_as_stored(url: S
         assert!(!spring.valid_on(day("2026-04-01")));
         assert!(!rush.valid_on(day("2026-03-15")));
         assert!(other.valid_on(day("1970-01-01")), "no days: any day");
-        db.close().await;
+        db.close();
     }
 }
 
@@ -248,7 +196,7 @@ async fn coupon_writes_check_the_value_and_days_they_leave(url: String) {
         assert_eq!(coupons::find(&db, ours, big.id).await.unwrap(), big);
         let missing = coupons::update(&db, ours, 999_999, CouponInput::default()).await;
         assert!(matches!(missing, Err(StoreError::NotFound)));
-        db.close().await;
+        db.close();
     }
 }
 
@@ -327,7 +275,7 @@ async fn taxes_for_an_order_sum_a_group_exactly(url: String) {
             )]
         );
         drop(tx);
-        db.close().await;
+        db.close();
     }
 }
 
@@ -363,7 +311,7 @@ async fn payment_options_are_found_by_name_whatever_its_case(url: String) {
             ]
         );
         drop(tx);
-        db.close().await;
+        db.close();
     }
 }
 
@@ -371,36 +319,15 @@ async fn payment_options_are_found_by_name_whatever_its_case(url: String) {
 /// counted in their list's total.
 async fn the_migration_gives_existing_companies_their_payment_options(url: String) {
     {
-        let postgres = url.starts_with("postgres");
-        let folder = if postgres { "postgres" } else { "sqlite" };
-        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("migrations")
-            .join(folder);
-        let mut before = sqlx::migrate::Migrator::new(path).await.unwrap();
-        before.migrations = before
-            .migrations
-            .iter()
-            .filter(|m| m.version < 12)
-            .cloned()
-            .collect::<Vec<_>>()
-            .into();
-        let insert = "INSERT INTO companies (name, subdomain, plan, created_at, updated_at) \
-                      VALUES ('Old', 'old', 'trial', '2024-01-02T03:04:05+00:00', '2024-01-02T03:04:05+00:00')";
-        if postgres {
-            let pool = sqlx::PgPool::connect(&url).await.unwrap();
-            before.run(&pool).await.unwrap();
-            sqlx::query(insert).execute(&pool).await.unwrap();
-            pool.close().await;
-        } else {
-            let options = url
-                .parse::<sqlx::sqlite::SqliteConnectOptions>()
-                .unwrap()
-                .create_if_missing(true);
-            let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
-            before.run(&pool).await.unwrap();
-            sqlx::query(insert).execute(&pool).await.unwrap();
-            pool.close().await;
-        }
+        let insert = Sql {
+            text: "INSERT INTO companies (name, subdomain, plan, created_at, updated_at) \
+                   VALUES ('Old', 'old', 'trial', '2024-01-02T03:04:05+00:00', '2024-01-02T03:04:05+00:00')",
+            values: sea_query::Values(Vec::new()),
+        };
+        let before = Db::connect(&url).await.unwrap();
+        before.migrate_until(Some(11)).await.unwrap();
+        before.read().execute(&insert).await.unwrap();
+        before.close();
         let db = Db::connect(&url).await.unwrap();
         db.migrate().await.unwrap();
         let old = companies::find_by_subdomain(&db, "old").await.unwrap();
@@ -433,6 +360,6 @@ async fn the_migration_gives_existing_companies_their_payment_options(url: Strin
             .unwrap();
         assert_eq!(check.kind, PaymentKind::Check);
         drop(tx);
-        db.close().await;
+        db.close();
     }
 }

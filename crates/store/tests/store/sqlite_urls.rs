@@ -20,13 +20,13 @@ async fn a_file_is_created_and_migrated_and_read_only_mode_refuses_writes() {
     let url = format!("sqlite://{}", path.display());
     let db = Db::connect(&url).await.unwrap();
     db.migrate().await.unwrap();
-    db.close().await;
+    db.close();
     assert!(path.exists());
 
     // Opened again it migrates nothing and keeps its data.
     let db = Db::connect(&url).await.unwrap();
     db.migrate().await.unwrap();
-    db.close().await;
+    db.close();
 
     let ro = Db::connect(&format!("{url}?mode=ro")).await.unwrap();
     assert!(!ro.describe_schema().await.unwrap().is_empty());
@@ -40,7 +40,7 @@ async fn a_file_is_created_and_migrated_and_read_only_mode_refuses_writes() {
         Ok(mut tx) => tx.execute(&write).await.unwrap_err(),
     };
     assert!(refused.to_string().contains("readonly"), "{refused}");
-    ro.close().await;
+    ro.close();
 }
 
 #[tokio::test]

@@ -107,7 +107,7 @@ pub async fn fresh_db_with(kind: Kind, options: &store::DbOptions) -> (Db, Strin
                 })
                 .await
                 .expect("create schema");
-            admin.close().await;
+            admin.close();
             let sep = if base.contains('?') { '&' } else { '?' };
             format!("{base}{sep}options=-c%20search_path%3D{schema}")
         }

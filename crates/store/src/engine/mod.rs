@@ -1,23 +1,32 @@
-//! One storage type over SQLite and PostgreSQL. Statements are written once with
-//! sea-query and rendered for the backend in use. PostgreSQL's transactions run through
-//! sqlx and read rows through `sqlx::FromRow`; its statements outside transactions are
-//! pipelined on shared tokio-postgres connections (`pg_reads`) and read rows through
-//! `PgRecord`. SQLite runs through rusqlite (`lite`) and reads them through `LiteRow`.
-//! All three are derived on every record type.
+//! The engine: connections, statements, rows, errors and migrations for SQLite and
+//! PostgreSQL, and nothing of any resource family. Statements are written once with
+//! sea-query and rendered for the backend in use. SQLite runs through rusqlite
+//! (`sqlite`); PostgreSQL through tokio-postgres alone (`postgres`: transactions on a
+//! deadpool pool; `pipelined`: statements outside transactions on shared connections).
+//! Rows are read through `#[derive(Row)]` (`LiteRow` and `PgRecord`), errors mapped into
+//! `DbError`, migrations applied by `migrate`.
 
-use log::LevelFilter;
-use sea_query::{PostgresQueryBuilder, SqliteQueryBuilder, Values};
-use sea_query_sqlx::{SqlxBinder, SqlxValues};
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
-use sqlx::{AssertSqlSafe, ConnectOptions, FromRow, PgPool, Postgres, Transaction};
+mod error;
+pub(crate) mod migrate;
+pub(crate) mod pg_rows;
+mod pipelined;
+mod postgres;
+pub(crate) mod sqlite;
+
+use sea_query::{PostgresQueryBuilder, QueryStatementWriter, SqliteQueryBuilder, Values};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
+pub(crate) use error::unique_key_name;
+pub use error::{DbError, DbErrorKind};
+pub use migrate::MigrateError;
+
 use crate::StoreError;
-use crate::lite::{self, LiteOptions, LitePool, LiteRow};
-use crate::pg_reads::{self, PgReads};
-use crate::pg_rows::PgRecord;
-use std::sync::Arc;
+use pg_rows::PgRecord;
+use pipelined::PgReads;
+use postgres::{PgConn, PgPool};
+use sqlite::{LiteOptions, LitePool, LiteRow};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Backend {
@@ -53,14 +62,14 @@ impl FromStr for SqliteSync {
 
 /// A statement ready for either backend.
 pub trait Statement {
-    fn render(&self, backend: Backend) -> (String, SqlxValues);
+    fn render(&self, backend: Backend) -> (String, Values);
 }
 
-impl<T: SqlxBinder> Statement for T {
-    fn render(&self, backend: Backend) -> (String, SqlxValues) {
+impl<T: QueryStatementWriter> Statement for T {
+    fn render(&self, backend: Backend) -> (String, Values) {
         match backend {
-            Backend::Sqlite => self.build_sqlx(SqliteQueryBuilder),
-            Backend::Postgres => self.build_sqlx(PostgresQueryBuilder),
+            Backend::Sqlite => self.build(SqliteQueryBuilder),
+            Backend::Postgres => self.build(PostgresQueryBuilder),
         }
     }
 }
@@ -74,21 +83,20 @@ pub struct Sql {
 }
 
 impl Statement for Sql {
-    fn render(&self, _backend: Backend) -> (String, SqlxValues) {
-        (self.text.to_owned(), SqlxValues(self.values.clone()))
+    fn render(&self, _backend: Backend) -> (String, Values) {
+        (self.text.to_owned(), self.values.clone())
     }
 }
 
-/// A row type readable from both backends: `#[derive(PgRow, LiteRow)]`.
-pub trait Record: for<'r> FromRow<'r, PgRow> + PgRecord + LiteRow + Send + Unpin {}
-impl<T> Record for T where T: for<'r> FromRow<'r, PgRow> + PgRecord + LiteRow + Send + Unpin {}
+/// A row type readable from both backends: `#[derive(Row)]`.
+pub trait Record: PgRecord + LiteRow + Send {}
+impl<T> Record for T where T: PgRecord + LiteRow + Send {}
 
 #[derive(Clone, Debug)]
 enum Pool {
     Sqlite(LitePool),
     /// Transactions take a connection of the pool; other statements are pipelined on
-    /// the shared connections (`pg_reads`), or take the pool's too when tokio-postgres
-    /// does not read the URL.
+    /// the shared connections (`pipelined`), or take the pool's when there are none.
     Postgres(PgPool, Option<Arc<PgReads>>),
 }
 
@@ -109,7 +117,7 @@ pub struct DbOptions {
     pub max_connections: Option<u32>,
     /// SQLite: how commits reach the disk (FULL unless traded away).
     pub sqlite_synchronous: SqliteSync,
-    /// A statement that runs longer is logged as a warning (target `sqlx::query`) with
+    /// A statement that runs longer is logged as a warning (target `store::statement`) with
     /// its SQL text (placeholders only, never the values) and its time, inside the
     /// request's span, so a slow request's log names the slow query.
     pub slow_statement: Duration,
@@ -144,78 +152,9 @@ pub struct Tx {
 
 enum TxInner {
     /// A connection with a transaction open; `writes` when it holds the write lock.
-    Sqlite {
-        conn: lite::Conn,
-        writes: bool,
-    },
-    Postgres(Transaction<'static, Postgres>),
-}
-
-macro_rules! run {
-    ($exec:expr, $stmt:expr, $method:ident) => {{
-        let (sql, values) = $stmt.render(Backend::Postgres);
-        sqlx::query_as_with(AssertSqlSafe(sql), values)
-            .$method($exec)
-            .await
-            .map_err(StoreError::from)
-    }};
-}
-
-macro_rules! exec {
-    ($exec:expr, $stmt:expr) => {{
-        let (sql, values) = $stmt.render(Backend::Postgres);
-        sqlx::query_with(AssertSqlSafe(sql), values)
-            .execute($exec)
-            .await
-            .map(|r| r.rows_affected())
-            .map_err(StoreError::from)
-    }};
-}
-
-macro_rules! lite {
-    ($conn:expr, $stmt:expr, $method:ident) => {{
-        let (sql, values) = $stmt.render(Backend::Sqlite);
-        $conn.$method(&sql, &values.0).map_err(StoreError::from)
-    }};
-}
-
-/// The same four operations on a pool and on a transaction.
-macro_rules! operations {
-    ($self:ident, $sqlite:pat => $sq:expr, $postgres:pat => $pg:expr) => {
-        pub async fn all<T: Record>(&mut $self, stmt: &impl Statement) -> Result<Vec<T>, StoreError> {
-            match $self.target() {
-                $sqlite => lite!($sq, stmt, all),
-                $postgres => run!($pg, stmt, fetch_all),
-            }
-        }
-
-        pub async fn optional<T: Record>(&mut $self, stmt: &impl Statement) -> Result<Option<T>, StoreError> {
-            match $self.target() {
-                $sqlite => lite!($sq, stmt, optional),
-                $postgres => run!($pg, stmt, fetch_optional),
-            }
-        }
-
-        pub async fn one<T: Record>(&mut $self, stmt: &impl Statement) -> Result<T, StoreError> {
-            match $self.target() {
-                $sqlite => lite!($sq, stmt, one),
-                $postgres => run!($pg, stmt, fetch_one),
-            }
-        }
-
-        /// Runs a statement and returns the number of rows it touched.
-        pub async fn execute(&mut $self, stmt: &impl Statement) -> Result<u64, StoreError> {
-            match $self.target() {
-                $sqlite => lite!($sq, stmt, execute),
-                $postgres => exec!($pg, stmt),
-            }
-        }
-    };
-}
-
-enum TxRef<'a> {
-    Sqlite(&'a lite::Conn),
-    Postgres(&'a mut Transaction<'static, Postgres>),
+    Sqlite { conn: sqlite::Conn, writes: bool },
+    /// Boxed: a pooled connection is larger than the rest of a `Tx`.
+    Postgres(Box<PgConn>),
 }
 
 /// Reads outside a transaction go straight to the pool (SQLite) or to the shared
@@ -224,49 +163,63 @@ pub struct Reader<'a> {
     db: &'a Db,
 }
 
-impl<'a> Reader<'a> {
-    pub async fn all<T: Record>(&mut self, stmt: &impl Statement) -> Result<Vec<T>, StoreError> {
+/// No row where one was required.
+fn no_row() -> StoreError {
+    StoreError::Database(DbError::new(
+        DbErrorKind::NoRow,
+        "the statement read no row",
+    ))
+}
+
+impl Reader<'_> {
+    /// Up to `limit` rows of `stmt` (all when `None`).
+    async fn rows<T: Record>(
+        &self,
+        stmt: &impl Statement,
+        limit: Option<usize>,
+    ) -> Result<Vec<T>, StoreError> {
         match &self.db.pool {
-            Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, all),
-            Pool::Postgres(_, Some(reads)) => Ok(pg_reads::records(&reads.rows(stmt).await?)?),
-            Pool::Postgres(p, None) => run!(p, stmt, fetch_all),
+            Pool::Sqlite(p) => {
+                let (sql, values) = stmt.render(Backend::Sqlite);
+                Ok(p.acquire().await?.rows(&sql, &values, limit)?)
+            }
+            Pool::Postgres(_, Some(reads)) => Ok(pipelined::records(&reads.rows(stmt).await?)?),
+            Pool::Postgres(p, None) => {
+                let (sql, values) = stmt.render(Backend::Postgres);
+                Ok(pipelined::records(
+                    &p.get().await?.rows(&sql, &values).await?,
+                )?)
+            }
         }
+    }
+
+    pub async fn all<T: Record>(&mut self, stmt: &impl Statement) -> Result<Vec<T>, StoreError> {
+        self.rows(stmt, None).await
     }
 
     pub async fn optional<T: Record>(
         &mut self,
         stmt: &impl Statement,
     ) -> Result<Option<T>, StoreError> {
-        match &self.db.pool {
-            Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, optional),
-            Pool::Postgres(_, Some(reads)) => Ok(reads
-                .rows(stmt)
-                .await?
-                .first()
-                .map(T::from_pg)
-                .transpose()?),
-            Pool::Postgres(p, None) => run!(p, stmt, fetch_optional),
-        }
+        Ok(self.rows(stmt, Some(1)).await?.into_iter().next())
     }
 
     pub async fn one<T: Record>(&mut self, stmt: &impl Statement) -> Result<T, StoreError> {
-        match &self.db.pool {
-            Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, one),
-            Pool::Postgres(_, Some(reads)) => {
-                let rows = reads.rows(stmt).await?;
-                let first = rows.first().ok_or(sqlx::Error::RowNotFound)?;
-                Ok(T::from_pg(first)?)
-            }
-            Pool::Postgres(p, None) => run!(p, stmt, fetch_one),
-        }
+        self.optional(stmt).await?.ok_or_else(no_row)
     }
 
     /// Runs a statement and returns the number of rows it touched.
     pub async fn execute(&mut self, stmt: &impl Statement) -> Result<u64, StoreError> {
         match &self.db.pool {
-            Pool::Sqlite(p) => lite!(p.acquire().await?, stmt, execute),
+            Pool::Sqlite(p) => {
+                let (sql, values) = stmt.render(Backend::Sqlite);
+                Ok(p.acquire().await?.execute(&sql, &values)?)
+            }
             Pool::Postgres(_, Some(reads)) => Ok(reads.execute(stmt).await?),
-            Pool::Postgres(p, None) => exec!(p, stmt),
+            Pool::Postgres(p, None) => {
+                let (sql, values) = stmt.render(Backend::Postgres);
+                Ok(p.get().await?.execute(&sql, &values).await?)
+            }
         }
     }
 
@@ -276,14 +229,52 @@ impl<'a> Reader<'a> {
 }
 
 impl Tx {
-    fn target(&mut self) -> TxRef<'_> {
-        match &mut self.inner {
-            TxInner::Sqlite { conn, .. } => TxRef::Sqlite(conn),
-            TxInner::Postgres(t) => TxRef::Postgres(t),
+    /// Up to `limit` rows of `stmt` (all when `None`).
+    async fn rows<T: Record>(
+        &mut self,
+        stmt: &impl Statement,
+        limit: Option<usize>,
+    ) -> Result<Vec<T>, StoreError> {
+        match &self.inner {
+            TxInner::Sqlite { conn, .. } => {
+                let (sql, values) = stmt.render(Backend::Sqlite);
+                Ok(conn.rows(&sql, &values, limit)?)
+            }
+            TxInner::Postgres(conn) => {
+                let (sql, values) = stmt.render(Backend::Postgres);
+                Ok(pipelined::records(&conn.rows(&sql, &values).await?)?)
+            }
         }
     }
 
-    operations!(self, TxRef::Sqlite(c) => c, TxRef::Postgres(t) => &mut **t);
+    pub async fn all<T: Record>(&mut self, stmt: &impl Statement) -> Result<Vec<T>, StoreError> {
+        self.rows(stmt, None).await
+    }
+
+    pub async fn optional<T: Record>(
+        &mut self,
+        stmt: &impl Statement,
+    ) -> Result<Option<T>, StoreError> {
+        Ok(self.rows(stmt, Some(1)).await?.into_iter().next())
+    }
+
+    pub async fn one<T: Record>(&mut self, stmt: &impl Statement) -> Result<T, StoreError> {
+        self.optional(stmt).await?.ok_or_else(no_row)
+    }
+
+    /// Runs a statement and returns the number of rows it touched.
+    pub async fn execute(&mut self, stmt: &impl Statement) -> Result<u64, StoreError> {
+        match &self.inner {
+            TxInner::Sqlite { conn, .. } => {
+                let (sql, values) = stmt.render(Backend::Sqlite);
+                Ok(conn.execute(&sql, &values)?)
+            }
+            TxInner::Postgres(conn) => {
+                let (sql, values) = stmt.render(Backend::Postgres);
+                Ok(conn.execute(&sql, &values).await?)
+            }
+        }
+    }
 
     pub fn backend(&self) -> Backend {
         match self.inner {
@@ -300,20 +291,19 @@ impl Tx {
                 conn,
                 writes: false,
             } => conn.batch("COMMIT")?,
-            TxInner::Postgres(t) => t.commit().await?,
+            TxInner::Postgres(conn) => conn.commit().await?,
         }
         Ok(())
     }
 }
 
-/// Logs a statement the store's own drivers ran (`lite`, `pg_reads`) at debug level, and
-/// as a warning when it ran longer than the slow-statement bound (target `sqlx::query`,
-/// as sqlx's statements are).
+/// Logs a statement at debug level, and as a warning when it ran longer than the
+/// slow-statement bound (target `store::statement`).
 pub(crate) fn log_statement(sql: &str, started: std::time::Instant, slow: Duration) {
     let elapsed = started.elapsed();
     if elapsed >= slow {
         tracing::warn!(
-            target: "sqlx::query",
+            target: "store::statement",
             statement = sql,
             elapsed = ?elapsed,
             elapsed_secs = elapsed.as_secs_f64(),
@@ -321,15 +311,9 @@ pub(crate) fn log_statement(sql: &str, started: std::time::Instant, slow: Durati
             "slow statement: execution time exceeded alert threshold"
         );
     } else {
-        tracing::debug!(target: "sqlx::query", statement = sql, elapsed = ?elapsed, "statement");
+        tracing::debug!(target: "store::statement", statement = sql, elapsed = ?elapsed, "statement");
     }
 }
-
-/// A pooled PostgreSQL connection idle for longer is pinged before it is handed out
-/// (HikariCP's bound): one used more recently was working that recently, and skipping
-/// the round trip of its ping is a fifth more requests a second over a Unix socket.
-/// A connection the database dropped within the bound fails its request with a 503.
-const IDLE_PING: Duration = Duration::from_millis(500);
 
 /// PostgreSQL connections a process keeps by default: four per core of this machine,
 /// from 4 to 32. Each is a server process, and on a small machine they compete with
@@ -342,7 +326,7 @@ fn postgres_pool_default() -> u32 {
     u32::try_from(cores.saturating_mul(4)).map_or(32, |n| n.clamp(4, 32))
 }
 
-/// Of `connections`, those shared by the statements outside transactions (`pg_reads`):
+/// Of `connections`, those shared by the statements outside transactions (`pipelined`):
 /// one per core of this machine, at most half of them (none of 1, which stays the
 /// pool's). Each is one PostgreSQL process, so more than the cores would compete for
 /// them; the rest are the pool's, one a transaction.
@@ -350,9 +334,6 @@ fn postgres_shared(connections: u32) -> u32 {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     u32::try_from(cores).map_or(connections / 2, |cores| cores.min(connections / 2))
 }
-
-static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
-static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 impl Db {
     /// `sqlite://path` (created if missing), `sqlite::memory:`, or `postgres://...`,
@@ -366,46 +347,30 @@ impl Db {
         let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             // The statement timeout ends a query stuck on a lock or a runaway plan with an
             // error the HTTP layer answers as 503, well before the request timeout.
-            let timeout_ms = options.statement_timeout.as_millis().to_string();
-            let connect = PgConnectOptions::from_str(url)?
-                .options([("statement_timeout", timeout_ms.as_str())])
-                .log_slow_statements(LevelFilter::Warn, options.slow_statement);
+            let config = postgres::config(url, options.statement_timeout, options.acquire_timeout)
+                .map_err(|e| {
+                    StoreError::Config(format!("unreadable PostgreSQL URL {:?}: {e}", redact(url)))
+                })?;
             let connections = options
                 .max_connections
                 .unwrap_or_else(postgres_pool_default);
             let shared = postgres_shared(connections);
             let reads = PgReads::new(
-                url,
+                config.clone(),
                 shared,
-                options.statement_timeout,
                 options.acquire_timeout,
                 options.slow_statement,
             )
             .map(Arc::new);
-            // Without shared connections (none asked for, or a URL tokio-postgres does
-            // not read), the pool serves every statement.
-            let pooled = if reads.is_some() {
-                connections - shared
-            } else {
-                connections
-            };
-            Pool::Postgres(
-                PgPoolOptions::new()
-                    .max_connections(pooled)
-                    .acquire_timeout(options.acquire_timeout)
-                    .test_before_acquire(false)
-                    .before_acquire(|conn, meta| {
-                        Box::pin(async move {
-                            if meta.idle_for >= IDLE_PING {
-                                sqlx::Connection::ping(conn).await?;
-                            }
-                            Ok(true)
-                        })
-                    })
-                    .connect_with(connect)
-                    .await?,
-                reads,
-            )
+            let pool = PgPool::new(
+                config,
+                connections - shared,
+                options.acquire_timeout,
+                options.slow_statement,
+            )?;
+            // Connecting now, so a wrong URL or an absent database shows at start.
+            drop(pool.get().await?);
+            Pool::Postgres(pool, reads)
         } else if url.starts_with("sqlite:") {
             Pool::Sqlite(LitePool::open(
                 url,
@@ -439,21 +404,29 @@ impl Db {
         }
     }
 
-    /// Brings the schema up to date. On PostgreSQL the migrations run without the
-    /// statement timeout meant for requests: building an index on a large table may
-    /// take longer, and must not fail half-way at start-up.
+    /// Brings the schema up to date (`migrate`). On PostgreSQL the migrations run
+    /// without the statement timeout meant for requests: building an index on a large
+    /// table may take longer, and must not fail half-way at start-up; instances starting
+    /// together take turns on an advisory lock.
     pub async fn migrate(&self) -> Result<(), StoreError> {
+        self.migrate_until(None).await
+    }
+
+    /// As `migrate`, applying only the migrations up to version `until` when given (a
+    /// test of a migration first writes the data it finds).
+    #[doc(hidden)]
+    pub async fn migrate_until(&self, until: Option<i64>) -> Result<(), StoreError> {
         match &self.pool {
-            Pool::Sqlite(p) => lite::migrate(&p.acquire().await?, &SQLITE_MIGRATIONS)?,
+            Pool::Sqlite(p) => {
+                migrate::run(migrate::Target::Sqlite(&p.acquire().await?), until).await?
+            }
             Pool::Postgres(p, _) => {
-                let mut conn = p.acquire().await?;
-                sqlx::query("SET statement_timeout = 0")
-                    .execute(&mut *conn)
+                let conn = p.get().await?;
+                conn.batch("SET statement_timeout = 0; SELECT pg_advisory_lock(7263548170001)")
                     .await?;
-                let migrated = POSTGRES_MIGRATIONS.run(&mut *conn).await;
+                let migrated = migrate::run(migrate::Target::Postgres(&conn), until).await;
                 // Back to the connection's own timeout before it returns to the pool.
-                sqlx::query("RESET statement_timeout")
-                    .execute(&mut *conn)
+                conn.batch("SELECT pg_advisory_unlock(7263548170001); RESET statement_timeout")
                     .await?;
                 migrated?;
             }
@@ -507,7 +480,11 @@ impl Db {
                 begun?;
                 TxInner::Sqlite { conn, writes: true }
             }
-            Pool::Postgres(p, _) => TxInner::Postgres(p.begin().await?),
+            Pool::Postgres(p, _) => {
+                let mut conn = p.get().await?;
+                conn.begin("BEGIN").await?;
+                TxInner::Postgres(Box::new(conn))
+            }
         };
         Ok(Tx { inner })
     }
@@ -525,22 +502,25 @@ impl Db {
                     writes: false,
                 }
             }
-            Pool::Postgres(p, _) => TxInner::Postgres(
-                p.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    .await?,
-            ),
+            Pool::Postgres(p, _) => {
+                let mut conn = p.get().await?;
+                conn.begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await?;
+                TxInner::Postgres(Box::new(conn))
+            }
         };
         Ok(Tx { inner })
     }
 
-    pub async fn close(&self) {
+    /// Closes the pool's connections: idle ones now, those in use when they come back.
+    pub fn close(&self) {
         match &self.pool {
             Pool::Sqlite(p) => p.close(),
             Pool::Postgres(p, reads) => {
                 if let Some(reads) = reads {
                     reads.close();
                 }
-                p.close().await;
+                p.close();
             }
         }
     }
@@ -552,16 +532,20 @@ impl Db {
             Pool::Sqlite(p) => p.acquire().await?.all(
                 "SELECT m.name, c.name, upper(c.type), c.\"notnull\" = 0 OR (c.pk > 0 AND upper(c.type) = 'INTEGER') \
                  FROM sqlite_master m JOIN pragma_table_info(m.name) c \
-                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_sqlx%'",
+                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '\\_%' ESCAPE '\\'",
                 &Values(Vec::new()),
             )?,
-            Pool::Postgres(p, _) => sqlx::query_as::<_, (String, String, String, bool)>(
-                "SELECT table_name::text, column_name::text, upper(data_type::text), is_nullable = 'YES' \
-                 FROM information_schema.columns \
-                 WHERE table_schema = current_schema() AND table_name NOT LIKE '_sqlx%'",
-            )
-            .fetch_all(p)
-            .await?,
+            Pool::Postgres(p, _) => pipelined::records(
+                &p.get()
+                    .await?
+                    .rows(
+                        "SELECT table_name::text, column_name::text, upper(data_type::text), is_nullable = 'YES' \
+                         FROM information_schema.columns \
+                         WHERE table_schema = current_schema() AND table_name NOT LIKE '\\_%'",
+                        &Values(Vec::new()),
+                    )
+                    .await?,
+            )?,
         };
         for c in &mut cols {
             c.2 = normalise_type(&c.2).to_owned();

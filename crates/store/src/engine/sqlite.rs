@@ -1,32 +1,28 @@
 //! The SQLite path: rusqlite connections in a small pool, the same sea-query statements
 //! as PostgreSQL (rendered with the SQLite builder, values bound here), and rows read
-//! through `LiteRow` (derived beside `PgRow` on every record type).
+//! through `LiteRow` (`#[derive(Row)]` on every record type).
 //!
-//! Why not sqlx here: its SQLite driver runs each connection on a thread of its own
-//! and hands every statement over a channel, which cost more than the statement itself
-//! (ARCHITECTURE.md, "Performance"). Here a statement runs on the thread that asks for
-//! it: a read in WAL mode never waits for a lock, and neither does a statement inside a
+//! A statement runs on the thread that asks for it, not on a thread of the connection's
+//! own behind a channel (sqlx's driver, which cost more than the statement itself;
+//! docs/performance.md): a read in WAL mode never waits for a lock, and neither does a statement inside a
 //! write transaction, which took the write lock when it began. The two calls that may
 //! wait — `BEGIN IMMEDIATE` (on another writer, up to the busy timeout) and `COMMIT`
 //! (on the disk) — run on tokio's blocking pool.
 //!
-//! Errors are reported as the `sqlx::Error` the rest of the store already understands
-//! (unique and foreign-key violations by SQLite's extended result code, a busy
-//! database, a pool that had no connection in time), so `StoreError` has one shape
-//! for both backends.
+//! Errors are mapped into the engine's `DbError` by SQLite's extended result code
+//! (`error`).
 
-use crate::Backend;
-use crate::error::DriverError;
+use super::error::{DbError, DbErrorKind, unique_key_name};
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, SecondsFormat, TimeZone, Utc};
 use rusqlite::types::{FromSqlError, ToSqlOutput, Value as SqlValue, ValueRef};
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row};
+use rusqlite::{Connection, OpenFlags, Row};
 use sea_query::{OptionEnum, Value, Values};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// A row type the SQLite path can read: `#[derive(records::LiteRow)]`.
+/// A row type the SQLite path can read: `#[derive(records::Row)]`.
 pub trait LiteRow: Sized {
     fn read(row: &Cells<'_, '_>) -> rusqlite::Result<Self>;
 }
@@ -475,12 +471,12 @@ impl Conn {
     }
 
     /// Reads up to `limit` rows (all when `None`).
-    fn rows<T: LiteRow>(
+    pub(crate) fn rows<T: LiteRow>(
         &self,
         sql: &str,
         values: &Values,
         limit: Option<usize>,
-    ) -> Result<Vec<T>, sqlx::Error> {
+    ) -> Result<Vec<T>, DbError> {
         let started = Instant::now();
         let conn = self.connection();
         let read = (|| {
@@ -492,11 +488,7 @@ impl Conn {
         read.map_err(error)
     }
 
-    pub(crate) fn all<T: LiteRow>(
-        &self,
-        sql: &str,
-        values: &Values,
-    ) -> Result<Vec<T>, sqlx::Error> {
+    pub(crate) fn all<T: LiteRow>(&self, sql: &str, values: &Values) -> Result<Vec<T>, DbError> {
         self.rows(sql, values, None)
     }
 
@@ -504,16 +496,17 @@ impl Conn {
         &self,
         sql: &str,
         values: &Values,
-    ) -> Result<Option<T>, sqlx::Error> {
+    ) -> Result<Option<T>, DbError> {
         Ok(self.rows(sql, values, Some(1))?.pop())
     }
 
-    pub(crate) fn one<T: LiteRow>(&self, sql: &str, values: &Values) -> Result<T, sqlx::Error> {
-        self.optional(sql, values)?.ok_or(sqlx::Error::RowNotFound)
+    pub(crate) fn one<T: LiteRow>(&self, sql: &str, values: &Values) -> Result<T, DbError> {
+        self.optional(sql, values)?
+            .ok_or_else(|| DbError::new(DbErrorKind::NoRow, "the statement read no row"))
     }
 
     /// Runs a statement to its end and returns the number of rows it changed.
-    pub(crate) fn execute(&self, sql: &str, values: &Values) -> Result<u64, sqlx::Error> {
+    pub(crate) fn execute(&self, sql: &str, values: &Values) -> Result<u64, DbError> {
         let started = Instant::now();
         let conn = self.connection();
         let run = (|| {
@@ -528,13 +521,13 @@ impl Conn {
         run.map_err(error)
     }
 
-    pub(crate) fn batch(&self, sql: &str) -> Result<(), sqlx::Error> {
+    pub(crate) fn batch(&self, sql: &str) -> Result<(), DbError> {
         self.connection().execute_batch(sql).map_err(error)
     }
 
     /// Runs `sql` (a `BEGIN` or `COMMIT`, which may wait for a lock or the disk) on
     /// the blocking pool; the connection comes back with the result.
-    pub(crate) async fn batch_blocking(self, sql: &'static str) -> (Self, Result<(), sqlx::Error>) {
+    pub(crate) async fn batch_blocking(self, sql: &'static str) -> (Self, Result<(), DbError>) {
         match tokio::task::spawn_blocking(move || {
             let done = self.batch(sql);
             (self, done)
@@ -581,7 +574,7 @@ impl Shared {
     }
 
     fn logged(&self, sql: &str, started: Instant) {
-        crate::db::log_statement(sql, started, self.slow_statement);
+        super::log_statement(sql, started, self.slow_statement);
     }
 }
 
@@ -682,10 +675,10 @@ impl LitePool {
     }
 
     /// A connection, waiting at most the acquire timeout for one to be free.
-    pub(crate) async fn acquire(&self) -> Result<Conn, sqlx::Error> {
+    pub(crate) async fn acquire(&self) -> Result<Conn, DbError> {
         let shared = &self.shared;
         if shared.closed.load(Ordering::Acquire) {
-            return Err(sqlx::Error::PoolClosed);
+            return Err(closed());
         }
         let permit = match shared.permits.clone().try_acquire_owned() {
             Ok(permit) => permit,
@@ -697,8 +690,13 @@ impl LitePool {
                 .await
                 {
                     Ok(Ok(permit)) => permit,
-                    Ok(Err(_)) => return Err(sqlx::Error::PoolClosed),
-                    Err(_) => return Err(sqlx::Error::PoolTimedOut),
+                    Ok(Err(_)) => return Err(closed()),
+                    Err(_) => {
+                        return Err(DbError::new(
+                            DbErrorKind::Busy,
+                            "no SQLite connection was free in time",
+                        ));
+                    }
                 }
             }
         };
@@ -727,126 +725,49 @@ impl LitePool {
     }
 }
 
-/// A rusqlite error as the `sqlx::Error` sqlx's SQLite driver would have given.
-pub(crate) fn error(e: rusqlite::Error) -> sqlx::Error {
+fn closed() -> DbError {
+    DbError::new(DbErrorKind::ConnectionLost, "the database is closed")
+}
+
+/// A rusqlite error in the engine's terms, by SQLite's extended result code: unique
+/// key (SQLITE_CONSTRAINT_UNIQUE 2067, _PRIMARYKEY 1555, whose message names the
+/// columns), foreign key (787), busy (SQLITE_BUSY 5 and SQLITE_LOCKED 6 with their
+/// extended codes).
+pub(crate) fn error(e: rusqlite::Error) -> DbError {
     match e {
         rusqlite::Error::SqliteFailure(failure, message) => {
-            sqlx::Error::Database(Box::new(DriverError {
-                backend: Backend::Sqlite,
-                message: message.unwrap_or_else(|| failure.to_string()),
-                code: Some(failure.extended_code.to_string()),
-                constraint: None,
-            }))
+            let message = message.unwrap_or_else(|| failure.to_string());
+            let kind = match failure.extended_code {
+                2067 | 1555 => DbErrorKind::UniqueKey {
+                    constraint: unique_key_of(&message).unwrap_or_default(),
+                },
+                787 => DbErrorKind::ForeignKey,
+                code if matches!(code & 0xff, 5 | 6) => DbErrorKind::Busy,
+                _ => DbErrorKind::Other,
+            };
+            DbError::new(kind, message)
         }
-        rusqlite::Error::QueryReturnedNoRows => sqlx::Error::RowNotFound,
-        rusqlite::Error::InvalidColumnName(name) => sqlx::Error::ColumnNotFound(name),
-        rusqlite::Error::InvalidColumnIndex(index) => {
-            sqlx::Error::ColumnIndexOutOfBounds { index, len: 0 }
+        rusqlite::Error::QueryReturnedNoRows => {
+            DbError::new(DbErrorKind::NoRow, "the statement read no row")
         }
-        e @ (rusqlite::Error::InvalidColumnType(index, ..)
-        | rusqlite::Error::FromSqlConversionFailure(index, ..)
-        | rusqlite::Error::IntegralValueOutOfRange(index, _)) => sqlx::Error::ColumnDecode {
-            index: index.to_string(),
-            source: Box::new(e),
-        },
-        other => sqlx::Error::Database(Box::new(DriverError {
-            backend: Backend::Sqlite,
-            message: other.to_string(),
-            code: None,
-            constraint: None,
-        })),
+        other => DbError::new(DbErrorKind::Other, other.to_string()),
     }
 }
 
-/// Brings the schema up to date as sqlx's migrator does, in its own bookkeeping table
-/// (`_sqlx_migrations`, same columns and checksums), so databases migrated by earlier
-/// versions, which ran sqlx's migrator, carry on: each migration not yet applied runs in
-/// a transaction of its own with its row; an applied one whose checksum differs, one
-/// that failed half-way, or one this binary does not know stops it.
-pub(crate) fn migrate(
-    conn: &Conn,
-    migrator: &sqlx::migrate::Migrator,
-) -> Result<(), sqlx::migrate::MigrateError> {
-    use sqlx::migrate::MigrateError;
-    let db = conn.connection();
-    let failed = |e: rusqlite::Error| MigrateError::Execute(error(e));
-    db.execute_batch(
-        "CREATE TABLE IF NOT EXISTS _sqlx_migrations (
-            version BIGINT PRIMARY KEY,
-            description TEXT NOT NULL,
-            installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
-            success BOOLEAN NOT NULL,
-            checksum BLOB NOT NULL,
-            execution_time BIGINT NOT NULL
-        );",
-    )
-    .map_err(failed)?;
-    let dirty: Option<i64> = db
-        .query_row(
-            "SELECT version FROM _sqlx_migrations WHERE success = false ORDER BY version LIMIT 1",
-            [],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(failed)?;
-    if let Some(version) = dirty {
-        return Err(MigrateError::Dirty(version));
-    }
-    let applied: std::collections::HashMap<i64, Vec<u8>> = db
-        .prepare("SELECT version, checksum FROM _sqlx_migrations ORDER BY version")
-        .and_then(|mut s| {
-            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<rusqlite::Result<_>>()
-        })
-        .map_err(failed)?;
-    let known: std::collections::HashSet<i64> = migrator.iter().map(|m| m.version).collect();
-    if let Some(version) = applied.keys().find(|v| !known.contains(v)) {
-        return Err(MigrateError::VersionMissing(*version));
-    }
-    for migration in migrator
-        .iter()
-        .filter(|m| !m.migration_type.is_down_migration())
-    {
-        match applied.get(&migration.version) {
-            Some(checksum) if checksum[..] != migration.checksum[..] => {
-                return Err(MigrateError::VersionMismatch(migration.version));
-            }
-            Some(_) => {}
-            None => {
-                let started = Instant::now();
-                // A migration marked `-- no-transaction` (one that rebuilds tables with
-                // foreign keys off) manages its own transaction.
-                let apply = || -> rusqlite::Result<()> {
-                    if !migration.no_tx {
-                        db.execute_batch("BEGIN IMMEDIATE")?;
-                    }
-                    db.execute_batch(migration.sql.as_str())?;
-                    db.execute(
-                        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
-                         VALUES (?1, ?2, TRUE, ?3, -1)",
-                        rusqlite::params![migration.version, &*migration.description, &*migration.checksum],
-                    )?;
-                    if !migration.no_tx {
-                        db.execute_batch("COMMIT")?;
-                    }
-                    Ok(())
-                };
-                if let Err(e) = apply() {
-                    if !db.is_autocommit() {
-                        let _ = db.execute_batch("ROLLBACK");
-                    }
-                    return Err(MigrateError::ExecuteMigration(error(e), migration.version));
-                }
-                #[allow(clippy::cast_possible_truncation)]
-                db.execute(
-                    "UPDATE _sqlx_migrations SET execution_time = ?1 WHERE version = ?2",
-                    rusqlite::params![started.elapsed().as_nanos() as i64, migration.version],
-                )
-                .map_err(failed)?;
-            }
+/// The unique key "UNIQUE constraint failed: t.a, t.b" names, by PostgreSQL's name for
+/// it (`t_a_b_key`).
+fn unique_key_of(message: &str) -> Option<String> {
+    let columns = message.strip_prefix("UNIQUE constraint failed: ")?;
+    let mut table = None;
+    let mut names = Vec::new();
+    for column in columns.split(", ") {
+        let (t, name) = column.split_once('.')?;
+        if table.replace(t).is_some_and(|seen| seen != t) {
+            return None;
         }
+        names.push(name);
     }
-    Ok(())
+    Some(unique_key_name(table?, &names))
 }
 
 #[cfg(test)]
@@ -868,6 +789,35 @@ mod tests {
             };
             Ok(Picked(value, column_or_default(row, "missing")?))
         }
+    }
+
+    #[test]
+    fn unique_keys_are_named_as_postgresql_names_them() {
+        assert_eq!(
+            unique_key_of("UNIQUE constraint failed: groups.company_id, groups.name").as_deref(),
+            Some("groups_company_id_name_key")
+        );
+        assert_eq!(
+            unique_key_of("UNIQUE constraint failed: t.id").as_deref(),
+            Some("t_id_key")
+        );
+        assert_eq!(unique_key_of("UNIQUE constraint failed: index 'x'"), None);
+        assert_eq!(unique_key_of("UNIQUE constraint failed: a.x, b.y"), None);
+        let conn = Connection::open_in_memory().expect("opens");
+        conn.execute_batch(
+            "CREATE TABLE t (a INTEGER, b TEXT, UNIQUE (a, b)); INSERT INTO t VALUES (1, 'x');",
+        )
+        .expect("creates");
+        let e = error(
+            conn.execute("INSERT INTO t VALUES (1, 'x')", [])
+                .expect_err("breaks the key"),
+        );
+        assert_eq!(
+            e.kind,
+            DbErrorKind::UniqueKey {
+                constraint: "t_a_b_key".into()
+            }
+        );
     }
 
     #[test]

@@ -1,0 +1,305 @@
+//! The PostgreSQL path, on tokio-postgres alone: transactions take a connection of a
+//! deadpool pool each; statements outside transactions are pipelined on a few shared
+//! connections (`pipelined`), or take a pooled connection when there are none. Both
+//! bind sea-query's values the same way (`Param`, typed by `type_of`) and map errors
+//! the same way (`error`).
+
+use std::time::{Duration, Instant};
+
+use deadpool_postgres::{Manager, ManagerConfig, Object, RecyclingMethod, Runtime};
+use futures_util::TryStreamExt;
+use sea_query::{OptionEnum, Value, Values};
+use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use tokio_postgres::{NoTls, Row};
+
+use super::error::{DbError, DbErrorKind};
+use super::pg_rows::BoxError;
+
+/// Prepared statements a pooled connection keeps; past that it starts afresh (the list
+/// pages' texts carry their window, so a busy server sees a few hundred texts).
+pub(crate) const STATEMENTS: usize = 512;
+
+/// The pool transactions take their connections from.
+#[derive(Clone)]
+pub(crate) struct PgPool {
+    pool: deadpool_postgres::Pool,
+    slow_statement: Duration,
+}
+
+impl std::fmt::Debug for PgPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgPool")
+            .field("max_size", &self.pool.status().max_size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PgPool {
+    /// At most `connections` to `config`, each waited for at most `acquire_timeout`.
+    pub(crate) fn new(
+        config: tokio_postgres::Config,
+        connections: u32,
+        acquire_timeout: Duration,
+        slow_statement: Duration,
+    ) -> Result<PgPool, DbError> {
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                // A connection the database closed is noticed by its connection task
+                // and not handed out again; one dropped since fails its request with a
+                // 503.
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = deadpool_postgres::Pool::builder(manager)
+            .max_size(usize::try_from(connections).unwrap_or(usize::MAX).max(1))
+            .wait_timeout(Some(acquire_timeout))
+            .create_timeout(Some(acquire_timeout))
+            .recycle_timeout(Some(acquire_timeout))
+            .runtime(Runtime::Tokio1)
+            .build()
+            .map_err(|e| DbError::new(DbErrorKind::Other, e.to_string()))?;
+        Ok(PgPool {
+            pool,
+            slow_statement,
+        })
+    }
+
+    /// A connection of the pool, waiting at most the acquire timeout.
+    pub(crate) async fn get(&self) -> Result<PgConn, DbError> {
+        use deadpool_postgres::PoolError;
+        let client = self.pool.get().await.map_err(|e| match e {
+            PoolError::Backend(e) => error(e),
+            PoolError::Closed => DbError::new(DbErrorKind::ConnectionLost, "the pool is closed"),
+            PoolError::Timeout(_) => DbError::new(
+                DbErrorKind::Busy,
+                "no PostgreSQL connection was free in time",
+            ),
+            other => DbError::new(DbErrorKind::ConnectionLost, other.to_string()),
+        })?;
+        Ok(PgConn {
+            client: Some(client),
+            slow_statement: self.slow_statement,
+            open: false,
+        })
+    }
+
+    pub(crate) fn close(&self) {
+        self.pool.close();
+    }
+}
+
+/// One pooled connection; with a transaction open when `open`, which is rolled back
+/// if it is dropped without `commit`.
+pub(crate) struct PgConn {
+    client: Option<Object>,
+    slow_statement: Duration,
+    open: bool,
+}
+
+impl PgConn {
+    fn client(&self) -> &Object {
+        self.client
+            .as_ref()
+            .expect("a pooled connection is present until dropped")
+    }
+
+    /// Runs `sql` (statements without values, such as `BEGIN`) as it is.
+    pub(crate) async fn batch(&self, sql: &str) -> Result<(), DbError> {
+        self.client().batch_execute(sql).await.map_err(error)
+    }
+
+    /// Opens a transaction with `begin` (a `BEGIN ...`).
+    pub(crate) async fn begin(&mut self, begin: &str) -> Result<(), DbError> {
+        self.batch(begin).await?;
+        self.open = true;
+        Ok(())
+    }
+
+    /// Commits the transaction `begin` opened.
+    pub(crate) async fn commit(mut self) -> Result<(), DbError> {
+        let committed = self.batch("COMMIT").await;
+        // Committed or not, PostgreSQL ended the transaction; cancelled before that,
+        // the drop rolls it back.
+        self.open = false;
+        committed
+    }
+
+    /// The rows `sql` reads with `values`.
+    pub(crate) async fn rows(&self, sql: &str, values: &Values) -> Result<Vec<Row>, DbError> {
+        let started = Instant::now();
+        let client = self.client();
+        let statement = self.prepared(sql, values).await?;
+        let rows = async {
+            client
+                .query_raw(&statement, values.0.iter().map(Param))
+                .await?
+                .try_collect()
+                .await
+        }
+        .await
+        .map_err(error);
+        super::log_statement(sql, started, self.slow_statement);
+        rows
+    }
+
+    /// Runs `sql` with `values`; the number of rows it touched.
+    pub(crate) async fn execute(&self, sql: &str, values: &Values) -> Result<u64, DbError> {
+        let started = Instant::now();
+        let statement = self.prepared(sql, values).await?;
+        let touched = self
+            .client()
+            .execute_raw(&statement, values.0.iter().map(Param))
+            .await
+            .map_err(error);
+        super::log_statement(sql, started, self.slow_statement);
+        touched
+    }
+
+    /// `sql` prepared for the types of `values`, kept by the connection.
+    async fn prepared(
+        &self,
+        sql: &str,
+        values: &Values,
+    ) -> Result<tokio_postgres::Statement, DbError> {
+        let client = self.client();
+        if client.statement_cache.size() >= STATEMENTS {
+            client.statement_cache.clear();
+        }
+        let types: Vec<Type> = values.0.iter().map(type_of).collect();
+        client
+            .prepare_typed_cached(sql, &types)
+            .await
+            .map_err(error)
+    }
+}
+
+impl Drop for PgConn {
+    /// A transaction left open is rolled back before its connection goes back to the
+    /// pool; a connection that cannot be rolled back is closed.
+    fn drop(&mut self) {
+        let Some(client) = self.client.take() else {
+            return;
+        };
+        if !self.open {
+            return;
+        }
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn(async move {
+                    if client.batch_execute("ROLLBACK").await.is_err() {
+                        drop(Object::take(client));
+                    }
+                });
+            }
+            Err(_) => drop(Object::take(client)),
+        }
+    }
+}
+
+/// The PostgreSQL type a sea-query value is bound as: a statement's text and these
+/// types are the key of its prepared statement on every path.
+pub(crate) fn type_of(value: &Value) -> Type {
+    match value {
+        Value::Bool(_) => Type::BOOL,
+        Value::TinyInt(_) => Type::CHAR,
+        Value::SmallInt(_) | Value::TinyUnsigned(_) => Type::INT2,
+        Value::Int(_) | Value::SmallUnsigned(_) => Type::INT4,
+        Value::BigInt(_) | Value::Unsigned(_) | Value::BigUnsigned(_) => Type::INT8,
+        Value::Float(_) => Type::FLOAT4,
+        Value::Double(_) => Type::FLOAT8,
+        Value::Bytes(_) => Type::BYTEA,
+        Value::ChronoDate(_) => Type::DATE,
+        Value::ChronoTime(_) => Type::TIME,
+        Value::ChronoDateTime(_) => Type::TIMESTAMP,
+        Value::ChronoDateTimeUtc(_)
+        | Value::ChronoDateTimeLocal(_)
+        | Value::ChronoDateTimeWithTimeZone(_) => Type::TIMESTAMPTZ,
+        Value::String(_) | Value::Char(_) | Value::Enum(_) => Type::TEXT,
+    }
+}
+
+/// A sea-query value bound as the type `type_of` gives it.
+#[derive(Debug)]
+pub(crate) struct Param<'a>(pub(crate) &'a Value);
+
+impl ToSql for Param<'_> {
+    fn to_sql(&self, ty: &Type, out: &mut bytes::BytesMut) -> Result<IsNull, BoxError> {
+        match self.0 {
+            Value::Bool(v) => v.to_sql(ty, out),
+            Value::TinyInt(v) => v.to_sql(ty, out),
+            Value::SmallInt(v) => v.to_sql(ty, out),
+            Value::Int(v) => v.to_sql(ty, out),
+            Value::BigInt(v) => v.to_sql(ty, out),
+            Value::TinyUnsigned(v) => v.map(i16::from).to_sql(ty, out),
+            Value::SmallUnsigned(v) => v.map(i32::from).to_sql(ty, out),
+            Value::Unsigned(v) => v.map(i64::from).to_sql(ty, out),
+            Value::BigUnsigned(v) => v.map(i64::try_from).transpose()?.to_sql(ty, out),
+            Value::Float(v) => v.to_sql(ty, out),
+            Value::Double(v) => v.to_sql(ty, out),
+            Value::String(v) => v.as_deref().to_sql(ty, out),
+            Value::Char(v) => v.map(String::from).to_sql(ty, out),
+            Value::Enum(OptionEnum::Some(e)) => e.value.as_ref().to_sql(ty, out),
+            Value::Enum(OptionEnum::None(_)) => Ok(IsNull::Yes),
+            Value::Bytes(v) => v.as_deref().to_sql(ty, out),
+            Value::ChronoDate(v) => v.to_sql(ty, out),
+            Value::ChronoTime(v) => v.to_sql(ty, out),
+            Value::ChronoDateTime(v) => v.to_sql(ty, out),
+            Value::ChronoDateTimeUtc(v) => v.to_sql(ty, out),
+            Value::ChronoDateTimeLocal(v) => v.to_sql(ty, out),
+            Value::ChronoDateTimeWithTimeZone(v) => v.to_sql(ty, out),
+        }
+    }
+
+    /// The statement was prepared with this value's type (`type_of`).
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// A tokio-postgres error in the engine's terms, by SQLSTATE: unique key 23505, foreign
+/// key 23503; busy: insufficient resources (53), operator intervention (57: the
+/// statement timeout's cancel, a shutdown), lock not available, serialization failure,
+/// deadlock; connection exceptions (08) and a closed connection are lost connections.
+pub(crate) fn error(e: tokio_postgres::Error) -> DbError {
+    if let Some(db) = e.as_db_error() {
+        let code = db.code().code();
+        let kind = match code {
+            "23505" => DbErrorKind::UniqueKey {
+                constraint: db.constraint().unwrap_or_default().to_owned(),
+            },
+            "23503" => DbErrorKind::ForeignKey,
+            "57P01" | "57P02" | "57P03" => DbErrorKind::ConnectionLost,
+            "55P03" | "40001" | "40P01" => DbErrorKind::Busy,
+            c if c.starts_with("08") => DbErrorKind::ConnectionLost,
+            c if c.starts_with("53") || c.starts_with("57") => DbErrorKind::Busy,
+            _ => DbErrorKind::Other,
+        };
+        return DbError::new(kind, format!("{} ({code})", db.message()));
+    }
+    let io = std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>());
+    if e.is_closed() || io {
+        return DbError::new(DbErrorKind::ConnectionLost, e.to_string());
+    }
+    DbError::new(DbErrorKind::Other, e.to_string())
+}
+
+/// The tokio-postgres configuration of `url`, each connection's statements bounded by
+/// `statement_timeout` and its connecting by `connect_timeout`.
+pub(crate) fn config(
+    url: &str,
+    statement_timeout: Duration,
+    connect_timeout: Duration,
+) -> Result<tokio_postgres::Config, String> {
+    let mut config: tokio_postgres::Config = url.parse().map_err(|e| format!("{e}"))?;
+    let timeout = format!("-c statement_timeout={}", statement_timeout.as_millis());
+    let options = match config.get_options() {
+        Some(given) => format!("{given} {timeout}"),
+        None => timeout,
+    };
+    config.options(options).connect_timeout(connect_timeout);
+    Ok(config)
+}
