@@ -103,7 +103,7 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Bundle, StoreE
 /// the whole page in one more statement.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Bundle>, StoreError> {
-    let total = crate::lists::counts::whole(company, "bundles");
+    let total = crate::Total::whole(company, "bundles");
     let rows: PageOf<BundleRow> =
         crate::paged(db, crate::scoped("bundles", company), COLUMNS, page, total).await?;
     let items = if rows.records.is_empty() {

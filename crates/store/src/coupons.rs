@@ -241,7 +241,7 @@ pub async fn list(
     company: CompanyId,
     page: Page,
 ) -> Result<PageOf<CouponRecord>, StoreError> {
-    let total = crate::lists::counts::whole(company, "coupons");
+    let total = crate::Total::whole(company, "coupons");
     let rows: PageOf<CouponRow> = crate::paged(db, scoped(company), COLUMNS, page, total).await?;
     Ok(PageOf {
         records: records(rows.records)?,

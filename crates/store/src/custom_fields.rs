@@ -181,7 +181,7 @@ pub async fn list(
         crate::scoped("custom_fields", company),
         COLUMNS,
         page,
-        crate::lists::counts::whole(company, "custom_fields"),
+        crate::Total::whole(company, "custom_fields"),
     )
     .await?;
     let ids: Vec<i64> = rows.records.iter().map(|r| r.id).collect();

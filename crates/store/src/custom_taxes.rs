@@ -78,7 +78,7 @@ pub async fn list(
     company: CompanyId,
     page: Page,
 ) -> Result<PageOf<CustomTax>, StoreError> {
-    let total = crate::lists::counts::whole(company, "custom_taxes");
+    let total = crate::Total::whole(company, "custom_taxes");
     crate::paged(
         db,
         crate::scoped("custom_taxes", company),

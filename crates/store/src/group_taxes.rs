@@ -141,7 +141,7 @@ pub async fn list(
     company: CompanyId,
     page: Page,
 ) -> Result<PageOf<GroupTaxRecord>, StoreError> {
-    let total = crate::lists::counts::whole(company, "group_taxes");
+    let total = crate::Total::whole(company, "group_taxes");
     let groups: PageOf<GroupRow> = crate::paged(db, scoped(company), COLUMNS, page, total).await?;
     let components = if groups.records.is_empty() {
         Vec::new()

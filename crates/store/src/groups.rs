@@ -77,7 +77,7 @@ pub(crate) async fn exists_in(
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Group>, StoreError> {
-    let total = crate::lists::counts::whole(company, "asset_groups");
+    let total = crate::Total::whole(company, "asset_groups");
     crate::paged(db, scoped(company), COLUMNS, page, total).await
 }
 

@@ -388,7 +388,7 @@ pub async fn list(
     today: Today,
 ) -> Result<PageOf<ItemView>, StoreError> {
     static PAGES: crate::PageMemo<(i64, &'static str, NaiveDate)> = crate::PageMemo::new();
-    let total = crate::lists::counts::items(company, kind, None);
+    let total = total(company, kind, None);
     crate::memo_page_of(
         db,
         (&PAGES, (company.0, kind.as_str(), today.0)),
@@ -612,7 +612,7 @@ pub async fn filter(
         _ => None,
     };
     let total = match state {
-        Some(s) => crate::lists::counts::items(company, kind, Some(s)),
+        Some(s) => total(company, kind, Some(s)),
         None => crate::Total::Filtered,
     };
     page(db, company, Some(kind), cond, p, total, Today(clock.today)).await
@@ -1500,4 +1500,56 @@ pub(crate) fn in_column(company: CompanyId, column: &'static str, id: i64) -> Se
     crate::scoped("items", company)
         .and_where(Expr::col(column).eq(id))
         .to_owned()
+}
+
+/// The partitions of `list_counts` items are counted in (migration 0008's trigger): by
+/// kind and state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Counted(AssetType, ItemState);
+
+impl crate::Partition for Counted {
+    const ALL: &'static [Self] = &{
+        use AssetType as T;
+        use ItemState as S;
+        let mut all = [Counted(T::FixedAsset, S::Available); 12];
+        let kinds = [T::FixedAsset, T::VolatileAsset, T::StockAsset];
+        let states = [S::Available, S::CheckedOut, S::Retired, S::InService];
+        let mut i = 0;
+        while i < 12 {
+            all[i] = Counted(kinds[i / 4], states[i % 4]);
+            i += 1;
+        }
+        all
+    };
+
+    fn key(self) -> &'static str {
+        use AssetType as T;
+        use ItemState as S;
+        match (self.0, self.1) {
+            (T::FixedAsset, S::Available) => "items:FixedAsset:available",
+            (T::FixedAsset, S::CheckedOut) => "items:FixedAsset:checked_out",
+            (T::FixedAsset, S::Retired) => "items:FixedAsset:retired",
+            (T::FixedAsset, S::InService) => "items:FixedAsset:in_service",
+            (T::VolatileAsset, S::Available) => "items:VolatileAsset:available",
+            (T::VolatileAsset, S::CheckedOut) => "items:VolatileAsset:checked_out",
+            (T::VolatileAsset, S::Retired) => "items:VolatileAsset:retired",
+            (T::VolatileAsset, S::InService) => "items:VolatileAsset:in_service",
+            (T::StockAsset, S::Available) => "items:StockAsset:available",
+            (T::StockAsset, S::CheckedOut) => "items:StockAsset:checked_out",
+            (T::StockAsset, S::Retired) => "items:StockAsset:retired",
+            (T::StockAsset, S::InService) => "items:StockAsset:in_service",
+        }
+    }
+}
+
+/// The total of the items of `kind`: all of them, or those in `state`.
+fn total(company: CompanyId, kind: AssetType, state: Option<ItemState>) -> crate::Total {
+    use crate::Partition;
+    crate::Total::of(
+        company,
+        Counted::ALL
+            .iter()
+            .copied()
+            .filter(|c| c.0 == kind && state.is_none_or(|s| c.1 == s)),
+    )
 }

@@ -108,7 +108,7 @@ pub async fn list(
     page: Page,
 ) -> Result<PageOf<Template>, StoreError> {
     let types: Vec<TemplateType> = of.map_or_else(|| TemplateType::ALL.to_vec(), |t| vec![t]);
-    let total = crate::lists::counts::label_templates(company, &types);
+    let total = crate::Total::of(company, types.iter().map(|t| Counted(*t)));
     let mut base = crate::scoped("print_label_templates", company);
     if let Some(t) = of {
         base.and_where(Expr::col("template_type").eq(t.as_str()));
@@ -315,4 +315,25 @@ async fn insert(
         .collect::<Result<_, _>>()?;
     all.sort_by_key(|t| t.id);
     Ok(all)
+}
+
+/// The partitions of `list_counts` print label templates are counted in (migration
+/// 0016's trigger): one per template type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Counted(TemplateType);
+
+impl crate::Partition for Counted {
+    const ALL: &'static [Self] = &[
+        Counted(TemplateType::Asset),
+        Counted(TemplateType::Member),
+        Counted(TemplateType::Location),
+    ];
+
+    fn key(self) -> &'static str {
+        match self.0 {
+            TemplateType::Asset => "print_label_templates:asset",
+            TemplateType::Member => "print_label_templates:member",
+            TemplateType::Location => "print_label_templates:location",
+        }
+    }
 }

@@ -29,7 +29,6 @@ pub mod label_prints;
 pub mod label_templates;
 pub mod links;
 pub mod listings;
-mod lists;
 pub mod locations;
 pub mod members;
 pub mod orders;
@@ -48,14 +47,21 @@ pub mod sub_groups;
 pub mod vendors;
 pub mod verifications;
 
+pub use engine::paging::check_list_plans;
 pub use engine::{
     Backend, Db, DbError, DbErrorKind, DbOptions, MigrateError, Reader, Record, Sql, SqliteSync,
     Statement, Tx, redact,
 };
 pub use error::{FieldErrors, StoreError};
-pub use lists::check_list_plans;
 
 use chrono::{DateTime, Utc};
+
+/// Whether the store checks itself as it runs: a kept statement against the one its
+/// key builds (`paging::PageMemo`, `shapes`), a counted total against a count of its
+/// records, list plans against their indexes (once `check_list_plans` turns it on).
+/// On in debug builds (the tests) and in release builds with the `checks` feature, so
+/// the release code paths are tested too (`.ci/run`); off in a served binary.
+pub(crate) const CHECKS: bool = cfg!(any(debug_assertions, feature = "checks"));
 
 /// Timestamps are stored in UTC with microsecond precision, the finer of the two
 /// backends' common resolution, so a value reads back exactly as written.
@@ -64,7 +70,7 @@ pub fn now() -> DateTime<Utc> {
     DateTime::from_timestamp_micros(t.timestamp_micros()).unwrap_or(t)
 }
 
-/// One page of records and the total count for `total_pages` (see `lists`).
+/// One page of records and the total count for `total_pages` (see `engine::paging`).
 #[derive(Debug)]
 pub struct PageOf<T> {
     pub records: Vec<T>,
@@ -76,7 +82,9 @@ pub(crate) struct Count {
     pub(crate) n: i64,
 }
 
-pub(crate) use lists::{Columns, PageMemo, Total, memo_page_of, page_of, paged};
+pub(crate) use engine::paging::{
+    Columns, PageMemo, Partition, Total, memo_page_of, page_of, paged, with_columns,
+};
 
 /// Turns an optional-field change into the value an UPDATE sets, if any.
 pub(crate) fn change_value<T>(change: &domain::Change<T>) -> Option<sea_query::Value>
@@ -379,5 +387,109 @@ impl Assignments {
             .and_where(Expr::col("company_id").eq(company.0))
             .and_where(Expr::col("id").eq(id))
             .to_owned()
+    }
+}
+
+/// Every partition of `list_counts` a family names is one the triggers of both
+/// migration folders keep: its list's prefix (or, counted whole, its table) is written
+/// by them, and each further part of its key is a word they write, unless they take the
+/// rest of the key from the record's columns. (That the counts agree with the records
+/// is checked as the tests read every counted list: `CHECKS`.)
+#[cfg(test)]
+mod partitions {
+    use crate::Partition;
+
+    fn keys() -> Vec<&'static str> {
+        fn all<P: Partition>() -> impl Iterator<Item = &'static str> {
+            P::ALL.iter().map(|p| p.key())
+        }
+        let mut keys: Vec<&'static str> = all::<crate::locations::Counted>()
+            .chain(all::<crate::listings::Counted>())
+            .chain(all::<crate::businesses::Counted>())
+            .chain(all::<crate::members::Counted>())
+            .chain(all::<crate::label_templates::Counted>())
+            .chain(all::<crate::items::Counted>())
+            .chain(all::<crate::orders::Counted>())
+            .chain(all::<crate::persons::Counted>())
+            .collect();
+        // Counted whole: the partition is the table (`Total::whole`).
+        let source_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        for path in sources(std::path::Path::new(source_dir)) {
+            let text = std::fs::read_to_string(path).expect("reads a source");
+            for found in text.split("Total::whole(company, \"").skip(1) {
+                let table = found.split('"').next().expect("a name");
+                keys.push(Box::leak(table.to_owned().into_boxed_str()));
+            }
+        }
+        keys.extend(
+            [
+                crate::reference_data::Kind::CustomRole,
+                crate::reference_data::Kind::Team,
+                crate::reference_data::Kind::RetireReason,
+            ]
+            .map(crate::reference_data::Kind::table),
+        );
+        keys
+    }
+
+    fn sources(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("a folder") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                found.extend(sources(&path));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                found.push(path);
+            }
+        }
+        found
+    }
+
+    /// Whether the triggers of `sql` take a key's parts after `prefix` from columns
+    /// (`'items:' || NEW.asset_type`).
+    fn from_columns(sql: &str, prefix: &str) -> bool {
+        sql.split(&format!("'{prefix}:' ||")).skip(1).any(|rest| {
+            let next = rest.trim_start();
+            next.starts_with(|c: char| c.is_ascii_alphabetic()) && !next.starts_with("CASE")
+        })
+    }
+
+    #[test]
+    fn every_partition_is_kept_by_the_triggers_of_both_folders() {
+        let keys = keys();
+        assert!(keys.len() > 40, "{keys:?}");
+        for folder in ["sqlite", "postgres"] {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("migrations")
+                .join(folder);
+            let sql: String = std::fs::read_dir(dir)
+                .expect("the folder")
+                .map(|e| std::fs::read_to_string(e.expect("an entry").path()).expect("reads"))
+                .collect();
+            for key in &keys {
+                let mut parts = key.split(':');
+                let prefix = parts.next().expect("a prefix");
+                assert!(
+                    sql.contains(&format!("'{prefix}:")) || sql.contains(&format!("'{prefix}'")),
+                    "{folder}: no trigger keeps {key}"
+                );
+                if from_columns(&sql, prefix) {
+                    continue;
+                }
+                for part in parts {
+                    assert!(
+                        [
+                            format!("'{part}'"),
+                            format!("':{part}'"),
+                            format!("'{part}:"),
+                            format!(":{part}'")
+                        ]
+                        .iter()
+                        .any(|w| sql.contains(w.as_str())),
+                        "{folder}: the triggers never write {part:?} of {key}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -55,7 +55,7 @@ pub async fn list(
         select,
         COLUMNS,
         page,
-        crate::lists::counts::listings(company, active),
+        crate::Total::by_status(company, active, [Counted::Active, Counted::Inactive]),
     )
     .await
 }
@@ -229,5 +229,23 @@ pub(crate) async fn is_listing_id_in(
     match by_id(company, raw) {
         Some(stmt) => Ok(db.read().optional::<(i64,)>(&stmt).await?.is_some()),
         None => Ok(false),
+    }
+}
+
+/// The partitions of `list_counts` listings are counted in (migration 0017's trigger).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Counted {
+    Active,
+    Inactive,
+}
+
+impl crate::Partition for Counted {
+    const ALL: &'static [Self] = &[Counted::Active, Counted::Inactive];
+
+    fn key(self) -> &'static str {
+        match self {
+            Counted::Active => "listings:active",
+            Counted::Inactive => "listings:inactive",
+        }
     }
 }

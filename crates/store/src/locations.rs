@@ -147,13 +147,13 @@ pub async fn list(
         StatusFilter::Active => Some(true),
         StatusFilter::Inactive => Some(false),
     };
-    let total = crate::lists::counts::locations(company, active);
+    let total = crate::Total::by_status(company, active, [Counted::Active, Counted::Inactive]);
     let parts = || {
         let mut base = scoped(company);
         if let Some(active) = active {
             base.and_where(Expr::col("active").eq(active));
         }
-        crate::lists::with_columns(base, COLUMNS)
+        crate::with_columns(base, COLUMNS)
     };
     crate::memo_page_of(
         db,
@@ -379,4 +379,22 @@ pub async fn quantities(
     found.extend(read.all::<ItemQuantity>(&fixed).await?);
     found.sort_by_key(|q| q.item_sequence_num);
     Ok(found)
+}
+
+/// The partitions of `list_counts` locations are counted in (migration 0007's trigger).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Counted {
+    Active,
+    Inactive,
+}
+
+impl crate::Partition for Counted {
+    const ALL: &'static [Self] = &[Counted::Active, Counted::Inactive];
+
+    fn key(self) -> &'static str {
+        match self {
+            Counted::Active => "locations:active",
+            Counted::Inactive => "locations:inactive",
+        }
+    }
 }

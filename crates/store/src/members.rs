@@ -176,7 +176,7 @@ pub async fn list(
         MemberFilter::Status(status) => Some(*status),
         MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => None,
     };
-    let total = crate::lists::counts::members(company, filter);
+    let total = total(company, filter);
     crate::memo_page_of(
         db,
         (&PAGES, (company.0, status)),
@@ -485,4 +485,46 @@ pub(crate) async fn insert_owner(
     let insert = row.into_insert("members");
     tx.execute(&insert).await?;
     Ok(())
+}
+
+/// The partitions of `list_counts` members are counted in (migration 0007's trigger):
+/// by status and by whether they can log in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Counted {
+    ActiveLogin,
+    ActiveNonLogin,
+    InactiveLogin,
+    InactiveNonLogin,
+}
+
+impl crate::Partition for Counted {
+    const ALL: &'static [Self] = &[
+        Counted::ActiveLogin,
+        Counted::ActiveNonLogin,
+        Counted::InactiveLogin,
+        Counted::InactiveNonLogin,
+    ];
+
+    fn key(self) -> &'static str {
+        match self {
+            Counted::ActiveLogin => "members:active:login",
+            Counted::ActiveNonLogin => "members:active:non_login",
+            Counted::InactiveLogin => "members:inactive:login",
+            Counted::InactiveNonLogin => "members:inactive:non_login",
+        }
+    }
+}
+
+/// The total of the members `filter` shows: counted unless it looks for one member.
+fn total(company: CompanyId, filter: &MemberFilter) -> crate::Total {
+    use Counted::*;
+    let partitions: &[Counted] = match filter {
+        MemberFilter::Status(StatusFilter::All) => <Counted as crate::Partition>::ALL,
+        MemberFilter::Status(StatusFilter::Active) => &[ActiveLogin, ActiveNonLogin],
+        MemberFilter::Status(StatusFilter::Inactive) => &[InactiveLogin, InactiveNonLogin],
+        MemberFilter::Status(StatusFilter::Login) => &[ActiveLogin, InactiveLogin],
+        MemberFilter::Status(StatusFilter::NonLogin) => &[ActiveNonLogin, InactiveNonLogin],
+        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => return crate::Total::Filtered,
+    };
+    crate::Total::of(company, partitions.iter().copied())
 }

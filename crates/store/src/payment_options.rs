@@ -60,7 +60,7 @@ pub async fn list(
     company: CompanyId,
     page: Page,
 ) -> Result<PageOf<PaymentOption>, StoreError> {
-    let total = crate::lists::counts::whole(company, "payment_options");
+    let total = crate::Total::whole(company, "payment_options");
     let rows: PageOf<OptionRow> = crate::paged(
         db,
         crate::scoped("payment_options", company),

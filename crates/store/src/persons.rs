@@ -326,9 +326,9 @@ pub async fn list(
         if let Some(kind) = kind {
             base.and_where(Expr::col("kind").eq(kind.as_str()));
         }
-        crate::lists::with_columns(base, columns())
+        crate::with_columns(base, columns())
     };
-    let total = crate::lists::counts::persons(company, kind, filter);
+    let total = total(company, kind, filter);
     // The key clones the filter only for a counted list, whose filter holds no text.
     let key = match total {
         crate::Total::Counted(..) => filter.clone(),
@@ -707,4 +707,52 @@ pub async fn add_contacts_to_business(
         contacts.iter().enumerate().map(|(i, c)| (*c, i)).collect();
     views.sort_by_key(|v| position.get(&v.person.id).copied().unwrap_or(usize::MAX));
     Ok(views)
+}
+
+/// The partitions of `list_counts` persons are counted in (migration 0007's trigger):
+/// by kind and status; a deleted person is in none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Counted {
+    CustomerActive,
+    CustomerInactive,
+    ContactActive,
+    ContactInactive,
+}
+
+impl crate::Partition for Counted {
+    const ALL: &'static [Self] = &[
+        Counted::CustomerActive,
+        Counted::CustomerInactive,
+        Counted::ContactActive,
+        Counted::ContactInactive,
+    ];
+
+    fn key(self) -> &'static str {
+        match self {
+            Counted::CustomerActive => "persons:customer:active",
+            Counted::CustomerInactive => "persons:customer:inactive",
+            Counted::ContactActive => "persons:contact:active",
+            Counted::ContactInactive => "persons:contact:inactive",
+        }
+    }
+}
+
+/// The total of customers, contacts or (`kind` None) both, as `filter` narrows them:
+/// counted unless it filters on more than kind and status.
+fn total(company: CompanyId, kind: Option<Kind>, filter: &PersonFilter) -> crate::Total {
+    use Counted::*;
+    use PersonFilter as F;
+    let partitions: &[Counted] = match (kind, filter) {
+        (Some(Kind::Customer), F::Active) | (None, F::Customers) => &[CustomerActive],
+        (Some(Kind::Customer), F::Inactive) => &[CustomerInactive],
+        (Some(Kind::Customer), F::All) => &[CustomerActive, CustomerInactive],
+        (Some(Kind::Contact), F::Active) | (None, F::BusinessContacts) => &[ContactActive],
+        (Some(Kind::Contact), F::Inactive) => &[ContactInactive],
+        (Some(Kind::Contact), F::All) => &[ContactActive, ContactInactive],
+        (None, F::Active) => &[CustomerActive, ContactActive],
+        (None, F::Inactive) => &[CustomerInactive, ContactInactive],
+        (None, F::All) => <Counted as crate::Partition>::ALL,
+        _ => return crate::Total::Filtered,
+    };
+    crate::Total::of(company, partitions.iter().copied())
 }

@@ -70,7 +70,7 @@ pub async fn list(
         crate::scoped(kind.table(), company),
         COLUMNS,
         page,
-        crate::lists::counts::whole(company, kind.table()),
+        crate::Total::whole(company, kind.table()),
     )
     .await
 }

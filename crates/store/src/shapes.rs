@@ -36,7 +36,7 @@ impl Shape {
             Backend::Sqlite => 0,
             Backend::Postgres => 1,
         }];
-        let text = if cfg!(debug_assertions) {
+        let text = if crate::CHECKS {
             let (text, built) = build().render(backend);
             assert_eq!(built, values, "the values of a shaped statement: {text}");
             let kept = slot.get_or_init(|| text.clone());
@@ -90,7 +90,7 @@ mod tests {
         assert_eq!(text, r#"SELECT "name" FROM "things" WHERE "id" = ?"#);
     }
 
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, feature = "checks"))]
     #[test]
     #[should_panic(expected = "the values of a shaped statement")]
     fn values_other_than_the_statements_are_refused() {

@@ -72,7 +72,7 @@ pub async fn list(
 ) -> Result<PageOf<SubGroup>, StoreError> {
     let mut base = scoped(company);
     let total = match group {
-        None => crate::lists::counts::whole(company, "sub_groups"),
+        None => crate::Total::whole(company, "sub_groups"),
         Some(g) => {
             base.and_where(Expr::col("group_id").eq(g));
             crate::Total::Filtered

@@ -98,7 +98,7 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Vendor, StoreE
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Vendor>, StoreError> {
-    let total = crate::lists::counts::whole(company, "vendors");
+    let total = crate::Total::whole(company, "vendors");
     crate::paged(db, scoped(company), COLUMNS, page, total).await
 }
 

@@ -8,6 +8,7 @@
 
 mod error;
 pub(crate) mod migrate;
+pub(crate) mod paging;
 pub(crate) mod pg_rows;
 mod pipelined;
 mod postgres;
@@ -140,8 +141,8 @@ impl Default for DbOptions {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: Pool,
-    /// The last total read of each counted list (see `lists`).
-    pub(crate) last_totals: Arc<crate::lists::LastTotals>,
+    /// The last total read of each counted list (see `paging`).
+    pub(crate) last_totals: Arc<paging::LastTotals>,
 }
 
 /// One transaction. Dropped without `commit`, it rolls back: a refused request

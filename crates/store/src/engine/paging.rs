@@ -38,6 +38,46 @@ pub(crate) enum Total {
     Filtered,
 }
 
+/// The partitions of `list_counts` a family's records are counted in, kept by the
+/// triggers of its migrations: each family names its own (`members::Counted`), and a
+/// test reads every key against the triggers of both migration folders.
+pub(crate) trait Partition: Copy + 'static {
+    /// Every partition, in the order of `key`.
+    const ALL: &'static [Self];
+
+    /// The partition's key in `list_counts.list`.
+    fn key(self) -> &'static str;
+}
+
+impl Total {
+    /// The sum of `partitions` of the company's counts.
+    pub(crate) fn of<P: Partition>(
+        company: CompanyId,
+        partitions: impl IntoIterator<Item = P>,
+    ) -> Total {
+        Total::Counted(company, partitions.into_iter().map(P::key).collect())
+    }
+
+    /// A list of every record of a table counted whole (`asset_groups`, `vendors`, ...):
+    /// the partition is the table's name (migration 0007's `list_count_rows`).
+    pub(crate) fn whole(company: CompanyId, table: &'static str) -> Total {
+        Total::Counted(company, vec![table])
+    }
+
+    /// Records counted by status: all of them (`active` None), or those of one.
+    pub(crate) fn by_status<P: Partition>(
+        company: CompanyId,
+        active: Option<bool>,
+        [on, off]: [P; 2],
+    ) -> Total {
+        match active {
+            None => Total::of(company, [on, off]),
+            Some(true) => Total::of(company, [on]),
+            Some(false) => Total::of(company, [off]),
+        }
+    }
+}
+
 /// A page of a company-scoped select (`base`: the records of the list, filter applied,
 /// without columns), ordered by id.
 pub(crate) async fn paged<T: Record, C: IntoColumnRef>(
@@ -193,7 +233,7 @@ impl<K: Hash + Eq> PageMemo<K> {
             .get(&slot)
             .cloned();
         match kept {
-            Some(kept) if !cfg!(debug_assertions) => kept,
+            Some(kept) if !crate::CHECKS => kept,
             kept => {
                 let built = Arc::new(build());
                 if let Some(kept) = kept {
@@ -354,9 +394,13 @@ impl Source<'_> {
     async fn all<T: Record>(
         &mut self,
         stmt: &(impl Statement + Sync),
-        #[cfg_attr(not(debug_assertions), expect(unused_variables))] may_sort: bool,
+        #[cfg_attr(
+            not(any(debug_assertions, feature = "checks")),
+            expect(unused_variables)
+        )]
+        may_sort: bool,
     ) -> Result<Vec<T>, StoreError> {
-        #[cfg(debug_assertions)]
+        #[cfg(any(debug_assertions, feature = "checks"))]
         plan::check(self, stmt, may_sort).await?;
         self.unchecked(stmt).await
     }
@@ -372,7 +416,7 @@ impl Source<'_> {
         }
     }
 
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, feature = "checks"))]
     fn backend(&self) -> Backend {
         match self {
             Source::Pool(read) => read.backend(),
@@ -381,7 +425,7 @@ impl Source<'_> {
     }
 
     async fn one<T: Record>(&mut self, stmt: &(impl Statement + Sync)) -> Result<T, StoreError> {
-        #[cfg(debug_assertions)]
+        #[cfg(any(debug_assertions, feature = "checks"))]
         plan::check(self, stmt, true).await?;
         match self {
             Source::Pool(read) => read.one(stmt).await,
@@ -476,9 +520,9 @@ struct PageRows {
 }
 
 /// On PostgreSQL, the most records a page of `Columns::Own` skips with a plain OFFSET
-/// (fewer in debug builds, so that the tests' lists of a few hundred records take both
-/// ways).
-const PG_DIRECT: u64 = if cfg!(debug_assertions) { 100 } else { 1000 };
+/// (fewer with the checks on, so that the tests' lists of a few hundred records take
+/// both ways).
+const PG_DIRECT: u64 = if crate::CHECKS { 100 } else { 1000 };
 
 impl PageRows {
     fn new(
@@ -658,20 +702,20 @@ struct Checked<T> {
     list_total: i64,
 }
 
-impl<T: crate::engine::sqlite::LiteRow> crate::engine::sqlite::LiteRow for Checked<T> {
-    fn read(row: &crate::engine::sqlite::Cells<'_, '_>) -> rusqlite::Result<Self> {
+impl<T: super::sqlite::LiteRow> super::sqlite::LiteRow for Checked<T> {
+    fn read(row: &super::sqlite::Cells<'_, '_>) -> rusqlite::Result<Self> {
         Ok(Checked {
             record: T::read(row)?,
-            list_total: crate::engine::sqlite::column(row, "list_total")?,
+            list_total: super::sqlite::column(row, "list_total")?,
         })
     }
 }
 
-impl<T: crate::engine::pg_rows::PgRecord> crate::engine::pg_rows::PgRecord for Checked<T> {
+impl<T: super::pg_rows::PgRecord> super::pg_rows::PgRecord for Checked<T> {
     fn from_pg(row: &tokio_postgres::Row) -> Result<Self, crate::DbError> {
         Ok(Checked {
             record: T::from_pg(row)?,
-            list_total: crate::engine::pg_rows::column(row, "list_total")?,
+            list_total: super::pg_rows::column(row, "list_total")?,
         })
     }
 }
@@ -700,7 +744,7 @@ fn total_expr(base: &SelectStatement, total: &Total) -> Expr {
     match total {
         Total::Counted(company, lists) => {
             let sum = sub(counter_sum(*company, lists));
-            if cfg!(debug_assertions) {
+            if crate::CHECKS {
                 Expr::case(sum.clone().eq(sub(count_of(base))), sum)
                     .finally(-1)
                     .into()
@@ -714,7 +758,7 @@ fn total_expr(base: &SelectStatement, total: &Total) -> Expr {
 
 fn checked_total(n: i64, total: &Total) -> u64 {
     assert!(
-        !cfg!(debug_assertions) || n >= 0,
+        !crate::CHECKS || n >= 0,
         "the counters {total:?} disagree with the records they count"
     );
     u64::try_from(n).unwrap_or(0)
@@ -768,11 +812,11 @@ fn window(total: u64, page: Page) -> Option<Window> {
     })
 }
 
-/// Debug builds, once the tests turn it on (`check_list_plans`), check on SQLite that
+/// With the checks on (`CHECKS`), once the tests turn it on (`check_list_plans`), check on SQLite that
 /// every count and page of ids the lists run is served by an index: a plan that scans a
 /// whole table, or a whole index, fails the request loudly. A served binary never
 /// checks, whatever its build: a plan is the planner's choice for the data at hand.
-#[cfg(debug_assertions)]
+#[cfg(any(debug_assertions, feature = "checks"))]
 mod plan {
     use sea_query::Values;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -859,203 +903,12 @@ mod plan {
     }
 }
 
-/// Turns on the check that list queries use indexes (debug builds only; see `plan`).
+/// Turns on the check that list queries use indexes (with the checks on: `CHECKS`; see
+/// `plan`).
 /// For tests, whose small fresh databases have no statistics to steer the planner.
 pub fn check_list_plans() {
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, feature = "checks"))]
     plan::ON.store(true, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// The partitions of `list_counts` (migration 0007) each list shows.
-pub(crate) mod counts {
-    use domain::CompanyId;
-    use domain::customer_filter::{BusinessFilter, PersonFilter};
-    use domain::member::{MemberFilter, StatusFilter};
-
-    use super::Total;
-    use crate::persons::Kind;
-
-    /// A list of every record of a table counted whole (`asset_groups`, `sub_groups`,
-    /// `vendors`, `custom_roles`, `teams`, `retire_reasons`, `custom_fields`): the
-    /// partition is the table's name.
-    pub(crate) fn whole(company: CompanyId, table: &'static str) -> Total {
-        Total::Counted(company, vec![table])
-    }
-
-    /// Print label templates of the given types.
-    pub(crate) fn label_templates(
-        company: CompanyId,
-        types: &[domain::label::TemplateType],
-    ) -> Total {
-        use domain::label::TemplateType;
-        let lists = types
-            .iter()
-            .map(|t| match t {
-                TemplateType::Asset => "print_label_templates:asset",
-                TemplateType::Member => "print_label_templates:member",
-                TemplateType::Location => "print_label_templates:location",
-            })
-            .collect();
-        Total::Counted(company, lists)
-    }
-
-    /// Locations, businesses or listings: all of them, or those of one status.
-    fn by_status(company: CompanyId, active: Option<bool>, [on, off]: [&'static str; 2]) -> Total {
-        Total::Counted(
-            company,
-            match active {
-                None => vec![on, off],
-                Some(true) => vec![on],
-                Some(false) => vec![off],
-            },
-        )
-    }
-
-    pub(crate) fn locations(company: CompanyId, active: Option<bool>) -> Total {
-        by_status(company, active, ["locations:active", "locations:inactive"])
-    }
-
-    /// Store listings (migration 0017): all, or those of one status.
-    pub(crate) fn listings(company: CompanyId, active: Option<bool>) -> Total {
-        by_status(company, active, ["listings:active", "listings:inactive"])
-    }
-
-    pub(crate) fn businesses(company: CompanyId, filter: BusinessFilter) -> Total {
-        let all = ["businesses:active", "businesses:inactive"];
-        match filter {
-            BusinessFilter::All => by_status(company, None, all),
-            BusinessFilter::Active => by_status(company, Some(true), all),
-            BusinessFilter::Inactive => by_status(company, Some(false), all),
-            _ => Total::Filtered,
-        }
-    }
-
-    /// Members: all, those of a status, those who can or cannot log in.
-    pub(crate) fn members(company: CompanyId, filter: &MemberFilter) -> Total {
-        let lists: &[&'static str] = match filter {
-            MemberFilter::Status(StatusFilter::All) => &[
-                "members:active:login",
-                "members:active:non_login",
-                "members:inactive:login",
-                "members:inactive:non_login",
-            ],
-            MemberFilter::Status(StatusFilter::Active) => {
-                &["members:active:login", "members:active:non_login"]
-            }
-            MemberFilter::Status(StatusFilter::Inactive) => {
-                &["members:inactive:login", "members:inactive:non_login"]
-            }
-            MemberFilter::Status(StatusFilter::Login) => {
-                &["members:active:login", "members:inactive:login"]
-            }
-            MemberFilter::Status(StatusFilter::NonLogin) => {
-                &["members:active:non_login", "members:inactive:non_login"]
-            }
-            MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => return Total::Filtered,
-        };
-        Total::Counted(company, lists.to_vec())
-    }
-
-    /// Items of one kind: all of them, or those in one state.
-    pub(crate) fn items(
-        company: CompanyId,
-        kind: domain::item::AssetType,
-        state: Option<domain::item::ItemState>,
-    ) -> Total {
-        use domain::item::{AssetType as T, ItemState as S};
-        let [available, out, retired, in_service] = match kind {
-            T::FixedAsset => [
-                "items:FixedAsset:available",
-                "items:FixedAsset:checked_out",
-                "items:FixedAsset:retired",
-                "items:FixedAsset:in_service",
-            ],
-            T::VolatileAsset => [
-                "items:VolatileAsset:available",
-                "items:VolatileAsset:checked_out",
-                "items:VolatileAsset:retired",
-                "items:VolatileAsset:in_service",
-            ],
-            T::StockAsset => [
-                "items:StockAsset:available",
-                "items:StockAsset:checked_out",
-                "items:StockAsset:retired",
-                "items:StockAsset:in_service",
-            ],
-        };
-        Total::Counted(
-            company,
-            match state {
-                None => vec![available, out, retired, in_service],
-                Some(S::Available) => vec![available],
-                Some(S::CheckedOut) => vec![out],
-                Some(S::Retired) => vec![retired],
-                Some(S::InService) => vec![in_service],
-            },
-        )
-    }
-
-    /// Orders: every state's partition, or one state's.
-    pub(crate) fn orders(company: CompanyId, state: Option<domain::order::OrderState>) -> Total {
-        use domain::Vocabulary;
-        use domain::order::OrderState;
-        const KEYS: [&str; 9] = [
-            "orders:drafted",
-            "orders:web_order",
-            "orders:booked",
-            "orders:checked_out",
-            "orders:returned",
-            "orders:completed",
-            "orders:void",
-            "orders:sold",
-            "orders:cancelled",
-        ];
-        debug_assert!(
-            OrderState::ALL
-                .iter()
-                .zip(KEYS)
-                .all(|(s, k)| k == format!("orders:{}", s.as_str()))
-        );
-        let position = |s: OrderState| OrderState::ALL.iter().position(|x| *x == s);
-        Total::Counted(
-            company,
-            match state.and_then(position) {
-                None => KEYS.to_vec(),
-                Some(i) => vec![KEYS[i]],
-            },
-        )
-    }
-
-    /// Customers, contacts or (`kind` None) both, as `filter` narrows them.
-    pub(crate) fn persons(company: CompanyId, kind: Option<Kind>, filter: &PersonFilter) -> Total {
-        use PersonFilter as F;
-        let lists: &[&'static str] = match (kind, filter) {
-            (Some(Kind::Customer), F::Active) | (None, F::Customers) => {
-                &["persons:customer:active"]
-            }
-            (Some(Kind::Customer), F::Inactive) => &["persons:customer:inactive"],
-            (Some(Kind::Customer), F::All) => {
-                &["persons:customer:active", "persons:customer:inactive"]
-            }
-            (Some(Kind::Contact), F::Active) | (None, F::BusinessContacts) => {
-                &["persons:contact:active"]
-            }
-            (Some(Kind::Contact), F::Inactive) => &["persons:contact:inactive"],
-            (Some(Kind::Contact), F::All) => {
-                &["persons:contact:active", "persons:contact:inactive"]
-            }
-            (None, F::Active) => &["persons:customer:active", "persons:contact:active"],
-            (None, F::Inactive) => &["persons:customer:inactive", "persons:contact:inactive"],
-            (None, F::All) => &[
-                "persons:customer:active",
-                "persons:customer:inactive",
-                "persons:contact:active",
-                "persons:contact:inactive",
-            ],
-            _ => return Total::Filtered,
-        };
-        Total::Counted(company, lists.to_vec())
-    }
 }
 
 #[cfg(test)]
@@ -1092,7 +945,7 @@ mod tests {
         );
         let again = MEMO.get_or_build(slot(1, 0), || statement("page 1"));
         assert_eq!(again.text, "page 1");
-        if !cfg!(debug_assertions) {
+        if !crate::CHECKS {
             assert!(Arc::ptr_eq(&first, &again), "kept, not built again");
         }
         // Past the bound the memory starts afresh.
@@ -1102,7 +955,7 @@ mod tests {
         assert!(MEMO.0.read().unwrap().len() <= PageMemo::<i64>::LIMIT);
     }
 
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, feature = "checks"))]
     #[test]
     #[should_panic(expected = "a kept page statement differs from the one its key builds")]
     fn a_key_that_misses_an_input_fails_in_debug_builds() {
@@ -1147,12 +1000,14 @@ mod tests {
         db
     }
 
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, feature = "checks"))]
     #[tokio::test]
     async fn the_plan_check_passes_a_range_of_an_index() {
         let db = sqlite().await;
         let mut read = Source::Pool(db.read());
-        let customers = crate::persons::live(CompanyId(1), crate::persons::Kind::Customer)
+        let customers = crate::scoped("persons", CompanyId(1))
+            .and_where(Expr::col("kind").eq("customer"))
+            .and_where(Expr::col("deleted_at").is_null())
             .column("id")
             .and_where(Expr::col("active").eq(true))
             .order_by("id", Order::Desc)
@@ -1162,7 +1017,7 @@ mod tests {
         plan::check(&mut read, &customers, false).await.unwrap();
     }
 
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, feature = "checks"))]
     #[tokio::test]
     #[should_panic(expected = "scans a whole table")]
     async fn the_plan_check_refuses_a_scan() {
