@@ -2,7 +2,7 @@
 //! sale, a member's check-out or approved reservation, a service) is read here as a
 //! hold of units for a period, and every new promise is weighed against all of them:
 //! what is held at any moment of its period plus what it asks must fit what the item
-//! has (`units`). Callers lock the item's row first (`items::lock`), so two promises
+//! has (`units`). Callers lock the item's row first (`item_core::lock`), so two promises
 //! of one item, whatever their kinds, queue on that lock and the second sees the
 //! first. A hold past its due moment and not yet back (overdue) holds until now.
 
@@ -14,7 +14,7 @@ use domain::refusal::Conflict;
 use domain::{CompanyId, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Query};
 
-use crate::items::{self, Locked};
+use crate::item_core::{self, Locked};
 use crate::{StoreError, Tx};
 
 /// A moment after any period (holds without an end end there): the last second of
@@ -61,7 +61,7 @@ pub(crate) async fn holds(
     let mut holds = order_holds(tx, company, item.id, (from, to), except, out).await?;
     holds.extend(reservation_holds(tx, company, item.id, (from, to), tz).await?);
     if item.state() == ItemState::InService
-        && let Some(service) = crate::services::open_of(tx, company, item.id).await?
+        && let Some(service) = open_service(tx, company, item.id).await?
     {
         holds.push(Hold {
             from: service.started_at,
@@ -85,7 +85,7 @@ pub(crate) async fn holds(
                 units: 1,
                 by: Holder::Checkout {
                     member_id,
-                    member: items::holder_name(tx, company, item.assigned_to_id).await?,
+                    member: item_core::holder_name(tx, company, item.assigned_to_id).await?,
                 },
             });
         }
@@ -178,6 +178,54 @@ async fn order_holds(
 
 /// Members' approved reservations of item `item` sharing a day with the period, each
 /// from the start of its first day to the end of its last in the company's time zone.
+/// An approved reservation, as a hold.
+#[derive(crate::Row)]
+struct Reserved {
+    id: i64,
+    member_id: i64,
+    from_on: chrono::NaiveDate,
+    to_on: chrono::NaiveDate,
+    quantity: i64,
+    member_name: String,
+}
+
+/// The open service of an item.
+#[derive(crate::Row)]
+struct OpenService {
+    id: i64,
+    service_type: String,
+    started_at: DateTime<Utc>,
+    expected_end_at: Option<DateTime<Utc>>,
+}
+
+/// The open service of item `item`, if any.
+async fn open_service(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+) -> Result<Option<OpenService>, StoreError> {
+    let stmt = crate::scoped("item_services", company)
+        .columns(["id", "service_type", "started_at", "expected_end_at"])
+        .and_where(Expr::col("item_id").eq(item))
+        .and_where(Expr::col("completed_at").is_null())
+        .to_owned();
+    tx.optional(&stmt).await
+}
+
+/// The 409 for an action on `item` while it is in service.
+pub(crate) async fn in_service(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+) -> Result<StoreError, StoreError> {
+    let open = open_service(tx, company, item.id).await?;
+    Ok(StoreError::Conflict(Conflict::InService {
+        number: item.sequence_num,
+        service: open.as_ref().map_or(0, |s| s.id),
+        service_type: open.map(|s| s.service_type).unwrap_or_default(),
+    }))
+}
+
 async fn reservation_holds(
     tx: &mut Tx,
     company: CompanyId,
@@ -189,8 +237,36 @@ async fn reservation_holds(
         from.with_timezone(&tz).date_naive(),
         to.with_timezone(&tz).date_naive(),
     );
-    let approved =
-        crate::reservations::approved_from(tx, company, item, days.0, Some(days.1)).await?;
+    let stmt = Query::select()
+        .from("reservation_requests")
+        .columns(
+            ["id", "member_id", "from_on", "to_on", "quantity"]
+                .map(|c| ("reservation_requests", c)),
+        )
+        .expr_as(
+            Expr::cust(r#""members"."first_name" || ' ' || "members"."last_name""#),
+            "member_name",
+        )
+        .inner_join(
+            "members",
+            Cond::all()
+                .add(
+                    Expr::col(("members", "company_id"))
+                        .equals(("reservation_requests", "company_id")),
+                )
+                .add(Expr::col(("members", "id")).equals(("reservation_requests", "member_id"))),
+        )
+        .and_where(Expr::col(("reservation_requests", "company_id")).eq(company.0))
+        .and_where(Expr::col(("reservation_requests", "item_id")).eq(item))
+        .and_where(
+            Expr::col(("reservation_requests", "status"))
+                .eq(domain::reservation::ReservationStatus::Approved.as_str()),
+        )
+        .and_where(Expr::col(("reservation_requests", "to_on")).gte(days.0))
+        .and_where(Expr::col(("reservation_requests", "from_on")).lte(days.1))
+        .order_by(("reservation_requests", "from_on"), sea_query::Order::Asc)
+        .to_owned();
+    let approved: Vec<Reserved> = tx.all(&stmt).await?;
     Ok(approved
         .into_iter()
         .map(|r| Hold {

@@ -17,68 +17,11 @@ use std::collections::BTreeMap;
 
 use crate::availability::{Hold, fit, holds, open_end};
 use crate::custom_fields::merge_values;
-use crate::items::{self, ItemView, Today};
-use crate::{Assignments, Db, PageOf, StoreError, Tx, now};
-
-/// Who an asset goes to: `user_id`, or else `user_email`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MemberRef {
-    Id(i64),
-    Email(String),
-}
-
-#[derive(Debug, crate::Row)]
-struct MemberRow {
-    id: i64,
-    active: bool,
-    name: String,
-}
-
-/// The active member `id` of the company and their name; `field` names the parameter
-/// in the 422 otherwise.
-pub(crate) async fn active_member(
-    tx: &mut Tx,
-    company: CompanyId,
-    id: i64,
-    field: &str,
-) -> Result<String, StoreError> {
-    let m = member(tx, company, &MemberRef::Id(id), field).await?;
-    Ok(m.name)
-}
-
-async fn member(
-    tx: &mut Tx,
-    company: CompanyId,
-    who: &MemberRef,
-    field: &str,
-) -> Result<MemberRow, StoreError> {
-    let stmt = crate::scoped("members", company)
-        .columns(["id", "active"])
-        .expr_as(Expr::cust(r#""first_name" || ' ' || "last_name""#), "name")
-        .and_where(match who {
-            MemberRef::Id(id) => Expr::col("id").eq(*id),
-            MemberRef::Email(e) => Expr::col("email").eq(e.to_lowercase()),
-        })
-        .to_owned();
-    let found: Option<MemberRow> = tx.optional(&stmt).await?;
-    let Some(m) = found else {
-        let what = match who {
-            MemberRef::Id(id) => format!("is not a member of this company: {id}"),
-            MemberRef::Email(e) => format!("is not the e-mail of a member of this company: {e}"),
-        };
-        return Err(StoreError::invalid(field, what));
-    };
-    if !m.active {
-        return Err(StoreError::invalid(
-            field,
-            format!(
-                "{} (member {}) is inactive; activate the member (/members/{}/activate.api) first",
-                m.name, m.id, m.id
-            ),
-        ));
-    }
-    Ok(m)
-}
+use crate::item_core::{self, Today};
+use crate::items::{self, ItemView};
+pub use crate::members::MemberRef;
+use crate::members::member;
+use crate::{Assignments, Db, PageOf, StoreError, now};
 
 /// A check-out.
 #[derive(Debug, Clone)]
@@ -113,7 +56,7 @@ pub async fn check_out(
     company: CompanyId,
     number: i64,
     checkout: Checkout,
-    clock: &items::Clock,
+    clock: &item_core::Clock,
 ) -> Result<ItemView, StoreError> {
     let at = now();
     if let Some(due) = checkout.due
@@ -122,17 +65,21 @@ pub async fn check_out(
         return Err(StoreError::invalid("till", "must be later than now"));
     }
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
+    let item = item_core::lock(&mut tx, company, number)
+        .await?
+        .fixed_asset()?;
     match item.state() {
         ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
-        ItemState::CheckedOut => return Err(items::out_conflict(&mut tx, company, &item).await?),
+        ItemState::CheckedOut => {
+            return Err(item_core::out_conflict(&mut tx, company, &item).await?);
+        }
         ItemState::InService => {
-            return Err(crate::services::conflict(&mut tx, company, &item).await?);
+            return Err(crate::availability::in_service(&mut tx, company, &item).await?);
         }
         ItemState::Available => {}
     }
     let holder = member(&mut tx, company, &checkout.member, "user_id").await?;
-    items::check_location(
+    item_core::check_location(
         &mut tx,
         company,
         checkout.location,
@@ -250,14 +197,16 @@ pub async fn check_in(
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
+    let item = item_core::lock(&mut tx, company, number)
+        .await?
+        .fixed_asset()?;
     if item.state() != ItemState::CheckedOut {
         return Err(StoreError::Conflict(Conflict::NotCheckedOut { number }));
     }
     if let Some(order) = item.rented_order {
         return Err(StoreError::Conflict(Conflict::RentedOut { number, order }));
     }
-    items::check_location(
+    item_core::check_location(
         &mut tx,
         company,
         checkin.location,
@@ -290,7 +239,7 @@ pub async fn check_in(
     // A verification asked of the holder has nobody to answer it once the asset is back.
     let verifications_cancelled =
         crate::verifications::cancel_pending(&mut tx, company, item.id).await?;
-    let name = items::holder_name(&mut tx, company, item.assigned_to_id).await?;
+    let name = item_core::holder_name(&mut tx, company, item.assigned_to_id).await?;
     let details = json!({
         "is_checkout": false,
         "assigned_to_id": item.assigned_to_id,
@@ -312,10 +261,12 @@ pub async fn extend(
     company: CompanyId,
     number: i64,
     due: DateTime<Utc>,
-    clock: &items::Clock,
+    clock: &item_core::Clock,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
+    let item = item_core::lock(&mut tx, company, number)
+        .await?
+        .fixed_asset()?;
     if item.state() != ItemState::CheckedOut {
         return Err(StoreError::Conflict(Conflict::NotCheckedOut { number }));
     }

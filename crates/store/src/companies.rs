@@ -2,9 +2,7 @@
 
 use domain::settings::{ActivationLocation, Currency};
 use domain::{CompanyId, Plan, RateLimitPolicy, Subdomain};
-use rand::RngCore;
 use sea_query::{Expr, ExprTrait, Query};
-use sha2::{Digest, Sha256};
 
 use crate::{Db, StoreError, change_log, now};
 
@@ -87,19 +85,8 @@ pub struct NewCompany {
     pub enable_api: bool,
 }
 
-/// A freshly generated API token. The plain value exists only here; the database
-/// keeps its SHA-256.
-pub struct IssuedToken(pub String);
-
-pub fn hash_token(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
-}
-
-pub(crate) fn generate_token() -> IssuedToken {
-    let mut bytes = [0u8; 32];
-    rand::thread_rng().fill_bytes(&mut bytes);
-    IssuedToken(hex::encode(bytes))
-}
+use crate::tokens::generate_token;
+pub use crate::tokens::{IssuedToken, hash_token};
 
 /// Creates a company, its owner (when an e-mail is given), its payment options (Cash,
 /// Check, Credit Card) and, with `enable_api`, its token, in one transaction.

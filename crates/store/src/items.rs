@@ -9,16 +9,15 @@ use chrono::{DateTime, NaiveDate, Utc};
 use domain::asset_filter::AssetFilter;
 use domain::item::{AssetType, ItemState};
 use domain::pricing::LateFee;
-use domain::refusal::Conflict;
 use domain::{Change, CompanyId, Name, Page, Vocabulary};
-use sea_query::{
-    Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, SelectStatement, Values,
-};
+use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, Order, Query, SelectStatement, Values};
 use serde_json::json;
 use std::collections::BTreeMap;
 
 use crate::counters::{self, Sequence};
 use crate::custom_fields::merge_values;
+pub use crate::item_core::{Clock, Locked, Today};
+use crate::item_core::{check_location, history, lock};
 use crate::links::{Linked, linked};
 use crate::shapes::Shape;
 use crate::{Assignments, Backend, Db, PageOf, StoreError, Tx, change_log, now};
@@ -138,10 +137,6 @@ const COLUMNS: [&str; 37] = [
 
 /// A day after every reservation (dates compare as text on SQLite: not `NaiveDate::MAX`).
 const LAST_DAY: NaiveDate = NaiveDate::from_ymd_opt(9999, 12, 31).expect("valid");
-
-/// The day "today" is for the company: reads mark items reserved on it.
-#[derive(Debug, Clone, Copy)]
-pub struct Today(pub NaiveDate);
 
 /// What an item refers to and shows the name of: the table, the item's column that
 /// holds its id, the expression of its name there and the name's column in the row.
@@ -329,7 +324,7 @@ pub async fn find(
     db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
-async fn reread(
+pub(crate) async fn reread(
     tx: &mut Tx,
     company: CompanyId,
     id: i64,
@@ -401,37 +396,6 @@ pub async fn list(
     .await
 }
 
-/// The moments a filter compares with, in the company's time zone.
-#[derive(Debug, Clone, Copy)]
-pub struct Clock {
-    pub now: DateTime<Utc>,
-    pub today: NaiveDate,
-    pub today_starts: DateTime<Utc>,
-    pub tomorrow_starts: DateTime<Utc>,
-    pub tz: chrono_tz::Tz,
-}
-
-impl Clock {
-    pub fn new(now: DateTime<Utc>, tz: chrono_tz::Tz) -> Self {
-        let (today, today_starts, tomorrow_starts) = domain::item::today(now, tz);
-        Clock {
-            now,
-            today,
-            today_starts,
-            tomorrow_starts,
-            tz,
-        }
-    }
-
-    fn day_starts(&self, date: NaiveDate) -> DateTime<Utc> {
-        domain::item::start_of_day(date, self.tz)
-    }
-
-    fn day_after_starts(&self, date: NaiveDate) -> DateTime<Utc> {
-        self.day_starts(date.succ_opt().unwrap_or(date))
-    }
-}
-
 fn col(c: &'static str) -> Expr {
     Expr::col(("items", c))
 }
@@ -492,6 +456,59 @@ fn members_where(company: CompanyId, condition: Expr) -> SelectStatement {
 
 /// The condition a built-in filter puts on items (custom filters are resolved to
 /// their built-in ones first).
+/// Units on hand of the item (`items`) at location `location`.
+fn stock_held_at(location: i64) -> Expr {
+    Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from_as("stock_levels", "sl")
+            .and_where(Expr::col(("sl", "company_id")).equals(("items", "company_id")))
+            .and_where(Expr::col(("sl", "item_sequence_num")).equals(("items", "sequence_num")))
+            .and_where(Expr::col(("sl", "location_id")).eq(location))
+            .and_where(Expr::col(("sl", "quantity")).gt(0))
+            .to_owned(),
+    )
+}
+
+/// The item (`items`) holds fewer units than the minimum at one of its locations.
+fn stock_low() -> Expr {
+    Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from_as("stock_thresholds", "t")
+            .left_join(
+                sea_query::Alias::new("stock_levels"),
+                Expr::col(("stock_levels", "company_id"))
+                    .equals(("t", "company_id"))
+                    .and(Expr::col(("stock_levels", "location_id")).equals(("t", "location_id")))
+                    .and(
+                        Expr::col(("stock_levels", "item_sequence_num"))
+                            .equals(("items", "sequence_num")),
+                    ),
+            )
+            .and_where(Expr::col(("t", "company_id")).equals(("items", "company_id")))
+            .and_where(Expr::col(("t", "item_id")).equals(("items", "id")))
+            .and_where(Expr::cust(
+                r#"COALESCE("stock_levels"."quantity", 0) < "t"."minimum""#,
+            ))
+            .to_owned(),
+    )
+}
+
+/// The item (`items`) has units checked out to member `member`.
+fn stock_held_by(member: i64) -> Expr {
+    Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from_as("stock_line_items", "li")
+            .and_where(Expr::col(("li", "company_id")).equals(("items", "company_id")))
+            .and_where(Expr::col(("li", "member_id")).eq(member))
+            .and_where(Expr::col(("li", "item_id")).equals(("items", "id")))
+            .and_where(Expr::col(("li", "quantity_out")).gt(crate::constant(0)))
+            .to_owned(),
+    )
+}
+
 fn condition(company: CompanyId, kind: AssetType, filter: &AssetFilter, clock: &Clock) -> Cond {
     use AssetFilter as F;
     let one = |e: Expr| Cond::all().add(e);
@@ -499,9 +516,9 @@ fn condition(company: CompanyId, kind: AssetType, filter: &AssetFilter, clock: &
     match filter {
         F::Location(l) if stocked => Cond::any()
             .add(col("location_id").eq(*l))
-            .add(crate::stock::held_at(*l)),
-        F::PossessionsOf(m) if stocked => one(crate::stock_checkouts::held_by(*m)),
-        F::LowStock => one(crate::stock::low()),
+            .add(stock_held_at(*l)),
+        F::PossessionsOf(m) if stocked => one(stock_held_by(*m)),
+        F::LowStock => one(stock_low()),
         F::QuantityRange(from, to) => Cond::all()
             .add(col("quantity").gte(*from))
             .add(col("quantity").lte(*to)),
@@ -634,7 +651,7 @@ pub async fn held_by(
         .add(col("assigned_to_id").eq(member));
     let stock = Cond::all()
         .add(col("asset_type").eq(AssetType::StockAsset.as_str()))
-        .add(crate::stock_checkouts::held_by(member));
+        .add(stock_held_by(member));
     let cond = match kind {
         None => Cond::any().add(fixed).add(stock),
         Some(AssetType::FixedAsset) => fixed,
@@ -946,160 +963,6 @@ pub async fn create(
     Ok(item)
 }
 
-/// The history entry of a change to item `id`.
-pub(crate) async fn history(
-    tx: &mut Tx,
-    company: CompanyId,
-    id: i64,
-    action: &str,
-    details: serde_json::Value,
-) -> Result<(), StoreError> {
-    change_log::record(tx, company, "item", id, action, details).await
-}
-
-/// The row of an item locked for a change, by number.
-#[derive(Debug, Clone, crate::Row)]
-pub struct Locked {
-    pub id: i64,
-    pub sequence_num: i64,
-    pub name: String,
-    pub asset_type: String,
-    pub state: String,
-    pub location_id: Option<i64>,
-    pub quantity: i64,
-    pub checked_out_quantity: i64,
-    pub group_id: i64,
-    pub sub_group_id: Option<i64>,
-    pub assigned_to_id: Option<i64>,
-    pub checkout_on: Option<DateTime<Utc>>,
-    pub checkin_due_on: Option<DateTime<Utc>>,
-    pub custom_attributes: String,
-    /// The number of the order a fixed asset is rented out on.
-    pub rented_order: Option<i64>,
-}
-
-impl Locked {
-    pub fn state(&self) -> ItemState {
-        ItemState::parse(&self.state).unwrap_or(ItemState::Available)
-    }
-
-    /// What kind of item it is (a fixed asset when the stored word is unknown).
-    pub fn kind(&self) -> AssetType {
-        AssetType::parse(&self.asset_type).unwrap_or(AssetType::FixedAsset)
-    }
-
-    /// Refused unless the item is a fixed asset.
-    pub fn fixed_asset(self) -> Result<Self, StoreError> {
-        self.of_kind(AssetType::FixedAsset)
-    }
-
-    /// Refused (409 naming the item's own endpoints) unless the item is of `kind`.
-    pub fn of_kind(self, kind: AssetType) -> Result<Self, StoreError> {
-        match AssetType::parse(&self.asset_type) {
-            Some(k) if k == kind => Ok(self),
-            None => Ok(self),
-            Some(asset_type) => Err(StoreError::Conflict(Conflict::WrongKind {
-                number: self.sequence_num,
-                asset_type,
-                wanted: kind,
-            })),
-        }
-    }
-}
-
-/// Locks the item numbered `number` for the rest of the transaction (a row lock on
-/// PostgreSQL; SQLite's write transaction holds the whole database). Not found: 404.
-pub async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Locked, StoreError> {
-    let stmt = locking(company)
-        .and_where(Expr::col("sequence_num").eq(number))
-        .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
-}
-
-/// The same row as [`lock`], read without locking it (in a read transaction).
-pub(crate) async fn row(
-    tx: &mut Tx,
-    company: CompanyId,
-    number: i64,
-) -> Result<Locked, StoreError> {
-    let stmt = columns(company)
-        .and_where(Expr::col("sequence_num").eq(number))
-        .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
-}
-
-/// Locks the items numbered `numbers` in one statement, in ascending number order (so
-/// two requests locking overlapping sets cannot deadlock); the numbers not found are
-/// left out.
-pub async fn lock_many(
-    tx: &mut Tx,
-    company: CompanyId,
-    numbers: &[i64],
-) -> Result<Vec<Locked>, StoreError> {
-    if numbers.is_empty() {
-        return Ok(Vec::new());
-    }
-    let stmt = locking(company)
-        .and_where(Expr::col("sequence_num").is_in(numbers.to_vec()))
-        .order_by("sequence_num", Order::Asc)
-        .to_owned();
-    tx.all(&stmt).await
-}
-
-/// Locks items for a change: `FOR NO KEY UPDATE` on PostgreSQL, which excludes every
-/// other change of the item but not the key-share locks of foreign-key checks (an
-/// order line or a stock row naming the item), so a write that only refers to an
-/// item never waits for, or deadlocks with, one that changes it.
-fn locking(company: CompanyId) -> SelectStatement {
-    columns(company).lock(LockType::NoKeyUpdate).to_owned()
-}
-
-fn columns(company: CompanyId) -> SelectStatement {
-    crate::scoped("items", company)
-        .columns([
-            "id",
-            "sequence_num",
-            "name",
-            "asset_type",
-            "state",
-            "location_id",
-            "quantity",
-            "checked_out_quantity",
-            "group_id",
-            "sub_group_id",
-            "assigned_to_id",
-            "checkout_on",
-            "checkin_due_on",
-            "custom_attributes",
-        ])
-        .expr_as(
-            Expr::cust(
-                r#"(SELECT "o"."sequence_num" FROM "orders" "o" WHERE "o"."company_id" = "items"."company_id" AND "o"."id" = "items"."rented_order_id")"#,
-            ),
-            "rented_order",
-        )
-        .to_owned()
-}
-
-/// Why item `item`, checked out, can't be checked out, retired or checked in by a
-/// member: it is out to a member, or rented out on an order.
-pub(crate) async fn out_conflict(
-    tx: &mut Tx,
-    company: CompanyId,
-    item: &Locked,
-) -> Result<StoreError, StoreError> {
-    Ok(StoreError::Conflict(match item.rented_order {
-        Some(order) => Conflict::RentedOut {
-            number: item.sequence_num,
-            order,
-        },
-        None => Conflict::CheckedOut {
-            number: item.sequence_num,
-            to: holder_name(tx, company, item.assigned_to_id).await?,
-        },
-    }))
-}
-
 /// Ends a change of item `id`: history, then the item as it now is.
 pub(crate) async fn finish(
     mut tx: Tx,
@@ -1155,228 +1018,6 @@ pub async fn update(
         "custom_tax_ids_removed": input.custom_tax_ids_to_remove,
     });
     finish(tx, company, before.id, ("updated", details), today).await
-}
-
-/// Deletes an item of `kind` and answers it as it was; refused while it (or a unit of
-/// it) is checked out or it has an approved reservation that has not ended. The stock
-/// it holds goes with it (the history records how much).
-#[tracing::instrument(level = "debug", skip_all)]
-pub async fn delete(
-    db: &Db,
-    company: CompanyId,
-    kind: AssetType,
-    number: i64,
-    today: Today,
-) -> Result<ItemView, StoreError> {
-    let mut tx = db.begin().await?;
-    let item = lock(&mut tx, company, number).await?.of_kind(kind)?;
-    if item.checked_out_quantity > 0 {
-        return Err(StoreError::Conflict(Conflict::StockCheckedOut {
-            number,
-            quantity: item.checked_out_quantity,
-        }));
-    }
-    if item.state() == ItemState::CheckedOut {
-        return Err(out_conflict(&mut tx, company, &item).await?);
-    }
-    if item.state() == ItemState::InService {
-        return Err(crate::services::conflict(&mut tx, company, &item).await?);
-    }
-    if crate::orders::holds_item(&mut tx, company, item.id).await? {
-        return Err(StoreError::Conflict(Conflict::OnOrder { number }));
-    }
-    if let Some(r) = crate::reservations::approved_from(&mut tx, company, item.id, today.0, None)
-        .await?
-        .into_iter()
-        .next()
-    {
-        return Err(StoreError::Conflict(Conflict::Reserved {
-            number,
-            member: r.member_name,
-            from: r.from_on,
-            to: r.to_on,
-            mine: false,
-        }));
-    }
-    let gone = reread(&mut tx, company, item.id, today).await?;
-    let stmt = Query::delete()
-        .from_table("items")
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(item.id))
-        .to_owned();
-    tx.execute(&stmt).await?;
-    crate::stock::forget(&mut tx, company, number).await?;
-    history(
-        &mut tx,
-        company,
-        item.id,
-        "deleted",
-        json!({"sequence_num": number, "quantity": item.quantity}),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(gone)
-}
-
-/// Refused (422 on `field`) unless `location`, if given, is a location of the company.
-pub(crate) async fn check_location(
-    tx: &mut Tx,
-    company: CompanyId,
-    location: Option<i64>,
-    field: &str,
-) -> Result<(), StoreError> {
-    match location {
-        Some(l) if !crate::has(tx, "locations", company, l).await? => Err(StoreError::invalid(
-            field,
-            format!("is not a location of this company: {l}"),
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// The full name of member `id`, for messages.
-pub(crate) async fn holder_name(
-    tx: &mut Tx,
-    company: CompanyId,
-    id: Option<i64>,
-) -> Result<String, StoreError> {
-    let Some(id) = id else {
-        return Ok("nobody".into());
-    };
-    let stmt = crate::scoped("members", company)
-        .expr(Expr::cust(r#""first_name" || ' ' || "last_name""#))
-        .and_where(Expr::col("id").eq(id))
-        .to_owned();
-    Ok(tx
-        .optional::<(String,)>(&stmt)
-        .await?
-        .map(|n| n.0)
-        .unwrap_or_else(|| format!("member {id}")))
-}
-
-/// Retirement: the date, the reason (a retire reason of the company), an optional
-/// salvage value.
-#[derive(Debug, Clone)]
-pub struct Retirement {
-    pub retired_on: NaiveDate,
-    pub reason: i64,
-    pub salvage_value: Option<i64>,
-}
-
-/// Retires an available fixed asset, or asset stock none of whose units is checked
-/// out; its pending and approved reservations are removed.
-#[tracing::instrument(level = "debug", skip_all)]
-pub async fn retire(
-    db: &Db,
-    company: CompanyId,
-    number: i64,
-    retirement: Retirement,
-    clock: &Clock,
-) -> Result<ItemView, StoreError> {
-    let mut tx = db.begin().await?;
-    let item = retirable(lock(&mut tx, company, number).await?)?;
-    if item.checked_out_quantity > 0 {
-        return Err(StoreError::Conflict(Conflict::StockCheckedOut {
-            number,
-            quantity: item.checked_out_quantity,
-        }));
-    }
-    match item.state() {
-        ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
-        ItemState::CheckedOut => return Err(out_conflict(&mut tx, company, &item).await?),
-        ItemState::InService => {
-            return Err(crate::services::conflict(&mut tx, company, &item).await?);
-        }
-        ItemState::Available => {}
-    }
-    // Orders booked or out keep it: retiring takes every unit for good, so any of
-    // theirs from now on is in the way (members' reservations are removed instead).
-    let window = (clock.now, crate::availability::open_end());
-    let orders: Vec<_> =
-        crate::availability::holds(&mut tx, company, &item, window, None, clock.tz)
-            .await?
-            .into_iter()
-            .filter(|h| matches!(h.by, domain::availability::Holder::Order { .. }))
-            .collect();
-    crate::availability::fit(
-        &item,
-        &orders,
-        window,
-        crate::availability::units(&item),
-        clock.tz,
-    )?;
-    if !crate::has(&mut tx, "retire_reasons", company, retirement.reason).await? {
-        return Err(StoreError::invalid(
-            "retire_reason_id",
-            format!(
-                "is not a retire reason of this company: {} (see /retire_reasons.api)",
-                retirement.reason
-            ),
-        ));
-    }
-    let mut row = Assignments::update();
-    row.set("state", ItemState::Retired.as_str())
-        .set("retired_on", retirement.retired_on)
-        .set("retire_reason_id", retirement.reason)
-        .set("salvage_value", retirement.salvage_value);
-    tx.execute(&row.into_update("items", company, item.id))
-        .await?;
-    let removed = crate::reservations::remove_open(&mut tx, company, item.id).await?;
-    let details = json!({
-        "retired_on": retirement.retired_on,
-        "retire_reason_id": retirement.reason,
-        "salvage_value": retirement.salvage_value.map(|v| domain::money::Money::from_minor(v).to_decimal_string()),
-        "reservations_removed": removed,
-    });
-    finish(
-        tx,
-        company,
-        item.id,
-        ("retired", details),
-        Today(clock.today),
-    )
-    .await
-}
-
-/// Fixed assets and asset stock retire; inventory is used up instead (409).
-fn retirable(item: Locked) -> Result<Locked, StoreError> {
-    match item.kind() {
-        AssetType::VolatileAsset => item.fixed_asset(),
-        _ => Ok(item),
-    }
-}
-
-/// Brings a retired asset back, at `location` if given.
-#[tracing::instrument(level = "debug", skip_all)]
-pub async fn activate(
-    db: &Db,
-    company: CompanyId,
-    number: i64,
-    location: Option<i64>,
-    today: Today,
-) -> Result<ItemView, StoreError> {
-    let mut tx = db.begin().await?;
-    let item = retirable(lock(&mut tx, company, number).await?)?;
-    if item.state() != ItemState::Retired {
-        return Err(StoreError::Conflict(Conflict::NotRetired { number }));
-    }
-    check_location(&mut tx, company, location, "location_id").await?;
-    let mut row = Assignments::update();
-    row.set("state", ItemState::Available.as_str())
-        .set("retired_on", Option::<NaiveDate>::None)
-        .set("retire_reason_id", Option::<i64>::None)
-        .set("salvage_value", Option::<i64>::None)
-        .given("location_id", &location);
-    tx.execute(&row.into_update("items", company, item.id))
-        .await?;
-    finish(
-        tx,
-        company,
-        item.id,
-        ("activated", json!({"location_id": location})),
-        today,
-    )
-    .await
 }
 
 /// One GPS reading.

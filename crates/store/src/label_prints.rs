@@ -9,8 +9,8 @@ use domain::label::TemplateType;
 use domain::{CompanyId, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 
-use crate::companies::{generate_token, hash_token};
 use crate::label_templates::{self, Template};
+use crate::tokens::{generate_token, hash_token};
 use crate::{Db, StoreError, Tx, now};
 
 /// A record a label names.

@@ -24,6 +24,7 @@ pub mod custom_filters;
 pub mod custom_taxes;
 pub mod group_taxes;
 pub mod groups;
+pub mod item_core;
 pub mod items;
 pub mod label_prints;
 pub mod label_templates;
@@ -39,11 +40,13 @@ pub mod rate_limits;
 pub mod reference_data;
 mod removal;
 pub mod reservations;
+pub mod retirement;
 pub mod services;
 mod shapes;
 pub mod stock;
 pub mod stock_checkouts;
 pub mod sub_groups;
+mod tokens;
 pub mod vendors;
 pub mod verifications;
 
@@ -490,6 +493,113 @@ mod partitions {
                     );
                 }
             }
+        }
+    }
+}
+
+/// The store's modules import each other without a circle, and the engine imports none
+/// of them: read from the sources, each top-level module (its file or folder) pointing
+/// at every module it names as `crate::<module>`. (`crate::<item>` of this file, such
+/// as `crate::Tx`, is no module.)
+#[cfg(test)]
+mod layers {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::Path;
+
+    /// The text of `path`, a file or every `.rs` file under a folder, before its tests.
+    fn text(path: &Path) -> String {
+        if path.is_dir() {
+            let mut all = String::new();
+            for entry in std::fs::read_dir(path).expect("a folder") {
+                all.push_str(&text(&entry.expect("an entry").path()));
+            }
+            return all;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            return String::new();
+        }
+        let source = std::fs::read_to_string(path).expect("a source");
+        match source.find("#[cfg(test)]") {
+            Some(tests) => source[..tests].to_owned(),
+            None => source,
+        }
+    }
+
+    /// Each module and the modules it names.
+    fn graph() -> BTreeMap<String, BTreeSet<String>> {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut modules: BTreeMap<String, String> = BTreeMap::new();
+        for entry in std::fs::read_dir(&src).expect("src") {
+            let path = entry.expect("an entry").path();
+            let name = path
+                .file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
+            if name != "lib" {
+                modules.insert(name, text(&path));
+            }
+        }
+        let names: BTreeSet<String> = modules.keys().cloned().collect();
+        modules
+            .iter()
+            .map(|(name, source)| {
+                let mut named = BTreeSet::new();
+                let mut words: Vec<&str> = source.split("crate::").skip(1).collect();
+                // `use crate::{a, b::c}`: each entry of the braces.
+                let grouped: Vec<&str> = source
+                    .split("use crate::{")
+                    .skip(1)
+                    .flat_map(|rest| rest.split('}').next().unwrap_or("").split(','))
+                    .collect();
+                words.extend(grouped);
+                for word in words {
+                    let first: String = word
+                        .trim_start()
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if names.contains(&first) && first != *name {
+                        named.insert(first);
+                    }
+                }
+                (name.clone(), named)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_engine_imports_no_other_module() {
+        let graph = graph();
+        assert!(graph.len() > 40, "{graph:?}");
+        assert_eq!(graph["engine"], BTreeSet::new());
+    }
+
+    #[test]
+    fn modules_import_each_other_without_a_circle() {
+        let graph = graph();
+        // Depth-first: a module met again while still on the path closes a circle.
+        fn visit<'g>(
+            module: &'g str,
+            graph: &'g BTreeMap<String, BTreeSet<String>>,
+            path: &mut Vec<&'g str>,
+            done: &mut BTreeSet<&'g str>,
+        ) {
+            if let Some(at) = path.iter().position(|m| *m == module) {
+                panic!("an import circle: {} -> {module}", path[at..].join(" -> "));
+            }
+            if !done.insert(module) {
+                return;
+            }
+            path.push(module);
+            for next in &graph[module] {
+                visit(next, graph, path, done);
+            }
+            path.pop();
+        }
+        let mut done = BTreeSet::new();
+        for module in graph.keys() {
+            visit(module, &graph, &mut Vec::new(), &mut done);
         }
     }
 }

@@ -487,44 +487,119 @@ pub(crate) async fn insert_owner(
     Ok(())
 }
 
+/// Who an asset goes to: `user_id`, or else `user_email`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemberRef {
+    Id(i64),
+    Email(String),
+}
+
+#[derive(Debug, crate::Row)]
+pub(crate) struct MemberRow {
+    pub(crate) id: i64,
+    pub(crate) active: bool,
+    pub(crate) name: String,
+}
+
+/// The active member `id` of the company and their name; `field` names the parameter
+/// in the 422 otherwise.
+pub(crate) async fn active_member(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: i64,
+    field: &str,
+) -> Result<String, StoreError> {
+    let m = member(tx, company, &MemberRef::Id(id), field).await?;
+    Ok(m.name)
+}
+
+pub(crate) async fn member(
+    tx: &mut Tx,
+    company: CompanyId,
+    who: &MemberRef,
+    field: &str,
+) -> Result<MemberRow, StoreError> {
+    let stmt = crate::scoped("members", company)
+        .columns(["id", "active"])
+        .expr_as(Expr::cust(r#""first_name" || ' ' || "last_name""#), "name")
+        .and_where(match who {
+            MemberRef::Id(id) => Expr::col("id").eq(*id),
+            MemberRef::Email(e) => Expr::col("email").eq(e.to_lowercase()),
+        })
+        .to_owned();
+    let found: Option<MemberRow> = tx.optional(&stmt).await?;
+    let Some(m) = found else {
+        let what = match who {
+            MemberRef::Id(id) => format!("is not a member of this company: {id}"),
+            MemberRef::Email(e) => format!("is not the e-mail of a member of this company: {e}"),
+        };
+        return Err(StoreError::invalid(field, what));
+    };
+    if !m.active {
+        return Err(StoreError::invalid(
+            field,
+            format!(
+                "{} (member {}) is inactive; activate the member (/members/{}/activate.api) first",
+                m.name, m.id, m.id
+            ),
+        ));
+    }
+    Ok(m)
+}
+
 /// The partitions of `list_counts` members are counted in (migration 0007's trigger):
 /// by status and by whether they can log in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Counted {
-    ActiveLogin,
-    ActiveNonLogin,
-    InactiveLogin,
-    InactiveNonLogin,
+pub(crate) struct Counted {
+    active: bool,
+    login: bool,
 }
 
 impl crate::Partition for Counted {
     const ALL: &'static [Self] = &[
-        Counted::ActiveLogin,
-        Counted::ActiveNonLogin,
-        Counted::InactiveLogin,
-        Counted::InactiveNonLogin,
+        Counted {
+            active: true,
+            login: true,
+        },
+        Counted {
+            active: true,
+            login: false,
+        },
+        Counted {
+            active: false,
+            login: true,
+        },
+        Counted {
+            active: false,
+            login: false,
+        },
     ];
 
     fn key(self) -> &'static str {
-        match self {
-            Counted::ActiveLogin => "members:active:login",
-            Counted::ActiveNonLogin => "members:active:non_login",
-            Counted::InactiveLogin => "members:inactive:login",
-            Counted::InactiveNonLogin => "members:inactive:non_login",
+        match (self.active, self.login) {
+            (true, true) => "members:active:login",
+            (true, false) => "members:active:non_login",
+            (false, true) => "members:inactive:login",
+            (false, false) => "members:inactive:non_login",
         }
     }
 }
 
 /// The total of the members `filter` shows: counted unless it looks for one member.
 fn total(company: CompanyId, filter: &MemberFilter) -> crate::Total {
-    use Counted::*;
-    let partitions: &[Counted] = match filter {
-        MemberFilter::Status(StatusFilter::All) => <Counted as crate::Partition>::ALL,
-        MemberFilter::Status(StatusFilter::Active) => &[ActiveLogin, ActiveNonLogin],
-        MemberFilter::Status(StatusFilter::Inactive) => &[InactiveLogin, InactiveNonLogin],
-        MemberFilter::Status(StatusFilter::Login) => &[ActiveLogin, InactiveLogin],
-        MemberFilter::Status(StatusFilter::NonLogin) => &[ActiveNonLogin, InactiveNonLogin],
-        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => return crate::Total::Filtered,
+    use crate::Partition;
+    let shown = |c: &&Counted| match filter {
+        MemberFilter::Status(StatusFilter::All) => true,
+        MemberFilter::Status(StatusFilter::Active) => c.active,
+        MemberFilter::Status(StatusFilter::Inactive) => !c.active,
+        MemberFilter::Status(StatusFilter::Login) => c.login,
+        MemberFilter::Status(StatusFilter::NonLogin) => !c.login,
+        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => false,
     };
-    crate::Total::of(company, partitions.iter().copied())
+    match filter {
+        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => crate::Total::Filtered,
+        MemberFilter::Status(_) => {
+            crate::Total::of(company, Counted::ALL.iter().filter(shown).copied())
+        }
+    }
 }

@@ -15,7 +15,7 @@ use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 
 use crate::availability::{self, Hold};
-use crate::items::{self, Clock, Today};
+use crate::item_core::{self, Clock, Today};
 use crate::{Db, PageOf, StoreError, Tx, now};
 
 #[derive(Debug, Clone, crate::Row)]
@@ -123,7 +123,7 @@ pub(crate) struct Leaving {
 /// The 409 for approved reservations `reserved` of others standing in the way of units
 /// leaving `item` in `window`.
 fn stock_reserved(
-    item: &items::Locked,
+    item: &item_core::Locked,
     reserved: &[Hold],
     window: (DateTime<Utc>, DateTime<Utc>),
     tz: chrono_tz::Tz,
@@ -152,7 +152,7 @@ fn stock_reserved(
 pub(crate) async fn make_room(
     tx: &mut Tx,
     company: CompanyId,
-    item: &items::Locked,
+    item: &item_core::Locked,
     leaving: Leaving,
     clock: &Clock,
 ) -> Result<Vec<i64>, StoreError> {
@@ -274,7 +274,7 @@ pub async fn create(
         ));
     }
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number).await?;
+    let item = item_core::lock(&mut tx, company, number).await?;
     let quantity = match (item.kind(), new.quantity) {
         (AssetType::FixedAsset, Some(q)) if q.get() != 1 => {
             return Err(StoreError::invalid(
@@ -287,7 +287,7 @@ pub async fn create(
     if item.state() == ItemState::Retired {
         return Err(StoreError::Conflict(Conflict::Retired { number }));
     }
-    crate::checkouts::active_member(&mut tx, company, new.member, "user[id]").await?;
+    crate::members::active_member(&mut tx, company, new.member, "user[id]").await?;
     let at = now();
     let stmt = Query::insert()
         .into_table("reservation_requests")
@@ -319,7 +319,7 @@ pub async fn create(
         .to_owned();
     let (id,): (i64,) = tx.one(&stmt).await?;
     let reservation = one(&mut tx, company, id).await?;
-    items::history(
+    item_core::history(
         &mut tx,
         company,
         item.id,
@@ -354,7 +354,7 @@ pub async fn decide(
     tz: chrono_tz::Tz,
 ) -> Result<Reservation, StoreError> {
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number).await?;
+    let item = item_core::lock(&mut tx, company, number).await?;
     let stmt = select(company)
         .and_where(r("id").eq(id))
         .and_where(r("item_id").eq(item.id))
@@ -423,7 +423,7 @@ pub async fn decide(
         ReservationStatus::Approved => "reservation_approved",
         _ => "reservation_denied",
     };
-    items::history(
+    item_core::history(
         &mut tx,
         company,
         item.id,

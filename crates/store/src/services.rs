@@ -13,7 +13,8 @@ use domain::{CompanyId, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 
-use crate::items::{self, Clock, ItemView, Locked, Today};
+use crate::item_core::{self, Clock, Today};
+use crate::items::{self, ItemView};
 use crate::{Assignments, Db, PageOf, StoreError, Tx, now};
 
 /// A service, with the number and name of its asset.
@@ -70,33 +71,6 @@ fn select(company: CompanyId) -> SelectStatement {
         .take()
 }
 
-/// The open service of item `item`, if any.
-pub(crate) async fn open_of(
-    tx: &mut Tx,
-    company: CompanyId,
-    item: i64,
-) -> Result<Option<Service>, StoreError> {
-    let stmt = select(company)
-        .and_where(Expr::col(("item_services", "item_id")).eq(item))
-        .and_where(Expr::col(("item_services", "completed_at")).is_null())
-        .to_owned();
-    tx.optional(&stmt).await
-}
-
-/// The 409 for an action on `item` while it is in service.
-pub(crate) async fn conflict(
-    tx: &mut Tx,
-    company: CompanyId,
-    item: &Locked,
-) -> Result<StoreError, StoreError> {
-    let open = open_of(tx, company, item.id).await?;
-    Ok(StoreError::Conflict(Conflict::InService {
-        number: item.sequence_num,
-        service: open.as_ref().map_or(0, |s| s.id),
-        service_type: open.map(|s| s.service_type).unwrap_or_default(),
-    }))
-}
-
 /// Starts a service of fixed asset `number` now. Refused with 409 unless the asset is
 /// available (checked out, rented out, retired or in service already) or when it is
 /// promised for part of the service's period (booked or rented out on an order,
@@ -119,12 +93,18 @@ pub async fn start(
         ));
     }
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number).await?.fixed_asset()?;
+    let item = item_core::lock(&mut tx, company, number)
+        .await?
+        .fixed_asset()?;
     match item.state() {
         ItemState::Available => {}
         ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
-        ItemState::CheckedOut => return Err(items::out_conflict(&mut tx, company, &item).await?),
-        ItemState::InService => return Err(conflict(&mut tx, company, &item).await?),
+        ItemState::CheckedOut => {
+            return Err(item_core::out_conflict(&mut tx, company, &item).await?);
+        }
+        ItemState::InService => {
+            return Err(crate::availability::in_service(&mut tx, company, &item).await?);
+        }
     }
     crate::orders::refuse_if_promised(&mut tx, company, &item, (at, new.expected_end), clock.tz)
         .await?;
@@ -178,7 +158,7 @@ pub async fn complete(
     clock: &Clock,
 ) -> Result<(Service, ItemView), StoreError> {
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number).await?;
+    let item = item_core::lock(&mut tx, company, number).await?;
     let service = one(&mut tx, company, id).await?;
     if service.sequence_num != number {
         return Err(StoreError::NotFound);

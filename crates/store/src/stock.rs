@@ -2,7 +2,7 @@
 //! movements that change it (add stock, sale, transfer), the minimum wanted per
 //! location, and the quantities the location endpoints answer.
 //!
-//! Every movement locks the item's row first (`items::lock`), then changes the
+//! Every movement locks the item's row first (`item_core::lock`), then changes the
 //! location's level with a conditional statement (`quantity >= n`) and the item's
 //! total in the same transaction, so two requests on one item queue and a location
 //! never gives more than it holds. Check-outs of asset stock are in
@@ -13,52 +13,14 @@ use domain::money::Money;
 use domain::refusal::Conflict;
 use domain::stock::{OrderType, Quantity};
 use domain::{Change, CompanyId, Vocabulary};
-use sea_query::{Alias, Expr, ExprTrait, OnConflict, Order, Query, SelectStatement};
+use sea_query::{Expr, ExprTrait, OnConflict, Order, Query, SelectStatement};
 use serde_json::json;
 use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
-use crate::items::{self, Clock, ItemView, Locked, Today};
+use crate::item_core::{self, Clock, Locked, Today};
+use crate::items::{self, ItemView};
 use crate::{Db, StoreError, Tx, now};
-
-/// Units on hand of the item (`items`) at location `location`.
-pub(crate) fn held_at(location: i64) -> Expr {
-    Expr::exists(
-        Query::select()
-            .expr(Expr::val(1))
-            .from_as("stock_levels", "sl")
-            .and_where(Expr::col(("sl", "company_id")).equals(("items", "company_id")))
-            .and_where(Expr::col(("sl", "item_sequence_num")).equals(("items", "sequence_num")))
-            .and_where(Expr::col(("sl", "location_id")).eq(location))
-            .and_where(Expr::col(("sl", "quantity")).gt(0))
-            .to_owned(),
-    )
-}
-
-/// The item (`items`) holds fewer units than the minimum at one of its locations.
-pub(crate) fn low() -> Expr {
-    Expr::exists(
-        Query::select()
-            .expr(Expr::val(1))
-            .from_as("stock_thresholds", "t")
-            .left_join(
-                Alias::new("stock_levels"),
-                Expr::col(("stock_levels", "company_id"))
-                    .equals(("t", "company_id"))
-                    .and(Expr::col(("stock_levels", "location_id")).equals(("t", "location_id")))
-                    .and(
-                        Expr::col(("stock_levels", "item_sequence_num"))
-                            .equals(("items", "sequence_num")),
-                    ),
-            )
-            .and_where(Expr::col(("t", "company_id")).equals(("items", "company_id")))
-            .and_where(Expr::col(("t", "item_id")).equals(("items", "id")))
-            .and_where(Expr::cust(
-                r#"COALESCE("stock_levels"."quantity", 0) < "t"."minimum""#,
-            ))
-            .to_owned(),
-    )
-}
 
 /// Drops the stock levels of item `number` (the item is being deleted).
 pub(crate) async fn forget(tx: &mut Tx, company: CompanyId, number: i64) -> Result<(), StoreError> {
@@ -208,7 +170,7 @@ pub(crate) async fn lock_stocked(
     kind: AssetType,
     number: i64,
 ) -> Result<Locked, StoreError> {
-    let item = items::lock(tx, company, number).await?.of_kind(kind)?;
+    let item = item_core::lock(tx, company, number).await?.of_kind(kind)?;
     if item.state() == ItemState::Retired {
         return Err(StoreError::Conflict(Conflict::Retired { number }));
     }
@@ -266,7 +228,7 @@ pub(crate) async fn location_or_default(
 ) -> Result<i64, StoreError> {
     match location.or(item.location_id) {
         Some(l) => {
-            items::check_location(tx, company, Some(l), field).await?;
+            item_core::check_location(tx, company, Some(l), field).await?;
             Ok(l)
         }
         None => Err(StoreError::invalid(
@@ -337,7 +299,7 @@ pub async fn order(
         }
         OrderType::NewSale => {
             if let Some(member) = movement.member {
-                crate::checkouts::active_member(&mut tx, company, member, "user_id").await?;
+                crate::members::active_member(&mut tx, company, member, "user_id").await?;
             }
             take(
                 &mut tx,
@@ -415,7 +377,7 @@ pub async fn transfer(
         ("to_location", transfer.to),
     ] {
         if let Err(StoreError::Invalid(problem)) =
-            items::check_location(&mut tx, company, Some(l), field).await
+            item_core::check_location(&mut tx, company, Some(l), field).await
         {
             errors.extend(problem);
         }
@@ -541,7 +503,9 @@ pub async fn thresholds(
     number: i64,
 ) -> Result<Vec<Threshold>, StoreError> {
     let mut tx = db.begin_read().await?;
-    let item = items::row(&mut tx, company, number).await?.of_kind(kind)?;
+    let item = item_core::row(&mut tx, company, number)
+        .await?
+        .of_kind(kind)?;
     let found = thresholds_of(&mut tx, company, &item).await?;
     tx.commit().await?;
     Ok(found)
@@ -558,7 +522,9 @@ pub async fn set_thresholds(
     minimums: &[(i64, Option<i64>)],
 ) -> Result<Vec<Threshold>, StoreError> {
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number).await?.of_kind(kind)?;
+    let item = item_core::lock(&mut tx, company, number)
+        .await?
+        .of_kind(kind)?;
     let locations: Vec<i64> = minimums.iter().map(|m| m.0).collect();
     if let Some(problem) = crate::unknown_ids(
         &mut tx,
@@ -613,7 +579,7 @@ pub async fn set_thresholds(
         .iter()
         .map(|(l, m)| (l.to_string(), json!(m)))
         .collect();
-    items::history(
+    item_core::history(
         &mut tx,
         company,
         item.id,

@@ -16,23 +16,10 @@ use std::collections::BTreeMap;
 
 use crate::availability::{self, Hold};
 use crate::custom_fields::merge_values;
-use crate::items::{self, Clock, ItemView, Today};
+use crate::item_core::{self, Clock, Today};
+use crate::items::{self, ItemView};
 use crate::stock::{self, actor};
 use crate::{Db, PageOf, StoreError, Tx, now};
-
-/// The item (`items`) has units checked out to member `member`.
-pub(crate) fn held_by(member: i64) -> Expr {
-    Expr::exists(
-        Query::select()
-            .expr(Expr::val(1))
-            .from_as("stock_line_items", "li")
-            .and_where(Expr::col(("li", "company_id")).equals(("items", "company_id")))
-            .and_where(Expr::col(("li", "member_id")).eq(member))
-            .and_where(Expr::col(("li", "item_id")).equals(("items", "id")))
-            .and_where(Expr::col(("li", "quantity_out")).gt(crate::constant(0)))
-            .to_owned(),
-    )
-}
 
 /// A line item: units of an asset stock item checked out to a member.
 #[derive(Debug, Clone, crate::Row)]
@@ -142,7 +129,7 @@ pub async fn check_out(
     let mut tx = db.begin().await?;
     let item = stock::lock_stocked(&mut tx, company, AssetType::StockAsset, number).await?;
     let holder =
-        crate::checkouts::active_member(&mut tx, company, checkout.member, "user_id").await?;
+        crate::members::active_member(&mut tx, company, checkout.member, "user_id").await?;
     if let Some(due) = checkout.due
         && due <= clock.now
     {
@@ -154,7 +141,7 @@ pub async fn check_out(
     let location =
         stock::location_or_default(&mut tx, company, &item, checkout.location, "location_id")
             .await?;
-    items::check_location(
+    item_core::check_location(
         &mut tx,
         company,
         checkout.to_location,
@@ -317,7 +304,7 @@ pub async fn check_in(
     clock: &Clock,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number)
+    let item = item_core::lock(&mut tx, company, number)
         .await?
         .of_kind(AssetType::StockAsset)?;
     let lines = open_line_items(&mut tx, company, item.id, number, &checkin.line_items).await?;
@@ -350,7 +337,7 @@ pub async fn check_in(
             ),
         ));
     }
-    items::check_location(&mut tx, company, checkin.location, "location_id").await?;
+    item_core::check_location(&mut tx, company, checkin.location, "location_id").await?;
     let values = merge_values("{}", &checkin.values);
     let mut after = item.quantity;
     let mut returned = Vec::new();
@@ -438,7 +425,7 @@ pub async fn extend(
     clock: &Clock,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let item = items::lock(&mut tx, company, number)
+    let item = item_core::lock(&mut tx, company, number)
         .await?
         .of_kind(AssetType::StockAsset)?;
     let lines = open_line_items(&mut tx, company, item.id, number, line_items).await?;
@@ -497,7 +484,7 @@ pub async fn current(
 ) -> Result<PageOf<LineItem>, StoreError> {
     // The item's row as a lock would read it: absent is a 404, another kind a 409.
     let mut tx = db.begin_read().await?;
-    let id = items::row(&mut tx, company, number)
+    let id = item_core::row(&mut tx, company, number)
         .await?
         .of_kind(AssetType::StockAsset)?
         .id;

@@ -2,7 +2,7 @@
 //! the custodian (the member the asset is checked out to), who answers (verified with a
 //! response, condition and notes), or the request is cancelled.
 //!
-//! Every write locks the assets' rows first (`items::lock`, in ascending number so two
+//! Every write locks the assets' rows first (`item_core::lock`, in ascending number so two
 //! mass requests cannot deadlock), then reads their pending verifications, then writes:
 //! one transaction, so a mass request is all or nothing and two requests racing for one
 //! asset are one after the other. The partial unique index `verifications_one_pending`
@@ -17,7 +17,7 @@ use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::items::{self, Locked};
+use crate::item_core::{self, Locked};
 use crate::{Assignments, Db, FieldErrors, StoreError, Tx, now};
 
 /// A verification of an asset.
@@ -122,7 +122,7 @@ async fn lock_all(
     assets: Assets<'_>,
 ) -> Result<Vec<Locked>, StoreError> {
     let numbers = assets.numbers();
-    let mut locked: HashMap<i64, Locked> = items::lock_many(tx, company, &numbers)
+    let mut locked: HashMap<i64, Locked> = item_core::lock_many(tx, company, &numbers)
         .await?
         .into_iter()
         .map(|item| (item.sequence_num, item))
@@ -225,7 +225,7 @@ async fn not_the_custodian(
             let who = match custodian {
                 Some(id) => format!(
                     "{} (member {id})",
-                    items::holder_name(tx, company, Some(*id)).await?
+                    item_core::holder_name(tx, company, Some(*id)).await?
                 ),
                 None => "nobody".to_owned(),
             };
@@ -303,7 +303,7 @@ pub async fn request(
             .set("notes", notes.clone())
             .set("requested_at", at);
         let row = insert(&mut tx, company, row, at).await?;
-        items::history(
+        item_core::history(
             &mut tx,
             company,
             item.id,
@@ -366,7 +366,7 @@ pub async fn verify(
                 insert(&mut tx, company, row, at).await?
             }
         };
-        items::history(
+        item_core::history(
             &mut tx,
             company,
             item.id,
@@ -427,7 +427,7 @@ pub async fn cancel(
         let mut row = Assignments::update();
         row.set("status", VerificationStatus::Cancelled.as_str());
         let row = update(&mut tx, company, p.id, row).await?;
-        items::history(
+        item_core::history(
             &mut tx,
             company,
             item.id,

@@ -17,7 +17,7 @@ use super::lines::{LineItem, lines_of};
 use super::priced::{OrderView, reprice};
 use super::{Order, lock};
 use crate::availability::{fit, holds, open_end};
-use crate::items::{self, Clock};
+use crate::item_core::{self, Clock};
 use crate::{Db, StoreError, Tx, change_log};
 
 /// Refused (409 naming what holds it) when anything else holds fixed asset `item` at
@@ -26,7 +26,7 @@ use crate::{Db, StoreError, Tx, change_log};
 pub(crate) async fn refuse_if_promised(
     tx: &mut Tx,
     company: CompanyId,
-    item: &items::Locked,
+    item: &item_core::Locked,
     (from, until): (DateTime<Utc>, Option<DateTime<Utc>>),
     tz: chrono_tz::Tz,
 ) -> Result<(), StoreError> {
@@ -54,10 +54,10 @@ pub(super) async fn promise(
         .filter(|l| selling || !l.sold())
         .filter(|l| l.quantity > l.quantity_returned)
         .collect();
-    // Number order, as `items::lock_many` locks them.
+    // Number order, as `item_core::lock_many` locks them.
     promised.sort_by_key(|l| l.sequence_num);
     for line in promised {
-        let item = items::lock(tx, company, line.sequence_num).await?;
+        let item = item_core::lock(tx, company, line.sequence_num).await?;
         if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired {
                 number: line.sequence_num,

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::payments::{not_closed, settle_if_paid};
 use super::priced::{OrderView, reprice};
 use super::{Order, lock};
-use crate::items::Clock;
+use crate::item_core::Clock;
 use crate::{Db, StoreError, Tx, change_log, coupons, custom_taxes, group_taxes};
 
 /// A custom entry as stored.

@@ -19,7 +19,7 @@ use super::priced::{OrderView, reprice};
 use super::rent_out::hand_over;
 use super::{lock, lock_items};
 use crate::custom_fields::merge_values;
-use crate::items::Clock;
+use crate::item_core::Clock;
 use crate::{Db, StoreError, change_log};
 
 /// A sale: when, an optional payment, the custom field values recorded with it.

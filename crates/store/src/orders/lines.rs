@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use super::charges::coupons_in;
 use super::lock;
 use super::priced::{OrderView, reprice};
-use crate::items::Clock;
+use crate::item_core::Clock;
 use crate::{Assignments, Db, StoreError, Tx, change_log, now};
 
 /// One item on an order, with the item's number and name.

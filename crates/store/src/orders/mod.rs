@@ -35,7 +35,8 @@ use domain::{CompanyId, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Query, SelectStatement};
 use serde_json::json;
 
-use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, counters, items, now};
+use crate::item_core;
+use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, counters, now};
 use counters::Sequence;
 
 /// Records an order for a customer or contact (and optionally a business) in a given
@@ -338,7 +339,7 @@ async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Order, Sto
     tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
 }
 
-/// Locks the items of `lines` in number order (`items::lock_many`), before a move that
+/// Locks the items of `lines` in number order (`item_core::lock_many`), before a move that
 /// changes several of them: rent-out, sale and return all take their items in this one
 /// order first, so two of them sharing items wait for each other instead of one
 /// changing an asset (and the list counts' rows with it) while the other holds a stock
@@ -349,7 +350,7 @@ async fn lock_items<'a>(
     lines: impl IntoIterator<Item = &'a LineItem>,
 ) -> Result<(), StoreError> {
     let numbers: Vec<i64> = lines.into_iter().map(|l| l.sequence_num).collect();
-    items::lock_many(tx, company, &numbers).await.map(drop)
+    item_core::lock_many(tx, company, &numbers).await.map(drop)
 }
 
 /// A page of the order's history, newest first.

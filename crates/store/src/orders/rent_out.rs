@@ -19,7 +19,7 @@ use super::lines::{LineItem, lines_of};
 use super::priced::{OrderView, reprice};
 use super::{Order, lock, lock_items};
 use crate::custom_fields::merge_values;
-use crate::items::{self, Clock};
+use crate::item_core::{self, Clock};
 use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
 
 /// A rent-out: when the items go and come back, the billing period if it differs,
@@ -179,7 +179,7 @@ pub(super) enum Way {
 pub(super) async fn stock_location(
     tx: &mut Tx,
     company: CompanyId,
-    item: &items::Locked,
+    item: &item_core::Locked,
     given: Option<i64>,
     way: Way,
 ) -> Result<Option<i64>, StoreError> {
@@ -199,7 +199,7 @@ pub(super) async fn hand_over(
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     clock: &Clock,
 ) -> Result<(), StoreError> {
-    let item = items::lock(tx, company, line.sequence_num).await?;
+    let item = item_core::lock(tx, company, line.sequence_num).await?;
     let sold = line.sold();
     let details = match item.kind() {
         AssetType::FixedAsset => {
@@ -209,9 +209,11 @@ pub(super) async fn hand_over(
                         number: item.sequence_num,
                     }));
                 }
-                ItemState::CheckedOut => return Err(items::out_conflict(tx, company, &item).await?),
+                ItemState::CheckedOut => {
+                    return Err(item_core::out_conflict(tx, company, &item).await?);
+                }
                 ItemState::InService => {
-                    return Err(crate::services::conflict(tx, company, &item).await?);
+                    return Err(crate::availability::in_service(tx, company, &item).await?);
                 }
                 ItemState::Available => {}
             }

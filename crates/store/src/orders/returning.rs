@@ -20,7 +20,7 @@ use super::rent_out::{Way, keep_until, stock_location};
 use super::sub_rentals::SubRentItem;
 use super::{Order, lock, lock_items};
 use crate::custom_fields::merge_values;
-use crate::items::{self, Clock};
+use crate::item_core::{self, Clock};
 use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
 
 /// What comes back in a partial return.
@@ -114,7 +114,7 @@ pub async fn take_back(
         refuse_unsaid_late_fees(&back, ret.at)?;
     }
     lock_items(&mut tx, company, lines.iter().filter(|l| is_out(l))).await?;
-    items::check_location(&mut tx, company, ret.location, "location_id").await?;
+    item_core::check_location(&mut tx, company, ret.location, "location_id").await?;
     for b in &back {
         put_back(&mut tx, company, &order, b, &ret).await?;
     }
@@ -399,7 +399,7 @@ async fn put_back(
     b: &Back<'_>,
     ret: &Return,
 ) -> Result<(), StoreError> {
-    let item = items::lock(tx, company, b.line.sequence_num).await?;
+    let item = item_core::lock(tx, company, b.line.sequence_num).await?;
     let details = if item.kind() == AssetType::FixedAsset {
         let mut row = Assignments::update();
         row.set("state", ItemState::Available.as_str())

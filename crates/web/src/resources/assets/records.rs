@@ -11,7 +11,8 @@ use domain::money::Money;
 use domain::pricing::{LateFee, LateFeeKind};
 use domain::settings::ActivationLocation;
 use domain::{Change, Name, PageSize, Vocabulary};
-use store::items::{self, AssetInput, Rates, Reading, Retirement, Search};
+use store::items::{self, AssetInput, Rates, Reading, Search};
+use store::retirement::{self, Retirement};
 
 use super::{
     AssetJson, AssetsQuery, Fixed, Kind, Scoped, ShowQuery, Shown, answer, answer_page, clock,
@@ -796,7 +797,7 @@ pub(crate) async fn delete<K: Kind>(
     tenant: Tenant,
     Number(number, _): Number<kind::Item>,
 ) -> Result<views::Reply, ApiError> {
-    let gone = items::delete(
+    let gone = retirement::delete(
         state.db(),
         tenant.0.id,
         K::FAMILY.kind,
@@ -815,12 +816,12 @@ async fn retire(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let input = RetireInput::parse(&params)?;
-    let retirement = Retirement {
+    let ending = Retirement {
         retired_on: input.retired_on,
         reason: input.retire_reason_id,
         salvage_value: input.salvage_value.as_set().copied(),
     };
-    let view = items::retire(state.db(), tenant.0.id, number, retirement, &clock(&tenant))
+    let view = retirement::retire(state.db(), tenant.0.id, number, ending, &clock(&tenant))
         .await
         .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await
@@ -844,7 +845,7 @@ async fn activate(
         );
     }
     let location = form.finish_with(input)?.location_id.as_set().copied();
-    let view = items::activate(state.db(), tenant.0.id, number, location, today(&tenant))
+    let view = retirement::activate(state.db(), tenant.0.id, number, location, today(&tenant))
         .await
         .map_err(ApiError::from_item)?;
     answer(&state, &tenant.0, view, Shown::all()).await

@@ -1,0 +1,238 @@
+//! What every change of an item starts and ends with, below the families that change
+//! items (check-outs, stock, reservations, services, orders, verifications) and the
+//! items family itself: the item's row locked for the change (`lock`, `lock_many`), the
+//! company's day and time (`Today`, `Clock`), the item's history, and the checks those
+//! changes share.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::item::{AssetType, ItemState};
+use domain::refusal::Conflict;
+use domain::{CompanyId, Vocabulary};
+use sea_query::{Expr, ExprTrait, LockType, Order, SelectStatement};
+
+use crate::{StoreError, Tx, change_log};
+
+/// The day "today" is for the company: reads mark items reserved on it.
+#[derive(Debug, Clone, Copy)]
+pub struct Today(pub NaiveDate);
+
+/// The moments a filter compares with, in the company's time zone.
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    pub now: DateTime<Utc>,
+    pub today: NaiveDate,
+    pub today_starts: DateTime<Utc>,
+    pub tomorrow_starts: DateTime<Utc>,
+    pub tz: chrono_tz::Tz,
+}
+
+impl Clock {
+    pub fn new(now: DateTime<Utc>, tz: chrono_tz::Tz) -> Self {
+        let (today, today_starts, tomorrow_starts) = domain::item::today(now, tz);
+        Clock {
+            now,
+            today,
+            today_starts,
+            tomorrow_starts,
+            tz,
+        }
+    }
+
+    pub(crate) fn day_starts(&self, date: NaiveDate) -> DateTime<Utc> {
+        domain::item::start_of_day(date, self.tz)
+    }
+
+    pub(crate) fn day_after_starts(&self, date: NaiveDate) -> DateTime<Utc> {
+        self.day_starts(date.succ_opt().unwrap_or(date))
+    }
+}
+
+/// The history entry of a change to item `id`.
+pub(crate) async fn history(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: i64,
+    action: &str,
+    details: serde_json::Value,
+) -> Result<(), StoreError> {
+    change_log::record(tx, company, "item", id, action, details).await
+}
+
+/// The row of an item locked for a change, by number.
+#[derive(Debug, Clone, crate::Row)]
+pub struct Locked {
+    pub id: i64,
+    pub sequence_num: i64,
+    pub name: String,
+    pub asset_type: String,
+    pub state: String,
+    pub location_id: Option<i64>,
+    pub quantity: i64,
+    pub checked_out_quantity: i64,
+    pub group_id: i64,
+    pub sub_group_id: Option<i64>,
+    pub assigned_to_id: Option<i64>,
+    pub checkout_on: Option<DateTime<Utc>>,
+    pub checkin_due_on: Option<DateTime<Utc>>,
+    pub custom_attributes: String,
+    /// The number of the order a fixed asset is rented out on.
+    pub rented_order: Option<i64>,
+}
+
+impl Locked {
+    pub fn state(&self) -> ItemState {
+        ItemState::parse(&self.state).unwrap_or(ItemState::Available)
+    }
+
+    /// What kind of item it is (a fixed asset when the stored word is unknown).
+    pub fn kind(&self) -> AssetType {
+        AssetType::parse(&self.asset_type).unwrap_or(AssetType::FixedAsset)
+    }
+
+    /// Refused unless the item is a fixed asset.
+    pub fn fixed_asset(self) -> Result<Self, StoreError> {
+        self.of_kind(AssetType::FixedAsset)
+    }
+
+    /// Refused (409 naming the item's own endpoints) unless the item is of `kind`.
+    pub fn of_kind(self, kind: AssetType) -> Result<Self, StoreError> {
+        match AssetType::parse(&self.asset_type) {
+            Some(k) if k == kind => Ok(self),
+            None => Ok(self),
+            Some(asset_type) => Err(StoreError::Conflict(Conflict::WrongKind {
+                number: self.sequence_num,
+                asset_type,
+                wanted: kind,
+            })),
+        }
+    }
+}
+
+/// Locks the item numbered `number` for the rest of the transaction (a row lock on
+/// PostgreSQL; SQLite's write transaction holds the whole database). Not found: 404.
+pub async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Locked, StoreError> {
+    let stmt = locking(company)
+        .and_where(Expr::col("sequence_num").eq(number))
+        .to_owned();
+    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+/// The same row as [`lock`], read without locking it (in a read transaction).
+pub(crate) async fn row(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: i64,
+) -> Result<Locked, StoreError> {
+    let stmt = columns(company)
+        .and_where(Expr::col("sequence_num").eq(number))
+        .to_owned();
+    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+}
+
+/// Locks the items numbered `numbers` in one statement, in ascending number order (so
+/// two requests locking overlapping sets cannot deadlock); the numbers not found are
+/// left out.
+pub async fn lock_many(
+    tx: &mut Tx,
+    company: CompanyId,
+    numbers: &[i64],
+) -> Result<Vec<Locked>, StoreError> {
+    if numbers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let stmt = locking(company)
+        .and_where(Expr::col("sequence_num").is_in(numbers.to_vec()))
+        .order_by("sequence_num", Order::Asc)
+        .to_owned();
+    tx.all(&stmt).await
+}
+
+/// Locks items for a change: `FOR NO KEY UPDATE` on PostgreSQL, which excludes every
+/// other change of the item but not the key-share locks of foreign-key checks (an
+/// order line or a stock row naming the item), so a write that only refers to an
+/// item never waits for, or deadlocks with, one that changes it.
+fn locking(company: CompanyId) -> SelectStatement {
+    columns(company).lock(LockType::NoKeyUpdate).to_owned()
+}
+
+fn columns(company: CompanyId) -> SelectStatement {
+    crate::scoped("items", company)
+        .columns([
+            "id",
+            "sequence_num",
+            "name",
+            "asset_type",
+            "state",
+            "location_id",
+            "quantity",
+            "checked_out_quantity",
+            "group_id",
+            "sub_group_id",
+            "assigned_to_id",
+            "checkout_on",
+            "checkin_due_on",
+            "custom_attributes",
+        ])
+        .expr_as(
+            Expr::cust(
+                r#"(SELECT "o"."sequence_num" FROM "orders" "o" WHERE "o"."company_id" = "items"."company_id" AND "o"."id" = "items"."rented_order_id")"#,
+            ),
+            "rented_order",
+        )
+        .to_owned()
+}
+
+/// Why item `item`, checked out, can't be checked out, retired or checked in by a
+/// member: it is out to a member, or rented out on an order.
+pub(crate) async fn out_conflict(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+) -> Result<StoreError, StoreError> {
+    Ok(StoreError::Conflict(match item.rented_order {
+        Some(order) => Conflict::RentedOut {
+            number: item.sequence_num,
+            order,
+        },
+        None => Conflict::CheckedOut {
+            number: item.sequence_num,
+            to: holder_name(tx, company, item.assigned_to_id).await?,
+        },
+    }))
+}
+
+/// Refused (422 on `field`) unless `location`, if given, is a location of the company.
+pub(crate) async fn check_location(
+    tx: &mut Tx,
+    company: CompanyId,
+    location: Option<i64>,
+    field: &str,
+) -> Result<(), StoreError> {
+    match location {
+        Some(l) if !crate::has(tx, "locations", company, l).await? => Err(StoreError::invalid(
+            field,
+            format!("is not a location of this company: {l}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The full name of member `id`, for messages.
+pub(crate) async fn holder_name(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Option<i64>,
+) -> Result<String, StoreError> {
+    let Some(id) = id else {
+        return Ok("nobody".into());
+    };
+    let stmt = crate::scoped("members", company)
+        .expr(Expr::cust(r#""first_name" || ' ' || "last_name""#))
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
+    Ok(tx
+        .optional::<(String,)>(&stmt)
+        .await?
+        .map(|n| n.0)
+        .unwrap_or_else(|| format!("member {id}")))
+}
