@@ -8,7 +8,6 @@ pub mod coupon;
 pub mod custom_field;
 pub mod customer_filter;
 pub mod depreciation;
-pub mod ids;
 pub mod item;
 pub mod label;
 pub mod login;
@@ -30,7 +29,6 @@ pub mod verification;
 pub mod vocabulary;
 pub mod wire;
 
-pub use ids::CompanyId;
 pub use name::Name;
 pub use paging::{Page, PageSize};
 pub use plan::{Plan, RateLimitPolicy};

@@ -256,7 +256,7 @@ pub async fn open(db: &DatabaseArg) -> anyhow::Result<Db> {
 fn company_json(c: &companies::Company) -> serde_json::Value {
     let (requests, window) = c.rate_limit.to_columns();
     json!({
-        "company_id": c.id.0,
+        "company_id": c.id.get(),
         "name": c.name,
         "subdomain": c.subdomain,
         "plan": c.plan.as_str(),
@@ -362,7 +362,7 @@ async fn company(cmd: CompanyCommand) -> anyhow::Result<()> {
                 store::StoreError::Invalid(errors) => anyhow::anyhow!("{}", json!(errors)),
                 other => other.into(),
             })?;
-            let mut out = json!({"company_id": company.id.0, "subdomain": company.subdomain, "plan": company.plan.as_str()});
+            let mut out = json!({"company_id": company.id.get(), "subdomain": company.subdomain, "plan": company.plan.as_str()});
             if let Some(token) = token {
                 out["token"] = json!(token.0);
             }

@@ -55,7 +55,7 @@ async fn prepare(db: &Db) -> anyhow::Result<String> {
     Ok(companies::regenerate_token(db, company.id).await?.0)
 }
 
-async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
+async fn seed(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
     let city = |c: &str| LocationFields {
         city: Change::Set(c.into()),
         country: Change::Set("US".into()),
@@ -197,7 +197,7 @@ async fn seed(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
     seed_people(db, company).await
 }
 
-async fn seed_people(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
+async fn seed_people(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
     use domain::custom_field::{FieldType, Target, Targets};
     use domain::member::Role;
     use store::{custom_fields, members, reference_data};
@@ -284,7 +284,7 @@ async fn seed_people(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> 
 }
 
 /// Customers, a business with a contact, and an address for each kind of owner.
-async fn seed_customers(db: &Db, company: domain::CompanyId) -> anyhow::Result<()> {
+async fn seed_customers(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
     use store::addresses::{self, AddressInput, Owner};
     use store::businesses::{self, BusinessInput};
     use store::persons::{self, Kind, PersonInput};

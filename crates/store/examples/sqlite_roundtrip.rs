@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use domain::{Change, CompanyId, Name, Plan, Subdomain};
+use domain::{Change, Name, Plan, Subdomain};
 use store::Db;
 use store::companies::{self, NewCompany};
 use store::locations::{self, LocationFields};
@@ -85,7 +85,7 @@ fn main() {
         }
         (db, company.id, Arc::new(ids))
     });
-    let CompanyId(company_raw) = company;
+    let company_raw = company.get();
     let window = Duration::from_secs(seconds);
 
     let store_rate = runtime.block_on(timed(tasks, window, {

@@ -1,6 +1,6 @@
 //! Marking one record active or inactive: the write and its change log entry.
 
-use domain::CompanyId;
+use crate::CompanyId;
 
 use crate::{Assignments, StoreError, Tx, change_log};
 

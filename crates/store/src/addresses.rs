@@ -3,8 +3,9 @@
 //! address of an owner (of a type) becomes the default. Changes to one owner's
 //! addresses lock the owner's row, so racing requests never leave two defaults.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
-use domain::{Change, CompanyId, Page};
+use domain::{Change, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
 
 use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log};

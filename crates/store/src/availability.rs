@@ -6,12 +6,13 @@
 //! of one item, whatever their kinds, queue on that lock and the second sees the
 //! first. A hold past its due moment and not yet back (overdue) holds until now.
 
+use crate::CompanyId;
 use chrono::{DateTime, Duration, Utc};
+use domain::Vocabulary;
 use domain::availability::{Held, Holder, peak};
 use domain::item::{AssetType, ItemState, start_of_day};
 use domain::order::OrderState;
 use domain::refusal::Conflict;
-use domain::{CompanyId, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Query};
 
 use crate::item_core::{self, Locked};

@@ -1,10 +1,11 @@
 //! Bundles (`/bundles`, a rentrack extension the orders' `<id>-b` refers to): a named
 //! set of items, each with a quantity, put on an order at once.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::item::AssetType;
 use domain::stock::Quantity;
-use domain::{CompanyId, Name, Page, Vocabulary};
+use domain::{Name, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use std::collections::{BTreeMap, HashMap};
 

@@ -1,9 +1,10 @@
 //! Businesses (organisations that rent), with status 1 active and 0 inactive.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::customer_filter::BusinessFilter;
 use domain::order::OrderState;
-use domain::{Change, CompanyId, Page};
+use domain::{Change, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Query};
 use std::collections::BTreeMap;
 

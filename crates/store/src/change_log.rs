@@ -1,8 +1,9 @@
 //! A history entry for every change to a company's records, written in the same
 //! transaction as the change (and the place a later outbox event will be written).
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
-use domain::{CompanyId, Page};
+use domain::Page;
 use sea_query::{Expr, ExprTrait, Order, Query};
 use serde_json::Value as Json;
 

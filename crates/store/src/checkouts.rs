@@ -5,12 +5,13 @@
 //! the partial unique index `asset_checkouts_one_open` holds one open check-out per
 //! asset. A refused check-out changes nothing.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::availability::Holder;
 use domain::item::ItemState;
 use domain::refusal::Conflict;
 use domain::reservation::ReservationStatus;
-use domain::{Change, CompanyId, Page, Vocabulary};
+use domain::{Change, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 use std::collections::BTreeMap;

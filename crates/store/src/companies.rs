@@ -1,7 +1,8 @@
 //! Companies (tenants), their owners and their API token.
 
+use crate::CompanyId;
 use domain::settings::{ActivationLocation, Currency};
-use domain::{CompanyId, Plan, RateLimitPolicy, Subdomain};
+use domain::{Plan, RateLimitPolicy, Subdomain};
 use sea_query::{Expr, ExprTrait, Query};
 
 use crate::{Db, StoreError, change_log, now};

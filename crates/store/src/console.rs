@@ -1,8 +1,8 @@
 //! What the owner console needs: checking an owner's password, sessions kept in the
 //! database (so any instance can serve them), log-in throttling, and daily API usage.
 
+use crate::CompanyId;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use domain::CompanyId;
 use rand::RngCore;
 use sea_query::{Expr, ExprTrait, Query};
 use std::collections::HashMap;

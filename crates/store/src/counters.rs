@@ -2,7 +2,7 @@
 //! lock (PostgreSQL) or runs under the write lock (SQLite), so two concurrent creates
 //! never get the same number.
 
-use domain::CompanyId;
+use crate::CompanyId;
 use sea_query::Values;
 
 use crate::{Sql, StoreError, Tx};

@@ -3,10 +3,11 @@
 //! days. The value is kept in hundredths (`domain::coupon`): minor units for an amount,
 //! hundredths of a percent for a percentage.
 
+use crate::CompanyId;
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::coupon::{self, Validity, ValueType};
 use domain::pricing::{Coupon, CouponEffect, CouponValue};
-use domain::{Change, CompanyId, Name, Page, Vocabulary};
+use domain::{Change, Name, Page, Vocabulary};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
 
 use crate::{Assignments, Db, FieldErrors, PageOf, StoreError, Tx, change_log, now};

@@ -2,10 +2,11 @@
 //! Records keep values in a JSON object keyed by field id, so renaming a field or an
 //! option never touches the records, and a deleted field's values simply vanish.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::custom_field::{FieldOption, FieldType, Target, Targets, lookup_key};
-use domain::{Change, CompanyId, Page};
+use domain::{Change, Page};
 use sea_query::{Expr, ExprTrait, LockType, Order, Query, SelectStatement, Value};
 use std::collections::{BTreeMap, HashMap};
 

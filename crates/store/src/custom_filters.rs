@@ -1,10 +1,11 @@
 //! Custom filters: a named conjunction of the built-in filters of one kind of item,
 //! used as `status=custom_filter_<id>`.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
+use domain::Page;
 use domain::asset_filter::AssetFilter;
 use domain::item::AssetType;
-use domain::{CompanyId, Page};
 use sea_query::{Expr, ExprTrait, Query};
 use serde::{Deserialize, Serialize};
 

@@ -2,8 +2,9 @@
 //! the orders, to what is rented. The rate is kept in parts per million of the amount
 //! (8.875 % is 88,750), exact.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
-use domain::{CompanyId, Name, Page};
+use domain::{Name, Page};
 use sea_query::{Expr, ExprTrait, Query};
 
 use crate::{Db, PageOf, StoreError, Tx, change_log, now};

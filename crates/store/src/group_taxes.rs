@@ -4,8 +4,9 @@
 //! `group_tax_components`; a custom tax in a group cannot be deleted while the group is
 //! there (its foreign key).
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
-use domain::{CompanyId, Name, Page};
+use domain::{Name, Page};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use std::collections::HashMap;
 

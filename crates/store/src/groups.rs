@@ -1,9 +1,10 @@
 //! Groups (asset classifications) with their depreciation settings.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::depreciation::{DepreciationMode, DepreciationRates};
 use domain::refusal::{InUse, Record, Users};
-use domain::{Change, CompanyId, Name, Page};
+use domain::{Change, Name, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement, Value};
 
 use crate::{Db, PageOf, StoreError, Tx, change_log, change_value, now, removal};

@@ -4,10 +4,11 @@
 //! company's day and time (`Today`, `Clock`), the item's history, and the checks those
 //! changes share.
 
+use crate::CompanyId;
 use chrono::{DateTime, NaiveDate, Utc};
+use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
 use domain::refusal::Conflict;
-use domain::{CompanyId, Vocabulary};
 use sea_query::{Expr, ExprTrait, LockType, Order, SelectStatement};
 
 use crate::{StoreError, Tx, change_log};

@@ -5,11 +5,12 @@
 //! `verifications.rs`. Every change writes the item's history (`change_log`, subject
 //! `item`, the item's id) in its transaction.
 
+use crate::CompanyId;
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::asset_filter::AssetFilter;
 use domain::item::{AssetType, ItemState};
 use domain::pricing::LateFee;
-use domain::{Change, CompanyId, Name, Page, Vocabulary};
+use domain::{Change, Name, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, Order, Query, SelectStatement, Values};
 use serde_json::json;
 use std::collections::BTreeMap;

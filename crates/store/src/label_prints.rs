@@ -4,9 +4,10 @@
 //! its SHA-256 is stored, as for API tokens. What each label shows is fixed when the
 //! print is made, so a label says what the record was called when it was asked for.
 
+use crate::CompanyId;
 use chrono::{DateTime, Duration, Utc};
+use domain::Vocabulary;
 use domain::label::TemplateType;
-use domain::{CompanyId, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 
 use crate::label_templates::{self, Template};

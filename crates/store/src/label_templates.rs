@@ -5,9 +5,10 @@
 //! being each type's default. A template is the default of its type at most once (a
 //! partial unique index); a new default takes over from the old in one transaction.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::label::TemplateType;
-use domain::{CompanyId, Page, Vocabulary};
+use domain::{Page, Vocabulary};
 use labels::{Sheet, SheetSpec};
 use sea_query::{Expr, ExprTrait, Query};
 

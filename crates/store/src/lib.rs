@@ -66,6 +66,19 @@ use chrono::{DateTime, Utc};
 /// the release code paths are tested too (`.ci/run`); off in a served binary.
 pub(crate) const CHECKS: bool = cfg!(any(debug_assertions, feature = "checks"));
 
+/// The tenant every query is scoped to. Only the store makes one, from a company it
+/// read: authentication gets it with the company its token names
+/// (`companies::authenticate_hashed`), the console with its session's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct CompanyId(pub(crate) i64);
+
+impl CompanyId {
+    /// The id, for a log line, a link or a JSON answer.
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
 /// Timestamps are stored in UTC with microsecond precision, the finer of the two
 /// backends' common resolution, so a value reads back exactly as written.
 pub fn now() -> DateTime<Utc> {
@@ -203,7 +216,7 @@ pub(crate) fn in_order_of<T: Clone>(
 /// number, and none for an empty list. Repeats are dropped.
 pub(crate) async fn insert_links(
     tx: &mut Tx,
-    company: domain::CompanyId,
+    company: CompanyId,
     table: &'static str,
     (owner_column, owner): (&'static str, i64),
     other_column: &'static str,
@@ -230,7 +243,7 @@ pub(crate) async fn insert_links(
 pub(crate) async fn has(
     tx: &mut Tx,
     table: &'static str,
-    company: domain::CompanyId,
+    company: CompanyId,
     id: i64,
 ) -> Result<bool, StoreError> {
     use sea_query::{Expr, ExprTrait};
@@ -269,10 +282,7 @@ pub(crate) fn by_key(
 }
 
 /// A select on one of a company's tables, already scoped to the company.
-pub(crate) fn scoped(
-    table: &'static str,
-    company: domain::CompanyId,
-) -> sea_query::SelectStatement {
+pub(crate) fn scoped(table: &'static str, company: CompanyId) -> sea_query::SelectStatement {
     use sea_query::{Expr, ExprTrait, Query};
     Query::select()
         .from(table)
@@ -380,7 +390,7 @@ impl Assignments {
     pub(crate) fn into_update(
         self,
         table: &'static str,
-        company: domain::CompanyId,
+        company: CompanyId,
         id: i64,
     ) -> sea_query::UpdateStatement {
         use sea_query::{Expr, ExprTrait};

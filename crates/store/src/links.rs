@@ -8,7 +8,7 @@
 //! (no team, no custom tax) skips the subquery for every row: whether it has any is a
 //! subquery of the company alone, which both databases compute once per statement.
 
-use domain::CompanyId;
+use crate::CompanyId;
 use sea_query::{Expr, ExprTrait, Query};
 use serde::{Serialize, Serializer};
 

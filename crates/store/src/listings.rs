@@ -4,8 +4,9 @@
 //! deactivated, never deleted, so the orders that name it keep a real one. Renaming a
 //! listing renames it on its orders in the same transaction.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
-use domain::{Change, CompanyId, Page};
+use domain::{Change, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query};
 
 use crate::{Assignments, Db, PageOf, StoreError, Tx, activation, change_log, now};

@@ -1,7 +1,8 @@
 //! Locations: a tree per company (parent_id), active or inactive.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
-use domain::{Change, CompanyId, Name, Page, Vocabulary};
+use domain::{Change, Name, Page, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query, SelectStatement, Values};
 
 use crate::counters::{self, Sequence};

@@ -1,10 +1,11 @@
 //! Members: the people of a company who hold items. The company owner is a member
 //! with the administrator role whose details the API cannot change.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::member::{MemberFilter, Role, StatusFilter};
 use domain::refusal::Forbidden;
-use domain::{Change, CompanyId, Page};
+use domain::{Change, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement, Values};
 use std::collections::BTreeMap;
 

@@ -4,9 +4,10 @@
 //! Every company has Cash, Check and Credit Card from the start ([`seed`], in the
 //! company's creating transaction; migration 0012 for companies made before it).
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::payment::{self, DEFAULT_OPTIONS, PaymentKind};
-use domain::{CompanyId, Name, Page, Vocabulary};
+use domain::{Name, Page, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 
 use crate::{Db, PageOf, StoreError, Tx, change_log, now};

@@ -2,12 +2,13 @@
 //! persons list is one query. A deleted person keeps its row (`deleted_at`) for the
 //! orders that name it, and is gone for every read.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::customer_filter::{Comparison, Op, PersonFilter};
 use domain::order::OrderState;
 use domain::refusal::{InUse, Record, Users};
-use domain::{Change, CompanyId, Page};
+use domain::{Change, Page};
 use sea_query::{
     Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, QueryStatementBuilder,
     SelectStatement,

@@ -2,7 +2,7 @@
 //! inside one transaction, so several server instances on one PostgreSQL database
 //! enforce one limit per company, on the database's clock.
 
-use domain::CompanyId;
+use crate::CompanyId;
 use domain::rate_limit::{Decision, WindowState, decide};
 use sea_query::Values;
 

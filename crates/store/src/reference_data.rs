@@ -1,9 +1,10 @@
 //! Company reference data that members and items point at: custom roles, teams and
 //! retire reasons. All three are a name (unique in the company) and a description.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::refusal::{InUse, Record, Users};
-use domain::{Change, CompanyId, Page};
+use domain::{Change, Page};
 use sea_query::{Expr, ExprTrait, Query, Value};
 
 use crate::{Db, PageOf, StoreError, change_log, change_value, now, removal};

@@ -1,7 +1,7 @@
 //! Deleting a record unless other records still use it: the check each delete makes
 //! for each kind of user, and the delete itself with its change log entry.
 
-use domain::CompanyId;
+use crate::CompanyId;
 use domain::refusal::InUse;
 use sea_query::{Expr, ExprTrait, Query, SelectStatement};
 

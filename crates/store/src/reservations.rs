@@ -3,6 +3,7 @@
 //! in the same transaction, so two promises racing queue on the lock. Approved ones of
 //! one fixed asset never overlap.
 
+use crate::CompanyId;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use domain::availability::{Holder, peak};
 use domain::item::start_of_day;
@@ -10,7 +11,7 @@ use domain::item::{AssetType, ItemState};
 use domain::refusal::Conflict;
 use domain::reservation::{Decision, ReservationStatus};
 use domain::stock::Quantity;
-use domain::{CompanyId, Page, Vocabulary};
+use domain::{Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 

@@ -2,10 +2,11 @@
 //! weighs what still holds the item (check-outs, services, orders, reservations,
 //! stock), so this module sits above those families and the items family.
 
+use crate::CompanyId;
 use chrono::NaiveDate;
+use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
 use domain::refusal::Conflict;
-use domain::{CompanyId, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 

@@ -6,10 +6,11 @@
 //! end (for good without one), so it is refused over a period the asset is promised
 //! for, and bookings see it as they see any other hold.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::item::ItemState;
 use domain::refusal::Conflict;
-use domain::{CompanyId, Page, Vocabulary};
+use domain::{Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 

@@ -8,11 +8,12 @@
 //! never gives more than it holds. Check-outs of asset stock are in
 //! `stock_checkouts.rs` and use [`take`] and [`put`] too.
 
+use crate::CompanyId;
 use domain::item::{AssetType, ItemState};
 use domain::money::Money;
 use domain::refusal::Conflict;
 use domain::stock::{OrderType, Quantity};
-use domain::{Change, CompanyId, Vocabulary};
+use domain::{Change, Vocabulary};
 use sea_query::{Expr, ExprTrait, OnConflict, Order, Query, SelectStatement};
 use serde_json::json;
 use std::collections::BTreeMap;

@@ -5,11 +5,12 @@
 //! item's `checked_out_quantity` follows, all in one transaction after the item's row
 //! is locked.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::availability::Holder;
 use domain::item::AssetType;
 use domain::stock::{CheckoutStatus, OrderType, Quantity};
-use domain::{Change, CompanyId, Page, Vocabulary};
+use domain::{Change, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 use std::collections::BTreeMap;

@@ -1,8 +1,9 @@
 //! Subgroups: a tree inside one group (parent_id names a subgroup of the same group).
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::refusal::{InUse, Record, Users};
-use domain::{Change, CompanyId, Name, Page};
+use domain::{Change, Name, Page};
 use sea_query::{Expr, ExprTrait, Query, SelectStatement, Value, Values};
 
 use crate::counters::{self, Sequence};

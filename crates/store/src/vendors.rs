@@ -1,7 +1,8 @@
 //! Vendors (suppliers), with custom field values.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
-use domain::{Change, CompanyId, Name, Page};
+use domain::{Change, Name, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
 use std::collections::BTreeMap;
 

@@ -8,11 +8,12 @@
 //! asset are one after the other. The partial unique index `verifications_one_pending`
 //! holds one pending verification per asset besides.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::item::ItemState;
 use domain::refusal::Conflict;
 use domain::verification::{AuditResponse, VerificationStatus};
-use domain::{CompanyId, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};

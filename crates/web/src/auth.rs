@@ -77,7 +77,7 @@ fn host_subdomain(headers: &HeaderMap, base_domain: &str) -> Option<String> {
 pub async fn authenticate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     match admit(&state, &mut req).await {
         Ok(decision) => {
-            let company = req.extensions().get::<Tenant>().map(|t| t.0.id.0);
+            let company = req.extensions().get::<Tenant>().map(|t| t.0.id.get());
             let mut response = next.run(req).await;
             if let Some(id) = company {
                 response.extensions_mut().insert(ServedCompany(id));
@@ -93,7 +93,7 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
             let limited = matches!(error, ApiError::RateLimited { .. });
             let mut response = error.into_response();
             if let Some(c) = company {
-                response.extensions_mut().insert(ServedCompany(c.id.0));
+                response.extensions_mut().insert(ServedCompany(c.id.get()));
                 if limited {
                     state.inner().metrics.rate_limited();
                     let h = response.headers_mut();

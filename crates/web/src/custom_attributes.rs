@@ -2,11 +2,12 @@
 //! (underscores stand for spaces), checked against the company's fields for that kind
 //! of record, and rendered back by field name.
 
+use domain::Change;
 use domain::Vocabulary;
 use domain::custom_field::{Target, normalise_value};
-use domain::{Change, CompanyId};
 use serde::ser::SerializeMap;
 use std::collections::{BTreeMap, HashMap};
+use store::CompanyId;
 use store::Db;
 use store::custom_fields::{self, FieldSet};
 

@@ -2,10 +2,11 @@
 //! address (label links, which carry no API token) in this process. All apply the
 //! same rule (`domain::rate_limit::decide`).
 
+use domain::RateLimitPolicy;
 use domain::rate_limit::{Decision, WindowState, decide};
-use domain::{CompanyId, RateLimitPolicy};
 use std::collections::HashMap;
 use std::sync::Mutex;
+use store::CompanyId;
 use store::{Db, StoreError};
 
 pub enum Limiter {

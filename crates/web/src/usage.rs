@@ -4,10 +4,10 @@
 //! every instance's share ends up in the same total.
 
 use chrono::{NaiveDate, Utc};
-use domain::CompanyId;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use store::CompanyId;
 use store::Db;
 
 const FLUSH_EVERY: Duration = Duration::from_secs(5);

@@ -162,28 +162,26 @@ fn pending<'m>(
     Ok(pending)
 }
 
+/// Notes `migration` as applied.
+async fn record(target: &Target<'_>, migration: &Migration) -> Result<u64, DbError> {
+    let values = vec![
+        migration.version.into(),
+        migration.description.into(),
+        migration.checksum().into(),
+    ];
+    target.execute(RECORD, values).await
+}
+
 async fn apply(target: &Target<'_>, migration: &Migration) -> Result<(), DbError> {
-    let record = async {
-        target
-            .execute(
-                RECORD,
-                vec![
-                    migration.version.into(),
-                    migration.description.into(),
-                    migration.checksum().into(),
-                ],
-            )
-            .await
-    };
     if !migration.in_transaction() {
         target.batch(migration.sql).await?;
-        record.await?;
+        record(target, migration).await?;
         return Ok(());
     }
     target.batch(begin(target.backend())).await?;
     let applied = async {
         target.batch(migration.sql).await?;
-        record.await?;
+        record(target, migration).await?;
         target.batch("COMMIT").await
     }
     .await;
@@ -241,16 +239,7 @@ async fn adopt_sqlx(target: &Target<'_>, known: &[Migration]) -> Result<(), Migr
                 .iter()
                 .find(|m| m.version == *version)
                 .expect("checked above");
-            target
-                .execute(
-                    RECORD,
-                    vec![
-                        migration.version.into(),
-                        migration.description.into(),
-                        migration.checksum().into(),
-                    ],
-                )
-                .await?;
+            record(target, migration).await?;
         }
         target.batch("DROP TABLE _sqlx_migrations").await?;
         target.batch("COMMIT").await

@@ -287,7 +287,7 @@ impl Tx {
     pub async fn commit(self) -> Result<(), StoreError> {
         match self.inner {
             // A write reaches the disk at its commit: off the request's thread.
-            TxInner::Sqlite { conn, writes: true } => conn.batch_blocking("COMMIT").await.1?,
+            TxInner::Sqlite { conn, writes: true } => drop(conn.batch_blocking("COMMIT").await?),
             TxInner::Sqlite {
                 conn,
                 writes: false,
@@ -477,8 +477,7 @@ impl Db {
     pub async fn begin(&self) -> Result<Tx, StoreError> {
         let inner = match &self.pool {
             Pool::Sqlite(p) => {
-                let (conn, begun) = p.acquire().await?.batch_blocking("BEGIN IMMEDIATE").await;
-                begun?;
+                let conn = p.acquire().await?.batch_blocking("BEGIN IMMEDIATE").await?;
                 TxInner::Sqlite { conn, writes: true }
             }
             Pool::Postgres(p, _) => {

@@ -17,7 +17,8 @@
 //!   snapshot, so a page read backwards from the end is the same page a forward read
 //!   would give, whatever is written meanwhile.
 
-use domain::{CompanyId, Page};
+use crate::CompanyId;
+use domain::Page;
 use sea_query::{
     Expr, ExprTrait, IntoColumnRef, Order, QueryStatementBuilder, SelectStatement, Values,
 };

@@ -74,11 +74,11 @@ impl<T: PgColumn> PgColumn for Option<T> {
     }
 }
 
-impl PgColumn for domain::ids::CompanyId {
+impl PgColumn for crate::CompanyId {
     type Raw = i64;
 
     fn from_raw(raw: i64) -> Result<Self, BoxError> {
-        Ok(domain::ids::CompanyId(raw))
+        Ok(crate::CompanyId(raw))
     }
 }
 

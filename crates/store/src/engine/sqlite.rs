@@ -185,9 +185,9 @@ impl<T: Column> Column for Option<T> {
     }
 }
 
-impl Column for domain::ids::CompanyId {
+impl Column for crate::CompanyId {
     fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
-        i64::decode(value).map(domain::ids::CompanyId)
+        i64::decode(value).map(crate::CompanyId)
     }
 }
 
@@ -526,16 +526,14 @@ impl Conn {
     }
 
     /// Runs `sql` (a `BEGIN` or `COMMIT`, which may wait for a lock or the disk) on
-    /// the blocking pool; the connection comes back with the result.
-    pub(crate) async fn batch_blocking(self, sql: &'static str) -> (Self, Result<(), DbError>) {
-        match tokio::task::spawn_blocking(move || {
-            let done = self.batch(sql);
-            (self, done)
-        })
-        .await
-        {
-            Ok(both) => both,
-            Err(e) => std::panic::resume_unwind(e.into_panic()),
+    /// the blocking pool; the connection comes back when it ran. A runtime shutting
+    /// down cancels the task: the connection is dropped (rolled back) and the caller
+    /// told the database is gone.
+    pub(crate) async fn batch_blocking(self, sql: &'static str) -> Result<Self, DbError> {
+        match tokio::task::spawn_blocking(move || self.batch(sql).map(|()| self)).await {
+            Ok(done) => done,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => Err(closed()),
         }
     }
 }

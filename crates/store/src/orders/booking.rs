@@ -4,12 +4,13 @@
 //! read and weighed, so two promises racing for one item queue on its lock and the
 //! second sees the first.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
 use domain::order::{OrderAction, OrderState};
 use domain::pricing::Ceiling;
 use domain::refusal::Conflict;
-use domain::{CompanyId, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Query};
 use serde_json::json;
 

@@ -3,8 +3,8 @@
 //! entries (`custom_entries.api`) and damages (`charge_damages.api`). Each is stored
 //! with the order and read when it is priced (`priced.rs`).
 
+use crate::CompanyId;
 use chrono::{DateTime, NaiveDate, Utc};
-use domain::CompanyId;
 use domain::Vocabulary;
 use domain::coupon::ValueType;
 use domain::pricing::{Ceiling, Coupon, CouponEffect, CustomEntry, Tax};

@@ -2,12 +2,13 @@
 //! it before it goes out, voiding a completed one; and marking its items for sale
 //! first (`sale_items_for_drafted_basket.api`).
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
+use domain::Change;
 use domain::item::AssetType;
 use domain::order::{OrderAction, OrderState};
 use domain::pricing::Ceiling;
 use domain::refusal::Conflict;
-use domain::{Change, CompanyId};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::BTreeMap;

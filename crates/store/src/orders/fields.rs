@@ -1,11 +1,12 @@
 //! The order's own fields: what a create or an update carries, where each one is
 //! written, what they must refer to, and what the state lets an update change.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::order::{OrderField, OrderState};
 use domain::pricing::{Ceiling, Percent};
 use domain::refusal::Conflict;
-use domain::{Change, CompanyId, Vocabulary};
+use domain::{Change, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::BTreeMap;

@@ -1,13 +1,14 @@
 //! The items on an order: put on (fixed assets and asset stock at the rates they have
 //! then, inventory at a sale price) and taken off a draft.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::item::AssetType;
 use domain::order::OrderState;
 use domain::pricing::{Ceiling, Rates};
 use domain::refusal::Conflict;
 use domain::stock::Quantity;
-use domain::{CompanyId, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order as SqlOrder, Query, SelectStatement};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};

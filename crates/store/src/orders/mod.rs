@@ -28,10 +28,11 @@ pub use rent_out::{RentOut, rent_out};
 pub use returning::{Return, Selection, take_back};
 pub use sub_rentals::{NewSubRentItem, SubRentItem, add_sub_rent_item};
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::order::OrderState;
 use domain::pricing::Percent;
-use domain::{CompanyId, Page, Vocabulary};
+use domain::{Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Query, SelectStatement};
 use serde_json::json;
 

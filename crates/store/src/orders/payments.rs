@@ -3,12 +3,13 @@
 //! row of `payment_histories`; `orders.amount_paid` is the sum of those not voided,
 //! kept in the same transaction. A credit-card method is refused (403) both ways.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::order::{OrderAction, OrderState};
 use domain::payment::PaymentKind;
 use domain::pricing::Ceiling;
 use domain::refusal::{Conflict, Forbidden};
-use domain::{CompanyId, Vocabulary};
 use sea_query::{Expr, ExprTrait, Order as SqlOrder, Query};
 use serde_json::json;
 

@@ -9,7 +9,7 @@
 //! its words), price it with [`Ceiling::clamp`]: the figure shows as the ceiling and
 //! `OrderView::capped` says so; the order stays readable and can be left.
 
-use domain::CompanyId;
+use crate::CompanyId;
 use domain::pricing::{self, Basket, Ceiling, Line, LineKind, RentalSettings, Totals};
 use domain::stock::Quantity;
 use sea_query::{Expr, ExprTrait, Query};

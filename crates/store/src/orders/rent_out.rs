@@ -3,13 +3,14 @@
 //! asset stock leaves its location and counts as checked out; inventory, and anything
 //! marked for sale, is used up. An order of inventory alone is completed at once.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
 use domain::pricing::Ceiling;
 use domain::refusal::Conflict;
 use domain::stock::{OrderType, Quantity};
-use domain::{Change, CompanyId, Vocabulary};
+use domain::{Change, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::BTreeMap;

@@ -3,12 +3,13 @@
 //! each line's own fee, and the order is Rented Out while anything is still out, then
 //! Returned while it owes, or Completed.
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
 use domain::pricing::{Ceiling, LateFee, LateFeeKind};
 use domain::stock::{OrderType, Quantity};
-use domain::{Change, CompanyId, Vocabulary};
+use domain::{Change, Vocabulary};
 use serde_json::json;
 use std::collections::BTreeMap;
 

@@ -3,8 +3,8 @@
 //! when not for rent). Those for rent go out with the order and must come back with
 //! it (`subrent_item_ids` of a partial return).
 
+use crate::CompanyId;
 use chrono::{DateTime, Utc};
-use domain::CompanyId;
 use domain::order::OrderState;
 use domain::pricing::Ceiling;
 use domain::refusal::Conflict;

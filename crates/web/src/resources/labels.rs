@@ -514,7 +514,7 @@ async fn print(
         .iter()
         .map(|r| {
             json!({
-                "link": format!("{base}/scan/{}/{}/{}", company.id.0, segment(of), r.key),
+                "link": format!("{base}/scan/{}/{}/{}", company.id.get(), segment(of), r.key),
                 "name": r.name,
                 "number": format!("#{}", r.number),
                 "identifier": r.identifier,

@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use domain::custom_field::Target;
-use domain::{Change, CompanyId, Name, PageSize};
+use domain::{Change, Name, PageSize};
 use serde::ser::{Serialize, Serializer};
+use store::CompanyId;
 use store::custom_fields::FieldSet;
 use store::vendors::{self, Vendor, VendorInput};
 

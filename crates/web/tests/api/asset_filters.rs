@@ -34,7 +34,7 @@ async fn due_in(app: &TestApp, n: i64, hours: i64) {
         ))
         .and_where(sea_query::ExprTrait::eq(
             sea_query::Expr::col("company_id"),
-            app.company.id.0,
+            app.company.id.get(),
         ))
         .to_owned();
     app.db.read().execute(&stmt).await.unwrap();
@@ -142,7 +142,7 @@ async fn every_status_selects_its_assets(kind: Kind) {
         ])
         .select_from(
             sea_query::Query::select()
-                .expr(sea_query::Expr::val(app.company.id.0))
+                .expr(sea_query::Expr::val(app.company.id.get()))
                 .column("id")
                 .expr(sea_query::Expr::val(ann))
                 .expr(sea_query::Expr::val("pending"))
@@ -155,7 +155,7 @@ async fn every_status_selects_its_assets(kind: Kind) {
                 ))
                 .and_where(sea_query::ExprTrait::eq(
                     sea_query::Expr::col("company_id"),
-                    app.company.id.0,
+                    app.company.id.get(),
                 ))
                 .to_owned(),
         )

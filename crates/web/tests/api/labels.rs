@@ -250,7 +250,7 @@ async fn item_labels_show_names_in_any_script_and_link_to_their_items(kind: Kind
     assert!(answer["expires_at"].as_str().is_some_and(|e| e.len() == 19));
     let read = read_pdf(&fetch(&app, &answer).await);
     assert_eq!(read.pages, 2);
-    let company = app.company.id.0;
+    let company = app.company.id.get();
     assert_eq!(
         read.codes,
         [
@@ -321,7 +321,7 @@ async fn member_and_location_labels_print_on_sheets(kind: Kind) {
         .clone();
     assert_eq!(answer["pages"], 1);
     let read = read_pdf(&fetch(&app, &answer).await);
-    let company = app.company.id.0;
+    let company = app.company.id.get();
     let mut wanted = vec![
         format!("http://localhost/scan/{company}/members/{ann}"),
         format!("http://localhost/scan/{company}/members/{bob}"),

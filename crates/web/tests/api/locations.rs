@@ -365,7 +365,7 @@ async fn quantities_are_read_from_stock(kind: Kind) {
     // Stock arrives with the inventory issues; write it through the store here.
     let stmt = store::Sql {
         text: "INSERT INTO stock_levels (company_id, location_id, item_sequence_num, quantity) VALUES ($1, $2, 7, 12), ($1, $2, 9, 0)",
-        values: sea_query::Values(vec![app.company.id.0.into(), id.into()]),
+        values: sea_query::Values(vec![app.company.id.get().into(), id.into()]),
     };
     app.db.read().execute(&stmt).await.unwrap();
     let res = app

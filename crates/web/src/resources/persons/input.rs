@@ -2,7 +2,8 @@
 //! the parameters of their lists.
 
 use domain::customer_filter::{PersonFilter, PersonList};
-use domain::{Change, CompanyId, Vocabulary};
+use domain::{Change, Vocabulary};
+use store::CompanyId;
 use store::persons::{Kind, PersonInput};
 
 use super::{PersonKind, target};

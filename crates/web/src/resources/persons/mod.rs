@@ -6,9 +6,10 @@ mod handlers;
 mod input;
 
 use axum::extract::State;
+use domain::PageSize;
 use domain::custom_field::Target;
-use domain::{CompanyId, PageSize};
 use serde::ser::{Serialize, Serializer};
+use store::CompanyId;
 use store::address_block::AddressBlock;
 use store::custom_fields::FieldSet;
 use store::persons::{self, Kind, PersonView};
