@@ -1192,7 +1192,7 @@ async fn deep_pages_hold_what_a_forward_walk_finds(kind: Kind) {
 /// With table statistics (which `serve` refreshes every minute) showing one group and
 /// many items, SQLite once took the group as the outer loop, read every item of the
 /// company for it and sorted them all to answer one asset page; in debug builds the
-/// tests' plan check refuses a page that sorts its matches (`lists::plan`), so these
+/// tests' plan check refuses a page that sorts its matches (`paging::plan`), so these
 /// pages must be read in the order of the items' index.
 async fn pages_follow_the_index_with_statistics(kind: Kind) {
     let app = TestApp::new(kind).await;
