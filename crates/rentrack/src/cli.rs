@@ -328,7 +328,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 async fn find(db: &Db, subdomain: &str) -> anyhow::Result<companies::Company> {
     match companies::find_by_subdomain(db, subdomain).await {
         Ok(c) => Ok(c),
-        Err(store::StoreError::NotFound) => bail!("no company with subdomain {subdomain:?}"),
+        Err(store::StoreError::NotFound(_)) => bail!("no company with subdomain {subdomain:?}"),
         Err(e) => Err(e.into()),
     }
 }

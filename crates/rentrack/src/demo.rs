@@ -36,7 +36,7 @@ fn name(s: &str) -> Name {
 async fn prepare(db: &Db) -> anyhow::Result<String> {
     let company = match companies::find_by_subdomain(db, SUBDOMAIN).await {
         Ok(c) => c,
-        Err(store::StoreError::NotFound) => {
+        Err(store::StoreError::NotFound(_)) => {
             let new = NewCompany {
                 name: "Demo Rentals".into(),
                 subdomain: Subdomain::parse(SUBDOMAIN).expect("valid"),
@@ -103,7 +103,7 @@ async fn seed(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
                 description: Change::Keep,
                 parent_id: Change::Keep,
             };
-            sub_groups::create(db, company, group.id, input).await?;
+            sub_groups::create(db, company, store::Id::new(group.id), input).await?;
         }
     }
     for (asset, group, daily) in [
@@ -178,7 +178,7 @@ async fn seed(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
             db,
             company,
             kind,
-            created.item.sequence_num,
+            store::Number::new(created.item.sequence_num),
             movement,
             &store::items::Clock::new(chrono::Utc::now(), chrono_tz::UTC),
         )
@@ -277,8 +277,13 @@ async fn seed_people(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
             street1: Some("400 Market St".into()),
             ..Default::default()
         };
-        store::addresses::create(db, company, store::addresses::Owner::Member(member), input)
-            .await?;
+        store::addresses::create(
+            db,
+            company,
+            store::addresses::Owner::Member(store::Id::new(member)),
+            input,
+        )
+        .await?;
     }
     seed_customers(db, company).await
 }
@@ -287,7 +292,8 @@ async fn seed_people(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
 async fn seed_customers(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
     use store::addresses::{self, AddressInput, Owner};
     use store::businesses::{self, BusinessInput};
-    use store::persons::{self, Kind, PersonInput};
+    use store::ids::kind;
+    use store::persons::{self, PersonInput};
     let person = |first: &str, last: &str, email: &str| PersonInput {
         first_name: Change::Set(first.into()),
         last_name: Some(last.into()),
@@ -298,24 +304,18 @@ async fn seed_customers(db: &Db, company: store::CompanyId) -> anyhow::Result<()
         street1: Some(street.into()),
         ..Default::default()
     };
-    let ada = persons::create(
+    let ada = persons::create::<kind::Customer>(
         db,
         company,
-        Kind::Customer,
         person("Ada", "Lovelace", "ada@example.com"),
     )
     .await?;
-    persons::create(
-        db,
-        company,
-        Kind::Customer,
-        person("Grace", "Hopper", "grace@example.com"),
-    )
-    .await?;
+    persons::create::<kind::Customer>(db, company, person("Grace", "Hopper", "grace@example.com"))
+        .await?;
     addresses::create(
         db,
         company,
-        Owner::Customer(ada.person.id),
+        Owner::Customer(store::Id::new(ada.person.id)),
         street("12 Analytical Row"),
     )
     .await?;
@@ -332,11 +332,11 @@ async fn seed_customers(db: &Db, company: store::CompanyId) -> anyhow::Result<()
         business_ids: Some(vec![business.id]),
         ..person("Bob", "Builder", "bob@northwind.test")
     };
-    persons::create(db, company, Kind::Contact, contact).await?;
+    persons::create::<kind::Contact>(db, company, contact).await?;
     addresses::create(
         db,
         company,
-        Owner::Business(business.id),
+        Owner::Business(store::Id::new(business.id)),
         street("1 Dock Rd"),
     )
     .await?;

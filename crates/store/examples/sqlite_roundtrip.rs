@@ -93,7 +93,7 @@ fn main() {
         move |n| {
             let (db, ids) = (db.clone(), ids.clone());
             async move {
-                locations::find(&db, company, ids[n % ids.len()])
+                locations::find(&db, company, store::Id::new(ids[n % ids.len()]))
                     .await
                     .expect("found");
             }

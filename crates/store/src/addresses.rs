@@ -4,6 +4,7 @@
 //! addresses lock the owner's row, so racing requests never leave two defaults.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::{Change, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
@@ -13,9 +14,27 @@ use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log};
 /// Whose addresses: the id is the owner's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Owner {
-    Member(i64),
-    Customer(i64),
-    Business(i64),
+    Member(Id<kind::Member>),
+    Customer(Id<kind::Customer>),
+    Business(Id<kind::Business>),
+}
+
+impl From<Id<kind::Member>> for Owner {
+    fn from(id: Id<kind::Member>) -> Self {
+        Owner::Member(id)
+    }
+}
+
+impl From<Id<kind::Customer>> for Owner {
+    fn from(id: Id<kind::Customer>) -> Self {
+        Owner::Customer(id)
+    }
+}
+
+impl From<Id<kind::Business>> for Owner {
+    fn from(id: Id<kind::Business>) -> Self {
+        Owner::Business(id)
+    }
 }
 
 /// The kinds of business address.
@@ -66,7 +85,18 @@ impl Owner {
 
     fn id(self) -> i64 {
         match self {
-            Owner::Member(id) | Owner::Customer(id) | Owner::Business(id) => id,
+            Owner::Member(id) => id.get(),
+            Owner::Customer(id) => id.get(),
+            Owner::Business(id) => id.get(),
+        }
+    }
+
+    /// The error of an owner that is not there.
+    fn missing(self) -> StoreError {
+        match self {
+            Owner::Member(id) => id.missing(),
+            Owner::Customer(id) => id.missing(),
+            Owner::Business(id) => id.missing(),
         }
     }
 
@@ -240,7 +270,7 @@ pub async fn list(
         .await?
         .is_none()
     {
-        return Err(StoreError::NotFound);
+        return Err(owner.missing());
     }
     let base = crate::scoped(owner.table(), company)
         .and_where(Expr::col(owner.column()).eq(owner.id()))
@@ -256,12 +286,12 @@ pub async fn find(
     db: &Db,
     company: CompanyId,
     owner: Owner,
-    id: i64,
+    id: Id<kind::Address>,
 ) -> Result<Address, StoreError> {
     let stmt = select(company, owner)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read().optional(&stmt).await?.ok_or(id.missing())
 }
 
 /// The owner's default address (of `address_type`, for a business).
@@ -275,7 +305,7 @@ pub async fn default_address(
     db.read()
         .optional(&default_of(company, owner, address_type))
         .await?
-        .ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound(Kind::DefaultAddress))
 }
 
 fn default_of(
@@ -321,7 +351,7 @@ async fn check_references(
     input: &AddressInput,
 ) -> Result<(), StoreError> {
     if let Some(id) = input.created_by_id
-        && !crate::members::exists(tx, company, id).await?
+        && !crate::members::exists(tx, company, Id::new(id)).await?
     {
         return Err(StoreError::invalid(
             "created_by_id",
@@ -352,7 +382,7 @@ async fn lock_owner(tx: &mut Tx, company: CompanyId, owner: Owner) -> Result<(),
     tx.optional::<(i64,)>(&stmt)
         .await?
         .map(|_| ())
-        .ok_or(StoreError::NotFound)
+        .ok_or(owner.missing())
 }
 
 fn subject(owner: Owner) -> &'static str {
@@ -439,7 +469,7 @@ pub async fn update(
     db: &Db,
     company: CompanyId,
     owner: Owner,
-    id: i64,
+    id: Id<kind::Address>,
     input: AddressInput,
 ) -> Result<Address, StoreError> {
     let mut tx = db.begin().await?;
@@ -451,7 +481,7 @@ pub async fn update(
                 .to_owned(),
         )
         .await?
-        .ok_or(StoreError::NotFound)?;
+        .ok_or(id.missing())?;
     check_references(&mut tx, company, owner, &input).await?;
     let stored_type = before.address_type.as_deref().and_then(AddressType::parse);
     let address_type = input.address_type.or(stored_type);
@@ -470,13 +500,13 @@ pub async fn update(
         }
         row.set("is_default", default);
     }
-    tx.execute(&row.into_update(owner.table(), company, id))
+    tx.execute(&row.into_update(owner.table(), company, id.get()))
         .await?;
     change_log::record(
         &mut tx,
         company,
         subject(owner),
-        id,
+        id.get(),
         "updated",
         serde_json::json!({"owner_id": owner.id()}),
     )

@@ -2,6 +2,7 @@
 //! set of items, each with a quantity, put on an order at once.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::item::AssetType;
 use domain::stock::Quantity;
@@ -82,18 +83,25 @@ fn assemble(rows: Vec<BundleRow>, items: Vec<BundleItem>) -> Vec<Bundle> {
         .collect()
 }
 
-async fn read_one(read: &mut Tx, company: CompanyId, id: i64) -> Result<Bundle, StoreError> {
+async fn read_one(
+    read: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Bundle>,
+) -> Result<Bundle, StoreError> {
     let stmt = crate::scoped("bundles", company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    let row: BundleRow = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    let items = read.all(&items_of(company, &[id])).await?;
+    let row: BundleRow = read
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Bundle))?;
+    let items = read.all(&items_of(company, &[id.get()])).await?;
     Ok(assemble(vec![row], items).remove(0))
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Bundle, StoreError> {
+pub async fn find(db: &Db, company: CompanyId, id: Id<kind::Bundle>) -> Result<Bundle, StoreError> {
     let mut tx = db.begin_read().await?;
     let found = read_one(&mut tx, company, id).await;
     tx.commit().await?;
@@ -199,7 +207,7 @@ pub async fn create(
         ]);
     }
     tx.execute(&link).await?;
-    let bundle = read_one(&mut tx, company, id).await?;
+    let bundle = read_one(&mut tx, company, Id::new(id)).await?;
     change_log::record(
         &mut tx,
         company,

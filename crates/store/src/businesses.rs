@@ -1,6 +1,7 @@
 //! Businesses (organisations that rent), with status 1 active and 0 inactive.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::customer_filter::BusinessFilter;
 use domain::order::OrderState;
@@ -68,12 +69,19 @@ pub struct BusinessInput {
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Business, StoreError> {
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    id: Id<kind::Business>,
+) -> Result<Business, StoreError> {
     let stmt = crate::scoped("businesses", company)
         .columns(columns())
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read()
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Business))
 }
 
 fn condition(filter: BusinessFilter) -> Cond {
@@ -197,7 +205,7 @@ pub async fn create(
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Business>,
     input: BusinessInput,
 ) -> Result<Business, StoreError> {
     let mut tx = db.begin().await?;
@@ -206,7 +214,10 @@ pub async fn update(
         .and_where(Expr::col("id").eq(id))
         .lock(LockType::Update)
         .to_owned();
-    let before: Business = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+    let before: Business = tx
+        .optional(&select)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Business))?;
     let mut row = Assignments::update();
     assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
@@ -218,12 +229,12 @@ pub async fn update(
     let details = serde_json::json!({"fields": row.columns()});
     let business: Business = tx
         .one(
-            &row.into_update("businesses", company, id)
+            &row.into_update("businesses", company, id.get())
                 .returning(Query::returning().columns(columns()))
                 .to_owned(),
         )
         .await?;
-    change_log::record(&mut tx, company, "business", id, "updated", details).await?;
+    change_log::record(&mut tx, company, "business", id.get(), "updated", details).await?;
     tx.commit().await?;
     Ok(business)
 }

@@ -6,6 +6,7 @@
 //! asset. A refused check-out changes nothing.
 
 use crate::CompanyId;
+use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::availability::Holder;
 use domain::item::ItemState;
@@ -55,7 +56,7 @@ fn reserved(number: i64, member: &str, h: &Hold, mine: bool, tz: chrono_tz::Tz) 
 pub async fn check_out(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     checkout: Checkout,
     clock: &item_core::Clock,
 ) -> Result<ItemView, StoreError> {
@@ -70,7 +71,11 @@ pub async fn check_out(
         .await?
         .fixed_asset()?;
     match item.state() {
-        ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
+        ItemState::Retired => {
+            return Err(StoreError::Conflict(Conflict::Retired {
+                number: number.get(),
+            }));
+        }
         ItemState::CheckedOut => {
             return Err(item_core::out_conflict(&mut tx, company, &item).await?);
         }
@@ -108,7 +113,7 @@ pub async fn check_out(
         } else if (mine && checkout.override_mine) || (!mine && checkout.override_conflicting) {
             removed.push(*id);
         } else {
-            return Err(reserved(number, member, &h, mine, clock.tz));
+            return Err(reserved(number.get(), member, &h, mine, clock.tz));
         }
     }
     fit(&item, &rest, window, 1, clock.tz)?;
@@ -128,7 +133,7 @@ pub async fn check_out(
     if tx.execute(&update).await? != 1 {
         // Unreachable under the row lock; kept so the rule does not rest on it alone.
         return Err(StoreError::Conflict(Conflict::CheckedOut {
-            number,
+            number: number.get(),
             to: "another member".into(),
         }));
     }
@@ -193,7 +198,7 @@ pub struct Checkin {
 pub async fn check_in(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     checkin: Checkin,
     today: Today,
 ) -> Result<ItemView, StoreError> {
@@ -202,10 +207,15 @@ pub async fn check_in(
         .await?
         .fixed_asset()?;
     if item.state() != ItemState::CheckedOut {
-        return Err(StoreError::Conflict(Conflict::NotCheckedOut { number }));
+        return Err(StoreError::Conflict(Conflict::NotCheckedOut {
+            number: number.get(),
+        }));
     }
     if let Some(order) = item.rented_order {
-        return Err(StoreError::Conflict(Conflict::RentedOut { number, order }));
+        return Err(StoreError::Conflict(Conflict::RentedOut {
+            number: number.get(),
+            order,
+        }));
     }
     item_core::check_location(
         &mut tx,
@@ -260,7 +270,7 @@ pub async fn check_in(
 pub async fn extend(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     due: DateTime<Utc>,
     clock: &item_core::Clock,
 ) -> Result<ItemView, StoreError> {
@@ -269,10 +279,15 @@ pub async fn extend(
         .await?
         .fixed_asset()?;
     if item.state() != ItemState::CheckedOut {
-        return Err(StoreError::Conflict(Conflict::NotCheckedOut { number }));
+        return Err(StoreError::Conflict(Conflict::NotCheckedOut {
+            number: number.get(),
+        }));
     }
     if let Some(order) = item.rented_order {
-        return Err(StoreError::Conflict(Conflict::RentedOut { number, order }));
+        return Err(StoreError::Conflict(Conflict::RentedOut {
+            number: number.get(),
+            order,
+        }));
     }
     if due <= now() || item.checkout_on.is_some_and(|c| due <= c) {
         return Err(StoreError::invalid(
@@ -290,7 +305,7 @@ pub async fn extend(
             Holder::Reservation {
                 member_id, member, ..
             } if Some(*member_id) != item.assigned_to_id => {
-                return Err(reserved(number, member, &h, false, clock.tz));
+                return Err(reserved(number.get(), member, &h, false, clock.tz));
             }
             Holder::Reservation { .. } => {}
             _ => rest.push(h),
@@ -372,7 +387,7 @@ fn records(company: CompanyId) -> SelectStatement {
 pub async fn member_history(
     db: &Db,
     company: CompanyId,
-    member: i64,
+    member: Id<kind::Member>,
     p: Page,
 ) -> Result<PageOf<CheckoutRecord>, StoreError> {
     crate::members::find(db, company, member).await?;

@@ -1,6 +1,7 @@
 //! Companies (tenants), their owners and their API token.
 
 use crate::CompanyId;
+use crate::ids::Kind;
 use domain::settings::{ActivationLocation, Currency};
 use domain::{Plan, RateLimitPolicy, Subdomain};
 use sea_query::{Expr, ExprTrait, Query};
@@ -192,7 +193,8 @@ pub async fn find_by_subdomain(db: &Db, subdomain: &str) -> Result<Company, Stor
         .and_where(Expr::col("subdomain").eq(subdomain))
         .to_owned();
     let row: Option<CompanyRow> = db.read().optional(&stmt).await?;
-    row.map(Company::from).ok_or(StoreError::NotFound)
+    row.map(Company::from)
+        .ok_or(StoreError::NotFound(Kind::Company))
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -203,7 +205,8 @@ pub async fn find(db: &Db, id: CompanyId) -> Result<Company, StoreError> {
         .and_where(Expr::col("id").eq(id.0))
         .to_owned();
     let row: Option<CompanyRow> = db.read().optional(&stmt).await?;
-    row.map(Company::from).ok_or(StoreError::NotFound)
+    row.map(Company::from)
+        .ok_or(StoreError::NotFound(Kind::Company))
 }
 
 /// The company a token belongs to, if the token is current.
@@ -244,7 +247,7 @@ async fn update_company(
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let row: Option<CompanyRow> = tx.optional(&stmt).await?;
-    let company = Company::from(row.ok_or(StoreError::NotFound)?);
+    let company = Company::from(row.ok_or(StoreError::NotFound(Kind::Company))?);
     change_log::record(
         &mut tx,
         company.id,

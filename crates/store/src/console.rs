@@ -62,7 +62,7 @@ pub async fn check_password(
 ) -> Result<Option<(Company, i64)>, StoreError> {
     let company = match companies::find_by_subdomain(db, subdomain).await {
         Ok(c) => Some(c),
-        Err(StoreError::NotFound) => None,
+        Err(StoreError::NotFound(_)) => None,
         Err(e) => return Err(e),
     };
     let owner = match &company {

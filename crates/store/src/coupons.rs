@@ -4,6 +4,7 @@
 //! hundredths of a percent for a percentage.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::coupon::{self, Validity, ValueType};
 use domain::pricing::{Coupon, CouponEffect, CouponValue};
@@ -222,7 +223,11 @@ fn scoped(company: CompanyId) -> SelectStatement {
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<CouponRecord, StoreError> {
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    id: Id<kind::Coupon>,
+) -> Result<CouponRecord, StoreError> {
     let stmt = scoped(company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
@@ -231,7 +236,7 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<CouponRecord, 
         .read()
         .optional(&stmt)
         .await?
-        .ok_or(StoreError::NotFound)?;
+        .ok_or(StoreError::NotFound(Kind::Coupon))?;
     row.try_into()
 }
 
@@ -300,7 +305,7 @@ pub async fn create(
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Coupon>,
     input: CouponInput,
 ) -> Result<CouponRecord, StoreError> {
     let mut tx = db.begin().await?;
@@ -312,14 +317,14 @@ pub async fn update(
     let before: CouponRecord = tx
         .optional::<CouponRow>(&select)
         .await?
-        .ok_or(StoreError::NotFound)?
+        .ok_or(StoreError::NotFound(Kind::Coupon))?
         .try_into()?;
     let value = check(&input, Some(&before))?;
     let mut row = Assignments::update();
     assign(&mut row, &input, value);
     let columns = row.columns();
     let stmt = row
-        .into_update("coupons", company, id)
+        .into_update("coupons", company, id.get())
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let coupon: CouponRecord = tx.one::<CouponRow>(&stmt).await?.try_into()?;
@@ -327,7 +332,7 @@ pub async fn update(
         &mut tx,
         company,
         "coupon",
-        id,
+        id.get(),
         "updated",
         serde_json::json!({"name": [before.name, coupon.name.clone()], "columns": columns}),
     )

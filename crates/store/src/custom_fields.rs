@@ -3,6 +3,7 @@
 //! option never touches the records, and a deleted field's values simply vanish.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::custom_field::{FieldOption, FieldType, Target, Targets, lookup_key};
@@ -200,11 +201,15 @@ pub async fn list(
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, StoreError> {
-    load(&mut db.read(), company, Some(id))
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    id: Id<kind::CustomField>,
+) -> Result<CustomField, StoreError> {
+    load(&mut db.read(), company, Some(id.get()))
         .await?
         .pop()
-        .ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound(Kind::CustomField))
 }
 
 /// Writes the option list: names already present keep their ids (matched without
@@ -320,7 +325,7 @@ pub async fn create(
     )
     .await?;
     tx.commit().await?;
-    find(db, company, id).await
+    find(db, company, Id::new(id)).await
 }
 
 /// Updates a field. Its type cannot change and the options sent must suit it
@@ -329,17 +334,17 @@ pub async fn create(
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::CustomField>,
     input: FieldInput,
 ) -> Result<CustomField, StoreError> {
     let mut tx = db.begin().await?;
     let current = {
-        let (mut fields, options) = definition_selects(company, Some(id));
+        let (mut fields, options) = definition_selects(company, Some(id.get()));
         let fields: Vec<FieldRow> = tx.all(&fields.lock(LockType::Update).to_owned()).await?;
         let options: Vec<OptionRow> = tx.all(&options).await?;
         assemble(fields, options)
             .pop()
-            .ok_or(StoreError::NotFound)?
+            .ok_or(StoreError::NotFound(Kind::CustomField))?
     };
     if let Some(t) = input.field_type {
         current
@@ -367,13 +372,13 @@ pub async fn update(
         .to_owned();
     tx.execute(&stmt).await?;
     if let Some(names) = &input.options {
-        write_options(&mut tx, company, id, names, &current.options).await?;
+        write_options(&mut tx, company, id.get(), names, &current.options).await?;
     }
     change_log::record(
         &mut tx,
         company,
         "custom_field",
-        id,
+        id.get(),
         "updated",
         serde_json::json!({"name": input.name.unwrap_or(current.name)}),
     )
@@ -383,7 +388,11 @@ pub async fn update(
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<CustomField, StoreError> {
+pub async fn delete(
+    db: &Db,
+    company: CompanyId,
+    id: Id<kind::CustomField>,
+) -> Result<CustomField, StoreError> {
     let field = find(db, company, id).await?;
     let mut tx = db.begin().await?;
     crate::removal::delete(

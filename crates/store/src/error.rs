@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 /// What the store reports. The HTTP layer maps each kind to the contract's status.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("not found")]
-    NotFound,
+    /// No such record of this kind in the company (HTTP 404).
+    #[error("no such {0:?}")]
+    NotFound(crate::ids::Kind),
     /// The action is refused for this record, whatever its state (HTTP 403).
     #[error("refused: {0:?}")]
     Forbidden(Forbidden),

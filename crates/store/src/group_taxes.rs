@@ -5,6 +5,7 @@
 //! there (its foreign key).
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::{Name, Page};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
@@ -123,14 +124,21 @@ fn group_ids(groups: &[GroupRow]) -> Vec<i64> {
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<GroupTaxRecord, StoreError> {
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    id: Id<kind::GroupTax>,
+) -> Result<GroupTaxRecord, StoreError> {
     let stmt = scoped(company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     let mut read = db.read();
-    let group: GroupRow = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    let components = read.all(&components_of(company, &[id])).await?;
+    let group: GroupRow = read
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::GroupTax))?;
+    let components = read.all(&components_of(company, &[id.get()])).await?;
     Ok(assemble(vec![group], components).remove(0))
 }
 

@@ -1,6 +1,7 @@
 //! Groups (asset classifications) with their depreciation settings.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::depreciation::{DepreciationMode, DepreciationRates};
 use domain::refusal::{InUse, Record, Users};
@@ -60,20 +61,23 @@ fn scoped(company: CompanyId) -> SelectStatement {
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Group, StoreError> {
+pub async fn find(db: &Db, company: CompanyId, id: Id<kind::Group>) -> Result<Group, StoreError> {
     let stmt = scoped(company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read()
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Group))
 }
 
 pub(crate) async fn exists_in(
     tx: &mut Tx,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Group>,
 ) -> Result<bool, StoreError> {
-    crate::has(tx, "asset_groups", company, id).await
+    crate::has(tx, "asset_groups", company, id.get()).await
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -128,7 +132,7 @@ pub async fn create(db: &Db, company: CompanyId, input: GroupInput) -> Result<Gr
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Group>,
     input: GroupInput,
 ) -> Result<Group, StoreError> {
     let mut values: Vec<(&'static str, Value)> = vec![
@@ -152,7 +156,10 @@ pub async fn update(
             .and_where(Expr::col("id").eq(id))
             .lock(LockType::Update)
             .to_owned();
-        let stored: Group = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+        let stored: Group = tx
+            .optional(&select)
+            .await?
+            .ok_or(StoreError::NotFound(Kind::Group))?;
         let rates = stored.rates();
         mode.check_kept_rates(
             rates
@@ -168,12 +175,15 @@ pub async fn update(
         .and_where(Expr::col("id").eq(id))
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
-    let group: Group = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let group: Group = tx
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Group))?;
     change_log::record(
         &mut tx,
         company,
         "group",
-        id,
+        id.get(),
         "updated",
         serde_json::json!({"name": group.name}),
     )
@@ -184,13 +194,16 @@ pub async fn update(
 
 /// Deletes a group that holds nothing: one with subgroups or items is refused (409).
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<Group, StoreError> {
+pub async fn delete(db: &Db, company: CompanyId, id: Id<kind::Group>) -> Result<Group, StoreError> {
     let mut tx = db.begin().await?;
     let select = scoped(company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    let group: Group = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+    let group: Group = tx
+        .optional(&select)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Group))?;
     let in_use = |by| InUse {
         record: Record::Group,
         name: group.name.clone(),
@@ -200,7 +213,7 @@ pub async fn delete(db: &Db, company: CompanyId, id: i64) -> Result<Group, Store
         .and_where(Expr::col("group_id").eq(id))
         .to_owned();
     removal::refuse_if_used(&mut tx, subgroups, |n| in_use(Users::Subgroups(n))).await?;
-    let items = crate::items::in_column(company, "group_id", id);
+    let items = crate::items::in_column(company, "group_id", id.get());
     removal::refuse_if_used(&mut tx, items, |n| in_use(Users::Items(n))).await?;
     removal::delete(&mut tx, company, "asset_groups", id, "group", &group.name).await?;
     tx.commit().await?;

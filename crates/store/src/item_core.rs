@@ -5,6 +5,7 @@
 //! changes share.
 
 use crate::CompanyId;
+use crate::ids::{Kind, Number, kind};
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
@@ -111,23 +112,31 @@ impl Locked {
 
 /// Locks the item numbered `number` for the rest of the transaction (a row lock on
 /// PostgreSQL; SQLite's write transaction holds the whole database). Not found: 404.
-pub async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Locked, StoreError> {
+pub async fn lock(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: Number<kind::Item>,
+) -> Result<Locked, StoreError> {
     let stmt = locking(company)
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+    tx.optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Item))
 }
 
 /// The same row as [`lock`], read without locking it (in a read transaction).
 pub(crate) async fn row(
     tx: &mut Tx,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
 ) -> Result<Locked, StoreError> {
     let stmt = columns(company)
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+    tx.optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Item))
 }
 
 /// Locks the items numbered `numbers` in one statement, in ascending number order (so

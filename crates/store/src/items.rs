@@ -6,6 +6,7 @@
 //! `item`, the item's id) in its transaction.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, Number, kind};
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::asset_filter::AssetFilter;
 use domain::item::{AssetType, ItemState};
@@ -306,7 +307,7 @@ fn of_kind(company: CompanyId, kind: AssetType) -> SelectStatement {
 pub async fn find(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     today: Today,
 ) -> Result<ItemView, StoreError> {
     static FIND: Shape = Shape::new();
@@ -322,7 +323,10 @@ pub async fn find(
         },
         Values(values),
     );
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read()
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Item))
 }
 
 pub(crate) async fn reread(
@@ -642,7 +646,7 @@ pub async fn filter(
 pub async fn held_by(
     db: &Db,
     company: CompanyId,
-    member: i64,
+    member: Id<kind::Member>,
     kind: Option<AssetType>,
     p: Page,
     today: Today,
@@ -652,7 +656,7 @@ pub async fn held_by(
         .add(col("assigned_to_id").eq(member));
     let stock = Cond::all()
         .add(col("asset_type").eq(AssetType::StockAsset.as_str()))
-        .add(stock_held_by(member));
+        .add(stock_held_by(member.get()));
     let cond = match kind {
         None => Cond::any().add(fixed).add(stock),
         Some(AssetType::FixedAsset) => fixed,
@@ -983,7 +987,7 @@ pub async fn update(
     db: &Db,
     company: CompanyId,
     kind: AssetType,
-    number: i64,
+    number: Number<kind::Item>,
     input: AssetInput,
     today: Today,
 ) -> Result<ItemView, StoreError> {
@@ -1034,7 +1038,7 @@ pub struct Reading {
 pub async fn record_gps(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     reading: Reading,
     today: Today,
 ) -> Result<ItemView, StoreError> {
@@ -1084,7 +1088,7 @@ pub use change_log::HistoryEntry;
 pub async fn history_page(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     p: Page,
 ) -> Result<PageOf<HistoryEntry>, StoreError> {
     let mut tx = db.begin_read().await?;
@@ -1092,7 +1096,10 @@ pub async fn history_page(
         .column("id")
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    let (id,): (i64,) = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let (id,): (i64,) = tx
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Item))?;
     let entries = change_log::page(&mut tx, company, "item", id, p).await?;
     tx.commit().await?;
     Ok(entries)
@@ -1106,8 +1113,8 @@ pub async fn record(
     company: CompanyId,
     asset_type: &str,
     name: &str,
-    group: i64,
-    sub_group: Option<i64>,
+    group: Id<kind::Group>,
+    sub_group: Option<Id<kind::SubGroup>>,
 ) -> Result<i64, StoreError> {
     let Some(asset_type) = AssetType::parse(asset_type) else {
         return Err(StoreError::invalid(

@@ -5,6 +5,7 @@ mod activation;
 mod availability;
 mod engine;
 mod error;
+pub mod ids;
 mod unique_keys;
 
 pub(crate) use records::Row;
@@ -56,6 +57,7 @@ pub use engine::{
     Statement, Tx, redact,
 };
 pub use error::{FieldErrors, StoreError};
+pub use ids::{Id, Number};
 
 use chrono::{DateTime, Utc};
 

@@ -5,6 +5,7 @@
 //! listing renames it on its orders in the same transaction.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::{Change, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query};
@@ -62,21 +63,34 @@ pub async fn list(
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Listing, StoreError> {
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    id: Id<kind::Listing>,
+) -> Result<Listing, StoreError> {
     let stmt = crate::scoped("listings", company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read()
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Listing))
 }
 
-async fn locked(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Listing, StoreError> {
+async fn locked(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Listing>,
+) -> Result<Listing, StoreError> {
     let stmt = crate::scoped("listings", company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .lock(LockType::Update)
         .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+    tx.optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Listing))
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -113,7 +127,7 @@ pub async fn create(
         serde_json::json!({"name": name}),
     )
     .await?;
-    let listing = locked(&mut tx, company, id).await?;
+    let listing = locked(&mut tx, company, Id::new(id)).await?;
     tx.commit().await?;
     Ok(listing)
 }
@@ -124,7 +138,7 @@ pub async fn create(
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Listing>,
     input: ListingInput,
 ) -> Result<Listing, StoreError> {
     let mut tx = db.begin().await?;
@@ -132,7 +146,7 @@ pub async fn update(
     let mut row = Assignments::update();
     row.given("name", &input.name)
         .change("description", &input.description);
-    tx.execute(&row.into_update("listings", company, id))
+    tx.execute(&row.into_update("listings", company, id.get()))
         .await?;
     if let Some(name) = input.name.as_ref().filter(|n| **n != before.name) {
         let orders = Query::update()
@@ -147,7 +161,7 @@ pub async fn update(
         &mut tx,
         company,
         "listing",
-        id,
+        id.get(),
         "updated",
         serde_json::json!({"name": input.name, "was": before.name}),
     )
@@ -163,7 +177,7 @@ pub async fn update(
 pub async fn set_active(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Listing>,
     active: bool,
 ) -> Result<Listing, StoreError> {
     let mut tx = db.begin().await?;
@@ -172,7 +186,7 @@ pub async fn set_active(
         &mut tx,
         company,
         ("listings", "listing"),
-        id,
+        id.get(),
         before.active,
         active,
     )

@@ -1,6 +1,7 @@
 //! Locations: a tree per company (parent_id), active or inactive.
 
 use crate::CompanyId;
+use crate::ids::{Id, kind};
 use chrono::{DateTime, Utc};
 use domain::{Change, Name, Page, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query, SelectStatement, Values};
@@ -112,7 +113,11 @@ fn scoped(company: CompanyId) -> SelectStatement {
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Location, StoreError> {
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    id: Id<kind::Location>,
+) -> Result<Location, StoreError> {
     static FIND: Shape = Shape::new();
     let stmt = FIND.bind(
         db.backend(),
@@ -124,15 +129,19 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Location, Stor
         },
         Values(vec![company.0.into(), id.into()]),
     );
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read().optional(&stmt).await?.ok_or(id.missing())
 }
 
-async fn find_in(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Location, StoreError> {
+async fn find_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Location>,
+) -> Result<Location, StoreError> {
     let stmt = scoped(company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+    tx.optional(&stmt).await?.ok_or(id.missing())
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -193,7 +202,7 @@ async fn check_parent(
     location: Option<i64>,
     parent: i64,
 ) -> Result<(), StoreError> {
-    if find_in(tx, company, parent).await.is_err() {
+    if find_in(tx, company, Id::new(parent)).await.is_err() {
         return Err(StoreError::invalid(
             "parent_id",
             format!("location {parent} does not exist"),
@@ -258,20 +267,20 @@ pub async fn create(
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Location>,
     name: Name,
     fields: LocationFields,
 ) -> Result<Location, StoreError> {
     let mut tx = db.begin().await?;
     let before = find_in(&mut tx, company, id).await?;
     if let Change::Set(parent) = fields.parent_id {
-        check_parent(&mut tx, company, Some(id), parent).await?;
+        check_parent(&mut tx, company, Some(id.get()), parent).await?;
     }
     let mut row = Assignments::update();
     row.set("name", name.as_str());
     assign(&mut row, &fields);
     let stmt = row
-        .into_update("locations", company, id)
+        .into_update("locations", company, id.get())
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let after: Location = tx.one(&stmt).await?;
@@ -279,7 +288,7 @@ pub async fn update(
         &mut tx,
         company,
         "location",
-        id,
+        id.get(),
         "updated",
         serde_json::json!({"name": [before.name, after.name], "parent_id": [before.parent_id, after.parent_id]}),
     )
@@ -293,7 +302,7 @@ pub async fn update(
 pub async fn activate(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Location>,
     with_children: bool,
 ) -> Result<Location, StoreError> {
     set_active(db, company, id, true, with_children).await
@@ -301,23 +310,27 @@ pub async fn activate(
 
 /// Deactivates a location and its whole subtree.
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn deactivate(db: &Db, company: CompanyId, id: i64) -> Result<Location, StoreError> {
+pub async fn deactivate(
+    db: &Db,
+    company: CompanyId,
+    id: Id<kind::Location>,
+) -> Result<Location, StoreError> {
     set_active(db, company, id, false, true).await
 }
 
 async fn set_active(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Location>,
     active: bool,
     subtree_too: bool,
 ) -> Result<Location, StoreError> {
     let mut tx = db.begin().await?;
     find_in(&mut tx, company, id).await?;
     let ids = if subtree_too {
-        subtree(&mut tx, company, id).await?
+        subtree(&mut tx, company, id.get()).await?
     } else {
-        vec![id]
+        vec![id.get()]
     };
     // A subtree may hold more locations than a statement binds: chunks.
     let at = now();
@@ -336,7 +349,7 @@ async fn set_active(
         &mut tx,
         company,
         "location",
-        id,
+        id.get(),
         action,
         serde_json::json!({"locations": ids}),
     )
@@ -359,7 +372,7 @@ pub struct ItemQuantity {
 pub async fn quantities(
     db: &Db,
     company: CompanyId,
-    location: i64,
+    location: Id<kind::Location>,
 ) -> Result<Vec<ItemQuantity>, StoreError> {
     find(db, company, location).await?;
     let stmt = Query::select()

@@ -2,6 +2,7 @@
 //! with the administrator role whose details the API cannot change.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::member::{MemberFilter, Role, StatusFilter};
 use domain::refusal::Forbidden;
@@ -119,7 +120,11 @@ fn select(company: CompanyId) -> SelectStatement {
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, StoreError> {
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    id: Id<kind::Member>,
+) -> Result<MemberView, StoreError> {
     static FIND: Shape = Shape::new();
     let stmt = FIND.bind(
         db.backend(),
@@ -130,7 +135,10 @@ pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<MemberView, St
         },
         Values(vec![company.0.into(), company.0.into(), id.into()]),
     );
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read()
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Member))
 }
 
 /// A page of members (one or two statements: the count when not known, the page).
@@ -350,24 +358,30 @@ pub async fn create(
     )
     .await?;
     tx.commit().await?;
-    find(db, company, id).await
+    find(db, company, Id::new(id)).await
 }
 
 /// Reads a member under a row lock (PostgreSQL; SQLite's write transaction already
 /// excludes other writers), so concurrent changes to one member run one after the other.
-async fn locked(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Member, StoreError> {
+async fn locked(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Member>,
+) -> Result<Member, StoreError> {
     let stmt = select(company)
         .and_where(Expr::col(("members", "id")).eq(id))
         .lock_with_tables(LockType::Update, ["members"])
         .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+    tx.optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Member))
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Member>,
     input: MemberInput,
 ) -> Result<MemberView, StoreError> {
     let mut tx = db.begin().await?;
@@ -394,14 +408,14 @@ pub async fn update(
         );
     }
     let details = serde_json::json!({"fields": row.columns(), "team_ids": input.team_ids});
-    let stmt = row.into_update("members", company, id);
+    let stmt = row.into_update("members", company, id.get());
     tx.execute(&stmt).await.map_err(write_error)?;
     if let Some(team_ids) = &input.team_ids {
-        write_teams(&mut tx, company, id, team_ids)
+        write_teams(&mut tx, company, id.get(), team_ids)
             .await
             .map_err(write_error)?;
     }
-    change_log::record(&mut tx, company, "member", id, "updated", details).await?;
+    change_log::record(&mut tx, company, "member", id.get(), "updated", details).await?;
     tx.commit().await?;
     find(db, company, id).await
 }
@@ -415,7 +429,7 @@ pub async fn update(
 pub async fn set_active(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Member>,
     active: bool,
 ) -> Result<MemberView, StoreError> {
     let mut tx = db.begin().await?;
@@ -427,7 +441,7 @@ pub async fn set_active(
         &mut tx,
         company,
         ("members", "member"),
-        id,
+        id.get(),
         before.active,
         active,
     )
@@ -441,12 +455,13 @@ pub async fn set_active(
         if tx.optional::<(i64,)>(&holding).await?.is_some() {
             let mut row = Assignments::update();
             row.set("login_enabled", false);
-            tx.execute(&row.into_update("members", company, id)).await?;
+            tx.execute(&row.into_update("members", company, id.get()))
+                .await?;
             change_log::record(
                 &mut tx,
                 company,
                 "member",
-                id,
+                id.get(),
                 "login_disabled",
                 serde_json::json!({"reason": "deactivated while holding items"}),
             )
@@ -459,8 +474,12 @@ pub async fn set_active(
 
 /// True when the member exists in the company (for references such as `created_by_id`).
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn exists(tx: &mut Tx, company: CompanyId, id: i64) -> Result<bool, StoreError> {
-    crate::has(tx, "members", company, id).await
+pub async fn exists(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Member>,
+) -> Result<bool, StoreError> {
+    crate::has(tx, "members", company, id.get()).await
 }
 
 /// Lists the owner as a member; called in the transaction that creates the company.
@@ -491,7 +510,7 @@ pub(crate) async fn insert_owner(
 /// Who an asset goes to: `user_id`, or else `user_email`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MemberRef {
-    Id(i64),
+    Id(Id<kind::Member>),
     Email(String),
 }
 
@@ -507,7 +526,7 @@ pub(crate) struct MemberRow {
 pub(crate) async fn active_member(
     tx: &mut Tx,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Member>,
     field: &str,
 ) -> Result<String, StoreError> {
     let m = member(tx, company, &MemberRef::Id(id), field).await?;

@@ -3,6 +3,7 @@
 //! orders that name it, and is gone for every read.
 
 use crate::CompanyId;
+use crate::ids::{Id, Named, kind};
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::customer_filter::{Comparison, Op, PersonFilter};
@@ -23,6 +24,19 @@ use crate::{Assignments, Db, PageOf, Reader, StoreError, Tx, change_log, removal
 pub enum Kind {
     Customer,
     Contact,
+}
+
+/// The id kinds of persons: an `Id<K>` names its kind.
+pub trait Persons: Named {
+    const PERSON: Kind;
+}
+
+impl Persons for kind::Customer {
+    const PERSON: Kind = Kind::Customer;
+}
+
+impl Persons for kind::Contact {
+    const PERSON: Kind = Kind::Contact;
 }
 
 impl Kind {
@@ -168,18 +182,18 @@ async fn with_businesses(
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(
+pub async fn find<K: Persons>(
     db: &Db,
     company: CompanyId,
-    kind: Kind,
-    id: i64,
+    id: Id<K>,
 ) -> Result<PersonView, StoreError> {
+    let kind = K::PERSON;
     let mut read = db.read();
     let stmt = live(company, kind)
         .columns(columns())
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    let person: Person = read.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let person: Person = read.optional(&stmt).await?.ok_or(id.missing())?;
     Ok(with_businesses(&mut read, company, vec![person])
         .await?
         .remove(0))
@@ -454,12 +468,12 @@ fn assign(row: &mut Assignments, input: &PersonInput) {
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn create(
+pub async fn create<K: Persons>(
     db: &Db,
     company: CompanyId,
-    kind: Kind,
     input: PersonInput,
 ) -> Result<PersonView, StoreError> {
+    let kind = K::PERSON;
     if input.last_name.is_none() {
         return Err(StoreError::invalid("last_name", "can't be blank"));
     }
@@ -507,33 +521,33 @@ pub async fn create(
     )
     .await?;
     tx.commit().await?;
-    find(db, company, kind, id).await
+    find(db, company, Id::<K>::new(id)).await
 }
 
-async fn locked(
+async fn locked<K: Persons>(
     tx: &mut Tx,
     company: CompanyId,
-    kind: Kind,
-    id: i64,
+    id: Id<K>,
 ) -> Result<Person, StoreError> {
+    let kind = K::PERSON;
     let stmt = live(company, kind)
         .columns(columns())
         .and_where(Expr::col("id").eq(id))
         .lock(LockType::Update)
         .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+    tx.optional(&stmt).await?.ok_or(id.missing())
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn update(
+pub async fn update<K: Persons>(
     db: &Db,
     company: CompanyId,
-    kind: Kind,
-    id: i64,
+    id: Id<K>,
     input: PersonInput,
 ) -> Result<PersonView, StoreError> {
+    let kind = K::PERSON;
     let mut tx = db.begin().await?;
-    let before = locked(&mut tx, company, kind, id).await?;
+    let before = locked(&mut tx, company, id).await?;
     let email = match &input.email {
         Change::Keep => before.email.clone(),
         Change::Set(e) => Some(e.clone()),
@@ -559,51 +573,60 @@ pub async fn update(
         );
     }
     let details = serde_json::json!({"fields": row.columns(), "business_ids": input.business_ids});
-    tx.execute(&row.into_update("persons", company, id)).await?;
+    tx.execute(&row.into_update("persons", company, id.get()))
+        .await?;
     if let Some(businesses) = &input.business_ids {
-        unlink_except(&mut tx, company, id, businesses).await?;
-        link(&mut tx, company, id, businesses).await?;
+        unlink_except(&mut tx, company, id.get(), businesses).await?;
+        link(&mut tx, company, id.get(), businesses).await?;
     }
-    change_log::record(&mut tx, company, kind.as_str(), id, "updated", details).await?;
+    change_log::record(
+        &mut tx,
+        company,
+        kind.as_str(),
+        id.get(),
+        "updated",
+        details,
+    )
+    .await?;
     tx.commit().await?;
-    find(db, company, kind, id).await
+    find(db, company, id).await
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn set_active(
+pub async fn set_active<K: Persons>(
     db: &Db,
     company: CompanyId,
-    kind: Kind,
-    id: i64,
+    id: Id<K>,
     active: bool,
 ) -> Result<PersonView, StoreError> {
+    let kind = K::PERSON;
     let mut tx = db.begin().await?;
-    let before = locked(&mut tx, company, kind, id).await?;
+    let before = locked(&mut tx, company, id).await?;
     crate::activation::set_active(
         &mut tx,
         company,
         ("persons", kind.as_str()),
-        id,
+        id.get(),
         before.active,
         active,
     )
     .await?;
     tx.commit().await?;
-    find(db, company, kind, id).await
+    find(db, company, id).await
 }
 
 /// Deletes a customer or contact: refused (409) while it has open orders. The row is
 /// kept, marked deleted, so orders keep naming it; its business links go.
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn delete(
+pub async fn delete<K: Persons>(
     db: &Db,
     company: CompanyId,
-    kind: Kind,
-    id: i64,
+    id: Id<K>,
 ) -> Result<PersonView, StoreError> {
-    let view = find(db, company, kind, id).await?;
+    let kind = K::PERSON;
+    let view = find(db, company, id).await?;
     let mut tx = db.begin().await?;
-    let person = locked(&mut tx, company, kind, id).await?;
+    let person = locked(&mut tx, company, id).await?;
     let open = crate::scoped("orders", company)
         .and_where(Expr::col("customer_id").eq(id))
         .and_where(Expr::col("basket_state").is_in(OrderState::OPEN.map(OrderState::as_str)))
@@ -617,15 +640,16 @@ pub async fn delete(
         by: Users::OpenOrders(n),
     })
     .await?;
-    unlink_except(&mut tx, company, id, &[]).await?;
+    unlink_except(&mut tx, company, id.get(), &[]).await?;
     let mut row = Assignments::update();
     row.set("deleted_at", crate::now());
-    tx.execute(&row.into_update("persons", company, id)).await?;
+    tx.execute(&row.into_update("persons", company, id.get()))
+        .await?;
     change_log::record(
         &mut tx,
         company,
         kind.as_str(),
-        id,
+        id.get(),
         "deleted",
         serde_json::json!({"name": person.full_name()}),
     )
@@ -639,7 +663,7 @@ pub async fn delete(
 pub async fn add_contacts_to_business(
     db: &Db,
     company: CompanyId,
-    business: i64,
+    business: Id<kind::Business>,
     contacts: &[i64],
 ) -> Result<Vec<PersonView>, StoreError> {
     let mut tx = db.begin().await?;
@@ -681,7 +705,7 @@ pub async fn add_contacts_to_business(
         &mut tx,
         company,
         "business_contacts",
-        ("business_id", business),
+        ("business_id", business.get()),
         "contact_id",
         &new,
     )
@@ -690,7 +714,7 @@ pub async fn add_contacts_to_business(
         &mut tx,
         company,
         "business",
-        business,
+        business.get(),
         "contacts_added",
         serde_json::json!({"contact_ids": contacts}),
     )

@@ -2,6 +2,7 @@
 //! retire reasons. All three are a name (unique in the company) and a description.
 
 use crate::CompanyId;
+use crate::ids::{Id, Named, kind};
 use chrono::{DateTime, Utc};
 use domain::refusal::{InUse, Record, Users};
 use domain::{Change, Page};
@@ -43,6 +44,23 @@ impl Kind {
     }
 }
 
+/// The id kinds of reference data: an `Id<K>` names its table.
+pub trait Entries: Named {
+    const ENTRY: Kind;
+}
+
+impl Entries for kind::CustomRole {
+    const ENTRY: Kind = Kind::CustomRole;
+}
+
+impl Entries for kind::Team {
+    const ENTRY: Kind = Kind::Team;
+}
+
+impl Entries for kind::RetireReason {
+    const ENTRY: Kind = Kind::RetireReason;
+}
+
 #[derive(Debug, Clone, crate::Row)]
 pub struct Entry {
     pub id: i64,
@@ -77,12 +95,13 @@ pub async fn list(
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<Entry, StoreError> {
+pub async fn find<K: Entries>(db: &Db, company: CompanyId, id: Id<K>) -> Result<Entry, StoreError> {
+    let kind = K::ENTRY;
     let stmt = crate::scoped(kind.table(), company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read().optional(&stmt).await?.ok_or(id.missing())
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -132,13 +151,13 @@ pub async fn create(
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn update(
+pub async fn update<K: Entries>(
     db: &Db,
     company: CompanyId,
-    kind: Kind,
-    id: i64,
+    id: Id<K>,
     input: EntryInput,
 ) -> Result<Entry, StoreError> {
+    let kind = K::ENTRY;
     let mut values: Vec<(&'static str, Value)> = vec![("updated_at", now().into())];
     if let Some(name) = &input.name {
         values.push(("name", name.clone().into()));
@@ -154,12 +173,12 @@ pub async fn update(
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let mut tx = db.begin().await?;
-    let entry: Entry = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let entry: Entry = tx.optional(&stmt).await?.ok_or(id.missing())?;
     change_log::record(
         &mut tx,
         company,
         kind.singular(),
-        id,
+        id.get(),
         "updated",
         serde_json::json!({"name": entry.name}),
     )
@@ -171,13 +190,18 @@ pub async fn update(
 /// Deletes an entry. A team leaves its members' team lists; a custom role still
 /// given to members is refused (409), as is a retire reason that retired items use.
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<Entry, StoreError> {
+pub async fn delete<K: Entries>(
+    db: &Db,
+    company: CompanyId,
+    id: Id<K>,
+) -> Result<Entry, StoreError> {
+    let kind = K::ENTRY;
     let mut tx = db.begin().await?;
     let select = crate::scoped(kind.table(), company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    let entry: Entry = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+    let entry: Entry = tx.optional(&select).await?.ok_or(id.missing())?;
     let in_use = |by| InUse {
         record: kind.record(),
         name: entry.name.clone(),
@@ -190,7 +214,7 @@ pub async fn delete(db: &Db, company: CompanyId, kind: Kind, id: i64) -> Result<
         removal::refuse_if_used(&mut tx, members, |n| in_use(Users::Members(n))).await?;
     }
     if kind == Kind::RetireReason {
-        let items = crate::items::in_column(company, "retire_reason_id", id);
+        let items = crate::items::in_column(company, "retire_reason_id", id.get());
         removal::refuse_if_used(&mut tx, items, |n| in_use(Users::Items(n))).await?;
     }
     removal::delete(

@@ -2,6 +2,7 @@
 //! for each kind of user, and the delete itself with its change log entry.
 
 use crate::CompanyId;
+use crate::ids::{Id, Named};
 use domain::refusal::InUse;
 use sea_query::{Expr, ExprTrait, Query, SelectStatement};
 
@@ -25,11 +26,11 @@ pub(crate) async fn refuse_if_used(
 
 /// Deletes the record `id` of `table` and logs it as `subject` with its name;
 /// `NotFound` when there is no such record.
-pub(crate) async fn delete(
+pub(crate) async fn delete<K: Named>(
     tx: &mut Tx,
     company: CompanyId,
     table: &'static str,
-    id: i64,
+    id: Id<K>,
     subject: &str,
     name: &str,
 ) -> Result<(), StoreError> {
@@ -39,13 +40,13 @@ pub(crate) async fn delete(
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     if tx.execute(&stmt).await? == 0 {
-        return Err(StoreError::NotFound);
+        return Err(id.missing());
     }
     change_log::record(
         tx,
         company,
         subject,
-        id,
+        id.get(),
         "deleted",
         serde_json::json!({"name": name}),
     )

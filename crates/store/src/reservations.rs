@@ -4,6 +4,7 @@
 //! one fixed asset never overlap.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, Number, kind};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use domain::availability::{Holder, peak};
 use domain::item::start_of_day;
@@ -264,7 +265,7 @@ async fn one(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Reservation, St
 pub async fn create(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     new: NewReservation,
     today: Today,
 ) -> Result<Reservation, StoreError> {
@@ -286,9 +287,11 @@ pub async fn create(
         (_, q) => q.map_or(1, Quantity::get),
     };
     if item.state() == ItemState::Retired {
-        return Err(StoreError::Conflict(Conflict::Retired { number }));
+        return Err(StoreError::Conflict(Conflict::Retired {
+            number: number.get(),
+        }));
     }
-    crate::members::active_member(&mut tx, company, new.member, "user[id]").await?;
+    crate::members::active_member(&mut tx, company, Id::new(new.member), "user[id]").await?;
     let at = now();
     let stmt = Query::insert()
         .into_table("reservation_requests")
@@ -349,8 +352,8 @@ pub async fn create(
 pub async fn decide(
     db: &Db,
     company: CompanyId,
-    number: i64,
-    id: i64,
+    number: Number<kind::Item>,
+    id: Id<kind::ReservationRequest>,
     decision: Decision,
     tz: chrono_tz::Tz,
 ) -> Result<Reservation, StoreError> {
@@ -360,18 +363,20 @@ pub async fn decide(
         .and_where(r("id").eq(id))
         .and_where(r("item_id").eq(item.id))
         .to_owned();
-    let request: Reservation = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let request: Reservation = tx.optional(&stmt).await?.ok_or(id.missing())?;
     let status = ReservationStatus::parse(&request.status).unwrap_or(ReservationStatus::Pending);
     let Some(next) = decision.next(status) else {
         return Err(StoreError::Conflict(Conflict::ReservationDecided {
-            id,
+            id: id.get(),
             status,
             decision,
         }));
     };
     if next == ReservationStatus::Approved {
         if item.state() == ItemState::Retired {
-            return Err(StoreError::Conflict(Conflict::Retired { number }));
+            return Err(StoreError::Conflict(Conflict::Retired {
+                number: number.get(),
+            }));
         }
         let window = (
             start_of_day(request.from_on, tz),
@@ -385,7 +390,7 @@ pub async fn decide(
             .find(|by| matches!(by, Holder::Service { .. }))
         {
             return Err(StoreError::Conflict(Conflict::InService {
-                number,
+                number: number.get(),
                 service: *id,
                 service_type: service_type.clone(),
             }));
@@ -397,7 +402,7 @@ pub async fn decide(
                 && let Holder::Reservation { id: other_id, .. } = other.by
             {
                 return Err(StoreError::Conflict(Conflict::ReservationOverlap {
-                    number,
+                    number: number.get(),
                     other: other_id,
                     from: day(other.from),
                     to: day(other.to),
@@ -409,7 +414,7 @@ pub async fn decide(
             let (already, _) = peak(&claims, window.0, window.1);
             if already + request.quantity > units {
                 return Err(StoreError::Conflict(Conflict::StockOverbooked {
-                    number,
+                    number: number.get(),
                     wanted: request.quantity,
                     units,
                     reserved: already,
@@ -419,7 +424,7 @@ pub async fn decide(
         // Orders, check-outs and services of the item count as well.
         availability::fit(&item, &held, window, request.quantity, tz)?;
     }
-    set_status(&mut tx, company, &[id], next).await?;
+    set_status(&mut tx, company, &[id.get()], next).await?;
     let action = match next {
         ReservationStatus::Approved => "reservation_approved",
         _ => "reservation_denied",
@@ -439,7 +444,7 @@ pub async fn decide(
         }),
     )
     .await?;
-    let decided = one(&mut tx, company, id).await?;
+    let decided = one(&mut tx, company, id.get()).await?;
     tx.commit().await?;
     Ok(decided)
 }
@@ -478,7 +483,7 @@ pub async fn list(
             .read()
             .optional(&stmt)
             .await?
-            .ok_or(StoreError::NotFound)?;
+            .ok_or(StoreError::NotFound(Kind::Item))?;
         cond = cond.add(r("item_id").eq(item));
     }
     if let Some(m) = filter.member {

@@ -3,6 +3,7 @@
 //! stock), so this module sits above those families and the items family.
 
 use crate::CompanyId;
+use crate::ids::{Id, Number, kind};
 use chrono::NaiveDate;
 use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
@@ -22,14 +23,14 @@ pub async fn delete(
     db: &Db,
     company: CompanyId,
     kind: AssetType,
-    number: i64,
+    number: Number<kind::Item>,
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let item = lock(&mut tx, company, number).await?.of_kind(kind)?;
     if item.checked_out_quantity > 0 {
         return Err(StoreError::Conflict(Conflict::StockCheckedOut {
-            number,
+            number: number.get(),
             quantity: item.checked_out_quantity,
         }));
     }
@@ -40,7 +41,9 @@ pub async fn delete(
         return Err(crate::availability::in_service(&mut tx, company, &item).await?);
     }
     if crate::orders::holds_item(&mut tx, company, item.id).await? {
-        return Err(StoreError::Conflict(Conflict::OnOrder { number }));
+        return Err(StoreError::Conflict(Conflict::OnOrder {
+            number: number.get(),
+        }));
     }
     if let Some(r) = crate::reservations::approved_from(&mut tx, company, item.id, today.0, None)
         .await?
@@ -48,7 +51,7 @@ pub async fn delete(
         .next()
     {
         return Err(StoreError::Conflict(Conflict::Reserved {
-            number,
+            number: number.get(),
             member: r.member_name,
             from: r.from_on,
             to: r.to_on,
@@ -62,7 +65,7 @@ pub async fn delete(
         .and_where(Expr::col("id").eq(item.id))
         .to_owned();
     tx.execute(&stmt).await?;
-    crate::stock::forget(&mut tx, company, number).await?;
+    crate::stock::forget(&mut tx, company, number.get()).await?;
     history(
         &mut tx,
         company,
@@ -90,7 +93,7 @@ pub struct Retirement {
 pub async fn retire(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     retirement: Retirement,
     clock: &Clock,
 ) -> Result<ItemView, StoreError> {
@@ -98,12 +101,16 @@ pub async fn retire(
     let item = retirable(lock(&mut tx, company, number).await?)?;
     if item.checked_out_quantity > 0 {
         return Err(StoreError::Conflict(Conflict::StockCheckedOut {
-            number,
+            number: number.get(),
             quantity: item.checked_out_quantity,
         }));
     }
     match item.state() {
-        ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
+        ItemState::Retired => {
+            return Err(StoreError::Conflict(Conflict::Retired {
+                number: number.get(),
+            }));
+        }
         ItemState::CheckedOut => return Err(out_conflict(&mut tx, company, &item).await?),
         ItemState::InService => {
             return Err(crate::availability::in_service(&mut tx, company, &item).await?);
@@ -172,16 +179,18 @@ fn retirable(item: Locked) -> Result<Locked, StoreError> {
 pub async fn activate(
     db: &Db,
     company: CompanyId,
-    number: i64,
-    location: Option<i64>,
+    number: Number<kind::Item>,
+    location: Option<Id<kind::Location>>,
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let item = retirable(lock(&mut tx, company, number).await?)?;
     if item.state() != ItemState::Retired {
-        return Err(StoreError::Conflict(Conflict::NotRetired { number }));
+        return Err(StoreError::Conflict(Conflict::NotRetired {
+            number: number.get(),
+        }));
     }
-    check_location(&mut tx, company, location, "location_id").await?;
+    check_location(&mut tx, company, location.map(Id::get), "location_id").await?;
     let mut row = Assignments::update();
     row.set("state", ItemState::Available.as_str())
         .set("retired_on", Option::<NaiveDate>::None)

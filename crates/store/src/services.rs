@@ -7,6 +7,7 @@
 //! for, and bookings see it as they see any other hold.
 
 use crate::CompanyId;
+use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::item::ItemState;
 use domain::refusal::Conflict;
@@ -80,7 +81,7 @@ fn select(company: CompanyId) -> SelectStatement {
 pub async fn start(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     new: NewService,
     clock: &Clock,
 ) -> Result<(Service, ItemView), StoreError> {
@@ -99,7 +100,11 @@ pub async fn start(
         .fixed_asset()?;
     match item.state() {
         ItemState::Available => {}
-        ItemState::Retired => return Err(StoreError::Conflict(Conflict::Retired { number })),
+        ItemState::Retired => {
+            return Err(StoreError::Conflict(Conflict::Retired {
+                number: number.get(),
+            }));
+        }
         ItemState::CheckedOut => {
             return Err(item_core::out_conflict(&mut tx, company, &item).await?);
         }
@@ -129,7 +134,7 @@ pub async fn start(
     state.set("state", ItemState::InService.as_str());
     tx.execute(&state.into_update("items", company, item.id))
         .await?;
-    let service = one(&mut tx, company, id).await?;
+    let service = one(&mut tx, company, Id::new(id)).await?;
     let details = json!({
         "service_id": id,
         "service_type": new.service_type,
@@ -153,28 +158,28 @@ pub async fn start(
 pub async fn complete(
     db: &Db,
     company: CompanyId,
-    number: i64,
-    id: i64,
+    number: Number<kind::Item>,
+    id: Id<kind::Service>,
     comments: Option<String>,
     clock: &Clock,
 ) -> Result<(Service, ItemView), StoreError> {
     let mut tx = db.begin().await?;
     let item = item_core::lock(&mut tx, company, number).await?;
     let service = one(&mut tx, company, id).await?;
-    if service.sequence_num != number {
-        return Err(StoreError::NotFound);
+    if service.sequence_num != number.get() {
+        return Err(id.missing());
     }
     if service.completed_at.is_some() {
         return Err(StoreError::Conflict(Conflict::ServiceCompleted {
-            number,
-            service: id,
+            number: number.get(),
+            service: id.get(),
         }));
     }
     let at = now();
     let mut row = Assignments::update();
     row.set("completed_at", at)
         .given("completion_comments", &comments);
-    tx.execute(&row.into_update("item_services", company, id))
+    tx.execute(&row.into_update("item_services", company, id.get()))
         .await?;
     let mut state = Assignments::update();
     state.set("state", ItemState::Available.as_str());
@@ -193,11 +198,15 @@ pub async fn complete(
     Ok((service, view))
 }
 
-async fn one(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Service, StoreError> {
+async fn one(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Service>,
+) -> Result<Service, StoreError> {
     let stmt = select(company)
         .and_where(Expr::col(("item_services", "id")).eq(id))
         .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+    tx.optional(&stmt).await?.ok_or(id.missing())
 }
 
 /// Service `id` of asset `number`.
@@ -205,14 +214,14 @@ async fn one(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Service, StoreE
 pub async fn find(
     db: &Db,
     company: CompanyId,
-    number: i64,
-    id: i64,
+    number: Number<kind::Item>,
+    id: Id<kind::Service>,
 ) -> Result<Service, StoreError> {
     let stmt = select(company)
         .and_where(Expr::col(("item_services", "id")).eq(id))
         .and_where(Expr::col(("items", "sequence_num")).eq(number))
         .to_owned();
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read().optional(&stmt).await?.ok_or(id.missing())
 }
 
 /// A page of the services of asset `number`, oldest first. An unknown asset is a 404.
@@ -220,18 +229,14 @@ pub async fn find(
 pub async fn list(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     page: Page,
 ) -> Result<PageOf<Service>, StoreError> {
     let stmt = crate::scoped("items", company)
         .column("id")
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    let (item,): (i64,) = db
-        .read()
-        .optional(&stmt)
-        .await?
-        .ok_or(StoreError::NotFound)?;
+    let (item,): (i64,) = db.read().optional(&stmt).await?.ok_or(number.missing())?;
     let base = crate::scoped("item_services", company)
         .and_where(Expr::col("item_id").eq(item))
         .to_owned();
@@ -256,7 +261,7 @@ pub async fn list(
 pub async fn latest(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     limit: u64,
 ) -> Result<Vec<Service>, StoreError> {
     let stmt = select(company)

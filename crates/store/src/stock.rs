@@ -9,6 +9,7 @@
 //! `stock_checkouts.rs` and use [`take`] and [`put`] too.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, Number, kind};
 use domain::item::{AssetType, ItemState};
 use domain::money::Money;
 use domain::refusal::Conflict;
@@ -171,7 +172,9 @@ pub(crate) async fn lock_stocked(
     kind: AssetType,
     number: i64,
 ) -> Result<Locked, StoreError> {
-    let item = item_core::lock(tx, company, number).await?.of_kind(kind)?;
+    let item = item_core::lock(tx, company, Number::new(number))
+        .await?
+        .of_kind(kind)?;
     if item.state() == ItemState::Retired {
         return Err(StoreError::Conflict(Conflict::Retired { number }));
     }
@@ -274,12 +277,12 @@ pub async fn order(
     db: &Db,
     company: CompanyId,
     kind: AssetType,
-    number: i64,
+    number: Number<kind::Item>,
     movement: Movement,
     clock: &Clock,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let item = lock_stocked(&mut tx, company, kind, number).await?;
+    let item = lock_stocked(&mut tx, company, kind, number.get()).await?;
     let location =
         location_or_default(&mut tx, company, &item, movement.location, "location_id").await?;
     let mut fulfilled = Vec::new();
@@ -300,7 +303,7 @@ pub async fn order(
         }
         OrderType::NewSale => {
             if let Some(member) = movement.member {
-                crate::members::active_member(&mut tx, company, member, "user_id").await?;
+                crate::members::active_member(&mut tx, company, Id::new(member), "user_id").await?;
             }
             take(
                 &mut tx,
@@ -366,12 +369,12 @@ pub async fn transfer(
     db: &Db,
     company: CompanyId,
     kind: AssetType,
-    number: i64,
+    number: Number<kind::Item>,
     transfer: Transfer,
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let item = lock_stocked(&mut tx, company, kind, number).await?;
+    let item = lock_stocked(&mut tx, company, kind, number.get()).await?;
     let mut errors = crate::FieldErrors::new();
     for (field, l) in [
         ("from_location", transfer.from),
@@ -417,26 +420,28 @@ pub async fn transfer(
 pub async fn quantity_at(
     db: &Db,
     company: CompanyId,
-    number: i64,
-    location: i64,
+    number: Number<kind::Item>,
+    location: Id<kind::Location>,
 ) -> Result<i64, StoreError> {
     let mut tx = db.begin_read().await?;
     let stmt = crate::scoped("items", company)
         .columns(["asset_type", "state", "location_id"])
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    let (asset_type, state, at): (String, String, Option<i64>) =
-        tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
-    if !crate::has(&mut tx, "locations", company, location).await? {
+    let (asset_type, state, at): (String, String, Option<i64>) = tx
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Item))?;
+    if !crate::has(&mut tx, "locations", company, location.get()).await? {
         return Err(StoreError::invalid(
             "location_id",
             format!("is not a location of this company: {location}"),
         ));
     }
     let quantity = if asset_type == AssetType::FixedAsset.as_str() {
-        i64::from(at == Some(location) && state == ItemState::Available.as_str())
+        i64::from(at == Some(location.get()) && state == ItemState::Available.as_str())
     } else {
-        level(&mut tx, company, number, location).await?
+        level(&mut tx, company, number.get(), location.get()).await?
     };
     tx.commit().await?;
     Ok(quantity)
@@ -501,7 +506,7 @@ pub async fn thresholds(
     db: &Db,
     company: CompanyId,
     kind: AssetType,
-    number: i64,
+    number: Number<kind::Item>,
 ) -> Result<Vec<Threshold>, StoreError> {
     let mut tx = db.begin_read().await?;
     let item = item_core::row(&mut tx, company, number)
@@ -519,7 +524,7 @@ pub async fn set_thresholds(
     db: &Db,
     company: CompanyId,
     kind: AssetType,
-    number: i64,
+    number: Number<kind::Item>,
     minimums: &[(i64, Option<i64>)],
 ) -> Result<Vec<Threshold>, StoreError> {
     let mut tx = db.begin().await?;

@@ -6,6 +6,7 @@
 //! is locked.
 
 use crate::CompanyId;
+use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::availability::Holder;
 use domain::item::AssetType;
@@ -123,14 +124,15 @@ pub struct CheckedOut {
 pub async fn check_out(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     checkout: StockCheckout,
     clock: &Clock,
 ) -> Result<CheckedOut, StoreError> {
     let mut tx = db.begin().await?;
-    let item = stock::lock_stocked(&mut tx, company, AssetType::StockAsset, number).await?;
+    let item = stock::lock_stocked(&mut tx, company, AssetType::StockAsset, number.get()).await?;
     let holder =
-        crate::members::active_member(&mut tx, company, checkout.member, "user_id").await?;
+        crate::members::active_member(&mut tx, company, Id::new(checkout.member), "user_id")
+            .await?;
     if let Some(due) = checkout.due
         && due <= clock.now
     {
@@ -300,7 +302,7 @@ pub struct StockCheckin {
 pub async fn check_in(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     checkin: StockCheckin,
     clock: &Clock,
 ) -> Result<ItemView, StoreError> {
@@ -308,7 +310,8 @@ pub async fn check_in(
     let item = item_core::lock(&mut tx, company, number)
         .await?
         .of_kind(AssetType::StockAsset)?;
-    let lines = open_line_items(&mut tx, company, item.id, number, &checkin.line_items).await?;
+    let lines =
+        open_line_items(&mut tx, company, item.id, number.get(), &checkin.line_items).await?;
     let at = checkin.at.unwrap_or(clock.now);
     if at > clock.now {
         return Err(StoreError::invalid(
@@ -420,7 +423,7 @@ pub async fn check_in(
 pub async fn extend(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     line_items: &[i64],
     due: DateTime<Utc>,
     clock: &Clock,
@@ -429,7 +432,7 @@ pub async fn extend(
     let item = item_core::lock(&mut tx, company, number)
         .await?
         .of_kind(AssetType::StockAsset)?;
-    let lines = open_line_items(&mut tx, company, item.id, number, line_items).await?;
+    let lines = open_line_items(&mut tx, company, item.id, number.get(), line_items).await?;
     if due <= clock.now {
         return Err(StoreError::invalid("till", "must be later than now"));
     }
@@ -477,9 +480,9 @@ pub async fn extend(
 pub async fn current(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     status: CheckoutStatus,
-    member: Option<i64>,
+    member: Option<Id<kind::Member>>,
     p: Page,
     clock: &Clock,
 ) -> Result<PageOf<LineItem>, StoreError> {
@@ -552,7 +555,7 @@ pub struct Checkin {
 pub async fn member_history(
     db: &Db,
     company: CompanyId,
-    member: i64,
+    member: Id<kind::Member>,
     p: Page,
 ) -> Result<PageOf<(LineItem, Vec<Checkin>)>, StoreError> {
     crate::members::find(db, company, member).await?;

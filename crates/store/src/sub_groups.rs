@@ -1,6 +1,7 @@
 //! Subgroups: a tree inside one group (parent_id names a subgroup of the same group).
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::refusal::{InUse, Record, Users};
 use domain::{Change, Name, Page};
@@ -41,7 +42,7 @@ fn scoped(company: CompanyId) -> SelectStatement {
     crate::scoped("sub_groups", company)
 }
 
-fn in_group(company: CompanyId, group: i64, id: i64) -> SelectStatement {
+fn in_group(company: CompanyId, group: Id<kind::Group>, id: Id<kind::SubGroup>) -> SelectStatement {
     scoped(company)
         .columns(COLUMNS)
         .and_where(Expr::col("group_id").eq(group))
@@ -53,13 +54,13 @@ fn in_group(company: CompanyId, group: i64, id: i64) -> SelectStatement {
 pub async fn find(
     db: &Db,
     company: CompanyId,
-    group: i64,
-    id: i64,
+    group: Id<kind::Group>,
+    id: Id<kind::SubGroup>,
 ) -> Result<SubGroup, StoreError> {
     db.read()
         .optional(&in_group(company, group, id))
         .await?
-        .ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound(Kind::SubGroup))
 }
 
 /// A page of the subgroups of the company, or of one group, in id order. The spec shows
@@ -68,7 +69,7 @@ pub async fn find(
 pub async fn list(
     db: &Db,
     company: CompanyId,
-    group: Option<i64>,
+    group: Option<Id<kind::Group>>,
     page: Page,
 ) -> Result<PageOf<SubGroup>, StoreError> {
     let mut base = scoped(company);
@@ -101,12 +102,12 @@ async fn descendants_and_self(
 async fn check_parent(
     tx: &mut Tx,
     company: CompanyId,
-    group: i64,
-    this: Option<i64>,
+    group: Id<kind::Group>,
+    this: Option<Id<kind::SubGroup>>,
     parent: i64,
 ) -> Result<(), StoreError> {
     if tx
-        .optional::<SubGroup>(&in_group(company, group, parent))
+        .optional::<SubGroup>(&in_group(company, group, Id::new(parent)))
         .await?
         .is_none()
     {
@@ -119,7 +120,7 @@ async fn check_parent(
         // Serialise tree changes per company so two re-parentings cannot race into a
         // cycle: the second reads the subtree only after the first has committed.
         counters::next(tx, company, Sequence::SubGroupTree).await?;
-        if descendants_and_self(tx, company, id)
+        if descendants_and_self(tx, company, id.get())
             .await?
             .contains(&parent)
         {
@@ -136,12 +137,12 @@ async fn check_parent(
 pub async fn create(
     db: &Db,
     company: CompanyId,
-    group: i64,
+    group: Id<kind::Group>,
     input: SubGroupInput,
 ) -> Result<SubGroup, StoreError> {
     let mut tx = db.begin().await?;
     if !groups::exists_in(&mut tx, company, group).await? {
-        return Err(StoreError::NotFound);
+        return Err(group.missing());
     }
     if let Change::Set(parent) = input.parent_id {
         check_parent(&mut tx, company, group, None, parent).await?;
@@ -187,8 +188,8 @@ pub async fn create(
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    group: i64,
-    id: i64,
+    group: Id<kind::Group>,
+    id: Id<kind::SubGroup>,
     input: SubGroupInput,
 ) -> Result<SubGroup, StoreError> {
     let mut tx = db.begin().await?;
@@ -197,7 +198,7 @@ pub async fn update(
         .await?
         .is_none()
     {
-        return Err(StoreError::NotFound);
+        return Err(StoreError::NotFound(Kind::SubGroup));
     }
     if let Change::Set(parent) = input.parent_id {
         check_parent(&mut tx, company, group, Some(id), parent).await?;
@@ -224,7 +225,7 @@ pub async fn update(
         &mut tx,
         company,
         "sub_group",
-        id,
+        id.get(),
         "updated",
         serde_json::json!({"name": sub.name}),
     )
@@ -239,14 +240,14 @@ pub async fn update(
 pub async fn delete(
     db: &Db,
     company: CompanyId,
-    group: i64,
-    id: i64,
+    group: Id<kind::Group>,
+    id: Id<kind::SubGroup>,
 ) -> Result<SubGroup, StoreError> {
     let mut tx = db.begin().await?;
     let sub: SubGroup = tx
         .optional(&in_group(company, group, id))
         .await?
-        .ok_or(StoreError::NotFound)?;
+        .ok_or(StoreError::NotFound(Kind::SubGroup))?;
     let in_use = |by| InUse {
         record: Record::Subgroup,
         name: sub.name.clone(),
@@ -256,7 +257,7 @@ pub async fn delete(
         .and_where(Expr::col("parent_id").eq(id))
         .to_owned();
     removal::refuse_if_used(&mut tx, children, |n| in_use(Users::Subgroups(n))).await?;
-    let items = crate::items::in_column(company, "sub_group_id", id);
+    let items = crate::items::in_column(company, "sub_group_id", id.get());
     removal::refuse_if_used(&mut tx, items, |n| in_use(Users::Items(n))).await?;
     removal::delete(&mut tx, company, "sub_groups", id, "sub_group", &sub.name).await?;
     tx.commit().await?;

@@ -1,6 +1,7 @@
 //! Vendors (suppliers), with custom field values.
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::{Change, Name, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
@@ -89,12 +90,15 @@ fn scoped(company: CompanyId) -> SelectStatement {
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, id: i64) -> Result<Vendor, StoreError> {
+pub async fn find(db: &Db, company: CompanyId, id: Id<kind::Vendor>) -> Result<Vendor, StoreError> {
     let stmt = scoped(company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    db.read().optional(&stmt).await?.ok_or(StoreError::NotFound)
+    db.read()
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Vendor))
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -148,7 +152,7 @@ pub async fn create(
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    id: i64,
+    id: Id<kind::Vendor>,
     input: VendorInput,
 ) -> Result<Vendor, StoreError> {
     let mut tx = db.begin().await?;
@@ -157,7 +161,10 @@ pub async fn update(
         .and_where(Expr::col("id").eq(id))
         .lock(LockType::Update)
         .to_owned();
-    let before: Vendor = tx.optional(&select).await?.ok_or(StoreError::NotFound)?;
+    let before: Vendor = tx
+        .optional(&select)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Vendor))?;
     let mut row = Assignments::update();
     assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
@@ -167,7 +174,7 @@ pub async fn update(
         );
     }
     let stmt = row
-        .into_update("vendors", company, id)
+        .into_update("vendors", company, id.get())
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
     let vendor: Vendor = tx.one(&stmt).await?;
@@ -175,7 +182,7 @@ pub async fn update(
         &mut tx,
         company,
         "vendor",
-        id,
+        id.get(),
         "updated",
         serde_json::json!({"name": [before.name, vendor.name.clone()]}),
     )

@@ -9,6 +9,7 @@
 //! holds one pending verification per asset besides.
 
 use crate::CompanyId;
+use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::item::ItemState;
@@ -90,7 +91,7 @@ impl Row {
 #[derive(Debug, Clone, Copy)]
 pub enum Assets<'a> {
     /// One asset named by the path: unknown is `NotFound` (404).
-    One(i64),
+    One(Number<kind::Item>),
     /// The numbers sent as `seqs` (no repeats), in the order sent: unknown ones are
     /// one 422 on `seqs` naming each of them.
     Many(&'a [i64]),
@@ -99,7 +100,7 @@ pub enum Assets<'a> {
 impl Assets<'_> {
     fn numbers(&self) -> Vec<i64> {
         match self {
-            Assets::One(n) => vec![*n],
+            Assets::One(n) => vec![n.get()],
             Assets::Many(ns) => ns.to_vec(),
         }
     }
@@ -136,7 +137,7 @@ async fn lock_all(
     unknown.sort_unstable();
     if !unknown.is_empty() {
         return Err(match assets {
-            Assets::One(_) => StoreError::NotFound,
+            Assets::One(n) => n.missing(),
             Assets::Many(_) => {
                 let unknown: Vec<String> = unknown.iter().map(i64::to_string).collect();
                 StoreError::invalid(
@@ -397,7 +398,7 @@ pub async fn cancel(
     db: &Db,
     company: CompanyId,
     assets: Assets<'_>,
-    user: Option<i64>,
+    user: Option<Id<kind::Member>>,
 ) -> Result<Vec<Verification>, StoreError> {
     let mut tx = db.begin().await?;
     let locked = lock_all(&mut tx, company, assets).await?;
@@ -418,7 +419,7 @@ pub async fn cancel(
                 (i.sequence_num, i.assigned_to_id.or(asked))
             })
             .collect();
-        not_the_custodian(&mut tx, company, user, &custodians).await?;
+        not_the_custodian(&mut tx, company, user.get(), &custodians).await?;
     }
     let mut done = Vec::with_capacity(locked.len());
     for item in &locked {

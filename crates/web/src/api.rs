@@ -419,7 +419,10 @@ const ERRORS: &[(&str, &str)] = &[
         "403",
         "The company's API is disabled, or the action is refused for this record",
     ),
-    ("404", "No such record in this company"),
+    (
+        "404",
+        "No such record in this company: the message names its kind (`No such vendor in this company`)",
+    ),
     ("413", "The body is larger than 2 MiB"),
     ("422", "Validation failed; `errors` names each field"),
     (

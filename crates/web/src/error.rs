@@ -3,6 +3,7 @@
 
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use store::ids::Kind;
 use store::{FieldErrors, StoreError};
 
 /// What a client is told when the database is busy or out of reach.
@@ -63,52 +64,54 @@ impl ApiError {
         ApiError::field(field, problem)
     }
 
-    pub fn not_found(what: &str) -> Self {
-        ApiError::NotFound(format!("No such {what} in this company. Check the id."))
+    /// The 404 of a record the company has no `kind` of: every "No such ..." is
+    /// worded here. Items and orders are addressed by number, the rest by id.
+    pub fn no_such(kind: Kind) -> Self {
+        let name = match kind {
+            Kind::Company => "company",
+            Kind::Location => "location",
+            Kind::Group => "group",
+            Kind::SubGroup => "subgroup",
+            Kind::Vendor => "vendor",
+            Kind::Member => "member",
+            Kind::Customer => "customer",
+            Kind::Business => "business",
+            Kind::Contact => "contact",
+            Kind::CustomField => "custom field",
+            Kind::CustomRole => "custom_role",
+            Kind::Team => "team",
+            Kind::RetireReason => "retire_reason",
+            Kind::Address => "address",
+            Kind::DefaultAddress => {
+                return ApiError::NotFound("There is no default address here.".into());
+            }
+            Kind::ReservationRequest => "reservation request",
+            Kind::CustomTax => "custom tax",
+            Kind::Coupon => "coupon",
+            Kind::GroupTax => "group tax",
+            Kind::PaymentHistory => "payment history",
+            Kind::Bundle => "bundle",
+            Kind::Listing => "listing",
+            Kind::Service => "service",
+            Kind::Item => "asset",
+            Kind::Order => "order",
+        };
+        ApiError::NotFound(match kind {
+            Kind::Item | Kind::Order => {
+                format!("No such {name} in this company. Check the {name} number (sequence_num).")
+            }
+            _ => format!("No such {name} in this company. Check the id."),
+        })
     }
 
-    /// No item or order with this number: they are addressed by `sequence_num`.
-    /// A store error on a record addressed by id: its `NotFound` is "No such `what` in
-    /// this company".
-    pub fn from_record(what: &'static str) -> impl FnOnce(StoreError) -> Self {
-        move |e| match e {
-            StoreError::NotFound => ApiError::not_found(what),
-            other => other.into(),
-        }
-    }
-
-    pub fn no_such_number(what: &str) -> Self {
-        ApiError::NotFound(format!(
-            "No such {what} in this company. Check the {what} number (sequence_num)."
-        ))
-    }
-
-    /// A store error on an item addressed by number: its `NotFound` is "no such asset
-    /// ... (sequence_num)", as the `Number<kind::Item>` extractor says it.
-    pub fn from_item(e: StoreError) -> Self {
-        match e {
-            StoreError::NotFound => ApiError::no_such_number("asset"),
-            other => other.into(),
-        }
-    }
-
-    /// A store error on an order addressed by number: its `NotFound` is "no such order
-    /// ... (sequence_num)".
-    pub fn from_order(e: StoreError) -> Self {
-        match e {
-            StoreError::NotFound => ApiError::no_such_number("order"),
-            other => other.into(),
-        }
-    }
-
-    /// As [`ApiError::from_item`] for a read: an item of another kind than the path's
-    /// is not found there (a 404 naming the path that has it).
+    /// A store error on a read of an item: an item of another kind than the path's is
+    /// not found there (a 404 naming the path that has it).
     pub fn from_item_read(e: StoreError) -> Self {
         match e {
             StoreError::Conflict(c @ domain::refusal::Conflict::WrongKind { .. }) => {
                 ApiError::NotFound(crate::refusals::conflict(&c))
             }
-            other => Self::from_item(other),
+            other => other.into(),
         }
     }
 
@@ -197,7 +200,7 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
-            StoreError::NotFound => ApiError::NotFound("No such record in this company. Check the id.".into()),
+            StoreError::NotFound(kind) => ApiError::no_such(kind),
             StoreError::Forbidden(refusal) => {
                 ApiError::Forbidden(crate::refusals::forbidden(refusal).to_owned())
             }

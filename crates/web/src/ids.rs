@@ -8,100 +8,44 @@
 
 use axum::extract::{FromRequestParts, RawPathParams};
 use axum::http::request::Parts;
-use std::marker::PhantomData;
 
 use crate::error::ApiError;
 
-/// A kind of record, named in its 404.
-pub trait Kind: Send + Sync + 'static {
-    const NAME: &'static str;
-}
-
-/// The kinds of record addressed by id in paths.
-pub mod kind {
-    macro_rules! kinds {
-        ($($kind:ident => $name:literal),* $(,)?) => {
-            $(
-                pub struct $kind;
-                impl super::Kind for $kind {
-                    const NAME: &'static str = $name;
-                }
-            )*
-        };
-    }
-
-    kinds!(
-        Location => "location",
-        Group => "group",
-        SubGroup => "subgroup",
-        Vendor => "vendor",
-        Member => "member",
-        Customer => "customer",
-        Business => "business",
-        Contact => "contact",
-        CustomField => "custom field",
-        CustomRole => "custom_role",
-        Team => "team",
-        RetireReason => "retire_reason",
-        Address => "address",
-        ReservationRequest => "reservation request",
-        CustomTax => "custom tax",
-        Coupon => "coupon",
-        GroupTax => "group tax",
-        PaymentHistory => "payment history",
-        Bundle => "bundle",
-        Listing => "listing",
-        Service => "service",
-    );
-
-    /// A fixed asset, inventory or asset stock: one numbering shared by all three, so
-    /// the 404 names none of them in particular.
-    pub struct Item;
-    impl super::Kind for Item {
-        const NAME: &'static str = "asset";
-    }
-
-    pub struct Order;
-    impl super::Kind for Order {
-        const NAME: &'static str = "order";
-    }
-}
+pub use store::ids::{Named as Kind, kind};
 
 /// The path's `{id}`, as the id of a `K`.
-pub struct Id<K>(pub i64, pub PhantomData<K>);
+pub struct Id<K>(pub store::Id<K>);
 
 /// The id of the `K` the path is nested under: its parameter other than `{id}`
 /// (`{group_id}`, `{owner_id}`).
-pub struct Under<K>(pub i64, pub PhantomData<K>);
+pub struct Under<K>(pub store::Id<K>);
 
 /// The path's `{sequence_num}`, as the company's number of a `K` (an item or order).
-pub struct Number<K>(pub i64, pub PhantomData<K>);
+pub struct Number<K>(pub store::Number<K>);
 
 /// The value of the first path parameter `wanted` accepts, as a positive id of a `K`.
 async fn path_param<K: Kind, S: Send + Sync>(
     parts: &mut Parts,
     state: &S,
     wanted: impl Fn(&str) -> bool,
-    missing: impl Fn(&'static str) -> ApiError,
 ) -> Result<i64, ApiError> {
+    let missing = || ApiError::from(store::StoreError::NotFound(K::KIND));
     let params = RawPathParams::from_request_parts(parts, state)
         .await
-        .map_err(|_| missing(K::NAME))?;
+        .map_err(|_| missing())?;
     params
         .iter()
         .find(|(name, _)| wanted(name))
         .and_then(|(_, value)| crate::form::parse_id(value))
-        .ok_or_else(|| missing(K::NAME))
+        .ok_or_else(missing)
 }
 
 impl<K: Kind, S: Send + Sync> FromRequestParts<S> for Id<K> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        Ok(Id(
-            path_param::<K, S>(parts, state, |name| name == "id", ApiError::not_found).await?,
-            PhantomData,
-        ))
+        let id = path_param::<K, S>(parts, state, |name| name == "id").await?;
+        Ok(Id(store::Id::new(id)))
     }
 }
 
@@ -109,10 +53,8 @@ impl<K: Kind, S: Send + Sync> FromRequestParts<S> for Under<K> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        Ok(Under(
-            path_param::<K, S>(parts, state, |name| name != "id", ApiError::not_found).await?,
-            PhantomData,
-        ))
+        let id = path_param::<K, S>(parts, state, |name| name != "id").await?;
+        Ok(Under(store::Id::new(id)))
     }
 }
 
@@ -120,11 +62,8 @@ impl<K: Kind, S: Send + Sync> FromRequestParts<S> for Number<K> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let wanted = |name: &str| name == "sequence_num";
-        Ok(Number(
-            path_param::<K, S>(parts, state, wanted, ApiError::no_such_number).await?,
-            PhantomData,
-        ))
+        let number = path_param::<K, S>(parts, state, |name| name == "sequence_num").await?;
+        Ok(Number(store::Number::new(number)))
     }
 }
 
@@ -141,7 +80,7 @@ mod tests {
     async fn get_path(path: &str) -> (StatusCode, String) {
         let app: Router = Router::new().route(
             "/assets/{sequence_num}",
-            get(|Number(n, _): Number<kind::Item>| async move { n.to_string() }),
+            get(|Number(n): Number<kind::Item>| async move { n.to_string() }),
         );
         let res = app
             .oneshot(Request::get(path).body(Body::empty()).unwrap())

@@ -5,6 +5,7 @@
 //! second sees the first.
 
 use crate::CompanyId;
+use crate::ids::{Number, kind};
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
@@ -58,7 +59,7 @@ pub(super) async fn promise(
     // Number order, as `item_core::lock_many` locks them.
     promised.sort_by_key(|l| l.sequence_num);
     for line in promised {
-        let item = item_core::lock(tx, company, line.sequence_num).await?;
+        let item = item_core::lock(tx, company, Number::new(line.sequence_num)).await?;
         if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired {
                 number: line.sequence_num,
@@ -131,7 +132,7 @@ pub(super) async fn set_state(
 pub async fn book(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
@@ -183,7 +184,7 @@ pub async fn book(
 pub async fn cancel_booking(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
@@ -211,7 +212,7 @@ pub async fn cancel_booking(
 pub async fn item_bookings(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Item>,
     from: DateTime<Utc>,
 ) -> Result<Vec<ItemBooking>, StoreError> {
     let l = |c: &'static str| ("order_line_items", c);

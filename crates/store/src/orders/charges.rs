@@ -4,6 +4,7 @@
 //! with the order and read when it is priced (`priced.rs`).
 
 use crate::CompanyId;
+use crate::ids::{Number, kind};
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::Vocabulary;
 use domain::coupon::ValueType;
@@ -256,9 +257,21 @@ async fn finish(
     (action, details): (&str, serde_json::Value),
 ) -> Result<OrderView, StoreError> {
     change_log::record(&mut tx, company, "order", order.id, action, details).await?;
-    let mut view = reprice(&mut tx, company, order.sequence_num, Ceiling::refuse()).await?;
+    let mut view = reprice(
+        &mut tx,
+        company,
+        Number::new(order.sequence_num),
+        Ceiling::refuse(),
+    )
+    .await?;
     if settle_if_paid(&mut tx, company, order, &view, crate::now()).await? {
-        view = reprice(&mut tx, company, order.sequence_num, Ceiling::refuse()).await?;
+        view = reprice(
+            &mut tx,
+            company,
+            Number::new(order.sequence_num),
+            Ceiling::refuse(),
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok(view)
@@ -270,7 +283,7 @@ async fn finish(
 pub async fn apply_taxes(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     custom: &[i64],
     group: &[i64],
 ) -> Result<OrderView, StoreError> {
@@ -336,7 +349,7 @@ pub struct NewEntry {
 pub async fn add_custom_entry(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     entry: NewEntry,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
@@ -378,7 +391,7 @@ pub async fn add_custom_entry(
 pub async fn charge_damages(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     amount: i64,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;

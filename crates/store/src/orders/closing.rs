@@ -3,6 +3,7 @@
 //! first (`sale_items_for_drafted_basket.api`).
 
 use crate::CompanyId;
+use crate::ids::{Number, kind};
 use chrono::{DateTime, Utc};
 use domain::Change;
 use domain::item::AssetType;
@@ -37,7 +38,7 @@ pub struct Sale {
 pub async fn sell(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     sale: Sale,
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
@@ -110,20 +111,28 @@ pub async fn sell(
 
 /// Cancels a draft, web or booked order: its items are free again.
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn cancel(db: &Db, company: CompanyId, number: i64) -> Result<OrderView, StoreError> {
+pub async fn cancel(
+    db: &Db,
+    company: CompanyId,
+    number: Number<kind::Order>,
+) -> Result<OrderView, StoreError> {
     end(db, company, number, OrderAction::Cancel, "cancelled").await
 }
 
 /// Voids a completed order.
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn void(db: &Db, company: CompanyId, number: i64) -> Result<OrderView, StoreError> {
+pub async fn void(
+    db: &Db,
+    company: CompanyId,
+    number: Number<kind::Order>,
+) -> Result<OrderView, StoreError> {
     end(db, company, number, OrderAction::Void, "voided").await
 }
 
 async fn end(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     action: OrderAction,
     word: &str,
 ) -> Result<OrderView, StoreError> {
@@ -146,7 +155,7 @@ async fn end(
 pub async fn mark_for_sale(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     for_sale: &[(i64, i64)],
     for_rent: &[i64],
 ) -> Result<OrderView, StoreError> {
@@ -154,7 +163,7 @@ pub async fn mark_for_sale(
     let order = lock(&mut tx, company, number).await?;
     if !matches!(order.state(), OrderState::Drafted | OrderState::WebOrder) {
         return Err(StoreError::Conflict(Conflict::OrderState {
-            number,
+            number: number.get(),
             state: order.state(),
             action: "mark items for sale on",
         }));

@@ -2,6 +2,7 @@
 //! written, what they must refer to, and what the state lets an update change.
 
 use crate::CompanyId;
+use crate::ids::{Number, kind};
 use chrono::{DateTime, Utc};
 use domain::order::{OrderField, OrderState};
 use domain::pricing::{Ceiling, Percent};
@@ -510,7 +511,7 @@ pub async fn create(
     if !additions.is_empty() {
         add_in(&mut tx, company, id, &additions).await?;
     }
-    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let view = reprice(&mut tx, company, Number::new(number), Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -521,7 +522,7 @@ pub async fn create(
 pub async fn update(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     mut input: OrderInput,
     tz: chrono_tz::Tz,
 ) -> Result<OrderView, StoreError> {
@@ -535,7 +536,7 @@ pub async fn update(
         .collect();
     if !locked.is_empty() {
         return Err(StoreError::Conflict(Conflict::OrderFieldsLocked {
-            number,
+            number: number.get(),
             state,
             fields: locked,
         }));

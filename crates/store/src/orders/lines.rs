@@ -2,6 +2,7 @@
 //! then, inventory at a sale price) and taken off a draft.
 
 use crate::CompanyId;
+use crate::ids::{Number, kind};
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::item::AssetType;
@@ -212,7 +213,7 @@ impl Addable {
 pub async fn add_items(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     additions: Additions,
     coupons: &[i64],
     clock: &Clock,
@@ -222,7 +223,7 @@ pub async fn add_items(
     let state = order.state();
     if !matches!(state, OrderState::Drafted | OrderState::WebOrder) {
         return Err(StoreError::Conflict(Conflict::OrderState {
-            number,
+            number: number.get(),
             state,
             action: if additions.is_empty() {
                 "add coupons to"
@@ -478,7 +479,7 @@ pub(super) async fn add_in(
 pub async fn remove_items(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     numbers: Vec<i64>,
     (bundles, complete): (Vec<i64>, bool),
 ) -> Result<OrderView, StoreError> {
@@ -487,7 +488,7 @@ pub async fn remove_items(
     let state = order.state();
     if !matches!(state, OrderState::Drafted | OrderState::WebOrder) {
         return Err(StoreError::Conflict(Conflict::OrderState {
-            number,
+            number: number.get(),
             state,
             action: "remove items from",
         }));

@@ -29,6 +29,7 @@ pub use returning::{Return, Selection, take_back};
 pub use sub_rentals::{NewSubRentItem, SubRentItem, add_sub_rent_item};
 
 use crate::CompanyId;
+use crate::ids::{Id, Kind, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::order::OrderState;
 use domain::pricing::Percent;
@@ -46,8 +47,8 @@ use counters::Sequence;
 pub async fn record(
     db: &Db,
     company: CompanyId,
-    customer: Option<i64>,
-    business: Option<i64>,
+    customer: Option<Id<kind::Customer>>,
+    business: Option<Id<kind::Business>>,
     state: &str,
 ) -> Result<i64, StoreError> {
     let Some(state) = OrderState::parse(state) else {
@@ -332,12 +333,18 @@ pub async fn starting(
 
 /// Locks the order numbered `number` for the rest of the transaction (`FOR NO KEY
 /// UPDATE`, as items are locked: its lines' foreign-key checks don't wait for it).
-async fn lock(tx: &mut Tx, company: CompanyId, number: i64) -> Result<Order, StoreError> {
+async fn lock(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: Number<kind::Order>,
+) -> Result<Order, StoreError> {
     let stmt = select(company)
         .and_where(Expr::col(("orders", "sequence_num")).eq(number))
         .lock_with_tables(LockType::NoKeyUpdate, ["orders"])
         .to_owned();
-    tx.optional(&stmt).await?.ok_or(StoreError::NotFound)
+    tx.optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Order))
 }
 
 /// Locks the items of `lines` in number order (`item_core::lock_many`), before a move that
@@ -359,7 +366,7 @@ async fn lock_items<'a>(
 pub async fn history_page(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     p: Page,
 ) -> Result<PageOf<change_log::HistoryEntry>, StoreError> {
     let mut tx = db.begin_read().await?;
@@ -367,7 +374,10 @@ pub async fn history_page(
         .column("id")
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    let (id,): (i64,) = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let (id,): (i64,) = tx
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Order))?;
     let entries = change_log::page(&mut tx, company, "order", id, p).await?;
     tx.commit().await?;
     Ok(entries)

@@ -4,6 +4,7 @@
 //! kept in the same transaction. A credit-card method is refused (403) both ways.
 
 use crate::CompanyId;
+use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::order::{OrderAction, OrderState};
@@ -208,7 +209,7 @@ pub(super) async fn settle_if_paid(
 pub async fn pre_pay(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     payment: Payment,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
@@ -230,15 +231,15 @@ pub async fn pre_pay(
 pub async fn void_payment(
     db: &Db,
     company: CompanyId,
-    number: i64,
-    id: i64,
+    number: Number<kind::Order>,
+    id: Id<kind::PaymentHistory>,
 ) -> Result<Option<OrderView>, StoreError> {
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
     let Some(payment) = of_order(&mut tx, company, order.id)
         .await?
         .into_iter()
-        .find(|p| p.id == id)
+        .find(|p| p.id == id.get())
     else {
         return Ok(None);
     };
@@ -246,7 +247,10 @@ pub async fn void_payment(
         return Err(StoreError::Forbidden(Forbidden::CreditCardPayment));
     }
     if payment.voided_at.is_some() {
-        return Err(StoreError::Conflict(Conflict::PaymentVoided { number, id }));
+        return Err(StoreError::Conflict(Conflict::PaymentVoided {
+            number: number.get(),
+            id: id.get(),
+        }));
     }
     not_closed(&order, "void a payment of")?;
     let at = crate::now();

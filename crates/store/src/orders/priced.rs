@@ -10,6 +10,7 @@
 //! `OrderView::capped` says so; the order stays readable and can be left.
 
 use crate::CompanyId;
+use crate::ids::{Kind, Number, kind};
 use domain::pricing::{self, Basket, Ceiling, Line, LineKind, RentalSettings, Totals};
 use domain::stock::Quantity;
 use sea_query::{Expr, ExprTrait, Query};
@@ -154,13 +155,16 @@ pub(super) async fn settings(
 async fn view(
     tx: &mut Tx,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     ceiling: Ceiling,
 ) -> Result<OrderView, StoreError> {
     let stmt = select(company)
         .and_where(Expr::col(("orders", "sequence_num")).eq(number))
         .to_owned();
-    let order: Order = tx.optional(&stmt).await?.ok_or(StoreError::NotFound)?;
+    let order: Order = tx
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Order))?;
     let lines = lines_of(tx, company, order.id).await?;
     let payments = super::payments::of_order(tx, company, order.id).await?;
     let charges = super::charges::of_order(tx, company, order.id).await?;
@@ -179,7 +183,11 @@ async fn view(
 /// shows as the ceiling (`capped`), never as an error: a stored order is always
 /// readable.
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn find(db: &Db, company: CompanyId, number: i64) -> Result<OrderView, StoreError> {
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    number: Number<kind::Order>,
+) -> Result<OrderView, StoreError> {
     let mut tx = db.begin_read().await?;
     let found = view(&mut tx, company, number, Ceiling::clamp()).await;
     tx.commit().await?;
@@ -194,7 +202,7 @@ pub async fn find(db: &Db, company: CompanyId, number: i64) -> Result<OrderView,
 pub(super) async fn reprice(
     tx: &mut Tx,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     ceiling: Ceiling,
 ) -> Result<OrderView, StoreError> {
     let view = view(tx, company, number, ceiling).await?;

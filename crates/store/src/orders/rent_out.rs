@@ -4,6 +4,7 @@
 //! marked for sale, is used up. An order of inventory alone is completed at once.
 
 use crate::CompanyId;
+use crate::ids::{Number, kind};
 use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
@@ -47,7 +48,7 @@ pub struct RentOut {
 pub async fn rent_out(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     rent: RentOut,
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
@@ -200,7 +201,7 @@ pub(super) async fn hand_over(
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     clock: &Clock,
 ) -> Result<(), StoreError> {
-    let item = item_core::lock(tx, company, line.sequence_num).await?;
+    let item = item_core::lock(tx, company, Number::new(line.sequence_num)).await?;
     let sold = line.sold();
     let details = match item.kind() {
         AssetType::FixedAsset => {

@@ -4,6 +4,7 @@
 //! Returned while it owes, or Completed.
 
 use crate::CompanyId;
+use crate::ids::{Number, kind};
 use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
@@ -72,7 +73,7 @@ struct Back<'a> {
 pub async fn take_back(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     ret: Return,
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
@@ -194,7 +195,7 @@ pub async fn take_back(
 fn sub_rentals_back(
     subs: &[SubRentItem],
     only: Option<&Selection>,
-    number: i64,
+    number: Number<kind::Order>,
 ) -> Result<Vec<i64>, StoreError> {
     let out: Vec<i64> = subs.iter().filter(|s| s.is_out()).map(|s| s.id).collect();
     let Some(only) = only else {
@@ -229,7 +230,7 @@ fn is_out(l: &LineItem) -> bool {
 fn selected<'a>(
     lines: &'a [LineItem],
     only: Option<&Selection>,
-    number: i64,
+    number: Number<kind::Order>,
 ) -> Result<Vec<Back<'a>>, StoreError> {
     let out = |l: &&LineItem| is_out(l);
     let Some(only) = only else {
@@ -400,7 +401,7 @@ async fn put_back(
     b: &Back<'_>,
     ret: &Return,
 ) -> Result<(), StoreError> {
-    let item = item_core::lock(tx, company, b.line.sequence_num).await?;
+    let item = item_core::lock(tx, company, Number::new(b.line.sequence_num)).await?;
     let details = if item.kind() == AssetType::FixedAsset {
         let mut row = Assignments::update();
         row.set("state", ItemState::Available.as_str())

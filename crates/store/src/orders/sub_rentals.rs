@@ -4,6 +4,7 @@
 //! it (`subrent_item_ids` of a partial return).
 
 use crate::CompanyId;
+use crate::ids::{Number, kind};
 use chrono::{DateTime, Utc};
 use domain::order::OrderState;
 use domain::pricing::Ceiling;
@@ -101,7 +102,7 @@ pub(super) async fn mark_returned(
 pub async fn add_sub_rent_item(
     db: &Db,
     company: CompanyId,
-    number: i64,
+    number: Number<kind::Order>,
     item: NewSubRentItem,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
@@ -111,7 +112,7 @@ pub async fn add_sub_rent_item(
         OrderState::Drafted | OrderState::WebOrder | OrderState::Booked | OrderState::CheckedOut
     ) {
         return Err(StoreError::Conflict(Conflict::OrderState {
-            number,
+            number: number.get(),
             state: order.state(),
             action: "add a sub-rental item to",
         }));

@@ -13,7 +13,7 @@ use domain::{Change, Name, Page, PageSize, Plan, Subdomain};
 use store::CompanyId;
 use store::companies::{self, NewCompany};
 use store::coupons::{self, CouponInput};
-use store::{Db, Sql, StoreError, custom_taxes, group_taxes, payment_options};
+use store::{Db, Id, Sql, StoreError, custom_taxes, group_taxes, payment_options};
 
 use crate::unique;
 
@@ -189,14 +189,20 @@ async fn coupon_writes_check_the_value_and_days_they_leave(url: String) {
             valid_until: Change::Set(day("2026-06-09")),
             ..Default::default()
         };
-        let refused = coupons::update(&db, ours, big.id, to_percent)
+        let refused = coupons::update(&db, ours, Id::new(big.id), to_percent)
             .await
             .unwrap_err();
         let fields: Vec<String> = invalid(refused).into_iter().map(|(f, _)| f).collect();
         assert_eq!(fields, ["valid_until", "value"]);
-        assert_eq!(coupons::find(&db, ours, big.id).await.unwrap(), big);
-        let missing = coupons::update(&db, ours, 999_999, CouponInput::default()).await;
-        assert!(matches!(missing, Err(StoreError::NotFound)));
+        assert_eq!(
+            coupons::find(&db, ours, Id::new(big.id)).await.unwrap(),
+            big
+        );
+        let missing = coupons::update(&db, ours, Id::new(999_999), CouponInput::default()).await;
+        assert!(matches!(
+            missing,
+            Err(StoreError::NotFound(store::ids::Kind::Coupon))
+        ));
         db.close();
     }
 }

@@ -28,14 +28,6 @@ enum Family {
 }
 
 impl Family {
-    fn owner(self, id: i64) -> Owner {
-        match self {
-            Family::Member => Owner::Member(id),
-            Family::Customer => Owner::Customer(id),
-            Family::Business => Owner::Business(id),
-        }
-    }
-
     fn base(self) -> &'static str {
         match self {
             Family::Member => "/users/{owner_id}/shipping_addresses",
@@ -73,33 +65,35 @@ pub fn routes(api: Api) -> Api {
 
 /// The routes of `f`, whose owners are `O`s (named in the 404 of a bad owner id) and
 /// whose addresses are written as `V`.
-fn family<O: crate::ids::Kind, V: utoipa::ToSchema>(api: Api, f: Family) -> Api {
+fn family<O: crate::ids::Kind, V: utoipa::ToSchema>(api: Api, f: Family) -> Api
+where
+    Owner: From<store::Id<O>>,
+{
     let list_route: Methods = get(
-        move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>, q: Params| list(f, s, t, o, q),
+        move |s: State<AppState>, t: Tenant, Under(o): Under<O>, q: Params| {
+            list(f, s, t, o.into(), q)
+        },
     )
     .post(
-        move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>, q: Params| {
-            create(f, s, t, o, q)
+        move |s: State<AppState>, t: Tenant, Under(o): Under<O>, q: Params| {
+            create(f, s, t, o.into(), q)
         },
     );
     let one_route: Methods = get(
-        move |s: State<AppState>,
-              t: Tenant,
-              Under(o, _): Under<O>,
-              Id(id, _): Id<kind::Address>| { details(f, s, t, o, id) },
+        move |s: State<AppState>, t: Tenant, Under(o): Under<O>, Id(id): Id<kind::Address>| {
+            details(f, s, t, o.into(), id)
+        },
     )
     .put_or_patch(
         move |s: State<AppState>,
               t: Tenant,
-              Under(o, _): Under<O>,
-              Id(id, _): Id<kind::Address>,
-              q: Params| { update(f, s, t, o, id, q) },
+              Under(o): Under<O>,
+              Id(id): Id<kind::Address>,
+              q: Params| { update(f, s, t, o.into(), id, q) },
     );
-    let default_route = get(
-        move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>| {
-            default_address(f, None, s, t, o)
-        },
-    );
+    let default_route = get(move |s: State<AppState>, t: Tenant, Under(o): Under<O>| {
+        default_address(f, None, s, t, o.into())
+    });
     let default_summary = if f == Family::Business {
         "The default shipping address (404 when none)"
     } else {
@@ -141,11 +135,9 @@ fn family<O: crate::ids::Kind, V: utoipa::ToSchema>(api: Api, f: Family) -> Api 
             .record::<V>(),
         );
     if f == Family::Business {
-        let billing = get(
-            move |s: State<AppState>, t: Tenant, Under(o, _): Under<O>| {
-                default_address(f, Some(AddressType::Billing), s, t, o)
-            },
-        );
+        let billing = get(move |s: State<AppState>, t: Tenant, Under(o): Under<O>| {
+            default_address(f, Some(AddressType::Billing), s, t, o.into())
+        });
         api.route(
             &format!("{}/default_billing_address", f.base()),
             billing,
@@ -450,10 +442,9 @@ async fn list(
     f: Family,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    owner: i64,
+    owner: Owner,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let owner = f.owner(owner);
     let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let records = addresses::list(state.db(), company.id, owner, page).await?;
     Ok(views::paged("shipping_addresses", page, &records, |a| {
@@ -465,10 +456,9 @@ async fn create(
     f: Family,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    owner: i64,
+    owner: Owner,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let owner = f.owner(owner);
     let input = read_input(f, &params, true)?;
     let address = addresses::create(state.db(), company.id, owner, input).await?;
     Ok(views::one(
@@ -482,24 +472,25 @@ async fn default_address(
     address_type: Option<AddressType>,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    owner: i64,
+    owner: Owner,
 ) -> Result<views::Reply, ApiError> {
-    let owner = f.owner(owner);
     let address_type = address_type.or((f == Family::Business).then_some(AddressType::Shipping));
     let address = addresses::default_address(state.db(), company.id, owner, address_type)
         .await
         .map_err(|e| match e {
-            store::StoreError::NotFound => ApiError::NotFound(format!(
-                "There is no default {}address here (or no such {} in this company).",
-                address_type
-                    .map(|t| format!("{} ", t.as_str()))
-                    .unwrap_or_default(),
-                match f {
-                    Family::Member => "member",
-                    Family::Customer => "customer",
-                    Family::Business => "business",
-                }
-            )),
+            store::StoreError::NotFound(store::ids::Kind::DefaultAddress) => {
+                ApiError::NotFound(format!(
+                    "There is no default {}address here (or no such {} in this company).",
+                    address_type
+                        .map(|t| format!("{} ", t.as_str()))
+                        .unwrap_or_default(),
+                    match f {
+                        Family::Member => "member",
+                        Family::Customer => "customer",
+                        Family::Business => "business",
+                    }
+                ))
+            }
             other => other.into(),
         })?;
     Ok(views::one(
@@ -512,10 +503,10 @@ async fn details(
     f: Family,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    owner: i64,
-    id: i64,
+    owner: Owner,
+    id: store::Id<kind::Address>,
 ) -> Result<views::Reply, ApiError> {
-    let address = addresses::find(state.db(), company.id, f.owner(owner), id).await?;
+    let address = addresses::find(state.db(), company.id, owner, id).await?;
     Ok(views::one(
         "shipping_address",
         render(f, &address, company.time_zone),
@@ -526,11 +517,10 @@ async fn update(
     f: Family,
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    owner: i64,
-    id: i64,
+    owner: Owner,
+    id: store::Id<kind::Address>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let owner = f.owner(owner);
     let input = read_input(f, &params, false)?;
     let address = addresses::update(state.db(), company.id, owner, id, input).await?;
     Ok(views::one(

@@ -153,10 +153,8 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Bundle>,
+    Id(id): Id<kind::Bundle>,
 ) -> Result<views::Reply, ApiError> {
-    let bundle = bundles::find(state.db(), company.id, id)
-        .await
-        .map_err(ApiError::from_record("bundle"))?;
+    let bundle = bundles::find(state.db(), company.id, id).await?;
     Ok(views::one("bundle", render(&bundle, company.time_zone)))
 }

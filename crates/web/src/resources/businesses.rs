@@ -332,7 +332,7 @@ async fn create(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Business>,
+    Id(id): Id<kind::Business>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let include = IncludeQuery::parse(&params)?.include();
@@ -343,7 +343,7 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Business>,
+    Id(id): Id<kind::Business>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     businesses::find(state.db(), company.id, id).await?;

@@ -106,7 +106,7 @@ struct StatusQuery {
 async fn update_status(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<Contact>,
+    Id(id): Id<Contact>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let query = StatusQuery::parse(&params)?;
@@ -145,8 +145,13 @@ async fn add_to_business(
         business_id: business,
         contact_ids,
     } = form.finish_with(input)?;
-    let contacts =
-        persons::add_contacts_to_business(state.db(), company.id, business, &contact_ids).await?;
+    let contacts = persons::add_contacts_to_business(
+        state.db(),
+        company.id,
+        store::Id::new(business),
+        &contact_ids,
+    )
+    .await?;
     let fields = fields_for(&state, company.id, &contacts).await?;
     Ok(views::Reply::of(&ContactsAddedJson {
         business_id: business,

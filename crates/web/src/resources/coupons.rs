@@ -226,26 +226,22 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Coupon>,
+    Id(id): Id<kind::Coupon>,
 ) -> Result<views::Reply, ApiError> {
-    let coupon = coupons::find(state.db(), company.id, id)
-        .await
-        .map_err(ApiError::from_record("coupon"))?;
+    let coupon = coupons::find(state.db(), company.id, id).await?;
     Ok(views::one("coupon", render(&coupon, company.time_zone)))
 }
 
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Coupon>,
+    Id(id): Id<kind::Coupon>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     // A value without its kind is read as the coupon's kind.
     let stored =
         if params.get("coupon[value]").is_some() && params.get("coupon[value_type]").is_none() {
-            let coupon = coupons::find(state.db(), company.id, id)
-                .await
-                .map_err(ApiError::from_record("coupon"))?;
+            let coupon = coupons::find(state.db(), company.id, id).await?;
             Some(coupon.value_type())
         } else {
             None
@@ -257,8 +253,6 @@ async fn update(
         changes.value,
         changes.fields,
     );
-    let coupon = coupons::update(state.db(), company.id, id, input)
-        .await
-        .map_err(ApiError::from_record("coupon"))?;
+    let coupon = coupons::update(state.db(), company.id, id, input).await?;
     Ok(views::one("coupon", render(&coupon, company.time_zone)))
 }

@@ -303,7 +303,7 @@ async fn create(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::CustomField>,
+    Id(id): Id<kind::CustomField>,
 ) -> Result<views::Reply, ApiError> {
     let field = custom_fields::find(state.db(), company.id, id).await?;
     Ok(views::one(
@@ -315,7 +315,7 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::CustomField>,
+    Id(id): Id<kind::CustomField>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     // On update only the store knows the field's type, and checks the options.
@@ -336,7 +336,7 @@ async fn update(
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::CustomField>,
+    Id(id): Id<kind::CustomField>,
 ) -> Result<views::Reply, ApiError> {
     let field = custom_fields::delete(state.db(), company.id, id).await?;
     Ok(views::one(

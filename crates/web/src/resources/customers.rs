@@ -47,7 +47,7 @@ pub fn routes(api: Api) -> Api {
 async fn mark_active(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<Customer>,
+    Id(id): Id<Customer>,
 ) -> Result<views::Reply, ApiError> {
     set_active::<Customer>(&state, &company, id, true).await
 }
@@ -55,7 +55,7 @@ async fn mark_active(
 async fn mark_inactive(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<Customer>,
+    Id(id): Id<Customer>,
 ) -> Result<views::Reply, ApiError> {
     set_active::<Customer>(&state, &company, id, false).await
 }

@@ -144,10 +144,8 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::GroupTax>,
+    Id(id): Id<kind::GroupTax>,
 ) -> Result<views::Reply, ApiError> {
-    let group = group_taxes::find(state.db(), company.id, id)
-        .await
-        .map_err(ApiError::from_record("group tax"))?;
+    let group = group_taxes::find(state.db(), company.id, id).await?;
     Ok(views::one("group_tax", render(&group, company.time_zone)))
 }

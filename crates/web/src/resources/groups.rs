@@ -234,7 +234,7 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Group>,
+    Id(id): Id<kind::Group>,
 ) -> Result<views::Reply, ApiError> {
     let group = groups::find(state.db(), company.id, id).await?;
     Ok(views::one("group", render(&group, company.time_zone)))
@@ -243,7 +243,7 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Group>,
+    Id(id): Id<kind::Group>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let stored = groups::find(state.db(), company.id, id).await?;
@@ -255,7 +255,7 @@ async fn update(
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Group>,
+    Id(id): Id<kind::Group>,
 ) -> Result<views::Reply, ApiError> {
     let group = groups::delete(state.db(), company.id, id).await?;
     Ok(views::one("group", render(&group, company.time_zone)))

@@ -172,7 +172,7 @@ async fn create(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Listing>,
+    Id(id): Id<kind::Listing>,
 ) -> Result<views::Reply, ApiError> {
     let listing = listings::find(state.db(), company.id, id).await?;
     Ok(views::one("listing", render(&listing, company.time_zone)))
@@ -181,7 +181,7 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Listing>,
+    Id(id): Id<kind::Listing>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let ListingChanges { name, description } = ListingChanges::parse(&params)?;
@@ -193,7 +193,7 @@ async fn update(
 async fn activate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Listing>,
+    Id(id): Id<kind::Listing>,
 ) -> Result<views::Reply, ApiError> {
     let listing = listings::set_active(state.db(), company.id, id, true).await?;
     Ok(views::one("listing", render(&listing, company.time_zone)))
@@ -202,7 +202,7 @@ async fn activate(
 async fn deactivate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Listing>,
+    Id(id): Id<kind::Listing>,
 ) -> Result<views::Reply, ApiError> {
     let listing = listings::set_active(state.db(), company.id, id, false).await?;
     Ok(views::one("listing", render(&listing, company.time_zone)))

@@ -204,7 +204,7 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Location>,
+    Id(id): Id<kind::Location>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     DetailsQuery::parse(&params)?;
@@ -215,7 +215,7 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Location>,
+    Id(id): Id<kind::Location>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let (name, fields) = LocationInput::parse(&params)?.into_parts(None);
@@ -226,7 +226,7 @@ async fn update(
 async fn activate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Location>,
+    Id(id): Id<kind::Location>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let with_children = ActivateQuery::parse(&params)?
@@ -239,7 +239,7 @@ async fn activate(
 async fn deactivate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Location>,
+    Id(id): Id<kind::Location>,
 ) -> Result<views::Reply, ApiError> {
     let location = locations::deactivate(state.db(), company.id, id).await?;
     Ok(views::one("location", render(&location, company.time_zone)))
@@ -257,11 +257,11 @@ struct QuantitiesJson {
 async fn quantities(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Location>,
+    Id(id): Id<kind::Location>,
 ) -> Result<views::Reply, ApiError> {
     let rows = locations::quantities(state.db(), company.id, id).await?;
     Ok(views::Reply::of(&QuantitiesJson {
-        location_id: id,
+        location_id: id.get(),
         quantities_by_asset_ids: rows
             .iter()
             .map(|q| (q.item_sequence_num.to_string(), q.quantity))

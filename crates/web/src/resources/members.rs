@@ -399,7 +399,7 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Member>,
+    Id(id): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let include = IncludeQuery::parse(&params)?.include();
@@ -410,7 +410,7 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Member>,
+    Id(id): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let existing = members::find(state.db(), company.id, id).await?;
@@ -427,7 +427,7 @@ async fn update(
 async fn activate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Member>,
+    Id(id): Id<kind::Member>,
 ) -> Result<views::Reply, ApiError> {
     let member = members::set_active(state.db(), company.id, id, true).await?;
     answer(&state, &company, member, true).await
@@ -436,7 +436,7 @@ async fn activate(
 async fn deactivate(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Member>,
+    Id(id): Id<kind::Member>,
 ) -> Result<views::Reply, ApiError> {
     let member = members::set_active(state.db(), company.id, id, false).await?;
     answer(&state, &company, member, true).await

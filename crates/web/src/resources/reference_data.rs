@@ -77,21 +77,18 @@ fn read_as<T: Input + Into<F>, F>(params: &Params) -> Result<F, ApiError> {
 pub fn routes(api: Api) -> Api {
     let api = family::<kind::CustomRole, custom_role::New, custom_role::Changes>(
         api,
-        Kind::CustomRole,
         "Roles",
         "List custom roles, 25 a page (POST creates one: a rentrack extension)",
         "Custom role details (GET), update (PUT or PATCH) or delete (DELETE; 409 while members have it)",
     );
     let api = family::<kind::Team, team::New, team::Changes>(
         api,
-        Kind::Team,
         "Teams",
         "List teams, 25 a page (POST creates one: a rentrack extension)",
         "Team details (GET), update (PUT or PATCH) or delete (DELETE; its members leave it)",
     );
     family::<kind::RetireReason, retire_reason::New, retire_reason::Changes>(
         api,
-        Kind::RetireReason,
         "Retire reasons",
         "List retire reasons, 25 a page, or create one (POST); a rentrack extension",
         "Retire reason details (GET), update (PUT or PATCH) or delete (DELETE)",
@@ -108,29 +105,27 @@ fn plural(kind: Kind) -> &'static str {
 
 fn family<K, N, C>(
     api: Api,
-    kind: Kind,
     tag: &'static str,
     list_summary: &'static str,
     one_summary: &'static str,
 ) -> Api
 where
-    K: crate::ids::Kind,
+    K: reference_data::Entries,
     N: Input + Into<NewFields> + Send + 'static,
     C: Input + Into<Fields> + Send + 'static,
 {
+    let kind = K::ENTRY;
     let collection = move |state: State<AppState>, tenant: Tenant, params: Params| {
         list_or_create(kind, state, tenant, params, None)
     };
     let create = move |state: State<AppState>, tenant: Tenant, params: Params| {
         list_or_create(kind, state, tenant, params, Some(read_as::<N, NewFields>))
     };
-    let details =
-        move |state: State<AppState>, tenant: Tenant, Id(id, _): Id<K>, params: Params| {
-            one(kind, state, tenant, id, params, Action::Details)
-        };
-    let update = move |state: State<AppState>, tenant: Tenant, Id(id, _): Id<K>, params: Params| {
+    let details = move |state: State<AppState>, tenant: Tenant, Id(id): Id<K>, params: Params| {
+        one(state, tenant, id, params, Action::Details)
+    };
+    let update = move |state: State<AppState>, tenant: Tenant, Id(id): Id<K>, params: Params| {
         one(
-            kind,
             state,
             tenant,
             id,
@@ -138,8 +133,8 @@ where
             Action::Update(read_as::<C, Fields>),
         )
     };
-    let delete = move |state: State<AppState>, tenant: Tenant, Id(id, _): Id<K>, params: Params| {
-        one(kind, state, tenant, id, params, Action::Delete)
+    let delete = move |state: State<AppState>, tenant: Tenant, Id(id): Id<K>, params: Params| {
+        one(state, tenant, id, params, Action::Delete)
     };
     api.route(
         &format!("/{}", plural(kind)),
@@ -217,28 +212,22 @@ async fn list_or_create(
     }))
 }
 
-async fn one(
-    kind: Kind,
+async fn one<K: reference_data::Entries>(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    id: i64,
+    id: store::Id<K>,
     params: Params,
     action: Action,
 ) -> Result<views::Reply, ApiError> {
+    let kind = K::ENTRY;
     let entry = match action {
-        Action::Details => reference_data::find(state.db(), company.id, kind, id).await?,
+        Action::Details => reference_data::find(state.db(), company.id, id).await?,
         Action::Update(read) => {
             let (name, description) = read(&params)?;
-            reference_data::update(
-                state.db(),
-                company.id,
-                kind,
-                id,
-                EntryInput { name, description },
-            )
-            .await?
+            reference_data::update(state.db(), company.id, id, EntryInput { name, description })
+                .await?
         }
-        Action::Delete => reference_data::delete(state.db(), company.id, kind, id).await?,
+        Action::Delete => reference_data::delete(state.db(), company.id, id).await?,
     };
     Ok(views::one(
         kind.singular(),

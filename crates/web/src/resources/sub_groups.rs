@@ -99,7 +99,7 @@ struct ListQuery {
 async fn create(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Under(group, _): Under<kind::Group>,
+    Under(group): Under<kind::Group>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut input = SubGroupInput::from(SubGroupForm::parse(&params)?);
@@ -118,7 +118,13 @@ async fn list(
 ) -> Result<views::Reply, ApiError> {
     let query = ListQuery::parse(&params)?;
     let page = query.page.page(PageSize::DEFAULT);
-    let records = sub_groups::list(state.db(), company.id, query.group_id, page).await?;
+    let records = sub_groups::list(
+        state.db(),
+        company.id,
+        query.group_id.map(store::Id::new),
+        page,
+    )
+    .await?;
     Ok(views::paged("sub_groups", page, &records, |s| {
         render(s, company.time_zone)
     }))
@@ -127,8 +133,8 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Under(group, _): Under<kind::Group>,
-    Id(id, _): Id<kind::SubGroup>,
+    Under(group): Under<kind::Group>,
+    Id(id): Id<kind::SubGroup>,
 ) -> Result<views::Reply, ApiError> {
     let sub = sub_groups::find(state.db(), company.id, group, id).await?;
     Ok(views::one("sub_group", render(&sub, company.time_zone)))
@@ -137,8 +143,8 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Under(group, _): Under<kind::Group>,
-    Id(id, _): Id<kind::SubGroup>,
+    Under(group): Under<kind::Group>,
+    Id(id): Id<kind::SubGroup>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let input = SubGroupInput::from(SubGroupForm::parse(&params)?);
@@ -149,8 +155,8 @@ async fn update(
 async fn delete(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Under(group, _): Under<kind::Group>,
-    Id(id, _): Id<kind::SubGroup>,
+    Under(group): Under<kind::Group>,
+    Id(id): Id<kind::SubGroup>,
 ) -> Result<views::Reply, ApiError> {
     let sub = sub_groups::delete(state.db(), company.id, group, id).await?;
     Ok(views::one("sub_group", render(&sub, company.time_zone)))

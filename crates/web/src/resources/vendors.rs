@@ -278,7 +278,7 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Vendor>,
+    Id(id): Id<kind::Vendor>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let include = IncludeQuery::parse(&params)?.include();
@@ -289,7 +289,7 @@ async fn details(
 async fn update(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<kind::Vendor>,
+    Id(id): Id<kind::Vendor>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let (changes, values) = read_input::<VendorChanges>(&state, company.id, &params).await?;

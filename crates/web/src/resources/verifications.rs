@@ -313,20 +313,18 @@ fn many(company: &store::companies::Company, done: &[Verification]) -> views::Re
 async fn request_one(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let notes = AuditNotes::parse(&params)?.notes.as_set().cloned();
-    let done = verifications::request(state.db(), company.id, Assets::One(number), notes)
-        .await
-        .map_err(ApiError::from_item)?;
+    let done = verifications::request(state.db(), company.id, Assets::One(number), notes).await?;
     one(&company, done)
 }
 
 async fn verify_one(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "audit");
@@ -339,21 +337,24 @@ async fn verify_one(
         Assets::One(number),
         answer.answer(user),
     )
-    .await
-    .map_err(ApiError::from_item)?;
+    .await?;
     one(&company, done)
 }
 
 async fn cancel_one(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let user = UserQuery::parse(&params)?.user_id;
-    let done = verifications::cancel(state.db(), company.id, Assets::One(number), user)
-        .await
-        .map_err(ApiError::from_item)?;
+    let done = verifications::cancel(
+        state.db(),
+        company.id,
+        Assets::One(number),
+        user.map(store::Id::new),
+    )
+    .await?;
     one(&company, done)
 }
 
@@ -409,7 +410,7 @@ async fn cancel_many(
         state.db(),
         company.id,
         Assets::Many(&seqs.seqs),
-        user.user_id,
+        user.user_id.map(store::Id::new),
     )
     .await?;
     Ok(many(&company, &done))

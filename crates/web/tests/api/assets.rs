@@ -302,9 +302,16 @@ async fn numbers_are_shared_and_increase(kind: Kind) {
     let a = app.asset("First", group, &[]).await;
     let b = app.asset("Second", group, &[]).await;
     assert_eq!(b, a + 1);
-    let c = store::items::record(&app.db, app.company.id, "StockAsset", "Cables", group, None)
-        .await
-        .unwrap();
+    let c = store::items::record(
+        &app.db,
+        app.company.id,
+        "StockAsset",
+        "Cables",
+        store::Id::new(group),
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(c, b + 1);
     // Details answer for any kind; fixed-asset actions refuse the others by name.
     let read = app

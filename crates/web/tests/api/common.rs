@@ -374,9 +374,15 @@ impl TestApp {
 
     /// Records an order through the store (the orders endpoints come later).
     pub async fn order(&self, customer: Option<i64>, business: Option<i64>, state: &str) {
-        store::orders::record(&self.db, self.company.id, customer, business, state)
-            .await
-            .expect("order recorded");
+        store::orders::record(
+            &self.db,
+            self.company.id,
+            customer.map(store::Id::new),
+            business.map(store::Id::new),
+            state,
+        )
+        .await
+        .expect("order recorded");
     }
 
     /// Creates a fixed asset in `group` and returns its number (sequence_num).

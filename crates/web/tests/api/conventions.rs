@@ -7,6 +7,7 @@ use serde_json::json;
 
 both!(
     ids_that_are_not_ids_are_a_404_naming_the_kind,
+    unknown_records_are_a_404_naming_the_kind,
     token_sources_and_precedence,
     regenerated_token_stops_working_at_once,
     company_changes_made_elsewhere_take_effect_within_the_bound,
@@ -468,6 +469,168 @@ async fn healthz_metrics_and_openapi(kind: Kind) {
     let res = app.anonymous(Method::GET, "/openapi.json").send().await;
     assert!(res.expect(StatusCode::OK)["paths"]["/locations/{id}.api"]["put"].is_object());
     assert!(res.header("x-request-id").is_some());
+}
+
+/// Well-formed ids and numbers the company has no record for: the store's lookup
+/// misses, and the 404 names the kind it missed, on reads, writes and actions alike.
+async fn unknown_records_are_a_404_naming_the_kind(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let member = app.member("Ann", "Tester", "ann@example.com", &[]).await;
+    let customer = app.customer("Cy", "Client", &[]).await;
+    let order = app
+        .post(
+            "/baskets.api",
+            &[("basket[customer_id]", &customer.to_string())],
+        )
+        .await
+        .into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap();
+    let by_id = |what: &str| format!("No such {what} in this company. Check the id.");
+    let by_number = |what: &str| {
+        format!("No such {what} in this company. Check the {what} number (sequence_num).")
+    };
+    let cases: Vec<(Method, String, String)> = vec![
+        (Method::GET, "/vendors/999999.api".into(), by_id("vendor")),
+        (Method::PUT, "/vendors/999999.api".into(), by_id("vendor")),
+        (
+            Method::GET,
+            "/locations/999999.api".into(),
+            by_id("location"),
+        ),
+        (
+            Method::PUT,
+            "/locations/999999/deactivate.api".into(),
+            by_id("location"),
+        ),
+        (Method::GET, "/groups/999999.api".into(), by_id("group")),
+        (Method::DELETE, "/groups/999999.api".into(), by_id("group")),
+        (
+            Method::GET,
+            format!("/groups/{group}/sub_groups/999999.api"),
+            by_id("subgroup"),
+        ),
+        (
+            Method::DELETE,
+            format!("/groups/{group}/sub_groups/999999.api"),
+            by_id("subgroup"),
+        ),
+        (Method::GET, "/members/999999.api".into(), by_id("member")),
+        (
+            Method::PUT,
+            "/members/999999/deactivate.api".into(),
+            by_id("member"),
+        ),
+        (
+            Method::GET,
+            "/customers/999999.api".into(),
+            by_id("customer"),
+        ),
+        (
+            Method::DELETE,
+            "/customers/999999.api".into(),
+            by_id("customer"),
+        ),
+        (Method::GET, "/contacts/999999.api".into(), by_id("contact")),
+        (
+            Method::GET,
+            "/businesses/999999.api".into(),
+            by_id("business"),
+        ),
+        (
+            Method::GET,
+            "/custom_fields/999999.api".into(),
+            by_id("custom field"),
+        ),
+        (
+            Method::DELETE,
+            "/custom_fields/999999.api".into(),
+            by_id("custom field"),
+        ),
+        (
+            Method::GET,
+            "/custom_roles/999999.api".into(),
+            by_id("custom_role"),
+        ),
+        (Method::DELETE, "/teams/999999.api".into(), by_id("team")),
+        (
+            Method::GET,
+            "/retire_reasons/999999.api".into(),
+            by_id("retire_reason"),
+        ),
+        (
+            Method::GET,
+            "/users/999999/shipping_addresses.api".into(),
+            by_id("member"),
+        ),
+        (
+            Method::GET,
+            format!("/users/{member}/shipping_addresses/999999.api"),
+            by_id("address"),
+        ),
+        (
+            Method::GET,
+            "/customers/999999/shipping_addresses.api".into(),
+            by_id("customer"),
+        ),
+        (
+            Method::GET,
+            "/pricing_coupons/999999.api".into(),
+            by_id("coupon"),
+        ),
+        (
+            Method::GET,
+            "/group_taxes/999999.api".into(),
+            by_id("group tax"),
+        ),
+        (Method::GET, "/listings/999999.api".into(), by_id("listing")),
+        (Method::GET, "/bundles/999999.api".into(), by_id("bundle")),
+        (
+            Method::GET,
+            format!("/assets/{n}/services/999999.api"),
+            by_id("service"),
+        ),
+        (
+            Method::PUT,
+            format!(
+                "/assets/{n}/reservation_requests/999999/update_status.api?request_action=deny"
+            ),
+            by_id("reservation request"),
+        ),
+        (
+            Method::PUT,
+            format!("/baskets/{order}/payment_histories/999999/mark_void.api"),
+            by_id("payment history"),
+        ),
+        (Method::GET, "/assets/999999.api".into(), by_number("asset")),
+        (
+            Method::GET,
+            "/assets/999999/services.api".into(),
+            by_number("asset"),
+        ),
+        (
+            Method::GET,
+            "/baskets/999999.api".into(),
+            by_number("order"),
+        ),
+        (
+            Method::PUT,
+            "/baskets/999999/cancel.api".into(),
+            by_number("order"),
+        ),
+    ];
+    for (method, path, message) in cases {
+        let res = app.req(method.clone(), &path).send().await;
+        assert_eq!(
+            res.status,
+            StatusCode::NOT_FOUND,
+            "{method} {path}: {}",
+            res.text
+        );
+        assert_eq!(res.body["message"], message, "{method} {path}");
+    }
 }
 
 async fn ids_that_are_not_ids_are_a_404_naming_the_kind(kind: Kind) {

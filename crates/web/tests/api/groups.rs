@@ -462,7 +462,7 @@ async fn delete_refuses_a_group_with_items(kind: Kind) {
         app.company.id,
         "FixedAsset",
         "Cinema Camera",
-        gid,
+        store::Id::new(gid),
         None,
     )
     .await
@@ -487,7 +487,7 @@ async fn delete_refuses_a_group_with_items(kind: Kind) {
         b.company.id,
         "StockAsset",
         "Their Camera",
-        theirs,
+        store::Id::new(theirs),
         None,
     )
     .await

@@ -483,8 +483,8 @@ async fn delete_refuses_a_subgroup_with_items(kind: Kind) {
         app.company.id,
         "VolatileAsset",
         "Folding Chair",
-        gid,
-        Some(chairs),
+        store::Id::new(gid),
+        Some(store::Id::new(chairs)),
     )
     .await
     .expect("item recorded");

@@ -25,9 +25,16 @@ async fn asset(app: &TestApp) -> i64 {
     static GROUPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let n = GROUPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let group = app.group(&format!("Cameras {n}")).await;
-    store::items::record(&app.db, app.company.id, "FixedAsset", "Camera", group, None)
-        .await
-        .expect("asset recorded")
+    store::items::record(
+        &app.db,
+        app.company.id,
+        "FixedAsset",
+        "Camera",
+        store::Id::new(group),
+        None,
+    )
+    .await
+    .expect("asset recorded")
 }
 
 /// A fixed asset checked out to `member`; returns its number.
@@ -36,9 +43,9 @@ async fn out_to(app: &TestApp, member: i64) -> i64 {
     checkouts::check_out(
         &app.db,
         app.company.id,
-        number,
+        store::Number::new(number),
         Checkout {
-            member: MemberRef::Id(member),
+            member: MemberRef::Id(store::Id::new(member)),
             due: None,
             location: None,
             comments: None,
@@ -84,7 +91,7 @@ async fn status_of(app: &TestApp, number: i64) -> Value {
 /// The actions of the asset's history, oldest first.
 async fn history(app: &TestApp, number: i64) -> Vec<String> {
     let today = store::items::Today(chrono::Utc::now().date_naive());
-    let item = store::items::find(&app.db, app.company.id, number, today)
+    let item = store::items::find(&app.db, app.company.id, store::Number::new(number), today)
         .await
         .expect("asset");
     store::change_log::for_subject(&app.db, app.company.id, "item", item.item.id)
@@ -167,7 +174,7 @@ async fn request_on_an_available_asset_is_refused(kind: Kind) {
         app.company.id,
         "VolatileAsset",
         "Paper",
-        group,
+        store::Id::new(group),
         None,
     )
     .await

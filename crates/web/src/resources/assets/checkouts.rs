@@ -153,14 +153,14 @@ struct CheckinValues {
 async fn check_out(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "checkout_values");
     let input = CheckoutValues::read(&mut form);
     let member = read_beside::<MemberQuery>(&mut form, str::to_owned).and_then(|m| {
         match (m.user_id, m.user_email) {
-            (Some(id), _) => Some(MemberRef::Id(id)),
+            (Some(id), _) => Some(MemberRef::Id(store::Id::new(id))),
             (None, Some(email)) => Some(MemberRef::Email(email)),
             (None, None) => {
                 form.error("user_id", "can't be blank: give user_id or user_email");
@@ -187,9 +187,8 @@ async fn check_out(
         override_conflicting: input.override_conflicting_reservations.unwrap_or(false),
         override_mine: input.override_my_conflicting_reservations.unwrap_or(true),
     };
-    let view = checkouts::check_out(state.db(), tenant.0.id, number, checkout, &clock(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let view =
+        checkouts::check_out(state.db(), tenant.0.id, number, checkout, &clock(&tenant)).await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -210,7 +209,7 @@ pub(crate) async fn attribute_values(
 async fn check_in(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "checkin_values");
@@ -229,24 +228,21 @@ async fn check_in(
         comments: input.comments.as_set().cloned(),
         values,
     };
-    let view = checkouts::check_in(state.db(), tenant.0.id, number, checkin, today(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let view =
+        checkouts::check_in(state.db(), tenant.0.id, number, checkin, today(&tenant)).await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
 async fn extend(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
     let due = new_due(&mut form, tenant.0.time_zone);
     let due = form.finish_with(due)?;
-    let view = checkouts::extend(state.db(), tenant.0.id, number, due, &clock(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let view = checkouts::extend(state.db(), tenant.0.id, number, due, &clock(&tenant)).await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -301,7 +297,7 @@ struct HeldQuery {
 async fn checked_out_items(
     State(state): State<AppState>,
     tenant: Tenant,
-    Id(member, _): Id<kind::Member>,
+    Id(member): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let query = HeldQuery::parse(&params)?;
@@ -320,7 +316,7 @@ async fn checked_out_items(
 async fn member_history(
     State(state): State<AppState>,
     tenant: Tenant,
-    Id(member, _): Id<kind::Member>,
+    Id(member): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);

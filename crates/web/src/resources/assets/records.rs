@@ -736,7 +736,7 @@ pub(crate) async fn list<K: Kind>(
 pub(crate) async fn details<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let query = DetailsQuery::parse(&params)?;
@@ -744,9 +744,7 @@ pub(crate) async fn details<K: Kind>(
         services_details: query.show_services_details.unwrap_or(false),
         ..query.show.shown()
     };
-    let view = items::find(state.db(), tenant.0.id, number, today(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let view = items::find(state.db(), tenant.0.id, number, today(&tenant)).await?;
     let kind = K::FAMILY.kind;
     if let Some(asset_type) = AssetType::parse(&view.item.asset_type)
         && kind != AssetType::FixedAsset
@@ -754,7 +752,7 @@ pub(crate) async fn details<K: Kind>(
     {
         return Err(ApiError::from_item_read(store::StoreError::Conflict(
             domain::refusal::Conflict::WrongKind {
-                number,
+                number: number.get(),
                 asset_type,
                 wanted: kind,
             },
@@ -775,7 +773,7 @@ pub(crate) async fn details<K: Kind>(
 pub(crate) async fn update<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let input = read_input::<K>(&state, &tenant.0, &params, false).await?;
@@ -787,15 +785,14 @@ pub(crate) async fn update<K: Kind>(
         input,
         today(&tenant),
     )
-    .await
-    .map_err(ApiError::from_item)?;
+    .await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
 pub(crate) async fn delete<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
 ) -> Result<views::Reply, ApiError> {
     let gone = retirement::delete(
         state.db(),
@@ -804,15 +801,14 @@ pub(crate) async fn delete<K: Kind>(
         number,
         today(&tenant),
     )
-    .await
-    .map_err(ApiError::from_item)?;
+    .await?;
     answer(&state, &tenant.0, gone, Shown::all()).await
 }
 
 async fn retire(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let input = RetireInput::parse(&params)?;
@@ -821,16 +817,14 @@ async fn retire(
         reason: input.retire_reason_id,
         salvage_value: input.salvage_value.as_set().copied(),
     };
-    let view = retirement::retire(state.db(), tenant.0.id, number, ending, &clock(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let view = retirement::retire(state.db(), tenant.0.id, number, ending, &clock(&tenant)).await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
 async fn activate(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "fixed_asset");
@@ -845,16 +839,21 @@ async fn activate(
         );
     }
     let location = form.finish_with(input)?.location_id.as_set().copied();
-    let view = retirement::activate(state.db(), tenant.0.id, number, location, today(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let view = retirement::activate(
+        state.db(),
+        tenant.0.id,
+        number,
+        location.map(store::Id::new),
+        today(&tenant),
+    )
+    .await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
 async fn gps(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let GpsQuery {
@@ -867,22 +866,18 @@ async fn gps(
         longitude,
         gps_asset_id,
     };
-    let view = items::record_gps(state.db(), tenant.0.id, number, reading, today(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let view = items::record_gps(state.db(), tenant.0.id, number, reading, today(&tenant)).await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
 pub(crate) async fn history(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let page = PageQuery::parse(&params)?.page(PageSize(5));
-    let entries = items::history_page(state.db(), tenant.0.id, number, page)
-        .await
-        .map_err(ApiError::from_item)?;
+    let entries = items::history_page(state.db(), tenant.0.id, number, page).await?;
     let tz = tenant.0.time_zone;
     Ok(views::paged("history", page, &entries, |e| {
         super::history_entry(e, tz)

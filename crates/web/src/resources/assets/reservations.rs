@@ -205,7 +205,7 @@ struct ReservationsQuery {
 async fn create(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "reservation_request");
@@ -225,9 +225,7 @@ async fn create(
         note: input.note.as_set().cloned(),
         quantity: input.quantity,
     };
-    let r = reservations::create(state.db(), tenant.0.id, number, new, today(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let r = reservations::create(state.db(), tenant.0.id, number, new, today(&tenant)).await?;
     Ok(views::one(
         "reservation_request",
         render(&r, tenant.0.time_zone),
@@ -237,13 +235,13 @@ async fn create(
 async fn list_for_asset(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let query = ReservationsQuery::parse(&params)?;
     let page = query.page.page(PageSize::DEFAULT);
     let filter = ReservationFilter {
-        item_number: Some(number),
+        item_number: Some(number.get()),
         member: query.user_id,
         status: query.status.flatten(),
         ..ReservationFilter::default()
@@ -257,9 +255,7 @@ async fn page_of(
     filter: &ReservationFilter,
     page: domain::Page,
 ) -> Result<views::Reply, ApiError> {
-    let records = reservations::list(state.db(), tenant.0.id, filter, page)
-        .await
-        .map_err(ApiError::from_item)?;
+    let records = reservations::list(state.db(), tenant.0.id, filter, page).await?;
     let tz = tenant.0.time_zone;
     Ok(views::paged("reservation_requests", page, &records, |r| {
         render(r, tz)
@@ -290,8 +286,8 @@ struct StartingQuery {
 async fn decide(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
-    Id(id, _): Id<kind::ReservationRequest>,
+    Number(number): Number<kind::Item>,
+    Id(id): Id<kind::ReservationRequest>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let decision = DecisionQuery::parse(&params)?.request_action;
@@ -303,8 +299,7 @@ async fn decide(
         decision,
         tenant.0.time_zone,
     )
-    .await
-    .map_err(ApiError::from_record("reservation request of this asset"))?;
+    .await?;
     Ok(views::one(
         "reservation_request",
         render(&r, tenant.0.time_zone),
@@ -327,9 +322,7 @@ async fn filter(
         starting_on: Some(day),
         ..ReservationFilter::default()
     };
-    let requests = reservations::list(state.db(), tenant.0.id, &filter, page)
-        .await
-        .map_err(ApiError::from_item)?;
+    let requests = reservations::list(state.db(), tenant.0.id, &filter, page).await?;
     // The orders (baskets) going out that day, in the company's time zone.
     let tz = tenant.0.time_zone;
     let midnight = |d: NaiveDate| domain::item::local_moment(d, Some(chrono::NaiveTime::MIN), tz);
@@ -375,13 +368,13 @@ struct StartingJson<'a> {
 async fn for_member<const FIXED: bool>(
     State(state): State<AppState>,
     tenant: Tenant,
-    Id(member, _): Id<kind::Member>,
+    Id(member): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     store::members::find(state.db(), tenant.0.id, member).await?;
     let filter = ReservationFilter {
-        member: Some(member),
+        member: Some(member.get()),
         fixed_assets: Some(FIXED),
         ..ReservationFilter::default()
     };
@@ -430,9 +423,7 @@ async fn reserved_page(
         ending_from: Some(today(tenant).0),
         ..ReservationFilter::default()
     };
-    reservations::list(state.db(), tenant.0.id, &filter, page)
-        .await
-        .map_err(ApiError::from_item)
+    Ok(reservations::list(state.db(), tenant.0.id, &filter, page).await?)
 }
 
 /// The approved reservations of an asset that have not ended, a page of them.
@@ -449,13 +440,13 @@ struct ReservedDatesJson<'a> {
 async fn reserved_dates(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
-    let found = reserved_page(&state, &tenant, number, page).await?;
+    let found = reserved_page(&state, &tenant, number.get(), page).await?;
     Ok(views::Reply::of(&ReservedDatesJson {
-        sequence_num: number,
+        sequence_num: number.get(),
         reserved_dates: found.records.iter().map(period).collect(),
         total_pages: page.total_pages(found.total),
         current_page: page.number,
@@ -520,15 +511,14 @@ struct BookedDatesJson<'a> {
 async fn booked_dates(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     let item = store::items::find(state.db(), tenant.0.id, number, today(&tenant))
-        .await
-        .map_err(ApiError::from_item)?
+        .await?
         .item;
-    let found = reserved_page(&state, &tenant, number, page).await?;
+    let found = reserved_page(&state, &tenant, number.get(), page).await?;
     let tz = tenant.0.time_zone;
     let orders = if page.number == 1 {
         store::orders::item_bookings(state.db(), tenant.0.id, number, super::clock(&tenant).now)
@@ -564,7 +554,7 @@ async fn booked_dates(
             .map(|r| BookedJson::Reserved(period(r))),
     );
     Ok(views::Reply::of(&BookedDatesJson {
-        sequence_num: number,
+        sequence_num: number.get(),
         booked_dates: booked,
         total_pages: page.total_pages(found.total),
         current_page: page.number,

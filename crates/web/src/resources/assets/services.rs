@@ -166,7 +166,7 @@ struct CompletionInput {
 async fn start(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "service");
@@ -180,17 +180,15 @@ async fn start(
             .expected_end_date
             .map(|day| local_moment(day, input.expected_end_time, tz)),
     };
-    let done = services::start(state.db(), tenant.0.id, number, new, &clock(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+    let done = services::start(state.db(), tenant.0.id, number, new, &clock(&tenant)).await?;
     answer(&state, &tenant, done).await
 }
 
 async fn complete(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
-    Id(id, _): Id<kind::Service>,
+    Number(number): Number<kind::Item>,
+    Id(id): Id<kind::Service>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let comments = CompletionInput::parse(&params)?
@@ -205,16 +203,15 @@ async fn complete(
         comments,
         &clock(&tenant),
     )
-    .await
-    .map_err(ApiError::from_item)?;
+    .await?;
     answer(&state, &tenant, done).await
 }
 
 async fn details(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
-    Id(id, _): Id<kind::Service>,
+    Number(number): Number<kind::Item>,
+    Id(id): Id<kind::Service>,
 ) -> Result<views::Reply, ApiError> {
     let service = services::find(state.db(), tenant.0.id, number, id).await?;
     Ok(views::one("service", render(&service, tenant.0.time_zone)))
@@ -223,13 +220,11 @@ async fn details(
 async fn list(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
-    let records = services::list(state.db(), tenant.0.id, number, page)
-        .await
-        .map_err(ApiError::from_item)?;
+    let records = services::list(state.db(), tenant.0.id, number, page).await?;
     let tz = tenant.0.time_zone;
     Ok(views::paged("services", page, &records, |s| render(s, tz)))
 }

@@ -81,28 +81,24 @@ struct CancelQuery {
 async fn book(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let tz = tenant.0.time_zone;
     let q = BookQuery::parse(&params)?;
     let from = moment(q.from, q.from_time, NaiveTime::MIN, tz);
     let to = moment(q.to, q.to_time, end_of_day(), tz);
-    let view = orders::book(state.db(), tenant.0.id, number, (from, to), &clock(&tenant))
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::book(state.db(), tenant.0.id, number, (from, to), &clock(&tenant)).await?;
     Ok(answer(&view, tz))
 }
 
 async fn cancel(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     CancelQuery::parse(&params)?;
-    let view = orders::cancel_booking(state.db(), tenant.0.id, number)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::cancel_booking(state.db(), tenant.0.id, number).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }

@@ -122,7 +122,7 @@ struct DamagesInput {
 async fn apply_taxes(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
@@ -130,16 +130,14 @@ async fn apply_taxes(
     let query = form.finish_with(query)?;
     let custom = query.custom_tax_id.unwrap_or_default();
     let group = query.group_tax_id.unwrap_or_default();
-    let view = orders::apply_taxes(state.db(), tenant.0.id, number, &custom, &group)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::apply_taxes(state.db(), tenant.0.id, number, &custom, &group).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }
 
 async fn add_entry(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let input = EntryInput::parse(&params)?;
@@ -152,21 +150,18 @@ async fn add_entry(
         },
         tax_free: input.tax_free.unwrap_or(false),
     };
-    let view = orders::add_custom_entry(state.db(), tenant.0.id, number, entry)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::add_custom_entry(state.db(), tenant.0.id, number, entry).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }
 
 async fn charge_damages(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let (_, damages) = both(DamagesSwitch::parse(&params), DamagesInput::parse(&params))?;
-    let view = orders::charge_damages(state.db(), tenant.0.id, number, damages.damage_amount)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view =
+        orders::charge_damages(state.db(), tenant.0.id, number, damages.damage_amount).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }

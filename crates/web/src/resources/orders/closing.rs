@@ -105,7 +105,7 @@ struct MarkQuery {
 async fn sell(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let clock = clock(&tenant);
@@ -122,16 +122,14 @@ async fn sell(
         payment: optional_payment(q.payment, basket, &clock),
         values,
     };
-    let view = orders::sell(state.db(), tenant.0.id, number, sale, &clock)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::sell(state.db(), tenant.0.id, number, sale, &clock).await?;
     Ok(answer(&view, clock.tz))
 }
 
 async fn mark(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
@@ -184,30 +182,24 @@ async fn mark(
         .finish_with(query)?
         .asset_ids_marked_for_non_sale
         .unwrap_or_default();
-    let view = orders::mark_for_sale(state.db(), tenant.0.id, number, &priced, &rent)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::mark_for_sale(state.db(), tenant.0.id, number, &priced, &rent).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }
 
 async fn cancel(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
 ) -> Result<views::Reply, ApiError> {
-    let view = orders::cancel(state.db(), tenant.0.id, number)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::cancel(state.db(), tenant.0.id, number).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }
 
 async fn void(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
 ) -> Result<views::Reply, ApiError> {
-    let view = orders::void(state.db(), tenant.0.id, number)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::void(state.db(), tenant.0.id, number).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }

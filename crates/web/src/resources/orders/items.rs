@@ -193,7 +193,7 @@ pub(super) fn read_additions(form: &mut Form<'_>, named: Option<Named>) -> Addit
 async fn add(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
@@ -204,16 +204,15 @@ async fn add(
     let query = form.finish_with(query)?;
     let coupons = query.coupon_ids.unwrap_or_default();
     let clock = crate::resources::assets::clock(&tenant);
-    let view = orders::add_items(state.db(), tenant.0.id, number, additions, &coupons, &clock)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view =
+        orders::add_items(state.db(), tenant.0.id, number, additions, &coupons, &clock).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }
 
 async fn remove(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let query = RemoveQuery::parse(&params)?;
@@ -226,15 +225,14 @@ async fn remove(
         numbers,
         (bundles, complete),
     )
-    .await
-    .map_err(ApiError::from_order)?;
+    .await?;
     Ok(answer(&view, tenant.0.time_zone))
 }
 
 async fn add_sub_rental(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let input = SubRentInput::parse(&params)?;
@@ -261,8 +259,6 @@ async fn add_sub_rental(
             _ => 0,
         },
     };
-    let view = orders::add_sub_rent_item(state.db(), tenant.0.id, number, item)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::add_sub_rent_item(state.db(), tenant.0.id, number, item).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }

@@ -148,7 +148,7 @@ pub(super) fn optional_payment(
 async fn pre_pay(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let clock = clock(&tenant);
@@ -161,21 +161,18 @@ async fn pre_pay(
         paid_at: paid_at(paid.at, &clock),
         notes: notes(method.payment_notes),
     };
-    let view = orders::pre_pay(state.db(), tenant.0.id, number, payment)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::pre_pay(state.db(), tenant.0.id, number, payment).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }
 
 async fn mark_void(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
-    Id(id, _): Id<kind::PaymentHistory>,
+    Number(number): Number<kind::Order>,
+    Id(id): Id<kind::PaymentHistory>,
 ) -> Result<views::Reply, ApiError> {
     let view = orders::void_payment(state.db(), tenant.0.id, number, id)
-        .await
-        .map_err(ApiError::from_order)?
-        .ok_or_else(|| ApiError::not_found("payment history"))?;
+        .await?
+        .ok_or_else(|| ApiError::no_such(store::ids::Kind::PaymentHistory))?;
     Ok(answer(&view, tenant.0.time_zone))
 }

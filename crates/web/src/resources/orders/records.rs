@@ -349,18 +349,16 @@ async fn list(
 async fn details(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
 ) -> Result<views::Reply, ApiError> {
-    let view = orders::find(state.db(), tenant.0.id, number)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::find(state.db(), tenant.0.id, number).await?;
     Ok(views::one("basket", render(&view, tenant.0.time_zone)))
 }
 
 async fn update(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let (own, query, attributes, _) = read_input(
@@ -379,22 +377,18 @@ async fn update(
         attributes,
         tenant.0.time_zone,
     );
-    let view = orders::update(state.db(), tenant.0.id, number, input, tenant.0.time_zone)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::update(state.db(), tenant.0.id, number, input, tenant.0.time_zone).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }
 
 async fn history(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
-    let entries = orders::history_page(state.db(), tenant.0.id, number, page)
-        .await
-        .map_err(ApiError::from_order)?;
+    let entries = orders::history_page(state.db(), tenant.0.id, number, page).await?;
     let tz = tenant.0.time_zone;
     Ok(views::paged("history", page, &entries, |e| {
         crate::resources::assets::history_entry(e, tz)

@@ -168,7 +168,7 @@ pub(super) async fn item_values(
 async fn rent_out(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let tz = tenant.0.time_zone;
@@ -188,9 +188,7 @@ async fn rent_out(
         bill_to: set_at(q.bill_to, q.bill_to_time, end_of_day(), tz),
         values,
     };
-    let view = orders::rent_out(state.db(), tenant.0.id, number, rent, &clock)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::rent_out(state.db(), tenant.0.id, number, rent, &clock).await?;
     Ok(answer(&view, tz))
 }
 
@@ -256,7 +254,7 @@ fn quantities_by_id(
 async fn take_back(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Order>,
+    Number(number): Number<kind::Order>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let tz = tenant.0.time_zone;
@@ -306,8 +304,6 @@ async fn take_back(
         values,
         payment: optional_payment(q.payment, basket, &clock),
     };
-    let view = orders::take_back(state.db(), tenant.0.id, number, ret, &clock)
-        .await
-        .map_err(ApiError::from_order)?;
+    let view = orders::take_back(state.db(), tenant.0.id, number, ret, &clock).await?;
     Ok(answer(&view, tz))
 }

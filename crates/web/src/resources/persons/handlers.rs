@@ -20,7 +20,7 @@ pub async fn list<K: PersonKind>(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    page_of::<K::List>(&state, &company, &params, Some(K::KIND), K::PLURAL).await
+    page_of::<K::List>(&state, &company, &params, Some(K::PERSON), K::PLURAL).await
 }
 
 pub async fn create<K: PersonKind>(
@@ -29,18 +29,18 @@ pub async fn create<K: PersonKind>(
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let input = read_input::<K, K::New>(&state, company.id, &params).await?;
-    let view = persons::create(state.db(), company.id, K::KIND, input).await?;
+    let view = persons::create::<K>(state.db(), company.id, input).await?;
     answer(&state, &company, K::SINGULAR, view, true).await
 }
 
 pub async fn details<K: PersonKind>(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<K>,
+    Id(id): Id<K>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let include = IncludeQuery::parse(&params)?.include();
-    let view = persons::find(state.db(), company.id, K::KIND, id).await?;
+    let view = persons::find(state.db(), company.id, id).await?;
     answer(&state, &company, K::SINGULAR, view, include).await
 }
 
@@ -48,21 +48,21 @@ pub async fn details<K: PersonKind>(
 pub async fn update<K: PersonKind>(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<K>,
+    Id(id): Id<K>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    persons::find(state.db(), company.id, K::KIND, id).await?;
+    persons::find(state.db(), company.id, id).await?;
     let input = read_input::<K, K::Changes>(&state, company.id, &params).await?;
-    let view = persons::update(state.db(), company.id, K::KIND, id, input).await?;
+    let view = persons::update(state.db(), company.id, id, input).await?;
     answer(&state, &company, K::SINGULAR, view, true).await
 }
 
 pub async fn delete<K: PersonKind>(
     State(state): State<AppState>,
     Tenant(company): Tenant,
-    Id(id, _): Id<K>,
+    Id(id): Id<K>,
 ) -> Result<views::Reply, ApiError> {
-    let view = persons::delete(state.db(), company.id, K::KIND, id).await?;
+    let view = persons::delete(state.db(), company.id, id).await?;
     answer(&state, &company, K::SINGULAR, view, true).await
 }
 
@@ -70,9 +70,9 @@ pub async fn delete<K: PersonKind>(
 pub async fn set_active<K: PersonKind>(
     state: &AppState,
     company: &store::companies::Company,
-    id: i64,
+    id: store::Id<K>,
     active: bool,
 ) -> Result<views::Reply, ApiError> {
-    let view = persons::set_active(state.db(), company.id, K::KIND, id, active).await?;
+    let view = persons::set_active(state.db(), company.id, id, active).await?;
     answer(state, company, K::SINGULAR, view, true).await
 }

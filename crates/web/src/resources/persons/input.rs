@@ -172,13 +172,13 @@ pub(super) async fn read_input<K: PersonKind, T: PersonWrite>(
 ) -> Result<PersonInput, ApiError> {
     let mut form = Form::new(params, K::SINGULAR);
     let input = T::read(&mut form);
-    let business_ids = if K::KIND == Kind::Contact {
+    let business_ids = if K::PERSON == Kind::Contact {
         read_top_level::<ContactQuery>(&mut form).map(|q| q.business_ids)
     } else {
         Some(None)
     };
     let values =
-        custom_attributes::read_values(state.db(), company, target(K::KIND), &mut form).await?;
+        custom_attributes::read_values(state.db(), company, target(K::PERSON), &mut form).await?;
     let (input, business_ids) = form.finish_with(input.zip(business_ids))?;
     Ok(PersonInput {
         custom_attributes: values,

@@ -33,8 +33,7 @@ pub use input::{
 use input::{ListQuery, PersonListQuery, PersonWrite, read_list_query};
 
 /// A kind of person with routes of its own, as the type its path ids are read as.
-pub trait PersonKind: crate::ids::Kind {
-    const KIND: Kind;
+pub trait PersonKind: persons::Persons {
     /// The form's resource (`customer[...]`) and the key of one record in answers.
     const SINGULAR: &'static str;
     /// The key of a page of records.
@@ -48,7 +47,6 @@ pub trait PersonKind: crate::ids::Kind {
 }
 
 impl PersonKind for kind::Customer {
-    const KIND: Kind = Kind::Customer;
     const SINGULAR: &'static str = "customer";
     const PLURAL: &'static str = "customers";
     type List = CustomerListQuery;
@@ -57,7 +55,6 @@ impl PersonKind for kind::Customer {
 }
 
 impl PersonKind for kind::Contact {
-    const KIND: Kind = Kind::Contact;
     const SINGULAR: &'static str = "contact";
     const PLURAL: &'static str = "contacts";
     type List = ContactListQuery;

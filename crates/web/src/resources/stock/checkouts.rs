@@ -308,7 +308,7 @@ struct CheckinLine {
 async fn check_in(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "line_item");
@@ -359,15 +359,14 @@ async fn check_in(
         values,
     };
     let view = stock_checkouts::check_in(state.db(), tenant.0.id, number, checkin, &clock(&tenant))
-        .await
-        .map_err(ApiError::from_item)?;
+        .await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
 async fn extend(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "");
@@ -382,8 +381,7 @@ async fn extend(
         due,
         &clock(&tenant),
     )
-    .await
-    .map_err(ApiError::from_item)?;
+    .await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -403,7 +401,7 @@ struct CurrentQuery {
 async fn current(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let query = CurrentQuery::parse(&params)?;
@@ -415,7 +413,7 @@ async fn current(
         tenant.0.id,
         number,
         status,
-        member,
+        member.map(store::Id::new),
         page,
         &clock(&tenant),
     )
@@ -430,7 +428,7 @@ async fn current(
 async fn member_history(
     State(state): State<AppState>,
     tenant: Tenant,
-    Id(member, _): Id<kind::Member>,
+    Id(member): Id<kind::Member>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);

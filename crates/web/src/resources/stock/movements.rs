@@ -264,7 +264,7 @@ pub(super) struct OverrideFlag {
 async fn order<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let family = K::FAMILY;
@@ -325,8 +325,7 @@ async fn order<K: Kind>(
         };
         let done =
             stock_checkouts::check_out(state.db(), tenant.0.id, number, checkout, &clock(&tenant))
-                .await
-                .map_err(ApiError::from_item)?;
+                .await?;
         let fields = fields_of(&state, &tenant.0, &done.item).await?;
         let tz = tenant.0.time_zone;
         return Ok(views::Reply::of(&StockOrderJson {
@@ -352,8 +351,7 @@ async fn order<K: Kind>(
         movement,
         &clock(&tenant),
     )
-    .await
-    .map_err(ApiError::from_item)?;
+    .await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -403,7 +401,7 @@ struct TransferQuery {
 async fn transfer<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     let mut form = Form::new(&params, "transfer_stock");
@@ -433,8 +431,7 @@ async fn transfer<K: Kind>(
         transfer,
         today(&tenant),
     )
-    .await
-    .map_err(ApiError::from_item)?;
+    .await?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -493,7 +490,7 @@ struct QuantityJson {
 async fn thresholds<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
 ) -> Result<views::Reply, ApiError> {
     let found = stock::thresholds(state.db(), tenant.0.id, K::FAMILY.kind, number)
         .await
@@ -504,7 +501,7 @@ async fn thresholds<K: Kind>(
 async fn set_thresholds<K: Kind>(
     State(state): State<AppState>,
     tenant: Tenant,
-    Number(number, _): Number<kind::Item>,
+    Number(number): Number<kind::Item>,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
     // Keys are location ids: `4`, `04` and `+4` are one location, named once; at most
@@ -536,9 +533,8 @@ async fn set_thresholds<K: Kind>(
         }
     }
     form.finish()?;
-    let found = stock::set_thresholds(state.db(), tenant.0.id, K::FAMILY.kind, number, &minimums)
-        .await
-        .map_err(ApiError::from_item)?;
+    let found =
+        stock::set_thresholds(state.db(), tenant.0.id, K::FAMILY.kind, number, &minimums).await?;
     Ok(render_thresholds(&found))
 }
 
@@ -562,9 +558,13 @@ async fn quantity_by_location(
         asset_id: asset,
         location_id: location,
     } = QuantityQuery::parse(&params)?;
-    let quantity = stock::quantity_at(state.db(), tenant.0.id, asset, location)
-        .await
-        .map_err(ApiError::from_item)?;
+    let quantity = stock::quantity_at(
+        state.db(),
+        tenant.0.id,
+        store::Number::new(asset),
+        store::Id::new(location),
+    )
+    .await?;
     Ok(views::Reply::of(&QuantityJson {
         asset_id: asset,
         location_id: location,

@@ -1,0 +1,145 @@
+//! Typed record ids. `Id<kind::Location>` is a location's id and `Number<kind::Item>`
+//! an item's running number in its company (items and orders are addressed by
+//! `sequence_num`): the compiler keeps a group's id from going where a location's is
+//! wanted, and a lookup that finds nothing says which kind it missed
+//! (`id.missing()` is `StoreError::NotFound(Kind::Location)`), so the interface words
+//! every 404 from one mapping of [`Kind`].
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
+
+use crate::StoreError;
+
+/// A kind of record a request can name and miss.
+pub trait Named: Send + Sync + 'static {
+    const KIND: Kind;
+}
+
+macro_rules! kinds {
+    ($($(#[$doc:meta])* $kind:ident),* $(,)?) => {
+        /// The kinds of record a lookup can miss.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Kind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        /// One type per [`Kind`], the parameter of [`Id`] and [`Number`].
+        pub mod kind {
+            $(
+                $(#[$doc])*
+                #[derive(Debug)]
+                pub struct $kind;
+                impl super::Named for $kind {
+                    const KIND: super::Kind = super::Kind::$kind;
+                }
+            )*
+        }
+    };
+}
+
+kinds!(
+    Company,
+    Location,
+    Group,
+    SubGroup,
+    Vendor,
+    Member,
+    Customer,
+    Business,
+    Contact,
+    CustomField,
+    CustomRole,
+    Team,
+    RetireReason,
+    /// A member's, customer's or business's address.
+    Address,
+    /// A default address of its owner (none set, or no such owner).
+    DefaultAddress,
+    ReservationRequest,
+    CustomTax,
+    Coupon,
+    GroupTax,
+    PaymentHistory,
+    Bundle,
+    Listing,
+    Service,
+    /// A fixed asset, inventory or asset stock: one numbering shared by all three.
+    Item,
+    Order,
+);
+
+/// The id of a `K`.
+pub struct Id<K>(i64, PhantomData<fn() -> K>);
+
+/// The company's running number (`sequence_num`) of a `K`: an item or an order.
+pub struct Number<K>(i64, PhantomData<fn() -> K>);
+
+macro_rules! typed {
+    ($name:ident) => {
+        impl<K> $name<K> {
+            /// The raw value as the interface read it: whether a record has it is the
+            /// store's to say.
+            pub const fn new(raw: i64) -> Self {
+                $name(raw, PhantomData)
+            }
+
+            pub const fn get(self) -> i64 {
+                self.0
+            }
+        }
+
+        impl<K: Named> $name<K> {
+            /// The error of a lookup of this that found nothing.
+            pub fn missing(self) -> StoreError {
+                StoreError::NotFound(K::KIND)
+            }
+        }
+
+        impl<K> Clone for $name<K> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<K> Copy for $name<K> {}
+        impl<K> PartialEq for $name<K> {
+            fn eq(&self, other: &Self) -> bool {
+                self.0 == other.0
+            }
+        }
+        impl<K> Eq for $name<K> {}
+        impl<K> Hash for $name<K> {
+            fn hash<H: Hasher>(&self, state: &mut H) {
+                self.0.hash(state)
+            }
+        }
+        impl<K> fmt::Debug for $name<K> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}({})", stringify!($name), self.0)
+            }
+        }
+        impl<K> fmt::Display for $name<K> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+        impl<K> serde::Serialize for $name<K> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_i64(self.0)
+            }
+        }
+        impl<K> From<$name<K>> for sea_query::Value {
+            fn from(id: $name<K>) -> Self {
+                id.0.into()
+            }
+        }
+        impl<K> sea_query::value::Nullable for $name<K> {
+            fn null() -> sea_query::Value {
+                sea_query::Value::BigInt(None)
+            }
+        }
+    };
+}
+
+typed!(Id);
+typed!(Number);
