@@ -180,3 +180,56 @@ pub enum Conflict {
         number: i64,
     },
 }
+
+/// What is wrong with one field of a write, as the store found it (HTTP 422). The
+/// variants that need the interface's words (where to look a value up, what to send
+/// instead) carry the facts; the HTTP layer words every one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// The value names no record of `list` in this company.
+    NotInCompany { list: Listed, value: String },
+    /// The member is deactivated, so cannot be given or hold anything.
+    InactiveMember { id: i64, name: String },
+    /// Items on an order that were not marked for sale (their names, comma-separated).
+    NotForSale { items: String },
+    /// Inventory on an order line that never had a price to charge.
+    NeverPriced { number: i64, name: String },
+    /// Line items that are not open check-outs of stock item `number`.
+    NotOpenCheckouts { number: i64, line_items: Vec<i64> },
+    /// A bundle sent without any item.
+    NoBundleItems,
+    /// Several problems of one field (one per item a list names), said as one.
+    Each(Vec<Problem>),
+    /// A plain-language problem with no reference to the interface ("can't be blank",
+    /// "is too long (maximum is 255 characters)").
+    Plain(String),
+}
+
+/// The lists a value can be missing from, each of which the interface can point to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listed {
+    Listings,
+    ActiveListings,
+    RetireReasons,
+    PaymentOptions,
+    /// The label templates of one type (`assets`, `locations`, ...).
+    LabelTemplates {
+        template_type: String,
+    },
+    /// The custom filters of one kind of item.
+    CustomFilters {
+        assets_type: String,
+    },
+}
+
+impl From<String> for Problem {
+    fn from(said: String) -> Self {
+        Problem::Plain(said)
+    }
+}
+
+impl From<&str> for Problem {
+    fn from(said: &str) -> Self {
+        Problem::Plain(said.to_owned())
+    }
+}

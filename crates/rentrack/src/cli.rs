@@ -296,7 +296,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             companies::set_owner_password(&db, company.id, &email, password)
                 .await
                 .map_err(|e| match e {
-                    store::StoreError::Invalid(errors) => anyhow::anyhow!("{}", json!(errors)),
+                    store::StoreError::Invalid(errors) => {
+                        anyhow::anyhow!("{}", json!(web::error::worded(errors)))
+                    }
                     other => other.into(),
                 })?;
             println!(
@@ -359,7 +361,9 @@ async fn company(cmd: CompanyCommand) -> anyhow::Result<()> {
                 enable_api,
             };
             let (company, token) = companies::create(&db, new).await.map_err(|e| match e {
-                store::StoreError::Invalid(errors) => anyhow::anyhow!("{}", json!(errors)),
+                store::StoreError::Invalid(errors) => {
+                    anyhow::anyhow!("{}", json!(web::error::worded(errors)))
+                }
                 other => other.into(),
             })?;
             let mut out = json!({"company_id": company.id.get(), "subdomain": company.subdomain, "plan": company.plan.as_str()});

@@ -5,6 +5,7 @@ use crate::CompanyId;
 use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::item::AssetType;
+use domain::refusal::Problem;
 use domain::stock::Quantity;
 use domain::{Name, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
@@ -138,10 +139,7 @@ pub async fn create(
     items: &BTreeMap<i64, Quantity>,
 ) -> Result<Bundle, StoreError> {
     if items.is_empty() {
-        return Err(StoreError::invalid(
-            "items",
-            "can't be blank: give bundle[items][<asset number>]=<quantity> for each item",
-        ));
+        return Err(StoreError::invalid("items", Problem::NoBundleItems));
     }
     let mut tx = db.begin().await?;
     #[derive(crate::Row)]

@@ -85,13 +85,7 @@ pub async fn check_out(
         ItemState::Available => {}
     }
     let holder = member(&mut tx, company, &checkout.member, "user_id").await?;
-    item_core::check_location(
-        &mut tx,
-        company,
-        checkout.location,
-        "checkout_values[location_id]",
-    )
-    .await?;
+    item_core::check_location(&mut tx, company, checkout.location, "location_id").await?;
     // What else holds the asset until it is due: the member's own approved reservations
     // that have begun are fulfilled by the check-out; other reservations stand in the
     // way unless overridden; anything else (an order's booking) always does.
@@ -217,13 +211,7 @@ pub async fn check_in(
             order,
         }));
     }
-    item_core::check_location(
-        &mut tx,
-        company,
-        checkin.location,
-        "checkin_values[location_id]",
-    )
-    .await?;
+    item_core::check_location(&mut tx, company, checkin.location, "location_id").await?;
     let at = now();
     let mut row = Assignments::update();
     row.set("state", ItemState::Available.as_str())

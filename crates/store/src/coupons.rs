@@ -185,7 +185,7 @@ fn check(
         (Some(value_type), Some(h)) => match value_type.value(h) {
             Ok(v) => Some(v),
             Err(problem) => {
-                errors.insert("value".into(), vec![problem]);
+                errors.insert("value".into(), vec![problem.into()]);
                 None
             }
         },
@@ -209,7 +209,7 @@ fn check(
     let from = after(&input.valid_from, before.and_then(|b| b.valid_from));
     let until = after(&input.valid_until, before.and_then(|b| b.valid_until));
     if let Err(problem) = Validity::check(from, until) {
-        errors.insert("valid_until".into(), vec![problem]);
+        errors.insert("valid_until".into(), vec![problem.into()]);
     }
     if errors.is_empty() {
         Ok(value)

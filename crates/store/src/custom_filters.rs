@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use domain::Page;
 use domain::asset_filter::AssetFilter;
 use domain::item::AssetType;
+use domain::refusal::{Listed, Problem};
 use sea_query::{Expr, ExprTrait, Query};
 use serde::{Deserialize, Serialize};
 
@@ -160,9 +161,12 @@ pub(crate) async fn conditions(
     let Some(filter) = found.filter(|f| f.assets_type == assets_type) else {
         return Err(StoreError::invalid(
             "status",
-            format!(
-                "custom_filter_{id} is not a custom filter of {assets_type} in this company (see /custom_filters.api?assets_type={assets_type})"
-            ),
+            Problem::NotInCompany {
+                list: Listed::CustomFilters {
+                    assets_type: assets_type.to_owned(),
+                },
+                value: format!("custom_filter_{id}"),
+            },
         ));
     };
     Ok(filter

@@ -1,5 +1,5 @@
 use crate::engine::{DbError, DbErrorKind, MigrateError};
-use domain::refusal::{Conflict, Forbidden, InUse};
+use domain::refusal::{Conflict, Forbidden, InUse, Problem};
 use std::collections::BTreeMap;
 
 /// What the store reports. The HTTP layer maps each kind to the contract's status.
@@ -28,11 +28,12 @@ pub enum StoreError {
     Migration(#[from] MigrateError),
 }
 
-/// Problems per field, in the order the contract renders them.
-pub type FieldErrors = BTreeMap<String, Vec<String>>;
+/// Problems per field (in the request's own field names), in the order the contract
+/// renders them; the HTTP layer words each problem.
+pub type FieldErrors = BTreeMap<String, Vec<Problem>>;
 
 impl StoreError {
-    pub fn invalid(field: &str, problem: impl Into<String>) -> Self {
+    pub fn invalid(field: &str, problem: impl Into<Problem>) -> Self {
         let mut errors = FieldErrors::new();
         errors.insert(field.to_owned(), vec![problem.into()]);
         StoreError::Invalid(errors)

@@ -11,6 +11,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use domain::asset_filter::AssetFilter;
 use domain::item::{AssetType, ItemState};
 use domain::pricing::LateFee;
+use domain::refusal::{Listed, Problem};
 use domain::{Change, Name, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, Order, Query, SelectStatement, Values};
 use serde_json::json;
@@ -615,9 +616,10 @@ pub async fn filter(
         {
             return Err(StoreError::invalid(
                 "filter_param_val",
-                format!(
-                    "is not a listing of this company: {listing:?} (GET /listings.api lists them)"
-                ),
+                Problem::NotInCompany {
+                    list: Listed::Listings,
+                    value: format!("{listing:?}"),
+                },
             ));
         }
     }
@@ -828,7 +830,7 @@ async fn check_references(
     if !crate::has(tx, "asset_groups", company, group).await? {
         errors.insert(
             "group_id".into(),
-            vec![format!("is not a group of this company: {group}")],
+            vec![format!("is not a group of this company: {group}").into()],
         );
     }
     if let Some(s) = sub_group {
@@ -840,7 +842,7 @@ async fn check_references(
         if tx.optional::<(i64,)>(&stmt).await?.is_none() {
             errors.insert(
                 "sub_group_id".into(),
-                vec![format!("is not a subgroup of group {group}: {s}")],
+                vec![format!("is not a subgroup of group {group}: {s}").into()],
             );
         }
     }
@@ -864,7 +866,7 @@ async fn check_references(
     )
     .await?
     {
-        errors.insert("custom_tax_ids".into(), vec![problem]);
+        errors.insert("custom_tax_ids".into(), vec![problem.into()]);
     }
     if errors.is_empty() {
         Ok(())

@@ -8,6 +8,7 @@
 use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::label::TemplateType;
+use domain::refusal::{Listed, Problem};
 use domain::{Page, Vocabulary};
 use labels::{Sheet, SheetSpec};
 use sea_query::{Expr, ExprTrait, Query};
@@ -197,14 +198,16 @@ pub async fn for_print(
             return Err(StoreError::invalid(
                 "template_id",
                 match id {
-                    Some(id) => format!(
-                        "{id} is not a label template of this company; GET /print_label_templates.api?template_type={} lists them",
-                        of.as_str()
-                    ),
-                    None => format!(
+                    Some(id) => Problem::NotInCompany {
+                        list: Listed::LabelTemplates {
+                            template_type: of.as_str().to_owned(),
+                        },
+                        value: id.to_string(),
+                    },
+                    None => Problem::from(format!(
                         "is needed: the company has no default {} template",
                         of.as_str()
-                    ),
+                    )),
                 },
             ));
         }

@@ -6,6 +6,7 @@ use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::member::{MemberFilter, Role, StatusFilter};
 use domain::refusal::Forbidden;
+use domain::refusal::{Listed, Problem};
 use domain::{Change, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement, Values};
 use std::collections::BTreeMap;
@@ -211,7 +212,7 @@ async fn check_references(
             .and_where(Expr::col("id").eq(role_id))
             .to_owned();
         if tx.optional::<(i64,)>(&stmt).await?.is_none() {
-            errors.insert("role_id".into(), vec![format!("is not a role of this company: use 1 (administrator), 2 (staff) or a custom role id, not {role_id}")]);
+            errors.insert("role_id".into(), vec![format!("is not a role of this company: use 1 (administrator), 2 (staff) or a custom role id, not {role_id}").into()]);
         }
     }
     if let Change::Set(listing) = &input.user_listing_id
@@ -219,15 +220,16 @@ async fn check_references(
     {
         errors.insert(
             "user_listing_id".into(),
-            vec![format!(
-                "is not a listing of this company: {listing:?} (GET /listings.api lists them)"
-            )],
+            vec![Problem::NotInCompany {
+                list: Listed::Listings,
+                value: format!("{listing:?}"),
+            }],
         );
     }
     if let Some(team_ids) = input.team_ids.as_ref().filter(|t| !t.is_empty()) {
         let teams = crate::scoped("teams", company);
         if let Some(problem) = crate::unknown_ids(tx, teams, team_ids, "team").await? {
-            errors.insert("team_ids".into(), vec![problem]);
+            errors.insert("team_ids".into(), vec![problem.into()]);
         }
     }
     if errors.is_empty() {
@@ -558,10 +560,10 @@ pub(crate) async fn member(
     if !m.active {
         return Err(StoreError::invalid(
             field,
-            format!(
-                "{} (member {}) is inactive; activate the member (/members/{}/activate.api) first",
-                m.name, m.id, m.id
-            ),
+            Problem::InactiveMember {
+                id: m.id,
+                name: m.name,
+            },
         ));
     }
     Ok(m)

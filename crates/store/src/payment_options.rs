@@ -7,6 +7,7 @@
 use crate::CompanyId;
 use chrono::{DateTime, Utc};
 use domain::payment::{self, DEFAULT_OPTIONS, PaymentKind};
+use domain::refusal::{Listed, Problem};
 use domain::{Name, Page, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 
@@ -170,10 +171,10 @@ pub async fn by_name(
         Some(row) => row.try_into(),
         None => Err(StoreError::invalid(
             "payment_method_name",
-            format!(
-                "{:?} is not a payment option of this company; GET /payment_options.api lists them",
-                name.trim()
-            ),
+            Problem::NotInCompany {
+                list: Listed::PaymentOptions,
+                value: format!("{:?}", name.trim()),
+            },
         )),
     }
 }

@@ -271,7 +271,7 @@ pub async fn create(
 ) -> Result<Reservation, StoreError> {
     if new.from < today.0 {
         return Err(StoreError::invalid(
-            "reservation_request[from]",
+            "from",
             format!("can't be before today ({})", today.0),
         ));
     }
@@ -280,7 +280,7 @@ pub async fn create(
     let quantity = match (item.kind(), new.quantity) {
         (AssetType::FixedAsset, Some(q)) if q.get() != 1 => {
             return Err(StoreError::invalid(
-                "reservation_request[quantity]",
+                "quantity",
                 format!("asset #{number} is a fixed asset, reserved whole: leave quantity out"),
             ));
         }
@@ -291,7 +291,7 @@ pub async fn create(
             number: number.get(),
         }));
     }
-    crate::members::active_member(&mut tx, company, Id::new(new.member), "user[id]").await?;
+    crate::members::active_member(&mut tx, company, Id::new(new.member), "member").await?;
     let at = now();
     let stmt = Query::insert()
         .into_table("reservation_requests")

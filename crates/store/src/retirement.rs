@@ -8,6 +8,7 @@ use chrono::NaiveDate;
 use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
 use domain::refusal::Conflict;
+use domain::refusal::{Listed, Problem};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 
@@ -136,10 +137,10 @@ pub async fn retire(
     if !crate::has(&mut tx, "retire_reasons", company, retirement.reason).await? {
         return Err(StoreError::invalid(
             "retire_reason_id",
-            format!(
-                "is not a retire reason of this company: {} (see /retire_reasons.api)",
-                retirement.reason
-            ),
+            Problem::NotInCompany {
+                list: Listed::RetireReasons,
+                value: retirement.reason.to_string(),
+            },
         ));
     }
     let mut row = Assignments::update();

@@ -10,6 +10,7 @@ use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::availability::Holder;
 use domain::item::AssetType;
+use domain::refusal::Problem;
 use domain::stock::{CheckoutStatus, OrderType, Quantity};
 use domain::{Change, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
@@ -264,18 +265,18 @@ async fn open_line_items(
         .order_by(("stock_line_items", "id"), Order::Asc)
         .to_owned();
     let found: Vec<LineItem> = tx.all(&stmt).await?;
-    let missing: Vec<String> = ids
+    let missing: Vec<i64> = ids
         .iter()
-        .filter(|id| !found.iter().any(|l| l.id == **id))
-        .map(|id| id.to_string())
+        .copied()
+        .filter(|id| !found.iter().any(|l| l.id == *id))
         .collect();
     if !missing.is_empty() {
         return Err(StoreError::invalid(
             "selected_line_items",
-            format!(
-                "are not open check-outs of asset #{number}: {} (see /stock_assets/{number}/get_current_checkouts.api)",
-                missing.join(", ")
-            ),
+            Problem::NotOpenCheckouts {
+                number,
+                line_items: missing,
+            },
         ));
     }
     Ok(found)

@@ -13,7 +13,7 @@ use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::item::ItemState;
-use domain::refusal::Conflict;
+use domain::refusal::{Conflict, Problem};
 use domain::verification::{AuditResponse, VerificationStatus};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
@@ -240,7 +240,10 @@ async fn not_the_custodian(
         return Ok(());
     }
     let mut errors = FieldErrors::new();
-    errors.insert("user_id".to_owned(), problems);
+    errors.insert(
+        "user_id".to_owned(),
+        problems.into_iter().map(Problem::from).collect(),
+    );
     Err(StoreError::Invalid(errors))
 }
 

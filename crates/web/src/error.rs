@@ -3,8 +3,12 @@
 
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use std::collections::BTreeMap;
 use store::ids::Kind;
-use store::{FieldErrors, StoreError};
+use store::{FieldErrors as StoreFieldErrors, StoreError};
+
+/// Problems per field, worded, in the order the contract renders them.
+pub type FieldErrors = BTreeMap<String, Vec<String>>;
 
 /// What a client is told when the database is busy or out of reach.
 pub const UNAVAILABLE: &str =
@@ -20,6 +24,17 @@ pub fn unavailable(body: impl IntoResponse) -> Response {
         .headers_mut()
         .insert("retry-after", HeaderValue::from(UNAVAILABLE_RETRY_SECS));
     response
+}
+
+/// The store's field problems in the words of the interface.
+pub fn worded(errors: StoreFieldErrors) -> FieldErrors {
+    errors
+        .into_iter()
+        .map(|(field, problems)| {
+            let worded = problems.iter().map(crate::refusals::problem).collect();
+            (field, worded)
+        })
+        .collect()
 }
 
 #[derive(Debug)]
@@ -56,12 +71,34 @@ pub enum ApiError {
 
 impl ApiError {
     pub fn field(field: &str, problem: impl Into<String>) -> Self {
-        ApiError::Invalid(StoreError::invalid(field, problem).into_field_errors())
+        ApiError::Invalid(FieldErrors::from([(
+            field.to_owned(),
+            vec![problem.into()],
+        )]))
     }
 
-    /// A list filter the domain refused: the parameter at fault and the problem.
-    pub fn filter((field, problem): domain::customer_filter::FilterError) -> Self {
-        ApiError::field(field, problem)
+    /// The store's field problems, worded.
+    pub fn fields(errors: StoreFieldErrors) -> Self {
+        ApiError::Invalid(worded(errors))
+    }
+
+    /// The same error with each field of a 422 that `name` knows renamed: the store
+    /// names a field as the record has it, a handler as its form sends it.
+    pub fn renamed_by(self, name: impl Fn(&str) -> Option<String>) -> Self {
+        match self {
+            ApiError::Invalid(errors) => ApiError::Invalid(
+                errors
+                    .into_iter()
+                    .map(|(field, problems)| (name(&field).unwrap_or(field), problems))
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+
+    /// The same error with field `from` of a 422 named `to`.
+    pub fn renamed(self, from: &str, to: &str) -> Self {
+        self.renamed_by(|field| (field == from).then(|| to.to_owned()))
     }
 
     /// The 404 of a record the company has no `kind` of: every "No such ..." is
@@ -132,19 +169,6 @@ impl ApiError {
     }
 }
 
-trait IntoFieldErrors {
-    fn into_field_errors(self) -> FieldErrors;
-}
-
-impl IntoFieldErrors for StoreError {
-    fn into_field_errors(self) -> FieldErrors {
-        match self {
-            StoreError::Invalid(e) => e,
-            _ => FieldErrors::new(),
-        }
-    }
-}
-
 /// "Validation failed: name is too short (minimum is 3 characters); city is too long".
 fn summary(errors: &FieldErrors) -> String {
     let parts: Vec<String> = errors
@@ -206,7 +230,7 @@ impl From<StoreError> for ApiError {
             }
             StoreError::InUse(refusal) => ApiError::Conflict(crate::refusals::in_use(&refusal)),
             StoreError::Conflict(refusal) => ApiError::Conflict(crate::refusals::conflict(&refusal)),
-            StoreError::Invalid(errors) => ApiError::Invalid(errors),
+            StoreError::Invalid(errors) => ApiError::fields(errors),
             e if e.is_unavailable() => ApiError::Unavailable(e.to_string()),
             e if e.is_foreign_key_violation() => ApiError::Conflict(
                 "The record is still referred to by other records (it changed while this request ran); retry after checking them.".into(),

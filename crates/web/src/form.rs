@@ -5,11 +5,11 @@
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
+use crate::error::FieldErrors;
 use domain::country::CountryCode;
 use domain::name::NameError;
 use domain::wire::{parse_bool, parse_date};
 use domain::{Change, Name, Vocabulary};
-use store::FieldErrors;
 
 use crate::error::ApiError;
 use crate::params::{ListTooLong, Node, Params};

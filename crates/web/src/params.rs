@@ -421,7 +421,7 @@ impl Params {
     /// only ever sees clean text. A parameter is named as sent (`location[name]`),
     /// since no resource has read it yet.
     fn refuse_control_characters(&self) -> Result<(), ApiError> {
-        let mut errors = store::FieldErrors::new();
+        let mut errors = crate::error::FieldErrors::new();
         // A name is refused at the key that holds the character (its entries are not
         // looked at), whatever it holds: a value, a list or nested names.
         let mut pending: Vec<(String, Option<&str>, &Node)> = self

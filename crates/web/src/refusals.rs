@@ -1,11 +1,11 @@
-//! The words of the 403 and 409 answers (`domain::refusal`): why a record cannot be
-//! changed or deleted, and what to do first.
+//! The words of the 403, 409 and the store's 422 answers (`domain::refusal`): why a
+//! record cannot be changed or deleted, what is wrong with a field, and what to do first.
 
 use domain::Vocabulary;
 use domain::availability::{Held, Holder};
 use domain::item::AssetType;
 use domain::order::OrderState;
-use domain::refusal::{Conflict, Forbidden, InUse, Record, Users};
+use domain::refusal::{Conflict, Forbidden, InUse, Listed, Problem, Record, Users};
 
 pub fn forbidden(refusal: Forbidden) -> &'static str {
     match refusal {
@@ -276,6 +276,56 @@ fn title(record: Record) -> &'static str {
         Record::RetireReason => "Retire reason",
         Record::Customer => "Customer",
         Record::Contact => "Contact",
+    }
+}
+
+/// The words of a field problem the store found.
+pub fn problem(refusal: &Problem) -> String {
+    match refusal {
+        Problem::NotInCompany { list, value } => match list {
+            Listed::Listings => {
+                format!("is not a listing of this company: {value} (GET /listings.api lists them)")
+            }
+            Listed::ActiveListings => format!(
+                "is not an active listing of this company: {value} (GET /listings.api lists them)"
+            ),
+            Listed::RetireReasons => {
+                format!("is not a retire reason of this company: {value} (see /retire_reasons.api)")
+            }
+            Listed::PaymentOptions => format!(
+                "{value} is not a payment option of this company; GET /payment_options.api lists them"
+            ),
+            Listed::LabelTemplates { template_type } => format!(
+                "{value} is not a label template of this company; GET /print_label_templates.api?template_type={template_type} lists them"
+            ),
+            Listed::CustomFilters { assets_type } => format!(
+                "{value} is not a custom filter of {assets_type} in this company (see /custom_filters.api?assets_type={assets_type})"
+            ),
+        },
+        Problem::InactiveMember { id, name } => format!(
+            "{name} (member {id}) is inactive; activate the member (/members/{id}/activate.api) first"
+        ),
+        Problem::NotForSale { items } => format!(
+            "are not for sale: {items}; mark them with sale_items_for_drafted_basket.api (with their sale prices) or take them off first"
+        ),
+        Problem::NeverPriced { number, name } => format!(
+            "#{number} ({name}) is inventory that never had a price: add stock with line_item[price] (its latest addition's price is the unit price), give the item a price, or send volatile_assets_values[{number}][price]"
+        ),
+        Problem::NotOpenCheckouts { number, line_items } => {
+            let ids: Vec<String> = line_items.iter().map(i64::to_string).collect();
+            format!(
+                "are not open check-outs of asset #{number}: {} (see /stock_assets/{number}/get_current_checkouts.api)",
+                ids.join(", ")
+            )
+        }
+        Problem::NoBundleItems => {
+            "can't be blank: give bundle[items][<asset number>]=<quantity> for each item".into()
+        }
+        Problem::Each(problems) => {
+            let worded: Vec<String> = problems.iter().map(problem).collect();
+            worded.join("; ")
+        }
+        Problem::Plain(said) => said.clone(),
     }
 }
 

@@ -10,6 +10,7 @@ use domain::item::AssetType;
 use domain::order::{OrderAction, OrderState};
 use domain::pricing::Ceiling;
 use domain::refusal::Conflict;
+use domain::refusal::Problem;
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -60,10 +61,9 @@ pub async fn sell(
     if !rented.is_empty() {
         return Err(StoreError::invalid(
             "asset_ids",
-            format!(
-                "are not for sale: {}; mark them with sale_items_for_drafted_basket.api (with their sale prices) or take them off first",
-                rented.join(", ")
-            ),
+            Problem::NotForSale {
+                items: rented.join(", "),
+            },
         ));
     }
     lock_items(&mut tx, company, &lines).await?;

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use domain::order::{OrderField, OrderState};
 use domain::pricing::{Ceiling, Percent};
 use domain::refusal::Conflict;
+use domain::refusal::{Listed, Problem};
 use domain::{Change, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
@@ -174,7 +175,7 @@ fn after<T: Clone>(change: &Change<T>, stored: Option<T>) -> Option<T> {
     }
 }
 
-fn add(errors: &mut crate::FieldErrors, field: &str, problem: impl Into<String>) {
+fn add(errors: &mut crate::FieldErrors, field: &str, problem: impl Into<Problem>) {
     errors
         .entry(field.to_owned())
         .or_default()
@@ -412,9 +413,10 @@ async fn check(
         add(
             &mut errors,
             "user_listing_name",
-            format!(
-                "is not an active listing of this company: {name:?} (GET /listings.api lists them)"
-            ),
+            Problem::NotInCompany {
+                list: Listed::ActiveListings,
+                value: format!("{name:?}"),
+            },
         );
     }
     if let Change::Set(m) = input.assigned_to_id

@@ -9,6 +9,7 @@ use domain::item::AssetType;
 use domain::order::OrderState;
 use domain::pricing::{Ceiling, Rates};
 use domain::refusal::Conflict;
+use domain::refusal::Problem;
 use domain::stock::Quantity;
 use sea_query::{Cond, Expr, ExprTrait, Order as SqlOrder, Query, SelectStatement};
 use serde_json::json;
@@ -337,16 +338,20 @@ pub(super) async fn add_in(
     for (addition, bundle) in &all {
         let n = addition.number;
         if !named.insert(n) {
-            problems.push(format!("#{n} is named twice (alone or in a bundle)"));
+            problems.push(Problem::from(format!(
+                "#{n} is named twice (alone or in a bundle)"
+            )));
             continue;
         }
         let Some(item) = found.get(&n) else {
-            problems.push(format!("#{n} is not an asset of this company"));
+            problems.push(Problem::from(format!(
+                "#{n} is not an asset of this company"
+            )));
             continue;
         };
         let kind = AssetType::parse(&item.asset_type).unwrap_or(AssetType::FixedAsset);
         if item.state == domain::item::ItemState::Retired.as_str() {
-            problems.push(format!("#{n} ({}) is retired", item.name));
+            problems.push(Problem::from(format!("#{n} ({}) is retired", item.name)));
             continue;
         }
         let held = held_by_item.get(&item.id).map_or(&[][..], Vec::as_slice);
@@ -355,11 +360,11 @@ pub(super) async fn add_in(
             .find(|h| bundle.is_some_and(|b| h.1 == Some(b.id)));
         match (again, kind) {
             (Some(_), AssetType::FixedAsset) => {
-                problems.push(format!(
+                problems.push(Problem::from(format!(
                     "#{n} ({}) is a fixed asset of bundle {}, which is on this order already: a bundle holding a fixed asset goes on once",
                     item.name,
                     bundle.map_or(0, |b| b.id)
-                ));
+                )));
                 continue;
             }
             (Some(line), _) => {
@@ -367,20 +372,23 @@ pub(super) async fn add_in(
                 continue;
             }
             (None, _) if !held.is_empty() => {
-                problems.push(format!("#{n} ({}) is on this order already", item.name));
+                problems.push(Problem::from(format!(
+                    "#{n} ({}) is on this order already",
+                    item.name
+                )));
                 continue;
             }
             (None, _) => {}
         }
         let quantity = match (kind, addition.quantity) {
             (AssetType::FixedAsset, Some(q)) if q.get() != 1 => {
-                problems.push(match bundle {
+                problems.push(Problem::from(match bundle {
                     Some(b) => format!(
                         "#{n} ({}) is a fixed asset: bundle {} holding it goes on as one set, not {}",
                         item.name, b.id, b.sets
                     ),
                     None => format!("#{n} ({}) is a fixed asset: its quantity is 1", item.name),
-                });
+                }));
                 continue;
             }
             (_, q) => q.map_or(1, Quantity::get),
@@ -391,18 +399,18 @@ pub(super) async fn add_in(
             AssetType::VolatileAsset => match addition.price.or(item.price).or(item.unit_price) {
                 Some(p) => Some(p),
                 None => {
-                    problems.push(format!(
-                        "#{n} ({}) is inventory that never had a price: add stock with line_item[price] (its latest addition's price is the unit price), give the item a price, or send volatile_assets_values[{n}][price]",
-                        item.name
-                    ));
+                    problems.push(Problem::NeverPriced {
+                        number: n,
+                        name: item.name.clone(),
+                    });
                     continue;
                 }
             },
             _ if !item.has_rate() => {
-                problems.push(format!(
+                problems.push(Problem::from(format!(
                     "#{n} ({}) has no rental rate: give it one (rental_price_attributes) before renting it out",
                     item.name
-                ));
+                )));
                 continue;
             }
             _ => None,
@@ -417,11 +425,13 @@ pub(super) async fn add_in(
         if let Some(l) = location
             && !crate::has(tx, "locations", company, *l).await?
         {
-            problems.push(format!("location {l} is not a location of this company"));
+            problems.push(Problem::from(format!(
+                "location {l} is not a location of this company"
+            )));
         }
     }
     if !problems.is_empty() {
-        return Err(StoreError::invalid("asset_ids", problems.join("; ")));
+        return Err(StoreError::invalid("asset_ids", Problem::Each(problems)));
     }
     for (line, units) in &more {
         let stmt = Query::update()

@@ -278,7 +278,7 @@ fn selected<'a>(
         ));
     }
     for (id, quantity) in &only.stock {
-        let field = format!("stock_asset_with_quantity[{id}]");
+        let field = format!("stock line {id}");
         let Some(line) = lines
             .iter()
             .filter(out)
@@ -307,7 +307,7 @@ fn selected<'a>(
         });
     }
     for (bundle, sets) in &only.bundles {
-        let field = format!("bundle_with_quantity[{bundle}]");
+        let field = format!("bundle {bundle}");
         let of_bundle: Vec<&LineItem> = lines
             .iter()
             .filter(out)

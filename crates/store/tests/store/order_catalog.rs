@@ -56,7 +56,19 @@ fn day(s: &str) -> NaiveDate {
 /// The problems of a 422, by field.
 fn invalid(e: StoreError) -> Vec<(String, Vec<String>)> {
     match e {
-        StoreError::Invalid(errors) => errors.into_iter().collect(),
+        StoreError::Invalid(errors) => errors
+            .into_iter()
+            .map(|(field, problems)| {
+                let said = problems
+                    .into_iter()
+                    .map(|p| match p {
+                        domain::refusal::Problem::Plain(said) => said,
+                        other => panic!("not a plain problem: {other:?}"),
+                    })
+                    .collect();
+                (field, said)
+            })
+            .collect(),
         other => panic!("not a 422: {other:?}"),
     }
 }
@@ -309,13 +321,15 @@ async fn payment_options_are_found_by_name_whatever_its_case(url: String) {
         let refused = payment_options::by_name(&mut tx, ours, "Venmo")
             .await
             .unwrap_err();
-        let problems = invalid(refused);
-        assert_eq!(problems[0].0, "payment_method_name");
+        let StoreError::Invalid(problems) = refused else {
+            panic!("not a 422: {refused:?}");
+        };
         assert_eq!(
-            problems[0].1,
-            [
-                "\"Venmo\" is not a payment option of this company; GET /payment_options.api lists them"
-            ]
+            problems["payment_method_name"],
+            [domain::refusal::Problem::NotInCompany {
+                list: domain::refusal::Listed::PaymentOptions,
+                value: "\"Venmo\"".into(),
+            }]
         );
         drop(tx);
         db.close();

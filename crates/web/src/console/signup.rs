@@ -128,8 +128,9 @@ pub(super) async fn signup(
             let errors = problems
                 .iter()
                 .flat_map(|(field, list)| {
-                    list.iter()
-                        .map(move |p| format!("{} {p}.", capitalise(field)))
+                    list.iter().map(move |p| {
+                        format!("{} {}.", capitalise(field), crate::refusals::problem(p))
+                    })
                 })
                 .collect();
             return page(

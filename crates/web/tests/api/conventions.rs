@@ -8,6 +8,7 @@ use serde_json::json;
 both!(
     ids_that_are_not_ids_are_a_404_naming_the_kind,
     unknown_records_are_a_404_naming_the_kind,
+    store_refusals_say_where_to_look,
     token_sources_and_precedence,
     regenerated_token_stops_working_at_once,
     company_changes_made_elsewhere_take_effect_within_the_bound,
@@ -631,6 +632,81 @@ async fn unknown_records_are_a_404_naming_the_kind(kind: Kind) {
         );
         assert_eq!(res.body["message"], message, "{method} {path}");
     }
+}
+
+/// Field problems the store finds are worded by the interface, which names where the
+/// right values are listed and the request's own field names.
+async fn store_refusals_say_where_to_look(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await.to_string();
+    let problem = |res: crate::common::Res, field: &str| -> String {
+        let body = res.into_body(StatusCode::UNPROCESSABLE_ENTITY);
+        body["errors"][field][0]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let listing = app
+        .post(
+            "/members.api",
+            &[
+                ("user[email]", "bo@example.com"),
+                ("user[first_name]", "Bo"),
+                ("user[last_name]", "Clerk"),
+                ("user[role_id]", "2"),
+                ("user[user_listing_id]", "999999"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        problem(listing, "user_listing_id"),
+        "is not a listing of this company: \"999999\" (GET /listings.api lists them)"
+    );
+    let filter = app
+        .get(
+            "/assets/filter.api?status=custom_filter_3&filter_param_val=3&assets_type=fixed_assets",
+        )
+        .await;
+    assert_eq!(
+        problem(filter, "status"),
+        "custom_filter_3 is not a custom filter of fixed_assets in this company (see /custom_filters.api?assets_type=fixed_assets)"
+    );
+    let template = app
+        .post(
+            "/qrcodes.api",
+            &[("asset_seq", n.as_str()), ("template_id", "999999")],
+        )
+        .await;
+    let said = problem(template, "template_id");
+    assert!(
+        said.starts_with("999999 is not a label template of this company; GET /print_label_templates.api?template_type="),
+        "{said}"
+    );
+    let bundle = app.post("/bundles.api", &[("bundle[name]", "Kit")]).await;
+    assert_eq!(
+        problem(bundle, "items"),
+        "can't be blank: give bundle[items][<asset number>]=<quantity> for each item"
+    );
+    let ann = app
+        .member("Ann", "Tester", "ann@example.com", &[])
+        .await
+        .to_string();
+    let checkout = app
+        .put(
+            &format!("/assets/{n}/checkout.api"),
+            &[
+                ("user_id", ann.as_str()),
+                ("checkout_values[location_id]", "999999"),
+            ],
+        )
+        .await;
+    let body = checkout.into_body(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        body["errors"]["checkout_values[location_id]"].is_array(),
+        "{body}"
+    );
+    assert!(body["errors"].get("location_id").is_none(), "{body}");
 }
 
 async fn ids_that_are_not_ids_are_a_404_naming_the_kind(kind: Kind) {

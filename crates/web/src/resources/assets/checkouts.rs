@@ -187,8 +187,9 @@ async fn check_out(
         override_conflicting: input.override_conflicting_reservations.unwrap_or(false),
         override_mine: input.override_my_conflicting_reservations.unwrap_or(true),
     };
-    let view =
-        checkouts::check_out(state.db(), tenant.0.id, number, checkout, &clock(&tenant)).await?;
+    let view = checkouts::check_out(state.db(), tenant.0.id, number, checkout, &clock(&tenant))
+        .await
+        .map_err(|e| ApiError::from(e).renamed("location_id", "checkout_values[location_id]"))?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 
@@ -228,8 +229,9 @@ async fn check_in(
         comments: input.comments.as_set().cloned(),
         values,
     };
-    let view =
-        checkouts::check_in(state.db(), tenant.0.id, number, checkin, today(&tenant)).await?;
+    let view = checkouts::check_in(state.db(), tenant.0.id, number, checkin, today(&tenant))
+        .await
+        .map_err(|e| ApiError::from(e).renamed("location_id", "checkin_values[location_id]"))?;
     answer(&state, &tenant.0, view, Shown::all()).await
 }
 

@@ -225,7 +225,14 @@ async fn create(
         note: input.note.as_set().cloned(),
         quantity: input.quantity,
     };
-    let r = reservations::create(state.db(), tenant.0.id, number, new, today(&tenant)).await?;
+    let r = reservations::create(state.db(), tenant.0.id, number, new, today(&tenant))
+        .await
+        .map_err(|e| {
+            ApiError::from(e)
+                .renamed("from", "reservation_request[from]")
+                .renamed("quantity", "reservation_request[quantity]")
+                .renamed("member", "user[id]")
+        })?;
     Ok(views::one(
         "reservation_request",
         render(&r, tenant.0.time_zone),
