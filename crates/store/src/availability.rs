@@ -177,17 +177,15 @@ async fn order_holds(
         .collect())
 }
 
-/// Members' approved reservations of item `item` sharing a day with the period, each
-/// from the start of its first day to the end of its last in the company's time zone.
-/// An approved reservation, as a hold.
+/// An approved reservation and who made it.
 #[derive(crate::Row)]
-struct Reserved {
-    id: i64,
-    member_id: i64,
-    from_on: chrono::NaiveDate,
-    to_on: chrono::NaiveDate,
-    quantity: i64,
-    member_name: String,
+pub(crate) struct Reserved {
+    pub(crate) id: i64,
+    pub(crate) member_id: i64,
+    pub(crate) from_on: chrono::NaiveDate,
+    pub(crate) to_on: chrono::NaiveDate,
+    pub(crate) quantity: i64,
+    pub(crate) member_name: String,
 }
 
 /// The open service of an item.
@@ -227,18 +225,16 @@ pub(crate) async fn in_service(
     }))
 }
 
-async fn reservation_holds(
+/// Members' approved reservations of item `item` that share a day with `from..=to`
+/// (`to` `None`: without end), earliest first.
+pub(crate) async fn approved(
     tx: &mut Tx,
     company: CompanyId,
     item: i64,
-    (from, to): (DateTime<Utc>, DateTime<Utc>),
-    tz: chrono_tz::Tz,
-) -> Result<Vec<Hold>, StoreError> {
-    let days = (
-        from.with_timezone(&tz).date_naive(),
-        to.with_timezone(&tz).date_naive(),
-    );
-    let stmt = Query::select()
+    from: chrono::NaiveDate,
+    to: Option<chrono::NaiveDate>,
+) -> Result<Vec<Reserved>, StoreError> {
+    let mut stmt = Query::select()
         .from("reservation_requests")
         .columns(
             ["id", "member_id", "from_on", "to_on", "quantity"]
@@ -263,11 +259,27 @@ async fn reservation_holds(
             Expr::col(("reservation_requests", "status"))
                 .eq(domain::reservation::ReservationStatus::Approved.as_str()),
         )
-        .and_where(Expr::col(("reservation_requests", "to_on")).gte(days.0))
-        .and_where(Expr::col(("reservation_requests", "from_on")).lte(days.1))
+        .and_where(Expr::col(("reservation_requests", "to_on")).gte(from))
         .order_by(("reservation_requests", "from_on"), sea_query::Order::Asc)
         .to_owned();
-    let approved: Vec<Reserved> = tx.all(&stmt).await?;
+    if let Some(to) = to {
+        stmt.and_where(Expr::col(("reservation_requests", "from_on")).lte(to));
+    }
+    tx.all(&stmt).await
+}
+
+async fn reservation_holds(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    tz: chrono_tz::Tz,
+) -> Result<Vec<Hold>, StoreError> {
+    let (from_day, to_day) = (
+        from.with_timezone(&tz).date_naive(),
+        to.with_timezone(&tz).date_naive(),
+    );
+    let approved = approved(tx, company, item, from_day, Some(to_day)).await?;
     Ok(approved
         .into_iter()
         .map(|r| Hold {

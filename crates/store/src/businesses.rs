@@ -240,31 +240,18 @@ pub async fn update(
 }
 
 /// The partitions of `list_counts` businesses are counted in (migration 0007's trigger).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Counted {
-    Active,
-    Inactive,
-}
-
-impl crate::Partition for Counted {
-    const ALL: &'static [Self] = &[Counted::Active, Counted::Inactive];
-
-    fn key(self) -> &'static str {
-        match self {
-            Counted::Active => "businesses:active",
-            Counted::Inactive => "businesses:inactive",
-        }
-    }
-}
+pub(crate) const COUNTED: crate::ByStatus = crate::ByStatus {
+    active: "businesses:active",
+    inactive: "businesses:inactive",
+};
 
 /// The total of the businesses `filter` shows: counted unless it filters on more than
 /// the status.
 fn total(company: CompanyId, filter: BusinessFilter) -> crate::Total {
-    let both = [Counted::Active, Counted::Inactive];
     match filter {
-        BusinessFilter::All => crate::Total::by_status(company, None, both),
-        BusinessFilter::Active => crate::Total::by_status(company, Some(true), both),
-        BusinessFilter::Inactive => crate::Total::by_status(company, Some(false), both),
+        BusinessFilter::All => crate::Total::by_status(company, None, COUNTED),
+        BusinessFilter::Active => crate::Total::by_status(company, Some(true), COUNTED),
+        BusinessFilter::Inactive => crate::Total::by_status(company, Some(false), COUNTED),
         _ => crate::Total::Filtered,
     }
 }

@@ -101,7 +101,7 @@ pub(crate) struct Count {
 }
 
 pub(crate) use engine::paging::{
-    Columns, PageMemo, Partition, Total, memo_page_of, page_of, paged, with_columns,
+    ByStatus, Columns, PageMemo, Partition, Total, memo_page_of, page_of, paged, with_columns,
 };
 
 /// Turns an optional-field change into the value an UPDATE sets, if any.
@@ -418,9 +418,14 @@ mod partitions {
         fn all<P: Partition>() -> impl Iterator<Item = &'static str> {
             P::ALL.iter().map(|p| p.key())
         }
-        let mut keys: Vec<&'static str> = all::<crate::locations::Counted>()
-            .chain(all::<crate::listings::Counted>())
-            .chain(all::<crate::businesses::Counted>())
+        let by_status = [
+            crate::locations::COUNTED,
+            crate::listings::COUNTED,
+            crate::businesses::COUNTED,
+        ];
+        let mut keys: Vec<&'static str> = by_status
+            .iter()
+            .flat_map(|b| [b.active, b.inactive])
             .chain(all::<crate::members::Counted>())
             .chain(all::<crate::label_templates::Counted>())
             .chain(all::<crate::items::Counted>())

@@ -57,7 +57,7 @@ pub async fn list(
         select,
         COLUMNS,
         page,
-        crate::Total::by_status(company, active, [Counted::Active, Counted::Inactive]),
+        crate::Total::by_status(company, active, COUNTED),
     )
     .await
 }
@@ -248,19 +248,7 @@ pub(crate) async fn is_listing_id_in(
 }
 
 /// The partitions of `list_counts` listings are counted in (migration 0017's trigger).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Counted {
-    Active,
-    Inactive,
-}
-
-impl crate::Partition for Counted {
-    const ALL: &'static [Self] = &[Counted::Active, Counted::Inactive];
-
-    fn key(self) -> &'static str {
-        match self {
-            Counted::Active => "listings:active",
-            Counted::Inactive => "listings:inactive",
-        }
-    }
-}
+pub(crate) const COUNTED: crate::ByStatus = crate::ByStatus {
+    active: "listings:active",
+    inactive: "listings:inactive",
+};

@@ -157,7 +157,7 @@ pub async fn list(
         StatusFilter::Active => Some(true),
         StatusFilter::Inactive => Some(false),
     };
-    let total = crate::Total::by_status(company, active, [Counted::Active, Counted::Inactive]);
+    let total = crate::Total::by_status(company, active, COUNTED);
     let parts = || {
         let mut base = scoped(company);
         if let Some(active) = active {
@@ -396,19 +396,7 @@ pub async fn quantities(
 }
 
 /// The partitions of `list_counts` locations are counted in (migration 0007's trigger).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Counted {
-    Active,
-    Inactive,
-}
-
-impl crate::Partition for Counted {
-    const ALL: &'static [Self] = &[Counted::Active, Counted::Inactive];
-
-    fn key(self) -> &'static str {
-        match self {
-            Counted::Active => "locations:active",
-            Counted::Inactive => "locations:inactive",
-        }
-    }
-}
+pub(crate) const COUNTED: crate::ByStatus = crate::ByStatus {
+    active: "locations:active",
+    inactive: "locations:inactive",
+};

@@ -88,27 +88,6 @@ fn r(c: &'static str) -> Expr {
     Expr::col(("reservation_requests", c))
 }
 
-/// The approved reservations of item `item` that share a day with `from..=to` (`to`
-/// `None`: without end), earliest first.
-pub(crate) async fn approved_from(
-    tx: &mut Tx,
-    company: CompanyId,
-    item: i64,
-    from: NaiveDate,
-    to: Option<NaiveDate>,
-) -> Result<Vec<Reservation>, StoreError> {
-    let mut stmt = select(company)
-        .and_where(r("item_id").eq(item))
-        .and_where(r("status").eq(ReservationStatus::Approved.as_str()))
-        .and_where(r("to_on").gte(from))
-        .order_by(("reservation_requests", "from_on"), Order::Asc)
-        .to_owned();
-    if let Some(to) = to {
-        stmt.and_where(r("from_on").lte(to));
-    }
-    tx.all(&stmt).await
-}
-
 /// Units leaving an item of inventory or asset stock (a sale or a check-out).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Leaving {

@@ -46,7 +46,7 @@ pub async fn delete(
             number: number.get(),
         }));
     }
-    if let Some(r) = crate::reservations::approved_from(&mut tx, company, item.id, today.0, None)
+    if let Some(r) = crate::availability::approved(&mut tx, company, item.id, today.0, None)
         .await?
         .into_iter()
         .next()

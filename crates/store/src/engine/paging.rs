@@ -66,17 +66,25 @@ impl Total {
     }
 
     /// Records counted by status: all of them (`active` None), or those of one.
-    pub(crate) fn by_status<P: Partition>(
-        company: CompanyId,
-        active: Option<bool>,
-        [on, off]: [P; 2],
-    ) -> Total {
+    pub(crate) fn by_status(company: CompanyId, active: Option<bool>, counted: ByStatus) -> Total {
+        let ByStatus {
+            active: on,
+            inactive: off,
+        } = counted;
         match active {
-            None => Total::of(company, [on, off]),
-            Some(true) => Total::of(company, [on]),
-            Some(false) => Total::of(company, [off]),
+            None => Total::Counted(company, vec![on, off]),
+            Some(true) => Total::Counted(company, vec![on]),
+            Some(false) => Total::Counted(company, vec![off]),
         }
     }
+}
+
+/// The two partitions of a list counted by status (`locations:active` and
+/// `locations:inactive`), as its family names them for `Total::by_status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ByStatus {
+    pub(crate) active: &'static str,
+    pub(crate) inactive: &'static str,
 }
 
 /// A page of a company-scoped select (`base`: the records of the list, filter applied,
