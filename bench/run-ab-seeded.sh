@@ -7,6 +7,10 @@
 # per build and round. The seed makes what the check-out and order cycles need.
 #
 #   bench/run-ab-seeded.sh old/rentrack new/rentrack
+#
+# Build the two binaries in two target folders (CARGO_TARGET_DIR): cargo's hashes
+# are relative to the workspace, so a second worktree built into the first one's
+# folder can reuse its artifacts and yield the same binary twice.
 #   MIXES="asset-checkout-cycle order-cycle" ROUNDS=5 bench/run-ab-seeded.sh a b
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres bench/run-ab-seeded.sh a b
 #
@@ -16,7 +20,7 @@
 # PG_URL (PostgreSQL instead of SQLite: the script creates and drops rentrack_ab_0 and
 # rentrack_ab_1 there; needs psql).
 set -euo pipefail
-(($# == 2)) || { sed -n '2,17p' "$0" >&2; exit 1; }
+(($# == 2)) || { sed -n '2,21p' "$0" >&2; exit 1; }
 builds=("$1" "$2")
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
