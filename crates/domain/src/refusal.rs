@@ -198,11 +198,53 @@ pub enum Problem {
     NotOpenCheckouts { number: i64, line_items: Vec<i64> },
     /// A bundle sent without any item.
     NoBundleItems,
+    /// An item an order would rent out has no rental rate.
+    NoRentalRate { number: i64, name: String },
+    /// Coupons that are not valid on the order's day: inactive, or outside their
+    /// validity (each "id (name)").
+    CouponsNotValid {
+        day: chrono::NaiveDate,
+        coupons: Vec<String>,
+    },
+    /// A business name that names several businesses of the company.
+    AmbiguousBusiness { name: String, count: usize },
+    /// The business name names another business than the business id the order has.
+    OtherBusiness { named: i64, given: i64 },
+    /// No business chosen for a customer who is a contact of several (each "name (id)").
+    SeveralBusinesses {
+        customer: i64,
+        businesses: Vec<String>,
+    },
+    /// The end of billing is not later than its start (the rent-out's, or the order's).
+    BillingEndsBeforeStart,
+    /// A partial return that names nothing to return.
+    NothingToReturn,
+    /// What a partial return names that is not out on order `order`.
+    NotOut {
+        order: i64,
+        what: Out,
+        entries: Vec<String>,
+    },
+    /// Items come back late with a late fee, and nothing says when the fee stops
+    /// (each "#number (name)").
+    LateWithoutEnd { items: Vec<String> },
+    /// A fixed asset is reserved whole: a quantity other than 1 makes no sense.
+    ReservedWhole { number: i64 },
     /// Several problems of one field (one per item a list names), said as one.
     Each(Vec<Problem>),
     /// A plain-language problem with no reference to the interface ("can't be blank",
     /// "is too long (maximum is 255 characters)").
     Plain(String),
+}
+
+/// What a partial return can name that must be out on the order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Out {
+    FixedAssets,
+    SubRentals,
+    /// A line of asset stock, by its id.
+    StockLine,
+    Bundle,
 }
 
 /// The lists a value can be missing from, each of which the interface can point to.

@@ -2,6 +2,7 @@
 //! database (so any instance can serve them), log-in throttling, and daily API usage.
 
 use crate::CompanyId;
+use crate::ids::{Id, kind};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use rand::RngCore;
 use sea_query::{Expr, ExprTrait, Query};
@@ -17,7 +18,7 @@ pub const SESSION_DAYS: i64 = 14;
 #[derive(Debug, Clone)]
 pub struct Session {
     pub company: Company,
-    pub owner_id: i64,
+    pub owner_id: Id<kind::Member>,
     pub owner_email: String,
     pub csrf_token: String,
 }
@@ -48,8 +49,12 @@ async fn find_owner(
 
 /// The id of the company's owner with this e-mail (e.g. right after sign-up created it).
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn owner_id(db: &Db, company: CompanyId, email: &str) -> Result<Option<i64>, StoreError> {
-    Ok(find_owner(db, company, email).await?.map(|o| o.id))
+pub async fn owner_id(
+    db: &Db,
+    company: CompanyId,
+    email: &str,
+) -> Result<Option<Id<kind::Member>>, StoreError> {
+    Ok(find_owner(db, company, email).await?.map(|o| Id::new(o.id)))
 }
 
 /// The owner of company `subdomain` with this e-mail and password, if they match.
@@ -59,7 +64,7 @@ pub async fn check_password(
     subdomain: &str,
     email: &str,
     password: &str,
-) -> Result<Option<(Company, i64)>, StoreError> {
+) -> Result<Option<(Company, Id<kind::Member>)>, StoreError> {
     let company = match companies::find_by_subdomain(db, subdomain).await {
         Ok(c) => Some(c),
         Err(StoreError::NotFound(_)) => None,
@@ -72,7 +77,7 @@ pub async fn check_password(
     let hash = owner.as_ref().and_then(|o| o.password_hash.clone());
     let matches = crate::passwords::verify(password, hash).await?;
     Ok(match (company, owner) {
-        (Some(c), Some(o)) if matches => Some((c, o.id)),
+        (Some(c), Some(o)) if matches => Some((c, Id::new(o.id))),
         _ => None,
     })
 }
@@ -82,7 +87,7 @@ pub async fn check_password(
 pub async fn start_session(
     db: &Db,
     company: CompanyId,
-    owner_id: i64,
+    owner_id: Id<kind::Member>,
 ) -> Result<String, StoreError> {
     let token = random_token();
     let now = crate::now();
@@ -111,7 +116,7 @@ pub async fn start_session(
         &mut tx,
         company,
         "owner",
-        owner_id,
+        owner_id.get(),
         "signed_in",
         serde_json::json!({}),
     )
@@ -158,7 +163,7 @@ pub async fn session(db: &Db, token: &str) -> Result<Option<Session>, StoreError
     let company = companies::find(db, CompanyId(row.company_id)).await?;
     Ok(Some(Session {
         company,
-        owner_id: row.owner_id,
+        owner_id: Id::new(row.owner_id),
         owner_email: row.email,
         csrf_token: row.csrf_token,
     }))

@@ -349,7 +349,7 @@ pub async fn update(
 pub async fn for_order(
     tx: &mut Tx,
     company: CompanyId,
-    ids: &[i64],
+    ids: &[Id<kind::Coupon>],
 ) -> Result<Vec<CouponRecord>, StoreError> {
     if ids.is_empty() {
         return Ok(Vec::new());

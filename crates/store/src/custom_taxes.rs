@@ -3,6 +3,7 @@
 //! (8.875 % is 88,750), exact.
 
 use crate::CompanyId;
+use crate::ids::{Id, kind};
 use chrono::{DateTime, Utc};
 use domain::{Name, Page};
 use sea_query::{Expr, ExprTrait, Query};
@@ -97,7 +98,7 @@ pub async fn list(
 pub async fn for_order(
     tx: &mut Tx,
     company: CompanyId,
-    ids: &[i64],
+    ids: &[Id<kind::CustomTax>],
 ) -> Result<Vec<CustomTax>, StoreError> {
     if ids.is_empty() {
         return Ok(Vec::new());

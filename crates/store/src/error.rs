@@ -28,14 +28,36 @@ pub enum StoreError {
     Migration(#[from] MigrateError),
 }
 
-/// Problems per field (in the request's own field names), in the order the contract
-/// renders them; the HTTP layer words each problem.
-pub type FieldErrors = BTreeMap<String, Vec<Problem>>;
+/// Problems per field; the HTTP layer names each field and words each problem.
+pub type FieldErrors = BTreeMap<Field, Vec<Problem>>;
+
+/// The part of a write a problem is about.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Field {
+    /// A field of the record, by the name the record gives it (`name`, `location_id`).
+    Named(String),
+    /// A partial return's entry for the order line (of asset stock) with this id.
+    ReturnedLine(i64),
+    /// A partial return's entry for the bundle with this id.
+    ReturnedBundle(i64),
+}
+
+impl From<&str> for Field {
+    fn from(name: &str) -> Self {
+        Field::Named(name.to_owned())
+    }
+}
+
+impl From<String> for Field {
+    fn from(name: String) -> Self {
+        Field::Named(name)
+    }
+}
 
 impl StoreError {
-    pub fn invalid(field: &str, problem: impl Into<Problem>) -> Self {
+    pub fn invalid(field: impl Into<Field>, problem: impl Into<Problem>) -> Self {
         let mut errors = FieldErrors::new();
-        errors.insert(field.to_owned(), vec![problem.into()]);
+        errors.insert(field.into(), vec![problem.into()]);
         StoreError::Invalid(errors)
     }
 

@@ -172,8 +172,9 @@ pub async fn create(
     db: &Db,
     company: CompanyId,
     name: Name,
-    custom_tax_ids: &[i64],
+    custom_tax_ids: &[Id<kind::CustomTax>],
 ) -> Result<GroupTaxRecord, StoreError> {
+    let custom_tax_ids = &Id::raw(custom_tax_ids)[..];
     if custom_tax_ids.is_empty() {
         return Err(StoreError::invalid(
             "custom_tax_ids",
@@ -227,7 +228,7 @@ pub async fn create(
 pub async fn for_order(
     tx: &mut Tx,
     company: CompanyId,
-    ids: &[i64],
+    ids: &[Id<kind::GroupTax>],
 ) -> Result<Vec<GroupTaxRecord>, StoreError> {
     if ids.is_empty() {
         return Ok(Vec::new());

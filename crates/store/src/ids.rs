@@ -87,6 +87,16 @@ macro_rules! typed {
             pub const fn get(self) -> i64 {
                 self.0
             }
+
+            /// Each raw value of a list the interface read, as this kind's.
+            pub fn each(raw: impl IntoIterator<Item = i64>) -> Vec<Self> {
+                raw.into_iter().map(Self::new).collect()
+            }
+
+            /// The raw values of `typed`, for a statement's `IN` list.
+            pub fn raw(typed: &[Self]) -> Vec<i64> {
+                typed.iter().map(|t| t.0).collect()
+            }
         }
 
         impl<K: Named> $name<K> {

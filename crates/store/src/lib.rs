@@ -56,7 +56,7 @@ pub use engine::{
     Backend, Db, DbError, DbErrorKind, DbOptions, MigrateError, Reader, Record, Sql, SqliteSync,
     Statement, Tx, redact,
 };
-pub use error::{FieldErrors, StoreError};
+pub use error::{Field, FieldErrors, StoreError};
 pub use ids::{Id, Number};
 
 use chrono::{DateTime, Utc};
@@ -182,8 +182,8 @@ pub(crate) async fn unknown_ids(
 /// `records` (the company's records among `ids`) in the order of `ids`, each once
 /// (repeats dropped); a 422 on `field` naming every id not among them, as
 /// [`unknown_ids`] words it: "has no coupon with id 7, 9".
-pub(crate) fn in_order_of<T: Clone>(
-    ids: &[i64],
+pub(crate) fn in_order_of<K, T: Clone>(
+    ids: &[Id<K>],
     records: Vec<T>,
     id_of: impl Fn(&T) -> i64,
     field: &str,
@@ -198,7 +198,7 @@ pub(crate) fn in_order_of<T: Clone>(
         if !seen.insert(*id) {
             continue;
         }
-        match found.get(id) {
+        match found.get(&id.get()) {
             Some(record) => ordered.push(record.clone()),
             None => missing.push(id.to_string()),
         }

@@ -664,8 +664,9 @@ pub async fn add_contacts_to_business(
     db: &Db,
     company: CompanyId,
     business: Id<kind::Business>,
-    contacts: &[i64],
+    contacts: &[Id<kind::Contact>],
 ) -> Result<Vec<PersonView>, StoreError> {
+    let contacts = &Id::raw(contacts)[..];
     let mut tx = db.begin().await?;
     let stmt = crate::scoped("businesses", company)
         .column("id")

@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, NaiveDate, Utc};
 use domain::availability::{Holder, peak};
 use domain::item::start_of_day;
 use domain::item::{AssetType, ItemState};
-use domain::refusal::Conflict;
+use domain::refusal::{Conflict, Problem};
 use domain::reservation::{Decision, ReservationStatus};
 use domain::stock::Quantity;
 use domain::{Page, Vocabulary};
@@ -260,7 +260,9 @@ pub async fn create(
         (AssetType::FixedAsset, Some(q)) if q.get() != 1 => {
             return Err(StoreError::invalid(
                 "quantity",
-                format!("asset #{number} is a fixed asset, reserved whole: leave quantity out"),
+                Problem::ReservedWhole {
+                    number: number.get(),
+                },
             ));
         }
         (_, q) => q.map_or(1, Quantity::get),

@@ -241,7 +241,7 @@ async fn not_the_custodian(
     }
     let mut errors = FieldErrors::new();
     errors.insert(
-        "user_id".to_owned(),
+        "user_id".into(),
         problems.into_iter().map(Problem::from).collect(),
     );
     Err(StoreError::Invalid(errors))
@@ -466,8 +466,9 @@ struct StatusRow {
 pub async fn last(
     db: &Db,
     company: CompanyId,
-    numbers: &[i64],
+    numbers: &[Number<kind::Item>],
 ) -> Result<Vec<LastVerification>, StoreError> {
+    let numbers = &Number::raw(numbers)[..];
     if numbers.is_empty() {
         return Ok(Vec::new());
     }

@@ -5,7 +5,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use std::collections::BTreeMap;
 use store::ids::Kind;
-use store::{FieldErrors as StoreFieldErrors, StoreError};
+use store::{Field, FieldErrors as StoreFieldErrors, StoreError};
 
 /// Problems per field, worded, in the order the contract renders them.
 pub type FieldErrors = BTreeMap<String, Vec<String>>;
@@ -32,9 +32,18 @@ pub fn worded(errors: StoreFieldErrors) -> FieldErrors {
         .into_iter()
         .map(|(field, problems)| {
             let worded = problems.iter().map(crate::refusals::problem).collect();
-            (field, worded)
+            (field_name(field), worded)
         })
         .collect()
+}
+
+/// The name the request gives the part of a write the store found a problem with.
+pub fn field_name(field: Field) -> String {
+    match field {
+        Field::Named(name) => name,
+        Field::ReturnedLine(line) => format!("stock_asset_with_quantity[{line}]"),
+        Field::ReturnedBundle(bundle) => format!("bundle_with_quantity[{bundle}]"),
+    }
 }
 
 #[derive(Debug)]
@@ -82,23 +91,18 @@ impl ApiError {
         ApiError::Invalid(worded(errors))
     }
 
-    /// The same error with each field of a 422 that `name` knows renamed: the store
-    /// names a field as the record has it, a handler as its form sends it.
-    pub fn renamed_by(self, name: impl Fn(&str) -> Option<String>) -> Self {
+    /// The same error with field `from` of a 422 named `to`: the store names a field
+    /// as the record has it, a handler as its form sends it.
+    pub fn renamed(self, from: &str, to: &str) -> Self {
         match self {
-            ApiError::Invalid(errors) => ApiError::Invalid(
-                errors
-                    .into_iter()
-                    .map(|(field, problems)| (name(&field).unwrap_or(field), problems))
-                    .collect(),
-            ),
+            ApiError::Invalid(mut errors) => {
+                if let Some(problems) = errors.remove(from) {
+                    errors.insert(to.to_owned(), problems);
+                }
+                ApiError::Invalid(errors)
+            }
             other => other,
         }
-    }
-
-    /// The same error with field `from` of a 422 named `to`.
-    pub fn renamed(self, from: &str, to: &str) -> Self {
-        self.renamed_by(|field| (field == from).then(|| to.to_owned()))
     }
 
     /// The 404 of a record the company has no `kind` of: every "No such ..." is

@@ -5,7 +5,7 @@ use domain::Vocabulary;
 use domain::availability::{Held, Holder};
 use domain::item::AssetType;
 use domain::order::OrderState;
-use domain::refusal::{Conflict, Forbidden, InUse, Listed, Problem, Record, Users};
+use domain::refusal::{Conflict, Forbidden, InUse, Listed, Out, Problem, Record, Users};
 
 pub fn forbidden(refusal: Forbidden) -> &'static str {
     match refusal {
@@ -320,6 +320,56 @@ pub fn problem(refusal: &Problem) -> String {
         }
         Problem::NoBundleItems => {
             "can't be blank: give bundle[items][<asset number>]=<quantity> for each item".into()
+        }
+        Problem::NoRentalRate { number, name } => format!(
+            "#{number} ({name}) has no rental rate: give it one (rental_price_attributes) before renting it out"
+        ),
+        Problem::CouponsNotValid { day, coupons } => format!(
+            "are not valid on {day} (inactive, or outside their valid_from..valid_until): {}",
+            coupons.join(", ")
+        ),
+        Problem::AmbiguousBusiness { name, count } => {
+            format!("{name:?} names {count} businesses: give business_id")
+        }
+        Problem::OtherBusiness { named, given } => {
+            format!("names business {named}, not business_id {given}")
+        }
+        Problem::SeveralBusinesses {
+            customer,
+            businesses,
+        } => format!(
+            "can't be blank: customer {customer} is a contact of several businesses ({}); give business_id or business_name",
+            businesses.join(", ")
+        ),
+        Problem::BillingEndsBeforeStart => {
+            "must be later than the start of billing (bill_from, or the rent-out moment)".into()
+        }
+        Problem::NothingToReturn => "names nothing to return: give fixed_asset_ids, stock_asset_with_quantity, subrent_item_ids or bundle_with_quantity".into(),
+        Problem::NotOut {
+            order,
+            what,
+            entries,
+        } => {
+            let entries = entries.join(", ");
+            match what {
+                Out::FixedAssets => {
+                    format!("are not fixed assets out on order #{order}: {entries}")
+                }
+                Out::SubRentals => format!(
+                    "are not sub-rental items out on order #{order}: {entries} (see baskets_sub_rent_items)"
+                ),
+                Out::StockLine => format!(
+                    "{entries} is not a line of asset stock out on order #{order} (see order_line_items)"
+                ),
+                Out::Bundle => format!("{entries} is not a bundle out on order #{order}"),
+            }
+        }
+        Problem::LateWithoutEnd { items } => format!(
+            "can't be blank: {} come(s) back after the due moment with a late fee; give late_due_date (and late_due_time), or use_current_datetime_for_late_return=true, for the moment the fee runs to",
+            items.join(", ")
+        ),
+        Problem::ReservedWhole { number } => {
+            format!("asset #{number} is a fixed asset, reserved whole: leave quantity out")
         }
         Problem::Each(problems) => {
             let worded: Vec<String> = problems.iter().map(problem).collect();

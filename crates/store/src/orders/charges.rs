@@ -4,11 +4,12 @@
 //! with the order and read when it is priced (`priced.rs`).
 
 use crate::CompanyId;
-use crate::ids::{Number, kind};
+use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::Vocabulary;
 use domain::coupon::ValueType;
 use domain::pricing::{Ceiling, Coupon, CouponEffect, CustomEntry, Tax};
+use domain::refusal::Problem;
 use sea_query::{Expr, ExprTrait, Order as SqlOrder, Query};
 use serde_json::json;
 
@@ -147,7 +148,7 @@ fn coupon_day(order: &Order, clock: &Clock) -> NaiveDate {
 pub(super) async fn check_coupons(
     tx: &mut Tx,
     company: CompanyId,
-    ids: &[i64],
+    ids: &[Id<kind::Coupon>],
     day: NaiveDate,
 ) -> Result<(), StoreError> {
     let invalid: Vec<String> = coupons::for_order(tx, company, ids)
@@ -161,10 +162,10 @@ pub(super) async fn check_coupons(
     } else {
         Err(StoreError::invalid(
             "coupon_ids",
-            format!(
-                "are not valid on {day} (inactive, or outside their valid_from..valid_until): {}",
-                invalid.join(", ")
-            ),
+            Problem::CouponsNotValid {
+                day,
+                coupons: invalid,
+            },
         ))
     }
 }
@@ -180,7 +181,7 @@ pub(super) async fn check_coupons_on(
     if ids.is_empty() {
         return Ok(());
     }
-    check_coupons(tx, company, &ids, day).await
+    check_coupons(tx, company, &Id::each(ids), day).await
 }
 
 /// Puts coupons on order `order` (its row locked): each must be the company's (422),
@@ -189,7 +190,7 @@ pub(super) async fn coupons_in(
     tx: &mut Tx,
     company: CompanyId,
     order: &Order,
-    ids: &[i64],
+    ids: &[Id<kind::Coupon>],
     clock: &Clock,
 ) -> Result<(), StoreError> {
     let records = coupons::for_order(tx, company, ids).await?;
@@ -197,8 +198,8 @@ pub(super) async fn coupons_in(
     let present = coupon_ids(tx, company, order.id).await?;
     let twice: Vec<String> = ids
         .iter()
-        .filter(|id| present.contains(id))
-        .map(i64::to_string)
+        .filter(|id| present.contains(&id.get()))
+        .map(Id::to_string)
         .collect();
     if !twice.is_empty() {
         return Err(StoreError::invalid(
@@ -284,8 +285,8 @@ pub async fn apply_taxes(
     db: &Db,
     company: CompanyId,
     number: Number<kind::Order>,
-    custom: &[i64],
-    group: &[i64],
+    custom: &[Id<kind::CustomTax>],
+    group: &[Id<kind::GroupTax>],
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;

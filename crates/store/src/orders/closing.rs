@@ -156,9 +156,11 @@ pub async fn mark_for_sale(
     db: &Db,
     company: CompanyId,
     number: Number<kind::Order>,
-    for_sale: &[(i64, i64)],
-    for_rent: &[i64],
+    for_sale: &[(Number<kind::Item>, i64)],
+    for_rent: &[Number<kind::Item>],
 ) -> Result<OrderView, StoreError> {
+    let for_sale: Vec<(i64, i64)> = for_sale.iter().map(|(n, p)| (n.get(), *p)).collect();
+    let for_rent = &Number::raw(for_rent)[..];
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
     if !matches!(order.state(), OrderState::Drafted | OrderState::WebOrder) {

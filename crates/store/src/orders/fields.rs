@@ -176,10 +176,7 @@ fn after<T: Clone>(change: &Change<T>, stored: Option<T>) -> Option<T> {
 }
 
 fn add(errors: &mut crate::FieldErrors, field: &str, problem: impl Into<Problem>) {
-    errors
-        .entry(field.to_owned())
-        .or_default()
-        .push(problem.into());
+    errors.entry(field.into()).or_default().push(problem.into());
 }
 
 /// Sets the business of an order whose input names one by `business_name`, or whose
@@ -254,10 +251,10 @@ async fn choose_business(
             _ => {
                 return Err(StoreError::invalid(
                     "business_name",
-                    format!(
-                        "{name:?} names {} businesses: give business_id",
-                        named.len()
-                    ),
+                    Problem::AmbiguousBusiness {
+                        name: name.clone(),
+                        count: named.len(),
+                    },
                 ));
             }
         };
@@ -266,7 +263,7 @@ async fn choose_business(
         {
             return Err(StoreError::invalid(
                 "business_name",
-                format!("names business {id}, not business_id {given}"),
+                Problem::OtherBusiness { named: id, given },
             ));
         }
         input.business_id = Change::Set(id);
@@ -283,11 +280,10 @@ async fn choose_business(
                 .iter()
                 .map(|(id, name)| format!("{name} ({id})"))
                 .collect();
-            let problem = format!(
-                "can't be blank: customer {} is a contact of several businesses ({}); give business_id or business_name",
-                customer.unwrap_or_default(),
-                names.join(", ")
-            );
+            let problem = Problem::SeveralBusinesses {
+                customer: customer.unwrap_or_default(),
+                businesses: names,
+            };
             let mut errors = crate::FieldErrors::new();
             add(&mut errors, "business_id", problem.clone());
             add(&mut errors, "business_name", problem);

@@ -2,7 +2,7 @@
 //! then, inventory at a sale price) and taken off a draft.
 
 use crate::CompanyId;
-use crate::ids::{Number, kind};
+use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::Vocabulary;
 use domain::item::AssetType;
@@ -216,7 +216,7 @@ pub async fn add_items(
     company: CompanyId,
     number: Number<kind::Order>,
     additions: Additions,
-    coupons: &[i64],
+    coupons: &[Id<kind::Coupon>],
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin().await?;
@@ -407,10 +407,10 @@ pub(super) async fn add_in(
                 }
             },
             _ if !item.has_rate() => {
-                problems.push(Problem::from(format!(
-                    "#{n} ({}) has no rental rate: give it one (rental_price_attributes) before renting it out",
-                    item.name
-                )));
+                problems.push(Problem::NoRentalRate {
+                    number: n,
+                    name: item.name.clone(),
+                });
                 continue;
             }
             _ => None,
@@ -490,9 +490,10 @@ pub async fn remove_items(
     db: &Db,
     company: CompanyId,
     number: Number<kind::Order>,
-    numbers: Vec<i64>,
-    (bundles, complete): (Vec<i64>, bool),
+    numbers: Vec<Number<kind::Item>>,
+    (bundles, complete): (Vec<Id<kind::Bundle>>, bool),
 ) -> Result<OrderView, StoreError> {
+    let (numbers, bundles) = (Number::raw(&numbers), Id::raw(&bundles));
     let mut tx = db.begin().await?;
     let order = lock(&mut tx, company, number).await?;
     let state = order.state();

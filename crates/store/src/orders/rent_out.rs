@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
 use domain::pricing::Ceiling;
-use domain::refusal::Conflict;
+use domain::refusal::{Conflict, Problem};
 use domain::stock::{OrderType, Quantity};
 use domain::{Change, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
@@ -69,7 +69,7 @@ pub async fn rent_out(
     if bill_to.unwrap_or(to) <= bill_from.unwrap_or(rent.from) {
         return Err(StoreError::invalid(
             "bill_to",
-            "must be later than the start of billing (bill_from, or the rent-out moment)",
+            Problem::BillingEndsBeforeStart,
         ));
     }
     let day = rent.from.with_timezone(&clock.tz).date_naive();

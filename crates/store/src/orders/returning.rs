@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
 use domain::pricing::{Ceiling, LateFee, LateFeeKind};
+use domain::refusal::{Out, Problem};
 use domain::stock::{OrderType, Quantity};
 use domain::{Change, Vocabulary};
 use serde_json::json;
@@ -23,7 +24,7 @@ use super::sub_rentals::SubRentItem;
 use super::{Order, lock, lock_items};
 use crate::custom_fields::merge_values;
 use crate::item_core::{self, Clock};
-use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
+use crate::{Assignments, Db, Field, StoreError, Tx, change_log, stock};
 
 /// What comes back in a partial return.
 #[derive(Debug, Clone, Default)]
@@ -212,10 +213,11 @@ fn sub_rentals_back(
     } else {
         Err(StoreError::invalid(
             "subrent_item_ids",
-            format!(
-                "are not sub-rental items out on order #{number}: {} (see baskets_sub_rent_items)",
-                wrong.join(", ")
-            ),
+            Problem::NotOut {
+                order: number.get(),
+                what: Out::SubRentals,
+                entries: wrong,
+            },
         ))
     }
 }
@@ -250,7 +252,7 @@ fn selected<'a>(
     {
         return Err(StoreError::invalid(
             "partial_return",
-            "names nothing to return: give fixed_asset_ids, stock_asset_with_quantity, subrent_item_ids or bundle_with_quantity",
+            Problem::NothingToReturn,
         ));
     }
     let mut back = Vec::new();
@@ -271,30 +273,33 @@ fn selected<'a>(
     if !wrong.is_empty() {
         return Err(StoreError::invalid(
             "fixed_asset_ids",
-            format!(
-                "are not fixed assets out on order #{number}: {}",
-                wrong.join(", ")
-            ),
+            Problem::NotOut {
+                order: number.get(),
+                what: Out::FixedAssets,
+                entries: wrong,
+            },
         ));
     }
     for (id, quantity) in &only.stock {
-        let field = format!("stock line {id}");
+        let field = Field::ReturnedLine(*id);
         let Some(line) = lines
             .iter()
             .filter(out)
             .find(|l| l.id == *id && l.kind() == AssetType::StockAsset)
         else {
             return Err(StoreError::invalid(
-                &field,
-                format!(
-                    "{id} is not a line of asset stock out on order #{number} (see order_line_items)"
-                ),
+                field,
+                Problem::NotOut {
+                    order: number.get(),
+                    what: Out::StockLine,
+                    entries: vec![id.to_string()],
+                },
             ));
         };
         let left = line.quantity - line.quantity_returned;
         if quantity.get() > left {
             return Err(StoreError::invalid(
-                &field,
+                field,
                 format!(
                     "is more than is out: {left} unit(s) of asset #{} on this line",
                     line.sequence_num
@@ -307,7 +312,7 @@ fn selected<'a>(
         });
     }
     for (bundle, sets) in &only.bundles {
-        let field = format!("bundle {bundle}");
+        let field = Field::ReturnedBundle(*bundle);
         let of_bundle: Vec<&LineItem> = lines
             .iter()
             .filter(out)
@@ -315,8 +320,12 @@ fn selected<'a>(
             .collect();
         if of_bundle.is_empty() {
             return Err(StoreError::invalid(
-                &field,
-                format!("{bundle} is not a bundle out on order #{number}"),
+                field,
+                Problem::NotOut {
+                    order: number.get(),
+                    what: Out::Bundle,
+                    entries: vec![bundle.to_string()],
+                },
             ));
         }
         // Sets still out: a set is out while any of its units is.
@@ -327,7 +336,7 @@ fn selected<'a>(
             .unwrap_or(0);
         if sets.get() > sets_out {
             return Err(StoreError::invalid(
-                &field,
+                field,
                 format!("is more than is out: {sets_out} set(s) of bundle {bundle}"),
             ));
         }
@@ -361,10 +370,7 @@ fn refuse_unsaid_late_fees(back: &[Back<'_>], at: DateTime<Utc>) -> Result<(), S
     }
     Err(StoreError::invalid(
         "late_due_date",
-        format!(
-            "can't be blank: {} come(s) back after the due moment with a late fee; give late_due_date (and late_due_time), or use_current_datetime_for_late_return=true, for the moment the fee runs to",
-            late.join(", ")
-        ),
+        Problem::LateWithoutEnd { items: late },
     ))
 }
 

@@ -66,6 +66,9 @@ fn invalid(e: StoreError) -> Vec<(String, Vec<String>)> {
                         other => panic!("not a plain problem: {other:?}"),
                     })
                     .collect();
+                let store::Field::Named(field) = field else {
+                    panic!("not a named field: {field:?}");
+                };
                 (field, said)
             })
             .collect(),
@@ -120,7 +123,7 @@ async fn coupons_for_an_order_come_in_the_order_asked_and_price_as_stored(url: S
         .unwrap();
 
         let mut tx = db.begin().await.unwrap();
-        let found = coupons::for_order(&mut tx, ours, &[rush.id, spring.id, rush.id])
+        let found = coupons::for_order(&mut tx, ours, &Id::each([rush.id, spring.id, rush.id]))
             .await
             .unwrap();
         assert_eq!(found, vec![rush.clone(), spring.clone()], "{url}");
@@ -130,7 +133,7 @@ async fn coupons_for_an_order_come_in_the_order_asked_and_price_as_stored(url: S
                 .unwrap()
                 .is_empty()
         );
-        let refused = coupons::for_order(&mut tx, ours, &[spring.id, 999_999, other.id])
+        let refused = coupons::for_order(&mut tx, ours, &Id::each([spring.id, 999_999, other.id]))
             .await
             .unwrap_err();
         assert_eq!(
@@ -233,15 +236,16 @@ async fn taxes_for_an_order_sum_a_group_exactly(url: String) {
         let foreign = custom_taxes::create(&db, theirs, name("Foreign"), 50_000)
             .await
             .unwrap();
-        let metro = group_taxes::create(&db, ours, name("Metro"), &[county.id, state.id])
+        let metro = group_taxes::create(&db, ours, name("Metro"), &Id::each([county.id, state.id]))
             .await
             .unwrap();
-        let solo = group_taxes::create(&db, ours, name("Solo"), &[county.id])
+        let solo = group_taxes::create(&db, ours, name("Solo"), &Id::each([county.id]))
             .await
             .unwrap();
-        let refused = group_taxes::create(&db, ours, name("Bad"), &[state.id, foreign.id])
-            .await
-            .unwrap_err();
+        let refused =
+            group_taxes::create(&db, ours, name("Bad"), &Id::each([state.id, foreign.id]))
+                .await
+                .unwrap_err();
         assert_eq!(
             invalid(refused),
             vec![(
@@ -251,7 +255,7 @@ async fn taxes_for_an_order_sum_a_group_exactly(url: String) {
         );
 
         let mut tx = db.begin().await.unwrap();
-        let groups = group_taxes::for_order(&mut tx, ours, &[solo.id, metro.id])
+        let groups = group_taxes::for_order(&mut tx, ours, &Id::each([solo.id, metro.id]))
             .await
             .unwrap();
         assert_eq!(groups, vec![solo.clone(), metro.clone()], "{url}");
@@ -264,7 +268,7 @@ async fn taxes_for_an_order_sum_a_group_exactly(url: String) {
         assert_eq!((tax.id, tax.name.as_str()), (metro.id, "Metro"));
         assert_eq!(tax.rate, TaxRate::parse("10").unwrap());
         assert_eq!(tax.rate.to_string(), "10");
-        let refused = group_taxes::for_order(&mut tx, ours, &[metro.id, 999_999])
+        let refused = group_taxes::for_order(&mut tx, ours, &Id::each([metro.id, 999_999]))
             .await
             .unwrap_err();
         assert_eq!(
@@ -275,7 +279,7 @@ async fn taxes_for_an_order_sum_a_group_exactly(url: String) {
             )]
         );
 
-        let taxes = custom_taxes::for_order(&mut tx, ours, &[county.id, state.id])
+        let taxes = custom_taxes::for_order(&mut tx, ours, &Id::each([county.id, state.id]))
             .await
             .unwrap();
         assert_eq!(
@@ -283,7 +287,7 @@ async fn taxes_for_an_order_sum_a_group_exactly(url: String) {
             [county.id, state.id]
         );
         assert_eq!(taxes[1].to_pricing().rate, TaxRate::parse("8.875").unwrap());
-        let refused = custom_taxes::for_order(&mut tx, ours, &[foreign.id])
+        let refused = custom_taxes::for_order(&mut tx, ours, &Id::each([foreign.id]))
             .await
             .unwrap_err();
         assert_eq!(
@@ -325,7 +329,7 @@ async fn payment_options_are_found_by_name_whatever_its_case(url: String) {
             panic!("not a 422: {refused:?}");
         };
         assert_eq!(
-            problems["payment_method_name"],
+            problems[&store::Field::from("payment_method_name")],
             [domain::refusal::Problem::NotInCompany {
                 list: domain::refusal::Listed::PaymentOptions,
                 value: "\"Venmo\"".into(),

@@ -37,7 +37,11 @@ pub(super) async fn posted_session(
     Ok(session)
 }
 
-pub(super) async fn sign_in(state: &AppState, company: store::CompanyId, owner: i64) -> Response {
+pub(super) async fn sign_in(
+    state: &AppState,
+    company: store::CompanyId,
+    owner: store::Id<store::ids::kind::Member>,
+) -> Response {
     match console::start_session(state.db(), company, owner).await {
         Ok(token) => redirect(
             "/settings",

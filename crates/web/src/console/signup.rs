@@ -125,12 +125,11 @@ pub(super) async fn signup(
     let company = match companies::create(state.db(), new).await {
         Ok((company, _)) => company,
         Err(store::StoreError::Invalid(problems)) => {
-            let errors = problems
-                .iter()
+            let errors = crate::error::worded(problems)
+                .into_iter()
                 .flat_map(|(field, list)| {
-                    list.iter().map(move |p| {
-                        format!("{} {}.", capitalise(field), crate::refusals::problem(p))
-                    })
+                    list.into_iter()
+                        .map(move |p| format!("{} {p}.", capitalise(&field)))
                 })
                 .collect();
             return page(

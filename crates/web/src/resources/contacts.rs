@@ -149,7 +149,7 @@ async fn add_to_business(
         state.db(),
         company.id,
         store::Id::new(business),
-        &contact_ids,
+        &store::Id::each(contact_ids),
     )
     .await?;
     let fields = fields_for(&state, company.id, &contacts).await?;

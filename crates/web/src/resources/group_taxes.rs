@@ -125,7 +125,13 @@ async fn create(
         name,
         custom_tax_ids,
     } = NewGroupTax::parse(&params)?;
-    let group = group_taxes::create(state.db(), company.id, name, &custom_tax_ids).await?;
+    let group = group_taxes::create(
+        state.db(),
+        company.id,
+        name,
+        &store::Id::each(custom_tax_ids),
+    )
+    .await?;
     Ok(views::one("group_tax", render(&group, company.time_zone)))
 }
 

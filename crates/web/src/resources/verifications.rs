@@ -421,7 +421,7 @@ async fn status(
     Tenant(company): Tenant,
     params: Params,
 ) -> Result<views::Reply, ApiError> {
-    let numbers = SeqsQuery::parse(&params)?.seqs;
+    let numbers = store::Number::each(SeqsQuery::parse(&params)?.seqs);
     let last = verifications::last(state.db(), company.id, &numbers).await?;
     Ok(views::Reply::of(&StatusJson {
         verification_status: last

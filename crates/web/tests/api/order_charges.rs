@@ -238,6 +238,18 @@ async fn bad_charges_are_refused_and_change_nothing(kind: Kind) {
     for (path, form, field) in refusals {
         app.patch(&path, &form).await.expect_invalid(field);
     }
+    let res = app.patch(&add, &[("coupon_ids", &expired)]).await;
+    let problem = res.body["errors"]["coupon_ids"][0]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        problem.starts_with("are not valid on ")
+            && problem.ends_with(&format!(
+                "(inactive, or outside their valid_from..valid_until): {expired} (Old)"
+            )),
+        "{}",
+        res.body
+    );
     let entries = format!("/baskets/{n}/custom_entries.api");
     for (form, field) in [
         (vec![("custom_entry[amount]", "5")], "name"),

@@ -780,6 +780,40 @@ async fn refused_returns_change_nothing(kind: Kind) {
         assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 3);
         assert_eq!(quantity_at(&app, s.cables, s.store).await, 7);
     }
+    // The store says what is not out; the interface words where to look instead.
+    let worded = [
+        (
+            vec![("partial_return", "true")],
+            "partial_return",
+            "names nothing to return: give fixed_asset_ids, stock_asset_with_quantity, subrent_item_ids or bundle_with_quantity".to_owned(),
+        ),
+        (
+            vec![("partial_return", "true"), ("fixed_asset_ids", &cables)],
+            "fixed_asset_ids",
+            format!("are not fixed assets out on order #{n}: {cables}"),
+        ),
+        (
+            vec![("partial_return", "true"), (battery_key.as_str(), "1")],
+            battery_key.as_str(),
+            format!("{battery_line} is not a line of asset stock out on order #{n} (see order_line_items)"),
+        ),
+        (
+            vec![("partial_return", "true"), ("subrent_item_ids", "1")],
+            "subrent_item_ids",
+            format!("are not sub-rental items out on order #{n}: 1 (see baskets_sub_rent_items)"),
+        ),
+        (
+            vec![("partial_return", "true"), ("bundle_with_quantity[1]", "1")],
+            "bundle_with_quantity[1]",
+            format!("1 is not a bundle out on order #{n}"),
+        ),
+    ];
+    for (form, field, said) in worded {
+        let body = take_back(&app, n, &form)
+            .await
+            .into_body(StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(body["errors"][field][0], said.as_str(), "{body}");
+    }
 }
 
 async fn sub_rental_items_go_out_and_come_back(kind: Kind) {

@@ -1207,6 +1207,21 @@ async fn business_orders_follow_the_spec(kind: Kind) {
         form.push(("basket[customer_id]", &jo));
         create(&app, &form).await.expect_invalid(field);
     }
+    let res = create(
+        &app,
+        &[
+            ("basket[customer_id]", &jo),
+            ("business_name", "Acme"),
+            ("business_id", &globex.to_string()),
+        ],
+    )
+    .await;
+    assert_eq!(
+        res.body["errors"]["business_name"][0],
+        format!("names business {acme}, not business_id {globex}"),
+        "{}",
+        res.body
+    );
     assert_eq!(order_count(&app).await, before, "nothing was written");
     // By name.
     let b = create(

@@ -128,8 +128,8 @@ async fn apply_taxes(
     let mut form = Form::new(&params, "");
     let query = TaxesQuery::read(&mut form);
     let query = form.finish_with(query)?;
-    let custom = query.custom_tax_id.unwrap_or_default();
-    let group = query.group_tax_id.unwrap_or_default();
+    let custom = store::Id::each(query.custom_tax_id.unwrap_or_default());
+    let group = store::Id::each(query.group_tax_id.unwrap_or_default());
     let view = orders::apply_taxes(state.db(), tenant.0.id, number, &custom, &group).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }

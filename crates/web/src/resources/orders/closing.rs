@@ -169,7 +169,7 @@ async fn mark(
     let mut priced = Vec::with_capacity(sale.len());
     for n in &sale {
         match prices.get(n) {
-            Some((_, Some(amount))) => priced.push((*n, *amount)),
+            Some((_, Some(amount))) => priced.push((store::Number::new(*n), *amount)),
             Some((name, None)) if form.has_errors_for(name) => {}
             Some((name, None)) => form.error(name, "can't be blank: the price it is sold at"),
             None => form.error(
@@ -178,10 +178,11 @@ async fn mark(
             ),
         }
     }
-    let rent = form
-        .finish_with(query)?
-        .asset_ids_marked_for_non_sale
-        .unwrap_or_default();
+    let rent = store::Number::each(
+        form.finish_with(query)?
+            .asset_ids_marked_for_non_sale
+            .unwrap_or_default(),
+    );
     let view = orders::mark_for_sale(state.db(), tenant.0.id, number, &priced, &rent).await?;
     Ok(answer(&view, tenant.0.time_zone))
 }

@@ -202,7 +202,7 @@ async fn add(
     let named = form.peek::<ItemRefs>("asset_ids");
     let additions = read_additions(&mut form, named);
     let query = form.finish_with(query)?;
-    let coupons = query.coupon_ids.unwrap_or_default();
+    let coupons = store::Id::each(query.coupon_ids.unwrap_or_default());
     let clock = crate::resources::assets::clock(&tenant);
     let view =
         orders::add_items(state.db(), tenant.0.id, number, additions, &coupons, &clock).await?;
@@ -222,8 +222,8 @@ async fn remove(
         state.db(),
         tenant.0.id,
         number,
-        numbers,
-        (bundles, complete),
+        store::Number::each(numbers),
+        (store::Id::each(bundles), complete),
     )
     .await?;
     Ok(answer(&view, tenant.0.time_zone))

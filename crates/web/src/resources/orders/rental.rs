@@ -304,19 +304,6 @@ async fn take_back(
         values,
         payment: optional_payment(q.payment, basket, &clock),
     };
-    let view = orders::take_back(state.db(), tenant.0.id, number, ret, &clock)
-        .await
-        .map_err(|e| {
-            // The store names an entry of the selection by its line or bundle.
-            ApiError::from(e).renamed_by(|field| {
-                if let Some(line) = field.strip_prefix("stock line ") {
-                    Some(format!("stock_asset_with_quantity[{line}]"))
-                } else {
-                    field
-                        .strip_prefix("bundle ")
-                        .map(|b| format!("bundle_with_quantity[{b}]"))
-                }
-            })
-        })?;
+    let view = orders::take_back(state.db(), tenant.0.id, number, ret, &clock).await?;
     Ok(answer(&view, tz))
 }
