@@ -67,7 +67,7 @@ async fn seed(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
         company,
         name("Aisle A"),
         LocationFields {
-            parent_id: Change::Set(warehouse.id),
+            parent_id: Change::Set(store::Id::new(warehouse.id)),
             ..city("Denver")
         },
     )
@@ -77,7 +77,7 @@ async fn seed(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
         company,
         name("Aisle B"),
         LocationFields {
-            parent_id: Change::Set(warehouse.id),
+            parent_id: Change::Set(store::Id::new(warehouse.id)),
             ..city("Denver")
         },
     )
@@ -114,9 +114,9 @@ async fn seed(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
     ] {
         let input = store::items::AssetInput {
             name: Some(name(asset)),
-            group_id: Some(group),
+            group_id: Some(store::Id::new(group)),
             purchased_on: chrono::NaiveDate::from_ymd_opt(2026, 1, 15),
-            location_id: Change::Set(warehouse.id),
+            location_id: Change::Set(store::Id::new(warehouse.id)),
             rates: store::items::Rates {
                 daily: daily.map_or(Change::Keep, Change::Set),
                 ..Default::default()
@@ -156,8 +156,8 @@ async fn seed(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
         };
         let input = store::items::AssetInput {
             name: Some(name(item)),
-            group_id: Some(group),
-            location_id: Change::Set(warehouse.id),
+            group_id: Some(store::Id::new(group)),
+            location_id: Change::Set(store::Id::new(warehouse.id)),
             price: price_set,
             rates,
             ..Default::default()
@@ -265,7 +265,7 @@ async fn seed_people(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
             first_name: Some(first.into()),
             last_name: Some(last.into()),
             role: Some(role),
-            team_ids: Some(vec![crew.id]),
+            team_ids: Some(vec![store::Id::new(crew.id)]),
             custom_attributes: [(badge.id, Change::Set(badge_number.into()))].into(),
             ..Default::default()
         };
@@ -329,7 +329,7 @@ async fn seed_customers(db: &Db, company: store::CompanyId) -> anyhow::Result<()
     )
     .await?;
     let contact = PersonInput {
-        business_ids: Some(vec![business.id]),
+        business_ids: Some(vec![store::Id::new(business.id)]),
         ..person("Bob", "Builder", "bob@northwind.test")
     };
     persons::create::<kind::Contact>(db, company, contact).await?;

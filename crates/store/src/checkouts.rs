@@ -31,7 +31,7 @@ pub struct Checkout {
     pub member: MemberRef,
     /// When it is due back; `None`: no end.
     pub due: Option<DateTime<Utc>>,
-    pub location: Option<i64>,
+    pub location: Option<Id<kind::Location>>,
     pub comments: Option<String>,
     pub values: BTreeMap<i64, Change<String>>,
     /// Check out over other members' approved reservations (they are removed).
@@ -183,7 +183,7 @@ pub async fn check_out(
 /// A check-in.
 #[derive(Debug, Clone, Default)]
 pub struct Checkin {
-    pub location: Option<i64>,
+    pub location: Option<Id<kind::Location>>,
     pub comments: Option<String>,
     pub values: BTreeMap<i64, Change<String>>,
 }

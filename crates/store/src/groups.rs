@@ -77,7 +77,7 @@ pub(crate) async fn exists_in(
     company: CompanyId,
     id: Id<kind::Group>,
 ) -> Result<bool, StoreError> {
-    crate::has(tx, "asset_groups", company, id.get()).await
+    crate::has(tx, "asset_groups", company, id).await
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

@@ -118,6 +118,16 @@ macro_rules! typed {
             }
         }
         impl<K> Eq for $name<K> {}
+        impl<K> PartialOrd for $name<K> {
+            fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl<K> Ord for $name<K> {
+            fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+                self.0.cmp(&other.0)
+            }
+        }
         impl<K> Hash for $name<K> {
             fn hash<H: Hasher>(&self, state: &mut H) {
                 self.0.hash(state)
@@ -138,6 +148,12 @@ macro_rules! typed {
                 s.serialize_i64(self.0)
             }
         }
+        impl<K> From<$name<K>> for i64 {
+            fn from(typed: $name<K>) -> i64 {
+                typed.0
+            }
+        }
+
         impl<K> From<$name<K>> for sea_query::Value {
             fn from(id: $name<K>) -> Self {
                 id.0.into()

@@ -5,7 +5,7 @@
 //! changes share.
 
 use crate::CompanyId;
-use crate::ids::{Kind, Number, kind};
+use crate::ids::{Id, Kind, Number, kind};
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
@@ -215,7 +215,7 @@ pub(crate) async fn out_conflict(
 pub(crate) async fn check_location(
     tx: &mut Tx,
     company: CompanyId,
-    location: Option<i64>,
+    location: Option<Id<kind::Location>>,
     field: &str,
 ) -> Result<(), StoreError> {
     match location {

@@ -736,10 +736,10 @@ pub struct Rates {
 pub struct AssetInput {
     /// Required on create; an update keeps the stored one when `None`.
     pub name: Option<Name>,
-    pub group_id: Option<i64>,
+    pub group_id: Option<Id<kind::Group>>,
     pub purchased_on: Option<NaiveDate>,
-    pub sub_group_id: Change<i64>,
-    pub location_id: Change<i64>,
+    pub sub_group_id: Change<Id<kind::SubGroup>>,
+    pub location_id: Change<Id<kind::Location>>,
     pub description: Change<String>,
     pub manufacturer: Change<String>,
     pub product_model_number: Change<String>,
@@ -823,8 +823,8 @@ async fn check_references(
     tx: &mut Tx,
     company: CompanyId,
     input: &AssetInput,
-    group: i64,
-    sub_group: Option<i64>,
+    group: Id<kind::Group>,
+    sub_group: Option<Id<kind::SubGroup>>,
 ) -> Result<(), StoreError> {
     let mut errors = crate::FieldErrors::new();
     if !crate::has(tx, "asset_groups", company, group).await? {
@@ -995,13 +995,19 @@ pub async fn update(
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let before = lock(&mut tx, company, number).await?.of_kind(kind)?;
-    let group = input.group_id.unwrap_or(before.group_id);
+    let group = input.group_id.unwrap_or(Id::new(before.group_id));
     let sub_group = match input.sub_group_id {
         Change::Set(s) => Some(s),
         Change::Clear => None,
         // A new group without a new subgroup leaves the old subgroup behind.
-        Change::Keep if input.group_id.is_some_and(|g| g != before.group_id) => None,
-        Change::Keep => before.sub_group_id,
+        Change::Keep
+            if input
+                .group_id
+                .is_some_and(|g| g != Id::new(before.group_id)) =>
+        {
+            None
+        }
+        Change::Keep => before.sub_group_id.map(Id::new),
     };
     check_references(&mut tx, company, &input, group, sub_group).await?;
     let mut row = Assignments::update();

@@ -158,16 +158,17 @@ pub(crate) async fn execute_in<S: Statement>(
 pub(crate) async fn unknown_ids(
     tx: &mut Tx,
     mut records: sea_query::SelectStatement,
-    ids: &[i64],
+    ids: &[impl Into<i64> + Copy],
     what: &str,
 ) -> Result<Option<String>, StoreError> {
     use sea_query::{Expr, ExprTrait};
     if ids.is_empty() {
         return Ok(None);
     }
+    let ids: Vec<i64> = ids.iter().map(|&id| id.into()).collect();
     let stmt = records
         .column("id")
-        .and_where(Expr::col("id").is_in(ids.to_vec()))
+        .and_where(Expr::col("id").is_in(ids.clone()))
         .to_owned();
     let found: Vec<(i64,)> = tx.all(&stmt).await?;
     let found: std::collections::HashSet<i64> = found.into_iter().map(|f| f.0).collect();
@@ -222,9 +223,9 @@ pub(crate) async fn insert_links(
     table: &'static str,
     (owner_column, owner): (&'static str, i64),
     other_column: &'static str,
-    others: &[i64],
+    others: &[impl Into<i64> + Copy],
 ) -> Result<(), StoreError> {
-    let mut others = others.to_vec();
+    let mut others: Vec<i64> = others.iter().map(|&other| other.into()).collect();
     others.sort_unstable();
     others.dedup();
     if others.is_empty() {
@@ -246,8 +247,9 @@ pub(crate) async fn has(
     tx: &mut Tx,
     table: &'static str,
     company: CompanyId,
-    id: i64,
+    id: impl Into<i64>,
 ) -> Result<bool, StoreError> {
+    let id: i64 = id.into();
     use sea_query::{Expr, ExprTrait};
     let stmt = scoped(table, company)
         .column("id")

@@ -55,7 +55,7 @@ pub struct LocationFields {
     pub state: Change<String>,
     pub zipcode: Change<String>,
     pub country: Change<String>,
-    pub parent_id: Change<i64>,
+    pub parent_id: Change<Id<kind::Location>>,
     pub active: Option<bool>,
 }
 
@@ -230,7 +230,7 @@ pub async fn create(
 ) -> Result<Location, StoreError> {
     let mut tx = db.begin().await?;
     if let Change::Set(parent) = fields.parent_id {
-        check_parent(&mut tx, company, None, parent).await?;
+        check_parent(&mut tx, company, None, parent.get()).await?;
     }
     let sequence_num = counters::next(&mut tx, company, Sequence::Locations).await?;
     let at = now();
@@ -274,7 +274,7 @@ pub async fn update(
     let mut tx = db.begin().await?;
     let before = find_in(&mut tx, company, id).await?;
     if let Change::Set(parent) = fields.parent_id {
-        check_parent(&mut tx, company, Some(id.get()), parent).await?;
+        check_parent(&mut tx, company, Some(id.get()), parent.get()).await?;
     }
     let mut row = Assignments::update();
     row.set("name", name.as_str());

@@ -90,7 +90,7 @@ pub struct MemberInput {
     pub last_name: Option<String>,
     pub role: Option<Role>,
     /// The complete list of teams, when given.
-    pub team_ids: Option<Vec<i64>>,
+    pub team_ids: Option<Vec<Id<kind::Team>>>,
     pub employee_id: Change<String>,
     pub user_listing_id: Change<String>,
     pub address_block: AddressBlock<Change<String>>,
@@ -243,7 +243,7 @@ async fn write_teams(
     tx: &mut Tx,
     company: CompanyId,
     member: i64,
-    team_ids: &[i64],
+    team_ids: &[Id<kind::Team>],
 ) -> Result<(), StoreError> {
     let clear = Query::delete()
         .from_table("member_teams")
@@ -481,7 +481,7 @@ pub async fn exists(
     company: CompanyId,
     id: Id<kind::Member>,
 ) -> Result<bool, StoreError> {
-    crate::has(tx, "members", company, id.get()).await
+    crate::has(tx, "members", company, id).await
 }
 
 /// Lists the owner as a member; called in the transaction that creates the company.

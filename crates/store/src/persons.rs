@@ -135,7 +135,7 @@ pub struct PersonInput {
     pub login_enabled: Option<bool>,
     pub subscribed_to_emails: Option<bool>,
     /// Contacts: the complete list of their businesses, when given.
-    pub business_ids: Option<Vec<i64>>,
+    pub business_ids: Option<Vec<Id<kind::Business>>>,
     pub custom_attributes: BTreeMap<i64, Change<String>>,
 }
 
@@ -371,7 +371,7 @@ pub(crate) async fn check_businesses(
     tx: &mut Tx,
     company: CompanyId,
     field: &str,
-    ids: &[i64],
+    ids: &[Id<kind::Business>],
 ) -> Result<(), StoreError> {
     match crate::unknown_ids(tx, crate::scoped("businesses", company), ids, "business").await? {
         None => Ok(()),
@@ -384,16 +384,15 @@ pub(crate) async fn link(
     tx: &mut Tx,
     company: CompanyId,
     contact: i64,
-    businesses: &[i64],
+    businesses: &[Id<kind::Business>],
 ) -> Result<(), StoreError> {
     let existing = crate::scoped("business_contacts", company)
         .column("business_id")
         .and_where(Expr::col("contact_id").eq(contact))
         .to_owned();
     let existing: Vec<(i64,)> = tx.all(&existing).await?;
-    let new: Vec<i64> = businesses
-        .iter()
-        .copied()
+    let new: Vec<i64> = Id::raw(businesses)
+        .into_iter()
         .filter(|b| !existing.iter().any(|e| e.0 == *b))
         .collect();
     crate::insert_links(
@@ -413,7 +412,7 @@ async fn unlink_except(
     tx: &mut Tx,
     company: CompanyId,
     contact: i64,
-    keep: &[i64],
+    keep: &[Id<kind::Business>],
 ) -> Result<(), StoreError> {
     let addresses = Query::update()
         .table("business_addresses")

@@ -223,7 +223,7 @@ pub(crate) async fn remove_open(
 /// A new reservation request.
 #[derive(Debug, Clone)]
 pub struct NewReservation {
-    pub member: i64,
+    pub member: Id<kind::Member>,
     /// Units wanted of inventory or asset stock; `None`: 1. A fixed asset is reserved
     /// whole, so it takes none.
     pub quantity: Option<Quantity>,
@@ -272,7 +272,7 @@ pub async fn create(
             number: number.get(),
         }));
     }
-    crate::members::active_member(&mut tx, company, Id::new(new.member), "member").await?;
+    crate::members::active_member(&mut tx, company, new.member, "member").await?;
     let at = now();
     let stmt = Query::insert()
         .into_table("reservation_requests")
@@ -434,11 +434,11 @@ pub async fn decide(
 #[derive(Debug, Clone, Default)]
 pub struct ReservationFilter {
     /// The asset numbered so.
-    pub item_number: Option<i64>,
+    pub item_number: Option<Number<kind::Item>>,
     /// Only reservations of fixed assets (`Some(true)`) or of inventory and asset
     /// stock (`Some(false)`).
     pub fixed_assets: Option<bool>,
-    pub member: Option<i64>,
+    pub member: Option<Id<kind::Member>>,
     /// `None`: every status.
     pub status: Option<ReservationStatus>,
     pub starting_on: Option<NaiveDate>,

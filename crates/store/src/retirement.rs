@@ -84,7 +84,7 @@ pub async fn delete(
 #[derive(Debug, Clone)]
 pub struct Retirement {
     pub retired_on: NaiveDate,
-    pub reason: i64,
+    pub reason: Id<kind::RetireReason>,
     pub salvage_value: Option<i64>,
 }
 
@@ -191,7 +191,7 @@ pub async fn activate(
             number: number.get(),
         }));
     }
-    check_location(&mut tx, company, location.map(Id::get), "location_id").await?;
+    check_location(&mut tx, company, location, "location_id").await?;
     let mut row = Assignments::update();
     row.set("state", ItemState::Available.as_str())
         .set("retired_on", Option::<NaiveDate>::None)

@@ -232,7 +232,7 @@ pub(crate) async fn location_or_default(
 ) -> Result<i64, StoreError> {
     match location.or(item.location_id) {
         Some(l) => {
-            item_core::check_location(tx, company, Some(l), field).await?;
+            item_core::check_location(tx, company, Some(Id::new(l)), field).await?;
             Ok(l)
         }
         None => Err(StoreError::invalid(
@@ -257,13 +257,13 @@ pub struct Movement {
     /// Per unit, minor units (required to add stock; the HTTP layer says so).
     pub price: Option<i64>,
     /// The item's own location when `None`.
-    pub location: Option<i64>,
+    pub location: Option<Id<kind::Location>>,
     pub comments: Option<String>,
     /// Custom field values of the movement (`add_stock_values[c_attr_vals]`, ...).
     pub values: BTreeMap<i64, Change<String>>,
     /// A sale: the member the units go to (their approved reservations that have
     /// begun are fulfilled), if any.
-    pub member: Option<i64>,
+    pub member: Option<Id<kind::Member>>,
     /// A sale: sell over other members' approved reservations (they become removed).
     pub override_conflicting: bool,
 }
@@ -283,8 +283,14 @@ pub async fn order(
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let item = lock_stocked(&mut tx, company, kind, number.get()).await?;
-    let location =
-        location_or_default(&mut tx, company, &item, movement.location, "location_id").await?;
+    let location = location_or_default(
+        &mut tx,
+        company,
+        &item,
+        movement.location.map(Id::get),
+        "location_id",
+    )
+    .await?;
     let mut fulfilled = Vec::new();
     let (action, after) = match movement.order_type {
         OrderType::AddStock => {
@@ -303,7 +309,7 @@ pub async fn order(
         }
         OrderType::NewSale => {
             if let Some(member) = movement.member {
-                crate::members::active_member(&mut tx, company, Id::new(member), "user_id").await?;
+                crate::members::active_member(&mut tx, company, member, "user_id").await?;
             }
             take(
                 &mut tx,
@@ -319,7 +325,7 @@ pub async fn order(
                 company,
                 &item,
                 crate::reservations::Leaving {
-                    member: movement.member,
+                    member: movement.member.map(Id::get),
                     quantity: movement.quantity.get(),
                     until: None,
                     override_conflicting: movement.override_conflicting,
@@ -381,7 +387,7 @@ pub async fn transfer(
         ("to_location", transfer.to),
     ] {
         if let Err(StoreError::Invalid(problem)) =
-            item_core::check_location(&mut tx, company, Some(l), field).await
+            item_core::check_location(&mut tx, company, Some(Id::new(l)), field).await
         {
             errors.extend(problem);
         }
@@ -432,7 +438,7 @@ pub async fn quantity_at(
         .optional(&stmt)
         .await?
         .ok_or(StoreError::NotFound(Kind::Item))?;
-    if !crate::has(&mut tx, "locations", company, location.get()).await? {
+    if !crate::has(&mut tx, "locations", company, location).await? {
         return Err(StoreError::invalid(
             "location_id",
             format!("is not a location of this company: {location}"),

@@ -96,12 +96,12 @@ fn select(company: CompanyId) -> SelectStatement {
 /// A check-out of asset stock.
 #[derive(Debug, Clone)]
 pub struct StockCheckout {
-    pub member: i64,
+    pub member: Id<kind::Member>,
     pub quantity: Quantity,
     /// Where the units are taken from; the item's own location when `None`.
-    pub location: Option<i64>,
+    pub location: Option<Id<kind::Location>>,
     /// Where the units go (kept on the line item; they count at no location).
-    pub to_location: Option<i64>,
+    pub to_location: Option<Id<kind::Location>>,
     /// When they are due back; `None`: no end.
     pub due: Option<DateTime<Utc>>,
     pub price: Option<i64>,
@@ -132,8 +132,7 @@ pub async fn check_out(
     let mut tx = db.begin().await?;
     let item = stock::lock_stocked(&mut tx, company, AssetType::StockAsset, number.get()).await?;
     let holder =
-        crate::members::active_member(&mut tx, company, Id::new(checkout.member), "user_id")
-            .await?;
+        crate::members::active_member(&mut tx, company, checkout.member, "user_id").await?;
     if let Some(due) = checkout.due
         && due <= clock.now
     {
@@ -142,9 +141,14 @@ pub async fn check_out(
             "must be later than now: the units are due back after they go out",
         ));
     }
-    let location =
-        stock::location_or_default(&mut tx, company, &item, checkout.location, "location_id")
-            .await?;
+    let location = stock::location_or_default(
+        &mut tx,
+        company,
+        &item,
+        checkout.location.map(Id::get),
+        "location_id",
+    )
+    .await?;
     item_core::check_location(
         &mut tx,
         company,
@@ -169,7 +173,7 @@ pub async fn check_out(
         company,
         &item,
         crate::reservations::Leaving {
-            member: Some(checkout.member),
+            member: Some(checkout.member.get()),
             quantity: checkout.quantity.get(),
             until: checkout.due,
             override_conflicting: checkout.override_conflicting,
@@ -290,7 +294,7 @@ pub struct StockCheckin {
     /// applies to one line item only (the HTTP layer says so).
     pub quantity: Option<Quantity>,
     /// Where the units come back; each line item's own location when `None`.
-    pub location: Option<i64>,
+    pub location: Option<Id<kind::Location>>,
     /// When they came back; now when `None`.
     pub at: Option<DateTime<Utc>>,
     pub comments: Option<String>,
@@ -348,9 +352,9 @@ pub async fn check_in(
     let mut returned = Vec::new();
     for line in &lines {
         let n = checkin.quantity.map_or(line.quantity_out, Quantity::get);
-        let location = checkin.location.unwrap_or(line.location_id);
+        let location = checkin.location.unwrap_or(Id::new(line.location_id));
         let quantity = Quantity::new(n).map_err(|p| StoreError::invalid("quantity", p))?;
-        stock::put(&mut tx, company, &item, location, quantity).await?;
+        stock::put(&mut tx, company, &item, location.get(), quantity).await?;
         stock::total(&mut tx, company, item.id, "checked_out_quantity", -n).await?;
         let left = line.quantity_out - n;
         let update = Query::update()

@@ -35,7 +35,7 @@ const COLUMNS: [&str; 7] = [
 pub struct SubGroupInput {
     pub name: Name,
     pub description: Change<String>,
-    pub parent_id: Change<i64>,
+    pub parent_id: Change<Id<kind::SubGroup>>,
 }
 
 fn scoped(company: CompanyId) -> SelectStatement {
@@ -145,7 +145,7 @@ pub async fn create(
         return Err(group.missing());
     }
     if let Change::Set(parent) = input.parent_id {
-        check_parent(&mut tx, company, group, None, parent).await?;
+        check_parent(&mut tx, company, group, None, parent.get()).await?;
     }
     let at = now();
     let stmt = Query::insert()
@@ -201,7 +201,7 @@ pub async fn update(
         return Err(StoreError::NotFound(Kind::SubGroup));
     }
     if let Change::Set(parent) = input.parent_id {
-        check_parent(&mut tx, company, group, Some(id), parent).await?;
+        check_parent(&mut tx, company, group, Some(id), parent.get()).await?;
     }
     let mut values: Vec<(&'static str, Value)> = vec![
         ("name", input.name.as_str().into()),

@@ -2,7 +2,7 @@
 //! written, what they must refer to, and what the state lets an update change.
 
 use crate::CompanyId;
-use crate::ids::{Number, kind};
+use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::order::{OrderField, OrderState};
 use domain::pricing::{Ceiling, Percent};
@@ -24,8 +24,8 @@ use counters::Sequence;
 #[derive(Debug, Clone, Default)]
 pub struct OrderInput {
     /// Required on create.
-    pub customer_id: Option<i64>,
-    pub business_id: Change<i64>,
+    pub customer_id: Option<Id<kind::Customer>>,
+    pub business_id: Change<Id<kind::Business>>,
     /// The business by name (`business_name`); turned into `business_id` in the
     /// write's transaction (`choose_business`).
     pub business_name: Option<String>,
@@ -36,14 +36,14 @@ pub struct OrderInput {
     pub due_at: Change<DateTime<Utc>>,
     pub bill_from: Change<DateTime<Utc>>,
     pub bill_to: Change<DateTime<Utc>>,
-    pub location_id: Change<i64>,
-    pub pick_up_location_id: Change<i64>,
-    pub shipping_address_id: Change<i64>,
-    pub pick_up_address_id: Change<i64>,
+    pub location_id: Change<Id<kind::Location>>,
+    pub pick_up_location_id: Change<Id<kind::Location>>,
+    pub shipping_address_id: Change<Id<kind::Address>>,
+    pub pick_up_address_id: Change<Id<kind::Address>>,
     pub location_for_delivery: Option<bool>,
     pub location_for_pickup: Option<bool>,
     pub order_discount: Option<Percent>,
-    pub assigned_to_id: Change<i64>,
+    pub assigned_to_id: Change<Id<kind::Member>>,
     pub user_listing_name: Change<String>,
     pub custom_attributes: BTreeMap<i64, Change<String>>,
 }
@@ -196,7 +196,7 @@ async fn choose_business(
     }
     let customer = input
         .customer_id
-        .or_else(|| before.and_then(|b| b.customer_id));
+        .or_else(|| before.and_then(|b| b.customer_id).map(Id::new));
     let of_customer = match customer {
         Some(c) => {
             let stmt = Query::select()
@@ -259,14 +259,17 @@ async fn choose_business(
             }
         };
         if let Change::Set(given) = input.business_id
-            && given != id
+            && given != Id::new(id)
         {
             return Err(StoreError::invalid(
                 "business_name",
-                Problem::OtherBusiness { named: id, given },
+                Problem::OtherBusiness {
+                    named: id,
+                    given: given.get(),
+                },
             ));
         }
-        input.business_id = Change::Set(id);
+        input.business_id = Change::Set(Id::new(id));
         return Ok(());
     }
     match of_customer.as_slice() {
@@ -274,14 +277,14 @@ async fn choose_business(
             input.business_id = Change::Clear;
         }
         [] => {}
-        [(one, _)] => input.business_id = Change::Set(*one),
+        [(one, _)] => input.business_id = Change::Set(Id::new(*one)),
         several => {
             let names: Vec<String> = several
                 .iter()
                 .map(|(id, name)| format!("{name} ({id})"))
                 .collect();
             let problem = Problem::SeveralBusinesses {
-                customer: customer.unwrap_or_default(),
+                customer: customer.map_or(0, Id::get),
                 businesses: names,
             };
             let mut errors = crate::FieldErrors::new();
@@ -299,13 +302,13 @@ async fn choose_business(
 async fn address_of(
     tx: &mut Tx,
     company: CompanyId,
-    id: i64,
-    customer: Option<i64>,
-    business: Option<i64>,
+    id: Id<kind::Address>,
+    customer: Option<Id<kind::Customer>>,
+    business: Option<Id<kind::Business>>,
 ) -> Result<bool, StoreError> {
     let owners = [
-        ("customer_addresses", "customer_id", customer),
-        ("business_addresses", "business_id", business),
+        ("customer_addresses", "customer_id", customer.map(Id::get)),
+        ("business_addresses", "business_id", business.map(Id::get)),
     ];
     for (table, owner, of) in owners {
         let Some(of) = of else { continue };
@@ -332,7 +335,7 @@ async fn check(
     let mut errors = crate::FieldErrors::new();
     let customer = input
         .customer_id
-        .or_else(|| before.and_then(|b| b.customer_id));
+        .or_else(|| before.and_then(|b| b.customer_id).map(Id::new));
     if let Some(id) = input.customer_id {
         let stmt = crate::scoped("persons", company)
             .column("id")
@@ -347,7 +350,10 @@ async fn check(
             );
         }
     }
-    let business = after(&input.business_id, before.and_then(|b| b.business_id));
+    let business = after(
+        &input.business_id,
+        before.and_then(|b| b.business_id).map(Id::new),
+    );
     if let Change::Set(b) = input.business_id {
         if !crate::has(tx, "businesses", company, b).await? {
             add(

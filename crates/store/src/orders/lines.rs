@@ -140,12 +140,12 @@ pub(super) async fn lines_of(
 /// An item to put on an order.
 #[derive(Debug, Clone)]
 pub struct Addition {
-    pub number: i64,
+    pub number: Number<kind::Item>,
     /// Units of asset stock or inventory; a fixed asset is 1.
     pub quantity: Option<Quantity>,
     /// Where units of stock or inventory come from; the item's own location when
     /// `None`.
-    pub location: Option<i64>,
+    pub location: Option<Id<kind::Location>>,
     /// Inventory: the price per unit it is sold at with the order (minor units); the
     /// item's price when `None`.
     pub price: Option<i64>,
@@ -156,7 +156,7 @@ pub struct Addition {
 #[derive(Debug, Clone, Default)]
 pub struct Additions {
     pub items: Vec<Addition>,
-    pub bundles: Vec<(i64, Quantity)>,
+    pub bundles: Vec<(Id<kind::Bundle>, Quantity)>,
 }
 
 impl Additions {
@@ -264,17 +264,17 @@ pub(super) async fn add_in(
 ) -> Result<(), StoreError> {
     let mut all: Vec<(Addition, Option<FromBundle>)> =
         additions.items.iter().map(|a| (a.clone(), None)).collect();
-    let bundle_ids: Vec<i64> = additions.bundles.iter().map(|b| b.0).collect();
+    let bundle_ids: Vec<i64> = additions.bundles.iter().map(|b| b.0.get()).collect();
     let sets_of: HashMap<i64, i64> = additions
         .bundles
         .iter()
-        .map(|(b, sets)| (*b, sets.get()))
+        .map(|(b, sets)| (b.get(), sets.get()))
         .collect();
     for item in crate::bundles::items_for_order(tx, company, &bundle_ids).await? {
         let sets = sets_of.get(&item.bundle_id).copied().unwrap_or(1);
         all.push((
             Addition {
-                number: item.sequence_num,
+                number: Number::new(item.sequence_num),
                 quantity: Quantity::new(item.quantity.saturating_mul(sets)).ok(),
                 location: None,
                 price: None,
@@ -288,7 +288,7 @@ pub(super) async fn add_in(
     }
     // The bundles' items make this list as long as the company's bundles are: it is
     // read in chunks (crate::IN_CHUNK), and looked up by number, once each.
-    let mut numbers: Vec<i64> = all.iter().map(|a| a.0.number).collect();
+    let mut numbers: Vec<i64> = all.iter().map(|a| a.0.number.get()).collect();
     numbers.sort_unstable();
     numbers.dedup();
     let items = crate::scoped("items", company)
@@ -336,7 +336,7 @@ pub(super) async fn add_in(
     // Lines of a bundle on the order already that take more sets: (line, units).
     let mut more = Vec::new();
     for (addition, bundle) in &all {
-        let n = addition.number;
+        let n = addition.number.get();
         if !named.insert(n) {
             problems.push(Problem::from(format!(
                 "#{n} is named twice (alone or in a bundle)"
@@ -417,7 +417,7 @@ pub(super) async fn add_in(
         };
         let location = match kind {
             AssetType::FixedAsset => item.location_id,
-            _ => addition.location.or(item.location_id),
+            _ => addition.location.map(Id::get).or(item.location_id),
         };
         rows.push((item.clone(), kind, quantity, location, sale_price, *bundle));
     }

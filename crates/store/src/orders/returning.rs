@@ -4,7 +4,7 @@
 //! Returned while it owes, or Completed.
 
 use crate::CompanyId;
-use crate::ids::{Number, kind};
+use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
@@ -30,13 +30,13 @@ use crate::{Assignments, Db, Field, StoreError, Tx, change_log, stock};
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
     /// Fixed assets, by number.
-    pub assets: Vec<i64>,
+    pub assets: Vec<Number<kind::Item>>,
     /// Units of asset stock, by order line id (each line once).
     pub stock: BTreeMap<i64, Quantity>,
     /// Sub-rental items, by id.
     pub sub_rentals: Vec<i64>,
     /// Sets of each bundle, by bundle id (each bundle once).
-    pub bundles: BTreeMap<i64, Quantity>,
+    pub bundles: BTreeMap<Id<kind::Bundle>, Quantity>,
 }
 
 /// A return.
@@ -54,7 +54,7 @@ pub struct Return {
     /// with a late fee comes back after its due moment.
     pub late_at: Option<DateTime<Utc>>,
     /// Where the items are put back.
-    pub location: Option<i64>,
+    pub location: Option<Id<kind::Location>>,
     /// `item_custom_attribute_values`, by custom field id.
     pub values: BTreeMap<i64, Change<String>>,
     /// Paid at the return.
@@ -261,7 +261,7 @@ fn selected<'a>(
         match lines
             .iter()
             .filter(out)
-            .find(|l| l.sequence_num == *asset && l.kind() == AssetType::FixedAsset)
+            .find(|l| l.sequence_num == asset.get() && l.kind() == AssetType::FixedAsset)
         {
             Some(line) if !back.iter().any(|b: &Back<'_>| b.line.id == line.id) => {
                 back.push(Back { line, units: 1 })
@@ -312,11 +312,11 @@ fn selected<'a>(
         });
     }
     for (bundle, sets) in &only.bundles {
-        let field = Field::ReturnedBundle(*bundle);
+        let field = Field::ReturnedBundle(bundle.get());
         let of_bundle: Vec<&LineItem> = lines
             .iter()
             .filter(out)
-            .filter(|l| l.bundle_id == Some(*bundle))
+            .filter(|l| l.bundle_id == Some(bundle.get()))
             .collect();
         if of_bundle.is_empty() {
             return Err(StoreError::invalid(
@@ -421,8 +421,11 @@ async fn put_back(
         json!({"order": order.sequence_num, "checkin_on": ret.at, "location_id": ret.location, "verifications_cancelled": cancelled})
     } else {
         let quantity = Quantity::new(b.units).map_err(|p| StoreError::invalid("quantity", p))?;
-        let given = ret.location.or(b.line.location_id).or(order.location_id);
-        let location = stock_location(tx, company, &item, given, Way::Back)
+        let given = ret
+            .location
+            .or(b.line.location_id.map(Id::new))
+            .or(order.location_id.map(Id::new));
+        let location = stock_location(tx, company, &item, given.map(Id::get), Way::Back)
             .await?
             .ok_or_else(|| {
                 StoreError::invalid(

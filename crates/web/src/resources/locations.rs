@@ -85,7 +85,7 @@ impl LocationInput {
             state: self.state,
             zipcode: self.zipcode,
             country: self.country,
-            parent_id: self.parent_id,
+            parent_id: self.parent_id.map(store::Id::new),
             active,
         };
         (self.name, fields)

@@ -333,7 +333,7 @@ fn member_input(
         first_name: names.0,
         last_name: names.1,
         role,
-        team_ids: f.team_ids,
+        team_ids: f.team_ids.map(store::Id::each),
         employee_id: f.employee_id,
         user_listing_id: f.user_listing_id,
         address_block: f.address_block.into_block(),

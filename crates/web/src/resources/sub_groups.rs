@@ -81,7 +81,7 @@ impl From<SubGroupForm> for SubGroupInput {
         SubGroupInput {
             name: f.name,
             description: f.description,
-            parent_id: f.parent_id,
+            parent_id: f.parent_id.map(store::Id::new),
         }
     }
 }

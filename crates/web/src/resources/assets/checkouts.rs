@@ -181,7 +181,7 @@ async fn check_out(
     let checkout = Checkout {
         member,
         due,
-        location: input.location_id.as_set().copied(),
+        location: input.location_id.as_set().copied().map(store::Id::new),
         comments: input.comments.as_set().cloned(),
         values,
         override_conflicting: input.override_conflicting_reservations.unwrap_or(false),
@@ -225,7 +225,7 @@ async fn check_in(
     .await?;
     let input = form.finish_with(input)?;
     let checkin = Checkin {
-        location: input.location_id.as_set().copied(),
+        location: input.location_id.as_set().copied().map(store::Id::new),
         comments: input.comments.as_set().cloned(),
         values,
     };

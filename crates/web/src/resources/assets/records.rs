@@ -668,10 +668,10 @@ async fn read_input<K: Kind>(
     let f = record.fields;
     Ok(AssetInput {
         name: record.name,
-        group_id: record.group_id,
+        group_id: record.group_id.map(store::Id::new),
         purchased_on: record.purchased_on,
-        sub_group_id: f.sub_group_id,
-        location_id: f.location_id,
+        sub_group_id: f.sub_group_id.map(store::Id::new),
+        location_id: f.location_id.map(store::Id::new),
         description: f.description,
         manufacturer: f.manufacturer,
         product_model_number: f.product_model_number,
@@ -814,7 +814,7 @@ async fn retire(
     let input = RetireInput::parse(&params)?;
     let ending = Retirement {
         retired_on: input.retired_on,
-        reason: input.retire_reason_id,
+        reason: store::Id::new(input.retire_reason_id),
         salvage_value: input.salvage_value.as_set().copied(),
     };
     let view = retirement::retire(state.db(), tenant.0.id, number, ending, &clock(&tenant)).await?;

@@ -219,7 +219,7 @@ async fn create(
         read_beside::<ReservationMember>(&mut form, str::to_owned).and_then(|m| m.id.or(m.user_id));
     let (input, member) = form.finish_with(input.zip(member))?;
     let new = NewReservation {
-        member,
+        member: store::Id::new(member),
         from: input.from,
         to: input.to,
         note: input.note.as_set().cloned(),
@@ -248,8 +248,8 @@ async fn list_for_asset(
     let query = ReservationsQuery::parse(&params)?;
     let page = query.page.page(PageSize::DEFAULT);
     let filter = ReservationFilter {
-        item_number: Some(number.get()),
-        member: query.user_id,
+        item_number: Some(number),
+        member: query.user_id.map(store::Id::new),
         status: query.status.flatten(),
         ..ReservationFilter::default()
     };
@@ -381,7 +381,7 @@ async fn for_member<const FIXED: bool>(
     let page = PageQuery::parse(&params)?.page(PageSize::DEFAULT);
     store::members::find(state.db(), tenant.0.id, member).await?;
     let filter = ReservationFilter {
-        member: Some(member.get()),
+        member: Some(member),
         fixed_assets: Some(FIXED),
         ..ReservationFilter::default()
     };
@@ -425,7 +425,7 @@ async fn reserved_page(
     page: domain::Page,
 ) -> Result<store::PageOf<Reservation>, ApiError> {
     let filter = ReservationFilter {
-        item_number: Some(number),
+        item_number: Some(store::Number::new(number)),
         status: Some(ReservationStatus::Approved),
         ending_from: Some(today(tenant).0),
         ..ReservationFilter::default()

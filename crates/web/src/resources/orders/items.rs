@@ -163,9 +163,9 @@ pub(super) fn read_additions(form: &mut Form<'_>, named: Option<Named>) -> Addit
             let location = read::<RecordId>(form, value("location_id"));
             let price = read::<Amount>(form, value("price"));
             Addition {
-                number: n,
+                number: store::Number::new(n),
                 quantity,
-                location,
+                location: location.map(store::Id::new),
                 price,
             }
         })
@@ -181,7 +181,7 @@ pub(super) fn read_additions(form: &mut Form<'_>, named: Option<Named>) -> Addit
                     .map_err(|p| form.error(&entry.name, p))
                     .ok(),
             }
-            .map(|q| (b, q))
+            .map(|q| (store::Id::new(b), q))
         })
         .collect();
     Additions {

@@ -259,8 +259,8 @@ fn order_input(
     let start = NaiveTime::MIN;
     let end = end_of_day();
     OrderInput {
-        customer_id,
-        business_id: q.business_id,
+        customer_id: customer_id.map(store::Id::new),
+        business_id: q.business_id.map(store::Id::new),
         business_name: match q.business_name {
             Change::Set(name) => Some(name),
             _ => None,
@@ -278,14 +278,14 @@ fn order_input(
         due_at: at(q.due_date, q.due_time.or(q.start_time), end, tz),
         bill_from: at(q.bill_from, q.bill_from_time, start, tz),
         bill_to: at(q.bill_to, q.bill_to_time, end, tz),
-        location_id: f.location_id,
-        pick_up_location_id: f.pick_up_location_id,
-        shipping_address_id: f.shipping_address_id,
-        pick_up_address_id: f.pick_up_address_id,
+        location_id: f.location_id.map(store::Id::new),
+        pick_up_location_id: f.pick_up_location_id.map(store::Id::new),
+        shipping_address_id: f.shipping_address_id.map(store::Id::new),
+        pick_up_address_id: f.pick_up_address_id.map(store::Id::new),
         location_for_delivery: f.location_for_delivery,
         location_for_pickup: f.location_for_pickup,
         order_discount: f.order_discount,
-        assigned_to_id: f.assigned_to_id,
+        assigned_to_id: f.assigned_to_id.map(store::Id::new),
         user_listing_name: q.user_listing_name,
         custom_attributes,
     }

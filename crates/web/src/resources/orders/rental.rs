@@ -222,14 +222,17 @@ fn selection_maps(form: &mut Form<'_>) -> Option<Maps> {
         return None;
     }
     let stock = quantities_by_id(form, "stock_asset_with_quantity", "an order line item id");
-    let bundles = quantities_by_id(form, "bundle_with_quantity", "a bundle id");
+    let bundles = quantities_by_id(form, "bundle_with_quantity", "a bundle id")
+        .into_iter()
+        .map(|(bundle, sets)| (store::Id::new(bundle), sets))
+        .collect();
     Some((stock, bundles))
 }
 
 /// Units of stock lines and sets of bundles, by id.
 type Maps = (
     BTreeMap<i64, domain::stock::Quantity>,
-    BTreeMap<i64, domain::stock::Quantity>,
+    BTreeMap<store::Id<kind::Bundle>, domain::stock::Quantity>,
 );
 
 /// Units (or sets) by record id from `path[<id>]=<quantity>`: each id once, however
@@ -265,7 +268,7 @@ async fn take_back(
     let values = item_values(&state, &tenant, &mut form).await?;
     let (q, basket) = both(form.finish_with(query), PaymentBasket::parse(&params))?;
     let only = maps.map(|(stock, bundles)| Selection {
-        assets: q.fixed_asset_ids.unwrap_or_default(),
+        assets: store::Number::each(q.fixed_asset_ids.unwrap_or_default()),
         stock,
         sub_rentals: q.subrent_item_ids.unwrap_or_default(),
         bundles,
@@ -300,7 +303,7 @@ async fn take_back(
             NaiveTime::MIN,
             &clock,
         ),
-        location: q.location_id,
+        location: q.location_id.map(store::Id::new),
         values,
         payment: optional_payment(q.payment, basket, &clock),
     };

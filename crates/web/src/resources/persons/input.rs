@@ -56,7 +56,7 @@ impl PersonFields {
             collect_tax: self.collect_tax,
             login_enabled: self.login_enabled,
             subscribed_to_emails: self.subscribed_to_emails,
-            business_ids,
+            business_ids: business_ids.map(store::Id::each),
             custom_attributes: Default::default(),
         }
     }

@@ -353,7 +353,7 @@ async fn check_in(
     let checkin = StockCheckin {
         line_items: query.selected.selected_line_items,
         quantity: line.quantity,
-        location: line.location_id.as_set().copied(),
+        location: line.location_id.as_set().copied().map(store::Id::new),
         at,
         comments: line.comments.as_set().cloned(),
         values,

@@ -313,10 +313,14 @@ async fn order<K: Kind>(
     let comments = line.comments.as_set().cloned();
     if let Some((member, due, to)) = terms {
         let checkout = StockCheckout {
-            member,
+            member: store::Id::new(member),
             quantity: line.quantity,
-            location,
-            to_location: to.checked_out_to_location_id.as_set().copied(),
+            location: location.map(store::Id::new),
+            to_location: to
+                .checked_out_to_location_id
+                .as_set()
+                .copied()
+                .map(store::Id::new),
             due,
             price,
             comments,
@@ -337,10 +341,10 @@ async fn order<K: Kind>(
         order_type,
         quantity: line.quantity,
         price,
-        location,
+        location: location.map(store::Id::new),
         comments,
         values,
-        member: member.id,
+        member: member.id.map(store::Id::new),
         override_conflicting,
     };
     let view = stock::order(
