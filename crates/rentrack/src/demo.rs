@@ -266,7 +266,8 @@ async fn seed_people(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {
             last_name: Some(last.into()),
             role: Some(role),
             team_ids: Some(vec![store::Id::new(crew.id)]),
-            custom_attributes: [(badge.id, Change::Set(badge_number.into()))].into(),
+            custom_attributes: [(store::Id::new(badge.id), Change::Set(badge_number.into()))]
+                .into(),
             ..Default::default()
         };
         let member = members::create(db, company, input).await?;

@@ -7,7 +7,6 @@ use domain::customer_filter::BusinessFilter;
 use domain::order::OrderState;
 use domain::{Change, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Query};
-use std::collections::BTreeMap;
 
 use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
@@ -65,7 +64,7 @@ pub struct BusinessInput {
     pub active: Option<bool>,
     pub tax_free: Option<bool>,
     pub company_default_payment_terms: Option<bool>,
-    pub custom_attributes: BTreeMap<i64, Change<String>>,
+    pub custom_attributes: crate::custom_fields::FieldValues,
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

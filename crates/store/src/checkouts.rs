@@ -12,10 +12,9 @@ use domain::availability::Holder;
 use domain::item::ItemState;
 use domain::refusal::Conflict;
 use domain::reservation::ReservationStatus;
-use domain::{Change, Page, Vocabulary};
+use domain::{Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
-use std::collections::BTreeMap;
 
 use crate::availability::{Hold, fit, holds, open_end};
 use crate::custom_fields::merge_values;
@@ -33,7 +32,7 @@ pub struct Checkout {
     pub due: Option<DateTime<Utc>>,
     pub location: Option<Id<kind::Location>>,
     pub comments: Option<String>,
-    pub values: BTreeMap<i64, Change<String>>,
+    pub values: crate::custom_fields::FieldValues,
     /// Check out over other members' approved reservations (they are removed).
     pub override_conflicting: bool,
     /// Check out over the member's own later approved reservations (default true).
@@ -185,7 +184,7 @@ pub async fn check_out(
 pub struct Checkin {
     pub location: Option<Id<kind::Location>>,
     pub comments: Option<String>,
-    pub values: BTreeMap<i64, Change<String>>,
+    pub values: crate::custom_fields::FieldValues,
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

@@ -87,8 +87,11 @@ impl FieldSet {
     }
 }
 
+/// Changes to a record's custom field values, by field.
+pub type FieldValues = BTreeMap<Id<kind::CustomField>, Change<String>>;
+
 /// Applies changes (by field id) to a record's stored values and returns the new JSON.
-pub fn merge_values(stored: &str, changes: &BTreeMap<i64, Change<String>>) -> String {
+pub fn merge_values(stored: &str, changes: &FieldValues) -> String {
     let mut values: BTreeMap<String, String> = serde_json::from_str(stored).unwrap_or_default();
     for (id, change) in changes {
         match change {

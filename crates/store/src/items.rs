@@ -15,7 +15,6 @@ use domain::refusal::{Listed, Problem};
 use domain::{Change, Name, Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, Order, Query, SelectStatement, Values};
 use serde_json::json;
-use std::collections::BTreeMap;
 
 use crate::counters::{self, Sequence};
 use crate::custom_fields::merge_values;
@@ -751,7 +750,7 @@ pub struct AssetInput {
     pub rates: Rates,
     /// The fee for a late return on an order: set with its kind, or cleared.
     pub late_fee: Change<LateFee>,
-    pub custom_attributes: BTreeMap<i64, Change<String>>,
+    pub custom_attributes: crate::custom_fields::FieldValues,
     pub custom_tax_ids_to_add: Vec<i64>,
     pub custom_tax_ids_to_remove: Vec<i64>,
 }

@@ -9,7 +9,6 @@ use domain::refusal::Forbidden;
 use domain::refusal::{Listed, Problem};
 use domain::{Change, Page};
 use sea_query::{Cond, Expr, ExprTrait, LockType, Order, Query, SelectStatement, Values};
-use std::collections::BTreeMap;
 
 use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
@@ -96,7 +95,7 @@ pub struct MemberInput {
     pub address_block: AddressBlock<Change<String>>,
     pub login_enabled: Option<bool>,
     pub subscribed_to_emails: Option<bool>,
-    pub custom_attributes: BTreeMap<i64, Change<String>>,
+    pub custom_attributes: crate::custom_fields::FieldValues,
 }
 
 fn select(company: CompanyId) -> SelectStatement {

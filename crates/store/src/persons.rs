@@ -14,7 +14,6 @@ use sea_query::{
     Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, QueryStatementBuilder,
     SelectStatement,
 };
-use std::collections::BTreeMap;
 
 use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
@@ -136,7 +135,7 @@ pub struct PersonInput {
     pub subscribed_to_emails: Option<bool>,
     /// Contacts: the complete list of their businesses, when given.
     pub business_ids: Option<Vec<Id<kind::Business>>>,
-    pub custom_attributes: BTreeMap<i64, Change<String>>,
+    pub custom_attributes: crate::custom_fields::FieldValues,
 }
 
 #[derive(crate::Row)]

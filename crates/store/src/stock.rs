@@ -10,14 +10,13 @@
 
 use crate::CompanyId;
 use crate::ids::{Id, Kind, Number, kind};
+use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
 use domain::money::Money;
 use domain::refusal::Conflict;
 use domain::stock::{OrderType, Quantity};
-use domain::{Change, Vocabulary};
 use sea_query::{Expr, ExprTrait, OnConflict, Order, Query, SelectStatement};
 use serde_json::json;
-use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
 use crate::item_core::{self, Clock, Locked, Today};
@@ -260,7 +259,7 @@ pub struct Movement {
     pub location: Option<Id<kind::Location>>,
     pub comments: Option<String>,
     /// Custom field values of the movement (`add_stock_values[c_attr_vals]`, ...).
-    pub values: BTreeMap<i64, Change<String>>,
+    pub values: crate::custom_fields::FieldValues,
     /// A sale: the member the units go to (their approved reservations that have
     /// begun are fulfilled), if any.
     pub member: Option<Id<kind::Member>>,

@@ -12,7 +12,7 @@ use domain::availability::Holder;
 use domain::item::AssetType;
 use domain::refusal::Problem;
 use domain::stock::{CheckoutStatus, OrderType, Quantity};
-use domain::{Change, Page, Vocabulary};
+use domain::{Page, Vocabulary};
 use sea_query::{Cond, Expr, ExprTrait, Order, Query, SelectStatement};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -106,7 +106,7 @@ pub struct StockCheckout {
     pub due: Option<DateTime<Utc>>,
     pub price: Option<i64>,
     pub comments: Option<String>,
-    pub values: BTreeMap<i64, Change<String>>,
+    pub values: crate::custom_fields::FieldValues,
     /// Check out over other members' approved reservations (they are removed).
     pub override_conflicting: bool,
 }
@@ -298,7 +298,7 @@ pub struct StockCheckin {
     /// When they came back; now when `None`.
     pub at: Option<DateTime<Utc>>,
     pub comments: Option<String>,
-    pub values: BTreeMap<i64, Change<String>>,
+    pub values: crate::custom_fields::FieldValues,
 }
 
 /// Checks units of asset stock `number` in from the selected line items: a line item

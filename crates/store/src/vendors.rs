@@ -5,7 +5,6 @@ use crate::ids::{Id, Kind, kind};
 use chrono::{DateTime, Utc};
 use domain::{Change, Name, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
-use std::collections::BTreeMap;
 
 use crate::custom_fields::merge_values;
 use crate::{Assignments, Db, PageOf, StoreError, change_log, now};
@@ -55,7 +54,7 @@ pub struct VendorInput {
     pub phone_number: Change<String>,
     pub fax: Change<String>,
     /// Values to set (or clear) by custom field id; others are kept.
-    pub custom_attributes: BTreeMap<i64, Change<String>>,
+    pub custom_attributes: crate::custom_fields::FieldValues,
 }
 
 /// Writes the fields of `input` a create and an update write alike: the one place a

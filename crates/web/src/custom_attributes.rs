@@ -9,7 +9,7 @@ use serde::ser::SerializeMap;
 use std::collections::{BTreeMap, HashMap};
 use store::CompanyId;
 use store::Db;
-use store::custom_fields::{self, FieldSet};
+use store::custom_fields::{self, FieldSet, FieldValues};
 
 use crate::error::ApiError;
 use crate::form::{Form, MAX_TEXT_CHARS};
@@ -54,12 +54,7 @@ pub async fn fields_for_output<'a, R: Attributed + 'a>(
 
 /// Reads the values under `path` (e.g. `user[custom_attributes]`): empty keeps,
 /// `null` clears, anything else must suit the field's type and options.
-pub fn read(
-    form: &mut Form<'_>,
-    path: &str,
-    fields: &FieldSet,
-    target: Target,
-) -> BTreeMap<i64, Change<String>> {
+pub fn read(form: &mut Form<'_>, path: &str, fields: &FieldSet, target: Target) -> FieldValues {
     form.check_map(path, "custom_attributes");
     let mut changes = BTreeMap::new();
     for (raw_name, value) in form.params().map(path) {
@@ -75,7 +70,7 @@ pub fn read(
             continue;
         };
         if let Some(change) = value_change(form, &key, field, &value) {
-            changes.insert(field.id, change);
+            changes.insert(store::Id::new(field.id), change);
         }
     }
     changes
@@ -117,7 +112,7 @@ pub async fn read_values(
     company: CompanyId,
     target: Target,
     form: &mut Form<'_>,
-) -> Result<BTreeMap<i64, Change<String>>, ApiError> {
+) -> Result<FieldValues, ApiError> {
     let path = form.path("custom_attributes");
     let fields = fields_for_input(db, company, target, form, &path).await?;
     Ok(read(form, &path, &fields, target))
@@ -154,7 +149,7 @@ pub async fn read_by_id(
     form: &mut Form<'_>,
     path: &str,
     targets: &[Target],
-) -> Result<BTreeMap<i64, Change<String>>, ApiError> {
+) -> Result<FieldValues, ApiError> {
     let mut changes = BTreeMap::new();
     if form.params().entries(path).is_empty() {
         return Ok(changes);
@@ -182,7 +177,7 @@ pub async fn read_by_id(
             continue;
         };
         if let Some(change) = value_change(form, &entry.name, field, value) {
-            changes.insert(field.id, change);
+            changes.insert(store::Id::new(field.id), change);
         }
     }
     Ok(changes)

@@ -5,7 +5,6 @@
 use crate::CompanyId;
 use crate::ids::{Number, kind};
 use chrono::{DateTime, Utc};
-use domain::Change;
 use domain::item::AssetType;
 use domain::order::{OrderAction, OrderState};
 use domain::pricing::Ceiling;
@@ -13,7 +12,6 @@ use domain::refusal::Conflict;
 use domain::refusal::Problem;
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
-use std::collections::BTreeMap;
 
 use super::booking::{Holding, hold, next, promise, set_state};
 use super::lines::lines_of;
@@ -30,7 +28,7 @@ use crate::{Db, StoreError, change_log};
 pub struct Sale {
     pub at: DateTime<Utc>,
     pub payment: Option<Payment>,
-    pub values: BTreeMap<i64, Change<String>>,
+    pub values: crate::custom_fields::FieldValues,
 }
 
 /// Sells a draft, web or booked order: every item on it must be for sale (inventory

@@ -11,7 +11,6 @@ use domain::refusal::{Listed, Problem};
 use domain::{Change, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
-use std::collections::BTreeMap;
 
 use super::lines::{Additions, add_in};
 use super::priced::{OrderView, reprice};
@@ -45,7 +44,7 @@ pub struct OrderInput {
     pub order_discount: Option<Percent>,
     pub assigned_to_id: Change<Id<kind::Member>>,
     pub user_listing_name: Change<String>,
-    pub custom_attributes: BTreeMap<i64, Change<String>>,
+    pub custom_attributes: crate::custom_fields::FieldValues,
 }
 
 impl OrderInput {

@@ -6,15 +6,14 @@
 use crate::CompanyId;
 use crate::ids::{Number, kind};
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
 use domain::pricing::Ceiling;
 use domain::refusal::{Conflict, Problem};
 use domain::stock::{OrderType, Quantity};
-use domain::{Change, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
-use std::collections::BTreeMap;
 
 use super::booking::{Holding, hold, next, promise, set_state};
 use super::lines::{LineItem, lines_of};
@@ -37,7 +36,7 @@ pub struct RentOut {
     /// The end of billing; kept (or the due moment) when `None`.
     pub bill_to: Option<DateTime<Utc>>,
     /// `item_custom_attribute_values`, by custom field id.
-    pub values: BTreeMap<i64, Change<String>>,
+    pub values: crate::custom_fields::FieldValues,
 }
 
 /// Rents out a draft, web or booked order: 422 when it has no items, no due moment or

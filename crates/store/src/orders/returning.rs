@@ -6,12 +6,12 @@
 use crate::CompanyId;
 use crate::ids::{Id, Number, kind};
 use chrono::{DateTime, Utc};
+use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
 use domain::order::OrderAction;
 use domain::pricing::{Ceiling, LateFee, LateFeeKind};
 use domain::refusal::{Out, Problem};
 use domain::stock::{OrderType, Quantity};
-use domain::{Change, Vocabulary};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -56,7 +56,7 @@ pub struct Return {
     /// Where the items are put back.
     pub location: Option<Id<kind::Location>>,
     /// `item_custom_attribute_values`, by custom field id.
-    pub values: BTreeMap<i64, Change<String>>,
+    pub values: crate::custom_fields::FieldValues,
     /// Paid at the return.
     pub payment: Option<Payment>,
 }

@@ -1,7 +1,5 @@
 //! Businesses: `/businesses.api`, `/businesses/{id}.api`. Status 1 is active, 0 inactive.
 
-use std::collections::BTreeMap;
-
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::customer_filter::BusinessFilter;
@@ -243,7 +241,7 @@ async fn read_input<T: Input>(
     state: &AppState,
     company: CompanyId,
     params: &Params,
-) -> Result<(T, BTreeMap<i64, Change<String>>), ApiError> {
+) -> Result<(T, store::custom_fields::FieldValues), ApiError> {
     let mut form = Form::new(params, "business");
     let input = T::read(&mut form);
     let values =
@@ -254,7 +252,7 @@ async fn read_input<T: Input>(
 fn business_input(
     name: Option<String>,
     f: BusinessFields,
-    custom_attributes: BTreeMap<i64, Change<String>>,
+    custom_attributes: store::custom_fields::FieldValues,
 ) -> BusinessInput {
     BusinessInput {
         name,

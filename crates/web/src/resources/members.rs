@@ -1,8 +1,6 @@
 //! Members: `/members.api`, `/members/{id}.api`, `/members/{id}/activate.api`,
 //! `/members/{id}/deactivate.api`.
 
-use std::collections::BTreeMap;
-
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::member::{MemberFilter, Role};
@@ -298,7 +296,7 @@ async fn read_input<T: Input>(
     company: CompanyId,
     params: &Params,
     creating: bool,
-) -> Result<(T, BTreeMap<i64, Change<String>>), ApiError> {
+) -> Result<(T, store::custom_fields::FieldValues), ApiError> {
     let mut form = Form::new(params, "user");
     let input = T::read(&mut form);
     if creating
@@ -322,7 +320,7 @@ fn member_input(
     names: (Option<String>, Option<String>),
     role: Option<Role>,
     f: MemberFields,
-    custom_attributes: BTreeMap<i64, Change<String>>,
+    custom_attributes: store::custom_fields::FieldValues,
 ) -> MemberInput {
     let email = match f.email {
         Change::Set(e) => Change::Set(e.to_lowercase()),

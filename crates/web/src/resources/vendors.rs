@@ -1,7 +1,5 @@
 //! Vendors: `/vendors.api`, `/assets/vendors.api`, `/vendors/{id}.api`.
 
-use std::collections::BTreeMap;
-
 use axum::extract::State;
 use domain::custom_field::Target;
 use domain::{Change, Name, PageSize};
@@ -196,7 +194,7 @@ async fn read_input<T: Input>(
     state: &AppState,
     company: CompanyId,
     params: &Params,
-) -> Result<(T, BTreeMap<i64, Change<String>>), ApiError> {
+) -> Result<(T, store::custom_fields::FieldValues), ApiError> {
     let mut form = Form::new(params, "vendor");
     let input = T::read(&mut form);
     let values =
@@ -207,7 +205,7 @@ async fn read_input<T: Input>(
 fn vendor_input(
     name: Option<Name>,
     f: VendorFields,
-    custom_attributes: BTreeMap<i64, Change<String>>,
+    custom_attributes: store::custom_fields::FieldValues,
 ) -> VendorInput {
     VendorInput {
         name,

@@ -201,7 +201,7 @@ pub(crate) async fn attribute_values(
     form: &mut Form<'_>,
     path: &str,
     target: Target,
-) -> Result<std::collections::BTreeMap<i64, Change<String>>, ApiError> {
+) -> Result<store::custom_fields::FieldValues, ApiError> {
     let fields =
         custom_attributes::fields_for_input(state.db(), tenant.0.id, target, form, path).await?;
     Ok(custom_attributes::read(form, path, &fields, target))

@@ -134,7 +134,7 @@ struct NewOrderQuery {
 }
 
 /// Custom attribute changes by custom field id.
-type Attributes = std::collections::BTreeMap<i64, Change<String>>;
+type Attributes = store::custom_fields::FieldValues;
 
 /// The parameters of the order list.
 #[derive(Input)]

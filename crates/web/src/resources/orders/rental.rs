@@ -2,7 +2,6 @@
 
 use axum::extract::State;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
-use domain::Change;
 use domain::custom_field::Target;
 use std::collections::BTreeMap;
 use store::orders::{self, RentOut, Return, Selection};
@@ -154,7 +153,7 @@ pub(super) async fn item_values(
     state: &AppState,
     tenant: &Tenant,
     form: &mut Form<'_>,
-) -> Result<BTreeMap<i64, Change<String>>, ApiError> {
+) -> Result<store::custom_fields::FieldValues, ApiError> {
     custom_attributes::read_by_id(
         state.db(),
         tenant.0.id,
