@@ -186,7 +186,8 @@ pub enum Conflict {
 /// instead) carry the facts; the HTTP layer words every one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Problem {
-    /// The value names no record of `list` in this company.
+    /// The value names no record of `list` in this company (for custom filters, the
+    /// filter's id).
     NotInCompany { list: Listed, value: String },
     /// The member is deactivated, so cannot be given or hold anything.
     InactiveMember { id: i64, name: String },
@@ -230,11 +231,31 @@ pub enum Problem {
     LateWithoutEnd { items: Vec<String> },
     /// A fixed asset is reserved whole: a quantity other than 1 makes no sense.
     ReservedWhole { number: i64 },
+    /// A moment out of order with another moment of the same write or record.
+    OutOfOrder { must: Must, other: Moment },
     /// Several problems of one field (one per item a list names), said as one.
     Each(Vec<Problem>),
     /// A plain-language problem with no reference to the interface ("can't be blank",
     /// "is too long (maximum is 255 characters)").
     Plain(String),
+}
+
+/// How a moment must stand to another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Must {
+    BeLater,
+    NotBeBefore,
+    NotBeAfter,
+}
+
+/// The moments of an order or a booking another moment is checked against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    ExpectedCheckout,
+    Due,
+    BillFrom,
+    /// The start of a booking's period.
+    From,
 }
 
 /// What a partial return can name that must be out on the order.

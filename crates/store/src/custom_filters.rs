@@ -165,7 +165,7 @@ pub(crate) async fn conditions(
                 list: Listed::CustomFilters {
                     assets_type: assets_type.to_owned(),
                 },
-                value: format!("custom_filter_{id}"),
+                value: id.to_string(),
             },
         ));
     };

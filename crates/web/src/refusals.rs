@@ -5,7 +5,9 @@ use domain::Vocabulary;
 use domain::availability::{Held, Holder};
 use domain::item::AssetType;
 use domain::order::OrderState;
-use domain::refusal::{Conflict, Forbidden, InUse, Listed, Out, Problem, Record, Users};
+use domain::refusal::{
+    Conflict, Forbidden, InUse, Listed, Moment, Must, Out, Problem, Record, Users,
+};
 
 pub fn forbidden(refusal: Forbidden) -> &'static str {
     match refusal {
@@ -299,7 +301,7 @@ pub fn problem(refusal: &Problem) -> String {
                 "{value} is not a label template of this company; GET /print_label_templates.api?template_type={template_type} lists them"
             ),
             Listed::CustomFilters { assets_type } => format!(
-                "{value} is not a custom filter of {assets_type} in this company (see /custom_filters.api?assets_type={assets_type})"
+                "custom_filter_{value} is not a custom filter of {assets_type} in this company (see /custom_filters.api?assets_type={assets_type})"
             ),
         },
         Problem::InactiveMember { id, name } => format!(
@@ -370,6 +372,20 @@ pub fn problem(refusal: &Problem) -> String {
         ),
         Problem::ReservedWhole { number } => {
             format!("asset #{number} is a fixed asset, reserved whole: leave quantity out")
+        }
+        Problem::OutOfOrder { must, other } => {
+            let must = match must {
+                Must::BeLater => "must be later than",
+                Must::NotBeBefore => "can't be before",
+                Must::NotBeAfter => "can't be after",
+            };
+            let other = match other {
+                Moment::ExpectedCheckout => "expected_checkout_date",
+                Moment::Due => "due_date",
+                Moment::BillFrom => "bill_from",
+                Moment::From => "from",
+            };
+            format!("{must} {other}")
         }
         Problem::Each(problems) => {
             let worded: Vec<String> = problems.iter().map(problem).collect();

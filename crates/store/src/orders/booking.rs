@@ -11,7 +11,7 @@ use domain::Vocabulary;
 use domain::item::{AssetType, ItemState};
 use domain::order::{OrderAction, OrderState};
 use domain::pricing::Ceiling;
-use domain::refusal::Conflict;
+use domain::refusal::{Conflict, Moment, Must, Problem};
 use sea_query::{Cond, Expr, ExprTrait, Query};
 use serde_json::json;
 
@@ -137,7 +137,13 @@ pub async fn book(
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
     if to <= from {
-        return Err(StoreError::invalid("to", "must be later than from"));
+        return Err(StoreError::invalid(
+            "to",
+            Problem::OutOfOrder {
+                must: Must::BeLater,
+                other: Moment::From,
+            },
+        ));
     }
     if to <= clock.now {
         return Err(StoreError::invalid(

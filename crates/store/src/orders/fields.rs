@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use domain::order::{OrderField, OrderState};
 use domain::pricing::{Ceiling, Percent};
 use domain::refusal::Conflict;
-use domain::refusal::{Listed, Problem};
+use domain::refusal::{Listed, Moment, Must, Problem};
 use domain::{Change, Vocabulary};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
@@ -442,7 +442,10 @@ async fn check(
         add(
             &mut errors,
             "due_date",
-            "must be later than expected_checkout_date",
+            Problem::OutOfOrder {
+                must: Must::BeLater,
+                other: Moment::ExpectedCheckout,
+            },
         );
     }
     if let (Some(f), Some(b)) = (from, bill_from)
@@ -451,18 +454,35 @@ async fn check(
         add(
             &mut errors,
             "bill_from",
-            "can't be before expected_checkout_date",
+            Problem::OutOfOrder {
+                must: Must::NotBeBefore,
+                other: Moment::ExpectedCheckout,
+            },
         );
     }
     if let (Some(d), Some(b)) = (due, bill_to)
         && b > d
     {
-        add(&mut errors, "bill_to", "can't be after due_date");
+        add(
+            &mut errors,
+            "bill_to",
+            Problem::OutOfOrder {
+                must: Must::NotBeAfter,
+                other: Moment::Due,
+            },
+        );
     }
     if let (Some(f), Some(t)) = (bill_from, bill_to)
         && t <= f
     {
-        add(&mut errors, "bill_to", "must be later than bill_from");
+        add(
+            &mut errors,
+            "bill_to",
+            Problem::OutOfOrder {
+                must: Must::BeLater,
+                other: Moment::BillFrom,
+            },
+        );
     }
     if errors.is_empty() {
         Ok(())

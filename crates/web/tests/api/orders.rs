@@ -201,6 +201,48 @@ async fn bad_orders_are_refused_and_write_nothing(kind: Kind) {
     ] {
         create(&app, &c(&extra)).await.expect_invalid(field);
     }
+    // Moments out of order name the moment they are checked against.
+    for (field, extra, said) in [
+        (
+            "due_date",
+            vec![
+                ("expected_checkout_date", "07/03/2027"),
+                ("due_date", "07/01/2027"),
+            ],
+            "must be later than expected_checkout_date",
+        ),
+        (
+            "bill_from",
+            vec![
+                ("expected_checkout_date", "07/03/2027"),
+                ("due_date", "07/09/2027"),
+                ("bill_from", "07/02/2027"),
+            ],
+            "can't be before expected_checkout_date",
+        ),
+        (
+            "bill_to",
+            vec![
+                ("expected_checkout_date", "07/03/2027"),
+                ("due_date", "07/09/2027"),
+                ("bill_to", "07/10/2027"),
+            ],
+            "can't be after due_date",
+        ),
+        (
+            "bill_to",
+            vec![
+                ("expected_checkout_date", "07/03/2027"),
+                ("due_date", "07/09/2027"),
+                ("bill_from", "07/05/2027"),
+                ("bill_to", "07/04/2027"),
+            ],
+            "must be later than bill_from",
+        ),
+    ] {
+        let res = create(&app, &c(&extra)).await;
+        assert_eq!(res.body["errors"][field][0], said, "{}", res.body);
+    }
     // One 422 names every problem, of the basket's fields and the top-level ones.
     let res = create(
         &app,
