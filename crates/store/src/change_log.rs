@@ -14,10 +14,11 @@ pub async fn record(
     tx: &mut Tx,
     company: CompanyId,
     subject_type: &str,
-    subject_id: i64,
+    subject_id: impl Into<i64>,
     action: &str,
     details: Json,
 ) -> Result<(), StoreError> {
+    let subject_id: i64 = subject_id.into();
     let stmt = Query::insert()
         .into_table("change_log")
         .columns([

@@ -63,6 +63,8 @@ kinds!(
     PaymentHistory,
     Bundle,
     Listing,
+    /// A template of printed labels.
+    LabelTemplate,
     Service,
     /// A fixed asset, inventory or asset stock: one numbering shared by all three.
     Item,

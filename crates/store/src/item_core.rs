@@ -142,7 +142,7 @@ pub(crate) async fn row(
 /// Locks the items numbered `numbers` in one statement, in ascending number order (so
 /// two requests locking overlapping sets cannot deadlock); the numbers not found are
 /// left out.
-pub async fn lock_many(
+pub(crate) async fn lock_many(
     tx: &mut Tx,
     company: CompanyId,
     numbers: &[i64],

@@ -5,6 +5,7 @@
 //! print is made, so a label says what the record was called when it was asked for.
 
 use crate::CompanyId;
+use crate::ids::{Id, kind};
 use chrono::{DateTime, Duration, Utc};
 use domain::Vocabulary;
 use domain::label::TemplateType;
@@ -33,7 +34,7 @@ pub async fn prepare(
     db: &Db,
     company: CompanyId,
     of: TemplateType,
-    template: Option<i64>,
+    template: Option<Id<kind::LabelTemplate>>,
     keys: &[i64],
     field: &'static str,
 ) -> Result<(Template, Vec<LabelRecord>), StoreError> {

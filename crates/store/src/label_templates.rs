@@ -6,6 +6,7 @@
 //! partial unique index); a new default takes over from the old in one transaction.
 
 use crate::CompanyId;
+use crate::ids::{Id, kind};
 use chrono::{DateTime, Utc};
 use domain::label::TemplateType;
 use domain::refusal::{Listed, Problem};
@@ -181,7 +182,7 @@ pub async fn for_print(
     tx: &mut Tx,
     company: CompanyId,
     of: TemplateType,
-    id: Option<i64>,
+    id: Option<Id<kind::LabelTemplate>>,
 ) -> Result<Template, StoreError> {
     let mut stmt = crate::scoped("print_label_templates", company)
         .columns(COLUMNS)

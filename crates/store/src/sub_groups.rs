@@ -42,6 +42,16 @@ fn scoped(company: CompanyId) -> SelectStatement {
     crate::scoped("sub_groups", company)
 }
 
+/// The 404 of a subgroup `in_group` did not find: the group's when the company has no
+/// such group (one more statement, on this path only), else the subgroup's.
+async fn not_found(tx: &mut Tx, company: CompanyId, group: Id<kind::Group>) -> StoreError {
+    match crate::has(tx, "asset_groups", company, group).await {
+        Ok(false) => group.missing(),
+        Ok(true) => StoreError::NotFound(Kind::SubGroup),
+        Err(e) => e,
+    }
+}
+
 fn in_group(company: CompanyId, group: Id<kind::Group>, id: Id<kind::SubGroup>) -> SelectStatement {
     scoped(company)
         .columns(COLUMNS)
@@ -57,10 +67,11 @@ pub async fn find(
     group: Id<kind::Group>,
     id: Id<kind::SubGroup>,
 ) -> Result<SubGroup, StoreError> {
-    db.read()
-        .optional(&in_group(company, group, id))
-        .await?
-        .ok_or(StoreError::NotFound(Kind::SubGroup))
+    if let Some(sub) = db.read().optional(&in_group(company, group, id)).await? {
+        return Ok(sub);
+    }
+    let mut tx = db.begin_read().await?;
+    Err(not_found(&mut tx, company, group).await)
 }
 
 /// A page of the subgroups of the company, or of one group, in id order. The spec shows
@@ -198,7 +209,7 @@ pub async fn update(
         .await?
         .is_none()
     {
-        return Err(StoreError::NotFound(Kind::SubGroup));
+        return Err(not_found(&mut tx, company, group).await);
     }
     if let Change::Set(parent) = input.parent_id {
         check_parent(&mut tx, company, group, Some(id), parent.get()).await?;
@@ -244,10 +255,12 @@ pub async fn delete(
     id: Id<kind::SubGroup>,
 ) -> Result<SubGroup, StoreError> {
     let mut tx = db.begin().await?;
-    let sub: SubGroup = tx
-        .optional(&in_group(company, group, id))
+    let Some(sub) = tx
+        .optional::<SubGroup>(&in_group(company, group, id))
         .await?
-        .ok_or(StoreError::NotFound(Kind::SubGroup))?;
+    else {
+        return Err(not_found(&mut tx, company, group).await);
+    };
     let in_use = |by| InUse {
         record: Record::Subgroup,
         name: sub.name.clone(),

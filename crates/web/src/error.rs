@@ -133,6 +133,7 @@ impl ApiError {
             Kind::PaymentHistory => "payment history",
             Kind::Bundle => "bundle",
             Kind::Listing => "listing",
+            Kind::LabelTemplate => "label template",
             Kind::Service => "service",
             Kind::Item => "asset",
             Kind::Order => "order",

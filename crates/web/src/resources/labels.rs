@@ -507,6 +507,7 @@ async fn print(
     read: ReadPrint,
 ) -> Result<views::Reply, ApiError> {
     let (keys, template) = read(&params)?;
+    let template = template.map(store::Id::new);
     let (template, records) =
         label_prints::prepare(state.db(), company.id, of, template, &keys, field).await?;
     let base = base_url(&state, &headers);

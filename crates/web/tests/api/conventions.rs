@@ -518,6 +518,17 @@ async fn unknown_records_are_a_404_naming_the_kind(kind: Kind) {
             format!("/groups/{group}/sub_groups/999999.api"),
             by_id("subgroup"),
         ),
+        // A subgroup under a group the company does not have: the group is missing.
+        (
+            Method::GET,
+            "/groups/999999/sub_groups/1.api".into(),
+            by_id("group"),
+        ),
+        (
+            Method::DELETE,
+            "/groups/999999/sub_groups/1.api".into(),
+            by_id("group"),
+        ),
         (Method::GET, "/members/999999.api".into(), by_id("member")),
         (
             Method::PUT,
