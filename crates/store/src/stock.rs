@@ -226,13 +226,13 @@ pub(crate) async fn location_or_default(
     tx: &mut Tx,
     company: CompanyId,
     item: &Locked,
-    location: Option<i64>,
+    location: Option<Id<kind::Location>>,
     field: &str,
 ) -> Result<i64, StoreError> {
-    match location.or(item.location_id) {
+    match location.or(item.location_id.map(Id::new)) {
         Some(l) => {
-            item_core::check_location(tx, company, Some(Id::new(l)), field).await?;
-            Ok(l)
+            item_core::check_location(tx, company, Some(l), field).await?;
+            Ok(l.get())
         }
         None => Err(StoreError::invalid(
             field,
@@ -282,14 +282,8 @@ pub async fn order(
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let item = lock_stocked(&mut tx, company, kind, number.get()).await?;
-    let location = location_or_default(
-        &mut tx,
-        company,
-        &item,
-        movement.location.map(Id::get),
-        "location_id",
-    )
-    .await?;
+    let location =
+        location_or_default(&mut tx, company, &item, movement.location, "location_id").await?;
     let mut fulfilled = Vec::new();
     let (action, after) = match movement.order_type {
         OrderType::AddStock => {

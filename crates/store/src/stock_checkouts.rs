@@ -141,14 +141,9 @@ pub async fn check_out(
             "must be later than now: the units are due back after they go out",
         ));
     }
-    let location = stock::location_or_default(
-        &mut tx,
-        company,
-        &item,
-        checkout.location.map(Id::get),
-        "location_id",
-    )
-    .await?;
+    let location =
+        stock::location_or_default(&mut tx, company, &item, checkout.location, "location_id")
+            .await?;
     item_core::check_location(
         &mut tx,
         company,
