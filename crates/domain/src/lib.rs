@@ -27,6 +27,7 @@ pub mod settings;
 pub mod stock;
 pub mod verification;
 pub mod vocabulary;
+pub mod webhook;
 pub mod wire;
 
 pub use name::Name;

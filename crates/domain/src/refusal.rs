@@ -179,6 +179,10 @@ pub enum Conflict {
     NoPendingVerification {
         number: i64,
     },
+    /// The company has as many webhook endpoints as it may.
+    WebhookLimit {
+        max: usize,
+    },
 }
 
 /// What is wrong with one field of a write, as the store found it (HTTP 422). The

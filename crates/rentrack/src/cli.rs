@@ -113,6 +113,18 @@ pub struct ServeArgs {
     /// in this instance; more are answered 429.
     #[arg(long, env = "RENTRACK_LABEL_LINK_REQUESTS", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     pub label_link_requests: u32,
+    /// Send webhooks to loopback, private and link-local addresses too, and over plain
+    /// http (tests, local setups); by default only https to public addresses.
+    #[arg(long, env = "RENTRACK_WEBHOOK_ALLOW_PRIVATE")]
+    pub webhook_allow_private: bool,
+    /// Webhook endpoints this instance sends to at once (each endpoint's events go one
+    /// at a time, in order).
+    #[arg(long, env = "RENTRACK_WEBHOOK_IN_FLIGHT", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub webhook_in_flight: u32,
+    /// Days a delivered webhook event is kept for the delivery log; undelivered ones
+    /// are kept until delivered or their endpoint is deleted.
+    #[arg(long, env = "RENTRACK_WEBHOOK_RETENTION_DAYS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3650))]
+    pub webhook_retention_days: u32,
 }
 
 #[derive(Subcommand)]

@@ -63,6 +63,12 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
                 requests: args.label_link_requests,
                 window_secs: 60,
             },
+            webhooks: web::delivery::Settings {
+                allow_private: args.webhook_allow_private,
+                in_flight: usize::try_from(args.webhook_in_flight).unwrap_or(16),
+                retention: Duration::from_secs(u64::from(args.webhook_retention_days) * 86_400),
+                ..Default::default()
+            },
             ..Config::default()
         },
     )
@@ -107,6 +113,7 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             }
         }
     });
+    web::delivery::spawn(state.clone());
     let app = web::router(state);
     let handle = axum_server::Handle::new();
     tokio::spawn({

@@ -1,5 +1,5 @@
 //! A history entry for every change to a company's records, written in the same
-//! transaction as the change (and the place a later outbox event will be written).
+//! transaction as the change, with the webhook event it tells (`outbox::emit`).
 
 use crate::CompanyId;
 use chrono::{DateTime, Utc};
@@ -39,7 +39,7 @@ pub async fn record(
         ])
         .to_owned();
     tx.execute(&stmt).await?;
-    Ok(())
+    crate::outbox::emit(tx, company, subject_type, subject_id, action, &details).await
 }
 
 #[derive(Debug, crate::Row)]

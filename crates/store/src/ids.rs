@@ -69,6 +69,10 @@ kinds!(
     /// A fixed asset, inventory or asset stock: one numbering shared by all three.
     Item,
     Order,
+    /// An endpoint that receives webhook events.
+    Webhook,
+    /// An event's delivery to a webhook endpoint.
+    WebhookDelivery,
 );
 
 /// The id of a `K`.

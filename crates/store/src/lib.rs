@@ -34,6 +34,7 @@ pub mod listings;
 pub mod locations;
 pub mod members;
 pub mod orders;
+pub mod outbox;
 pub mod passwords;
 pub mod payment_options;
 pub mod persons;
@@ -50,6 +51,7 @@ pub mod sub_groups;
 mod tokens;
 pub mod vendors;
 pub mod verifications;
+pub mod webhooks;
 
 pub use engine::paging::check_list_plans;
 pub use engine::{

@@ -72,7 +72,7 @@ pub async fn delete(
         company,
         item.id,
         "deleted",
-        json!({"sequence_num": number, "quantity": item.quantity}),
+        json!({"sequence_num": number, "quantity": item.quantity, "asset_type": item.asset_type}),
     )
     .await?;
     tx.commit().await?;

@@ -137,6 +137,8 @@ impl ApiError {
             Kind::Service => "service",
             Kind::Item => "asset",
             Kind::Order => "order",
+            Kind::Webhook => "webhook",
+            Kind::WebhookDelivery => "webhook delivery",
         };
         ApiError::NotFound(match kind {
             Kind::Item | Kind::Order => {

@@ -8,6 +8,7 @@ pub mod client_addr;
 pub mod company_cache;
 pub mod console;
 pub mod custom_attributes;
+pub mod delivery;
 pub mod error;
 pub mod form;
 pub mod ids;
@@ -63,6 +64,7 @@ pub fn api() -> (Router<AppState>, serde_json::Value) {
     let api = resources::orders::routes(api);
     let api = resources::labels::routes(api);
     let api = resources::listings::routes(api);
+    let api = resources::webhooks::routes(api);
     api.into_parts()
 }
 
@@ -81,10 +83,16 @@ pub fn router(state: AppState) -> Router {
     let openapi = std::sync::Arc::new(
         serde_json::to_string_pretty(&openapi).expect("a JSON value serializes"),
     );
-    let api_routes = api_routes.route_layer(middleware::from_fn_with_state(
-        state.clone(),
-        auth::authenticate,
-    ));
+    let renderer = std::sync::Arc::new(delivery::Renderer::new(state.clone()));
+    let api_routes = api_routes
+        .route_layer(middleware::from_fn_with_state(
+            (state.clone(), renderer),
+            delivery::render_written,
+        ))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::authenticate,
+        ));
     let inner = Router::new()
         .merge(api_routes)
         .merge(console::routes())

@@ -220,6 +220,9 @@ pub fn conflict(refusal: &Conflict) -> String {
         Conflict::NoPendingVerification { number } => {
             format!("Asset #{number} has no pending verification request to cancel.")
         }
+        Conflict::WebhookLimit { max } => format!(
+            "A company may have at most {max} webhook endpoints; delete one, or subscribe an existing one to more events."
+        ),
     }
 }
 

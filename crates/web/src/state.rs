@@ -34,6 +34,8 @@ pub struct Config {
     /// GETs of label links (`/labels/<token>.pdf`, any token) allowed per client
     /// address in this instance; more are answered 429 with `Retry-After`.
     pub label_link_limit: domain::RateLimitPolicy,
+    /// Where webhooks may go and how the delivery worker runs (`crate::delivery`).
+    pub webhooks: crate::delivery::Settings,
 }
 
 impl Default for Config {
@@ -51,6 +53,7 @@ impl Default for Config {
                 requests: 60,
                 window_secs: 60,
             },
+            webhooks: Default::default(),
         }
     }
 }

@@ -143,12 +143,17 @@ pub struct Db {
     pool: Pool,
     /// The last total read of each counted list (see `paging`).
     pub(crate) last_totals: Arc<paging::LastTotals>,
+    /// Signalled when a transaction that wrote webhook events commits (`outbox`).
+    outbox: Arc<tokio::sync::Notify>,
 }
 
 /// One transaction. Dropped without `commit`, it rolls back: a refused request
 /// leaves nothing behind.
 pub struct Tx {
     inner: TxInner,
+    /// Signalled at commit when the transaction wrote webhook events.
+    outbox: Option<Arc<tokio::sync::Notify>>,
+    wrote_events: bool,
 }
 
 enum TxInner {
@@ -284,7 +289,14 @@ impl Tx {
         }
     }
 
+    /// Marks the transaction as one that wrote webhook events: its commit wakes this
+    /// instance's delivery (`Db::outbox_signal`).
+    pub(crate) fn wrote_events(&mut self) {
+        self.wrote_events = true;
+    }
+
     pub async fn commit(self) -> Result<(), StoreError> {
+        let wake = self.outbox.filter(|_| self.wrote_events);
         match self.inner {
             // A write reaches the disk at its commit: off the request's thread.
             TxInner::Sqlite { conn, writes: true } => drop(conn.batch_blocking("COMMIT").await?),
@@ -293,6 +305,9 @@ impl Tx {
                 writes: false,
             } => conn.batch("COMMIT")?,
             TxInner::Postgres(conn) => conn.commit().await?,
+        }
+        if let Some(wake) = wake {
+            wake.notify_one();
         }
         Ok(())
     }
@@ -395,6 +410,7 @@ impl Db {
         Ok(Db {
             pool,
             last_totals: Default::default(),
+            outbox: Default::default(),
         })
     }
 
@@ -486,7 +502,17 @@ impl Db {
                 TxInner::Postgres(Box::new(conn))
             }
         };
-        Ok(Tx { inner })
+        Ok(Tx {
+            inner,
+            outbox: Some(self.outbox.clone()),
+            wrote_events: false,
+        })
+    }
+
+    /// Notified each time a transaction of this process that wrote webhook events
+    /// commits: what the delivery worker waits on between its polls.
+    pub fn outbox_signal(&self) -> Arc<tokio::sync::Notify> {
+        self.outbox.clone()
     }
 
     /// Starts a read-only transaction whose reads all see one snapshot of the data
@@ -509,7 +535,11 @@ impl Db {
                 TxInner::Postgres(Box::new(conn))
             }
         };
-        Ok(Tx { inner })
+        Ok(Tx {
+            inner,
+            outbox: None,
+            wrote_events: false,
+        })
     }
 
     /// Closes the pool's connections: idle ones now, those in use when they come back.

@@ -200,6 +200,15 @@ pub(super) async fn settle_if_paid(
         vec![("completed_on", at.into())],
     )
     .await?;
+    change_log::record(
+        tx,
+        company,
+        "order",
+        order.id,
+        "completed",
+        json!({"completed_on": at}),
+    )
+    .await?;
     Ok(true)
 }
 

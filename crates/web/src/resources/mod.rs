@@ -25,3 +25,4 @@ pub mod stock;
 pub mod sub_groups;
 pub mod vendors;
 pub mod verifications;
+pub mod webhooks;

@@ -42,3 +42,4 @@ mod sub_groups;
 mod unavailable;
 mod vendors;
 mod verifications;
+mod webhooks;

@@ -1,0 +1,309 @@
+//! The outbox of webhook events: an event is written in the transaction of the change
+//! it tells (`emit`, called by `change_log::record` for every change), one delivery for
+//! each active endpoint of the company subscribed to its type, so a change that
+//! commits is delivered and a refused one never is. Instances deliver them
+//! (`webhooks::claim`); the transaction's commit wakes this instance's worker.
+
+use std::cell::RefCell;
+use std::future::Future;
+
+use crate::CompanyId;
+use domain::webhook::{EventType, Subscription};
+use rand::RngCore;
+use sea_query::{Expr, ExprTrait, Query};
+use serde_json::Value as Json;
+
+use crate::{StoreError, Tx, now};
+
+tokio::task_local! {
+    /// The events written by the work `collect` runs.
+    static WRITTEN: RefCell<Vec<Written>>;
+}
+
+/// An event a request wrote.
+#[derive(Debug, Clone, Copy)]
+pub struct Written {
+    pub company: CompanyId,
+    pub event: i64,
+}
+
+/// Runs `work` (a request's handler), answering with what it answers and the events its
+/// transactions wrote. Their commits do not wake the delivery worker: the caller
+/// renders their bodies as the change left the records, then wakes it
+/// (`Db::outbox_signal`); events a rolled-back transaction wrote are listed too, and
+/// found gone.
+pub async fn collect<F: Future>(work: F) -> (F::Output, Vec<Written>) {
+    WRITTEN
+        .scope(RefCell::new(Vec::new()), async move {
+            let out = work.await;
+            (out, WRITTEN.with(RefCell::take))
+        })
+        .await
+}
+
+/// What a change log entry is an event of: an item (its resource, `asset` or `stock`,
+/// is its kind's) or a named resource, and the event's action.
+enum On {
+    Item,
+    Resource(&'static str),
+}
+
+/// The event a change log entry (`subject_type`, `action`) tells, if any.
+fn event(subject_type: &str, action: &str) -> Option<(On, &'static str)> {
+    use On::{Item, Resource};
+    Some(match (subject_type, action) {
+        ("item", "checkout_extended") => (Item, "extended"),
+        ("item", "thresholds_set") => (Item, "updated"),
+        ("item", "stock_added") => (Item, "added"),
+        ("item", "rented_out_on_order") => (Item, "checked_out"),
+        ("item", "returned_on_order") => (Item, "checked_in"),
+        ("item", "sold_on_order") => (Item, "sold"),
+        ("item", "service_started") => (Resource("service"), "started"),
+        ("item", "service_completed") => (Resource("service"), "completed"),
+        ("item", "verification_requested") => (Resource("verification"), "requested"),
+        ("item", "verified") => (Resource("verification"), "verified"),
+        ("item", "verification_cancelled") => (Resource("verification"), "cancelled"),
+        ("item", "reservation_requested") => (Resource("reservation"), "created"),
+        ("item", "reservation_approved") => (Resource("reservation"), "approved"),
+        ("item", "reservation_denied") => (Resource("reservation"), "denied"),
+        ("item", a) => (Item, action_word(a)?),
+        ("order", "payment_taken") => (Resource("payment"), "received"),
+        ("order", "payment_voided") => (Resource("payment"), "voided"),
+        (
+            "order",
+            "items_added"
+            | "items_removed"
+            | "coupons_added"
+            | "taxes_applied"
+            | "custom_entry_added"
+            | "damages_charged"
+            | "sale_items_marked"
+            | "sub_rent_item_added",
+        ) => (Resource("order"), "updated"),
+        ("business", "contacts_added") => (Resource("business"), "updated"),
+        (s, a) => {
+            let resource = [
+                "order", "member", "customer", "contact", "business", "location", "vendor", "group",
+            ]
+            .into_iter()
+            .find(|r| *r == s)?;
+            (Resource(resource), action_word(a)?)
+        }
+    })
+}
+
+/// `action` as the action of some event type, if it is one.
+fn action_word(action: &str) -> Option<&'static str> {
+    domain::webhook::EVENT_TYPES
+        .iter()
+        .filter_map(|t| t.split_once('.'))
+        .map(|(_, a)| a)
+        .find(|a| *a == action)
+}
+
+#[derive(crate::Row)]
+struct Endpoint {
+    id: i64,
+    events: String,
+}
+
+#[derive(crate::Row)]
+struct ItemKind {
+    asset_type: String,
+    sequence_num: i64,
+}
+
+/// An event to write: its type, what it is about, and the change log's details.
+pub(crate) struct NewEvent<'a> {
+    pub(crate) event_type: EventType,
+    pub(crate) subject_type: &'a str,
+    pub(crate) subject_id: i64,
+    pub(crate) subject_number: Option<i64>,
+    pub(crate) asset_type: Option<String>,
+    pub(crate) details: &'a Json,
+}
+
+/// Writes the event of a change log entry for the company's endpoints subscribed to it.
+/// A company without an active endpoint costs one indexed read.
+pub(crate) async fn emit(
+    tx: &mut Tx,
+    company: CompanyId,
+    subject_type: &str,
+    subject_id: i64,
+    action: &str,
+    details: &Json,
+) -> Result<(), StoreError> {
+    let Some((on, action)) = event(subject_type, action) else {
+        return Ok(());
+    };
+    let active = crate::scoped("webhooks", company)
+        .columns(["id", "events"])
+        .and_where(Expr::col("active").eq(true))
+        .to_owned();
+    let endpoints: Vec<Endpoint> = tx.all(&active).await?;
+    if endpoints.is_empty() {
+        return Ok(());
+    }
+    let (mut number, mut asset_type) = (None, None);
+    if subject_type == "item" {
+        let stmt = crate::scoped("items", company)
+            .columns(["asset_type", "sequence_num"])
+            .and_where(Expr::col("id").eq(subject_id))
+            .to_owned();
+        // A deleted item is gone from its table: its history entry names both.
+        let kind: Option<ItemKind> = tx.optional(&stmt).await?;
+        number = kind
+            .as_ref()
+            .map(|k| k.sequence_num)
+            .or_else(|| details["sequence_num"].as_i64());
+        asset_type = kind
+            .map(|k| k.asset_type)
+            .or_else(|| details["asset_type"].as_str().map(str::to_owned));
+    } else if subject_type == "order" {
+        let stmt = crate::scoped("orders", company)
+            .column("sequence_num")
+            .and_where(Expr::col("id").eq(subject_id))
+            .to_owned();
+        let found: Option<(i64,)> = tx.optional(&stmt).await?;
+        number = found
+            .map(|(n,)| n)
+            .or_else(|| details["sequence_num"].as_i64());
+    }
+    let resource = match on {
+        On::Resource(r) => r,
+        On::Item if asset_type.as_deref() == Some("FixedAsset") => "asset",
+        On::Item => "stock",
+    };
+    let Some(event_type) = EventType::of(resource, action) else {
+        return Ok(());
+    };
+    let to: Vec<i64> = endpoints
+        .iter()
+        .filter(|e| Subscription::parse(&e.events).is_ok_and(|s| s.matches(event_type)))
+        .map(|e| e.id)
+        .collect();
+    let event = NewEvent {
+        event_type,
+        subject_type,
+        subject_id,
+        subject_number: number,
+        asset_type,
+        details,
+    };
+    write(tx, company, &event, &to).await?;
+    Ok(())
+}
+
+/// Writes `event` with a delivery to each endpoint of `to` (nothing when `to` is
+/// empty), due now; answers the event's id.
+pub(crate) async fn write(
+    tx: &mut Tx,
+    company: CompanyId,
+    event: &NewEvent<'_>,
+    to: &[i64],
+) -> Result<Option<i64>, StoreError> {
+    if to.is_empty() {
+        return Ok(None);
+    }
+    let at = now();
+    let mut random = [0u8; 16];
+    rand::thread_rng().fill_bytes(&mut random);
+    let insert = Query::insert()
+        .into_table("webhook_events")
+        .columns([
+            "company_id",
+            "message_id",
+            "event_type",
+            "subject_type",
+            "subject_id",
+            "subject_number",
+            "asset_type",
+            "details",
+            "created_at",
+        ])
+        .values_panic([
+            company.0.into(),
+            format!("msg_{}", hex::encode(random)).into(),
+            event.event_type.as_str().into(),
+            event.subject_type.into(),
+            event.subject_id.into(),
+            event.subject_number.into(),
+            event.asset_type.clone().into(),
+            event.details.to_string().into(),
+            at.into(),
+        ])
+        .returning_col("id")
+        .to_owned();
+    let (id,): (i64,) = tx.one(&insert).await?;
+    let mut deliveries = Query::insert()
+        .into_table("webhook_deliveries")
+        .columns([
+            "company_id",
+            "webhook_id",
+            "event_id",
+            "attempts",
+            "next_attempt_at",
+            "created_at",
+        ])
+        .to_owned();
+    for endpoint in to {
+        deliveries.values_panic([
+            company.0.into(),
+            (*endpoint).into(),
+            id.into(),
+            0i64.into(),
+            at.into(),
+            at.into(),
+        ]);
+    }
+    tx.execute(&deliveries).await?;
+    let collected = WRITTEN
+        .try_with(|w| w.borrow_mut().push(Written { company, event: id }))
+        .is_ok();
+    if !collected {
+        tx.wrote_events();
+    }
+    Ok(Some(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(subject: &str, action: &str) -> Option<String> {
+        event(subject, action).map(|(on, a)| match on {
+            On::Item => format!("item.{a}"),
+            On::Resource(r) => format!("{r}.{a}"),
+        })
+    }
+
+    #[test]
+    fn change_log_entries_name_their_events() {
+        assert_eq!(
+            named("item", "checkout_extended").as_deref(),
+            Some("item.extended")
+        );
+        assert_eq!(
+            named("item", "checked_out").as_deref(),
+            Some("item.checked_out")
+        );
+        assert_eq!(
+            named("item", "reservation_approved").as_deref(),
+            Some("reservation.approved")
+        );
+        assert_eq!(
+            named("order", "payment_taken").as_deref(),
+            Some("payment.received")
+        );
+        assert_eq!(
+            named("order", "items_added").as_deref(),
+            Some("order.updated")
+        );
+        assert_eq!(
+            named("member", "deactivated").as_deref(),
+            Some("member.deactivated")
+        );
+        assert_eq!(named("company", "token_regenerated"), None);
+        assert_eq!(named("owner", "signed_in"), None);
+    }
+}

@@ -1,0 +1,674 @@
+//! Webhooks: the endpoints' records, and deliveries to a real HTTP receiver on
+//! loopback, each verified by an independent implementation of Standard Webhooks (the
+//! `standardwebhooks` crate).
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::http::{HeaderMap, StatusCode};
+use serde_json::Value;
+
+use crate::common::{Kind, TestApp, assert_documented};
+
+both!(
+    endpoints_are_created_read_updated_and_deleted,
+    bad_input_is_refused_and_creates_nothing,
+    private_targets_are_refused_unless_allowed,
+    private_targets_are_refused_at_delivery_too,
+    one_assets_events_arrive_signed_and_in_order,
+    a_refused_change_sends_nothing,
+    endpoints_receive_only_what_they_subscribe_to,
+    a_failed_delivery_is_retried_with_the_same_id_and_body,
+    gone_disables_the_endpoint_until_it_is_enabled,
+    a_rotated_secret_signs_beside_the_new_one,
+    a_delivery_is_sent_again_on_request,
+    two_instances_deliver_each_event_once,
+    another_companys_endpoints_do_not_exist,
+);
+
+/// What the receiver got: one request.
+#[derive(Clone, Debug)]
+struct Received {
+    headers: HeaderMap,
+    body: String,
+}
+
+impl Received {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).expect("a JSON body")
+    }
+
+    fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+    }
+}
+
+/// An HTTP server on loopback that records every request and answers the statuses it
+/// is given in turn, then 200.
+struct Receiver {
+    addr: std::net::SocketAddr,
+    got: Arc<Mutex<Vec<Received>>>,
+    answers: Arc<Mutex<VecDeque<u16>>>,
+}
+
+impl Receiver {
+    async fn start() -> Receiver {
+        let got: Arc<Mutex<Vec<Received>>> = Arc::default();
+        let answers: Arc<Mutex<VecDeque<u16>>> = Arc::default();
+        let app = axum::Router::new().fallback({
+            let (got, answers) = (got.clone(), answers.clone());
+            move |headers: HeaderMap, body: String| {
+                let (got, answers) = (got.clone(), answers.clone());
+                async move {
+                    got.lock().unwrap().push(Received { headers, body });
+                    let status = answers.lock().unwrap().pop_front().unwrap_or(200);
+                    StatusCode::from_u16(status).unwrap()
+                }
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Receiver { addr, got, answers }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/hooks", self.addr)
+    }
+
+    fn answer(&self, statuses: &[u16]) {
+        self.answers.lock().unwrap().extend(statuses);
+    }
+
+    fn received(&self) -> Vec<Received> {
+        self.got.lock().unwrap().clone()
+    }
+
+    /// Waits (up to `within`) until at least `n` requests came, and answers them all.
+    async fn wait_for(&self, n: usize, within: Duration) -> Vec<Received> {
+        let start = std::time::Instant::now();
+        loop {
+            let got = self.received();
+            if got.len() >= n {
+                return got;
+            }
+            assert!(
+                start.elapsed() < within,
+                "{} of {n} deliveries within {within:?}: {got:?}",
+                got.len()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+fn allowing_private() -> web::Config {
+    web::Config {
+        webhooks: web::delivery::Settings {
+            allow_private: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// A company whose server sends webhooks to loopback, with its delivery worker.
+async fn delivering(kind: Kind) -> TestApp {
+    let app = TestApp::builder(kind)
+        .config(allowing_private())
+        .build()
+        .await;
+    web::delivery::spawn(web::AppState::new(app.db.clone(), allowing_private()));
+    app
+}
+
+/// Creates an endpoint; answers its id and secret.
+async fn endpoint(app: &TestApp, url: &str, events: &str) -> (i64, String) {
+    let res = app
+        .post(
+            "/webhooks.api",
+            &[("webhook[url]", url), ("webhook[events]", events)],
+        )
+        .await;
+    let w = res.into_body(StatusCode::OK)["webhook"].clone();
+    (
+        w["id"].as_i64().unwrap(),
+        w["secret"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// Asserts the 404 of a `what` the company does not have.
+#[track_caller]
+fn not_found(res: &crate::common::Res, what: &str) {
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text);
+    assert_eq!(
+        res.body["message"],
+        format!("No such {what} in this company. Check the id.")
+    );
+}
+
+fn verify(secret: &str, got: &Received) -> Result<(), String> {
+    standardwebhooks::Webhook::new(secret)
+        .map_err(|e| e.to_string())?
+        .verify(got.body.as_bytes(), &got.headers)
+        .map_err(|e| e.to_string())
+}
+
+async fn member(app: &TestApp) -> i64 {
+    app.member("Ann", "Tester", "ann@example.com", &[]).await
+}
+
+async fn endpoints_are_created_read_updated_and_deleted(kind: Kind) {
+    let app = TestApp::builder(kind)
+        .config(allowing_private())
+        .build()
+        .await;
+    let res = app
+        .post(
+            "/webhooks.api",
+            &[
+                ("webhook[url]", "http://127.0.0.1:9/in"),
+                ("webhook[events]", " asset.checked_out, order.* "),
+                ("webhook[description]", "Front desk"),
+            ],
+        )
+        .await;
+    let created = res.into_body(StatusCode::OK);
+    assert_documented("/webhooks.api", "post", &created);
+    let w = &created["webhook"];
+    let id = w["id"].as_i64().unwrap();
+    assert_eq!(w["url"], "http://127.0.0.1:9/in");
+    assert_eq!(
+        w["events"],
+        serde_json::json!(["asset.checked_out", "order.*"])
+    );
+    assert_eq!(w["description"], "Front desk");
+    assert_eq!(w["active"], true);
+    let secret = w["secret"].as_str().unwrap();
+    let key = domain::webhook::secret_key(secret).unwrap();
+    assert!(secret.starts_with("whsec_") && key.len() >= 24, "{secret}");
+    // The secret is shown once.
+    let shown = app
+        .get(&format!("/webhooks/{id}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/webhooks/{id}.api", "get", &shown);
+    assert!(shown["webhook"].get("secret").is_none(), "{shown}");
+    // Update keeps what is left out.
+    let res = app
+        .patch(&format!("/webhooks/{id}.api"), &[("webhook[events]", "*")])
+        .await;
+    let updated = res.into_body(StatusCode::OK)["webhook"].clone();
+    assert_eq!(updated["events"], serde_json::json!(["*"]));
+    assert_eq!(updated["description"], "Front desk");
+    assert!(updated.get("secret").is_none());
+    let res = app
+        .put(
+            &format!("/webhooks/{id}.api"),
+            &[
+                ("webhook[active]", "false"),
+                ("webhook[description]", "null"),
+            ],
+        )
+        .await;
+    let updated = res.into_body(StatusCode::OK)["webhook"].clone();
+    assert_eq!(updated["active"], false);
+    assert_eq!(updated["description"], Value::Null);
+    // The list pages (twenty endpoints at most, 25 a page).
+    for i in 0..19 {
+        let url = format!("http://127.0.0.1:9/{i}");
+        endpoint(&app, &url, "*").await;
+    }
+    let page = app.get("/webhooks.api").await.into_body(StatusCode::OK);
+    assert_documented("/webhooks.api", "get", &page);
+    assert_eq!(page["webhooks"].as_array().unwrap().len(), 20);
+    assert_eq!(page["total_pages"], 1);
+    assert!(page["webhooks"][0].get("secret").is_none());
+    assert_eq!(page["webhooks"][0]["id"], id);
+    let res = app
+        .get("/webhooks.api?page=2")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(res["webhooks"], serde_json::json!([]));
+    let deleted = app.delete(&format!("/webhooks/{id}.api")).await;
+    deleted.into_body(StatusCode::OK);
+    let gone = app.get(&format!("/webhooks/{id}.api")).await;
+    not_found(&gone, "webhook");
+}
+
+async fn bad_input_is_refused_and_creates_nothing(kind: Kind) {
+    let app = TestApp::builder(kind)
+        .config(allowing_private())
+        .build()
+        .await;
+    let res = app.post("/webhooks.api", &[]).await;
+    res.expect_invalid("url");
+    res.expect_invalid("events");
+    let long = format!("https://example.com/{}", "a".repeat(2100));
+    for (url, events, field, words) in [
+        ("ftp://example.com/x", "*", "url", "https://"),
+        ("not a url", "*", "url", "not a URL"),
+        (long.as_str(), "*", "url", "too long"),
+        (
+            "http://127.0.0.1:9/",
+            "asset.exploded, nothing.*",
+            "events",
+            "asset.exploded, nothing.*",
+        ),
+        ("http://127.0.0.1:9/", " , ", "events", "can't be blank"),
+    ] {
+        let res = app
+            .post(
+                "/webhooks.api",
+                &[("webhook[url]", url), ("webhook[events]", events)],
+            )
+            .await;
+        res.expect_invalid(field);
+        assert!(res.text.contains(words), "{url} {events}: {}", res.text);
+    }
+    let many = vec!["asset.created"; 101].join(",");
+    let res = app
+        .post(
+            "/webhooks.api",
+            &[
+                ("webhook[url]", "http://127.0.0.1:9/"),
+                ("webhook[events]", &many),
+            ],
+        )
+        .await;
+    res.expect_invalid("events");
+    let list = app.get("/webhooks.api").await.into_body(StatusCode::OK);
+    assert_eq!(list["webhooks"], serde_json::json!([]));
+    // At most twenty endpoints a company.
+    for i in 0..20 {
+        endpoint(&app, &format!("http://127.0.0.1:9/{i}"), "*").await;
+    }
+    let res = app
+        .post(
+            "/webhooks.api",
+            &[
+                ("webhook[url]", "http://127.0.0.1:9/21"),
+                ("webhook[events]", "*"),
+            ],
+        )
+        .await;
+    let body = res.into_body(StatusCode::CONFLICT);
+    assert!(
+        body.to_string().contains("at most 20 webhook endpoints"),
+        "{body}"
+    );
+}
+
+async fn private_targets_are_refused_unless_allowed(kind: Kind) {
+    // The default server: only https, only public addresses.
+    let app = TestApp::new(kind).await;
+    for (url, words) in [
+        ("http://example.com/hook", "https://"),
+        ("https://127.0.0.1/hook", "127.0.0.1"),
+        ("https://[::1]:8443/hook", "::1"),
+        (
+            "https://169.254.169.254/latest/meta-data",
+            "169.254.169.254",
+        ),
+        ("https://10.0.0.7/", "10.0.0.7"),
+        ("https://localhost:8443/hook", "localhost"),
+    ] {
+        let res = app
+            .post(
+                "/webhooks.api",
+                &[("webhook[url]", url), ("webhook[events]", "*")],
+            )
+            .await;
+        res.expect_invalid("url");
+        assert!(res.text.contains(words), "{url}: {}", res.text);
+    }
+    let list = app.get("/webhooks.api").await.into_body(StatusCode::OK);
+    assert_eq!(list["webhooks"], serde_json::json!([]));
+}
+
+async fn private_targets_are_refused_at_delivery_too(kind: Kind) {
+    // Created where private targets were allowed; delivered by a worker that refuses
+    // them (as after a DNS change, the address is checked again at each attempt).
+    let app = TestApp::builder(kind)
+        .config(allowing_private())
+        .build()
+        .await;
+    web::delivery::spawn(web::AppState::new(app.db.clone(), web::Config::default()));
+    let receiver = Receiver::start().await;
+    let (id, _) = endpoint(&app, &receiver.url(), "*").await;
+    app.post(&format!("/webhooks/{id}/test.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let log = wait_for_attempt(&app, id).await;
+    let error = log["deliveries"][0]["last_error"].as_str().unwrap();
+    assert!(error.contains("127.0.0.1"), "{error}");
+    assert!(receiver.received().is_empty());
+}
+
+/// The delivery log once its newest delivery was attempted.
+async fn wait_for_attempt(app: &TestApp, id: i64) -> Value {
+    for _ in 0..500 {
+        let log = app
+            .get(&format!("/webhooks/{id}/deliveries.api"))
+            .await
+            .into_body(StatusCode::OK);
+        if log["deliveries"][0]["attempts"].as_i64() >= Some(1) {
+            return log;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("no attempt");
+}
+
+async fn one_assets_events_arrive_signed_and_in_order(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    let (_, secret) = endpoint(&app, &receiver.url(), "asset.*").await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let ann = member(&app).await;
+    app.put(&format!("/assets/{n}/checkout.api?user_id={ann}"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    app.put(&format!("/assets/{n}/checkin.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let got = receiver.wait_for(3, Duration::from_secs(20)).await;
+    let types: Vec<String> = got
+        .iter()
+        .map(|r| r.json()["type"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        types,
+        ["asset.created", "asset.checked_out", "asset.checked_in"]
+    );
+    let mut ids = std::collections::HashSet::new();
+    for r in &got {
+        verify(&secret, r).unwrap_or_else(|e| panic!("{e}: {r:?}"));
+        assert!(ids.insert(r.header("webhook-id").to_owned()));
+        assert!(r.header("webhook-id").starts_with("msg_"));
+        assert_eq!(r.header("content-type"), "application/json");
+        assert!(r.header("user-agent").starts_with("rentrack-webhooks/"));
+        let body = r.json();
+        let stamp = body["timestamp"].as_str().unwrap();
+        assert!(
+            chrono::DateTime::parse_from_rfc3339(stamp).is_ok(),
+            "{stamp}"
+        );
+        assert_eq!(body["data"]["sequence_num"], n);
+    }
+    // `data` is the record as the API answers it.
+    let asset = app
+        .get(&format!("/assets/{n}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(got[2].json()["data"], asset["asset"]);
+    assert_eq!(got[1].json()["data"]["state"], "checked_out");
+    // A tampered body does not verify.
+    let mut forged = got[0].clone();
+    forged.body = forged.body.replace("Camera", "Camerb");
+    assert!(verify(&secret, &forged).is_err());
+}
+
+async fn a_refused_change_sends_nothing(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let (id, _) = endpoint(&app, &receiver.url(), "*").await;
+    // Refused: no member (422), then not checked out (409).
+    app.put(&format!("/assets/{n}/checkout.api?user_id=99999"), &[])
+        .await
+        .into_body(StatusCode::UNPROCESSABLE_ENTITY);
+    app.put(&format!("/assets/{n}/checkin.api"), &[])
+        .await
+        .into_body(StatusCode::CONFLICT);
+    // Then one change that commits.
+    app.put(&format!("/assets/{n}.api"), &[("asset[name]", "Camera 2")])
+        .await
+        .into_body(StatusCode::OK);
+    let got = receiver.wait_for(1, Duration::from_secs(20)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(receiver.received().len(), 1, "{got:?}");
+    assert_eq!(got[0].json()["type"], "asset.updated");
+    let log = app
+        .get(&format!("/webhooks/{id}/deliveries.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/webhooks/{id}/deliveries.api", "get", &log);
+    assert_eq!(log["deliveries"].as_array().unwrap().len(), 1);
+}
+
+async fn endpoints_receive_only_what_they_subscribe_to(kind: Kind) {
+    let app = delivering(kind).await;
+    let (orders, locations) = (Receiver::start().await, Receiver::start().await);
+    endpoint(&app, &orders.url(), "member.created").await;
+    endpoint(&app, &locations.url(), "location.*").await;
+    let studio = app.location("Studio", &[]).await;
+    member(&app).await;
+    app.put(&format!("/locations/{studio}/deactivate.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let got = locations.wait_for(2, Duration::from_secs(20)).await;
+    let types: Vec<Value> = got.iter().map(|r| r.json()["type"].clone()).collect();
+    assert_eq!(types, ["location.created", "location.deactivated"]);
+    assert_eq!(got[1].json()["data"]["status"], "inactive");
+    let members = orders.wait_for(1, Duration::from_secs(20)).await;
+    assert_eq!(members[0].json()["type"], "member.created");
+    assert_eq!(members.len(), 1);
+}
+
+async fn a_failed_delivery_is_retried_with_the_same_id_and_body(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    receiver.answer(&[500]);
+    let (id, secret) = endpoint(&app, &receiver.url(), "*").await;
+    let queued = app
+        .post(&format!("/webhooks/{id}/test.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    assert_documented("/webhooks/{id}/test.api", "post", &queued);
+    assert_eq!(queued["delivery"]["type"], "webhook.test");
+    // The first attempt at once; the second after the schedule's five seconds.
+    let got = receiver.wait_for(1, Duration::from_secs(10)).await;
+    let log = wait_for_attempt(&app, id).await;
+    assert_eq!(log["deliveries"][0]["last_status"], 500);
+    assert!(!log["deliveries"][0]["next_attempt_at"].is_null());
+    let got2 = receiver.wait_for(2, Duration::from_secs(20)).await;
+    assert_eq!(got[0].header("webhook-id"), got2[1].header("webhook-id"));
+    assert_eq!(got[0].body, got2[1].body);
+    verify(&secret, &got2[1]).unwrap();
+    assert_eq!(got2[1].json()["data"]["id"], id);
+    for _ in 0..100 {
+        let log = app
+            .get(&format!("/webhooks/{id}/deliveries.api"))
+            .await
+            .into_body(StatusCode::OK);
+        let d = &log["deliveries"][0];
+        if !d["delivered_at"].is_null() {
+            assert_eq!(d["attempts"], 2);
+            assert_eq!(d["last_status"], 200);
+            assert!(d["next_attempt_at"].is_null());
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("not marked delivered");
+}
+
+async fn gone_disables_the_endpoint_until_it_is_enabled(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    receiver.answer(&[410]);
+    let (id, _) = endpoint(&app, &receiver.url(), "location.*").await;
+    app.location("Studio", &[]).await;
+    receiver.wait_for(1, Duration::from_secs(10)).await;
+    let mut webhook = Value::Null;
+    for _ in 0..100 {
+        webhook = app
+            .get(&format!("/webhooks/{id}.api"))
+            .await
+            .into_body(StatusCode::OK)["webhook"]
+            .clone();
+        if webhook["active"] == false {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(webhook["active"], false);
+    assert!(webhook["disabled_reason"].as_str().unwrap().contains("410"));
+    // Disabled: a change is not sent.
+    app.location("Store room", &[]).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(receiver.received().len(), 1);
+    // Enabled again: the undelivered event goes out.
+    let res = app
+        .put(
+            &format!("/webhooks/{id}.api"),
+            &[("webhook[active]", "true")],
+        )
+        .await;
+    let enabled = res.into_body(StatusCode::OK)["webhook"].clone();
+    assert_eq!(enabled["disabled_reason"], Value::Null);
+    let got = receiver.wait_for(2, Duration::from_secs(10)).await;
+    assert_eq!(got[1].json()["type"], "location.created");
+    assert_eq!(got[1].json()["data"]["name"], "Studio");
+    assert_eq!(got[0].header("webhook-id"), got[1].header("webhook-id"));
+}
+
+async fn a_rotated_secret_signs_beside_the_new_one(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    let (id, old) = endpoint(&app, &receiver.url(), "*").await;
+    let res = app
+        .post(&format!("/webhooks/{id}/rotate_secret.api"), &[])
+        .await;
+    let rotated = res.into_body(StatusCode::OK);
+    assert_documented("/webhooks/{id}/rotate_secret.api", "post", &rotated);
+    let new = rotated["webhook"]["secret"].as_str().unwrap().to_owned();
+    assert_ne!(old, new);
+    app.post(&format!("/webhooks/{id}/test.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let got = receiver.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(got[0].header("webhook-signature").split(' ').count(), 2);
+    verify(&old, &got[0]).unwrap();
+    verify(&new, &got[0]).unwrap();
+    let stranger = domain::webhook::secret_text(&[7u8; 32]);
+    assert!(verify(&stranger, &got[0]).is_err());
+}
+
+async fn a_delivery_is_sent_again_on_request(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    let (id, _) = endpoint(&app, &receiver.url(), "*").await;
+    let queued = app
+        .post(&format!("/webhooks/{id}/test.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let delivery = queued["delivery"]["id"].as_i64().unwrap();
+    receiver.wait_for(1, Duration::from_secs(10)).await;
+    let res = app
+        .post(
+            &format!("/webhooks/{id}/deliveries/{delivery}/retry.api"),
+            &[],
+        )
+        .await;
+    let again = res.into_body(StatusCode::OK);
+    assert_documented(
+        "/webhooks/{webhook_id}/deliveries/{id}/retry.api",
+        "post",
+        &again,
+    );
+    let got = receiver.wait_for(2, Duration::from_secs(10)).await;
+    assert_eq!(got[0].header("webhook-id"), got[1].header("webhook-id"));
+    assert_eq!(got[0].body, got[1].body);
+    let res = app
+        .post(&format!("/webhooks/{id}/deliveries/999999/retry.api"), &[])
+        .await;
+    not_found(&res, "webhook delivery");
+}
+
+async fn two_instances_deliver_each_event_once(kind: Kind) {
+    let app = TestApp::builder(kind)
+        .config(allowing_private())
+        .build()
+        .await;
+    // Two instances, each with its own connections to the database.
+    for _ in 0..2 {
+        let db = store::Db::connect(&app.db_url).await.unwrap();
+        web::delivery::spawn(web::AppState::new(db, allowing_private()));
+    }
+    let receiver = Receiver::start().await;
+    let (_, secret) = endpoint(&app, &receiver.url(), "location.created").await;
+    let requests = (0..30).map(|i| {
+        let app = &app;
+        async move { app.location(&format!("Room {i}"), &[]).await }
+    });
+    futures_util::future::join_all(requests).await;
+    let got = receiver.wait_for(30, Duration::from_secs(30)).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let got_all = receiver.received();
+    assert_eq!(got_all.len(), 30, "{got:?}");
+    let ids: std::collections::HashSet<&str> =
+        got_all.iter().map(|r| r.header("webhook-id")).collect();
+    assert_eq!(ids.len(), 30);
+    for r in &got_all {
+        verify(&secret, r).unwrap();
+    }
+}
+
+async fn another_companys_endpoints_do_not_exist(kind: Kind) {
+    let app = TestApp::builder(kind)
+        .config(allowing_private())
+        .build()
+        .await;
+    let other = TestApp::builder(kind)
+        .config(allowing_private())
+        .beside(&app)
+        .build()
+        .await;
+    let (id, _) = endpoint(&app, "http://127.0.0.1:9/", "*").await;
+    let queued = app
+        .post(&format!("/webhooks/{id}/test.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let delivery = queued["delivery"]["id"].as_i64().unwrap();
+    for res in [
+        other.get(&format!("/webhooks/{id}.api")).await,
+        other
+            .put(
+                &format!("/webhooks/{id}.api"),
+                &[("webhook[active]", "false")],
+            )
+            .await,
+        other.delete(&format!("/webhooks/{id}.api")).await,
+        other
+            .post(&format!("/webhooks/{id}/rotate_secret.api"), &[])
+            .await,
+        other.post(&format!("/webhooks/{id}/test.api"), &[]).await,
+        other.get(&format!("/webhooks/{id}/deliveries.api")).await,
+        other
+            .post(
+                &format!("/webhooks/{id}/deliveries/{delivery}/retry.api"),
+                &[],
+            )
+            .await,
+    ] {
+        not_found(&res, "webhook");
+    }
+    assert_eq!(
+        other.get("/webhooks.api").await.into_body(StatusCode::OK)["webhooks"],
+        serde_json::json!([])
+    );
+    // The owner's endpoint is untouched.
+    let mine = app
+        .get(&format!("/webhooks/{id}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(mine["webhook"]["active"], true);
+}
