@@ -23,6 +23,8 @@ pub struct RunOpts {
     pub threads: usize,
     /// Background log-in loops and the account they use.
     pub logins: Option<(usize, crate::logins::Account)>,
+    /// Webhook endpoints subscribed to every event during the run (`hooks`).
+    pub webhooks: usize,
 }
 
 /// The measured window: responses completing in `start..end` count.
@@ -39,7 +41,10 @@ pub async fn run(target: Arc<Target>, base_url: &str, opts: RunOpts) -> Result<(
     let mut probe = Conn::new(target.clone());
     let plan =
         Arc::new(Plan::discover(&mut probe, opts.mix, opts.id_pages, opts.connections).await?);
-    drop(probe);
+    let hooks = match opts.webhooks {
+        0 => None,
+        n => Some(crate::hooks::start(&mut probe, n).await?),
+    };
     eprintln!(
         "run {}: targets {}; opening {} connections",
         opts.mix.name(),
@@ -109,8 +114,12 @@ pub async fn run(target: Arc<Target>, base_url: &str, opts: RunOpts) -> Result<(
         Some(task) => Some(task.await?),
         None => None,
     };
+    let webhooks = match hooks {
+        Some(hooks) => Some(hooks.finish(&mut probe, Duration::from_secs(30)).await?),
+        None => None,
+    };
 
-    report(base_url, &opts, &plan, tally, logins);
+    report(base_url, &opts, &plan, tally, logins, webhooks);
     Ok(())
 }
 
@@ -369,6 +378,7 @@ fn report(
     plan: &Plan,
     mut tally: Tally,
     logins: Option<crate::logins::LoginTally>,
+    webhooks: Option<serde_json::Value>,
 ) {
     let lat = LatencySummary::from_samples(&mut tally.samples);
     let secs = opts.duration.as_secs_f64();
@@ -437,6 +447,12 @@ fn report(
     if let Some(e) = &tally.first_error {
         eprintln!("first error: {e}");
     }
+    if let Some(w) = &webhooks {
+        eprintln!(
+            "webhooks: {} endpoints, {} deliveries received, lag p50 {} ms, p99 {} ms, max {} ms",
+            w["endpoints"], w["received"], w["lag_p50_ms"], w["lag_p99_ms"], w["lag_max_ms"]
+        );
+    }
     if let Some(l) = &logins {
         eprintln!(
             "background log-ins: {} passwords checked, {} other answers{}",
@@ -490,6 +506,7 @@ fn report(
         "reconnects": tally.reconnects,
         "targets": plan.targets(),
         "first_error": tally.first_error,
+        "webhooks": webhooks,
         "background_logins": logins.map(|l| json!({
             "workers": opts.logins.as_ref().map_or(0, |(n, _)| *n),
             "checked": l.checked,

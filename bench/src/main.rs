@@ -1,6 +1,7 @@
 //! Load generator for the rentrack HTTP API. See bench/README.md.
 
 mod conn;
+mod hooks;
 mod load;
 mod logins;
 mod plan;
@@ -140,6 +141,11 @@ struct RunArgs {
     /// Company whose console the background log-ins try.
     #[arg(long, env = "LOGIN_SUBDOMAIN")]
     login_subdomain: Option<String>,
+    /// Webhook endpoints subscribed to every event during the run, delivered to a
+    /// receiver in this process; the report adds their delivery lag. The server must
+    /// run with --webhook-allow-private.
+    #[arg(long, default_value_t = 0)]
+    webhooks: usize,
 }
 
 fn seconds(name: &str, v: f64) -> Result<Duration> {
@@ -214,6 +220,7 @@ fn main() -> Result<()> {
                 timeout: seconds("timeout", a.server.timeout)?,
                 id_pages: a.id_pages,
                 threads,
+                webhooks: a.webhooks,
                 logins: match a.logins {
                     0 => None,
                     n => Some((

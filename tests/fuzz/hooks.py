@@ -133,6 +133,9 @@ WORLD_RULES = [
     r"^must be later than [a-z_]+$",
     r"^can't be before [a-z_]+$",
     r"^can't be before valid_from ",
+    # The world's DNS: where a webhook's host resolves.
+    r" is or resolves to ",
+    r"^names a host that could not be resolved",
 ]
 WORLD = re.compile("|".join(f"(?:{rule})" for rule in WORLD_RULES))
 

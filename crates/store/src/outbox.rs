@@ -66,6 +66,8 @@ fn event(subject_type: &str, action: &str) -> Option<(On, &'static str)> {
         ("item", "reservation_requested") => (Resource("reservation"), "created"),
         ("item", "reservation_approved") => (Resource("reservation"), "approved"),
         ("item", "reservation_denied") => (Resource("reservation"), "denied"),
+        ("item", "reservation_fulfilled") => (Resource("reservation"), "fulfilled"),
+        ("item", "reservation_removed") => (Resource("reservation"), "removed"),
         ("item", a) => (Item, action_word(a)?),
         ("order", "payment_taken") => (Resource("payment"), "received"),
         ("order", "payment_voided") => (Resource("payment"), "voided"),
@@ -123,7 +125,8 @@ pub(crate) struct NewEvent<'a> {
     pub(crate) details: &'a Json,
 }
 
-/// Writes the event of a change log entry for the company's endpoints subscribed to it.
+/// Writes the event of a change log entry (or of a change its entry only counts, such
+/// as the reservations a sale fulfilled) for the company's endpoints subscribed to it.
 /// A company without an active endpoint costs one indexed read.
 pub(crate) async fn emit(
     tx: &mut Tx,

@@ -154,12 +154,38 @@ pub(crate) async fn make_room(
         if !leaving.override_conflicting {
             return Err(stock_reserved(item, &reserved, window, tz));
         }
-        set_status(tx, company, &ids_of(&reserved), ReservationStatus::Removed).await?;
+        let removed = ids_of(&reserved);
+        set_status(tx, company, &removed, ReservationStatus::Removed).await?;
+        told(tx, company, item.id, "reservation_removed", &removed).await?;
     }
     let begun: Vec<Hold> = mine.into_iter().filter(|h| h.from <= clock.now).collect();
     let fulfilled = ids_of(&begun);
     set_status(tx, company, &fulfilled, ReservationStatus::Fulfilled).await?;
+    told(tx, company, item.id, "reservation_fulfilled", &fulfilled).await?;
     Ok(fulfilled)
+}
+
+/// The webhook event of each reservation of `ids` of item `item` (`reservation.fulfilled`
+/// or `reservation.removed`); the item's history counts them in its own entry.
+async fn told(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: i64,
+    action: &str,
+    ids: &[i64],
+) -> Result<(), StoreError> {
+    for id in ids {
+        crate::outbox::emit(
+            tx,
+            company,
+            "item",
+            item,
+            action,
+            &json!({"reservation_id": id}),
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 /// The ids of the reservations among `holds`.
@@ -203,7 +229,7 @@ pub(crate) async fn remove_open(
     tx: &mut Tx,
     company: CompanyId,
     item: i64,
-) -> Result<u64, StoreError> {
+) -> Result<usize, StoreError> {
     let stmt = Query::update()
         .table("reservation_requests")
         .values([
@@ -216,8 +242,12 @@ pub(crate) async fn remove_open(
             ReservationStatus::Pending.as_str(),
             ReservationStatus::Approved.as_str(),
         ]))
+        .returning_col("id")
         .to_owned();
-    tx.execute(&stmt).await
+    let removed: Vec<(i64,)> = tx.all(&stmt).await?;
+    let removed: Vec<i64> = removed.into_iter().map(|(id,)| id).collect();
+    told(tx, company, item, "reservation_removed", &removed).await?;
+    Ok(removed.len())
 }
 
 /// A new reservation request.

@@ -96,7 +96,46 @@ pub(crate) async fn take(
             ),
         ));
     }
+    crossed_threshold(tx, company, item, location, n).await?;
     total(tx, company, item.id, "quantity", -n).await
+}
+
+/// Tells, as the webhook event `stock.threshold_crossed`, that taking `taken` units
+/// from `location` brought it under the item's minimum there.
+async fn crossed_threshold(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+    location: i64,
+    taken: i64,
+) -> Result<(), StoreError> {
+    let stmt = Query::select()
+        .column(("stock_thresholds", "minimum"))
+        .column(("stock_levels", "quantity"))
+        .from("stock_thresholds")
+        .inner_join(
+            "stock_levels",
+            Expr::col(("stock_levels", "company_id"))
+                .equals(("stock_thresholds", "company_id"))
+                .and(
+                    Expr::col(("stock_levels", "location_id"))
+                        .equals(("stock_thresholds", "location_id")),
+                )
+                .and(Expr::col(("stock_levels", "item_sequence_num")).eq(item.sequence_num)),
+        )
+        .and_where(Expr::col(("stock_thresholds", "company_id")).eq(company.0))
+        .and_where(Expr::col(("stock_thresholds", "item_id")).eq(item.id))
+        .and_where(Expr::col(("stock_thresholds", "location_id")).eq(location))
+        .to_owned();
+    let Some((minimum, quantity)): Option<(i64, i64)> = tx.optional(&stmt).await? else {
+        return Ok(());
+    };
+    let low = domain::stock::is_low;
+    if low(quantity, minimum) && !low(quantity + taken, minimum) {
+        let details = json!({"location_id": location, "minimum": minimum, "quantity": quantity});
+        crate::outbox::emit(tx, company, "item", item.id, "threshold_crossed", &details).await?;
+    }
+    Ok(())
 }
 
 /// Puts `quantity` units of `item` at `location`; the item's total on hand rises.

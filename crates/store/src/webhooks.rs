@@ -18,7 +18,7 @@ use crate::outbox::{self, NewEvent};
 use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, now};
 
 /// A company has at most this many endpoints.
-pub const MAX_PER_COMPANY: usize = 20;
+pub const MAX_PER_COMPANY: usize = 50;
 
 /// How long a rotated-out secret keeps signing beside the new one.
 pub const SECRET_OVERLAP: Duration = Duration::from_secs(24 * 3600);
@@ -507,6 +507,10 @@ pub struct Claim {
     pub company: CompanyId,
     pub webhook: Webhook,
     pub due: Vec<Due>,
+    /// The lease's end: the deliveries taken are due again then, should this instance
+    /// die before it writes their outcome; a retry asked meanwhile makes one due sooner
+    /// and is kept (`attempted`).
+    pub until: DateTime<Utc>,
 }
 
 #[derive(crate::Row)]
@@ -523,6 +527,17 @@ struct Leased {
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn claim(db: &Db, lease: Duration, max: u64) -> Result<Option<Claim>, StoreError> {
     let at = now();
+    // A read first: with nothing due (most polls) no write transaction is begun.
+    let any_due = Query::select()
+        .column("id")
+        .from("webhook_deliveries")
+        .and_where(Expr::col("next_attempt_at").lte(at))
+        .limit(1)
+        .to_owned();
+    let found: Option<(i64,)> = db.read().optional(&any_due).await?;
+    if found.is_none() {
+        return Ok(None);
+    }
     let mut tx = db.begin().await?;
     let free = Expr::col(("webhooks", "leased_until"))
         .is_null()
@@ -584,25 +599,70 @@ pub async fn claim(db: &Db, lease: Duration, max: u64) -> Result<Option<Claim>, 
         .limit(max)
         .to_owned();
     let due: Vec<Due> = tx.all(&due).await?;
+    let until = at + lease;
+    let taken = Query::update()
+        .table("webhook_deliveries")
+        .value("next_attempt_at", until)
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").is_in(due.iter().map(|d| d.id)))
+        .to_owned();
+    tx.execute(&taken).await?;
     tx.commit().await?;
     Ok(Some(Claim {
         company,
         webhook,
         due,
+        until,
     }))
 }
 
-/// Lets other instances take the endpoint again.
+/// `next` as the delivery's next attempt, unless a retry was asked since the claim
+/// (the moment is no longer the claim's `until`).
+fn next_attempt(until: DateTime<Utc>, next: Option<DateTime<Utc>>) -> Expr {
+    Expr::case(Expr::col("next_attempt_at").eq(until), Expr::val(next))
+        .finally(Expr::col("next_attempt_at"))
+        .into()
+}
+
+/// Lets other instances take the endpoint again; the deliveries of `unsent` (taken but
+/// not attempted) are due now.
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn release(db: &Db, company: CompanyId, webhook: i64) -> Result<(), StoreError> {
+pub async fn release(
+    db: &Db,
+    company: CompanyId,
+    webhook: i64,
+    until: DateTime<Utc>,
+    unsent: &[i64],
+) -> Result<(), StoreError> {
+    let mut tx = db.begin().await?;
+    if !unsent.is_empty() {
+        let due = Query::update()
+            .table("webhook_deliveries")
+            .value("next_attempt_at", next_attempt(until, Some(now())))
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").is_in(unsent.iter().copied()))
+            .to_owned();
+        tx.execute(&due).await?;
+    }
     let stmt = Query::update()
         .table("webhooks")
         .value("leased_until", Option::<DateTime<Utc>>::None)
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(webhook))
         .to_owned();
-    db.read().execute(&stmt).await?;
+    tx.execute(&stmt).await?;
+    tx.commit().await?;
     Ok(())
+}
+
+/// One write in a transaction of its own: on SQLite the wait for the write lock is
+/// then off the runtime's threads (`Db::begin`), where a statement outside one would
+/// wait on them, and could keep the lock's holder from going on.
+async fn write_one(db: &Db, stmt: &sea_query::UpdateStatement) -> Result<u64, StoreError> {
+    let mut tx = db.begin().await?;
+    let touched = tx.execute(stmt).await?;
+    tx.commit().await?;
+    Ok(touched)
 }
 
 /// Keeps the body of an event's first attempt, so every retry sends the same bytes;
@@ -622,14 +682,17 @@ pub async fn keep_body(
         .and_where(Expr::col("id").eq(event))
         .and_where(Expr::col("body").is_null())
         .to_owned();
-    if db.read().execute(&stmt).await? == 1 {
+    let mut tx = db.begin().await?;
+    if tx.execute(&stmt).await? == 1 {
+        tx.commit().await?;
         return Ok(Some(body));
     }
     let kept = crate::scoped("webhook_events", company)
         .column("body")
         .and_where(Expr::col("id").eq(event))
         .to_owned();
-    let kept: Option<(Option<String>,)> = db.read().optional(&kept).await?;
+    let kept: Option<(Option<String>,)> = tx.optional(&kept).await?;
+    tx.commit().await?;
     Ok(kept.map(|(kept,)| kept.unwrap_or(body)))
 }
 
@@ -657,7 +720,7 @@ pub async fn attempted(
     db: &Db,
     company: CompanyId,
     webhook: &Webhook,
-    delivery: &Due,
+    (delivery, until): (&Due, DateTime<Utc>),
     outcome: Outcome,
 ) -> Result<(), StoreError> {
     let at = now();
@@ -675,13 +738,14 @@ pub async fn attempted(
             row.value("last_status", i64::from(*status))
                 .value("last_error", Option::<String>::None)
                 .value("delivered_at", at)
-                .value("next_attempt_at", Option::<DateTime<Utc>>::None);
+                .value("next_attempt_at", next_attempt(until, None));
             endpoint.set("failing_since", Option::<DateTime<Utc>>::None);
         }
         Outcome::Gone => {
             // Kept due: it goes out when the endpoint is enabled again.
             row.value("last_status", 410i64)
-                .value("last_error", "410 Gone: the endpoint was disabled");
+                .value("last_error", "410 Gone: the endpoint was disabled")
+                .value("next_attempt_at", next_attempt(until, Some(at)));
             disabled = Some("the receiver answered 410 Gone");
         }
         Outcome::Failed {
@@ -694,7 +758,7 @@ pub async fn attempted(
                 .map(|wait| at + chrono::Duration::from_std(wait).unwrap_or_default());
             row.value("last_status", status.map(i64::from))
                 .value("last_error", error.clone())
-                .value("next_attempt_at", next);
+                .value("next_attempt_at", next_attempt(until, next));
             let since = webhook.failing_since.unwrap_or(at);
             endpoint.set("failing_since", since);
             let limit = chrono::Duration::from_std(rules::DISABLE_AFTER).unwrap_or_default();
@@ -703,11 +767,22 @@ pub async fn attempted(
             }
         }
     }
+    // The endpoint's row changes only when its run of failures starts or ends, or it
+    // is disabled: a delivery that succeeds as the last one did is one statement.
+    let endpoint_changes = match &outcome {
+        Outcome::Delivered { .. } => webhook.failing_since.is_some(),
+        Outcome::Gone => true,
+        Outcome::Failed { .. } => webhook.failing_since.is_none() || disabled.is_some(),
+    };
     if let Some(reason) = disabled {
         endpoint
             .set("active", false)
             .set("disabled_reason", reason)
             .set("leased_until", Option::<DateTime<Utc>>::None);
+    }
+    if !endpoint_changes {
+        write_one(db, &row).await?;
+        return Ok(());
     }
     let mut tx = db.begin().await?;
     tx.execute(&row).await?;

@@ -130,6 +130,7 @@ both!(
     token_regenerate_stops_the_old_token_within_the_company_cache_bound,
     owner_set_password_lets_the_owner_log_in_to_the_console,
     acknowledged_creates_survive_sigkill,
+    webhook_events_of_acknowledged_changes_survive_sigkill,
     labels_revoke_ends_every_open_label_link,
 );
 
@@ -793,6 +794,151 @@ fn post_form(port: u16, path: &str, headers: &[(&str, &str)], body: &str) -> (u1
 /// The crash report: `a` + `[b]` x 500,000 + `=1` posted to the console's log-in or
 /// to an API path overflowed a worker's stack and killed the process, so every
 /// tenant was down. Now it is a 400 naming the limit and the server answers on.
+/// A webhook receiver on loopback that answers each request 200 after `delay`, and
+/// keeps the bodies it was sent.
+fn slow_receiver(delay: Duration) -> (u16, Arc<std::sync::Mutex<Vec<String>>>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let bodies: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+    let kept = bodies.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let kept = kept.clone();
+            std::thread::spawn(move || {
+                use std::io::{BufRead, BufReader, Write};
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                loop {
+                    let mut length = 0usize;
+                    let mut line = String::new();
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        if line == "\r\n" {
+                            break;
+                        }
+                        if let Some((k, v)) = line.split_once(':')
+                            && k.eq_ignore_ascii_case("content-length")
+                        {
+                            length = v.trim().parse().unwrap();
+                        }
+                    }
+                    let mut body = vec![0; length];
+                    reader.read_exact(&mut body).unwrap();
+                    std::thread::sleep(delay);
+                    kept.lock().unwrap().push(String::from_utf8(body).unwrap());
+                    if stream
+                        .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (port, bodies)
+}
+
+/// Locations are created by eight clients while their events go to a slow receiver, so
+/// events wait in the outbox; the server is killed (SIGKILL) mid-way. After a restart
+/// the event of every acknowledged create arrives (at least once).
+fn webhook_events_of_acknowledged_changes_survive_sigkill(db: String) {
+    const TOTAL: u32 = 600;
+    const KILL_AFTER: usize = 250;
+    let token = unlimited_company(&db);
+    let (receiver, bodies) = slow_receiver(Duration::from_millis(15));
+    let serve = ["serve", "--webhook-allow-private"];
+    let mut server = Server::start(&db, &serve);
+    let port = server.port();
+    let form = format!(
+        "webhook%5Burl%5D=http%3A%2F%2F127.0.0.1%3A{receiver}%2Fin&webhook%5Bevents%5D=location.created"
+    );
+    let (status, body) = post_form(port, "/webhooks.api", &[("token", &token)], &form);
+    assert_eq!(status, 200, "{body}");
+    let next = Arc::new(AtomicU32::new(0));
+    let acknowledged = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let clients: Vec<_> = (0..8)
+        .map(|_| {
+            let (next, acknowledged, token) = (next.clone(), acknowledged.clone(), token.clone());
+            std::thread::spawn(move || {
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    if n >= TOTAL {
+                        return;
+                    }
+                    let name = format!("Hook Site {n:04}");
+                    let body = format!("location%5Bname%5D={}", name.replace(' ', "+"));
+                    match try_post_form(port, "/locations.api", &token, &body) {
+                        Ok((200, response)) => {
+                            if serde_json::from_str::<Value>(&response).is_ok() {
+                                acknowledged.lock().unwrap().push(name);
+                            } else {
+                                return;
+                            }
+                        }
+                        Ok((status, response)) => panic!("create answered {status}: {response}"),
+                        Err(_) => return,
+                    }
+                }
+            })
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while acknowledged.lock().unwrap().len() < KILL_AFTER {
+        assert!(
+            Instant::now() < deadline,
+            "creates were not acknowledged in time"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    server.child.kill().unwrap(); // SIGKILL
+    server.child.wait().unwrap();
+    for client in clients {
+        client.join().expect("a client failed");
+    }
+    drop(server);
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    let before = bodies.lock().unwrap().len();
+    assert!(
+        before < acknowledged.len(),
+        "every event was delivered before the kill ({before} of {}): nothing was left to test",
+        acknowledged.len()
+    );
+    let _server = Server::start(&db, &serve);
+    // The killed instance's hold on the endpoint lasts up to 30 s.
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        let names: std::collections::HashSet<String> = bodies
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|b| serde_json::from_str::<Value>(b).ok())
+            .filter_map(|v| v["data"]["name"].as_str().map(str::to_owned))
+            .collect();
+        let missing: Vec<&String> = acknowledged
+            .iter()
+            .filter(|n| !names.contains(*n))
+            .collect();
+        if missing.is_empty() {
+            eprintln!(
+                "{} acknowledged, {before} delivered before the kill, all delivered after",
+                acknowledged.len()
+            );
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} of {} acknowledged creates never reached the receiver: {missing:?}",
+            missing.len(),
+            acknowledged.len()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 #[test]
 fn deeply_nested_parameters_are_refused_and_the_server_lives_on() {
     let db = sqlite_url();

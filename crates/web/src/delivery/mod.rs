@@ -76,6 +76,11 @@ const BATCH: u64 = 20;
 /// How often the worker looks for events other instances wrote, or that came due.
 const POLL: Duration = Duration::from_secs(1);
 
+/// An event without a body is left this long to the request that wrote it (which
+/// renders it as its change left the record); past it (the server died in between, or
+/// no request wrote it) the worker renders it.
+const RENDER_GRACE: chrono::Duration = chrono::Duration::seconds(5);
+
 /// How often delivered events past the retention are deleted, and how many at a time.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 const PRUNE_BATCH: u64 = 1000;
@@ -219,13 +224,20 @@ impl Worker {
             };
             match webhooks::claim(&db, LEASE, BATCH).await {
                 Ok(Some(claim)) => {
+                    tracing::debug!(
+                        webhook = claim.webhook.id,
+                        due = claim.due.len(),
+                        "webhooks: took an endpoint"
+                    );
                     let worker = self.clone();
                     let signal = signal.clone();
                     tokio::spawn(async move {
-                        worker.deliver(claim).await;
+                        let more = worker.deliver(claim).await;
                         drop(slot);
-                        // The endpoint may have more due: look again at once.
-                        signal.notify_one();
+                        if more {
+                            // The endpoint may have more due: look again at once.
+                            signal.notify_one();
+                        }
                     });
                 }
                 Ok(None) => {
@@ -254,33 +266,49 @@ impl Worker {
     }
 
     /// Sends the claim's due deliveries in order, then lets the endpoint go.
-    async fn deliver(&self, claim: Claim) {
+    /// Answers whether the endpoint may have more due now (false when it stopped at
+    /// an event whose request is still rendering it: that request wakes the worker).
+    async fn deliver(&self, claim: Claim) -> bool {
         let db = self.state.db();
         let Claim {
             company,
             mut webhook,
             due,
+            until,
         } = claim;
+        let mut unsent: Vec<i64> = due.iter().map(|d| d.id).collect();
         let tenant = match store::companies::find(db, company).await {
             Ok(c) => Tenant(c),
             Err(e) => {
                 tracing::warn!(error = %e, "webhooks: could not read the company");
-                let _ = webhooks::release(db, company, webhook.id).await;
-                return;
+                let _ = webhooks::release(db, company, webhook.id, until, &unsent).await;
+                return false;
             }
         };
         let started = Instant::now();
+        let mut more = true;
         for delivery in due {
             if started.elapsed() >= LEASE / 2 {
                 break;
             }
+            let young = store::now() - delivery.event.created_at < RENDER_GRACE;
             let body = match delivery.event.body.clone() {
                 Some(body) => body,
+                // Its request renders it as that change left the record; later events of
+                // the endpoint wait, to keep their order.
+                None if young => {
+                    tracing::debug!(event = delivery.event.id, "webhooks: left to its request");
+                    more = false;
+                    break;
+                }
                 None => {
                     let body = self.renderer.body(&tenant, &delivery.event).await;
                     match webhooks::keep_body(db, company, delivery.event.id, body).await {
                         Ok(Some(kept)) => kept,
-                        Ok(None) => continue,
+                        Ok(None) => {
+                            unsent.retain(|id| *id != delivery.id);
+                            continue;
+                        }
                         Err(e) => {
                             tracing::warn!(error = %e, "webhooks: could not keep an event's body");
                             break;
@@ -289,24 +317,33 @@ impl Worker {
                 }
             };
             let outcome = self.send(&webhook, &delivery, &body).await;
+            tracing::debug!(
+                event = delivery.event.id,
+                webhook = webhook.id,
+                ?outcome,
+                "webhooks: attempted"
+            );
             let gone = matches!(outcome, Outcome::Gone);
-            match &outcome {
-                Outcome::Delivered { .. } => webhook.failing_since = None,
-                _ => {
-                    webhook.failing_since.get_or_insert_with(store::now);
-                }
-            }
-            if let Err(e) = webhooks::attempted(db, company, &webhook, &delivery, outcome).await {
+            let delivered = matches!(outcome, Outcome::Delivered { .. });
+            let recorded = webhooks::attempted(db, company, &webhook, (&delivery, until), outcome);
+            if let Err(e) = recorded.await {
                 tracing::warn!(error = %e, "webhooks: could not record an attempt");
                 break;
+            }
+            unsent.retain(|id| *id != delivery.id);
+            if delivered {
+                webhook.failing_since = None;
+            } else {
+                webhook.failing_since.get_or_insert_with(store::now);
             }
             if gone {
                 break;
             }
         }
-        if let Err(e) = webhooks::release(db, company, webhook.id).await {
+        if let Err(e) = webhooks::release(db, company, webhook.id, until, &unsent).await {
             tracing::warn!(error = %e, "webhooks: could not release an endpoint");
         }
+        more
     }
 
     async fn send(&self, webhook: &Webhook, due: &Due, body: &str) -> Outcome {

@@ -97,11 +97,13 @@ impl Scalar for WebhookUrl {
     }
 
     fn schema() -> serde_json::Value {
+        // The default server's rule: https. (http:// is taken too where the server runs
+        // with --webhook-allow-private.)
         serde_json::json!({
             "type": "string",
-            "pattern": r"^\s*[hH][tT][tT][pP][sS]?://[^\s/?#@]+(/\S*)?\s*$",
+            "pattern": r"^\s*[hH][tT][tT][pP][sS]://[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?){0,8}(?::[0-9]{1,4})?(?:/\S*)?\s*$",
             "maxLength": MAX_URL_CHARS,
-            "description": "https://host/path (http:// only where the server runs with --webhook-allow-private)",
+            "description": "https://host/path; the host must resolve to public addresses only (unless the server runs with --webhook-allow-private, which takes http:// and private addresses too)",
         })
     }
 }
@@ -142,7 +144,10 @@ impl Scalar for EventList {
         let entry = format!("(?:{})", words.join("|"));
         serde_json::json!({
             "type": "string",
-            "pattern": format!(r"^\s*{entry}\s*(?:,\s*{entry}\s*)*$"),
+            "pattern": format!(
+                r"^\s*{entry}\s*(?:,\s*{entry}\s*){{0,{}}}$",
+                domain::webhook::MAX_SUBSCRIBED - 1
+            ),
             "description": "* or a comma list of event types (docs/api.md, \"Webhooks\"); <resource>.* takes every event of a resource",
         })
     }

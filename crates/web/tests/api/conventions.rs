@@ -496,6 +496,12 @@ async fn unknown_records_are_a_404_naming_the_kind(kind: Kind) {
     let cases: Vec<(Method, String, String)> = vec![
         (Method::GET, "/vendors/999999.api".into(), by_id("vendor")),
         (Method::PUT, "/vendors/999999.api".into(), by_id("vendor")),
+        (Method::GET, "/webhooks/999999.api".into(), by_id("webhook")),
+        (
+            Method::POST,
+            "/webhooks/999999/rotate_secret.api".into(),
+            by_id("webhook"),
+        ),
         (
             Method::GET,
             "/locations/999999.api".into(),
@@ -747,6 +753,8 @@ async fn ids_that_are_not_ids_are_a_404_naming_the_kind(kind: Kind) {
         ("/pricing_coupons/{}.api", "coupon"),
         ("/group_taxes/{}.api", "group tax"),
         ("/listings/{}.api", "listing"),
+        ("/webhooks/{}.api", "webhook"),
+        ("/webhooks/{}/deliveries.api", "webhook"),
     ] {
         for bad in ["abc", "0", "-3", "1.5", "99999999999999999999"] {
             let res = app.get(&path.replace("{}", bad)).await;

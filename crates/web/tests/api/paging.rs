@@ -70,6 +70,9 @@ enum Seed {
     Listings,
     /// Services of one asset (each completed before the next), beside another's.
     AssetServices,
+    Webhooks,
+    /// Deliveries of one webhook endpoint, beside another's.
+    WebhookDeliveries,
 }
 
 struct List {
@@ -208,6 +211,13 @@ const LISTS: &[List] = &[
     list("/group_taxes.api", "group_taxes", 25, Seed::GroupTaxes),
     list("/bundles.api", "bundles", 25, Seed::Bundles),
     list("/listings.api", "listings", 25, Seed::Listings),
+    list("/webhooks.api", "webhooks", 25, Seed::Webhooks),
+    list(
+        "/webhooks/{id}/deliveries.api",
+        "deliveries",
+        25,
+        Seed::WebhookDeliveries,
+    ),
     list(
         "/assets/{sequence_num}/services.api",
         "services",
@@ -694,6 +704,22 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
             }
             "/listings.api".into()
         }
+        Seed::Webhooks => {
+            for _ in 0..n {
+                webhook(app).await;
+            }
+            "/webhooks.api".into()
+        }
+        Seed::WebhookDeliveries => {
+            let (one, other) = (webhook(app).await, webhook(app).await);
+            for _ in 0..3 {
+                ok(app, &format!("/webhooks/{other}/test.api"), &[], "delivery").await;
+            }
+            for _ in 0..n {
+                ok(app, &format!("/webhooks/{one}/test.api"), &[], "delivery").await;
+            }
+            format!("/webhooks/{one}/deliveries.api")
+        }
         Seed::AssetServices => {
             let group = app.group("Cameras").await;
             let [asset, other] = assets(app, group, "Camera", 2).await[..] else {
@@ -846,6 +872,15 @@ fn id_of(record: &Value) -> i64 {
                 .and_then(|v| v["id"].as_i64())
         })
         .expect("an id")
+}
+
+/// A webhook endpoint at a public address (nothing delivers here: no worker runs).
+async fn webhook(app: &TestApp) -> i64 {
+    let form = [
+        ("webhook[url]", "https://93.184.216.34/hook"),
+        ("webhook[events]", "*"),
+    ];
+    ok(app, "/webhooks.api", &form, "webhook").await
 }
 
 async fn pages_through(app: &TestApp, list: &List) {
