@@ -26,6 +26,7 @@ both!(
     another_companys_endpoints_do_not_exist,
     stock_under_its_minimum_and_retired_reservations_are_told,
     delivered_events_are_pruned_and_undelivered_ones_kept,
+    retry_after_is_honoured_within_bounds_and_redirects_are_not_followed,
 );
 
 /// What the receiver got: one request.
@@ -48,26 +49,38 @@ impl Received {
     }
 }
 
-/// An HTTP server on loopback that records every request and answers the statuses it
-/// is given in turn, then 200.
+/// An answer of the receiver: a status and headers (`Retry-After`, `Location`).
+type Answer = (u16, Vec<(&'static str, &'static str)>);
+
+/// An HTTP server on loopback that records every request and gives the answers it is
+/// given in turn, then 200.
 struct Receiver {
     addr: std::net::SocketAddr,
     got: Arc<Mutex<Vec<Received>>>,
-    answers: Arc<Mutex<VecDeque<u16>>>,
+    answers: Arc<Mutex<VecDeque<Answer>>>,
 }
 
 impl Receiver {
     async fn start() -> Receiver {
         let got: Arc<Mutex<Vec<Received>>> = Arc::default();
-        let answers: Arc<Mutex<VecDeque<u16>>> = Arc::default();
+        let answers: Arc<Mutex<VecDeque<Answer>>> = Arc::default();
         let app = axum::Router::new().fallback({
             let (got, answers) = (got.clone(), answers.clone());
             move |headers: HeaderMap, body: String| {
                 let (got, answers) = (got.clone(), answers.clone());
                 async move {
                     got.lock().unwrap().push(Received { headers, body });
-                    let status = answers.lock().unwrap().pop_front().unwrap_or(200);
-                    StatusCode::from_u16(status).unwrap()
+                    let (status, headers) = answers
+                        .lock()
+                        .unwrap()
+                        .pop_front()
+                        .unwrap_or((200, Vec::new()));
+                    let mut answer = axum::response::Response::new(axum::body::Body::empty());
+                    *answer.status_mut() = StatusCode::from_u16(status).unwrap();
+                    for (name, value) in headers {
+                        answer.headers_mut().insert(name, value.parse().unwrap());
+                    }
+                    answer
                 }
             }
         });
@@ -82,7 +95,14 @@ impl Receiver {
     }
 
     fn answer(&self, statuses: &[u16]) {
-        self.answers.lock().unwrap().extend(statuses);
+        self.answers
+            .lock()
+            .unwrap()
+            .extend(statuses.iter().map(|s| (*s, Vec::new())));
+    }
+
+    fn answer_with(&self, status: u16, headers: Vec<(&'static str, &'static str)>) {
+        self.answers.lock().unwrap().push_back((status, headers));
     }
 
     fn received(&self) -> Vec<Received> {
@@ -806,4 +826,50 @@ async fn delivered_events_are_pruned_and_undelivered_ones_kept(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(bad_log["deliveries"].as_array().unwrap().len(), 1);
+}
+
+/// The seconds from a delivery's creation to its next attempt, as its log shows them.
+fn wait_of(delivery: &Value) -> i64 {
+    let at = |key: &str| {
+        chrono::NaiveDateTime::parse_from_str(delivery[key].as_str().unwrap(), "%Y-%m-%d %H:%M:%S")
+            .unwrap()
+    };
+    (at("next_attempt_at") - at("created_at")).num_seconds()
+}
+
+async fn retry_after_is_honoured_within_bounds_and_redirects_are_not_followed(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    let (id, _) = endpoint(&app, &receiver.url(), "*").await;
+    // The schedule's first wait is 5 s; a 429's Retry-After of an hour replaces it.
+    receiver.answer_with(429, vec![("retry-after", "3600")]);
+    app.post(&format!("/webhooks/{id}/test.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let first = wait_for_attempt(&app, id).await["deliveries"][0].clone();
+    assert_eq!(first["last_status"], 429);
+    assert!((3600..3610).contains(&wait_of(&first)), "{first}");
+    // A 503's Retry-After of a year is bounded by 10 hours.
+    receiver.answer_with(503, vec![("retry-after", "31536000")]);
+    app.post(&format!("/webhooks/{id}/test.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let second = wait_for_attempt(&app, id).await["deliveries"][0].clone();
+    assert_eq!(second["last_status"], 503);
+    assert!((36_000..36_010).contains(&wait_of(&second)), "{second}");
+    // A redirect is an answer like any other: not followed, retried on the schedule.
+    receiver.answer_with(302, vec![("location", "/elsewhere")]);
+    app.post(&format!("/webhooks/{id}/test.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let third = wait_for_attempt(&app, id).await["deliveries"][0].clone();
+    assert_eq!(third["last_status"], 302);
+    assert!((5..10).contains(&wait_of(&third)), "{third}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let paths: Vec<String> = receiver
+        .received()
+        .iter()
+        .map(|r| r.header("host").to_owned())
+        .collect();
+    assert_eq!(paths.len(), 3, "the redirect was followed: {paths:?}");
 }
