@@ -158,9 +158,12 @@ impl Subscription {
     /// Reads a comma list of event types and `<resource>.*` entries, or `*`: spaces
     /// around entries and repeats are ignored; `*` anywhere means every event.
     pub fn parse(raw: &str) -> Result<Subscription, SubscriptionProblem> {
+        // Spaces as Unicode and as Python's `\s` count them (the separators U+001C to
+        // U+001F too, which a generator may draw for a schema's `\s`).
+        let space = |c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c);
         let entries: Vec<&str> = raw
             .split(',')
-            .map(str::trim)
+            .map(|e| e.trim_matches(space))
             .filter(|e| !e.is_empty())
             .collect();
         if entries.is_empty() {

@@ -79,7 +79,7 @@ impl Scalar for WebhookUrl {
     type Value = url::Url;
 
     fn parse(raw: &str) -> Result<url::Url, String> {
-        let raw = raw.trim();
+        let raw = raw.trim_matches(|c: char| c.is_whitespace() || c.is_control());
         if raw.chars().count() > MAX_URL_CHARS {
             return Err(format!(
                 "is too long (maximum is {MAX_URL_CHARS} characters)"
@@ -101,7 +101,10 @@ impl Scalar for WebhookUrl {
         // with --webhook-allow-private.)
         serde_json::json!({
             "type": "string",
-            "pattern": r"^\s*[hH][tT][tT][pP][sS]://[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?){0,8}(?::[0-9]{1,4})?(?:/\S*)?\s*$",
+            // A name of labels (none an invalid punycode `xn--` one), the last starting with a
+            // letter: a last label of digits makes the host an IPv4 address (WHATWG), and
+            // a malformed one is no URL.
+            "pattern": r"^\s*[hH][tT][tT][pP][sS]://(?:(?![xX][nN]--)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){0,8}(?![xX][nN]--)[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?::[0-9]{1,4})?(?:/\S*)?\s*$",
             "maxLength": MAX_URL_CHARS,
             "description": "https://host/path; the host must resolve to public addresses only (unless the server runs with --webhook-allow-private, which takes http:// and private addresses too)",
         })
