@@ -36,13 +36,22 @@ curl -fsS "$base_url/openapi.json" -o "$work/served.json"
 # JSON body may hold unread (`Ignored`) as any value, a body's objects that may be
 # `null` as objects only (it would name their models `...Type0`), and without the rules
 # between an object's fields (an `anyOf` of `required` beside its `properties`: items or
-# coupons on an order), which it would turn into a union of models.
+# coupons on an order), which it would turn into a union of models; and a form body's
+# other names as text only (the document says text, or a list of texts when a name is
+# sent twice, and the generator writes a multipart model for that union that does not
+# parse).
 "$venv/bin/python" - "$work/served.json" "$work/openapi.json" <<'PY'
 import json, sys
 document = json.load(open(sys.argv[1]))
 for operations in document["paths"].values():
     for operation in operations.values():
-        operation.get("requestBody", {}).pop("required", None)
+        body = operation.get("requestBody", {})
+        body.pop("required", None)
+        for media in ("multipart/form-data", "application/x-www-form-urlencoded"):
+            schema = body.get("content", {}).get(media, {}).get("schema", {})
+            other = schema.get("additionalProperties")
+            if isinstance(other, dict) and "anyOf" in other:
+                schema["additionalProperties"] = dict(other["anyOf"][0], type="string")
 document["components"]["schemas"]["Ignored"] = {}
 def objects_only(schema):
     if isinstance(schema, dict):

@@ -150,6 +150,30 @@ enum Command {
     /// Manage label links (/labels/<token>.pdf).
     #[command(subcommand)]
     Labels(LabelsCommand),
+    /// Import a CSV file into a company, all or nothing, by the rules of
+    /// POST /imports.api (docs/import.md). Shows a progress bar on a terminal; prints
+    /// the import as JSON; on a bad file prints every bad row as a table on standard
+    /// error and exits 1, having written nothing.
+    Import {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+        /// What the rows are: vendors, locations or fixed_assets.
+        #[arg(long)]
+        kind: String,
+        /// Check every row and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Create the groups, subgroups and locations rows name that do not exist.
+        #[arg(long)]
+        create_missing: bool,
+        /// Columns whose header is not the field's name: header=field,...
+        #[arg(long, value_delimiter = ',')]
+        columns: Vec<String>,
+        /// The CSV file.
+        file: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -328,6 +352,33 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 json!({"subdomain": company.subdomain, "revoked": revoked})
             );
             Ok(())
+        }
+        Command::Import {
+            db,
+            subdomain,
+            kind,
+            dry_run,
+            create_missing,
+            columns,
+            file,
+        } => {
+            let kind = <web::resources::imports::ImportKind as domain::Vocabulary>::parse(&kind)
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--kind must be one of {}",
+                        <web::resources::imports::ImportKind as domain::Vocabulary>::names()
+                    )
+                })?;
+            let import = crate::import::FileArgs {
+                kind,
+                dry_run,
+                create_missing,
+                columns,
+                file,
+            };
+            let db = open(&db).await?;
+            let company = find(&db, &subdomain).await?;
+            crate::import::run(db, company.id, import).await
         }
         Command::Token(TokenCommand::Regenerate { db, subdomain }) => {
             let db = open(&db).await?;

@@ -3,6 +3,7 @@
 mod cli;
 mod connections;
 mod demo;
+mod import;
 mod serve;
 
 use clap::Parser;

@@ -102,14 +102,16 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
     check(&args)?;
     let state = state_for(db.clone(), &args);
     maintain(&db).await;
+    web::resources::imports::sweep(&state).await;
     tokio::spawn({
-        let db = db.clone();
+        let (db, state) = (db.clone(), state.clone());
         async move {
             let mut every_minute = tokio::time::interval(Duration::from_secs(60));
             every_minute.tick().await;
             loop {
                 every_minute.tick().await;
                 maintain(&db).await;
+                web::resources::imports::sweep(&state).await;
             }
         }
     });

@@ -206,7 +206,11 @@ pub async fn take_attempt(
                RETURNING window_start, failures",
         values: sea_query::Values(vec![key.into(), now.into(), throttle.window_secs.into()]),
     };
-    let (start, attempts): (i64, i64) = db.read().one(&stmt).await?;
+    // Writes in a transaction: on SQLite the wait for the write lock is then off the
+    // runtime's threads (`Db::begin`).
+    let mut tx = db.begin().await?;
+    let (start, attempts): (i64, i64) = tx.one(&stmt).await?;
+    tx.commit().await?;
     Ok((attempts > throttle.limit).then(|| Ord::max(start + throttle.window_secs - now, 1)))
 }
 
@@ -218,8 +222,9 @@ pub async fn give_back(db: &Db, key: &str) -> Result<(), StoreError> {
                WHERE throttle_key = $1",
         values: sea_query::Values(vec![key.into()]),
     };
-    db.read().execute(&stmt).await?;
-    Ok(())
+    let mut tx = db.begin().await?;
+    tx.execute(&stmt).await?;
+    tx.commit().await
 }
 
 /// The longest window a `Throttle` may have; rows older than this are purged.

@@ -40,8 +40,43 @@ struct Next {
     last_value: i64,
 }
 
+/// How many numbers a bulk transaction (`Tx::bulk`) takes at a time.
+const BLOCK: i64 = 1000;
+
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn next(tx: &mut Tx, company: CompanyId, sequence: Sequence) -> Result<i64, StoreError> {
+    let key = (company.0, sequence.key());
+    if let Some(bulk) = tx.bulk_mut() {
+        let number = match bulk.blocks.get_mut(&key).filter(|(n, l)| n <= l) {
+            Some((next, _)) => {
+                *next += 1;
+                *next - 1
+            }
+            None => {
+                // The counter's row stays locked until commit: no one else takes a
+                // number before the unused ones are handed back.
+                let stmt = Sql {
+                    text: "INSERT INTO company_counters (company_id, kind, last_value) VALUES ($1, $2, $3) \
+                           ON CONFLICT (company_id, kind) DO UPDATE SET last_value = company_counters.last_value + $3 \
+                           RETURNING last_value",
+                    values: Values(vec![company.0.into(), sequence.key().into(), BLOCK.into()]),
+                };
+                let row: Next = tx.one(&stmt).await?;
+                let first = row.last_value - BLOCK + 1;
+                if let Some(bulk) = tx.bulk_mut() {
+                    bulk.blocks.insert(key, (first + 1, row.last_value));
+                }
+                first
+            }
+        };
+        // At commit, the counter ends at the last number handed out.
+        let stmt = Sql {
+            text: "UPDATE company_counters SET last_value = $3 WHERE company_id = $1 AND kind = $2",
+            values: Values(vec![company.0.into(), sequence.key().into(), number.into()]),
+        };
+        tx.at_commit(format!("counter {} {}", company.0, sequence.key()), &stmt);
+        return Ok(number);
+    }
     let stmt = Sql {
         text: "INSERT INTO company_counters (company_id, kind, last_value) VALUES ($1, $2, 1) \
                ON CONFLICT (company_id, kind) DO UPDATE SET last_value = company_counters.last_value + 1 \

@@ -67,7 +67,11 @@ pub async fn create(
         "custom_tax",
         tax.id,
         "created",
-        serde_json::json!({"name": tax.name, "rate_ppm": rate_ppm}),
+        serde_json::json!({
+            "name": tax.name,
+            "rate": rate(rate_ppm).get().normalize().to_string(),
+            "rate_ppm": rate_ppm,
+        }),
     )
     .await?;
     tx.commit().await?;

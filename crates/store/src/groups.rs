@@ -88,6 +88,18 @@ pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Grou
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(db: &Db, company: CompanyId, input: GroupInput) -> Result<Group, StoreError> {
+    let mut tx = db.begin().await?;
+    let group = create_in(&mut tx, company, input).await?;
+    tx.commit().await?;
+    Ok(group)
+}
+
+/// [`create`], in a transaction of the caller's (an import's).
+pub async fn create_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    input: GroupInput,
+) -> Result<Group, StoreError> {
     let at = now();
     let mode = input.mode.unwrap_or(DepreciationMode::UsefulLife);
     let rates = input.rates.unwrap_or_default();
@@ -113,10 +125,9 @@ pub async fn create(db: &Db, company: CompanyId, input: GroupInput) -> Result<Gr
         ])
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
-    let mut tx = db.begin().await?;
     let group: Group = tx.one(&stmt).await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "group",
         group.id,
@@ -124,8 +135,24 @@ pub async fn create(db: &Db, company: CompanyId, input: GroupInput) -> Result<Gr
         serde_json::json!({"name": group.name}),
     )
     .await?;
-    tx.commit().await?;
     Ok(group)
+}
+
+/// Up to two groups named `name` (an import's rows name them; two is ambiguous).
+pub async fn named_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    name: &str,
+) -> Result<Vec<Id<kind::Group>>, StoreError> {
+    let stmt = Query::select()
+        .from("asset_groups")
+        .column("id")
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("name").eq(name))
+        .limit(2)
+        .to_owned();
+    let found: Vec<(i64,)> = tx.all(&stmt).await?;
+    Ok(found.into_iter().map(|(id,)| Id::new(id)).collect())
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

@@ -66,6 +66,8 @@ kinds!(
     /// A template of printed labels.
     LabelTemplate,
     Service,
+    /// A verification (audit) of a fixed asset.
+    Verification,
     /// A fixed asset, inventory or asset stock: one numbering shared by all three.
     Item,
     Order,
@@ -73,6 +75,8 @@ kinds!(
     Webhook,
     /// An event's delivery to a webhook endpoint.
     WebhookDelivery,
+    /// A CSV import and its outcome.
+    Import,
 );
 
 /// The id of a `K`.

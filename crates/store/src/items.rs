@@ -924,19 +924,33 @@ pub async fn create(
     input: AssetInput,
     today: Today,
 ) -> Result<ItemView, StoreError> {
+    let mut tx = db.begin().await?;
+    let id = create_in(&mut tx, company, kind, input).await?;
+    let item = reread(&mut tx, company, id, today).await?;
+    tx.commit().await?;
+    Ok(item)
+}
+
+/// [`create`], in a transaction of the caller's (an import's); answers the new item's
+/// id and number.
+pub async fn create_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    kind: AssetType,
+    input: AssetInput,
+) -> Result<i64, StoreError> {
     let group = input
         .group_id
         .ok_or_else(|| StoreError::invalid("group_id", "can't be blank"))?;
-    let mut tx = db.begin().await?;
     check_references(
-        &mut tx,
+        tx,
         company,
         &input,
         group,
         input.sub_group_id.as_set().copied(),
     )
     .await?;
-    let sequence_num = counters::next(&mut tx, company, Sequence::Items).await?;
+    let sequence_num = counters::next(tx, company, Sequence::Items).await?;
     let at = now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
@@ -955,18 +969,41 @@ pub async fn create(
         .returning(Query::returning().column("id"))
         .to_owned();
     let (id,): (i64,) = tx.one(&stmt).await?;
-    write_taxes(&mut tx, company, id, &input).await?;
-    let item = reread(&mut tx, company, id, today).await?;
+    write_taxes(tx, company, id, &input).await?;
     history(
-        &mut tx,
+        tx,
         company,
         id,
         "created",
-        json!({"name": item.item.name, "group_id": group}),
+        json!({"name": input.name.as_ref().map(Name::as_str), "group_id": group}),
     )
     .await?;
-    tx.commit().await?;
-    Ok(item)
+    Ok(id)
+}
+
+/// Up to `limit` items of `kind` that have an identification number, by number from
+/// after `after`: `(sequence_num, identifier)`. An import reads them all once, a page
+/// at a time, and matches its rows' identifiers in memory: a lookup a row inside the
+/// import's transaction was a scan a row, since the planner, whose statistics still
+/// think the table empty, took any index starting with the company.
+pub async fn identifiers_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    kind: AssetType,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let stmt = Query::select()
+        .from("items")
+        .columns(["sequence_num", "identifier"])
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("sequence_num").gt(after))
+        .and_where(Expr::col("asset_type").eq(kind.as_str()))
+        .and_where(Expr::col("identifier").is_not_null())
+        .order_by("sequence_num", Order::Asc)
+        .limit(limit)
+        .to_owned();
+    tx.all(&stmt).await
 }
 
 /// Ends a change of item `id`: history, then the item as it now is.
@@ -993,7 +1030,21 @@ pub async fn update(
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let before = lock(&mut tx, company, number).await?.of_kind(kind)?;
+    let id = update_in(&mut tx, company, kind, number, input).await?;
+    let item = reread(&mut tx, company, id, today).await?;
+    tx.commit().await?;
+    Ok(item)
+}
+
+/// [`update`], in a transaction of the caller's (an import's); answers the item's id.
+pub async fn update_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    kind: AssetType,
+    number: Number<kind::Item>,
+    input: AssetInput,
+) -> Result<i64, StoreError> {
+    let before = lock(tx, company, number).await?.of_kind(kind)?;
     let group = input.group_id.unwrap_or(Id::new(before.group_id));
     let sub_group = match input.sub_group_id {
         Change::Set(s) => Some(s),
@@ -1008,7 +1059,7 @@ pub async fn update(
         }
         Change::Keep => before.sub_group_id.map(Id::new),
     };
-    check_references(&mut tx, company, &input, group, sub_group).await?;
+    check_references(tx, company, &input, group, sub_group).await?;
     let mut row = Assignments::update();
     assign(&mut row, &input);
     if input.sub_group_id.is_keep() && sub_group.is_none() && before.sub_group_id.is_some() {
@@ -1023,13 +1074,14 @@ pub async fn update(
     let fields = row.columns();
     tx.execute(&row.into_update("items", company, before.id))
         .await?;
-    write_taxes(&mut tx, company, before.id, &input).await?;
+    write_taxes(tx, company, before.id, &input).await?;
     let details = json!({
         "fields": fields,
         "custom_tax_ids_added": input.custom_tax_ids_to_add,
         "custom_tax_ids_removed": input.custom_tax_ids_to_remove,
     });
-    finish(tx, company, before.id, ("updated", details), today).await
+    history(tx, company, before.id, "updated", details).await?;
+    Ok(before.id)
 }
 
 /// One GPS reading.

@@ -25,6 +25,7 @@ pub mod custom_filters;
 pub mod custom_taxes;
 pub mod group_taxes;
 pub mod groups;
+pub mod imports;
 pub mod item_core;
 pub mod items;
 pub mod label_prints;

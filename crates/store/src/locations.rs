@@ -229,10 +229,22 @@ pub async fn create(
     fields: LocationFields,
 ) -> Result<Location, StoreError> {
     let mut tx = db.begin().await?;
+    let location = create_in(&mut tx, company, name, fields).await?;
+    tx.commit().await?;
+    Ok(location)
+}
+
+/// [`create`], in a transaction of the caller's (an import's).
+pub async fn create_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    name: Name,
+    fields: LocationFields,
+) -> Result<Location, StoreError> {
     if let Change::Set(parent) = fields.parent_id {
-        check_parent(&mut tx, company, None, parent.get()).await?;
+        check_parent(tx, company, None, parent.get()).await?;
     }
-    let sequence_num = counters::next(&mut tx, company, Sequence::Locations).await?;
+    let sequence_num = counters::next(tx, company, Sequence::Locations).await?;
     let at = now();
     let mut row = Assignments::insert();
     row.set("company_id", company.0)
@@ -251,7 +263,7 @@ pub async fn create(
         .to_owned();
     let location: Location = tx.one(&stmt).await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "location",
         location.id,
@@ -259,7 +271,6 @@ pub async fn create(
         serde_json::json!({"name": location.name}),
     )
     .await?;
-    tx.commit().await?;
     Ok(location)
 }
 
@@ -272,9 +283,22 @@ pub async fn update(
     fields: LocationFields,
 ) -> Result<Location, StoreError> {
     let mut tx = db.begin().await?;
-    let before = find_in(&mut tx, company, id).await?;
+    let location = update_in(&mut tx, company, id, name, fields).await?;
+    tx.commit().await?;
+    Ok(location)
+}
+
+/// [`update`], in a transaction of the caller's (an import's).
+pub async fn update_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Location>,
+    name: Name,
+    fields: LocationFields,
+) -> Result<Location, StoreError> {
+    let before = find_in(tx, company, id).await?;
     if let Change::Set(parent) = fields.parent_id {
-        check_parent(&mut tx, company, Some(id.get()), parent.get()).await?;
+        check_parent(tx, company, Some(id.get()), parent.get()).await?;
     }
     let mut row = Assignments::update();
     row.set("name", name.as_str());
@@ -285,7 +309,7 @@ pub async fn update(
         .to_owned();
     let after: Location = tx.one(&stmt).await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "location",
         id.get(),
@@ -293,8 +317,38 @@ pub async fn update(
         serde_json::json!({"name": [before.name, after.name], "parent_id": [before.parent_id, after.parent_id]}),
     )
     .await?;
-    tx.commit().await?;
     Ok(after)
+}
+
+/// The id of the location numbered `n`, in an import's transaction.
+pub async fn numbered_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    n: i64,
+) -> Result<Option<Id<kind::Location>>, StoreError> {
+    let stmt = scoped(company)
+        .column("id")
+        .and_where(Expr::col("sequence_num").eq(n))
+        .to_owned();
+    let found: Option<(i64,)> = tx.optional(&stmt).await?;
+    Ok(found.map(|(id,)| Id::new(id)))
+}
+
+/// The ids of the locations named `name` (at most two: one is all an import needs to
+/// know is unambiguous), in an import's transaction.
+pub async fn named_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    name: &str,
+) -> Result<Vec<Id<kind::Location>>, StoreError> {
+    let stmt = scoped(company)
+        .column("id")
+        .and_where(Expr::col("name").eq(name))
+        // No order: the index on the name is then the one that fits (`items::identified_in`).
+        .limit(2)
+        .to_owned();
+    let found: Vec<(i64,)> = tx.all(&stmt).await?;
+    Ok(found.into_iter().map(|(id,)| Id::new(id)).collect())
 }
 
 /// Activates a location, and with `with_children` its whole subtree.

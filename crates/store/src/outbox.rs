@@ -5,7 +5,10 @@
 //! (`webhooks::claim`); the transaction's commit wakes this instance's worker.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::future::Future;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use crate::CompanyId;
 use domain::webhook::{EventType, Subscription};
@@ -39,6 +42,47 @@ pub async fn collect<F: Future>(work: F) -> (F::Output, Vec<Written>) {
             (out, WRITTEN.with(RefCell::take))
         })
         .await
+}
+
+/// Bodies this process's requests rendered for the events they wrote (`Db::rendered`),
+/// kept in memory until a claim of this process takes one of their deliveries and
+/// writes the body in its own transaction (`webhooks::claim`): a request then costs no
+/// write of its own for its events. Bounded: past [`MAX_KEPT`] bodies, the request
+/// writes its own; a body no claim of this process took within [`MAX_AGE`] (another
+/// instance rendered it) is dropped when room is needed.
+pub(crate) type Bodies = Mutex<HashMap<i64, (Instant, String)>>;
+
+pub const MAX_KEPT: usize = 10_000;
+pub const MAX_AGE: Duration = Duration::from_secs(60);
+
+/// Keeps `body` for event `event`; gives it back when full (the caller writes it).
+pub(crate) fn keep(bodies: &Bodies, event: i64, body: String) -> Option<String> {
+    let mut bodies = bodies.lock().unwrap_or_else(|e| e.into_inner());
+    if bodies.len() >= MAX_KEPT {
+        bodies.retain(|_, (at, _)| at.elapsed() < MAX_AGE);
+        if bodies.len() >= MAX_KEPT {
+            return Some(body);
+        }
+    }
+    bodies.insert(event, (Instant::now(), body));
+    None
+}
+
+/// The body kept for `event`, if any.
+pub(crate) fn kept(bodies: &Bodies, event: i64) -> Option<String> {
+    let bodies = bodies.lock().unwrap_or_else(|e| e.into_inner());
+    bodies.get(&event).map(|(_, body)| body.clone())
+}
+
+/// Forgets the bodies of `events`, now written.
+pub(crate) fn forget(bodies: &Bodies, events: &[i64]) {
+    if events.is_empty() {
+        return;
+    }
+    let mut bodies = bodies.lock().unwrap_or_else(|e| e.into_inner());
+    for event in events {
+        bodies.remove(event);
+    }
 }
 
 /// What a change log entry is an event of: an item (its resource, `asset` or `stock`,
@@ -83,12 +127,17 @@ fn event(subject_type: &str, action: &str) -> Option<(On, &'static str)> {
             | "sub_rent_item_added",
         ) => (Resource("order"), "updated"),
         ("business", "contacts_added") => (Resource("business"), "updated"),
+        ("member_address" | "customer_address" | "business_address", a) => {
+            (Resource("address"), action_word(a)?)
+        }
+        ("print_label_template", a) => (Resource("label_template"), action_word(a)?),
+        ("company", "settings_changed") => (Resource("company_settings"), "updated"),
         (s, a) => {
-            let resource = [
-                "order", "member", "customer", "contact", "business", "location", "vendor", "group",
-            ]
-            .into_iter()
-            .find(|r| *r == s)?;
+            let resource = domain::webhook::EVENT_TYPES
+                .iter()
+                .filter_map(|t| t.split_once('.'))
+                .map(|(r, _)| r)
+                .find(|r| *r == s && !matches!(*r, "asset" | "stock" | "webhook"))?;
             (Resource(resource), action_word(a)?)
         }
     })
@@ -278,6 +327,22 @@ mod tests {
             On::Item => format!("item.{a}"),
             On::Resource(r) => format!("{r}.{a}"),
         })
+    }
+
+    #[test]
+    fn rendered_bodies_are_bounded_and_forgotten_once_written() {
+        let bodies = Bodies::default();
+        for event in 0..MAX_KEPT as i64 {
+            assert_eq!(keep(&bodies, event, format!("{event}")), None);
+        }
+        // Full of young bodies: the next is given back, for its request to write.
+        let extra = MAX_KEPT as i64;
+        assert_eq!(keep(&bodies, extra, "x".into()), Some("x".into()));
+        assert_eq!(kept(&bodies, 7).as_deref(), Some("7"));
+        forget(&bodies, &[7]);
+        assert_eq!(kept(&bodies, 7), None);
+        assert_eq!(keep(&bodies, extra, "x".into()), None);
+        assert_eq!(kept(&bodies, extra).as_deref(), Some("x"));
     }
 
     #[test]

@@ -267,6 +267,21 @@ async fn one(tx: &mut Tx, company: CompanyId, id: i64) -> Result<Reservation, St
     tx.one(&stmt).await
 }
 
+/// Reservation request `id` of the item numbered `number` (any kind).
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    number: Number<kind::Item>,
+    id: Id<kind::ReservationRequest>,
+) -> Result<Reservation, StoreError> {
+    let stmt = select(company)
+        .and_where(r("id").eq(id))
+        .and_where(Expr::col(("items", "sequence_num")).eq(number))
+        .to_owned();
+    db.read().optional(&stmt).await?.ok_or(id.missing())
+}
+
 /// Asks for an item for whole days (a fixed asset whole, units of inventory or asset
 /// stock); the request is pending until decided. Starting before today (in the
 /// company's time zone) is refused.

@@ -109,25 +109,13 @@ async fn crossed_threshold(
     location: i64,
     taken: i64,
 ) -> Result<(), StoreError> {
-    let stmt = Query::select()
-        .column(("stock_thresholds", "minimum"))
-        .column(("stock_levels", "quantity"))
-        .from("stock_thresholds")
-        .inner_join(
-            "stock_levels",
-            Expr::col(("stock_levels", "company_id"))
-                .equals(("stock_thresholds", "company_id"))
-                .and(
-                    Expr::col(("stock_levels", "location_id"))
-                        .equals(("stock_thresholds", "location_id")),
-                )
-                .and(Expr::col(("stock_levels", "item_sequence_num")).eq(item.sequence_num)),
-        )
-        .and_where(Expr::col(("stock_thresholds", "company_id")).eq(company.0))
-        .and_where(Expr::col(("stock_thresholds", "item_id")).eq(item.id))
+    let stmt = thresholds_select(company, item)
         .and_where(Expr::col(("stock_thresholds", "location_id")).eq(location))
         .to_owned();
-    let Some((minimum, quantity)): Option<(i64, i64)> = tx.optional(&stmt).await? else {
+    let Some(Threshold {
+        minimum, quantity, ..
+    }): Option<Threshold> = tx.optional(&stmt).await?
+    else {
         return Ok(());
     };
     let low = domain::stock::is_low;
@@ -505,7 +493,15 @@ async fn thresholds_of(
     company: CompanyId,
     item: &Locked,
 ) -> Result<Vec<Threshold>, StoreError> {
-    let stmt = Query::select()
+    let stmt = thresholds_select(company, item)
+        .order_by(("stock_thresholds", "location_id"), Order::Asc)
+        .to_owned();
+    tx.all(&stmt).await
+}
+
+/// The item's minimums with its units at each of their locations ([`Threshold`]).
+fn thresholds_select(company: CompanyId, item: &Locked) -> SelectStatement {
+    Query::select()
         .from("stock_thresholds")
         .column(("stock_thresholds", "location_id"))
         .column(("stock_thresholds", "minimum"))
@@ -532,9 +528,7 @@ async fn thresholds_of(
         )
         .and_where(Expr::col(("stock_thresholds", "company_id")).eq(company.0))
         .and_where(Expr::col(("stock_thresholds", "item_id")).eq(item.id))
-        .order_by(("stock_thresholds", "location_id"), Order::Asc)
-        .to_owned();
-    tx.all(&stmt).await
+        .to_owned()
 }
 
 /// The minimums of item `number` of `kind` per location (at most one per location of

@@ -152,11 +152,23 @@ pub async fn create(
     input: SubGroupInput,
 ) -> Result<SubGroup, StoreError> {
     let mut tx = db.begin().await?;
-    if !groups::exists_in(&mut tx, company, group).await? {
+    let sub = create_in(&mut tx, company, group, input).await?;
+    tx.commit().await?;
+    Ok(sub)
+}
+
+/// [`create`], in a transaction of the caller's (an import's).
+pub async fn create_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    group: Id<kind::Group>,
+    input: SubGroupInput,
+) -> Result<SubGroup, StoreError> {
+    if !groups::exists_in(tx, company, group).await? {
         return Err(group.missing());
     }
     if let Change::Set(parent) = input.parent_id {
-        check_parent(&mut tx, company, group, None, parent.get()).await?;
+        check_parent(tx, company, group, None, parent.get()).await?;
     }
     let at = now();
     let stmt = Query::insert()
@@ -183,7 +195,7 @@ pub async fn create(
         .to_owned();
     let sub: SubGroup = tx.one(&stmt).await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "sub_group",
         sub.id,
@@ -191,8 +203,25 @@ pub async fn create(
         serde_json::json!({"name": sub.name, "group_id": group}),
     )
     .await?;
-    tx.commit().await?;
     Ok(sub)
+}
+
+/// Up to two subgroups of `group` named `name` (an import's rows name them; two is
+/// ambiguous).
+pub async fn named_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    group: Id<kind::Group>,
+    name: &str,
+) -> Result<Vec<Id<kind::SubGroup>>, StoreError> {
+    let stmt = scoped(company)
+        .column("id")
+        .and_where(Expr::col("group_id").eq(group))
+        .and_where(Expr::col("name").eq(name))
+        .limit(2)
+        .to_owned();
+    let found: Vec<(i64,)> = tx.all(&stmt).await?;
+    Ok(found.into_iter().map(|(id,)| Id::new(id)).collect())
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -238,7 +267,7 @@ pub async fn update(
         "sub_group",
         id.get(),
         "updated",
-        serde_json::json!({"name": sub.name}),
+        serde_json::json!({"name": sub.name, "group_id": sub.group_id}),
     )
     .await?;
     tx.commit().await?;

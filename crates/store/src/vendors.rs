@@ -7,7 +7,7 @@ use domain::{Change, Name, Page};
 use sea_query::{Expr, ExprTrait, LockType, Query, SelectStatement};
 
 use crate::custom_fields::merge_values;
-use crate::{Assignments, Db, PageOf, StoreError, change_log, now};
+use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log, now};
 
 #[derive(Debug, Clone, crate::Row)]
 pub struct Vendor {
@@ -114,6 +114,19 @@ pub async fn create(
     name: Name,
     input: VendorInput,
 ) -> Result<Vendor, StoreError> {
+    let mut tx = db.begin().await?;
+    let vendor = create_in(&mut tx, company, name, input).await?;
+    tx.commit().await?;
+    Ok(vendor)
+}
+
+/// [`create`], in a transaction of the caller's (an import's).
+pub async fn create_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    name: Name,
+    input: VendorInput,
+) -> Result<Vendor, StoreError> {
     let input = VendorInput {
         name: Some(name),
         ..input
@@ -132,10 +145,9 @@ pub async fn create(
         .into_insert("vendors")
         .returning(Query::returning().columns(COLUMNS))
         .to_owned();
-    let mut tx = db.begin().await?;
     let vendor: Vendor = tx.one(&stmt).await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "vendor",
         vendor.id,
@@ -143,7 +155,6 @@ pub async fn create(
         serde_json::json!({"name": vendor.name}),
     )
     .await?;
-    tx.commit().await?;
     Ok(vendor)
 }
 
@@ -155,6 +166,18 @@ pub async fn update(
     input: VendorInput,
 ) -> Result<Vendor, StoreError> {
     let mut tx = db.begin().await?;
+    let vendor = update_in(&mut tx, company, id, input).await?;
+    tx.commit().await?;
+    Ok(vendor)
+}
+
+/// [`update`], in a transaction of the caller's (an import's).
+pub async fn update_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Vendor>,
+    input: VendorInput,
+) -> Result<Vendor, StoreError> {
     let select = scoped(company)
         .columns(COLUMNS)
         .and_where(Expr::col("id").eq(id))
@@ -178,7 +201,7 @@ pub async fn update(
         .to_owned();
     let vendor: Vendor = tx.one(&stmt).await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "vendor",
         id.get(),
@@ -186,6 +209,5 @@ pub async fn update(
         serde_json::json!({"name": [before.name, vendor.name.clone()]}),
     )
     .await?;
-    tx.commit().await?;
     Ok(vendor)
 }

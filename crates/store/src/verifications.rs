@@ -459,6 +459,31 @@ struct StatusRow {
     responded_at: Option<DateTime<Utc>>,
 }
 
+/// Verification `id` of the asset numbered `number`.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn find(
+    db: &Db,
+    company: CompanyId,
+    number: Number<kind::Item>,
+    id: Id<kind::Verification>,
+) -> Result<Verification, StoreError> {
+    let stmt = Query::select()
+        .columns(COLUMNS.map(|c| ("verifications", c)))
+        .from("verifications")
+        .inner_join(
+            "items",
+            Expr::col(("items", "company_id"))
+                .equals(("verifications", "company_id"))
+                .and(Expr::col(("items", "id")).equals(("verifications", "item_id"))),
+        )
+        .and_where(Expr::col(("verifications", "company_id")).eq(company.0))
+        .and_where(Expr::col(("verifications", "id")).eq(id))
+        .and_where(Expr::col(("items", "sequence_num")).eq(number))
+        .to_owned();
+    let row: Option<Row> = db.read().optional(&stmt).await?;
+    Ok(row.ok_or(id.missing())?.of(number.get()))
+}
+
 /// The last verification of each asset numbered in `numbers` (any kind of item), in
 /// the order given: one statement for all of them. Unknown numbers are one 422 on
 /// `seqs` naming each.

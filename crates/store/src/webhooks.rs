@@ -481,14 +481,16 @@ const EVENT_COLUMNS: [&str; 10] = [
     "created_at",
 ];
 
-/// Event `id` of the company, if it exists (a rolled-back write's does not).
+/// The company's events of `ids` that exist (a rolled-back write's do not), in the
+/// order of their ids.
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn event(db: &Db, company: CompanyId, id: i64) -> Result<Option<Event>, StoreError> {
+pub async fn events(db: &Db, company: CompanyId, ids: &[i64]) -> Result<Vec<Event>, StoreError> {
     let stmt = crate::scoped("webhook_events", company)
         .columns(EVENT_COLUMNS)
-        .and_where(Expr::col("id").eq(id))
+        .and_where(Expr::col("id").is_in(ids.iter().copied()))
+        .order_by("id", Order::Asc)
         .to_owned();
-    db.read().optional(&stmt).await
+    db.read().all(&stmt).await
 }
 
 /// A delivery the worker is to make, and its event.
@@ -598,7 +600,17 @@ pub async fn claim(db: &Db, lease: Duration, max: u64) -> Result<Option<Claim>, 
         .order_by(("webhook_deliveries", "id"), Order::Asc)
         .limit(max)
         .to_owned();
-    let due: Vec<Due> = tx.all(&due).await?;
+    let mut due: Vec<Due> = tx.all(&due).await?;
+    // Bodies this process rendered are written here, in the claim's transaction.
+    let mut written = Vec::new();
+    for d in due.iter_mut().filter(|d| d.event.body.is_none()) {
+        // One endpoint's deliveries are of distinct events.
+        if let Some(body) = outbox::kept(&db.rendered, d.event.id) {
+            tx.execute(&body_of(company, d.event.id, &body)).await?;
+            written.push(d.event.id);
+            d.event.body = Some(body);
+        }
+    }
     let until = at + lease;
     let taken = Query::update()
         .table("webhook_deliveries")
@@ -608,6 +620,7 @@ pub async fn claim(db: &Db, lease: Duration, max: u64) -> Result<Option<Claim>, 
         .to_owned();
     tx.execute(&taken).await?;
     tx.commit().await?;
+    outbox::forget(&db.rendered, &written);
     Ok(Some(Claim {
         company,
         webhook,
@@ -624,47 +637,6 @@ fn next_attempt(until: DateTime<Utc>, next: Option<DateTime<Utc>>) -> Expr {
         .into()
 }
 
-/// Lets other instances take the endpoint again; the deliveries of `unsent` (taken but
-/// not attempted) are due now.
-#[tracing::instrument(level = "debug", skip_all)]
-pub async fn release(
-    db: &Db,
-    company: CompanyId,
-    webhook: i64,
-    until: DateTime<Utc>,
-    unsent: &[i64],
-) -> Result<(), StoreError> {
-    let mut tx = db.begin().await?;
-    if !unsent.is_empty() {
-        let due = Query::update()
-            .table("webhook_deliveries")
-            .value("next_attempt_at", next_attempt(until, Some(now())))
-            .and_where(Expr::col("company_id").eq(company.0))
-            .and_where(Expr::col("id").is_in(unsent.iter().copied()))
-            .to_owned();
-        tx.execute(&due).await?;
-    }
-    let stmt = Query::update()
-        .table("webhooks")
-        .value("leased_until", Option::<DateTime<Utc>>::None)
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(webhook))
-        .to_owned();
-    tx.execute(&stmt).await?;
-    tx.commit().await?;
-    Ok(())
-}
-
-/// One write in a transaction of its own: on SQLite the wait for the write lock is
-/// then off the runtime's threads (`Db::begin`), where a statement outside one would
-/// wait on them, and could keep the lock's holder from going on.
-async fn write_one(db: &Db, stmt: &sea_query::UpdateStatement) -> Result<u64, StoreError> {
-    let mut tx = db.begin().await?;
-    let touched = tx.execute(stmt).await?;
-    tx.commit().await?;
-    Ok(touched)
-}
-
 /// Keeps the body of an event's first attempt, so every retry sends the same bytes;
 /// answers the body kept (another's, if one was kept first; none if the event is
 /// gone).
@@ -675,15 +647,8 @@ pub async fn keep_body(
     event: i64,
     body: String,
 ) -> Result<Option<String>, StoreError> {
-    let stmt = Query::update()
-        .table("webhook_events")
-        .value("body", body.clone())
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(event))
-        .and_where(Expr::col("body").is_null())
-        .to_owned();
     let mut tx = db.begin().await?;
-    if tx.execute(&stmt).await? == 1 {
+    if tx.execute(&body_of(company, event, &body)).await? == 1 {
         tx.commit().await?;
         return Ok(Some(body));
     }
@@ -694,6 +659,41 @@ pub async fn keep_body(
     let kept: Option<(Option<String>,)> = tx.optional(&kept).await?;
     tx.commit().await?;
     Ok(kept.map(|(kept,)| kept.unwrap_or(body)))
+}
+
+/// Keeps the bodies a request rendered for the events it wrote: in memory until this
+/// process's first claim of one of their deliveries writes it (`outbox::Bodies`), or,
+/// past its bound, written here in one transaction. Bodies another kept first stay as
+/// they are.
+#[tracing::instrument(level = "debug", skip_all)]
+pub async fn keep_bodies(
+    db: &Db,
+    company: CompanyId,
+    bodies: Vec<(i64, String)>,
+) -> Result<(), StoreError> {
+    let unkept: Vec<(i64, String)> = bodies
+        .into_iter()
+        .filter_map(|(event, body)| Some((event, outbox::keep(&db.rendered, event, body)?)))
+        .collect();
+    if unkept.is_empty() {
+        return Ok(());
+    }
+    let mut tx = db.begin().await?;
+    for (event, body) in &unkept {
+        tx.execute(&body_of(company, *event, body)).await?;
+    }
+    tx.commit().await
+}
+
+/// Sets event `event`'s body to `body` unless it has one.
+fn body_of(company: CompanyId, event: i64, body: &str) -> sea_query::UpdateStatement {
+    Query::update()
+        .table("webhook_events")
+        .value("body", body)
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("id").eq(event))
+        .and_where(Expr::col("body").is_null())
+        .to_owned()
 }
 
 /// What one attempt came to.
@@ -712,82 +712,110 @@ pub enum Outcome {
     },
 }
 
-/// Writes the outcome of an attempt at `delivery` to endpoint `webhook`: delivered, due
-/// again on the schedule, or given up; and the endpoint's failing run, disabling it on
-/// 410 Gone or after [`rules::DISABLE_AFTER`] of failures.
+/// One attempt the worker made at a delivery it took.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub delivery: i64,
+    /// The delivery's attempts before this one.
+    pub attempts: i64,
+    pub at: DateTime<Utc>,
+    pub outcome: Outcome,
+}
+
+/// Ends a claim in one transaction: writes each attempt's outcome (delivered, due again
+/// on the schedule, or given up), makes the deliveries of `unsent` (taken but not
+/// attempted) due now, carries the endpoint's run of failures on (disabling it on 410
+/// Gone or after [`rules::DISABLE_AFTER`] of failures), and lets other instances take
+/// it. A delivery whose retry was asked meanwhile stays due then.
 #[tracing::instrument(level = "debug", skip_all)]
-pub async fn attempted(
+pub async fn finish(
     db: &Db,
     company: CompanyId,
     webhook: &Webhook,
-    (delivery, until): (&Due, DateTime<Utc>),
-    outcome: Outcome,
+    until: DateTime<Utc>,
+    attempts: &[Attempt],
+    unsent: &[i64],
 ) -> Result<(), StoreError> {
-    let at = now();
-    let attempts = delivery.attempts + 1;
-    let mut row = Query::update()
-        .table("webhook_deliveries")
-        .value("attempts", attempts)
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("id").eq(delivery.id))
-        .to_owned();
-    let mut endpoint = Assignments::update();
+    let mut failing_since = webhook.failing_since;
     let mut disabled = None;
-    match &outcome {
-        Outcome::Delivered { status } => {
-            row.value("last_status", i64::from(*status))
-                .value("last_error", Option::<String>::None)
-                .value("delivered_at", at)
-                .value("next_attempt_at", next_attempt(until, None));
-            endpoint.set("failing_since", Option::<DateTime<Utc>>::None);
-        }
-        Outcome::Gone => {
-            // Kept due: it goes out when the endpoint is enabled again.
-            row.value("last_status", 410i64)
-                .value("last_error", "410 Gone: the endpoint was disabled")
-                .value("next_attempt_at", next_attempt(until, Some(at)));
-            disabled = Some("the receiver answered 410 Gone");
-        }
-        Outcome::Failed {
-            status,
-            error,
-            retry_after,
-        } => {
-            let attempts_u32 = u32::try_from(attempts).unwrap_or(u32::MAX);
-            let next = rules::next_wait(attempts_u32, *retry_after)
-                .map(|wait| at + chrono::Duration::from_std(wait).unwrap_or_default());
-            row.value("last_status", status.map(i64::from))
-                .value("last_error", error.clone())
-                .value("next_attempt_at", next_attempt(until, next));
-            let since = webhook.failing_since.unwrap_or(at);
-            endpoint.set("failing_since", since);
-            let limit = chrono::Duration::from_std(rules::DISABLE_AFTER).unwrap_or_default();
-            if at - since >= limit {
-                disabled = Some("deliveries failed for five days");
+    let mut rows = Vec::with_capacity(attempts.len());
+    for attempt in attempts {
+        let at = attempt.at;
+        let tries = attempt.attempts + 1;
+        let mut row = Query::update()
+            .table("webhook_deliveries")
+            .value("attempts", tries)
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").eq(attempt.delivery))
+            .to_owned();
+        match &attempt.outcome {
+            Outcome::Delivered { status } => {
+                row.value("last_status", i64::from(*status))
+                    .value("last_error", Option::<String>::None)
+                    .value("delivered_at", at)
+                    .value("next_attempt_at", next_attempt(until, None));
+                failing_since = None;
+            }
+            Outcome::Gone => {
+                // Kept due: it goes out when the endpoint is enabled again.
+                row.value("last_status", 410i64)
+                    .value("last_error", "410 Gone: the endpoint was disabled")
+                    .value("next_attempt_at", next_attempt(until, Some(at)));
+                disabled = Some("the receiver answered 410 Gone");
+            }
+            Outcome::Failed {
+                status,
+                error,
+                retry_after,
+            } => {
+                let next = rules::next_wait(u32::try_from(tries).unwrap_or(u32::MAX), *retry_after)
+                    .map(|wait| at + chrono::Duration::from_std(wait).unwrap_or_default());
+                row.value("last_status", status.map(i64::from))
+                    .value("last_error", error.clone())
+                    .value("next_attempt_at", next_attempt(until, next));
+                let since = *failing_since.get_or_insert(at);
+                let limit = chrono::Duration::from_std(rules::DISABLE_AFTER).unwrap_or_default();
+                if at - since >= limit {
+                    disabled = Some("deliveries failed for five days");
+                }
             }
         }
+        rows.push(row);
     }
-    // The endpoint's row changes only when its run of failures starts or ends, or it
-    // is disabled: a delivery that succeeds as the last one did is one statement.
-    let endpoint_changes = match &outcome {
-        Outcome::Delivered { .. } => webhook.failing_since.is_some(),
-        Outcome::Gone => true,
-        Outcome::Failed { .. } => webhook.failing_since.is_none() || disabled.is_some(),
-    };
-    if let Some(reason) = disabled {
+    let no_lease = Option::<DateTime<Utc>>::None;
+    // The endpoint itself changes (and `updated_at` with it) only when its run of
+    // failures starts or ends, or it is disabled; else only its lease ends.
+    let release = if failing_since == webhook.failing_since && disabled.is_none() {
+        Query::update()
+            .table("webhooks")
+            .value("leased_until", no_lease)
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").eq(webhook.id))
+            .to_owned()
+    } else {
+        let mut endpoint = Assignments::update();
         endpoint
-            .set("active", false)
-            .set("disabled_reason", reason)
-            .set("leased_until", Option::<DateTime<Utc>>::None);
-    }
-    if !endpoint_changes {
-        write_one(db, &row).await?;
-        return Ok(());
-    }
+            .set("leased_until", no_lease)
+            .set("failing_since", failing_since);
+        if let Some(reason) = disabled {
+            endpoint.set("active", false).set("disabled_reason", reason);
+        }
+        endpoint.into_update("webhooks", company, webhook.id)
+    };
     let mut tx = db.begin().await?;
-    tx.execute(&row).await?;
-    tx.execute(&endpoint.into_update("webhooks", company, webhook.id))
-        .await?;
+    for row in &rows {
+        tx.execute(row).await?;
+    }
+    if !unsent.is_empty() {
+        let due = Query::update()
+            .table("webhook_deliveries")
+            .value("next_attempt_at", next_attempt(until, Some(now())))
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("id").is_in(unsent.iter().copied()))
+            .to_owned();
+        tx.execute(&due).await?;
+    }
+    tx.execute(&release).await?;
     if let Some(reason) = disabled {
         change_log::record(
             &mut tx,

@@ -375,6 +375,14 @@ impl Methods {
         self
     }
 
+    /// Bodies up to `bytes` (an upload), rather than [`crate::params::MAX_BODY_BYTES`].
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.router = self
+            .router
+            .layer(axum::extract::DefaultBodyLimit::max(bytes));
+        self
+    }
+
     pub fn delete<H: Handler<T, AppState>, T: 'static>(mut self, handler: H) -> Self {
         self.router = self.router.delete(handler);
         self.methods.push(HttpMethod::Delete);
@@ -906,8 +914,12 @@ fn request_body(
             rule.state(node, &path[common..], &other_path[common..]);
         }
     }
-    // Other names: a map's entries, or names the route does not read.
-    let mut other = crate::input::any_text();
+    // Other names: a map's entries, or names the route does not read. A name sent
+    // twice is a list here: the last one is taken (`Params`).
+    // A form sends numbers and booleans as their text, as it does a field's.
+    let mut text = crate::input::any_text();
+    text["type"] = json!(["string", "number", "boolean"]);
+    let mut other = json!({"anyOf": [text, {"type": "array", "items": text}]});
     if !map_descriptions.is_empty() {
         other["description"] = json!(map_descriptions.join("; "));
     }

@@ -135,10 +135,12 @@ impl ApiError {
             Kind::Listing => "listing",
             Kind::LabelTemplate => "label template",
             Kind::Service => "service",
+            Kind::Verification => "verification",
             Kind::Item => "asset",
             Kind::Order => "order",
             Kind::Webhook => "webhook",
             Kind::WebhookDelivery => "webhook delivery",
+            Kind::Import => "import",
         };
         ApiError::NotFound(match kind {
             Kind::Item | Kind::Order => {
@@ -185,24 +187,16 @@ fn summary(errors: &FieldErrors) -> String {
     format!("Validation failed: {}.", parts.join("; "))
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let status = self.status();
-        let body = match &self {
-            ApiError::Invalid(errors) => {
-                serde_json::json!({"message": summary(errors), "errors": errors})
-            }
-            ApiError::Unavailable(detail) => {
-                tracing::warn!(detail = %detail, "database unavailable");
-                serde_json::json!({"message": UNAVAILABLE})
-            }
-            ApiError::TimedOut(secs) => serde_json::json!({"message": format!(
+impl ApiError {
+    /// What the answer's `message` says (the command line prints it too).
+    pub fn message(&self) -> String {
+        match self {
+            ApiError::Invalid(errors) => summary(errors),
+            ApiError::Unavailable(_) => UNAVAILABLE.to_owned(),
+            ApiError::TimedOut(secs) => format!(
                 "The request took longer than {secs} s and was stopped. It may or may not have been applied: check before sending it again."
-            )}),
-            ApiError::Internal(detail) => {
-                tracing::error!(detail = %detail, "internal error");
-                serde_json::json!({"message": "Something went wrong on our side. Try again; if it keeps failing, report the request id."})
-            }
+            ),
+            ApiError::Internal(_) => "Something went wrong on our side. Try again; if it keeps failing, report the request id.".to_owned(),
             ApiError::BadRequest(m)
             | ApiError::Unauthorized(m)
             | ApiError::Forbidden(m)
@@ -210,7 +204,26 @@ impl IntoResponse for ApiError {
             | ApiError::MethodNotAllowed(m)
             | ApiError::Conflict(m)
             | ApiError::TooLarge(m)
-            | ApiError::RateLimited { message: m, .. } => serde_json::json!({"message": m}),
+            | ApiError::RateLimited { message: m, .. } => m.clone(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        match &self {
+            ApiError::Unavailable(detail) => {
+                tracing::warn!(detail = %detail, "database unavailable")
+            }
+            ApiError::Internal(detail) => tracing::error!(detail = %detail, "internal error"),
+            _ => {}
+        }
+        let body = match &self {
+            ApiError::Invalid(errors) => {
+                serde_json::json!({"message": self.message(), "errors": errors})
+            }
+            _ => serde_json::json!({"message": self.message()}),
         };
         if let ApiError::Unavailable(_) | ApiError::TimedOut(_) = self {
             return unavailable(axum::Json(body));

@@ -65,6 +65,7 @@ pub fn api() -> (Router<AppState>, serde_json::Value) {
     let api = resources::labels::routes(api);
     let api = resources::listings::routes(api);
     let api = resources::webhooks::routes(api);
+    let api = resources::imports::routes(api);
     api.into_parts()
 }
 

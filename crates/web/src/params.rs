@@ -357,7 +357,7 @@ fn forbidden(c: char) -> bool {
 }
 
 /// "contains a control character (U+0000) ..." for the first forbidden one in `text`.
-fn control_problem(text: &str) -> Option<String> {
+pub(crate) fn control_problem(text: &str) -> Option<String> {
     text.chars().find(|c| forbidden(*c)).map(|c| {
         format!(
             "contains a control character (U+{:04X}); only tab, line feed and carriage return are allowed in text",
@@ -569,6 +569,52 @@ impl<S: Send + Sync> FromRequest<S> for Params {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        Params::read(req, state, None).await
+    }
+}
+
+/// The first forbidden control character ([`forbidden`]) of UTF-8 text that comes in
+/// chunks: C0 controls and DEL are one byte, C1 controls (U+0080 to U+009F) are 0xC2
+/// then the code point's own byte, which may start the next chunk.
+#[derive(Default)]
+struct ControlScan {
+    after_c2: bool,
+}
+
+impl ControlScan {
+    fn feed(&mut self, chunk: &[u8]) -> Option<char> {
+        for &b in chunk {
+            if self.after_c2 && (0x80..=0x9F).contains(&b) {
+                return Some(char::from(b));
+            }
+            self.after_c2 = b == 0xC2;
+            if forbidden(char::from(b)) && b < 0x80 {
+                return Some(char::from(b));
+            }
+        }
+        None
+    }
+}
+
+/// Where a multipart request's file part goes ([`Params::read`]): the part named
+/// `name` is written to `to`, up to `max` bytes.
+pub struct FilePart<'a> {
+    pub name: &'a str,
+    pub to: &'a mut tokio::fs::File,
+    pub max: u64,
+    /// Whether the part came, and its file name.
+    pub received: Option<Option<String>>,
+}
+
+impl Params {
+    /// The request's parameters; with `file`, a multipart body's part of that name is
+    /// written where it says instead.
+    pub async fn read<S: Send + Sync>(
+        req: Request,
+        state: &S,
+        mut file: Option<&mut FilePart<'_>>,
+    ) -> Result<Self, ApiError> {
+        use tokio::io::AsyncWriteExt;
         let mut params = Params::from_query(req.uri().query().unwrap_or(""))?;
         let media = media_type(&req);
         if media == "multipart/form-data" {
@@ -588,6 +634,40 @@ impl<S: Send + Sync> FromRequest<S> for Params {
                 let Some(name) = field.name().map(part_name) else {
                     continue;
                 };
+                if let Some(part) = file.as_deref_mut().filter(|p| p.name == name) {
+                    part.received = Some(field.file_name().map(str::to_owned));
+                    // A part without a file name is a form field: text, as any other.
+                    let mut scan = field.file_name().is_none().then(ControlScan::default);
+                    let mut written = 0u64;
+                    let mut field = field;
+                    while let Some(chunk) = field.chunk().await.map_err(|e| {
+                        ApiError::BadRequest(format!(
+                            "The multipart body cannot be read: {}.",
+                            e.body_text()
+                        ))
+                    })? {
+                        if let Some(c) = scan.as_mut().and_then(|s| s.feed(&chunk)) {
+                            let mut errors = crate::error::FieldErrors::new();
+                            errors.insert(
+                                name.clone(),
+                                control_problem(&c.to_string()).into_iter().collect(),
+                            );
+                            return Err(ApiError::Invalid(errors));
+                        }
+                        written += chunk.len() as u64;
+                        if written > part.max {
+                            return Err(ApiError::TooLarge(format!(
+                                "The file is larger than {} bytes.",
+                                part.max
+                            )));
+                        }
+                        part.to
+                            .write_all(&chunk)
+                            .await
+                            .map_err(|e| ApiError::Internal(format!("spooling an upload: {e}")))?;
+                    }
+                    continue;
+                }
                 if field.file_name().is_some() {
                     continue; // files are not parameters
                 }
@@ -611,9 +691,7 @@ impl<S: Send + Sync> FromRequest<S> for Params {
         params.refuse_control_characters()?;
         Ok(params)
     }
-}
 
-impl Params {
     fn merge_body(&mut self, media: &str, body: &Bytes) -> Result<(), ApiError> {
         if body.iter().all(u8::is_ascii_whitespace) {
             return Ok(());
@@ -830,6 +908,25 @@ mod tests {
             Err(ApiError::Invalid(errors)) => errors.into_keys().collect(),
             other => panic!("{query}: a 422 expected, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn control_scan_finds_controls_across_chunks() {
+        let first = |chunks: &[&[u8]]| {
+            let mut scan = ControlScan::default();
+            chunks.iter().find_map(|c| scan.feed(c))
+        };
+        assert_eq!(first(&["a,b\r\n\tc".as_bytes()]), None);
+        assert_eq!(first(&["×ø é".as_bytes()]), None, "other two-byte letters");
+        assert_eq!(first(&[b"a\x0cb"]), Some('\u{c}'));
+        assert_eq!(first(&[b"a\x7f"]), Some('\u{7f}'));
+        assert_eq!(first(&["×ø\u{9b}".as_bytes()]), Some('\u{9b}'));
+        assert_eq!(
+            first(&[b"a\xc2", b"\x85b"]),
+            Some('\u{85}'),
+            "split between chunks"
+        );
+        assert_eq!(first(&[b"a\xc2", b"\xa0b"]), None, "U+00A0 is a space");
     }
 
     #[test]

@@ -72,6 +72,8 @@ pub struct Inner {
     pub label_renders: tokio::sync::Semaphore,
     /// Label link GETs per client address (`Config::label_link_limit`).
     pub label_links: crate::rate_limit::AddressLimiter,
+    /// The imports this instance runs, and their progress.
+    pub imports: crate::resources::imports::Running,
 }
 
 impl AppState {
@@ -93,6 +95,7 @@ impl AppState {
             metrics: Metrics::default(),
             usage: Usage::default(),
             companies,
+            imports: Default::default(),
         }))
     }
 

@@ -132,6 +132,7 @@ both!(
     acknowledged_creates_survive_sigkill,
     webhook_events_of_acknowledged_changes_survive_sigkill,
     labels_revoke_ends_every_open_label_link,
+    import_writes_a_file_all_or_nothing_and_tables_the_bad_rows,
 );
 
 fn rentrack(db: &str, args: &[&str]) -> Output {
@@ -1442,5 +1443,129 @@ fn labels_revoke_ends_every_open_label_link(db: String) {
         &db,
         &["labels", "revoke", "--subdomain", "nobody"],
         "no company with subdomain",
+    );
+}
+
+fn import_writes_a_file_all_or_nothing_and_tables_the_bad_rows(db: String) {
+    let token = unlimited_company(&db);
+    let dir = scratch_dir();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let import = |file: &str, more: &[&str]| {
+        let mut args = vec!["import", "--subdomain", "acme", "--kind", "vendors"];
+        args.extend_from_slice(more);
+        args.push(file);
+        rentrack(&db, &args)
+    };
+    let columns = ["--columns", "Vendor Name=name,E-mail=email"];
+    // A bad file: exit 1, every bad row in a table on standard error, nothing written.
+    let bad = write(
+        "bad.csv",
+        "Vendor Name,E-mail\nAcme,a@acme.example\n,b@x.example\nBolt,not-mail\n",
+    );
+    let out = import(&bad, &columns);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("row\tcolumn\tvalue\tmessage\n3\tVendor Name\t\tcan't be blank\n4\tE-mail\tnot-mail\tis not an e-mail address\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("2 of 3 rows are bad; nothing was written"),
+        "{stderr}"
+    );
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed["import"]["state"], "failed");
+    assert_eq!(printed["import"]["errors_total"], 2);
+    // A good one: a dry run writes nothing, the import writes every row.
+    let good = write(
+        "good.csv",
+        "Vendor Name,E-mail\nAcme,a@acme.example\nBolt,b@bolt.example\n",
+    );
+    let mut dry = columns.to_vec();
+    dry.push("--dry-run");
+    let out = import(&good, &dry);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed["import"]["dry_run"], true);
+    assert_eq!(printed["import"]["created"], 2);
+    let out = import(&good, &columns);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed["import"]["state"], "done");
+    assert_eq!(printed["import"]["file_name"], "good.csv");
+    let mut server = Server::start(&db, &["serve"]);
+    let (status, body) = get(server.port(), "/assets/vendors.api", &[("token", &token)]);
+    assert_eq!(status, 200, "{body}");
+    let vendors = serde_json::from_str::<Value>(&body).unwrap()["vendors"].clone();
+    assert_eq!(vendors.as_array().unwrap().len(), 2, "{body}");
+    // The import shows in the API's list, as one started there would.
+    let (_, body) = get(server.port(), "/imports.api", &[("token", &token)]);
+    let listed = serde_json::from_str::<Value>(&body).unwrap()["imports"].clone();
+    assert_eq!(listed.as_array().unwrap().len(), 3, "{body}");
+    server.terminate();
+    // Refused before anything starts.
+    fails(
+        &db,
+        &[
+            "import",
+            "--subdomain",
+            "acme",
+            "--kind",
+            "spaceships",
+            &good,
+        ],
+        "--kind must be one of vendors, locations, fixed_assets",
+    );
+    fails(
+        &db,
+        &[
+            "import",
+            "--subdomain",
+            "acme",
+            "--kind",
+            "locations",
+            "--columns",
+            "a=colour",
+            &good,
+        ],
+        "is no column of locations",
+    );
+    fails(
+        &db,
+        &[
+            "import",
+            "--subdomain",
+            "acme",
+            "--kind",
+            "vendors",
+            "--columns",
+            "nofield",
+            &good,
+        ],
+        "header=field",
+    );
+    fails(
+        &db,
+        &[
+            "import",
+            "--subdomain",
+            "acme",
+            "--kind",
+            "vendors",
+            "/nonexistent/x.csv",
+        ],
+        "cannot read /nonexistent/x.csv",
     );
 }

@@ -145,6 +145,10 @@ pub struct Db {
     pub(crate) last_totals: Arc<paging::LastTotals>,
     /// Signalled when a transaction that wrote webhook events commits (`outbox`).
     outbox: Arc<tokio::sync::Notify>,
+    /// Event bodies this process rendered and has not written yet, by event id, with
+    /// when each was kept: `outbox` keeps and reads them, a delivery claim writes them.
+    pub(crate) rendered:
+        Arc<std::sync::Mutex<std::collections::HashMap<i64, (std::time::Instant, String)>>>,
 }
 
 /// One transaction. Dropped without `commit`, it rolls back: a refused request
@@ -154,6 +158,18 @@ pub struct Tx {
     /// Signalled at commit when the transaction wrote webhook events.
     outbox: Option<Arc<tokio::sync::Notify>>,
     wrote_events: bool,
+    /// Set by [`Tx::bulk`]; boxed, as most transactions have none.
+    bulk: Option<Box<Bulk>>,
+}
+
+/// What a bulk transaction ([`Tx::bulk`]) keeps until its commit.
+#[derive(Default)]
+pub(crate) struct Bulk {
+    /// Per company and sequence (`counters`), the next number of the block it took
+    /// and the block's last.
+    pub(crate) blocks: std::collections::HashMap<(i64, &'static str), (i64, i64)>,
+    /// Statements run at commit, in key order ([`Tx::at_commit`]).
+    at_commit: std::collections::BTreeMap<String, (String, Values)>,
 }
 
 enum TxInner {
@@ -289,13 +305,77 @@ impl Tx {
         }
     }
 
+    /// Makes this a bulk transaction, one that writes thousands of rows (an import):
+    /// numbers come from blocks taken a thousand at a time (`counters`), and on
+    /// PostgreSQL the list counters are added once, at commit (migration 0023), instead
+    /// of row by row, which costs the square of the rows there. What it defers is
+    /// settled by [`Tx::commit`], and dropped with the rest by a rollback.
+    pub async fn bulk(&mut self) -> Result<(), StoreError> {
+        if self.bulk.is_some() {
+            return Ok(());
+        }
+        if let TxInner::Postgres(conn) = &self.inner {
+            let none = Values(Vec::new());
+            conn.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS pending_list_counts \
+                 (company_id BIGINT NOT NULL, list TEXT NOT NULL, delta BIGINT NOT NULL) ON COMMIT DROP",
+                &none,
+            )
+            .await?;
+            conn.execute("SET LOCAL rentrack.deferred_counts = 'on'", &none)
+                .await?;
+        }
+        self.bulk = Some(Box::default());
+        Ok(())
+    }
+
+    pub(crate) fn bulk_mut(&mut self) -> Option<&mut Bulk> {
+        self.bulk.as_deref_mut()
+    }
+
+    /// Runs `stmt` when a bulk transaction commits, in place of any statement given
+    /// before under `key` (so the last word wins: `counters` hands back what its blocks
+    /// did not use). Nothing outside a bulk transaction.
+    pub(crate) fn at_commit(&mut self, key: String, stmt: &impl Statement) {
+        let backend = self.backend();
+        if let Some(bulk) = self.bulk.as_mut() {
+            bulk.at_commit.insert(key, stmt.render(backend));
+        }
+    }
+
+    /// Settles what a bulk transaction deferred, in its transaction.
+    async fn settle(&mut self) -> Result<(), StoreError> {
+        let Some(bulk) = self.bulk.take() else {
+            return Ok(());
+        };
+        for (sql, values) in bulk.at_commit.values() {
+            match &self.inner {
+                TxInner::Sqlite { conn, .. } => drop(conn.execute(sql, values)?),
+                TxInner::Postgres(conn) => drop(conn.execute(sql, values).await?),
+            }
+        }
+        if let TxInner::Postgres(conn) = &self.inner {
+            // In key order, as `list_count_move` locks counters, so as not to deadlock.
+            conn.execute(
+                "INSERT INTO list_counts (company_id, list, n) \
+                 SELECT company_id, list, sum(delta) FROM pending_list_counts \
+                 GROUP BY company_id, list ORDER BY company_id, list \
+                 ON CONFLICT (company_id, list) DO UPDATE SET n = list_counts.n + EXCLUDED.n",
+                &Values(Vec::new()),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
     /// Marks the transaction as one that wrote webhook events: its commit wakes this
     /// instance's delivery (`Db::outbox_signal`).
     pub(crate) fn wrote_events(&mut self) {
         self.wrote_events = true;
     }
 
-    pub async fn commit(self) -> Result<(), StoreError> {
+    pub async fn commit(mut self) -> Result<(), StoreError> {
+        self.settle().await?;
         let wake = self.outbox.filter(|_| self.wrote_events);
         match self.inner {
             // A write reaches the disk at its commit: off the request's thread.
@@ -411,6 +491,7 @@ impl Db {
             pool,
             last_totals: Default::default(),
             outbox: Default::default(),
+            rendered: Default::default(),
         })
     }
 
@@ -506,6 +587,7 @@ impl Db {
             inner,
             outbox: Some(self.outbox.clone()),
             wrote_events: false,
+            bulk: None,
         })
     }
 
@@ -539,6 +621,7 @@ impl Db {
             inner,
             outbox: None,
             wrote_events: false,
+            bulk: None,
         })
     }
 

@@ -85,7 +85,7 @@ fn refused(host: &str, addresses: &[IpAddr], policy: Policy) -> Option<String> {
 }
 
 /// The host of `url` as an address, when it is one (`https://10.0.0.1/`).
-pub fn literal(url: &url::Url) -> Option<IpAddr> {
+fn literal(url: &url::Url) -> Option<IpAddr> {
     match url.host()? {
         url::Host::Ipv4(ip) => Some(IpAddr::V4(ip)),
         url::Host::Ipv6(ip) => Some(IpAddr::V6(ip)),

@@ -1,13 +1,15 @@
 //! The webhook delivery worker, one per instance, apart from request handling: it
 //! takes an endpoint with due deliveries (`store::webhooks::claim`, which several
 //! instances share), renders each event's body once, signs it as Standard Webhooks
-//! says and POSTs it, then writes the outcome. It wakes when this instance commits an
-//! event and polls every second for the others'. At most `in_flight` endpoints are
-//! sent to at once; each endpoint's events go one at a time, oldest first.
+//! says and POSTs it, then writes the outcomes of the claim in one transaction. It
+//! wakes when this instance commits an event and polls every second for the others'.
+//! At most `in_flight` endpoints are sent to at once; to each, one record's events go
+//! one at a time, oldest first, and up to `LANES` records' at once.
 
 pub mod guard;
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -19,7 +21,7 @@ use axum::response::Response;
 use chrono::{DateTime, SecondsFormat, Utc};
 use http_body_util::BodyExt as _;
 use serde_json::{Value, json};
-use store::webhooks::{self, Claim, Due, Event, Outcome, Webhook};
+use store::webhooks::{self, Attempt, Claim, Due, Event, Outcome, Webhook};
 use tokio::sync::Semaphore;
 use tower::ServiceExt as _;
 
@@ -71,7 +73,10 @@ const MAX_ANSWER_BYTES: usize = 64 * 1024;
 const LEASE: Duration = Duration::from_secs(30);
 
 /// Deliveries taken with an endpoint at once.
-const BATCH: u64 = 20;
+const BATCH: u64 = 100;
+
+/// Records whose events go to one endpoint at once; each record's go one at a time.
+const LANES: usize = 8;
 
 /// How often the worker looks for events other instances wrote, or that came due.
 const POLL: Duration = Duration::from_secs(1);
@@ -122,9 +127,23 @@ impl Renderer {
             .clone()
     }
 
-    pub async fn body(&self, tenant: &Tenant, event: &Event) -> String {
-        let data = match record_path(event) {
-            Some(path) if !event.event_type.ends_with(".deleted") => self.get(tenant, &path).await,
+    /// The body of `event`; `got` keeps the records read for the bodies before it.
+    pub async fn body(&self, tenant: &Tenant, event: &Event, got: &mut Records) -> String {
+        let data = match source(event) {
+            Some(source) if !event.event_type.ends_with(".deleted") => {
+                let record = match got.get(&source.path) {
+                    Some(record) => record.clone(),
+                    None => {
+                        let record = self.get(tenant, &source.path).await;
+                        got.insert(source.path, record.clone());
+                        record
+                    }
+                };
+                match source.entry {
+                    Some((list, id)) => record.and_then(|r| entry_of(r, list, id)),
+                    None => record,
+                }
+            }
             _ => None,
         };
         let data = data.unwrap_or_else(|| remains(event));
@@ -152,6 +171,28 @@ impl Renderer {
     }
 }
 
+/// The deliveries of a claim in lanes, one per record (the subject of their events),
+/// each in the claim's order (oldest event first).
+fn lanes(ready: Vec<(Due, String)>) -> Vec<Vec<(Due, String)>> {
+    let mut lanes: Vec<Vec<(Due, String)>> = Vec::new();
+    let mut lane_of: std::collections::HashMap<(String, i64), usize> = Default::default();
+    for (delivery, body) in ready {
+        let record = (
+            delivery.event.subject_type.clone(),
+            delivery.event.subject_id,
+        );
+        let lane = *lane_of.entry(record).or_insert_with(|| {
+            lanes.push(Vec::new());
+            lanes.len() - 1
+        });
+        lanes[lane].push((delivery, body));
+    }
+    lanes
+}
+
+/// Records read for events' bodies, by the path of their GET (`None`: no record).
+pub type Records = std::collections::HashMap<String, Option<Value>>;
+
 /// Renders the bodies of the events an API request wrote once its handler is done, so
 /// `data` is each record as that change left it (the client's next request has not
 /// been sent), then wakes the worker. An event left without a body here (a crash in
@@ -167,19 +208,37 @@ pub async fn render_written(
         return response;
     }
     let db = state.db();
-    for w in &written {
-        let Some(tenant) = tenant.as_ref().filter(|t| t.0.id == w.company) else {
-            continue;
-        };
-        match webhooks::event(db, w.company, w.event).await {
-            Ok(Some(event)) if event.body.is_none() => {
-                let body = renderer.body(tenant, &event).await;
-                if let Err(e) = webhooks::keep_body(db, w.company, event.id, body).await {
-                    tracing::warn!(error = %e, "webhooks: could not keep an event's body");
+    if let Some(mut tenant) = tenant {
+        let company = tenant.0.id;
+        let ids: Vec<i64> = written
+            .iter()
+            .filter(|w| w.company == company)
+            .map(|w| w.event)
+            .collect();
+        match webhooks::events(db, company, &ids).await {
+            Ok(events) => {
+                // The request changed its company's settings (its time zone, say): the
+                // bodies show the company as it is now.
+                if events.iter().any(|e| e.subject_type == "company") {
+                    match store::companies::find(db, company).await {
+                        Ok(now) => tenant = Tenant(now),
+                        Err(e) => {
+                            tracing::warn!(error = %e, "webhooks: could not read the company")
+                        }
+                    }
+                }
+                // Two events about one record (a retirement's `reservation.removed` and
+                // `asset.retired`) are rendered from one GET.
+                let mut got = Records::default();
+                let mut bodies = Vec::with_capacity(events.len());
+                for event in events.iter().filter(|e| e.body.is_none()) {
+                    bodies.push((event.id, renderer.body(&tenant, event, &mut got).await));
+                }
+                if let Err(e) = webhooks::keep_bodies(db, company, bodies).await {
+                    tracing::warn!(error = %e, "webhooks: could not keep events' bodies");
                 }
             }
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "webhooks: could not read an event"),
+            Err(e) => tracing::warn!(error = %e, "webhooks: could not read events"),
         }
     }
     db.outbox_signal().notify_one();
@@ -224,11 +283,6 @@ impl Worker {
             };
             match webhooks::claim(&db, LEASE, BATCH).await {
                 Ok(Some(claim)) => {
-                    tracing::debug!(
-                        webhook = claim.webhook.id,
-                        due = claim.due.len(),
-                        "webhooks: took an endpoint"
-                    );
                     let worker = self.clone();
                     let signal = signal.clone();
                     tokio::spawn(async move {
@@ -265,85 +319,126 @@ impl Worker {
         }
     }
 
-    /// Sends the claim's due deliveries in order, then lets the endpoint go.
+    /// Sends the claim's due deliveries, one record's in order and different records'
+    /// at once (up to [`LANES`]), then writes their outcomes and lets the endpoint go.
     /// Answers whether the endpoint may have more due now (false when it stopped at
     /// an event whose request is still rendering it: that request wakes the worker).
     async fn deliver(&self, claim: Claim) -> bool {
         let db = self.state.db();
         let Claim {
             company,
-            mut webhook,
+            webhook,
             due,
             until,
         } = claim;
         let mut unsent: Vec<i64> = due.iter().map(|d| d.id).collect();
-        let tenant = match store::companies::find(db, company).await {
-            Ok(c) => Tenant(c),
-            Err(e) => {
-                tracing::warn!(error = %e, "webhooks: could not read the company");
-                let _ = webhooks::release(db, company, webhook.id, until, &unsent).await;
-                return false;
-            }
-        };
-        let started = Instant::now();
+        let mut attempts = Vec::with_capacity(due.len());
         let mut more = true;
-        for delivery in due {
-            if started.elapsed() >= LEASE / 2 {
-                break;
-            }
-            let young = store::now() - delivery.event.created_at < RENDER_GRACE;
-            let body = match delivery.event.body.clone() {
-                Some(body) => body,
-                // Its request renders it as that change left the record; later events of
-                // the endpoint wait, to keep their order.
-                None if young => {
-                    tracing::debug!(event = delivery.event.id, "webhooks: left to its request");
-                    more = false;
-                    break;
-                }
-                None => {
-                    let body = self.renderer.body(&tenant, &delivery.event).await;
-                    match webhooks::keep_body(db, company, delivery.event.id, body).await {
-                        Ok(Some(kept)) => kept,
-                        Ok(None) => {
-                            unsent.retain(|id| *id != delivery.id);
-                            continue;
-                        }
-                        Err(e) => {
-                            tracing::warn!(error = %e, "webhooks: could not keep an event's body");
+        match store::companies::find(db, company).await {
+            Ok(company) => {
+                let tenant = Tenant(company);
+                let mut got = Records::default();
+                let mut ready = Vec::with_capacity(due.len());
+                for delivery in due {
+                    match self.body_of(&tenant, &delivery, &mut got).await {
+                        Some(Some(body)) => ready.push((delivery, body)),
+                        // Its event is gone.
+                        Some(None) => unsent.retain(|id| *id != delivery.id),
+                        None => {
+                            more = false;
                             break;
                         }
                     }
                 }
-            };
-            let outcome = self.send(&webhook, &delivery, &body).await;
-            tracing::debug!(
-                event = delivery.event.id,
-                webhook = webhook.id,
-                ?outcome,
-                "webhooks: attempted"
-            );
-            let gone = matches!(outcome, Outcome::Gone);
-            let delivered = matches!(outcome, Outcome::Delivered { .. });
-            let recorded = webhooks::attempted(db, company, &webhook, (&delivery, until), outcome);
-            if let Err(e) = recorded.await {
-                tracing::warn!(error = %e, "webhooks: could not record an attempt");
-                break;
+                attempts = self.send_lanes(&webhook, lanes(ready)).await;
+                unsent.retain(|id| attempts.iter().all(|a| a.delivery != *id));
             }
-            unsent.retain(|id| *id != delivery.id);
-            if delivered {
-                webhook.failing_since = None;
-            } else {
-                webhook.failing_since.get_or_insert_with(store::now);
-            }
-            if gone {
-                break;
+            Err(e) => {
+                tracing::warn!(error = %e, "webhooks: could not read the company");
+                more = false;
             }
         }
-        if let Err(e) = webhooks::release(db, company, webhook.id, until, &unsent).await {
-            tracing::warn!(error = %e, "webhooks: could not release an endpoint");
+        tracing::debug!(
+            webhook = webhook.id,
+            attempts = attempts.len(),
+            unsent = unsent.len(),
+            "webhooks: attempted"
+        );
+        let finished = webhooks::finish(db, company, &webhook, until, &attempts, &unsent);
+        if let Err(e) = finished.await {
+            tracing::warn!(error = %e, "webhooks: could not record attempts");
         }
         more
+    }
+
+    /// Sends each lane's deliveries one after another, up to [`LANES`] lanes at once;
+    /// none starts after half the lease, nor after the receiver answered 410 Gone.
+    /// Answers the attempts made, in the order they ended.
+    async fn send_lanes(&self, webhook: &Webhook, lanes: Vec<Vec<(Due, String)>>) -> Vec<Attempt> {
+        use futures_util::StreamExt as _;
+        let started = Instant::now();
+        let gone = std::sync::atomic::AtomicBool::new(false);
+        let gone = &gone;
+        let mut attempts: Vec<Attempt> = futures_util::stream::iter(lanes)
+            .map(|lane| async move {
+                let mut made = Vec::with_capacity(lane.len());
+                for (delivery, body) in lane {
+                    if started.elapsed() >= LEASE / 2 || gone.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let outcome = self.send(webhook, &delivery, &body).await;
+                    if matches!(outcome, Outcome::Gone) {
+                        gone.store(true, Ordering::Relaxed);
+                    }
+                    // The record's later events wait for the next round (due again at
+                    // once), so one retried at once still goes first.
+                    let failed = !matches!(outcome, Outcome::Delivered { .. });
+                    made.push(Attempt {
+                        delivery: delivery.id,
+                        attempts: delivery.attempts,
+                        at: store::now(),
+                        outcome,
+                    });
+                    if failed {
+                        break;
+                    }
+                }
+                made
+            })
+            .buffer_unordered(LANES)
+            .flat_map(futures_util::stream::iter)
+            .collect()
+            .await;
+        attempts.sort_by_key(|a| a.at);
+        attempts
+    }
+
+    /// The body to send for `delivery`: `Some(None)` when its event is gone, `None` to
+    /// stop here (its request is still rendering it, or it could not be kept), so that
+    /// the endpoint's later events wait and keep their order.
+    async fn body_of(
+        &self,
+        tenant: &Tenant,
+        delivery: &Due,
+        got: &mut Records,
+    ) -> Option<Option<String>> {
+        if let Some(body) = &delivery.event.body {
+            return Some(Some(body.clone()));
+        }
+        if store::now() - delivery.event.created_at < RENDER_GRACE {
+            // Its request renders it as that change left the record, and wakes the
+            // worker when it has.
+            return None;
+        }
+        let db = self.state.db();
+        let body = self.renderer.body(tenant, &delivery.event, got).await;
+        match webhooks::keep_body(db, tenant.0.id, delivery.event.id, body).await {
+            Ok(kept) => Some(kept),
+            Err(e) => {
+                tracing::warn!(error = %e, "webhooks: could not keep an event's body");
+                None
+            }
+        }
     }
 
     async fn send(&self, webhook: &Webhook, due: &Due, body: &str) -> Outcome {
@@ -385,8 +480,7 @@ impl Worker {
                 .headers()
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .map(Duration::from_secs)
+                .and_then(|v| retry_after(v, Utc::now()))
         } else {
             None
         };
@@ -406,6 +500,18 @@ impl Worker {
             }
         }
     }
+}
+
+/// The wait a `Retry-After` value asks for at `now`: delay-seconds, or an HTTP date
+/// (`Wed, 21 Oct 2026 07:28:00 GMT`; one already past is no wait). The schedule bounds
+/// it (`domain::webhook::next_wait`).
+fn retry_after(value: &str, now: DateTime<Utc>) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = DateTime::parse_from_rfc2822(value).ok()?;
+    Some((at.with_timezone(&Utc) - now).to_std().unwrap_or_default())
 }
 
 /// Up to [`MAX_ANSWER_BYTES`] of the answer; the rest is not read.
@@ -444,29 +550,102 @@ fn rfc3339(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// The path whose GET answers the event's record.
-fn record_path(due: &Event) -> Option<String> {
-    let id = due.subject_id;
-    Some(match due.subject_type.as_str() {
-        "item" => {
-            let n = due.subject_number?;
-            match due.asset_type.as_deref()? {
+/// Where an event's `data` comes from: the record a GET of `path` answers or, with
+/// `entry`, the element of that record's list `entry.0` whose id is `entry.1` (a
+/// payment, among its order's `payment_histories`).
+struct Source {
+    path: String,
+    entry: Option<(&'static str, i64)>,
+}
+
+/// The record an event is about. Events of a reservation, verification or service
+/// carry that record, named by the id their history kept, not the item's.
+fn source(event: &Event) -> Option<Source> {
+    let id = event.subject_id;
+    let details: Value = serde_json::from_str(&event.details).unwrap_or(Value::Null);
+    let kept = |key: &str| details[key].as_i64();
+    let resource = event.event_type.split_once('.').map_or("", |(r, _)| r);
+    let path = match (event.subject_type.as_str(), resource) {
+        ("item", "reservation") => {
+            let n = event.subject_number?;
+            format!(
+                "/assets/{n}/reservation_requests/{}.api",
+                kept("reservation_id")?
+            )
+        }
+        ("item", "verification") => {
+            let n = event.subject_number?;
+            format!("/assets/{n}/verifications/{}.api", kept("verification_id")?)
+        }
+        ("item", "service") => {
+            let n = event.subject_number?;
+            format!("/assets/{n}/services/{}.api", kept("service_id")?)
+        }
+        ("item", _) => {
+            let n = event.subject_number?;
+            match event.asset_type.as_deref()? {
                 "FixedAsset" => format!("/assets/{n}.api"),
                 "StockAsset" => format!("/stock_assets/{n}.api"),
                 _ => format!("/inventory/{n}.api"),
             }
         }
-        "order" => format!("/baskets/{}.api", due.subject_number?),
-        "member" => format!("/members/{id}.api"),
-        "customer" => format!("/customers/{id}.api"),
-        "contact" => format!("/contacts/{id}.api"),
-        "business" => format!("/businesses/{id}.api"),
-        "location" => format!("/locations/{id}.api"),
-        "vendor" => format!("/vendors/{id}.api"),
-        "group" => format!("/groups/{id}.api"),
-        "webhook" => format!("/webhooks/{id}.api"),
+        ("order", "payment") => {
+            return Some(Source {
+                path: format!("/baskets/{}.api", event.subject_number?),
+                entry: Some(("payment_histories", kept("payment_history_id")?)),
+            });
+        }
+        ("order", _) => format!("/baskets/{}.api", event.subject_number?),
+        ("member", _) => format!("/members/{id}.api"),
+        ("customer", _) => format!("/customers/{id}.api"),
+        ("contact", _) => format!("/contacts/{id}.api"),
+        ("business", _) => format!("/businesses/{id}.api"),
+        ("location", _) => format!("/locations/{id}.api"),
+        ("vendor", _) => format!("/vendors/{id}.api"),
+        ("group", _) => format!("/groups/{id}.api"),
+        ("sub_group", _) => format!("/groups/{}/sub_groups/{id}.api", kept("group_id")?),
+        ("member_address", _) => {
+            format!("/users/{}/shipping_addresses/{id}.api", kept("owner_id")?)
+        }
+        ("customer_address", _) => {
+            format!(
+                "/customers/{}/shipping_addresses/{id}.api",
+                kept("owner_id")?
+            )
+        }
+        ("business_address", _) => {
+            format!(
+                "/businesses/{}/shipping_addresses/{id}.api",
+                kept("owner_id")?
+            )
+        }
+        ("listing", _) => format!("/listings/{id}.api"),
+        ("coupon", _) => format!("/pricing_coupons/{id}.api"),
+        ("bundle", _) => format!("/bundles/{id}.api"),
+        ("custom_field", _) => format!("/custom_fields/{id}.api"),
+        ("group_tax", _) => format!("/group_taxes/{id}.api"),
+        ("custom_role", _) => format!("/custom_roles/{id}.api"),
+        ("team", _) => format!("/teams/{id}.api"),
+        ("retire_reason", _) => format!("/retire_reasons/{id}.api"),
+        ("webhook", _) => format!("/webhooks/{id}.api"),
+        ("company", _) => "/company_settings.api".to_owned(),
         _ => return None,
-    })
+    };
+    Some(Source { path, entry: None })
+}
+
+/// The element of `record`'s list `list` whose id is `id`, with the record's
+/// `sequence_num` as `basket_sequence_num` (a payment names its order so).
+fn entry_of(record: Value, list: &str, id: i64) -> Option<Value> {
+    let number = record["sequence_num"].clone();
+    let Value::Array(entries) = record.get(list)?.clone() else {
+        return None;
+    };
+    let mut entry = entries.into_iter().find(|e| e["id"].as_i64() == Some(id))?;
+    entry
+        .as_object_mut()?
+        .insert("basket_sequence_num".to_owned(), number);
+    Some(entry)
 }
 
 /// What is left of a record no GET answers any more: its id, its number, and what its
@@ -481,4 +660,27 @@ fn remains(due: &Event) -> Value {
         data.insert("sequence_num".to_owned(), json!(n));
     }
     Value::Object(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_http_dates() {
+        let now = DateTime::parse_from_rfc3339("2026-10-21T07:28:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(retry_after(" 120 ", now), Some(Duration::from_secs(120)));
+        assert_eq!(
+            retry_after("Wed, 21 Oct 2026 07:30:30 GMT", now),
+            Some(Duration::from_secs(150))
+        );
+        assert_eq!(
+            retry_after("Wed, 21 Oct 2026 07:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(retry_after("soon", now), None);
+        assert_eq!(retry_after("-5", now), None);
+    }
 }

@@ -268,3 +268,35 @@ async fn quantities(
             .collect(),
     }))
 }
+
+/// One row of a location import (`resources::imports`), its fields as a form would
+/// send them: the location numbered `key` updated, or a new one; written in `tx`.
+pub(crate) async fn import_row(
+    tx: &mut store::Tx,
+    company: store::CompanyId,
+    params: &Params,
+    key: Option<i64>,
+) -> Result<super::imports::Written, ApiError> {
+    use super::imports::Written;
+    match key {
+        None => {
+            let NewLocation { fields, status } = NewLocation::parse(params)?;
+            let (name, fields) = fields.into_parts(status.map(|s| s == Activity::Active));
+            locations::create_in(tx, company, name, fields).await?;
+            Ok(Written::Created)
+        }
+        Some(n) => {
+            let id = locations::numbered_in(tx, company, n)
+                .await?
+                .ok_or(ApiError::no_such(store::ids::Kind::Location))?;
+            let (name, fields) = LocationInput::parse(params)?.into_parts(None);
+            locations::update_in(tx, company, id, name, fields).await?;
+            Ok(Written::Updated)
+        }
+    }
+}
+
+/// The columns a location import reads besides `sequence_num` and `parent`.
+pub(crate) fn import_columns() -> Vec<&'static str> {
+    NewLocation::fields().iter().map(|f| f.name).collect()
+}

@@ -13,6 +13,7 @@ pub mod custom_taxes;
 pub mod customers;
 pub mod group_taxes;
 pub mod groups;
+pub mod imports;
 pub mod labels;
 pub mod listings;
 pub mod locations;

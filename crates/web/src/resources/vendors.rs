@@ -295,3 +295,34 @@ async fn update(
     let vendor = vendors::update(state.db(), company.id, id, input).await?;
     answer(&state, &company, vendor, true).await
 }
+
+/// One row of a vendor import (`resources::imports`), its fields as a form would send
+/// them: the vendor whose `id` is `key` updated, or a new one; written in `tx`.
+pub(crate) async fn import_row(
+    state: &AppState,
+    tx: &mut store::Tx,
+    company: CompanyId,
+    params: &Params,
+    key: Option<i64>,
+) -> Result<super::imports::Written, ApiError> {
+    use super::imports::Written;
+    match key {
+        None => {
+            let (new, values) = read_input::<NewVendor>(state, company, params).await?;
+            let input = vendor_input(None, new.fields, values);
+            vendors::create_in(tx, company, new.name, input).await?;
+            Ok(Written::Created)
+        }
+        Some(id) => {
+            let (changes, values) = read_input::<VendorChanges>(state, company, params).await?;
+            let input = vendor_input(changes.name, changes.fields, values);
+            vendors::update_in(tx, company, store::Id::new(id), input).await?;
+            Ok(Written::Updated)
+        }
+    }
+}
+
+/// The columns a vendor import reads besides `id` and custom fields' names.
+pub(crate) fn import_columns() -> Vec<&'static str> {
+    NewVendor::fields().iter().map(|f| f.name).collect()
+}

@@ -14,7 +14,7 @@ use crate::api::{Api, Doc, get, post, put_or_patch};
 use crate::auth::Tenant;
 use crate::error::ApiError;
 use crate::form::Form;
-use crate::ids::{Number, kind};
+use crate::ids::{Id, Number, kind};
 use crate::input::{Format, IdList, Input, RecordId, Scalar, Shape, SomeIds, read_beside};
 use crate::params::Params;
 use crate::state::AppState;
@@ -88,6 +88,16 @@ pub fn routes(api: Api) -> Api {
         .params::<UserQuery>()
         .params::<SeqsQuery>()
         .answers::<ManyJson<'_>>(),
+    )
+    .route(
+        "/assets/{sequence_num}/verifications/{id}",
+        get(details),
+        Doc::new(
+            "Verification",
+            "One verification of the asset, by its id (a rentrack extension: what webhook events of verifications carry)",
+        )
+        .returns("verification")
+        .record::<VerificationJson<'_>>(),
     )
     .route(
         "/assets/verification_status",
@@ -308,6 +318,19 @@ fn many(company: &store::companies::Company, done: &[Verification]) -> views::Re
     views::Reply::of(&ManyJson {
         assets: done.iter().map(|v| render(v, company.time_zone)).collect(),
     })
+}
+
+async fn details(
+    State(state): State<AppState>,
+    Tenant(company): Tenant,
+    Number(number): Number<kind::Item>,
+    Id(id): Id<kind::Verification>,
+) -> Result<views::Reply, ApiError> {
+    let found = verifications::find(state.db(), company.id, number, id).await?;
+    Ok(views::one(
+        "verification",
+        render(&found, company.time_zone),
+    ))
 }
 
 async fn request_one(

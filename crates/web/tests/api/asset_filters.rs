@@ -44,15 +44,7 @@ async fn every_status_selects_its_assets(kind: Kind) {
     let app = TestApp::new(kind).await;
     let cams = app.group("Cameras").await;
     let lights = app.group("Lights").await;
-    let led = app
-        .post(
-            &format!("/groups/{lights}/sub_groups.api"),
-            &[("sub_group[name]", "LED")],
-        )
-        .await
-        .into_body(StatusCode::OK)["sub_group"]["id"]
-        .as_i64()
-        .unwrap();
+    let led = app.sub_group(lights, "LED").await;
     let berlin = app.location("Berlin", &[]).await;
     let (b, l) = (berlin.to_string(), led.to_string());
     let free = app

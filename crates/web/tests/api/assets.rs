@@ -42,15 +42,7 @@ async fn member(app: &TestApp, first: &str) -> i64 {
 async fn create_with_every_field_and_read_back(kind: Kind) {
     let app = TestApp::new(kind).await;
     let group = app.group("Cameras").await;
-    let sub = app
-        .post(
-            &format!("/groups/{group}/sub_groups.api"),
-            &[("sub_group[name]", "DSLR")],
-        )
-        .await
-        .into_body(StatusCode::OK)["sub_group"]["id"]
-        .as_i64()
-        .unwrap();
+    let sub = app.sub_group(group, "DSLR").await;
     let location = app.location("Berlin", &[]).await;
     app.custom_field("Serial Number", "text", &["fixed_assets"], &[])
         .await;
@@ -159,16 +151,7 @@ async fn create_names_every_problem_and_writes_nothing(kind: Kind) {
     let app = TestApp::new(kind).await;
     let group = app.group("Cameras").await;
     let other = app.group("Lenses").await;
-    let sub = app
-        .post(
-            &format!("/groups/{other}/sub_groups.api"),
-            &[("sub_group[name]", "Primes")],
-        )
-        .await
-        .into_body(StatusCode::OK)["sub_group"]["id"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let sub = app.sub_group(other, "Primes").await.to_string();
     let res = app
         .post(
             "/assets.api",
@@ -335,16 +318,7 @@ async fn update_keeps_clears_and_moves_taxes(kind: Kind) {
     let app = TestApp::new(kind).await;
     let group = app.group("Cameras").await;
     let other = app.group("Drones").await;
-    let sub = app
-        .post(
-            &format!("/groups/{group}/sub_groups.api"),
-            &[("sub_group[name]", "DSLR")],
-        )
-        .await
-        .into_body(StatusCode::OK)["sub_group"]["id"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let sub = app.sub_group(group, "DSLR").await.to_string();
     let t1 = app
         .post(
             "/custom_taxes.api",

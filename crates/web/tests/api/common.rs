@@ -453,6 +453,14 @@ impl TestApp {
         res.body["group"]["id"].as_i64().expect("id")
     }
 
+    /// Creates a subgroup of `group` and returns its id.
+    pub async fn sub_group(&self, group: i64, name: &str) -> i64 {
+        let path = format!("/groups/{group}/sub_groups.api");
+        let res = self.post(&path, &[("sub_group[name]", name)]).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["sub_group"]["id"].as_i64().expect("id")
+    }
+
     /// A new retire reason's id, as a form value.
     pub async fn retire_reason(&self, name: &str) -> String {
         let res = self

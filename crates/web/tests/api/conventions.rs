@@ -618,6 +618,21 @@ async fn unknown_records_are_a_404_naming_the_kind(kind: Kind) {
             by_id("reservation request"),
         ),
         (
+            Method::GET,
+            format!("/assets/{n}/reservation_requests/999999.api"),
+            by_id("reservation request"),
+        ),
+        (
+            Method::GET,
+            "/assets/999999/reservation_requests/1.api".into(),
+            by_id("reservation request"),
+        ),
+        (
+            Method::GET,
+            format!("/assets/{n}/verifications/999999.api"),
+            by_id("verification"),
+        ),
+        (
             Method::PUT,
             format!("/baskets/{order}/payment_histories/999999/mark_void.api"),
             by_id("payment history"),

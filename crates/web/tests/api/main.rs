@@ -15,6 +15,7 @@ mod conventions;
 mod custom_fields;
 mod customers;
 mod groups;
+mod imports;
 mod labels;
 mod limits;
 mod listings;

@@ -316,9 +316,16 @@ fn parameters_have_their_real_types() {
         form["properties"]["user[login_enabled]"]["anyOf"][0]["type"],
         "boolean"
     );
-    // Only the fields listed (and the custom fields' map, by a pattern); JSON's null
-    // is a field left out.
-    assert_eq!(form["additionalProperties"]["type"], "string");
+    // Only the fields listed (and the custom fields' map, by a pattern), as text or,
+    // sent twice, a list of texts whose last is taken; JSON's null is a field left out.
+    assert_eq!(
+        form["additionalProperties"]["anyOf"][0]["type"][0],
+        "string"
+    );
+    assert_eq!(
+        form["additionalProperties"]["anyOf"][1]["items"]["type"][0],
+        "string"
+    );
     assert_eq!(
         body["application/json"]["schema"]["properties"]["user"]["properties"]["employee_id"]["anyOf"]
             [1],

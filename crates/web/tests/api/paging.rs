@@ -71,6 +71,7 @@ enum Seed {
     /// Services of one asset (each completed before the next), beside another's.
     AssetServices,
     Webhooks,
+    Imports,
     /// Deliveries of one webhook endpoint, beside another's.
     WebhookDeliveries,
 }
@@ -212,6 +213,7 @@ const LISTS: &[List] = &[
     list("/bundles.api", "bundles", 25, Seed::Bundles),
     list("/listings.api", "listings", 25, Seed::Listings),
     list("/webhooks.api", "webhooks", 25, Seed::Webhooks),
+    list("/imports.api", "imports", 25, Seed::Imports),
     list(
         "/webhooks/{id}/deliveries.api",
         "deliveries",
@@ -709,6 +711,16 @@ async fn seed(app: &TestApp, seed: Seed, n: usize) -> String {
                 webhook(app).await;
             }
             "/webhooks.api".into()
+        }
+        Seed::Imports => {
+            let form = [
+                ("import[kind]", "vendors"),
+                ("import[file]", "name\nAcme\n"),
+            ];
+            for _ in 0..n {
+                ok(app, "/imports.api", &form, "import").await;
+            }
+            "/imports.api".into()
         }
         Seed::WebhookDeliveries => {
             let (one, other) = (webhook(app).await, webhook(app).await);

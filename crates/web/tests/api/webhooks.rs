@@ -17,6 +17,7 @@ both!(
     private_targets_are_refused_unless_allowed,
     private_targets_are_refused_at_delivery_too,
     one_assets_events_arrive_signed_and_in_order,
+    each_records_events_keep_their_order_among_others,
     a_refused_change_sends_nothing,
     endpoints_receive_only_what_they_subscribe_to,
     a_failed_delivery_is_retried_with_the_same_id_and_body,
@@ -27,6 +28,12 @@ both!(
     stock_under_its_minimum_and_retired_reservations_are_told,
     delivered_events_are_pruned_and_undelivered_ones_kept,
     retry_after_is_honoured_within_bounds_and_redirects_are_not_followed,
+    sub_records_events_carry_the_sub_record,
+    settings_and_catalogue_changes_are_told,
+    five_days_of_failures_disable_the_endpoint,
+    a_slow_receiver_times_out_and_is_retried,
+    an_endless_answer_is_read_only_to_its_cap,
+    endpoints_sent_to_at_once_are_bounded,
 );
 
 /// What the receiver got: one request.
@@ -52,24 +59,78 @@ impl Received {
 /// An answer of the receiver: a status and headers (`Retry-After`, `Location`).
 type Answer = (u16, Vec<(&'static str, &'static str)>);
 
-/// An HTTP server on loopback that records every request and gives the answers it is
-/// given in turn, then 200.
+/// How a [`Receiver`] answers.
+#[derive(Clone, Copy)]
+enum Manner {
+    /// At once: the answers it is given in turn, then 200.
+    Prompt,
+    /// The same, after this long.
+    After(Duration),
+    /// A 500 whose body never ends.
+    Endless,
+}
+
+/// Requests being answered at once, across the receivers that share it, and the most
+/// there were.
+#[derive(Clone, Default)]
+struct Gauge(Arc<Mutex<(usize, usize)>>);
+
+impl Gauge {
+    fn most(&self) -> usize {
+        self.0.lock().unwrap().1
+    }
+}
+
+/// Counts a request being answered while it lives.
+struct Busy(Gauge);
+
+impl Busy {
+    fn new(gauge: &Gauge) -> Busy {
+        let mut g = gauge.0.lock().unwrap();
+        g.0 += 1;
+        g.1 = g.1.max(g.0);
+        Busy(gauge.clone())
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.0.lock().unwrap().0 -= 1;
+    }
+}
+
+/// An HTTP server on loopback that records every request and answers in its manner.
 struct Receiver {
     addr: std::net::SocketAddr,
     got: Arc<Mutex<Vec<Received>>>,
     answers: Arc<Mutex<VecDeque<Answer>>>,
+    /// When the sender stopped reading an endless answer.
+    hung_up: Arc<Mutex<Option<std::time::Instant>>>,
 }
 
 impl Receiver {
     async fn start() -> Receiver {
+        Receiver::answering(Manner::Prompt, Gauge::default()).await
+    }
+
+    async fn answering(manner: Manner, gauge: Gauge) -> Receiver {
         let got: Arc<Mutex<Vec<Received>>> = Arc::default();
         let answers: Arc<Mutex<VecDeque<Answer>>> = Arc::default();
+        let hung_up: Arc<Mutex<Option<std::time::Instant>>> = Arc::default();
         let app = axum::Router::new().fallback({
-            let (got, answers) = (got.clone(), answers.clone());
+            let (got, answers, hung_up) = (got.clone(), answers.clone(), hung_up.clone());
             move |headers: HeaderMap, body: String| {
-                let (got, answers) = (got.clone(), answers.clone());
+                let (got, answers, hung_up) = (got.clone(), answers.clone(), hung_up.clone());
+                let busy = Busy::new(&gauge);
                 async move {
                     got.lock().unwrap().push(Received { headers, body });
+                    if let Manner::After(wait) = manner {
+                        tokio::time::sleep(wait).await;
+                    }
+                    drop(busy);
+                    if matches!(manner, Manner::Endless) {
+                        return endless(hung_up);
+                    }
                     let (status, headers) = answers
                         .lock()
                         .unwrap()
@@ -87,7 +148,12 @@ impl Receiver {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, app).await });
-        Receiver { addr, got, answers }
+        Receiver {
+            addr,
+            got,
+            answers,
+            hung_up,
+        }
     }
 
     fn url(&self) -> String {
@@ -127,23 +193,48 @@ impl Receiver {
     }
 }
 
+/// A 500 of `x`s without end; notes in `hung_up` when the sender stops reading it.
+fn endless(hung_up: Arc<Mutex<Option<std::time::Instant>>>) -> axum::response::Response {
+    struct Noted(Arc<Mutex<Option<std::time::Instant>>>);
+    impl Drop for Noted {
+        fn drop(&mut self) {
+            *self.0.lock().unwrap() = Some(std::time::Instant::now());
+        }
+    }
+    let noted = Noted(hung_up);
+    let chunk = bytes::Bytes::from(vec![b'x'; 16 * 1024]);
+    let stream = futures_util::stream::repeat_with(move || {
+        let _ = &noted;
+        Ok::<_, std::convert::Infallible>(chunk.clone())
+    });
+    let mut answer = axum::response::Response::new(axum::body::Body::from_stream(stream));
+    *answer.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    answer
+}
+
 fn allowing_private() -> web::Config {
+    sending(web::delivery::Settings {
+        allow_private: true,
+        ..Default::default()
+    })
+}
+
+fn sending(webhooks: web::delivery::Settings) -> web::Config {
     web::Config {
-        webhooks: web::delivery::Settings {
-            allow_private: true,
-            ..Default::default()
-        },
+        webhooks,
         ..Default::default()
     }
 }
 
 /// A company whose server sends webhooks to loopback, with its delivery worker.
 async fn delivering(kind: Kind) -> TestApp {
-    let app = TestApp::builder(kind)
-        .config(allowing_private())
-        .build()
-        .await;
-    web::delivery::spawn(web::AppState::new(app.db.clone(), allowing_private()));
+    delivering_with(kind, allowing_private()).await
+}
+
+/// The same, its server configured by `config`.
+async fn delivering_with(kind: Kind, config: web::Config) -> TestApp {
+    let app = TestApp::builder(kind).config(config.clone()).build().await;
+    web::delivery::spawn(web::AppState::new(app.db.clone(), config));
     app
 }
 
@@ -181,6 +272,16 @@ fn verify(secret: &str, got: &Received) -> Result<(), String> {
 
 async fn member(app: &TestApp) -> i64 {
     app.member("Ann", "Tester", "ann@example.com", &[]).await
+}
+
+/// Checks asset `n` out to `member` and back in.
+async fn out_and_in(app: &TestApp, n: i64, member: i64) {
+    app.put(&format!("/assets/{n}/checkout.api?user_id={member}"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    app.put(&format!("/assets/{n}/checkin.api"), &[])
+        .await
+        .into_body(StatusCode::OK);
 }
 
 async fn endpoints_are_created_read_updated_and_deleted(kind: Kind) {
@@ -388,17 +489,20 @@ async fn wait_for_attempt(app: &TestApp, id: i64) -> Value {
 async fn one_assets_events_arrive_signed_and_in_order(kind: Kind) {
     let app = delivering(kind).await;
     let receiver = Receiver::start().await;
-    let (_, secret) = endpoint(&app, &receiver.url(), "asset.*").await;
+    let (id, secret) = endpoint(&app, &receiver.url(), "asset.*").await;
+    let path = format!("/webhooks/{id}.api");
+    let before = app.get(&path).await.into_body(StatusCode::OK)["webhook"].clone();
+    // Past the second `updated_at` is written to.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     let group = app.group("Cameras").await;
     let n = app.asset("Camera", group, &[]).await;
     let ann = member(&app).await;
-    app.put(&format!("/assets/{n}/checkout.api?user_id={ann}"), &[])
-        .await
-        .into_body(StatusCode::OK);
-    app.put(&format!("/assets/{n}/checkin.api"), &[])
-        .await
-        .into_body(StatusCode::OK);
+    out_and_in(&app, n, ann).await;
     let got = receiver.wait_for(3, Duration::from_secs(20)).await;
+    // Delivering changes the log, not the endpoint.
+    wait_for_attempt(&app, id).await;
+    let after = app.get(&path).await.into_body(StatusCode::OK)["webhook"].clone();
+    assert_eq!(after["updated_at"], before["updated_at"]);
     let types: Vec<String> = got
         .iter()
         .map(|r| r.json()["type"].as_str().unwrap().to_owned())
@@ -433,6 +537,46 @@ async fn one_assets_events_arrive_signed_and_in_order(kind: Kind) {
     let mut forged = got[0].clone();
     forged.body = forged.body.replace("Camera", "Camerb");
     assert!(verify(&secret, &forged).is_err());
+}
+
+/// Ten assets changed at once: the worker sends different assets' events side by
+/// side, each asset's in the order of its changes.
+async fn each_records_events_keep_their_order_among_others(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    endpoint(&app, &receiver.url(), "asset.*").await;
+    let group = app.group("Cameras").await;
+    let ann = member(&app).await;
+    let work = (0..10).map(|i| {
+        let app = &app;
+        async move {
+            let n = app.asset(&format!("Camera {i}"), group, &[]).await;
+            for _ in 0..2 {
+                out_and_in(app, n, ann).await;
+            }
+            n
+        }
+    });
+    let numbers = futures_util::future::join_all(work).await;
+    let got = bodies(&receiver, 50).await;
+    for n in numbers {
+        let types: Vec<&str> = got
+            .iter()
+            .filter(|b| b["data"]["sequence_num"] == n)
+            .map(|b| b["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            types,
+            [
+                "asset.created",
+                "asset.checked_out",
+                "asset.checked_in",
+                "asset.checked_out",
+                "asset.checked_in"
+            ],
+            "asset #{n}"
+        );
+    }
 }
 
 async fn a_refused_change_sends_nothing(kind: Kind) {
@@ -781,6 +925,225 @@ async fn stock_under_its_minimum_and_retired_reservations_are_told(kind: Kind) {
         ]
     );
     assert_eq!(got[2].json()["data"]["sequence_num"], camera);
+    // A reservation's events carry the reservation, as the API answers it.
+    let (created, removed) = (got[1].json(), got[2].json());
+    assert_eq!(created["data"]["status"], "pending");
+    assert_eq!(removed["data"]["status"], "removed");
+    assert_eq!(created["data"]["id"], removed["data"]["id"]);
+    let id = removed["data"]["id"].as_i64().unwrap();
+    let shown = app
+        .get(&format!("/assets/{camera}/reservation_requests/{id}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(removed["data"], shown["reservation_request"]);
+    assert_documented(
+        "/assets/{sequence_num}/reservation_requests/{id}.api",
+        "get",
+        &shown,
+    );
+}
+
+#[test]
+fn the_guide_names_every_event_type() {
+    let guide = include_str!("../../../../docs/api.md");
+    let events = &guide[guide.find("### Events").expect("the events section")..];
+    for t in domain::webhook::EVENT_TYPES {
+        assert!(
+            events.contains(&format!("`{t}`")),
+            "docs/api.md does not name `{t}`"
+        );
+    }
+}
+
+/// The bodies `receiver` got, waiting for `n` of them, in order of arrival.
+async fn bodies(receiver: &Receiver, n: usize) -> Vec<Value> {
+    let got = receiver.wait_for(n, Duration::from_secs(20)).await;
+    got.iter().map(Received::json).collect()
+}
+
+async fn sub_records_events_carry_the_sub_record(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    endpoint(&app, &receiver.url(), "verification.*,payment.*").await;
+    let group = app.group("Cameras").await;
+    let n = app.asset("Camera", group, &[]).await;
+    let ann = member(&app).await;
+    app.put(&format!("/assets/{n}/checkout.api?user_id={ann}"), &[])
+        .await
+        .into_body(StatusCode::OK);
+    let asked = app
+        .post(&format!("/assets/{n}/verification_requests.api"), &[])
+        .await
+        .into_body(StatusCode::OK)["verification"]
+        .clone();
+    let got = bodies(&receiver, 1).await;
+    assert_eq!(got[0]["type"], "verification.requested");
+    assert_eq!(got[0]["data"], asked);
+    let id = asked["id"].as_i64().unwrap();
+    let shown = app
+        .get(&format!("/assets/{n}/verifications/{id}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(shown["verification"], asked);
+    assert_documented(
+        "/assets/{sequence_num}/verifications/{id}.api",
+        "get",
+        &shown,
+    );
+    // Another asset's number, or another id, is a 404.
+    let other = app.asset("Tripod", group, &[]).await;
+    let res = app
+        .get(&format!("/assets/{other}/verifications/{id}.api"))
+        .await;
+    not_found(&res, "verification");
+    // A payment: the entry of the order's payment_histories, naming its order.
+    let customer = app.customer("Bo", "Buyer", &[]).await.to_string();
+    let order = app
+        .post(
+            "/baskets.api",
+            &[("basket[customer_id]", customer.as_str())],
+        )
+        .await
+        .into_body(StatusCode::OK)["basket"]["sequence_num"]
+        .as_i64()
+        .unwrap();
+    let paid = app
+        .patch(
+            &format!("/baskets/{order}/charge_pre_payment.api"),
+            &[
+                ("basket[pre_paid_amount]", "12.50"),
+                ("basket[payment_method_name]", "Cash"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    let entry = paid["basket"]["payment_histories"][0].clone();
+    let got = bodies(&receiver, 2).await;
+    assert_eq!(got[1]["type"], "payment.received");
+    let mut expected = entry.clone();
+    expected["basket_sequence_num"] = order.into();
+    assert_eq!(got[1]["data"], expected);
+    assert_eq!(got[1]["data"]["amount"], "12.50");
+}
+
+async fn settings_and_catalogue_changes_are_told(kind: Kind) {
+    let app = delivering(kind).await;
+    let receiver = Receiver::start().await;
+    endpoint(
+        &app,
+        &receiver.url(),
+        "listing.*,sub_group.*,address.*,custom_tax.*,custom_role.*,company_settings.*",
+    )
+    .await;
+    let listing = app.listing("Spring sale").await;
+    let group = app.group("Cameras").await;
+    let sub = app.sub_group(group, "DSLR").await;
+    app.put(
+        &format!("/groups/{group}/sub_groups/{sub}.api"),
+        &[("sub_group[name]", "Mirrorless")],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    let ann = member(&app).await;
+    app.post(
+        &format!("/users/{ann}/shipping_addresses.api"),
+        &[
+            ("shipping_address[name]", "Home"),
+            ("shipping_address[street1]", "1 Main St"),
+            ("shipping_address[street2]", ""),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    app.post(
+        "/custom_taxes.api",
+        &[("custom_tax[name]", "VAT"), ("custom_tax[rate]", "8.875")],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    let role = app
+        .post("/custom_roles.api", &[("custom_role[name]", "Crew")])
+        .await
+        .into_body(StatusCode::OK)["custom_role"]["id"]
+        .as_i64()
+        .unwrap();
+    app.delete(&format!("/custom_roles/{role}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    // Different records' events may arrive in any order (and within one millisecond, so
+    // their timestamps cannot order them); one record's arrive in order.
+    let got = bodies(&receiver, 7).await;
+    let types: Vec<&str> = got.iter().map(|b| b["type"].as_str().unwrap()).collect();
+    let at = |kind: &str| {
+        types
+            .iter()
+            .position(|t| *t == kind)
+            .unwrap_or_else(|| panic!("no {kind} among {types:?}"))
+    };
+    let mut sorted = types.clone();
+    sorted.sort_unstable();
+    assert_eq!(
+        sorted,
+        [
+            "address.created",
+            "custom_role.created",
+            "custom_role.deleted",
+            "custom_tax.created",
+            "listing.created",
+            "sub_group.created",
+            "sub_group.updated",
+        ]
+    );
+    assert!(
+        at("sub_group.created") < at("sub_group.updated"),
+        "{types:?}"
+    );
+    assert!(
+        at("custom_role.created") < at("custom_role.deleted"),
+        "{types:?}"
+    );
+    let event = |kind: &str| &got[at(kind)];
+    let shown = |path: String, key: &'static str| {
+        let app = &app;
+        async move { app.get(&path).await.into_body(StatusCode::OK)[key].clone() }
+    };
+    assert_eq!(
+        event("listing.created")["data"],
+        shown(format!("/listings/{listing}.api"), "listing").await
+    );
+    assert_eq!(
+        event("sub_group.updated")["data"],
+        shown(format!("/groups/{group}/sub_groups/{sub}.api"), "sub_group").await
+    );
+    assert_eq!(event("sub_group.updated")["data"]["name"], "Mirrorless");
+    let address = event("address.created")["data"]["id"].as_i64().unwrap();
+    assert_eq!(
+        event("address.created")["data"],
+        shown(
+            format!("/users/{ann}/shipping_addresses/{address}.api"),
+            "shipping_address"
+        )
+        .await
+    );
+    // Without a GET of one record, what its history kept; a deleted one, the same.
+    assert_eq!(event("custom_tax.created")["data"]["name"], "VAT");
+    assert_eq!(event("custom_tax.created")["data"]["rate"], "8.875");
+    assert_eq!(event("custom_role.deleted")["data"]["id"], role);
+    assert_eq!(event("custom_role.deleted")["data"]["name"], "Crew");
+    // The settings as the change left them, the new time zone too.
+    app.patch(
+        "/company_settings.api",
+        &[("company_settings[time_zone]", "Europe/Paris")],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    let settings = &bodies(&receiver, 8).await[7];
+    assert_eq!(settings["type"], "company_settings.updated");
+    assert_eq!(
+        settings["data"],
+        shown("/company_settings.api".into(), "company_settings").await
+    );
+    assert_eq!(settings["data"]["time_zone"], "Europe/Paris");
 }
 
 async fn delivered_events_are_pruned_and_undelivered_ones_kept(kind: Kind) {
@@ -872,4 +1235,135 @@ async fn retry_after_is_honoured_within_bounds_and_redirects_are_not_followed(ki
         .map(|r| r.header("host").to_owned())
         .collect();
     assert_eq!(paths.len(), 3, "the redirect was followed: {paths:?}");
+}
+
+/// Dates the start of endpoint `id`'s run of failures `days` ago, as time passing would.
+async fn failing_for(app: &TestApp, id: i64, days: i64) {
+    use sea_query::{Expr, ExprTrait, Query};
+    let since = chrono::Utc::now() - chrono::Duration::days(days);
+    let stmt = Query::update()
+        .table("webhooks")
+        .value("failing_since", since)
+        .and_where(Expr::col("id").eq(id))
+        .and_where(Expr::col("company_id").eq(app.company.id.get()))
+        .to_owned();
+    app.db.read().execute(&stmt).await.unwrap();
+}
+
+async fn webhook(app: &TestApp, id: i64) -> Value {
+    app.get(&format!("/webhooks/{id}.api"))
+        .await
+        .into_body(StatusCode::OK)["webhook"]
+        .clone()
+}
+
+async fn five_days_of_failures_disable_the_endpoint(kind: Kind) {
+    let app = delivering(kind).await;
+    let (long, short) = (Receiver::start().await, Receiver::start().await);
+    // Every attempt fails, retries (5 s later) too.
+    long.answer(&[500; 10]);
+    short.answer(&[500; 10]);
+    let (old, _) = endpoint(&app, &long.url(), "location.*").await;
+    let (young, _) = endpoint(&app, &short.url(), "location.*").await;
+    // Their runs of failures began six and four days ago.
+    failing_for(&app, old, 6).await;
+    failing_for(&app, young, 4).await;
+    let began = webhook(&app, young).await["failing_since"].clone();
+    assert!(began.is_string(), "{began}");
+    app.location("Studio", &[]).await;
+    // The endpoint is written in the attempt's transaction.
+    let log = wait_for_attempt(&app, old).await;
+    assert_eq!(log["deliveries"][0]["last_status"], 500);
+    let disabled = webhook(&app, old).await;
+    assert_eq!(disabled["active"], false);
+    assert_eq!(
+        disabled["disabled_reason"],
+        "deliveries failed for five days"
+    );
+    // Four days of failures: one more failure, and the run goes on from where it began.
+    let log = wait_for_attempt(&app, young).await;
+    assert_eq!(log["deliveries"][0]["last_status"], 500);
+    assert!(log["deliveries"][0]["next_attempt_at"].is_string());
+    let failing = webhook(&app, young).await;
+    assert_eq!(failing["active"], true);
+    assert_eq!(failing["disabled_reason"], Value::Null);
+    assert_eq!(failing["failing_since"], began);
+}
+
+async fn a_slow_receiver_times_out_and_is_retried(kind: Kind) {
+    let config = sending(web::delivery::Settings {
+        allow_private: true,
+        timeout: Duration::from_secs(1),
+        ..Default::default()
+    });
+    let app = delivering_with(kind, config).await;
+    let receiver =
+        Receiver::answering(Manner::After(Duration::from_secs(3)), Gauge::default()).await;
+    let (id, _) = endpoint(&app, &receiver.url(), "location.*").await;
+    app.location("Studio", &[]).await;
+    let log = wait_for_attempt(&app, id).await;
+    let delivery = &log["deliveries"][0];
+    assert_eq!(delivery["last_error"], "no answer within 1 s");
+    assert_eq!(delivery["last_status"], Value::Null);
+    assert_eq!(delivery["delivered_at"], Value::Null);
+    // A failure like any other: due again on the schedule, and the run of failures begun.
+    assert!(delivery["next_attempt_at"].is_string(), "{delivery}");
+    assert!(webhook(&app, id).await["failing_since"].is_string());
+}
+
+async fn an_endless_answer_is_read_only_to_its_cap(kind: Kind) {
+    // The timeout (10 s) would end the attempt too, but much later.
+    let app = delivering(kind).await;
+    let receiver = Receiver::answering(Manner::Endless, Gauge::default()).await;
+    let (id, _) = endpoint(&app, &receiver.url(), "location.*").await;
+    app.location("Studio", &[]).await;
+    receiver.wait_for(1, Duration::from_secs(10)).await;
+    let asked = std::time::Instant::now();
+    let within = Duration::from_secs(5);
+    let delivery = loop {
+        let log = app
+            .get(&format!("/webhooks/{id}/deliveries.api"))
+            .await
+            .into_body(StatusCode::OK);
+        if log["deliveries"][0]["attempts"] == 1 {
+            break log["deliveries"][0].clone();
+        }
+        assert!(asked.elapsed() < within, "the attempt still reads: {log}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(delivery["last_status"], 500);
+    // Of what was read, the first 200 characters are logged.
+    assert_eq!(
+        delivery["last_error"],
+        format!("answered 500 Internal Server Error: {}", "x".repeat(200))
+    );
+    // The sender hung up.
+    while receiver.hung_up.lock().unwrap().is_none() {
+        assert!(asked.elapsed() < within, "the sender still reads");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn endpoints_sent_to_at_once_are_bounded(kind: Kind) {
+    let config = sending(web::delivery::Settings {
+        allow_private: true,
+        in_flight: 2,
+        ..Default::default()
+    });
+    let app = delivering_with(kind, config).await;
+    // Three endpoints, each answering after a second.
+    let gauge = Gauge::default();
+    let mut receivers = Vec::new();
+    for _ in 0..3 {
+        let receiver =
+            Receiver::answering(Manner::After(Duration::from_secs(1)), gauge.clone()).await;
+        endpoint(&app, &receiver.url(), "location.*").await;
+        receivers.push(receiver);
+    }
+    app.location("Studio", &[]).await;
+    for receiver in &receivers {
+        receiver.wait_for(1, Duration::from_secs(20)).await;
+    }
+    // Two at once, the third when one of them is done.
+    assert_eq!(gauge.most(), 2);
 }

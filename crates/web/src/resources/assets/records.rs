@@ -647,7 +647,7 @@ async fn read_input<K: Kind>(
     creating: bool,
 ) -> Result<AssetInput, ApiError> {
     let family = K::FAMILY;
-    let mut form = Form::new(params, family.scope);
+    let form = Form::new(params, family.scope);
     let fields = custom_attributes::fields_for_input(
         state.db(),
         company.id,
@@ -656,13 +656,23 @@ async fn read_input<K: Kind>(
         ATTRIBUTES,
     )
     .await?;
+    parse_input::<K>(form, &fields, creating)
+}
+
+/// [`read_input`] with the company's custom fields of the kind at hand.
+fn parse_input<K: Kind>(
+    mut form: Form<'_>,
+    fields: &store::custom_fields::FieldSet,
+    creating: bool,
+) -> Result<AssetInput, ApiError> {
+    let family = K::FAMILY;
     let record: Option<ItemRecord> = if creating {
         K::New::read(&mut form).map(Into::into)
     } else {
         ItemChanges::read(&mut form).map(Into::into)
     };
     let taxes = read_beside::<TaxChanges>(&mut form, str::to_owned);
-    let custom_attributes = custom_attributes::read(&mut form, ATTRIBUTES, &fields, family.target);
+    let custom_attributes = custom_attributes::read(&mut form, ATTRIBUTES, fields, family.target);
     let (record, taxes) = form.finish_with(record.zip(taxes))?;
     let late_fee = late_fee(&record.fields);
     let f = record.fields;
@@ -695,6 +705,44 @@ async fn read_input<K: Kind>(
 
 /// Custom field values of items come as `cust_attr[<name>]`.
 const ATTRIBUTES: &str = "cust_attr";
+
+/// One row of an import of items of kind `K` (`resources::imports`), its fields as a
+/// form would send them: the item numbered `key` updated, or a new one; written in
+/// `tx`. `fields` are the company's custom fields of the kind.
+pub(crate) async fn import_row<K: Kind>(
+    tx: &mut store::Tx,
+    company: store::CompanyId,
+    params: &Params,
+    key: Option<i64>,
+    fields: &store::custom_fields::FieldSet,
+) -> Result<super::super::imports::Written, ApiError> {
+    use super::super::imports::Written;
+    let input = parse_input::<K>(Form::new(params, K::FAMILY.scope), fields, key.is_none())?;
+    match key {
+        None => {
+            items::create_in(tx, company, K::FAMILY.kind, input).await?;
+            Ok(Written::Created)
+        }
+        Some(n) => {
+            items::update_in(tx, company, K::FAMILY.kind, store::Number::new(n), input)
+                .await
+                .map_err(ApiError::from_item_read)?;
+            Ok(Written::Updated)
+        }
+    }
+}
+
+/// The columns an import of items of kind `K` reads besides its key, the names of its
+/// group, subgroup and location, and custom fields' names: each with the field it
+/// fills (`daily` fills `rental_price_attributes][daily`).
+/// Document links are a list, which a cell does not hold: not a column.
+pub(crate) fn import_columns<K: Kind>() -> Vec<(&'static str, &'static str)> {
+    K::New::fields()
+        .iter()
+        .filter(|f| f.name != "document_urls")
+        .map(|f| (f.name.rsplit("][").next().unwrap_or(f.name), f.name))
+        .collect()
+}
 
 pub(crate) async fn create<K: Kind>(
     State(state): State<AppState>,

@@ -33,6 +33,13 @@ pub(super) fn routes(api: Api) -> Api {
             .record::<ReservationJson<'_>>(),
     )
     .route(
+        "/assets/{sequence_num}/reservation_requests/{id}",
+        get(details),
+        Doc::new("Reservations", "One reservation request of the item, by its id (a rentrack extension: what webhook events of reservations carry)")
+            .returns("reservation_request")
+            .record::<ReservationJson<'_>>(),
+    )
+    .route(
         "/assets/{sequence_num}/reservation_requests/{id}/update_status",
         put_or_patch(decide),
         Doc::new("Reservations", "Approve (approve_request: pending to approved; refused for a fixed asset when it overlaps an approved reservation, for inventory and asset stock when approved reservations would need more units on a day than the item has) or deny (deny: pending or approved to denied) a request (PUT or PATCH)")
@@ -233,6 +240,19 @@ async fn create(
                 .renamed("quantity", "reservation_request[quantity]")
                 .renamed("member", "user[id]")
         })?;
+    Ok(views::one(
+        "reservation_request",
+        render(&r, tenant.0.time_zone),
+    ))
+}
+
+async fn details(
+    State(state): State<AppState>,
+    tenant: Tenant,
+    Number(number): Number<kind::Item>,
+    Id(id): Id<kind::ReservationRequest>,
+) -> Result<views::Reply, ApiError> {
+    let r = reservations::find(state.db(), tenant.0.id, number, id).await?;
     Ok(views::one(
         "reservation_request",
         render(&r, tenant.0.time_zone),

@@ -1,0 +1,3 @@
+-- Nothing for SQLite (see ../postgres/0023_deferred_counts.sql): SQLite updates a row
+-- in place, so an import's transaction counts its records row by row at no extra cost.
+-- The version is kept so that both folders hold the same ones.

@@ -1,0 +1,713 @@
+//! CSV imports: files as spreadsheets write them, all or nothing, dry runs, updates by
+//! key, and every bad row reported.
+
+use std::time::Duration;
+
+use axum::http::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::common::{Kind, TestApp, assert_documented};
+
+both!(
+    a_messy_but_good_file_imports_and_reads_back,
+    bad_rows_are_all_reported_and_nothing_is_written,
+    a_dry_run_checks_everything_and_writes_nothing,
+    rows_naming_their_key_update_and_a_second_import_creates_nothing,
+    locations_name_parents_in_earlier_rows,
+    columns_are_mapped_and_bad_options_are_refused,
+    another_companys_imports_do_not_exist,
+    an_import_whose_server_stopped_is_failed,
+    counts_and_numbers_stay_exact_beside_other_writes,
+    fixed_assets_import_with_names_prices_and_custom_fields,
+    fixed_assets_bad_rows_are_all_reported,
+);
+
+/// A multipart body holding `file` as `import[file]` and the other fields as text.
+fn multipart(file: &str, fields: &[(&str, &str)]) -> (String, String) {
+    let boundary = "rentrack-test-boundary-7d1f";
+    let mut body = String::new();
+    for (name, value) in fields {
+        body.push_str(&format!(
+            "--{boundary}\r\ncontent-disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+        ));
+    }
+    body.push_str(&format!(
+        "--{boundary}\r\ncontent-disposition: form-data; name=\"import[file]\"; filename=\"data.csv\"\r\ncontent-type: text/csv\r\n\r\n{file}\r\n--{boundary}--\r\n"
+    ));
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+/// Starts an import of `file` and waits for its end; answers the import.
+async fn import(app: &TestApp, kind: &str, file: &str, more: &[(&str, &str)]) -> Value {
+    let mut fields = vec![("import[kind]", kind)];
+    fields.extend_from_slice(more);
+    let (content_type, body) = multipart(file, &fields);
+    let res = app
+        .req(Method::POST, "/imports.api")
+        .raw_body(&content_type, &body)
+        .send()
+        .await;
+    let started = res.into_body(StatusCode::OK);
+    assert_documented("/imports.api", "post", &started);
+    finished(app, started["import"]["id"].as_i64().unwrap()).await
+}
+
+async fn finished(app: &TestApp, id: i64) -> Value {
+    for _ in 0..500 {
+        let got = app
+            .get(&format!("/imports/{id}.api"))
+            .await
+            .into_body(StatusCode::OK);
+        if matches!(got["import"]["state"].as_str(), Some("done" | "failed")) {
+            assert_documented("/imports/{id}.api", "get", &got);
+            return got["import"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the import did not end");
+}
+
+async fn vendors(app: &TestApp) -> Vec<Value> {
+    app.get("/assets/vendors.api?include_custom_fields=true")
+        .await
+        .into_body(StatusCode::OK)["vendors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["vendor"].clone())
+        .collect()
+}
+
+async fn locations(app: &TestApp) -> Vec<Value> {
+    app.get("/locations/get_line_item_locations.api")
+        .await
+        .into_body(StatusCode::OK)["locations"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+async fn a_messy_but_good_file_imports_and_reads_back(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    // A BOM, `;` between fields, CRLF, a quoted field holding the separator, a quote
+    // and a line break, and an empty line.
+    let file = "\u{feff}name;email;address;website\r\n\
+                Acme;sales@acme.example;\"1 Main St\r\nSpringfield; \"\"North\"\"\";acme.example\r\n\
+                \r\n\
+                Bolt & Co;;;\r\n";
+    let done = import(&app, "vendors", file, &[]).await;
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["rows_total"], 2);
+    assert_eq!(done["rows_done"], 2);
+    assert_eq!(done["created"], 2);
+    assert_eq!(done["updated"], 0);
+    assert_eq!(done["errors"], json!([]));
+    assert_eq!(done["file_name"], "data.csv");
+    let got = vendors(&app).await;
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0]["name"], "Acme");
+    assert_eq!(got[0]["email"], "sales@acme.example");
+    assert_eq!(got[0]["address"], "1 Main St\r\nSpringfield; \"North\"");
+    assert_eq!(got[1]["name"], "Bolt & Co");
+    assert_eq!(got[1]["email"], Value::Null);
+    // The list shows it.
+    let list = app.get("/imports.api").await.into_body(StatusCode::OK);
+    assert_documented("/imports.api", "get", &list);
+    assert_eq!(list["imports"][0]["id"], done["id"]);
+    assert_eq!(list["total_pages"], 1);
+}
+
+async fn bad_rows_are_all_reported_and_nothing_is_written(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    app.post(
+        "/custom_fields.api",
+        &[
+            ("custom_field[name]", "Tier"),
+            ("custom_field[field_type]", "dropdown"),
+            ("custom_field[applies_to][]", "vendors"),
+            ("custom_field[options][]", "Gold"),
+            ("custom_field[options][]", "Silver"),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    let file = "id,name,email,Tier\n\
+                ,Good one,good@example.com,Gold\n\
+                ,,nobody@example.com,\n\
+                ,Bad mail,not-an-email,Bronze\n\
+                999,Nobody,,\n\
+                x,Bad key,,\n\
+                ,Fine,,Silver\n\
+                ,Bell\u{7},,\n";
+    let done = import(&app, "vendors", file, &[]).await;
+    assert_eq!(done["state"], "failed");
+    assert_eq!(done["rows_total"], 7);
+    assert_eq!(done["created"], 0);
+    assert_eq!(done["errors_total"], 5);
+    let errors = done["errors"].as_array().unwrap();
+    let brief: Vec<(i64, &str, &str)> = errors
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap(),
+                e["column"].as_str().unwrap_or(""),
+                e["value"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        brief,
+        [
+            (3, "name", ""),
+            (4, "email", "not-an-email"),
+            (4, "Tier", "Bronze"),
+            (5, "id", "999"),
+            (6, "id", "x"),
+            (8, "name", "Bell\u{7}"),
+        ],
+        "{errors:#?}"
+    );
+    // Cells are held to what any parameter is: no control characters.
+    assert_eq!(
+        errors[5]["message"],
+        "contains a control character (U+0007); only tab, line feed and carriage return are allowed in text"
+    );
+    assert_eq!(errors[0]["message"], "can't be blank");
+    assert_eq!(
+        errors[3]["message"],
+        "No such vendor in this company. Check the id."
+    );
+    // Not even the good rows.
+    assert!(vendors(&app).await.is_empty());
+}
+
+async fn a_dry_run_checks_everything_and_writes_nothing(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let file = "name,city\nDepot,Lyon\nStore,Paris\n";
+    let done = import(&app, "locations", file, &[("import[dry_run]", "true")]).await;
+    assert_eq!(done["state"], "done");
+    assert_eq!(done["dry_run"], true);
+    assert_eq!(done["created"], 2);
+    assert!(locations(&app).await.is_empty());
+    // The same rules as the import itself.
+    let bad = "name,country\nDepot,France\n";
+    let done = import(&app, "locations", bad, &[("import[dry_run]", "true")]).await;
+    assert_eq!(done["state"], "failed");
+    assert_eq!(done["errors"][0]["row"], 2);
+    assert_eq!(done["errors"][0]["column"], "country");
+    assert_eq!(done["errors"][0]["value"], "France");
+}
+
+async fn rows_naming_their_key_update_and_a_second_import_creates_nothing(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let done = import(&app, "locations", "name\nDepot\nStore\n", &[]).await;
+    assert_eq!(done["created"], 2);
+    let before = locations(&app).await;
+    let (depot, store) = (&before[0]["sequence_num"], &before[1]["sequence_num"]);
+    let file = format!("sequence_num,name,city\n{depot},Depot,Lyon\n{store},Shop,Paris\n");
+    for _ in 0..2 {
+        let done = import(&app, "locations", &file, &[]).await;
+        assert_eq!(done["state"], "done", "{done}");
+        assert_eq!(
+            (done["created"].as_i64(), done["updated"].as_i64()),
+            (Some(0), Some(2))
+        );
+    }
+    let after = locations(&app).await;
+    assert_eq!(after.len(), 2);
+    assert_eq!(after[0]["city"], "Lyon");
+    assert_eq!(after[1]["name"], "Shop");
+    // A number no location has is a bad row.
+    let done = import(&app, "locations", "sequence_num,name\n9999,Ghost\n", &[]).await;
+    assert_eq!(done["errors"][0]["column"], "sequence_num");
+    assert_eq!(
+        done["errors"][0]["message"],
+        "No such location in this company. Check the id."
+    );
+}
+
+async fn locations_name_parents_in_earlier_rows(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let file = "name,parent\nWarehouse,\nShelf A,Warehouse\nShelf B,Nowhere\n";
+    let done = import(&app, "locations", file, &[]).await;
+    assert_eq!(done["state"], "failed");
+    assert_eq!(done["errors_total"], 1);
+    assert_eq!(done["errors"][0]["row"], 4);
+    assert_eq!(done["errors"][0]["column"], "parent");
+    assert_eq!(done["errors"][0]["value"], "Nowhere");
+    assert!(locations(&app).await.is_empty());
+    let file = "name,parent\nWarehouse,\nShelf A,Warehouse\n";
+    let done = import(&app, "locations", file, &[]).await;
+    assert_eq!(done["state"], "done", "{done}");
+    let got = locations(&app).await;
+    assert_eq!(got[1]["name"], "Shelf A");
+    assert_eq!(got[1]["parent_id"], got[0]["id"]);
+}
+
+async fn columns_are_mapped_and_bad_options_are_refused(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    // The hosted service's export header, mapped.
+    let file = "Vendor Name,E-mail\nAcme,a@acme.example\n";
+    let done = import(
+        &app,
+        "vendors",
+        file,
+        &[
+            ("import[columns][Vendor Name]", "name"),
+            ("import[columns][E-mail]", "email"),
+        ],
+    )
+    .await;
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(vendors(&app).await[0]["email"], "a@acme.example");
+    // A mapped column's problem names the file's header.
+    let done = import(
+        &app,
+        "vendors",
+        "Vendor Name,E-mail\nBolt,not-mail\n",
+        &[
+            ("import[columns][Vendor Name]", "name"),
+            ("import[columns][E-mail]", "email"),
+        ],
+    )
+    .await;
+    assert_eq!(done["errors"][0]["column"], "E-mail", "{done}");
+    // A column no field of the kind: a bad row, naming the column.
+    let done = import(&app, "locations", "name,colour\nDepot,red\n", &[]).await;
+    assert_eq!(done["errors"][0]["column"], "colour");
+    // For vendors, other columns are custom fields: one the company lacks is no less bad.
+    let done = import(&app, "vendors", "name,Colour\nBolt,\n", &[]).await;
+    assert_eq!(done["state"], "failed");
+    assert_eq!(done["errors"][0]["column"], "Colour");
+    assert_eq!(
+        done["errors"][0]["message"],
+        "is not a custom field for vendors; create it at /custom_fields.api first"
+    );
+    // Refused at once: no kind, an unknown kind, no file.
+    let res = app.post("/imports.api", &[]).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.text);
+    assert!(res.body["errors"]["kind"].is_array(), "{}", res.text);
+    assert!(res.body["errors"]["file"].is_array(), "{}", res.text);
+    let res = app
+        .post(
+            "/imports.api",
+            &[
+                ("import[kind]", "spaceships"),
+                ("import[file]", "name\nx\n"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.text);
+    // A mapping to a field locations lack: every row is bad, under the file's header.
+    let done = import(
+        &app,
+        "locations",
+        "a\nx\n",
+        &[("import[columns][a]", "colour")],
+    )
+    .await;
+    assert_eq!(done["state"], "failed");
+    assert_eq!(done["errors"][0]["column"], "a", "{done}");
+    // A multipart part without a file name is a form field: text, with no control
+    // character, as any other.
+    let boundary = "b7a25dc6";
+    let body = format!(
+        "--{boundary}\r\ncontent-disposition: form-data; name=\"import[kind]\"\r\n\r\nvendors\r\n\
+         --{boundary}\r\ncontent-disposition: form-data; name=\"import[file]\"\r\n\r\nname\n\u{d7}\u{9b}\r\n--{boundary}--\r\n"
+    );
+    let res = app
+        .req(Method::POST, "/imports.api")
+        .raw_body(&format!("multipart/form-data; boundary={boundary}"), &body)
+        .send()
+        .await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.text);
+    assert_eq!(
+        res.body["errors"]["import[file]"][0],
+        "contains a control character (U+009B); only tab, line feed and carriage return are allowed in text"
+    );
+    // Empty or spaces only, such a part is no file either.
+    for blank in ["", "  \n "] {
+        let body = format!(
+            "--{boundary}\r\ncontent-disposition: form-data; name=\"import[kind]\"\r\n\r\nvendors\r\n\
+             --{boundary}\r\ncontent-disposition: form-data; name=\"import[file]\"\r\n\r\n{blank}\r\n--{boundary}--\r\n"
+        );
+        let res = app
+            .req(Method::POST, "/imports.api")
+            .raw_body(&format!("multipart/form-data; boundary={boundary}"), &body)
+            .send()
+            .await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.text);
+        assert!(res.body["errors"]["file"].is_array(), "{}", res.text);
+    }
+    // The mapping is a map.
+    let res = app
+        .req(Method::POST, "/imports.api")
+        .json(json!({"import": {"kind": "vendors", "file": "a\nx\n", "columns": [null, null]}}))
+        .send()
+        .await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.text);
+    assert!(res.body["errors"]["columns"].is_array(), "{}", res.text);
+    // Its keys are headers: not empty, without brackets or quotes.
+    for key in ["", "a\"b", "a]"] {
+        let res = app
+            .req(Method::POST, "/imports.api")
+            .json(
+                json!({"import": {"kind": "vendors", "file": "a\nx\n", "columns": {key: "name"}}}),
+            )
+            .send()
+            .await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{key}: {}",
+            res.text
+        );
+    }
+    // A mapping's field is text of the usual length.
+    let long = "x".repeat(2001);
+    let res = app
+        .post(
+            "/imports.api",
+            &[
+                ("import[kind]", "vendors"),
+                ("import[file]", "a\nx\n"),
+                ("import[columns][a]", long.as_str()),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.text);
+    // None of them made an import.
+    let list = app.get("/imports.api").await.into_body(StatusCode::OK);
+    assert_eq!(list["imports"].as_array().unwrap().len(), 5);
+    // The file as a form field imports too.
+    let res = app
+        .post(
+            "/imports.api",
+            &[
+                ("import[kind]", "locations"),
+                ("import[file]", "name\nDepot\n"),
+            ],
+        )
+        .await
+        .into_body(StatusCode::OK);
+    let done = finished(&app, res["import"]["id"].as_i64().unwrap()).await;
+    assert_eq!(done["created"], 1);
+}
+
+async fn another_companys_imports_do_not_exist(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let other = TestApp::builder(kind).beside(&app).build().await;
+    let done = import(&app, "locations", "name\nDepot\n", &[]).await;
+    let id = done["id"].as_i64().unwrap();
+    let res = other.get(&format!("/imports/{id}.api")).await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        res.body["message"],
+        "No such import in this company. Check the id."
+    );
+    let list = other.get("/imports.api").await.into_body(StatusCode::OK);
+    assert_eq!(list["imports"], json!([]));
+}
+
+/// Sets import `id` back to running, its last heartbeat `minutes` ago, as a server that
+/// stopped mid-import would leave it.
+async fn stopped(app: &TestApp, id: i64, minutes: i64) {
+    use sea_query::{Expr, ExprTrait, Query};
+    let at = chrono::Utc::now() - chrono::Duration::minutes(minutes);
+    let stmt = Query::update()
+        .table("imports")
+        .value("state", "running")
+        .value("heartbeat_at", at)
+        .value("finished_at", Option::<chrono::DateTime<chrono::Utc>>::None)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
+    app.db.read().execute(&stmt).await.unwrap();
+}
+
+async fn an_import_whose_server_stopped_is_failed(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let old = import(&app, "locations", "name\nDepot\n", &[]).await["id"]
+        .as_i64()
+        .unwrap();
+    let recent = import(&app, "locations", "name\nStore\n", &[]).await["id"]
+        .as_i64()
+        .unwrap();
+    stopped(&app, old, 6).await;
+    stopped(&app, recent, 1).await;
+    // Another instance's sweep, as every server runs each minute.
+    let state = web::AppState::new(app.db.clone(), web::Config::default());
+    web::resources::imports::sweep(&state).await;
+    let got = |id: i64| {
+        let app = &app;
+        async move {
+            app.get(&format!("/imports/{id}.api"))
+                .await
+                .into_body(StatusCode::OK)["import"]
+                .clone()
+        }
+    };
+    let failed = got(old).await;
+    assert_eq!(failed["state"], "failed");
+    assert_eq!(
+        failed["message"],
+        "the server stopped during the import; nothing was written: send the file again"
+    );
+    // Five minutes without a heartbeat; a minute is a live import.
+    assert_eq!(got(recent).await["state"], "running");
+}
+
+/// An import counts its records and takes its numbers in bulk (`Tx::bulk`): the lists'
+/// totals and the next numbers are exact afterwards, also with records created through
+/// the API while it runs, and a failed import leaves both as they were.
+async fn counts_and_numbers_stay_exact_beside_other_writes(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let total_pages = |list: Value| list["total_pages"].as_i64().unwrap();
+    let file: String = std::iter::once("name\n".to_owned())
+        .chain((0..40).map(|i| format!("Bay {i}\n")))
+        .collect();
+    let mut bad = file.clone();
+    bad.push_str(&format!("{}\n", "x".repeat(300)));
+    let done = import(&app, "locations", &bad, &[]).await;
+    assert_eq!(done["state"], "failed");
+    let first = app
+        .post("/locations.api", &[("location[name]", "Counter")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(first["location"]["sequence_num"], 1, "{first}");
+    let list = app
+        .get("/locations/get_line_item_locations.api")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(total_pages(list), 1);
+    // Five more through the API while the import runs.
+    let (content_type, body) = multipart(&file, &[("import[kind]", "locations")]);
+    let started = app
+        .req(Method::POST, "/imports.api")
+        .raw_body(&content_type, &body)
+        .send()
+        .await
+        .into_body(StatusCode::OK);
+    let beside = futures_util::future::join_all((0..5).map(|i| {
+        let app = &app;
+        async move {
+            app.post(
+                "/locations.api",
+                &[("location[name]", &format!("Desk {i}"))],
+            )
+            .await
+            .into_body(StatusCode::OK)["location"]["sequence_num"]
+                .as_i64()
+                .unwrap()
+        }
+    }))
+    .await;
+    let done = finished(&app, started["import"]["id"].as_i64().unwrap()).await;
+    assert_eq!(done["created"], 40, "{done}");
+    let mut numbers = Vec::new();
+    for page in 1..=2 {
+        let list = app
+            .get(&format!(
+                "/locations/get_line_item_locations.api?page={page}"
+            ))
+            .await
+            .into_body(StatusCode::OK);
+        let got = list["locations"].as_array().unwrap();
+        numbers.extend(got.iter().map(|l| l["sequence_num"].as_i64().unwrap()));
+    }
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=46).collect::<Vec<_>>(), "beside: {beside:?}");
+    let next = app
+        .post("/locations.api", &[("location[name]", "Last")])
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(next["location"]["sequence_num"], 47);
+    // 47 locations: two pages of 25.
+    let list = app
+        .get("/locations/get_line_item_locations.api?page=2")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(total_pages(list.clone()), 2);
+    assert_eq!(list["locations"].as_array().unwrap().len(), 22);
+}
+
+/// The company's fixed assets as the list shows them, with custom fields.
+async fn assets(app: &TestApp) -> Vec<Value> {
+    app.get("/assets.api?include_custom_fields=true")
+        .await
+        .into_body(StatusCode::OK)["assets"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+async fn condition_field(app: &TestApp) {
+    app.post(
+        "/custom_fields.api",
+        &[
+            ("custom_field[name]", "Condition"),
+            ("custom_field[field_type]", "dropdown"),
+            ("custom_field[applies_to][]", "fixed_assets"),
+            ("custom_field[options][]", "New"),
+            ("custom_field[options][]", "Used"),
+        ],
+    )
+    .await
+    .into_body(StatusCode::OK);
+}
+
+async fn fixed_assets_import_with_names_prices_and_custom_fields(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    condition_field(&app).await;
+    app.group("Cameras").await;
+    // `;` between fields, CRLF, amounts with thousands separators, both date forms.
+    let file = "name;group;sub_group;location;purchased_on;identifier;daily;price;Condition\r\n\
+                Canon R5;Cameras;Bodies;Shelf 1;03/15/2024;CAM-1;1,250.00;3,500;New\r\n\
+                Tripod;Stands;;Shelf 1;2024-03-16;;12.5;;\r\n";
+    // The subgroup, the location and the second group do not exist yet.
+    let done = import(&app, "fixed_assets", file, &[]).await;
+    assert_eq!(done["state"], "failed");
+    let brief: Vec<(i64, &str)> = done["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["row"].as_i64().unwrap(), e["column"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        brief,
+        [
+            (2, "sub_group"),
+            (2, "location"),
+            (3, "group"),
+            (3, "location")
+        ],
+        "{done}"
+    );
+    assert!(
+        done["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("import[create_missing]"),
+        "{done}"
+    );
+    assert!(assets(&app).await.is_empty());
+    // With create_missing, they are made once each.
+    let done = import(
+        &app,
+        "fixed_assets",
+        file,
+        &[("import[create_missing]", "true")],
+    )
+    .await;
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["created"], 2);
+    let got = assets(&app).await;
+    let canon = got.iter().find(|a| a["name"] == "Canon R5").unwrap();
+    assert_eq!(canon["group_name"], "Cameras");
+    assert_eq!(canon["sub_group_name"], "Bodies");
+    assert_eq!(canon["location_name"], "Shelf 1");
+    assert_eq!(canon["purchased_on"], "2024-03-15");
+    assert_eq!(canon["identifier"], "CAM-1");
+    assert_eq!(canon["rental_prices"]["daily"], "1250.00");
+    assert_eq!(canon["price"], "3500.00");
+    assert_eq!(canon["Condition"], "New");
+    let tripod = got.iter().find(|a| a["name"] == "Tripod").unwrap();
+    assert_eq!(tripod["group_name"], "Stands");
+    assert_eq!(tripod["location_id"], canon["location_id"]);
+    let locations = locations(&app).await;
+    assert_eq!(locations.len(), 1, "one location made for both rows");
+    // Again: the identifier names the Canon, which is updated; the Tripod has none, so
+    // it is made again. A file that should change nothing names its keys.
+    let again = "sequence_num,identifier,name,daily\n,CAM-1,Canon EOS R5,1300\n";
+    let done = import(&app, "fixed_assets", again, &[]).await;
+    assert_eq!(
+        (done["created"].as_i64(), done["updated"].as_i64()),
+        (Some(0), Some(1)),
+        "{done}"
+    );
+    let got = assets(&app).await;
+    assert_eq!(got.len(), 2);
+    let canon = got.iter().find(|a| a["identifier"] == "CAM-1").unwrap();
+    assert_eq!(canon["name"], "Canon EOS R5");
+    assert_eq!(canon["rental_prices"]["daily"], "1300.00");
+    assert_eq!(canon["Condition"], "New", "a column left out is kept");
+    // Numbers were taken in a block and the rest given back.
+    let n = canon["sequence_num"].as_i64().unwrap();
+    assert!(n <= 2, "{canon}");
+}
+
+async fn fixed_assets_bad_rows_are_all_reported(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    condition_field(&app).await;
+    app.group("Cameras").await;
+    let file = "\u{feff}name,group,purchased_on,identifier,Condition,daily\n\
+                Good one,Cameras,01/02/2024,A-1,Used,10\n\
+                Bad date,Cameras,13/45/2024,A-2,,\n\
+                Twin,Cameras,01/02/2024,A-1,,\n\
+                Broken,Cameras,01/02/2024,A-3,Broken,\n\
+                No group,Nowhere,01/02/2024,A-4,,\n\
+                Cheap,Cameras,01/02/2024,A-5,,-3\n\
+                ab,Cameras,01/02/2024,A-6,,\n";
+    let done = import(&app, "fixed_assets", file, &[]).await;
+    assert_eq!(done["state"], "failed");
+    let brief: Vec<(i64, &str, &str)> = done["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap(),
+                e["column"].as_str().unwrap_or(""),
+                e["value"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        brief,
+        [
+            (3, "purchased_on", "13/45/2024"),
+            (4, "identifier", "A-1"),
+            (5, "Condition", "Broken"),
+            (6, "group", "Nowhere"),
+            (7, "daily", "-3"),
+            (8, "name", "ab"),
+        ],
+        "{done}"
+    );
+    assert_eq!(
+        done["errors"][1]["message"],
+        "is also row 2's: one identification number names one item"
+    );
+    assert_eq!(done["errors_total"], 6);
+    assert!(assets(&app).await.is_empty());
+    // A subgroup needs its group.
+    let done = import(&app, "fixed_assets", "name,sub_group\nLens,Primes\n", &[]).await;
+    assert_eq!(done["errors"][0]["column"], "sub_group", "{done}");
+    // An identifier two assets share names neither.
+    let group = app.group("Lenses").await;
+    let shared = [("fixed_asset[identifier]", "SHARED")];
+    app.asset("First lens", group, &shared).await;
+    app.asset("Second lens", group, &shared).await;
+    let one = app
+        .asset("Third lens", group, &[("fixed_asset[identifier]", "ONE")])
+        .await;
+    let file = "identifier,name\nSHARED,Renamed\nONE,Renamed one\n";
+    let done = import(&app, "fixed_assets", file, &[]).await;
+    assert_eq!(done["errors_total"], 1, "{done}");
+    assert_eq!(
+        done["errors"][0]["message"],
+        "names several items: give the row their sequence_num"
+    );
+    let done = import(
+        &app,
+        "fixed_assets",
+        "identifier,name\nONE,Renamed one\n",
+        &[],
+    )
+    .await;
+    assert_eq!(done["updated"], 1, "{done}");
+    let got = app
+        .get(&format!("/assets/{one}.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(got["asset"]["name"], "Renamed one");
+}
