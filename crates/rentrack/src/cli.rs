@@ -159,7 +159,7 @@ enum Command {
         db: DatabaseArg,
         #[arg(long)]
         subdomain: String,
-        /// What the rows are: vendors, locations or fixed_assets.
+        /// What the rows are: vendors, locations, fixed_assets or customers.
         #[arg(long)]
         kind: String,
         /// Check every row and write nothing.

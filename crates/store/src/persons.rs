@@ -471,6 +471,18 @@ pub async fn create<K: Persons>(
     company: CompanyId,
     input: PersonInput,
 ) -> Result<PersonView, StoreError> {
+    let mut tx = db.begin().await?;
+    let id = create_in::<K>(&mut tx, company, input).await?;
+    tx.commit().await?;
+    find(db, company, id).await
+}
+
+/// [`create`], in a transaction of the caller's (an import's): the new person's id.
+pub async fn create_in<K: Persons>(
+    tx: &mut Tx,
+    company: CompanyId,
+    input: PersonInput,
+) -> Result<Id<K>, StoreError> {
     let kind = K::PERSON;
     if input.last_name.is_none() {
         return Err(StoreError::invalid("last_name", "can't be blank"));
@@ -498,9 +510,8 @@ pub async fn create<K: Persons>(
         .set("created_at", at)
         .set("updated_at", at);
     assign(&mut row, &input);
-    let mut tx = db.begin().await?;
     let businesses = input.business_ids.clone().unwrap_or_default();
-    check_businesses(&mut tx, company, "business_ids", &businesses).await?;
+    check_businesses(tx, company, "business_ids", &businesses).await?;
     let (id,): (i64,) = tx
         .one(
             &row.into_insert("persons")
@@ -508,9 +519,9 @@ pub async fn create<K: Persons>(
                 .to_owned(),
         )
         .await?;
-    link(&mut tx, company, id, &businesses).await?;
+    link(tx, company, id, &businesses).await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         kind.as_str(),
         id,
@@ -518,8 +529,26 @@ pub async fn create<K: Persons>(
         serde_json::json!({"business_ids": businesses}),
     )
     .await?;
-    tx.commit().await?;
-    find(db, company, Id::<K>::new(id)).await
+    Ok(Id::new(id))
+}
+
+/// A page of the company's live persons of kind `K` that have an e-mail, by id, after
+/// `after`: `(id, email)`. An import reads them once and matches its rows' e-mails in
+/// memory, as [`crate::items::identifiers_in`] does identifiers.
+pub async fn emails_in<K: Persons>(
+    tx: &mut Tx,
+    company: CompanyId,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let stmt = live(company, K::PERSON)
+        .columns(["id", "email"])
+        .and_where(Expr::col("id").gt(after))
+        .and_where(Expr::col("email").is_not_null())
+        .order_by("id", Order::Asc)
+        .limit(limit)
+        .to_owned();
+    tx.all(&stmt).await
 }
 
 async fn locked<K: Persons>(
@@ -543,9 +572,21 @@ pub async fn update<K: Persons>(
     id: Id<K>,
     input: PersonInput,
 ) -> Result<PersonView, StoreError> {
-    let kind = K::PERSON;
     let mut tx = db.begin().await?;
-    let before = locked(&mut tx, company, id).await?;
+    update_in(&mut tx, company, id, input).await?;
+    tx.commit().await?;
+    find(db, company, id).await
+}
+
+/// [`update`], in a transaction of the caller's (an import's).
+pub async fn update_in<K: Persons>(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<K>,
+    input: PersonInput,
+) -> Result<(), StoreError> {
+    let kind = K::PERSON;
+    let before = locked(tx, company, id).await?;
     let email = match &input.email {
         Change::Keep => before.email.clone(),
         Change::Set(e) => Some(e.clone()),
@@ -560,7 +601,7 @@ pub async fn update<K: Persons>(
         return Err(StoreError::invalid("first_name", "can't be blank"));
     }
     if let Some(businesses) = &input.business_ids {
-        check_businesses(&mut tx, company, "business_ids", businesses).await?;
+        check_businesses(tx, company, "business_ids", businesses).await?;
     }
     let mut row = Assignments::update();
     assign(&mut row, &input);
@@ -574,20 +615,11 @@ pub async fn update<K: Persons>(
     tx.execute(&row.into_update("persons", company, id.get()))
         .await?;
     if let Some(businesses) = &input.business_ids {
-        unlink_except(&mut tx, company, id.get(), businesses).await?;
-        link(&mut tx, company, id.get(), businesses).await?;
+        unlink_except(tx, company, id.get(), businesses).await?;
+        link(tx, company, id.get(), businesses).await?;
     }
-    change_log::record(
-        &mut tx,
-        company,
-        kind.as_str(),
-        id.get(),
-        "updated",
-        details,
-    )
-    .await?;
-    tx.commit().await?;
-    find(db, company, id).await
+    change_log::record(tx, company, kind.as_str(), id.get(), "updated", details).await?;
+    Ok(())
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

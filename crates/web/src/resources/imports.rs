@@ -75,6 +75,7 @@ pub enum ImportKind {
     Vendors,
     Locations,
     FixedAssets,
+    Customers,
 }
 
 impl Vocabulary for ImportKind {
@@ -82,6 +83,7 @@ impl Vocabulary for ImportKind {
         ImportKind::Vendors,
         ImportKind::Locations,
         ImportKind::FixedAssets,
+        ImportKind::Customers,
     ];
 
     fn as_str(self) -> &'static str {
@@ -89,6 +91,7 @@ impl Vocabulary for ImportKind {
             ImportKind::Vendors => "vendors",
             ImportKind::Locations => "locations",
             ImportKind::FixedAssets => "fixed_assets",
+            ImportKind::Customers => "customers",
         }
     }
 }
@@ -97,7 +100,7 @@ impl ImportKind {
     /// The column naming an existing record to update.
     fn key(self) -> &'static str {
         match self {
-            ImportKind::Vendors => "id",
+            ImportKind::Vendors | ImportKind::Customers => "id",
             ImportKind::Locations | ImportKind::FixedAssets => "sequence_num",
         }
     }
@@ -108,6 +111,7 @@ impl ImportKind {
             ImportKind::Vendors => "vendor",
             ImportKind::Locations => "location",
             ImportKind::FixedAssets => "fixed_asset",
+            ImportKind::Customers => "customer",
         }
     }
 
@@ -125,13 +129,17 @@ impl ImportKind {
             ImportKind::FixedAssets => {
                 super::assets::records::import_columns::<super::assets::Fixed>()
             }
+            ImportKind::Customers => super::persons::import_columns::<kind::Customer>()
+                .into_iter()
+                .map(|f| (f, f))
+                .collect(),
         }
     }
 
     /// The columns that name a record by its name, each with the field its id fills.
     fn named(self) -> &'static [(&'static str, Named, &'static str)] {
         match self {
-            ImportKind::Vendors => &[],
+            ImportKind::Vendors | ImportKind::Customers => &[],
             ImportKind::Locations => &[("parent", Named::Location, "parent_id")],
             ImportKind::FixedAssets => &[
                 ("group", Named::Group, "group_id"),
@@ -141,10 +149,11 @@ impl ImportKind {
         }
     }
 
-    /// The kind of item, for the kinds whose rows an identifier names.
-    fn identified(self) -> Option<AssetType> {
+    /// What else than the key names an existing record, for the kinds that have one.
+    fn natural_key(self) -> Option<NaturalKey> {
         match self {
-            ImportKind::FixedAssets => Some(AssetType::FixedAsset),
+            ImportKind::FixedAssets => Some(NaturalKey::Identifier(AssetType::FixedAsset)),
+            ImportKind::Customers => Some(NaturalKey::Email),
             ImportKind::Vendors | ImportKind::Locations => None,
         }
     }
@@ -155,6 +164,7 @@ impl ImportKind {
             ImportKind::Vendors => Some(Target::Vendors),
             ImportKind::Locations => None,
             ImportKind::FixedAssets => Some(Target::FixedAssets),
+            ImportKind::Customers => Some(Target::Customers),
         }
     }
 
@@ -212,6 +222,40 @@ fn without_thousands(value: &str) -> Option<String> {
         Some(cents) => format!("{}.{cents}", groups.concat()),
         None => groups.concat(),
     })
+}
+
+/// A column besides the key that names one existing record, when only one has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NaturalKey {
+    /// An item's identification number.
+    Identifier(AssetType),
+    /// A customer's e-mail (stored lower-case).
+    Email,
+}
+
+impl NaturalKey {
+    fn column(self) -> &'static str {
+        match self {
+            NaturalKey::Identifier(_) => "identifier",
+            NaturalKey::Email => "email",
+        }
+    }
+
+    /// The value as stored and compared.
+    fn normal(self, value: &str) -> std::borrow::Cow<'_, str> {
+        match self {
+            NaturalKey::Identifier(_) => value.trim().into(),
+            NaturalKey::Email => value.trim().to_lowercase().into(),
+        }
+    }
+
+    /// What it is and what it names, for messages.
+    fn nouns(self) -> (&'static str, &'static str) {
+        match self {
+            NaturalKey::Identifier(_) => ("identification number", "item"),
+            NaturalKey::Email => ("e-mail", "customer"),
+        }
+    }
 }
 
 /// What a column holds.
@@ -672,19 +716,20 @@ struct Context {
     /// The records rows named, found (or created) once: by what, its scope (a
     /// subgroup's group) and name.
     names: HashMap<(Named, i64, String), i64>,
-    /// Identification numbers, hashed ([`Identifiers`]).
+    /// The values of the kind's natural key, hashed ([`Identifiers`]).
     identifiers: Identifiers,
 }
 
-/// Identification numbers (of fixed assets), each as a 128-bit hash: 16 bytes whatever
-/// its length, and no two of a million alike short of once in 10^26.
+/// The values of a natural key (identification numbers, e-mails), each as a 128-bit
+/// hash: 16 bytes whatever its length, and no two of a million alike short of once in
+/// 10^26.
 #[derive(Default)]
 struct Identifiers {
     hasher: (std::hash::RandomState, std::hash::RandomState),
-    /// The company's items that have one, read at the start: its item's number, or
-    /// `None` when several items share it.
+    /// The company's records that have one, read at the start: the record's key, or
+    /// `None` when several records share it.
     existing: HashMap<u128, Option<i64>>,
-    /// The file's rows so far that have one, with their row: one number names one item.
+    /// The file's rows so far that have one, with their row: one value names one record.
     rows: HashMap<u128, u64>,
 }
 
@@ -695,25 +740,33 @@ impl Identifiers {
             | u128::from(self.hasher.1.hash_one(identifier))
     }
 
-    /// The company's identified items of `kind`, read a page at a time in `tx`.
+    /// The company's records that have a value of `key`, read a page at a time in `tx`.
     async fn read(
         tx: &mut store::Tx,
         company: store::CompanyId,
-        kind: Option<AssetType>,
+        key: Option<NaturalKey>,
     ) -> Result<Self, store::StoreError> {
         let mut ids = Identifiers::default();
-        let Some(kind) = kind else {
+        let Some(key) = key else {
             return Ok(ids);
         };
         let mut after = 0;
         loop {
-            let page = store::items::identifiers_in(tx, company, kind, after, 10_000).await?;
+            const PAGE: u64 = 10_000;
+            let page = match key {
+                NaturalKey::Identifier(kind) => {
+                    store::items::identifiers_in(tx, company, kind, after, PAGE).await?
+                }
+                NaturalKey::Email => {
+                    store::persons::emails_in::<kind::Customer>(tx, company, after, PAGE).await?
+                }
+            };
             let Some((last, _)) = page.last() else {
                 return Ok(ids);
             };
             after = *last;
-            for (number, identifier) in page {
-                let hash = ids.hash(identifier.trim());
+            for (number, value) in page {
+                let hash = ids.hash(&key.normal(&value));
                 ids.existing
                     .entry(hash)
                     .and_modify(|n| *n = None)
@@ -798,7 +851,7 @@ impl Job {
             };
             let mut tx = db.begin().await?;
             tx.bulk().await?;
-            context.identifiers = Identifiers::read(&mut tx, company, kind.identified()).await?;
+            context.identifiers = Identifiers::read(&mut tx, company, kind.natural_key()).await?;
             while let Some(read) = rows.recv().await {
                 match read {
                     Read::Broken(error) => tally.error(error),
@@ -1115,25 +1168,26 @@ async fn write_row(
             Err(message) => errors.push(error(header, Some(value), message)),
         }
     }
-    if kind.identified().is_some()
-        && let Some(identifier) = value_of("identifier").filter(|i| !i.is_empty())
+    if let Some(natural) = kind.natural_key()
+        && let Some(value) = value_of(natural.column()).filter(|v| !v.is_empty())
     {
+        let (noun, record) = natural.nouns();
         let ids = &mut context.identifiers;
-        let hash = ids.hash(identifier);
+        let hash = ids.hash(&natural.normal(value));
         if let Some(first) = ids.rows.insert(hash, row.number) {
             errors.push(error(
-                "identifier",
-                Some(identifier),
-                format!("is also row {first}'s: one identification number names one item"),
+                natural.column(),
+                Some(value),
+                format!("is also row {first}'s: one {noun} names one {record}"),
             ));
         } else if key.is_none() {
             match ids.existing.get(&hash) {
                 None => {}
                 Some(Some(number)) => key = Some(*number),
                 Some(None) => errors.push(error(
-                    "identifier",
-                    Some(identifier),
-                    "names several items: give the row their sequence_num".into(),
+                    natural.column(),
+                    Some(value),
+                    format!("names several {record}s: give the row their {}", kind.key()),
                 )),
             }
         }
@@ -1154,6 +1208,9 @@ async fn write_row(
     let written = match kind {
         ImportKind::Vendors => super::vendors::import_row(state, tx, company, &params, key).await,
         ImportKind::Locations => super::locations::import_row(tx, company, &params, key).await,
+        ImportKind::Customers => {
+            super::persons::import_row::<kind::Customer>(state, tx, company, &params, key).await
+        }
         ImportKind::FixedAssets => {
             super::assets::records::import_row::<super::assets::Fixed>(
                 tx,

@@ -20,6 +20,7 @@ both!(
     counts_and_numbers_stay_exact_beside_other_writes,
     fixed_assets_import_with_names_prices_and_custom_fields,
     fixed_assets_bad_rows_are_all_reported,
+    customers_are_matched_by_email,
 );
 
 /// A multipart body holding `file` as `import[file]` and the other fields as text.
@@ -710,4 +711,83 @@ async fn fixed_assets_bad_rows_are_all_reported(kind: Kind) {
         .await
         .into_body(StatusCode::OK);
     assert_eq!(got["asset"]["name"], "Renamed one");
+}
+
+async fn customers(app: &TestApp) -> Vec<Value> {
+    app.get("/customers.api?include_custom_fields=true")
+        .await
+        .into_body(StatusCode::OK)["customers"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+async fn customers_are_matched_by_email(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    app.customer("Ada", "Lovelace", &[("customer[email]", "ada@example.com")])
+        .await;
+    app.custom_field("Tier", "dropdown", &["customers"], &["Gold"])
+        .await;
+    // An e-mail names its customer whatever its case; a new one creates one.
+    let file = "first_name,last_name,email,category,Tier\n\
+                Ada,King,ADA@example.com,vip,Gold\n\
+                Grace,Hopper,grace@example.com,,\n";
+    let done = import(&app, "customers", file, &[]).await;
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(
+        (done["created"].clone(), done["updated"].clone()),
+        (json!(1), json!(1))
+    );
+    let got = customers(&app).await;
+    assert_eq!(got.len(), 2, "{got:?}");
+    let ada = got.iter().find(|c| c["first_name"] == "Ada").unwrap();
+    assert_eq!(ada["last_name"], "King");
+    assert_eq!(ada["category"], "vip");
+    assert_eq!(ada["custom_attributes"]["Tier"], "Gold");
+    let grace = got.iter().find(|c| c["first_name"] == "Grace").unwrap();
+    assert_eq!(grace["email"], "grace@example.com");
+    // The same file again creates nothing.
+    let again = import(&app, "customers", file, &[]).await;
+    assert_eq!(
+        (again["created"].clone(), again["updated"].clone()),
+        (json!(0), json!(2))
+    );
+    assert_eq!(customers(&app).await.len(), 2);
+
+    // One e-mail twice in a file, a bad e-mail, a value outside the field's options
+    // and a missing last name: every row reported, nothing written.
+    let file = "first_name,last_name,email,Tier\n\
+                Alan,Turing,alan@example.com,\n\
+                Alan,Turing,Alan@Example.com,\n\
+                Bad,Mail,not-an-email,\n\
+                Odd,Tier,odd@example.com,Bronze\n\
+                Nameless,,nameless@example.com,\n";
+    let failed = import(&app, "customers", file, &[]).await;
+    assert_eq!(failed["state"], "failed", "{failed}");
+    let rows: Vec<(i64, String)> = failed["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap(),
+                e["column"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (3, "email".to_owned()),
+            (4, "email".to_owned()),
+            (5, "Tier".to_owned()),
+            (6, "last_name".to_owned()),
+        ],
+        "{failed}"
+    );
+    assert_eq!(
+        failed["errors"][0]["message"],
+        "is also row 2's: one e-mail names one customer"
+    );
+    assert_eq!(customers(&app).await.len(), 2);
 }

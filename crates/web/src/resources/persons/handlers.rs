@@ -76,3 +76,32 @@ pub async fn set_active<K: PersonKind>(
     let view = persons::set_active(state.db(), company.id, id, active).await?;
     answer(state, company, K::SINGULAR, view, true).await
 }
+
+/// Writes one import row as a new person of kind `K` (`key` none) or as changes to
+/// person `key`, in the import's transaction.
+pub(crate) async fn import_row<K: PersonKind>(
+    state: &AppState,
+    tx: &mut store::Tx,
+    company: store::CompanyId,
+    params: &Params,
+    key: Option<i64>,
+) -> Result<crate::resources::imports::Written, ApiError> {
+    use crate::resources::imports::Written;
+    match key {
+        None => {
+            let input = read_input::<K, K::New>(state, company, params).await?;
+            persons::create_in::<K>(tx, company, input).await?;
+            Ok(Written::Created)
+        }
+        Some(id) => {
+            let input = read_input::<K, K::Changes>(state, company, params).await?;
+            persons::update_in::<K>(tx, company, store::Id::new(id), input).await?;
+            Ok(Written::Updated)
+        }
+    }
+}
+
+/// The columns an import of `K` reads besides `id` and custom fields' names.
+pub(crate) fn import_columns<K: PersonKind>() -> Vec<&'static str> {
+    <K::New as Input>::fields().iter().map(|f| f.name).collect()
+}

@@ -25,6 +25,7 @@ use crate::state::AppState;
 use crate::views::{self, Moment, Object, moment};
 
 pub use handlers::{create, delete, details, list, set_active, update};
+pub(crate) use handlers::{import_columns, import_row};
 pub use input::{
     ContactChanges, ContactListQuery, ContactQuery, CustomerChanges, CustomerListQuery, NewContact,
     NewCustomer,
