@@ -378,6 +378,20 @@ fn parts(
     (base, rows)
 }
 
+/// The company's items of `kind` after item `after` (an id), at most `limit`: an
+/// export's batch.
+pub async fn after(
+    db: &Db,
+    company: CompanyId,
+    kind: AssetType,
+    after: i64,
+    limit: u64,
+    today: Today,
+) -> Result<Vec<ItemView>, StoreError> {
+    let (_, rows) = parts(db.backend(), company, Some(kind), Cond::all(), today);
+    crate::after(db, rows, ("items", "id"), after, limit).await
+}
+
 /// The items of one kind, 25 a page (one or two statements).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(

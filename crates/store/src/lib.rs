@@ -104,7 +104,8 @@ pub(crate) struct Count {
 }
 
 pub(crate) use engine::paging::{
-    ByStatus, Columns, PageMemo, Partition, Total, memo_page_of, page_of, paged, with_columns,
+    ByStatus, Columns, PageMemo, Partition, Total, after, memo_page_of, page_of, paged,
+    with_columns,
 };
 
 /// Turns an optional-field change into the value an UPDATE sets, if any.

@@ -144,6 +144,18 @@ async fn find_in(
     tx.optional(&stmt).await?.ok_or(id.missing())
 }
 
+/// The company's locations after location `after`, by id, at most `limit`: an export's
+/// batch.
+pub async fn after(
+    db: &Db,
+    company: CompanyId,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<Location>, StoreError> {
+    let (_, rows) = crate::with_columns(scoped(company), COLUMNS);
+    crate::after(db, rows, "id", after, limit).await
+}
+
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,

@@ -321,6 +321,19 @@ fn condition(filter: &PersonFilter) -> Cond {
     }
 }
 
+/// The company's live persons of kind `K` after person `after`, by id, at most `limit`:
+/// an export's batch.
+pub async fn after<K: Persons>(
+    db: &Db,
+    company: CompanyId,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<PersonView>, StoreError> {
+    let (_, rows) = crate::with_columns(live(company, K::PERSON), columns());
+    let persons: Vec<Person> = crate::after(db, rows, "id", after, limit).await?;
+    with_businesses(&mut db.read(), company, persons).await
+}
+
 /// A page of customers, of contacts, or (`kind` None) of both: three queries.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(

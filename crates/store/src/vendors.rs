@@ -106,6 +106,17 @@ pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Vend
     crate::paged(db, scoped(company), COLUMNS, page, total).await
 }
 
+/// The company's vendors after vendor `after`, by id, at most `limit`: an export's batch.
+pub async fn after(
+    db: &Db,
+    company: CompanyId,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<Vendor>, StoreError> {
+    let (_, rows) = crate::with_columns(scoped(company), COLUMNS);
+    crate::after(db, rows, "id", after, limit).await
+}
+
 /// `name` is required here; the HTTP layer has already said so.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(

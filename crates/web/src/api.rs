@@ -39,6 +39,8 @@ pub struct Doc {
     /// The typed view of the whole 200 body, for an answer that is no record, page or
     /// list of one.
     body: Option<View>,
+    /// The media types of a 200 body that is a file streamed (an export), not JSON.
+    streams: &'static [&'static str],
 }
 
 /// A record's typed view: the name of its schema among the document's components, and
@@ -150,6 +152,7 @@ impl Doc {
             view: None,
             page_view: None,
             body: None,
+            streams: &[],
         }
     }
 
@@ -172,6 +175,12 @@ impl Doc {
     /// list of records (`{"location_id": 1, "quantities_by_asset_ids": {...}}`).
     pub fn answers<B: utoipa::ToSchema>(mut self) -> Self {
         self.body = Some(View::of::<B>());
+        self
+    }
+
+    /// The 200 body is a file in one of `media_types` (an export), streamed: no JSON.
+    pub fn streams(mut self, media_types: &'static [&'static str]) -> Self {
+        self.streams = media_types;
         self
     }
 
@@ -513,6 +522,24 @@ fn retry_after() -> Header {
         .schema(schema(json!({"type": "integer", "minimum": 0})))
         .description(Some("Whole seconds to wait before retrying"))
         .build()
+}
+
+/// The 200 answer of `method` on a route: JSON, or a file streamed.
+fn success_response(doc: &Doc, method: &HttpMethod) -> ResponseBuilder {
+    if !doc.streams.is_empty() {
+        return doc.streams.iter().fold(
+            ResponseBuilder::new().description("The file, streamed, as the summary says"),
+            |response, media_type| {
+                response.content(*media_type, json_content(json!({"type": "string"})))
+            },
+        );
+    }
+    ResponseBuilder::new()
+        .description("The record, the page or the outcome, as the summary says")
+        .content(
+            "application/json",
+            json_content(success_schema(doc, method)),
+        )
 }
 
 /// The 200 body of `method` on a route.
@@ -1071,12 +1098,7 @@ fn operation(route: &Documented, method: &HttpMethod) -> (Operation, Option<Bodi
             "Send the company token in the `token` header. Parameters may be sent in the query string or the body \
              (form, multipart or JSON); the body wins.",
         ))
-        .response(
-            "200",
-            ResponseBuilder::new()
-                .description("The record, the page or the outcome, as the summary says")
-                .content("application/json", json_content(success_schema(&route.doc, method))),
-        );
+        .response("200", success_response(&route.doc, method));
     for (status, _) in ERRORS {
         op = op.response(*status, Ref::from_response_name(*status));
     }

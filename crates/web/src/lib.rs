@@ -66,6 +66,7 @@ pub fn api() -> (Router<AppState>, serde_json::Value) {
     let api = resources::listings::routes(api);
     let api = resources::webhooks::routes(api);
     let api = resources::imports::routes(api);
+    let api = resources::exports::routes(api);
     api.into_parts()
 }
 

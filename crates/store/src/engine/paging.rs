@@ -114,6 +114,21 @@ pub(crate) fn with_columns<C: IntoColumnRef>(
     (base, rows)
 }
 
+/// The records of `rows` (a select ordered by `id`, as [`page_of`] takes it) whose `id`
+/// is above `after`, at most `limit`: an export's batches, each found by the index
+/// whatever how far into the list it starts, where a page number would skip.
+pub(crate) async fn after<T: Record>(
+    db: &Db,
+    mut rows: SelectStatement,
+    id: impl IntoColumnRef,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<T>, StoreError> {
+    rows.and_where(Expr::col(id.into_column_ref()).gt(after))
+        .limit(limit);
+    db.read().all(&rows).await
+}
+
 /// Pages that start before this record (the first ten of 25) are read forward in one
 /// statement with the total: skipping that few records costs less than another
 /// statement.

@@ -98,7 +98,7 @@ impl Vocabulary for ImportKind {
 
 impl ImportKind {
     /// The column naming an existing record to update.
-    fn key(self) -> &'static str {
+    pub(crate) fn key(self) -> &'static str {
         match self {
             ImportKind::Vendors | ImportKind::Customers => "id",
             ImportKind::Locations | ImportKind::FixedAssets => "sequence_num",
@@ -116,7 +116,7 @@ impl ImportKind {
     }
 
     /// The columns of the record's own fields, each with the field it fills.
-    fn fields(self) -> Vec<(&'static str, &'static str)> {
+    pub(crate) fn fields(self) -> Vec<(&'static str, &'static str)> {
         match self {
             ImportKind::Vendors => super::vendors::import_columns()
                 .into_iter()
@@ -159,7 +159,7 @@ impl ImportKind {
     }
 
     /// Where a custom field's value goes, if the kind has custom fields.
-    fn custom_target(self) -> Option<Target> {
+    pub(crate) fn custom_target(self) -> Option<Target> {
         match self {
             ImportKind::Vendors => Some(Target::Vendors),
             ImportKind::Locations => None,
@@ -185,7 +185,9 @@ impl ImportKind {
     /// Whether the field is an amount of money.
     fn is_money(self, field: &str) -> bool {
         self == ImportKind::FixedAssets
-            && (field == "price" || field.starts_with("rental_price_attributes]["))
+            && (field == "price"
+                || field == "late_fee_attributes][amount"
+                || field.starts_with("rental_price_attributes]["))
     }
 
     /// The parameter a custom field's value is sent as.

@@ -11,6 +11,7 @@ pub mod custom_fields;
 pub mod custom_filters;
 pub mod custom_taxes;
 pub mod customers;
+pub mod exports;
 pub mod group_taxes;
 pub mod groups;
 pub mod imports;

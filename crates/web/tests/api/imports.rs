@@ -1,5 +1,5 @@
 //! CSV imports: files as spreadsheets write them, all or nothing, dry runs, updates by
-//! key, and every bad row reported.
+//! key, and every bad row reported; exports, which import back unchanged.
 
 use std::time::Duration;
 
@@ -21,6 +21,8 @@ both!(
     fixed_assets_import_with_names_prices_and_custom_fields,
     fixed_assets_bad_rows_are_all_reported,
     customers_are_matched_by_email,
+    every_kind_exports_and_imports_back_unchanged,
+    exports_stream_every_record_in_batches_as_csv_or_json_lines,
 );
 
 /// A multipart body holding `file` as `import[file]` and the other fields as text.
@@ -790,4 +792,153 @@ async fn customers_are_matched_by_email(kind: Kind) {
         "is also row 2's: one e-mail names one customer"
     );
     assert_eq!(customers(&app).await.len(), 2);
+}
+
+/// `value` without its `updated_at` (at any depth): what an update that changes
+/// nothing still moves.
+fn unchanged(mut value: Value) -> Value {
+    match &mut value {
+        Value::Object(map) => {
+            map.remove("updated_at");
+            for v in map.values_mut() {
+                *v = unchanged(v.take());
+            }
+        }
+        Value::Array(items) => {
+            for v in items.iter_mut() {
+                *v = unchanged(v.take());
+            }
+        }
+        _ => {}
+    }
+    value
+}
+
+async fn every_kind_exports_and_imports_back_unchanged(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    condition_field(&app).await;
+    app.custom_field("Tier", "dropdown", &["vendors", "customers"], &["Gold"])
+        .await;
+    let seeds = [
+        (
+            "locations",
+            "name,parent,city\nWarehouse,,Lyon\nShelf 1,Warehouse,\n",
+        ),
+        (
+            "vendors",
+            "name,email,address,Tier\nAcme,sales@acme.example,\"1 Main St\nSpringfield\",Gold\n\"Bolt, Co\",,,\n",
+        ),
+        (
+            "fixed_assets",
+            "name,group,location,purchased_on,identifier,daily,price,late_fee_kind,late_fee_amount,Condition\n\
+             Canon R5,Cameras,Shelf 1,03/15/2024,CAM-1,\"1,250.00\",3500,day,\"1,000\",New\n\
+             Tripod,Stands,,2024-03-16,,12.5,,,,\n",
+        ),
+        (
+            "customers",
+            "first_name,last_name,email,country,Tier\nAda,Lovelace,ada@example.com,fr,Gold\nGrace,Hopper,,,\n",
+        ),
+    ];
+    for (what, file) in seeds {
+        let done = import(&app, what, file, &[("import[create_missing]", "true")]).await;
+        assert_eq!(done["state"], "done", "{what}: {done}");
+    }
+    for (what, _) in seeds {
+        let list = || async {
+            unchanged(Value::Array(match what {
+                "locations" => locations(&app).await,
+                "vendors" => vendors(&app).await,
+                "fixed_assets" => assets(&app).await,
+                _ => customers(&app).await,
+            }))
+        };
+        let before = list().await;
+        let res = app.get(&format!("/exports/{what}.api")).await;
+        assert_eq!(res.status, StatusCode::OK, "{what}: {}", res.text);
+        assert_eq!(res.headers["content-type"], "text/csv", "{what}");
+        assert_eq!(
+            res.headers["content-disposition"],
+            format!("attachment; filename=\"{what}.csv\"")
+        );
+        let again = import(&app, what, &res.text, &[]).await;
+        assert_eq!(again["state"], "done", "{what}: {again}\n{}", res.text);
+        assert_eq!(again["created"], 0, "{what}: {again}");
+        assert_eq!(again["updated"], 2, "{what}: {again}");
+        assert_eq!(list().await, before, "{what}: {}", res.text);
+    }
+    // The columns are the import's, custom fields last, values as the API shows them.
+    let csv = app.get("/exports/vendors.api").await.text;
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with("id,name,"), "{header}");
+    assert!(header.ends_with(",Tier"), "{header}");
+    assert!(csv.contains("\"1 Main St\nSpringfield\""), "{csv}");
+    assert!(csv.contains("\"Bolt, Co\""), "{csv}");
+    let assets_csv = app.get("/exports/fixed_assets.api").await.text;
+    let header: Vec<&str> = assets_csv.lines().next().unwrap().split(',').collect();
+    let canon: Vec<&str> = assets_csv.lines().nth(1).unwrap().split(',').collect();
+    let cell = |name: &str| canon[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(
+        (
+            cell("sequence_num"),
+            cell("daily"),
+            cell("price"),
+            cell("late_fee_kind"),
+            cell("late_fee_amount"),
+            cell("Condition")
+        ),
+        ("1", "1250.00", "3500.00", "day", "1000.00", "New"),
+        "{assets_csv}"
+    );
+}
+
+async fn exports_stream_every_record_in_batches_as_csv_or_json_lines(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let other = TestApp::builder(kind).beside(&app).build().await;
+    // More than two batches of 500.
+    let mut file = String::from("name\n");
+    for n in 1..=1201 {
+        file.push_str(&format!("Vendor {n:04}\n"));
+    }
+    let done = import(&app, "vendors", &file, &[]).await;
+    assert_eq!(done["created"], 1201, "{done}");
+    let csv = app.get("/exports/vendors.api?format=csv").await;
+    assert_eq!(csv.status, StatusCode::OK);
+    let lines: Vec<&str> = csv.text.lines().collect();
+    assert_eq!(lines.len(), 1202);
+    assert!(lines[1].contains(",Vendor 0001,"), "{}", lines[1]);
+    assert!(lines[1201].contains(",Vendor 1201,"), "{}", lines[1201]);
+    let jsonl = app.get("/exports/vendors.api?format=jsonl").await;
+    assert_eq!(jsonl.status, StatusCode::OK);
+    assert_eq!(jsonl.headers["content-type"], "application/x-ndjson");
+    let records: Vec<Value> = jsonl
+        .text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
+        .collect();
+    assert_eq!(records.len(), 1201);
+    assert!(
+        jsonl
+            .text
+            .starts_with("{\"id\":1,\"name\":\"Vendor 0001\","),
+        "in the columns' order: {}",
+        &jsonl.text[..80]
+    );
+    let ids: Vec<i64> = records.iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    assert!(
+        ids.windows(2).all(|w| w[0] < w[1]),
+        "every record once, by id"
+    );
+    assert_eq!(records[0]["name"], "Vendor 0001");
+    assert_eq!(records[0]["email"], Value::Null);
+    // A bad format is a 422 naming it; another company's records do not exist.
+    let bad = app.get("/exports/vendors.api?format=xml").await;
+    bad.expect_invalid("format");
+    let theirs = other.get("/exports/vendors.api").await;
+    assert_eq!(theirs.status, StatusCode::OK);
+    assert_eq!(theirs.text.lines().count(), 1, "{}", theirs.text);
+    assert_eq!(
+        other.get("/exports/vendors.api?format=jsonl").await.text,
+        ""
+    );
 }

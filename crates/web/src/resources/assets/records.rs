@@ -740,7 +740,15 @@ pub(crate) fn import_columns<K: Kind>() -> Vec<(&'static str, &'static str)> {
     K::New::fields()
         .iter()
         .filter(|f| f.name != "document_urls")
-        .map(|f| (f.name.rsplit("][").next().unwrap_or(f.name), f.name))
+        .map(|f| {
+            let column = match f.name {
+                "late_fee_attributes][kind" => "late_fee_kind",
+                "late_fee_attributes][amount" => "late_fee_amount",
+                // `rental_price_attributes][daily` is `daily`.
+                name => name.rsplit("][").next().unwrap_or(name),
+            };
+            (column, f.name)
+        })
         .collect()
 }
 
