@@ -159,7 +159,7 @@ enum Command {
         db: DatabaseArg,
         #[arg(long)]
         subdomain: String,
-        /// What the rows are: vendors, locations, fixed_assets or customers.
+        /// What the rows are: vendors, locations, fixed_assets, customers or members.
         #[arg(long)]
         kind: String,
         /// Check every row and write nothing.

@@ -142,6 +142,39 @@ pub async fn find(
 }
 
 /// A page of members (one or two statements: the count when not known, the page).
+/// The company's members but its owner (whose details only the owner changes) after
+/// member `after`, by id, at most `limit`: an export's batch.
+pub async fn after(
+    db: &Db,
+    company: CompanyId,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<MemberView>, StoreError> {
+    let rows = select(company)
+        .and_where(Expr::col(("members", "is_owner")).eq(false))
+        .order_by(("members", "id"), Order::Asc)
+        .take();
+    crate::after(db, rows, ("members", "id"), after, limit).await
+}
+
+/// A page of the company's members that have an e-mail, by id, after `after`:
+/// `(id, email)`. An import reads them once and matches its rows' e-mails in memory.
+pub async fn emails_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let stmt = crate::scoped("members", company)
+        .columns(["id", "email"])
+        .and_where(Expr::col("id").gt(after))
+        .and_where(Expr::col("email").is_not_null())
+        .order_by("id", Order::Asc)
+        .limit(limit)
+        .to_owned();
+    tx.all(&stmt).await
+}
+
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
     db: &Db,
@@ -308,6 +341,18 @@ pub async fn create(
     company: CompanyId,
     input: MemberInput,
 ) -> Result<MemberView, StoreError> {
+    let mut tx = db.begin().await?;
+    let id = create_in(&mut tx, company, input).await?;
+    tx.commit().await?;
+    find(db, company, id).await
+}
+
+/// [`create`], in a transaction of the caller's (an import's): the new member's id.
+pub async fn create_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    input: MemberInput,
+) -> Result<Id<kind::Member>, StoreError> {
     if input.first_name.is_none() || input.last_name.is_none() || input.role.is_none() {
         return Err(StoreError::invalid("first_name", "can't be blank"));
     }
@@ -338,11 +383,10 @@ pub async fn create(
         .into_insert("members")
         .returning(Query::returning().column("id"))
         .to_owned();
-    let mut tx = db.begin().await?;
-    check_references(&mut tx, company, &input).await?;
+    check_references(tx, company, &input).await?;
     let (id,): (i64,) = tx.one(&insert).await.map_err(write_error)?;
     write_teams(
-        &mut tx,
+        tx,
         company,
         id,
         input.team_ids.as_deref().unwrap_or_default(),
@@ -350,7 +394,7 @@ pub async fn create(
     .await
     .map_err(write_error)?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "member",
         id,
@@ -358,8 +402,7 @@ pub async fn create(
         serde_json::json!({"role_id": role_id}),
     )
     .await?;
-    tx.commit().await?;
-    find(db, company, Id::new(id)).await
+    Ok(Id::new(id))
 }
 
 /// Reads a member under a row lock (PostgreSQL; SQLite's write transaction already
@@ -386,7 +429,19 @@ pub async fn update(
     input: MemberInput,
 ) -> Result<MemberView, StoreError> {
     let mut tx = db.begin().await?;
-    let before = locked(&mut tx, company, id).await?;
+    update_in(&mut tx, company, id, input).await?;
+    tx.commit().await?;
+    find(db, company, id).await
+}
+
+/// [`update`], in a transaction of the caller's (an import's).
+pub async fn update_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Member>,
+    input: MemberInput,
+) -> Result<(), StoreError> {
+    let before = locked(tx, company, id).await?;
     if before.is_owner {
         return Err(StoreError::Forbidden(Forbidden::OwnerDetails));
     }
@@ -399,7 +454,7 @@ pub async fn update(
     };
     domain::login::check_email(input.login_enabled.unwrap_or(before.login_enabled), email)
         .map_err(|problem| StoreError::invalid("email", problem))?;
-    check_references(&mut tx, company, &input).await?;
+    check_references(tx, company, &input).await?;
     let mut row = Assignments::update();
     assign(&mut row, &input);
     if !input.custom_attributes.is_empty() {
@@ -412,13 +467,12 @@ pub async fn update(
     let stmt = row.into_update("members", company, id.get());
     tx.execute(&stmt).await.map_err(write_error)?;
     if let Some(team_ids) = &input.team_ids {
-        write_teams(&mut tx, company, id.get(), team_ids)
+        write_teams(tx, company, id.get(), team_ids)
             .await
             .map_err(write_error)?;
     }
-    change_log::record(&mut tx, company, "member", id.get(), "updated", details).await?;
-    tx.commit().await?;
-    find(db, company, id).await
+    change_log::record(tx, company, "member", id.get(), "updated", details).await?;
+    Ok(())
 }
 
 /// Activates or deactivates a member. Deactivating the owner is refused. A member

@@ -225,14 +225,20 @@ fn json_line<'a>(out: &mut Vec<u8>, cells: impl Iterator<Item = (&'a Column, Val
     out.extend_from_slice(b"}\n");
 }
 
-/// One CSV line of `cells`: text as is, numbers and booleans as JSON writes them, null
-/// empty; quoted where a spreadsheet needs it.
+/// One CSV line of `cells`: text as is, numbers and booleans as JSON writes them, a
+/// list as a comma list, null empty; quoted where a spreadsheet needs it.
 fn csv_line(cells: impl Iterator<Item = Value>) -> Vec<u8> {
     let mut writer = csv::WriterBuilder::new().from_writer(Vec::new());
     let texts: Vec<String> = cells
         .map(|v| match v {
             Value::Null => String::new(),
             Value::String(s) => s,
+            // A list of ids (a member's teams), as an import reads one.
+            Value::Array(items) => items
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
             other => other.to_string(),
         })
         .collect();
@@ -280,6 +286,16 @@ impl Batches {
                     })
                     .collect()
             }
+            ImportKind::Members => store::members::after(db, company, after, BATCH)
+                .await?
+                .iter()
+                .map(|m| {
+                    (
+                        m.member.id,
+                        json(super::members::render(m, tz, fields, false)),
+                    )
+                })
+                .collect(),
             ImportKind::Customers => {
                 store::persons::after::<kind::Customer>(db, company, after, BATCH)
                     .await?

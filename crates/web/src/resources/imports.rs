@@ -76,6 +76,7 @@ pub enum ImportKind {
     Locations,
     FixedAssets,
     Customers,
+    Members,
 }
 
 impl Vocabulary for ImportKind {
@@ -84,6 +85,7 @@ impl Vocabulary for ImportKind {
         ImportKind::Locations,
         ImportKind::FixedAssets,
         ImportKind::Customers,
+        ImportKind::Members,
     ];
 
     fn as_str(self) -> &'static str {
@@ -92,6 +94,7 @@ impl Vocabulary for ImportKind {
             ImportKind::Locations => "locations",
             ImportKind::FixedAssets => "fixed_assets",
             ImportKind::Customers => "customers",
+            ImportKind::Members => "members",
         }
     }
 }
@@ -100,7 +103,7 @@ impl ImportKind {
     /// The column naming an existing record to update.
     pub(crate) fn key(self) -> &'static str {
         match self {
-            ImportKind::Vendors | ImportKind::Customers => "id",
+            ImportKind::Vendors | ImportKind::Customers | ImportKind::Members => "id",
             ImportKind::Locations | ImportKind::FixedAssets => "sequence_num",
         }
     }
@@ -112,6 +115,7 @@ impl ImportKind {
             ImportKind::Locations => "location",
             ImportKind::FixedAssets => "fixed_asset",
             ImportKind::Customers => "customer",
+            ImportKind::Members => "user",
         }
     }
 
@@ -133,13 +137,17 @@ impl ImportKind {
                 .into_iter()
                 .map(|f| (f, f))
                 .collect(),
+            ImportKind::Members => super::members::import_columns()
+                .into_iter()
+                .map(|f| (f, f))
+                .collect(),
         }
     }
 
     /// The columns that name a record by its name, each with the field its id fills.
     fn named(self) -> &'static [(&'static str, Named, &'static str)] {
         match self {
-            ImportKind::Vendors | ImportKind::Customers => &[],
+            ImportKind::Vendors | ImportKind::Customers | ImportKind::Members => &[],
             ImportKind::Locations => &[("parent", Named::Location, "parent_id")],
             ImportKind::FixedAssets => &[
                 ("group", Named::Group, "group_id"),
@@ -153,7 +161,8 @@ impl ImportKind {
     fn natural_key(self) -> Option<NaturalKey> {
         match self {
             ImportKind::FixedAssets => Some(NaturalKey::Identifier(AssetType::FixedAsset)),
-            ImportKind::Customers => Some(NaturalKey::Email),
+            ImportKind::Customers => Some(NaturalKey::Email(Emails::Customers)),
+            ImportKind::Members => Some(NaturalKey::Email(Emails::Members)),
             ImportKind::Vendors | ImportKind::Locations => None,
         }
     }
@@ -165,6 +174,7 @@ impl ImportKind {
             ImportKind::Locations => None,
             ImportKind::FixedAssets => Some(Target::FixedAssets),
             ImportKind::Customers => Some(Target::Customers),
+            ImportKind::Members => Some(Target::Members),
         }
     }
 
@@ -231,15 +241,22 @@ fn without_thousands(value: &str) -> Option<String> {
 enum NaturalKey {
     /// An item's identification number.
     Identifier(AssetType),
-    /// A customer's e-mail (stored lower-case).
-    Email,
+    /// A customer's or a member's e-mail (stored lower-case).
+    Email(Emails),
+}
+
+/// Whose e-mails a natural key's are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Emails {
+    Customers,
+    Members,
 }
 
 impl NaturalKey {
     fn column(self) -> &'static str {
         match self {
             NaturalKey::Identifier(_) => "identifier",
-            NaturalKey::Email => "email",
+            NaturalKey::Email(_) => "email",
         }
     }
 
@@ -247,7 +264,7 @@ impl NaturalKey {
     fn normal(self, value: &str) -> std::borrow::Cow<'_, str> {
         match self {
             NaturalKey::Identifier(_) => value.trim().into(),
-            NaturalKey::Email => value.trim().to_lowercase().into(),
+            NaturalKey::Email(_) => value.trim().to_lowercase().into(),
         }
     }
 
@@ -255,7 +272,8 @@ impl NaturalKey {
     fn nouns(self) -> (&'static str, &'static str) {
         match self {
             NaturalKey::Identifier(_) => ("identification number", "item"),
-            NaturalKey::Email => ("e-mail", "customer"),
+            NaturalKey::Email(Emails::Customers) => ("e-mail", "customer"),
+            NaturalKey::Email(Emails::Members) => ("e-mail", "member"),
         }
     }
 }
@@ -759,8 +777,11 @@ impl Identifiers {
                 NaturalKey::Identifier(kind) => {
                     store::items::identifiers_in(tx, company, kind, after, PAGE).await?
                 }
-                NaturalKey::Email => {
+                NaturalKey::Email(Emails::Customers) => {
                     store::persons::emails_in::<kind::Customer>(tx, company, after, PAGE).await?
+                }
+                NaturalKey::Email(Emails::Members) => {
+                    store::members::emails_in(tx, company, after, PAGE).await?
                 }
             };
             let Some((last, _)) = page.last() else {
@@ -1213,6 +1234,7 @@ async fn write_row(
         ImportKind::Customers => {
             super::persons::import_row::<kind::Customer>(state, tx, company, &params, key).await
         }
+        ImportKind::Members => super::members::import_row(state, tx, company, &params, key).await,
         ImportKind::FixedAssets => {
             super::assets::records::import_row::<super::assets::Fixed>(
                 tx,

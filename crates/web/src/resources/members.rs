@@ -439,3 +439,37 @@ async fn deactivate(
     let member = members::set_active(state.db(), company.id, id, false).await?;
     answer(&state, &company, member, true).await
 }
+
+/// Writes one import row as a new member (`key` none) or as changes to member `key`,
+/// in the import's transaction. The owner's details are refused as on update.
+pub(crate) async fn import_row(
+    state: &AppState,
+    tx: &mut store::Tx,
+    company: CompanyId,
+    params: &Params,
+    key: Option<i64>,
+) -> Result<super::imports::Written, ApiError> {
+    use super::imports::Written;
+    match key {
+        None => {
+            let (new, values) = read_input::<NewMember>(state, company, params, true).await?;
+            let names = (Some(new.first_name), Some(new.last_name));
+            let input = member_input(names, Some(new.role_id), new.fields, values);
+            members::create_in(tx, company, input).await?;
+            Ok(Written::Created)
+        }
+        Some(id) => {
+            let (changes, values) =
+                read_input::<MemberChanges>(state, company, params, false).await?;
+            let names = (changes.first_name, changes.last_name);
+            let input = member_input(names, changes.role_id, changes.fields, values);
+            members::update_in(tx, company, store::Id::new(id), input).await?;
+            Ok(Written::Updated)
+        }
+    }
+}
+
+/// The columns a member import reads besides `id` and custom fields' names.
+pub(crate) fn import_columns() -> Vec<&'static str> {
+    NewMember::fields().iter().map(|f| f.name).collect()
+}

@@ -335,6 +335,13 @@ impl TestApp {
         res.body["member"]["id"].as_i64().expect("id")
     }
 
+    /// Creates a team and returns its id.
+    pub async fn team(&self, name: &str) -> i64 {
+        let res = self.post("/teams.api", &[("team[name]", name)]).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body["team"]["id"].as_i64().expect("id")
+    }
+
     /// Creates a customer and returns its id.
     pub async fn customer(&self, first: &str, last: &str, extra: &[(&str, &str)]) -> i64 {
         let mut form = vec![

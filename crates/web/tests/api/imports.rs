@@ -22,6 +22,7 @@ both!(
     fixed_assets_bad_rows_are_all_reported,
     customers_are_matched_by_email,
     every_kind_exports_and_imports_back_unchanged,
+    members_import_with_roles_and_teams_and_export_without_the_owner,
     exports_stream_every_record_in_batches_as_csv_or_json_lines,
 );
 
@@ -941,4 +942,87 @@ async fn exports_stream_every_record_in_batches_as_csv_or_json_lines(kind: Kind)
         other.get("/exports/vendors.api?format=jsonl").await.text,
         ""
     );
+}
+
+async fn members(app: &TestApp) -> Vec<Value> {
+    app.get("/members.api?filter=status&filter_val=all&include_custom_fields=true")
+        .await
+        .into_body(StatusCode::OK)["members"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+async fn members_import_with_roles_and_teams_and_export_without_the_owner(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let (crew, office) = (app.team("Crew").await, app.team("Office").await);
+    let owner = members(&app).await[0]["email"].as_str().unwrap().to_owned();
+    // Bad rows: an e-mail twice, an unknown team, a role that is none, no last name, the
+    // owner (whose details the API does not change), a login without an e-mail.
+    let file = format!(
+        "first_name,last_name,email,role_id,team_ids,login_enabled\n\
+         Ada,Lovelace,ada@example.com,2,,true\n\
+         Ada,Again,ADA@example.com,2,,true\n\
+         Bob,Stone,bob@example.com,2,999999,true\n\
+         Cy,Role,cy@example.com,999999,,true\n\
+         Di,,di@example.com,2,,true\n\
+         Ed,Owner,{owner},1,,true\n\
+         Flo,Nomail,,2,,true\n"
+    );
+    let failed = import(&app, "members", &file, &[]).await;
+    assert_eq!(failed["state"], "failed", "{failed}");
+    let rows: Vec<(i64, &str)> = failed["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap(),
+                e["column"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (3, "email"),
+            (4, "team_ids"),
+            (5, "role_id"),
+            (6, "last_name"),
+            (7, ""),
+            (8, "email")
+        ],
+        "{failed}"
+    );
+    assert_eq!(members(&app).await.len(), 1, "nothing was written");
+
+    let file = format!(
+        "first_name,last_name,email,role_id,team_ids,login_enabled\n\
+         Ada,Lovelace,ADA@example.com,1,\"{crew},{office}\",true\n\
+         Bob,Stone,,2,{crew},false\n"
+    );
+    let done = import(&app, "members", &file, &[]).await;
+    assert_eq!(done["state"], "done", "{done}");
+    let got = members(&app).await;
+    assert_eq!(got.len(), 3);
+    let ada = got.iter().find(|m| m["first_name"] == "Ada").unwrap();
+    assert_eq!(ada["email"], "ada@example.com");
+    assert_eq!(ada["role_id"], 1);
+    assert_eq!(ada["team_ids"], json!([crew, office]));
+    let bob = got.iter().find(|m| m["first_name"] == "Bob").unwrap();
+    assert_eq!(bob["login_enabled"], false);
+
+    // The export leaves the owner out and imports back unchanged.
+    let before = unchanged(Value::Array(members(&app).await));
+    let csv = app.get("/exports/members.api").await.text;
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(!csv.contains(&owner), "{csv}");
+    assert!(csv.contains(&format!("\"{crew},{office}\"")), "{csv}");
+    let again = import(&app, "members", &csv, &[]).await;
+    assert_eq!(
+        (again["created"].clone(), again["updated"].clone()),
+        (json!(0), json!(2)),
+        "{again}"
+    );
+    assert_eq!(unchanged(Value::Array(members(&app).await)), before);
 }

@@ -38,8 +38,7 @@ async fn owner_id(app: &TestApp) -> i64 {
 }
 
 async fn team(app: &TestApp, name: &str) -> i64 {
-    let res = app.post("/teams.api", &[("team[name]", name)]).await;
-    res.expect(StatusCode::OK)["team"]["id"].as_i64().unwrap()
+    app.team(name).await
 }
 
 async fn custom_role(app: &TestApp, name: &str) -> i64 {
