@@ -9,7 +9,9 @@
 # samples the latency of a vendor's details while idle, then imports the file
 # (`POST /imports.api`, multipart) while sampling the same details again, and prints
 # one line: rows/s, the server's peak resident memory (VmHWM) before and after, and
-# the details' p50 and p99 idle and during the import, with their ratio.
+# the details' p50 and p99 idle and during the import, with their ratio; then exports
+# the kind (`GET /exports/<kind>.api`, read to the end) while sampling again, and prints
+# records/s, the peak memory and the details' p99 during the export.
 #
 #   bench/run-import.sh
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres DATABASES=postgres bench/run-import.sh
@@ -97,6 +99,24 @@ measure() { # label, database URL, serve flags...
         -v b50="$busy50" -v b99="$busy99" -v idle_n="$idle_n" -v busy_n="$busy_n" \
         'BEGIN { printf "%s: %d rows in %.1f s, %.0f rows/s (%s); peak RSS %.0f MiB before, %.0f MiB after; details idle p50 %s ms p99 %s ms (%d), during p50 %s ms p99 %s ms (%d): p99 %.2fx idle\n",
             db " " kind, rows, s, rows / s, state, before / 1024, after / 1024, i50, i99, idle_n, b50, b99, busy_n, b99 / i99 }'
+    # The export of what was imported, read to the end while the details are sampled.
+    before=$(peak_kb)
+    rm -f "$dir/done"
+    sample "$details" 3600 "$dir/done" >"$dir/busy" &
+    sampler=$!
+    t0=$(date +%s.%N)
+    local bytes lines
+    curl -sf -H "token: $token" "$base/exports/$KIND.api" -o "$dir/export.csv"
+    t1=$(date +%s.%N)
+    touch "$dir/done"
+    wait "$sampler"
+    read -r busy50 busy99 busy_n <"$dir/busy"
+    bytes=$(stat -c %s "$dir/export.csv")
+    lines=$(python3 -c 'import csv,sys; print(sum(1 for _ in csv.reader(open(sys.argv[1], newline=""))) - 1)' "$dir/export.csv")
+    awk -v db="$db" -v kind="$KIND" -v rows="$lines" -v bytes="$bytes" -v s="$(echo "$t1 - $t0" | bc)" \
+        -v before="$before" -v after="$(peak_kb)" -v i99="$idle99" -v b50="$busy50" -v b99="$busy99" -v busy_n="$busy_n" \
+        'BEGIN { printf "%s export: %d records (%.1f MiB) in %.1f s, %.0f records/s; peak RSS %.0f MiB before, %.0f MiB after; details during p50 %s ms p99 %s ms (%d): p99 %.2fx idle\n",
+            db " " kind, rows, bytes / 1048576, s, rows / s, before / 1024, after / 1024, b50, b99, busy_n, b99 / i99 }'
     stop
 }
 

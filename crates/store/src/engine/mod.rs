@@ -329,6 +329,19 @@ impl Tx {
         Ok(())
     }
 
+    /// Whether the transaction can still run statements. On PostgreSQL a failed
+    /// statement ends its transaction (every later one fails until the rollback);
+    /// SQLite's goes on. An import asks after a failed row, to know whether its later
+    /// rows can still be checked. (A savepoint a row would keep it going, at the cost
+    /// of a subtransaction a row: past 64 of them every other session's snapshot reads
+    /// `pg_subtrans`, which slows the whole server while a large import runs.)
+    pub async fn usable(&mut self) -> bool {
+        match &self.inner {
+            TxInner::Sqlite { .. } => true,
+            TxInner::Postgres(conn) => conn.batch("SELECT 1").await.is_ok(),
+        }
+    }
+
     pub(crate) fn bulk_mut(&mut self) -> Option<&mut Bulk> {
         self.bulk.as_deref_mut()
     }

@@ -859,6 +859,8 @@ impl Job {
         let reader = tokio::task::spawn_blocking(move || read_file(&path, &columns, &send));
         let mut tally = Tally::default();
         let mut last = Instant::now();
+        // The row whose failure ended the transaction (PostgreSQL), if one did.
+        let mut cut = None;
         let result: Result<bool, store::StoreError> = async {
             let fields = match kind.custom_target() {
                 Some(target) => store::custom_fields::for_targets(&db, company, &[target]).await?,
@@ -892,6 +894,10 @@ impl Job {
                                     }
                                     tally.error(e);
                                 }
+                                if !tx.usable().await {
+                                    cut = Some(row.number);
+                                    break;
+                                }
                             }
                         }
                     }
@@ -916,7 +922,12 @@ impl Job {
         drop(spool);
         let outcome = match result {
             Ok(true) => None,
-            Ok(false) => Some(tally.outcome(None)),
+            Ok(false) => Some(tally.outcome(cut.map(|row| {
+                format!(
+                    "row {row} failed in the database, which ends the import's transaction: \
+                     the rows after it were not checked; nothing was written"
+                )
+            }))),
             Err(e) => Some(tally.outcome(Some(failure(e)))),
         };
         if let Some(outcome) = outcome

@@ -1025,4 +1025,43 @@ async fn members_import_with_roles_and_teams_and_export_without_the_owner(kind: 
         "{again}"
     );
     assert_eq!(unchanged(Value::Array(members(&app).await)), before);
+
+    // A row giving Bob Ada's e-mail breaks a unique key in the database. PostgreSQL
+    // then ends the transaction: the import says the later rows were not checked.
+    let bob = bob["id"].as_i64().unwrap();
+    let file = format!(
+        "id,email,first_name,last_name,role_id\n\
+         {bob},ada@example.com,Bob,Stone,2\n\
+         ,cy@example.com,Cy,,2\n"
+    );
+    let failed = import(&app, "members", &file, &[]).await;
+    assert_eq!(failed["state"], "failed", "{failed}");
+    let rows: Vec<(i64, &str)> = failed["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap(),
+                e["column"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    match kind {
+        Kind::Sqlite => {
+            assert_eq!(rows, [(2, "email"), (3, "last_name")], "{failed}");
+            assert_eq!(failed["message"], Value::Null);
+        }
+        Kind::Postgres => {
+            assert_eq!(rows, [(2, "email")], "{failed}");
+            assert!(
+                failed["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("row 2 failed in the database"),
+                "{failed}"
+            );
+        }
+    }
+    assert_eq!(unchanged(Value::Array(members(&app).await)), before);
 }
