@@ -159,7 +159,8 @@ enum Command {
         db: DatabaseArg,
         #[arg(long)]
         subdomain: String,
-        /// What the rows are: vendors, locations, fixed_assets, customers or members.
+        /// What the rows are: vendors, locations, fixed_assets, customers, members,
+        /// groups or sub_groups.
         #[arg(long)]
         kind: String,
         /// Check every row and write nothing.

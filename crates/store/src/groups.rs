@@ -72,6 +72,32 @@ pub async fn find(db: &Db, company: CompanyId, id: Id<kind::Group>) -> Result<Gr
         .ok_or(StoreError::NotFound(Kind::Group))
 }
 
+/// [`find`], in a transaction of the caller's (an import's, which sees its own rows).
+pub async fn find_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Group>,
+) -> Result<Group, StoreError> {
+    let stmt = scoped(company)
+        .columns(COLUMNS)
+        .and_where(Expr::col("id").eq(id))
+        .to_owned();
+    tx.optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Group))
+}
+
+/// The company's groups after group `after`, by id, at most `limit`: an export's batch.
+pub async fn after(
+    db: &Db,
+    company: CompanyId,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<Group>, StoreError> {
+    let (_, rows) = crate::with_columns(scoped(company), COLUMNS);
+    crate::after(db, rows, "id", after, limit).await
+}
+
 pub(crate) async fn exists_in(
     tx: &mut Tx,
     company: CompanyId,
@@ -162,6 +188,19 @@ pub async fn update(
     id: Id<kind::Group>,
     input: GroupInput,
 ) -> Result<Group, StoreError> {
+    let mut tx = db.begin().await?;
+    let group = update_in(&mut tx, company, id, input).await?;
+    tx.commit().await?;
+    Ok(group)
+}
+
+/// [`update`], in a transaction of the caller's (an import's).
+pub async fn update_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Group>,
+    input: GroupInput,
+) -> Result<Group, StoreError> {
     let mut values: Vec<(&'static str, Value)> = vec![
         ("name", input.name.as_str().into()),
         ("updated_at", now().into()),
@@ -175,7 +214,6 @@ pub async fn update(
     if let Some(rates) = &input.rates {
         values.push(("depreciation_rates", rates_json(rates).into()));
     }
-    let mut tx = db.begin().await?;
     // A new mode without new rates must fit the rates already stored.
     if let (Some(mode), None) = (input.mode, &input.rates) {
         let select = scoped(company)
@@ -207,7 +245,7 @@ pub async fn update(
         .await?
         .ok_or(StoreError::NotFound(Kind::Group))?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "group",
         id.get(),
@@ -215,7 +253,6 @@ pub async fn update(
         serde_json::json!({"name": group.name}),
     )
     .await?;
-    tx.commit().await?;
     Ok(group)
 }
 

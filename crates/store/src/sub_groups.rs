@@ -144,6 +144,18 @@ async fn check_parent(
     Ok(())
 }
 
+/// The company's subgroups after subgroup `after`, by id, at most `limit`: an export's
+/// batch.
+pub async fn after(
+    db: &Db,
+    company: CompanyId,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<SubGroup>, StoreError> {
+    let (_, rows) = crate::with_columns(scoped(company), COLUMNS);
+    crate::after(db, rows, "id", after, limit).await
+}
+
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn create(
     db: &Db,
@@ -233,15 +245,28 @@ pub async fn update(
     input: SubGroupInput,
 ) -> Result<SubGroup, StoreError> {
     let mut tx = db.begin().await?;
+    let sub = update_in(&mut tx, company, group, id, input).await?;
+    tx.commit().await?;
+    Ok(sub)
+}
+
+/// [`update`], in a transaction of the caller's (an import's).
+pub async fn update_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    group: Id<kind::Group>,
+    id: Id<kind::SubGroup>,
+    input: SubGroupInput,
+) -> Result<SubGroup, StoreError> {
     if tx
         .optional::<SubGroup>(&in_group(company, group, id))
         .await?
         .is_none()
     {
-        return Err(not_found(&mut tx, company, group).await);
+        return Err(not_found(tx, company, group).await);
     }
     if let Change::Set(parent) = input.parent_id {
-        check_parent(&mut tx, company, group, Some(id), parent.get()).await?;
+        check_parent(tx, company, group, Some(id), parent.get()).await?;
     }
     let mut values: Vec<(&'static str, Value)> = vec![
         ("name", input.name.as_str().into()),
@@ -262,7 +287,7 @@ pub async fn update(
         .to_owned();
     let sub: SubGroup = tx.one(&stmt).await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "sub_group",
         id.get(),
@@ -270,7 +295,6 @@ pub async fn update(
         serde_json::json!({"name": sub.name, "group_id": sub.group_id}),
     )
     .await?;
-    tx.commit().await?;
     Ok(sub)
 }
 

@@ -286,6 +286,16 @@ impl Batches {
                     })
                     .collect()
             }
+            ImportKind::Groups => store::groups::after(db, company, after, BATCH)
+                .await?
+                .iter()
+                .map(|g| (g.id, json(super::groups::render(g, tz))))
+                .collect(),
+            ImportKind::SubGroups => store::sub_groups::after(db, company, after, BATCH)
+                .await?
+                .iter()
+                .map(|s| (s.id, json(super::sub_groups::render(s, tz))))
+                .collect(),
             ImportKind::Members => store::members::after(db, company, after, BATCH)
                 .await?
                 .iter()

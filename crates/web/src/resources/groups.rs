@@ -260,3 +260,32 @@ async fn delete(
     let group = groups::delete(state.db(), company.id, id).await?;
     Ok(views::one("group", render(&group, company.time_zone)))
 }
+
+/// Writes one import row as a new group (`key` none) or as changes to group `key`, in
+/// the import's transaction. Rates are no column: a map is no cell.
+pub(crate) async fn import_row(
+    tx: &mut store::Tx,
+    company: store::CompanyId,
+    params: &Params,
+    key: Option<i64>,
+) -> Result<super::imports::Written, ApiError> {
+    use super::imports::Written;
+    match key {
+        None => {
+            groups::create_in(tx, company, read_input(params, None)?).await?;
+            Ok(Written::Created)
+        }
+        Some(id) => {
+            let id = store::Id::new(id);
+            let stored = groups::find_in(tx, company, id).await?;
+            let input = read_input(params, DepreciationMode::parse(&stored.depreciation_mode))?;
+            groups::update_in(tx, company, id, input).await?;
+            Ok(Written::Updated)
+        }
+    }
+}
+
+/// The columns a group import reads besides `id`.
+pub(crate) fn import_columns() -> Vec<&'static str> {
+    GroupInputForm::fields().iter().map(|f| f.name).collect()
+}

@@ -77,6 +77,8 @@ pub enum ImportKind {
     FixedAssets,
     Customers,
     Members,
+    Groups,
+    SubGroups,
 }
 
 impl Vocabulary for ImportKind {
@@ -86,6 +88,8 @@ impl Vocabulary for ImportKind {
         ImportKind::FixedAssets,
         ImportKind::Customers,
         ImportKind::Members,
+        ImportKind::Groups,
+        ImportKind::SubGroups,
     ];
 
     fn as_str(self) -> &'static str {
@@ -95,6 +99,8 @@ impl Vocabulary for ImportKind {
             ImportKind::FixedAssets => "fixed_assets",
             ImportKind::Customers => "customers",
             ImportKind::Members => "members",
+            ImportKind::Groups => "groups",
+            ImportKind::SubGroups => "sub_groups",
         }
     }
 }
@@ -103,7 +109,11 @@ impl ImportKind {
     /// The column naming an existing record to update.
     pub(crate) fn key(self) -> &'static str {
         match self {
-            ImportKind::Vendors | ImportKind::Customers | ImportKind::Members => "id",
+            ImportKind::Vendors
+            | ImportKind::Customers
+            | ImportKind::Members
+            | ImportKind::Groups
+            | ImportKind::SubGroups => "id",
             ImportKind::Locations | ImportKind::FixedAssets => "sequence_num",
         }
     }
@@ -116,6 +126,8 @@ impl ImportKind {
             ImportKind::FixedAssets => "fixed_asset",
             ImportKind::Customers => "customer",
             ImportKind::Members => "user",
+            ImportKind::Groups => "group",
+            ImportKind::SubGroups => "sub_group",
         }
     }
 
@@ -141,13 +153,28 @@ impl ImportKind {
                 .into_iter()
                 .map(|f| (f, f))
                 .collect(),
+            ImportKind::Groups => super::groups::import_columns()
+                .into_iter()
+                .map(|f| (f, f))
+                .collect(),
+            ImportKind::SubGroups => super::sub_groups::import_columns()
+                .into_iter()
+                .map(|f| (f, f))
+                .collect(),
         }
     }
 
     /// The columns that name a record by its name, each with the field its id fills.
     fn named(self) -> &'static [(&'static str, Named, &'static str)] {
         match self {
-            ImportKind::Vendors | ImportKind::Customers | ImportKind::Members => &[],
+            ImportKind::Vendors
+            | ImportKind::Customers
+            | ImportKind::Members
+            | ImportKind::Groups => &[],
+            ImportKind::SubGroups => &[
+                ("group", Named::Group, "group_id"),
+                ("parent", Named::SubGroup, "parent_id"),
+            ],
             ImportKind::Locations => &[("parent", Named::Location, "parent_id")],
             ImportKind::FixedAssets => &[
                 ("group", Named::Group, "group_id"),
@@ -163,7 +190,10 @@ impl ImportKind {
             ImportKind::FixedAssets => Some(NaturalKey::Identifier(AssetType::FixedAsset)),
             ImportKind::Customers => Some(NaturalKey::Email(Emails::Customers)),
             ImportKind::Members => Some(NaturalKey::Email(Emails::Members)),
-            ImportKind::Vendors | ImportKind::Locations => None,
+            ImportKind::Vendors
+            | ImportKind::Locations
+            | ImportKind::Groups
+            | ImportKind::SubGroups => None,
         }
     }
 
@@ -171,7 +201,7 @@ impl ImportKind {
     pub(crate) fn custom_target(self) -> Option<Target> {
         match self {
             ImportKind::Vendors => Some(Target::Vendors),
-            ImportKind::Locations => None,
+            ImportKind::Locations | ImportKind::Groups | ImportKind::SubGroups => None,
             ImportKind::FixedAssets => Some(Target::FixedAssets),
             ImportKind::Customers => Some(Target::Customers),
             ImportKind::Members => Some(Target::Members),
@@ -1246,6 +1276,8 @@ async fn write_row(
             super::persons::import_row::<kind::Customer>(state, tx, company, &params, key).await
         }
         ImportKind::Members => super::members::import_row(state, tx, company, &params, key).await,
+        ImportKind::Groups => super::groups::import_row(tx, company, &params, key).await,
+        ImportKind::SubGroups => super::sub_groups::import_row(tx, company, &params, key).await,
         ImportKind::FixedAssets => {
             super::assets::records::import_row::<super::assets::Fixed>(
                 tx,

@@ -161,3 +161,42 @@ async fn delete(
     let sub = sub_groups::delete(state.db(), company.id, group, id).await?;
     Ok(views::one("sub_group", render(&sub, company.time_zone)))
 }
+
+/// Writes one import row as a new subgroup of the row's group (`key` none) or as
+/// changes to subgroup `key` of it, in the import's transaction. The group comes as
+/// `sub_group[group_id]`, the path's id of the API's writes.
+pub(crate) async fn import_row(
+    tx: &mut store::Tx,
+    company: store::CompanyId,
+    params: &Params,
+    key: Option<i64>,
+) -> Result<super::imports::Written, ApiError> {
+    use super::imports::Written;
+    let mut form = crate::form::Form::new(params, "sub_group");
+    let fields = SubGroupForm::read(&mut form);
+    let group = form.required_id("group_id");
+    let (fields, group) = form.finish_with(fields.zip(group))?;
+    let mut input = SubGroupInput::from(fields);
+    let group = store::Id::new(group);
+    match key {
+        None => {
+            // A new subgroup has no parent to clear.
+            if input.parent_id == Change::Clear {
+                input.parent_id = Change::Keep;
+            }
+            sub_groups::create_in(tx, company, group, input).await?;
+            Ok(Written::Created)
+        }
+        Some(id) => {
+            sub_groups::update_in(tx, company, group, store::Id::new(id), input).await?;
+            Ok(Written::Updated)
+        }
+    }
+}
+
+/// The columns a subgroup import reads besides `id`, `group` and `parent`.
+pub(crate) fn import_columns() -> Vec<&'static str> {
+    let mut columns: Vec<&'static str> = SubGroupForm::fields().iter().map(|f| f.name).collect();
+    columns.insert(0, "group_id");
+    columns
+}

@@ -23,6 +23,7 @@ both!(
     customers_are_matched_by_email,
     every_kind_exports_and_imports_back_unchanged,
     members_import_with_roles_and_teams_and_export_without_the_owner,
+    groups_and_their_subgroups_import_by_name_and_export,
     exports_stream_every_record_in_batches_as_csv_or_json_lines,
 );
 
@@ -1064,4 +1065,97 @@ async fn members_import_with_roles_and_teams_and_export_without_the_owner(kind: 
         }
     }
     assert_eq!(unchanged(Value::Array(members(&app).await)), before);
+}
+
+async fn groups_and_their_subgroups_import_by_name_and_export(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let groups = || async {
+        unchanged(
+            app.get("/assets/classification_view.api")
+                .await
+                .into_body(StatusCode::OK)["groups"]
+                .clone(),
+        )
+    };
+    let sub_groups = || async {
+        unchanged(
+            app.get("/groups/get_sub_groups.api")
+                .await
+                .into_body(StatusCode::OK)["sub_groups"]
+                .clone(),
+        )
+    };
+    let file = "name,description,asset_depreciation_mode\n\
+                Cameras,Bodies and lenses,Percentage\n\
+                Lights,,\n";
+    let done = import(&app, "groups", file, &[]).await;
+    assert_eq!(
+        (done["state"].clone(), done["created"].clone()),
+        (json!("done"), json!(2)),
+        "{done}"
+    );
+    let got = groups().await;
+    assert_eq!(got[0]["group"]["name"], "Cameras");
+    assert_eq!(got[0]["group"]["asset_depreciation_mode"], "Percentage");
+    assert_eq!(got[1]["group"]["asset_depreciation_mode"], "Useful Life");
+
+    // Bad rows: an unknown group, an unknown parent, no name, no group.
+    let file = "group,name,parent\n\
+                Nope,Xray,\n\
+                Cameras,Yank,Missing\n\
+                Cameras,,\n\
+                ,Zulu,\n";
+    let failed = import(&app, "sub_groups", file, &[]).await;
+    let rows: Vec<(i64, &str)> = failed["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap(),
+                e["column"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [(2, "group"), (3, "parent"), (4, "name"), (5, "group")],
+        "{failed}"
+    );
+    assert_eq!(sub_groups().await, json!([]), "nothing was written");
+
+    // A subgroup names its parent, an earlier row's, by name within its group.
+    let file = "group,name,parent,description\n\
+                Cameras,Bodies,,Camera bodies\n\
+                Cameras,Mirrorless,Bodies,\n\
+                Lights,LED,,\n";
+    let done = import(&app, "sub_groups", file, &[]).await;
+    assert_eq!(
+        (done["state"].clone(), done["created"].clone()),
+        (json!("done"), json!(3)),
+        "{done}"
+    );
+    let got = sub_groups().await;
+    let named = |name: &str| {
+        got.as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(named("Mirrorless")["parent_id"], named("Bodies")["id"]);
+    assert_eq!(named("Mirrorless")["group_id"], named("Bodies")["group_id"]);
+    assert_ne!(named("LED")["group_id"], named("Bodies")["group_id"]);
+
+    // Both export and import back unchanged.
+    let (groups_before, subs_before) = (groups().await, sub_groups().await);
+    for what in ["groups", "sub_groups"] {
+        let csv = app.get(&format!("/exports/{what}.api")).await.text;
+        let again = import(&app, what, &csv, &[]).await;
+        assert_eq!(again["state"], "done", "{what}: {again}\n{csv}");
+        assert_eq!(again["created"], 0, "{what}: {again}");
+    }
+    assert_eq!(groups().await, groups_before);
+    assert_eq!(sub_groups().await, subs_before);
 }
