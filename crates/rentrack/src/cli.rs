@@ -160,7 +160,7 @@ enum Command {
         #[arg(long)]
         subdomain: String,
         /// What the rows are: vendors, locations, fixed_assets, customers, members,
-        /// groups or sub_groups.
+        /// groups, sub_groups, businesses or contacts.
         #[arg(long)]
         kind: String,
         /// Check every row and write nothing.

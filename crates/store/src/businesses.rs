@@ -11,7 +11,7 @@ use sea_query::{Cond, Expr, ExprTrait, LockType, Query};
 use crate::address_block::AddressBlock;
 use crate::custom_fields::merge_values;
 use crate::persons::{completed_orders, has_orders};
-use crate::{Assignments, Db, PageOf, StoreError, change_log};
+use crate::{Assignments, Db, PageOf, StoreError, Tx, change_log};
 
 #[derive(Debug, Clone, crate::Row)]
 pub struct Business {
@@ -104,6 +104,18 @@ fn condition(filter: BusinessFilter) -> Cond {
     }
 }
 
+/// The company's businesses after business `after`, by id, at most `limit`: an
+/// export's batch.
+pub async fn after(
+    db: &Db,
+    company: CompanyId,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<Business>, StoreError> {
+    let (_, rows) = crate::with_columns(crate::scoped("businesses", company), columns());
+    crate::after(db, rows, "id", after, limit).await
+}
+
 /// A page of businesses (20 a page by the spec): two queries.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn list(
@@ -160,6 +172,18 @@ pub async fn create(
     company: CompanyId,
     input: BusinessInput,
 ) -> Result<Business, StoreError> {
+    let mut tx = db.begin().await?;
+    let business = create_in(&mut tx, company, input).await?;
+    tx.commit().await?;
+    Ok(business)
+}
+
+/// [`create`], in a transaction of the caller's (an import's).
+pub async fn create_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    input: BusinessInput,
+) -> Result<Business, StoreError> {
     if input.name.is_none() {
         return Err(StoreError::invalid("name", "can't be blank"));
     }
@@ -179,7 +203,6 @@ pub async fn create(
         .set("created_at", at)
         .set("updated_at", at);
     assign(&mut row, &input);
-    let mut tx = db.begin().await?;
     let business: Business = tx
         .one(
             &row.into_insert("businesses")
@@ -188,7 +211,7 @@ pub async fn create(
         )
         .await?;
     change_log::record(
-        &mut tx,
+        tx,
         company,
         "business",
         business.id,
@@ -196,7 +219,6 @@ pub async fn create(
         serde_json::json!({"name": business.name}),
     )
     .await?;
-    tx.commit().await?;
     Ok(business)
 }
 
@@ -208,6 +230,18 @@ pub async fn update(
     input: BusinessInput,
 ) -> Result<Business, StoreError> {
     let mut tx = db.begin().await?;
+    let business = update_in(&mut tx, company, id, input).await?;
+    tx.commit().await?;
+    Ok(business)
+}
+
+/// [`update`], in a transaction of the caller's (an import's).
+pub async fn update_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Business>,
+    input: BusinessInput,
+) -> Result<Business, StoreError> {
     let select = crate::scoped("businesses", company)
         .columns(columns())
         .and_where(Expr::col("id").eq(id))
@@ -233,8 +267,7 @@ pub async fn update(
                 .to_owned(),
         )
         .await?;
-    change_log::record(&mut tx, company, "business", id.get(), "updated", details).await?;
-    tx.commit().await?;
+    change_log::record(tx, company, "business", id.get(), "updated", details).await?;
     Ok(business)
 }
 

@@ -82,7 +82,7 @@ impl custom_attributes::Shape for BusinessShape {
     }
 }
 
-fn render<'a>(
+pub fn render<'a>(
     b: &'a Business,
     tz: chrono_tz::Tz,
     fields: &'a FieldSet,
@@ -349,4 +349,35 @@ async fn update(
     let input = business_input(changes.name, changes.fields, values);
     let business = businesses::update(state.db(), company.id, id, input).await?;
     answer(&state, &company, business, true).await
+}
+
+/// Writes one import row as a new business (`key` none) or as changes to business
+/// `key`, in the import's transaction.
+pub(crate) async fn import_row(
+    state: &AppState,
+    tx: &mut store::Tx,
+    company: CompanyId,
+    params: &Params,
+    key: Option<i64>,
+) -> Result<super::imports::Written, ApiError> {
+    use super::imports::Written;
+    match key {
+        None => {
+            let (new, values) = read_input::<NewBusiness>(state, company, params).await?;
+            let input = business_input(Some(new.name), new.fields, values);
+            businesses::create_in(tx, company, input).await?;
+            Ok(Written::Created)
+        }
+        Some(id) => {
+            let (changes, values) = read_input::<BusinessChanges>(state, company, params).await?;
+            let input = business_input(changes.name, changes.fields, values);
+            businesses::update_in(tx, company, store::Id::new(id), input).await?;
+            Ok(Written::Updated)
+        }
+    }
+}
+
+/// The columns a business import reads besides `id` and custom fields' names.
+pub(crate) fn import_columns() -> Vec<&'static str> {
+    NewBusiness::fields().iter().map(|f| f.name).collect()
 }

@@ -306,6 +306,23 @@ impl Batches {
                     )
                 })
                 .collect(),
+            ImportKind::Businesses => store::businesses::after(db, company, after, BATCH)
+                .await?
+                .iter()
+                .map(|b| (b.id, json(super::businesses::render(b, tz, fields, false))))
+                .collect(),
+            ImportKind::Contacts => {
+                store::persons::after::<kind::Contact>(db, company, after, BATCH)
+                    .await?
+                    .iter()
+                    .map(|p| {
+                        (
+                            p.person.id,
+                            json(super::persons::render(p, tz, fields, false)),
+                        )
+                    })
+                    .collect()
+            }
             ImportKind::Customers => {
                 store::persons::after::<kind::Customer>(db, company, after, BATCH)
                     .await?

@@ -79,6 +79,8 @@ pub enum ImportKind {
     Members,
     Groups,
     SubGroups,
+    Businesses,
+    Contacts,
 }
 
 impl Vocabulary for ImportKind {
@@ -90,6 +92,8 @@ impl Vocabulary for ImportKind {
         ImportKind::Members,
         ImportKind::Groups,
         ImportKind::SubGroups,
+        ImportKind::Businesses,
+        ImportKind::Contacts,
     ];
 
     fn as_str(self) -> &'static str {
@@ -101,6 +105,8 @@ impl Vocabulary for ImportKind {
             ImportKind::Members => "members",
             ImportKind::Groups => "groups",
             ImportKind::SubGroups => "sub_groups",
+            ImportKind::Businesses => "businesses",
+            ImportKind::Contacts => "contacts",
         }
     }
 }
@@ -113,7 +119,9 @@ impl ImportKind {
             | ImportKind::Customers
             | ImportKind::Members
             | ImportKind::Groups
-            | ImportKind::SubGroups => "id",
+            | ImportKind::SubGroups
+            | ImportKind::Businesses
+            | ImportKind::Contacts => "id",
             ImportKind::Locations | ImportKind::FixedAssets => "sequence_num",
         }
     }
@@ -128,6 +136,8 @@ impl ImportKind {
             ImportKind::Members => "user",
             ImportKind::Groups => "group",
             ImportKind::SubGroups => "sub_group",
+            ImportKind::Businesses => "business",
+            ImportKind::Contacts => "contact",
         }
     }
 
@@ -161,6 +171,14 @@ impl ImportKind {
                 .into_iter()
                 .map(|f| (f, f))
                 .collect(),
+            ImportKind::Businesses => super::businesses::import_columns()
+                .into_iter()
+                .map(|f| (f, f))
+                .collect(),
+            ImportKind::Contacts => super::persons::import_columns::<kind::Contact>()
+                .into_iter()
+                .map(|f| (f, f))
+                .collect(),
         }
     }
 
@@ -170,7 +188,9 @@ impl ImportKind {
             ImportKind::Vendors
             | ImportKind::Customers
             | ImportKind::Members
-            | ImportKind::Groups => &[],
+            | ImportKind::Groups
+            | ImportKind::Businesses
+            | ImportKind::Contacts => &[],
             ImportKind::SubGroups => &[
                 ("group", Named::Group, "group_id"),
                 ("parent", Named::SubGroup, "parent_id"),
@@ -190,10 +210,12 @@ impl ImportKind {
             ImportKind::FixedAssets => Some(NaturalKey::Identifier(AssetType::FixedAsset)),
             ImportKind::Customers => Some(NaturalKey::Email(Emails::Customers)),
             ImportKind::Members => Some(NaturalKey::Email(Emails::Members)),
+            ImportKind::Contacts => Some(NaturalKey::Email(Emails::Contacts)),
             ImportKind::Vendors
             | ImportKind::Locations
             | ImportKind::Groups
-            | ImportKind::SubGroups => None,
+            | ImportKind::SubGroups
+            | ImportKind::Businesses => None,
         }
     }
 
@@ -205,6 +227,8 @@ impl ImportKind {
             ImportKind::FixedAssets => Some(Target::FixedAssets),
             ImportKind::Customers => Some(Target::Customers),
             ImportKind::Members => Some(Target::Members),
+            ImportKind::Businesses => Some(Target::Businesses),
+            ImportKind::Contacts => Some(Target::Contacts),
         }
     }
 
@@ -279,6 +303,7 @@ enum NaturalKey {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Emails {
     Customers,
+    Contacts,
     Members,
 }
 
@@ -304,6 +329,7 @@ impl NaturalKey {
             NaturalKey::Identifier(_) => ("identification number", "item"),
             NaturalKey::Email(Emails::Customers) => ("e-mail", "customer"),
             NaturalKey::Email(Emails::Members) => ("e-mail", "member"),
+            NaturalKey::Email(Emails::Contacts) => ("e-mail", "contact"),
         }
     }
 }
@@ -810,6 +836,9 @@ impl Identifiers {
                 NaturalKey::Email(Emails::Customers) => {
                     store::persons::emails_in::<kind::Customer>(tx, company, after, PAGE).await?
                 }
+                NaturalKey::Email(Emails::Contacts) => {
+                    store::persons::emails_in::<kind::Contact>(tx, company, after, PAGE).await?
+                }
                 NaturalKey::Email(Emails::Members) => {
                     store::members::emails_in(tx, company, after, PAGE).await?
                 }
@@ -1277,6 +1306,12 @@ async fn write_row(
         }
         ImportKind::Members => super::members::import_row(state, tx, company, &params, key).await,
         ImportKind::Groups => super::groups::import_row(tx, company, &params, key).await,
+        ImportKind::Businesses => {
+            super::businesses::import_row(state, tx, company, &params, key).await
+        }
+        ImportKind::Contacts => {
+            super::persons::import_row::<kind::Contact>(state, tx, company, &params, key).await
+        }
         ImportKind::SubGroups => super::sub_groups::import_row(tx, company, &params, key).await,
         ImportKind::FixedAssets => {
             super::assets::records::import_row::<super::assets::Fixed>(

@@ -24,6 +24,7 @@ both!(
     every_kind_exports_and_imports_back_unchanged,
     members_import_with_roles_and_teams_and_export_without_the_owner,
     groups_and_their_subgroups_import_by_name_and_export,
+    businesses_and_their_contacts_import_and_export,
     exports_stream_every_record_in_batches_as_csv_or_json_lines,
 );
 
@@ -1158,4 +1159,76 @@ async fn groups_and_their_subgroups_import_by_name_and_export(kind: Kind) {
     }
     assert_eq!(groups().await, groups_before);
     assert_eq!(sub_groups().await, subs_before);
+}
+
+async fn businesses_and_their_contacts_import_and_export(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let list = |path: &'static str, key: &'static str| {
+        let app = &app;
+        async move { unchanged(app.get(path).await.into_body(StatusCode::OK)[key].clone()) }
+    };
+    let file = "name,email,industry\nAcme Rentals,info@acme.example,Film\nBolt Co,,\n";
+    let done = import(&app, "businesses", file, &[]).await;
+    assert_eq!(
+        (done["state"].clone(), done["created"].clone()),
+        (json!("done"), json!(2)),
+        "{done}"
+    );
+    let businesses = list("/businesses.api", "businesses").await;
+    let id = |n: usize| businesses[n]["id"].as_i64().unwrap();
+    assert_eq!(businesses[0]["industry"], "Film");
+
+    // A contact names its businesses by id, a comma list in one cell, and is matched by
+    // e-mail; a business that is none is a bad row.
+    let file = format!(
+        "first_name,last_name,email,business_ids\n\
+         Ada,Lovelace,ada@acme.example,\"{},{}\"\n\
+         Bob,Stone,bob@acme.example,999999\n",
+        id(0),
+        id(1)
+    );
+    let failed = import(&app, "contacts", &file, &[]).await;
+    let brief: Vec<(i64, &str)> = failed["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap(),
+                e["column"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(brief, [(3, "business_ids")], "{failed}");
+    let file = file.replace("999999", &id(1).to_string());
+    let done = import(&app, "contacts", &file, &[]).await;
+    assert_eq!(
+        (done["state"].clone(), done["created"].clone()),
+        (json!("done"), json!(2)),
+        "{done}"
+    );
+    let contacts = list("/contacts.api", "contacts").await;
+    assert_eq!(
+        contacts[0]["business_ids"],
+        json!([id(0), id(1)]),
+        "{contacts}"
+    );
+    let again = import(&app, "contacts", &file, &[]).await;
+    assert_eq!(
+        (again["created"].clone(), again["updated"].clone()),
+        (json!(0), json!(2)),
+        "{again}"
+    );
+
+    for (what, path) in [
+        ("businesses", "/businesses.api"),
+        ("contacts", "/contacts.api"),
+    ] {
+        let before = list(path, what).await;
+        let csv = app.get(&format!("/exports/{what}.api")).await.text;
+        let again = import(&app, what, &csv, &[]).await;
+        assert_eq!(again["state"], "done", "{what}: {again}\n{csv}");
+        assert_eq!(again["created"], 0, "{what}: {again}");
+        assert_eq!(list(path, what).await, before, "{what}: {csv}");
+    }
 }
