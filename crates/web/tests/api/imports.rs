@@ -73,6 +73,21 @@ async fn finished(app: &TestApp, id: i64) -> Value {
     panic!("the import did not end");
 }
 
+/// Each problem of an import as its row and column (empty for none).
+fn rows_and_columns(import: &Value) -> Vec<(i64, &str)> {
+    import["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap(),
+                e["column"].as_str().unwrap_or(""),
+            )
+        })
+        .collect()
+}
+
 async fn vendors(app: &TestApp) -> Vec<Value> {
     app.get("/assets/vendors.api?include_custom_fields=true")
         .await
@@ -572,12 +587,7 @@ async fn fixed_assets_import_with_names_prices_and_custom_fields(kind: Kind) {
     // The subgroup, the location and the second group do not exist yet.
     let done = import(&app, "fixed_assets", file, &[]).await;
     assert_eq!(done["state"], "failed");
-    let brief: Vec<(i64, &str)> = done["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| (e["row"].as_i64().unwrap(), e["column"].as_str().unwrap()))
-        .collect();
+    let brief = rows_and_columns(&done);
     assert_eq!(
         brief,
         [
@@ -769,25 +779,10 @@ async fn customers_are_matched_by_email(kind: Kind) {
                 Nameless,,nameless@example.com,\n";
     let failed = import(&app, "customers", file, &[]).await;
     assert_eq!(failed["state"], "failed", "{failed}");
-    let rows: Vec<(i64, String)> = failed["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["row"].as_i64().unwrap(),
-                e["column"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
+    let rows = rows_and_columns(&failed);
     assert_eq!(
         rows,
-        [
-            (3, "email".to_owned()),
-            (4, "email".to_owned()),
-            (5, "Tier".to_owned()),
-            (6, "last_name".to_owned()),
-        ],
+        [(3, "email"), (4, "email"), (5, "Tier"), (6, "last_name"),],
         "{failed}"
     );
     assert_eq!(
@@ -973,17 +968,7 @@ async fn members_import_with_roles_and_teams_and_export_without_the_owner(kind: 
     );
     let failed = import(&app, "members", &file, &[]).await;
     assert_eq!(failed["state"], "failed", "{failed}");
-    let rows: Vec<(i64, &str)> = failed["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["row"].as_i64().unwrap(),
-                e["column"].as_str().unwrap_or(""),
-            )
-        })
-        .collect();
+    let rows = rows_and_columns(&failed);
     assert_eq!(
         rows,
         [
@@ -1038,17 +1023,7 @@ async fn members_import_with_roles_and_teams_and_export_without_the_owner(kind: 
     );
     let failed = import(&app, "members", &file, &[]).await;
     assert_eq!(failed["state"], "failed", "{failed}");
-    let rows: Vec<(i64, &str)> = failed["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["row"].as_i64().unwrap(),
-                e["column"].as_str().unwrap_or(""),
-            )
-        })
-        .collect();
+    let rows = rows_and_columns(&failed);
     match kind {
         Kind::Sqlite => {
             assert_eq!(rows, [(2, "email"), (3, "last_name")], "{failed}");
@@ -1107,17 +1082,7 @@ async fn groups_and_their_subgroups_import_by_name_and_export(kind: Kind) {
                 Cameras,,\n\
                 ,Zulu,\n";
     let failed = import(&app, "sub_groups", file, &[]).await;
-    let rows: Vec<(i64, &str)> = failed["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["row"].as_i64().unwrap(),
-                e["column"].as_str().unwrap_or(""),
-            )
-        })
-        .collect();
+    let rows = rows_and_columns(&failed);
     assert_eq!(
         rows,
         [(2, "group"), (3, "parent"), (4, "name"), (5, "group")],
@@ -1188,17 +1153,7 @@ async fn businesses_and_their_contacts_import_and_export(kind: Kind) {
         id(1)
     );
     let failed = import(&app, "contacts", &file, &[]).await;
-    let brief: Vec<(i64, &str)> = failed["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["row"].as_i64().unwrap(),
-                e["column"].as_str().unwrap_or(""),
-            )
-        })
-        .collect();
+    let brief = rows_and_columns(&failed);
     assert_eq!(brief, [(3, "business_ids")], "{failed}");
     let file = file.replace("999999", &id(1).to_string());
     let done = import(&app, "contacts", &file, &[]).await;
