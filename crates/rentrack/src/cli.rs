@@ -159,8 +159,8 @@ enum Command {
         db: DatabaseArg,
         #[arg(long)]
         subdomain: String,
-        /// What the rows are: vendors, locations, fixed_assets, customers, members,
-        /// groups, sub_groups, businesses or contacts.
+        /// What the rows are: vendors, locations, fixed_assets, inventory,
+        /// stock_assets, customers, members, groups, sub_groups, businesses or contacts.
         #[arg(long)]
         kind: String,
         /// Check every row and write nothing.

@@ -939,7 +939,7 @@ pub async fn create(
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
-    let id = create_in(&mut tx, company, kind, input).await?;
+    let (id, _) = create_in(&mut tx, company, kind, input).await?;
     let item = reread(&mut tx, company, id, today).await?;
     tx.commit().await?;
     Ok(item)
@@ -952,7 +952,7 @@ pub async fn create_in(
     company: CompanyId,
     kind: AssetType,
     input: AssetInput,
-) -> Result<i64, StoreError> {
+) -> Result<(i64, i64), StoreError> {
     let group = input
         .group_id
         .ok_or_else(|| StoreError::invalid("group_id", "can't be blank"))?;
@@ -992,7 +992,7 @@ pub async fn create_in(
         json!({"name": input.name.as_ref().map(Name::as_str), "group_id": group}),
     )
     .await?;
-    Ok(id)
+    Ok((id, sequence_num))
 }
 
 /// Up to `limit` items of `kind` that have an identification number, by number from

@@ -378,6 +378,81 @@ pub async fn order(
     items::finish(tx, company, item.id, (action, details), Today(clock.today)).await
 }
 
+/// What an import row says item `number` (of `kind`) holds at `location` (else its own
+/// location): a new item's opening stock (`created`), added as `Add Stock` is; an
+/// existing item's must already be that many, since an import moves no stock (its
+/// export imports back unchanged). 0 units of a new item writes nothing.
+pub async fn import_level_in(
+    tx: &mut Tx,
+    company: CompanyId,
+    kind: AssetType,
+    number: i64,
+    location: Option<Id<kind::Location>>,
+    units: i64,
+    created: bool,
+) -> Result<(), StoreError> {
+    let item = lock_stocked(tx, company, kind, number).await?;
+    let location = location_or_default(tx, company, &item, location, "location_id").await?;
+    if !created {
+        let now = level(tx, company, number, location).await?;
+        if now != units {
+            return Err(StoreError::invalid(
+                "quantity",
+                format!(
+                    "differs from the {now} units at {} now: an import moves no stock; use order or transfer_stock",
+                    location_name(tx, company, location).await?
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    let Ok(quantity) = Quantity::new(units) else {
+        return Ok(());
+    };
+    put(tx, company, &item, location, quantity).await?;
+    let details = json!({
+        "order_type": OrderType::AddStock.as_str(),
+        "quantity": units,
+        "quantity_after_transaction": item.quantity + units,
+        "location_id": location,
+        "location_name": location_name(tx, company, location).await?,
+        "comments": "imported",
+        "user_full_name": actor(tx, company).await?,
+    });
+    item_core::history(tx, company, item.id, "stock_added", details).await
+}
+
+/// The units each of items `numbers` holds at its own location, by number (an
+/// export's `quantity`): one statement.
+pub async fn at_own_location(
+    db: &Db,
+    company: CompanyId,
+    numbers: &[i64],
+) -> Result<std::collections::HashMap<i64, i64>, StoreError> {
+    if numbers.is_empty() {
+        return Ok(Default::default());
+    }
+    let stmt = Query::select()
+        .column(("stock_levels", "item_sequence_num"))
+        .column(("stock_levels", "quantity"))
+        .from("stock_levels")
+        .inner_join(
+            "items",
+            Expr::col(("items", "company_id"))
+                .equals(("stock_levels", "company_id"))
+                .and(
+                    Expr::col(("items", "sequence_num"))
+                        .equals(("stock_levels", "item_sequence_num")),
+                )
+                .and(Expr::col(("items", "location_id")).equals(("stock_levels", "location_id"))),
+        )
+        .and_where(Expr::col(("stock_levels", "company_id")).eq(company.0))
+        .and_where(Expr::col(("stock_levels", "item_sequence_num")).is_in(numbers.iter().copied()))
+        .to_owned();
+    let rows: Vec<(i64, i64)> = db.read().all(&stmt).await?;
+    Ok(rows.into_iter().collect())
+}
+
 /// A move of stock between two locations of the company.
 #[derive(Debug, Clone)]
 pub struct Transfer {

@@ -276,13 +276,28 @@ impl Batches {
                 .iter()
                 .map(|l| (l.id, json(super::locations::render(l, tz))))
                 .collect(),
-            ImportKind::FixedAssets => {
-                store::items::after(db, company, AssetType::FixedAsset, after, BATCH, self.today)
-                    .await?
+            ImportKind::FixedAssets | ImportKind::Inventory | ImportKind::StockAssets => {
+                let kind = self.kind.items().unwrap_or(AssetType::FixedAsset);
+                let items =
+                    store::items::after(db, company, kind, after, BATCH, self.today).await?;
+                // Stock kinds: the units at each item's own location, one statement.
+                let units = match kind {
+                    AssetType::FixedAsset => Default::default(),
+                    _ => {
+                        let numbers: Vec<i64> = items.iter().map(|v| v.item.sequence_num).collect();
+                        store::stock::at_own_location(db, company, &numbers).await?
+                    }
+                };
+                items
                     .iter()
                     .map(|v| {
                         let shown = super::assets::Shown::default();
-                        (v.item.id, json(super::assets::render(v, tz, fields, shown)))
+                        let mut view = json(super::assets::render(v, tz, fields, shown));
+                        if kind != AssetType::FixedAsset && v.item.location_id.is_some() {
+                            let n = units.get(&v.item.sequence_num).copied().unwrap_or(0);
+                            view["quantity"] = n.into();
+                        }
+                        (v.item.id, view)
                     })
                     .collect()
             }

@@ -81,6 +81,8 @@ pub enum ImportKind {
     SubGroups,
     Businesses,
     Contacts,
+    Inventory,
+    StockAssets,
 }
 
 impl Vocabulary for ImportKind {
@@ -94,6 +96,8 @@ impl Vocabulary for ImportKind {
         ImportKind::SubGroups,
         ImportKind::Businesses,
         ImportKind::Contacts,
+        ImportKind::Inventory,
+        ImportKind::StockAssets,
     ];
 
     fn as_str(self) -> &'static str {
@@ -107,11 +111,23 @@ impl Vocabulary for ImportKind {
             ImportKind::SubGroups => "sub_groups",
             ImportKind::Businesses => "businesses",
             ImportKind::Contacts => "contacts",
+            ImportKind::Inventory => "inventory",
+            ImportKind::StockAssets => "stock_assets",
         }
     }
 }
 
 impl ImportKind {
+    /// The kind of item, for the kinds of items.
+    pub(crate) fn items(self) -> Option<AssetType> {
+        match self {
+            ImportKind::FixedAssets => Some(AssetType::FixedAsset),
+            ImportKind::Inventory => Some(AssetType::VolatileAsset),
+            ImportKind::StockAssets => Some(AssetType::StockAsset),
+            _ => None,
+        }
+    }
+
     /// The column naming an existing record to update.
     pub(crate) fn key(self) -> &'static str {
         match self {
@@ -122,7 +138,10 @@ impl ImportKind {
             | ImportKind::SubGroups
             | ImportKind::Businesses
             | ImportKind::Contacts => "id",
-            ImportKind::Locations | ImportKind::FixedAssets => "sequence_num",
+            ImportKind::Locations
+            | ImportKind::FixedAssets
+            | ImportKind::Inventory
+            | ImportKind::StockAssets => "sequence_num",
         }
     }
 
@@ -138,6 +157,10 @@ impl ImportKind {
             ImportKind::SubGroups => "sub_group",
             ImportKind::Businesses => "business",
             ImportKind::Contacts => "contact",
+            ImportKind::Inventory => {
+                <super::assets::Inventory as super::assets::Kind>::FAMILY.scope
+            }
+            ImportKind::StockAssets => <super::assets::Stock as super::assets::Kind>::FAMILY.scope,
         }
     }
 
@@ -154,6 +177,12 @@ impl ImportKind {
                 .collect(),
             ImportKind::FixedAssets => {
                 super::assets::records::import_columns::<super::assets::Fixed>()
+            }
+            ImportKind::Inventory => {
+                super::assets::records::import_columns::<super::assets::Inventory>()
+            }
+            ImportKind::StockAssets => {
+                super::assets::records::import_columns::<super::assets::Stock>()
             }
             ImportKind::Customers => super::persons::import_columns::<kind::Customer>()
                 .into_iter()
@@ -196,7 +225,7 @@ impl ImportKind {
                 ("parent", Named::SubGroup, "parent_id"),
             ],
             ImportKind::Locations => &[("parent", Named::Location, "parent_id")],
-            ImportKind::FixedAssets => &[
+            ImportKind::FixedAssets | ImportKind::Inventory | ImportKind::StockAssets => &[
                 ("group", Named::Group, "group_id"),
                 ("sub_group", Named::SubGroup, "sub_group_id"),
                 ("location", Named::Location, "location_id"),
@@ -207,7 +236,9 @@ impl ImportKind {
     /// What else than the key names an existing record, for the kinds that have one.
     fn natural_key(self) -> Option<NaturalKey> {
         match self {
-            ImportKind::FixedAssets => Some(NaturalKey::Identifier(AssetType::FixedAsset)),
+            ImportKind::FixedAssets | ImportKind::Inventory | ImportKind::StockAssets => {
+                self.items().map(NaturalKey::Identifier)
+            }
             ImportKind::Customers => Some(NaturalKey::Email(Emails::Customers)),
             ImportKind::Members => Some(NaturalKey::Email(Emails::Members)),
             ImportKind::Contacts => Some(NaturalKey::Email(Emails::Contacts)),
@@ -225,6 +256,8 @@ impl ImportKind {
             ImportKind::Vendors => Some(Target::Vendors),
             ImportKind::Locations | ImportKind::Groups | ImportKind::SubGroups => None,
             ImportKind::FixedAssets => Some(Target::FixedAssets),
+            ImportKind::Inventory => Some(Target::Inventory),
+            ImportKind::StockAssets => Some(Target::AssetStock),
             ImportKind::Customers => Some(Target::Customers),
             ImportKind::Members => Some(Target::Members),
             ImportKind::Businesses => Some(Target::Businesses),
@@ -248,7 +281,7 @@ impl ImportKind {
 
     /// Whether the field is an amount of money.
     fn is_money(self, field: &str) -> bool {
-        self == ImportKind::FixedAssets
+        self.items().is_some()
             && (field == "price"
                 || field == "late_fee_attributes][amount"
                 || field.starts_with("rental_price_attributes]["))
@@ -257,7 +290,9 @@ impl ImportKind {
     /// The parameter a custom field's value is sent as.
     fn custom_param(self, name: &str) -> String {
         match self {
-            ImportKind::FixedAssets => format!("cust_attr[{name}]"),
+            ImportKind::FixedAssets | ImportKind::Inventory | ImportKind::StockAssets => {
+                format!("cust_attr[{name}]")
+            }
             _ => format!("{}[custom_attributes][{name}]", self.resource()),
         }
     }
@@ -1315,6 +1350,26 @@ async fn write_row(
         ImportKind::SubGroups => super::sub_groups::import_row(tx, company, &params, key).await,
         ImportKind::FixedAssets => {
             super::assets::records::import_row::<super::assets::Fixed>(
+                tx,
+                company,
+                &params,
+                key,
+                &context.fields,
+            )
+            .await
+        }
+        ImportKind::Inventory => {
+            super::assets::records::import_row::<super::assets::Inventory>(
+                tx,
+                company,
+                &params,
+                key,
+                &context.fields,
+            )
+            .await
+        }
+        ImportKind::StockAssets => {
+            super::assets::records::import_row::<super::assets::Stock>(
                 tx,
                 company,
                 &params,

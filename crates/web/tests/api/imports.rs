@@ -25,6 +25,7 @@ both!(
     members_import_with_roles_and_teams_and_export_without_the_owner,
     groups_and_their_subgroups_import_by_name_and_export,
     businesses_and_their_contacts_import_and_export,
+    stock_kinds_import_their_opening_stock_and_export_it,
     exports_stream_every_record_in_batches_as_csv_or_json_lines,
 );
 
@@ -1186,4 +1187,86 @@ async fn businesses_and_their_contacts_import_and_export(kind: Kind) {
         assert_eq!(again["created"], 0, "{what}: {again}");
         assert_eq!(list(path, what).await, before, "{what}: {csv}");
     }
+}
+
+async fn stock_kinds_import_their_opening_stock_and_export_it(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let create = &[("import[create_missing]", "true")];
+    let file = "name,group,location,identifier,quantity,daily\n\
+                Batteries,Power,Shelf 1,BAT-1,40,1.00\n\
+                Cables,Power,Shelf 2,CAB-1,0,\n";
+    let done = import(&app, "inventory", file, create).await;
+    assert_eq!(
+        (done["state"].clone(), done["created"].clone()),
+        (json!("done"), json!(2)),
+        "{done}"
+    );
+    let list = || async {
+        unchanged(app.get("/inventory.api").await.into_body(StatusCode::OK)["assets"].clone())
+    };
+    let got = list().await;
+    let named = |name: &str| {
+        got.as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(named("Batteries")["total_quantity"], 40, "{got}");
+    assert_eq!(named("Cables")["total_quantity"], 0, "{got}");
+
+    // The same file again changes nothing; another quantity is a bad row (an import
+    // moves no stock), as is one that is no number of units.
+    let again = import(&app, "inventory", file, &[]).await;
+    assert_eq!(
+        (again["state"].clone(), again["updated"].clone()),
+        (json!("done"), json!(2)),
+        "{again}"
+    );
+    let file = "name,group,location,identifier,quantity\n\
+                Batteries,Power,Shelf 1,BAT-1,41\n\
+                Fuses,Power,Shelf 1,FUS-1,-1\n";
+    let failed = import(&app, "inventory", file, &[]).await;
+    assert_eq!(
+        rows_and_columns(&failed),
+        [(2, "quantity"), (3, "quantity")],
+        "{failed}"
+    );
+    assert!(
+        failed["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("differs from the 40 units at Shelf 1 now"),
+        "{failed}"
+    );
+    assert_eq!(list().await, got, "nothing was written");
+
+    // The export writes each item's units at its own location and imports back.
+    let csv = app.get("/exports/inventory.api").await.text;
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let batteries: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let at = header.iter().position(|h| *h == "quantity").unwrap();
+    assert_eq!(batteries[at], "40", "{csv}");
+    let again = import(&app, "inventory", &csv, &[]).await;
+    assert_eq!(
+        (again["state"].clone(), again["created"].clone()),
+        (json!("done"), json!(0)),
+        "{again}\n{csv}"
+    );
+    assert_eq!(list().await, got);
+
+    // Stock assets alike.
+    let file = "name,group,location,identifier,quantity\nChairs,Furniture,Hall,CHR-1,120\n";
+    let done = import(&app, "stock_assets", file, create).await;
+    assert_eq!(done["state"], "done", "{done}");
+    let stock = app.get("/stock_assets.api").await.into_body(StatusCode::OK);
+    assert_eq!(stock["assets"][0]["total_quantity"], 120, "{stock}");
+    let csv = app.get("/exports/stock_assets.api").await.text;
+    let again = import(&app, "stock_assets", &csv, &[]).await;
+    assert_eq!(
+        (again["state"].clone(), again["updated"].clone()),
+        (json!("done"), json!(1)),
+        "{again}\n{csv}"
+    );
 }

@@ -717,26 +717,63 @@ pub(crate) async fn import_row<K: Kind>(
     fields: &store::custom_fields::FieldSet,
 ) -> Result<super::super::imports::Written, ApiError> {
     use super::super::imports::Written;
-    let input = parse_input::<K>(Form::new(params, K::FAMILY.scope), fields, key.is_none())?;
-    match key {
+    let stocked = K::FAMILY.kind != AssetType::FixedAsset;
+    let mut form = Form::new(params, K::FAMILY.scope);
+    // Stock kinds: the units at the row's location (empty: none on a new item, and
+    // the stock of an existing one is not looked at).
+    let units = match params.get(&form.path("quantity")) {
+        Some(raw) if stocked && !raw.trim().is_empty() => match raw.trim().parse::<i64>() {
+            Ok(n) if (0..=domain::stock::Quantity::MAX).contains(&n) => Some(n),
+            _ => {
+                form.error(
+                    "quantity",
+                    format!(
+                        "must be a whole number of units from 0 to {}",
+                        domain::stock::Quantity::MAX
+                    ),
+                );
+                None
+            }
+        },
+        _ => None,
+    };
+    let input = parse_input::<K>(form, fields, key.is_none())?;
+    let location = input.location_id.as_set().copied();
+    let kind = K::FAMILY.kind;
+    let (number, written) = match key {
         None => {
-            items::create_in(tx, company, K::FAMILY.kind, input).await?;
-            Ok(Written::Created)
+            let (_, number) = items::create_in(tx, company, kind, input).await?;
+            (number, Written::Created)
         }
         Some(n) => {
-            items::update_in(tx, company, K::FAMILY.kind, store::Number::new(n), input)
+            items::update_in(tx, company, kind, store::Number::new(n), input)
                 .await
                 .map_err(ApiError::from_item_read)?;
-            Ok(Written::Updated)
+            (n, Written::Updated)
         }
+    };
+    if let Some(units) = units {
+        store::stock::import_level_in(
+            tx,
+            company,
+            kind,
+            number,
+            location,
+            units,
+            written == Written::Created,
+        )
+        .await?;
     }
+    Ok(written)
 }
 
 /// The columns an import of items of kind `K` reads besides its key, the names of its
 /// group, subgroup and location, and custom fields' names: each with the field it
 /// fills (`daily` fills `rental_price_attributes][daily`).
-/// Document links are a list, which a cell does not hold: not a column.
+/// Document links are a list, which a cell does not hold: not a column. Stock kinds
+/// also read `quantity`, the units at the row's location.
 pub(crate) fn import_columns<K: Kind>() -> Vec<(&'static str, &'static str)> {
+    let stocked = K::FAMILY.kind != AssetType::FixedAsset;
     K::New::fields()
         .iter()
         .filter(|f| f.name != "document_urls")
@@ -749,6 +786,7 @@ pub(crate) fn import_columns<K: Kind>() -> Vec<(&'static str, &'static str)> {
             };
             (column, f.name)
         })
+        .chain(stocked.then_some(("quantity", "quantity")))
         .collect()
 }
 
