@@ -1007,17 +1007,11 @@ pub async fn identifiers_in(
     after: i64,
     limit: u64,
 ) -> Result<Vec<(i64, String)>, StoreError> {
-    let stmt = Query::select()
-        .from("items")
-        .columns(["sequence_num", "identifier"])
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("sequence_num").gt(after))
+    let items = crate::scoped("items", company)
         .and_where(Expr::col("asset_type").eq(kind.as_str()))
-        .and_where(Expr::col("identifier").is_not_null())
-        .order_by("sequence_num", Order::Asc)
-        .limit(limit)
         .to_owned();
-    tx.all(&stmt).await
+    let key = ("sequence_num", "identifier");
+    crate::values_after(tx, items, key, after, limit).await
 }
 
 /// Ends a change of item `id`: history, then the item as it now is.

@@ -298,6 +298,26 @@ pub(crate) fn scoped(table: &'static str, company: CompanyId) -> sea_query::Sele
         .take()
 }
 
+/// `(key, value)` of the records `base` selects whose `value` is set, by `key` after
+/// `after`: a natural key (identification number, e-mail) read a page at a time.
+pub(crate) async fn values_after(
+    tx: &mut Tx,
+    mut base: sea_query::SelectStatement,
+    (key, value): (&'static str, &'static str),
+    after: i64,
+    limit: u64,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    use sea_query::{Expr, ExprTrait, Order};
+    let stmt = base
+        .columns([key, value])
+        .and_where(Expr::col(key).gt(after))
+        .and_where(Expr::col(value).is_not_null())
+        .order_by(key, Order::Asc)
+        .limit(limit)
+        .to_owned();
+    tx.all(&stmt).await
+}
+
 /// The column values of one INSERT or UPDATE of a company's record, gathered field by
 /// field, so creates and updates share how optional fields are written.
 pub(crate) struct Assignments {

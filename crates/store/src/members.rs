@@ -165,14 +165,8 @@ pub async fn emails_in(
     after: i64,
     limit: u64,
 ) -> Result<Vec<(i64, String)>, StoreError> {
-    let stmt = crate::scoped("members", company)
-        .columns(["id", "email"])
-        .and_where(Expr::col("id").gt(after))
-        .and_where(Expr::col("email").is_not_null())
-        .order_by("id", Order::Asc)
-        .limit(limit)
-        .to_owned();
-    tx.all(&stmt).await
+    let members = crate::scoped("members", company);
+    crate::values_after(tx, members, ("id", "email"), after, limit).await
 }
 
 #[tracing::instrument(level = "debug", skip_all)]

@@ -554,14 +554,7 @@ pub async fn emails_in<K: Persons>(
     after: i64,
     limit: u64,
 ) -> Result<Vec<(i64, String)>, StoreError> {
-    let stmt = live(company, K::PERSON)
-        .columns(["id", "email"])
-        .and_where(Expr::col("id").gt(after))
-        .and_where(Expr::col("email").is_not_null())
-        .order_by("id", Order::Asc)
-        .limit(limit)
-        .to_owned();
-    tx.all(&stmt).await
+    crate::values_after(tx, live(company, K::PERSON), ("id", "email"), after, limit).await
 }
 
 async fn locked<K: Persons>(

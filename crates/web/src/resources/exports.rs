@@ -276,8 +276,7 @@ impl Batches {
                 .iter()
                 .map(|l| (l.id, json(super::locations::render(l, tz))))
                 .collect(),
-            ImportKind::FixedAssets | ImportKind::Inventory | ImportKind::StockAssets => {
-                let kind = self.kind.items().unwrap_or(AssetType::FixedAsset);
+            ImportKind::Items(kind) => {
                 let items =
                     store::items::after(db, company, kind, after, BATCH, self.today).await?;
                 // Stock kinds: the units at each item's own location, one statement.

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::{Request, State};
@@ -74,45 +74,44 @@ pub fn routes(api: Api) -> Api {
 pub enum ImportKind {
     Vendors,
     Locations,
-    FixedAssets,
     Customers,
     Members,
     Groups,
     SubGroups,
     Businesses,
     Contacts,
-    Inventory,
-    StockAssets,
+    /// Fixed assets, inventory or stock.
+    Items(AssetType),
 }
 
 impl Vocabulary for ImportKind {
     const ALL: &'static [Self] = &[
         ImportKind::Vendors,
         ImportKind::Locations,
-        ImportKind::FixedAssets,
+        ImportKind::Items(AssetType::FixedAsset),
         ImportKind::Customers,
         ImportKind::Members,
         ImportKind::Groups,
         ImportKind::SubGroups,
         ImportKind::Businesses,
         ImportKind::Contacts,
-        ImportKind::Inventory,
-        ImportKind::StockAssets,
+        ImportKind::Items(AssetType::VolatileAsset),
+        ImportKind::Items(AssetType::StockAsset),
     ];
 
     fn as_str(self) -> &'static str {
         match self {
             ImportKind::Vendors => "vendors",
             ImportKind::Locations => "locations",
-            ImportKind::FixedAssets => "fixed_assets",
             ImportKind::Customers => "customers",
             ImportKind::Members => "members",
             ImportKind::Groups => "groups",
             ImportKind::SubGroups => "sub_groups",
             ImportKind::Businesses => "businesses",
             ImportKind::Contacts => "contacts",
-            ImportKind::Inventory => "inventory",
-            ImportKind::StockAssets => "stock_assets",
+            ImportKind::Items(AssetType::FixedAsset) => "fixed_assets",
+            ImportKind::Items(AssetType::VolatileAsset) => "inventory",
+            ImportKind::Items(AssetType::StockAsset) => "stock_assets",
         }
     }
 }
@@ -121,9 +120,7 @@ impl ImportKind {
     /// The kind of item, for the kinds of items.
     pub(crate) fn items(self) -> Option<AssetType> {
         match self {
-            ImportKind::FixedAssets => Some(AssetType::FixedAsset),
-            ImportKind::Inventory => Some(AssetType::VolatileAsset),
-            ImportKind::StockAssets => Some(AssetType::StockAsset),
+            ImportKind::Items(kind) => Some(kind),
             _ => None,
         }
     }
@@ -138,10 +135,7 @@ impl ImportKind {
             | ImportKind::SubGroups
             | ImportKind::Businesses
             | ImportKind::Contacts => "id",
-            ImportKind::Locations
-            | ImportKind::FixedAssets
-            | ImportKind::Inventory
-            | ImportKind::StockAssets => "sequence_num",
+            ImportKind::Locations | ImportKind::Items(_) => "sequence_num",
         }
     }
 
@@ -150,64 +144,29 @@ impl ImportKind {
         match self {
             ImportKind::Vendors => "vendor",
             ImportKind::Locations => "location",
-            ImportKind::FixedAssets => "fixed_asset",
             ImportKind::Customers => "customer",
             ImportKind::Members => "user",
             ImportKind::Groups => "group",
             ImportKind::SubGroups => "sub_group",
             ImportKind::Businesses => "business",
             ImportKind::Contacts => "contact",
-            ImportKind::Inventory => {
-                <super::assets::Inventory as super::assets::Kind>::FAMILY.scope
-            }
-            ImportKind::StockAssets => <super::assets::Stock as super::assets::Kind>::FAMILY.scope,
+            ImportKind::Items(kind) => super::assets::family(kind).scope,
         }
     }
 
     /// The columns of the record's own fields, each with the field it fills.
     pub(crate) fn fields(self) -> Vec<(&'static str, &'static str)> {
+        let same = |fields: Vec<&'static str>| fields.into_iter().map(|f| (f, f)).collect();
         match self {
-            ImportKind::Vendors => super::vendors::import_columns()
-                .into_iter()
-                .map(|f| (f, f))
-                .collect(),
-            ImportKind::Locations => super::locations::import_columns()
-                .into_iter()
-                .map(|f| (f, f))
-                .collect(),
-            ImportKind::FixedAssets => {
-                super::assets::records::import_columns::<super::assets::Fixed>()
-            }
-            ImportKind::Inventory => {
-                super::assets::records::import_columns::<super::assets::Inventory>()
-            }
-            ImportKind::StockAssets => {
-                super::assets::records::import_columns::<super::assets::Stock>()
-            }
-            ImportKind::Customers => super::persons::import_columns::<kind::Customer>()
-                .into_iter()
-                .map(|f| (f, f))
-                .collect(),
-            ImportKind::Members => super::members::import_columns()
-                .into_iter()
-                .map(|f| (f, f))
-                .collect(),
-            ImportKind::Groups => super::groups::import_columns()
-                .into_iter()
-                .map(|f| (f, f))
-                .collect(),
-            ImportKind::SubGroups => super::sub_groups::import_columns()
-                .into_iter()
-                .map(|f| (f, f))
-                .collect(),
-            ImportKind::Businesses => super::businesses::import_columns()
-                .into_iter()
-                .map(|f| (f, f))
-                .collect(),
-            ImportKind::Contacts => super::persons::import_columns::<kind::Contact>()
-                .into_iter()
-                .map(|f| (f, f))
-                .collect(),
+            ImportKind::Vendors => same(super::vendors::import_columns()),
+            ImportKind::Locations => same(super::locations::import_columns()),
+            ImportKind::Customers => same(super::persons::import_columns::<kind::Customer>()),
+            ImportKind::Members => same(super::members::import_columns()),
+            ImportKind::Groups => same(super::groups::import_columns()),
+            ImportKind::SubGroups => same(super::sub_groups::import_columns()),
+            ImportKind::Businesses => same(super::businesses::import_columns()),
+            ImportKind::Contacts => same(super::persons::import_columns::<kind::Contact>()),
+            ImportKind::Items(kind) => super::assets::records::import_columns(kind),
         }
     }
 
@@ -225,7 +184,7 @@ impl ImportKind {
                 ("parent", Named::SubGroup, "parent_id"),
             ],
             ImportKind::Locations => &[("parent", Named::Location, "parent_id")],
-            ImportKind::FixedAssets | ImportKind::Inventory | ImportKind::StockAssets => &[
+            ImportKind::Items(_) => &[
                 ("group", Named::Group, "group_id"),
                 ("sub_group", Named::SubGroup, "sub_group_id"),
                 ("location", Named::Location, "location_id"),
@@ -236,9 +195,7 @@ impl ImportKind {
     /// What else than the key names an existing record, for the kinds that have one.
     fn natural_key(self) -> Option<NaturalKey> {
         match self {
-            ImportKind::FixedAssets | ImportKind::Inventory | ImportKind::StockAssets => {
-                self.items().map(NaturalKey::Identifier)
-            }
+            ImportKind::Items(kind) => Some(NaturalKey::Identifier(kind)),
             ImportKind::Customers => Some(NaturalKey::Email(Emails::Customers)),
             ImportKind::Members => Some(NaturalKey::Email(Emails::Members)),
             ImportKind::Contacts => Some(NaturalKey::Email(Emails::Contacts)),
@@ -255,9 +212,7 @@ impl ImportKind {
         match self {
             ImportKind::Vendors => Some(Target::Vendors),
             ImportKind::Locations | ImportKind::Groups | ImportKind::SubGroups => None,
-            ImportKind::FixedAssets => Some(Target::FixedAssets),
-            ImportKind::Inventory => Some(Target::Inventory),
-            ImportKind::StockAssets => Some(Target::AssetStock),
+            ImportKind::Items(kind) => Some(super::assets::family(kind).target),
             ImportKind::Customers => Some(Target::Customers),
             ImportKind::Members => Some(Target::Members),
             ImportKind::Businesses => Some(Target::Businesses),
@@ -290,9 +245,7 @@ impl ImportKind {
     /// The parameter a custom field's value is sent as.
     fn custom_param(self, name: &str) -> String {
         match self {
-            ImportKind::FixedAssets | ImportKind::Inventory | ImportKind::StockAssets => {
-                format!("cust_attr[{name}]")
-            }
+            ImportKind::Items(_) => format!("cust_attr[{name}]"),
             _ => format!("{}[custom_attributes][{name}]", self.resource()),
         }
     }
@@ -370,6 +323,7 @@ impl NaturalKey {
 }
 
 /// What a column holds.
+#[derive(Debug, Clone, Copy)]
 enum Column {
     /// The record's key: a row that names one updates it.
     Key,
@@ -829,6 +783,9 @@ struct Context {
     names: HashMap<(Named, i64, String), i64>,
     /// The values of the kind's natural key, hashed ([`Identifiers`]).
     identifiers: Identifiers,
+    /// The file's columns (those with a header), each with what it holds, resolved
+    /// once from the header row; a row's cells are in their order.
+    columns: Arc<[(String, Option<Column>)]>,
 }
 
 /// The values of a natural key (identification numbers, e-mails), each as a 128-bit
@@ -893,14 +850,16 @@ impl Identifiers {
     }
 }
 
-/// A row as read: its number and its cells, each under its field's name.
+/// A row as read: its number and its cells, in the order of the header's columns.
 struct Row {
     number: u64,
-    cells: Vec<(String, String)>,
+    cells: Vec<String>,
 }
 
 /// What the file reader sends.
 enum Read {
+    /// The names of the columns (those with a header, after `import[columns]`), first.
+    Header(Vec<String>),
     Row(Row),
     /// The file cannot be read as CSV from here on.
     Broken(RowError),
@@ -967,12 +926,22 @@ impl Job {
                 fields,
                 names: HashMap::new(),
                 identifiers: Identifiers::default(),
+                columns: Arc::new([]),
             };
             let mut tx = db.begin().await?;
             tx.bulk().await?;
             context.identifiers = Identifiers::read(&mut tx, company, kind.natural_key()).await?;
             while let Some(read) = rows.recv().await {
                 match read {
+                    Read::Header(names) => {
+                        context.columns = names
+                            .into_iter()
+                            .map(|name| {
+                                let column = kind.column(&name);
+                                (name, column)
+                            })
+                            .collect();
+                    }
                     Read::Broken(error) => tally.error(error),
                     Read::Row(row) => {
                         tally.rows += 1;
@@ -1145,6 +1114,10 @@ fn read_file(
             return broken(1, format!("two columns are named {h:?}: name each once"));
         }
     }
+    let named: Vec<String> = headers.iter().filter(|h| !h.is_empty()).cloned().collect();
+    if send.blocking_send(Read::Header(named)).is_err() {
+        return;
+    }
     for (index, record) in reader.records().enumerate() {
         let number = index as u64 + 2;
         let record = match record {
@@ -1169,7 +1142,7 @@ fn read_file(
             .iter()
             .zip(record.iter())
             .filter(|(h, _)| !h.is_empty())
-            .map(|(h, v)| (h.clone(), v.to_owned()))
+            .map(|(_, v)| v.to_owned())
             .collect();
         if send
             .blocking_send(Read::Row(Row { number, cells }))
@@ -1210,14 +1183,15 @@ async fn write_row(
     // The field each problem is reported under, to its column.
     let mut column_of: HashMap<String, &str> = HashMap::new();
     let mut named: Vec<(Named, &'static str, &str, &str)> = Vec::new();
-    for (header, value) in &row.cells {
+    let columns = Arc::clone(&context.columns);
+    for ((header, column), value) in columns.iter().zip(&row.cells) {
         let value = value.trim();
         // A file's text is held to what any parameter is (`Params`).
         if let Some(problem) = crate::params::control_problem(value) {
             errors.push(error(header, Some(value), problem));
             continue;
         }
-        match kind.column(header) {
+        match *column {
             Some(Column::Key) => {
                 column_of.insert(header.clone(), header);
                 if value.is_empty() {
@@ -1262,11 +1236,11 @@ async fn write_row(
             )),
         }
     }
+    let position = |column: &str| columns.iter().position(|(h, _)| h == column);
     let value_of = |column: &str| {
-        row.cells
-            .iter()
-            .find(|(h, _)| h == column)
-            .map(|(_, v)| v.trim())
+        position(column)
+            .and_then(|i| row.cells.get(i))
+            .map(|v| v.trim())
     };
     // Groups before their subgroups.
     named.sort_by_key(|(what, ..)| *what);
@@ -1348,35 +1322,9 @@ async fn write_row(
             super::persons::import_row::<kind::Contact>(state, tx, company, &params, key).await
         }
         ImportKind::SubGroups => super::sub_groups::import_row(tx, company, &params, key).await,
-        ImportKind::FixedAssets => {
-            super::assets::records::import_row::<super::assets::Fixed>(
-                tx,
-                company,
-                &params,
-                key,
-                &context.fields,
-            )
-            .await
-        }
-        ImportKind::Inventory => {
-            super::assets::records::import_row::<super::assets::Inventory>(
-                tx,
-                company,
-                &params,
-                key,
-                &context.fields,
-            )
-            .await
-        }
-        ImportKind::StockAssets => {
-            super::assets::records::import_row::<super::assets::Stock>(
-                tx,
-                company,
-                &params,
-                key,
-                &context.fields,
-            )
-            .await
+        ImportKind::Items(kind) => {
+            super::assets::records::import_row(kind, tx, company, &params, key, &context.fields)
+                .await
         }
     };
     let column = |field: &str| -> String {
@@ -1405,12 +1353,7 @@ async fn write_row(
                 })
                 .collect();
             // In the order of the file's columns.
-            errors.sort_by_key(|e| {
-                row.cells
-                    .iter()
-                    .position(|(h, _)| Some(h) == e.column.as_ref())
-                    .unwrap_or(usize::MAX)
-            });
+            errors.sort_by_key(|e| e.column.as_deref().and_then(position).unwrap_or(usize::MAX));
             Err(errors)
         }
         Err(ApiError::NotFound(message)) => {

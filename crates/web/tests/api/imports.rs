@@ -89,24 +89,23 @@ fn rows_and_columns(import: &Value) -> Vec<(i64, &str)> {
         .collect()
 }
 
+/// The records of the list at `path`: the array under `key` in its body.
+async fn list(app: &TestApp, path: &str, key: &str) -> Vec<Value> {
+    let body = app.get(path).await.into_body(StatusCode::OK);
+    match body[key].as_array() {
+        Some(records) => records.clone(),
+        None => panic!("{path} has no list {key}: {body}"),
+    }
+}
+
 async fn vendors(app: &TestApp) -> Vec<Value> {
-    app.get("/assets/vendors.api?include_custom_fields=true")
-        .await
-        .into_body(StatusCode::OK)["vendors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v["vendor"].clone())
-        .collect()
+    let path = "/assets/vendors.api?include_custom_fields=true";
+    let wrapped = list(app, path, "vendors").await;
+    wrapped.iter().map(|v| v["vendor"].clone()).collect()
 }
 
 async fn locations(app: &TestApp) -> Vec<Value> {
-    app.get("/locations/get_line_item_locations.api")
-        .await
-        .into_body(StatusCode::OK)["locations"]
-        .as_array()
-        .unwrap()
-        .clone()
+    list(app, "/locations/get_line_item_locations.api", "locations").await
 }
 
 async fn a_messy_but_good_file_imports_and_reads_back(kind: Kind) {
@@ -554,12 +553,7 @@ async fn counts_and_numbers_stay_exact_beside_other_writes(kind: Kind) {
 
 /// The company's fixed assets as the list shows them, with custom fields.
 async fn assets(app: &TestApp) -> Vec<Value> {
-    app.get("/assets.api?include_custom_fields=true")
-        .await
-        .into_body(StatusCode::OK)["assets"]
-        .as_array()
-        .unwrap()
-        .clone()
+    list(app, "/assets.api?include_custom_fields=true", "assets").await
 }
 
 async fn condition_field(app: &TestApp) {
@@ -730,12 +724,12 @@ async fn fixed_assets_bad_rows_are_all_reported(kind: Kind) {
 }
 
 async fn customers(app: &TestApp) -> Vec<Value> {
-    app.get("/customers.api?include_custom_fields=true")
-        .await
-        .into_body(StatusCode::OK)["customers"]
-        .as_array()
-        .unwrap()
-        .clone()
+    list(
+        app,
+        "/customers.api?include_custom_fields=true",
+        "customers",
+    )
+    .await
 }
 
 async fn customers_are_matched_by_email(kind: Kind) {
@@ -943,12 +937,8 @@ async fn exports_stream_every_record_in_batches_as_csv_or_json_lines(kind: Kind)
 }
 
 async fn members(app: &TestApp) -> Vec<Value> {
-    app.get("/members.api?filter=status&filter_val=all&include_custom_fields=true")
-        .await
-        .into_body(StatusCode::OK)["members"]
-        .as_array()
-        .unwrap()
-        .clone()
+    let path = "/members.api?filter=status&filter_val=all&include_custom_fields=true";
+    list(app, path, "members").await
 }
 
 async fn members_import_with_roles_and_teams_and_export_without_the_owner(kind: Kind) {
@@ -1047,20 +1037,12 @@ async fn members_import_with_roles_and_teams_and_export_without_the_owner(kind: 
 async fn groups_and_their_subgroups_import_by_name_and_export(kind: Kind) {
     let app = TestApp::new(kind).await;
     let groups = || async {
-        unchanged(
-            app.get("/assets/classification_view.api")
-                .await
-                .into_body(StatusCode::OK)["groups"]
-                .clone(),
-        )
+        let all = list(&app, "/assets/classification_view.api", "groups").await;
+        unchanged(Value::Array(all))
     };
     let sub_groups = || async {
-        unchanged(
-            app.get("/groups/get_sub_groups.api")
-                .await
-                .into_body(StatusCode::OK)["sub_groups"]
-                .clone(),
-        )
+        let all = list(&app, "/groups/get_sub_groups.api", "sub_groups").await;
+        unchanged(Value::Array(all))
     };
     let file = "name,description,asset_depreciation_mode\n\
                 Cameras,Bodies and lenses,Percentage\n\
@@ -1131,7 +1113,7 @@ async fn businesses_and_their_contacts_import_and_export(kind: Kind) {
     let app = TestApp::new(kind).await;
     let list = |path: &'static str, key: &'static str| {
         let app = &app;
-        async move { unchanged(app.get(path).await.into_body(StatusCode::OK)[key].clone()) }
+        async move { unchanged(Value::Array(list(app, path, key).await)) }
     };
     let file = "name,email,industry\nAcme Rentals,info@acme.example,Film\nBolt Co,,\n";
     let done = import(&app, "businesses", file, &[]).await;
@@ -1201,9 +1183,7 @@ async fn stock_kinds_import_their_opening_stock_and_export_it(kind: Kind) {
         (json!("done"), json!(2)),
         "{done}"
     );
-    let list = || async {
-        unchanged(app.get("/inventory.api").await.into_body(StatusCode::OK)["assets"].clone())
-    };
+    let list = || async { unchanged(Value::Array(list(&app, "/inventory.api", "assets").await)) };
     let got = list().await;
     let named = |name: &str| {
         got.as_array()

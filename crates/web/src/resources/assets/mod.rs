@@ -36,6 +36,7 @@ pub fn routes(api: Api) -> Api {
 
 /// One kind of item as the API addresses it: its paths, its form's name, the custom
 /// fields that apply to it.
+#[derive(Clone, Copy)]
 pub(crate) struct Family {
     pub kind: AssetType,
     /// `fixed_asset`, `volatile_asset`, `stock_asset`: the form's name.
@@ -84,6 +85,15 @@ impl Kind for Stock {
         target: Target::AssetStock,
         assets_type: "stock_assets",
     };
+}
+
+/// The family of the kind of item `kind`.
+pub(crate) fn family(kind: AssetType) -> Family {
+    match kind {
+        AssetType::FixedAsset => Fixed::FAMILY,
+        AssetType::VolatileAsset => Inventory::FAMILY,
+        AssetType::StockAsset => Stock::FAMILY,
+    }
 }
 
 /// The custom fields that apply to items of a kind.

@@ -15,8 +15,8 @@ use store::items::{self, AssetInput, Rates, Reading, Search};
 use store::retirement::{self, Retirement};
 
 use super::{
-    AssetJson, AssetsQuery, Fixed, Kind, Scoped, ShowQuery, Shown, answer, answer_page, clock,
-    today,
+    AssetJson, AssetsQuery, Fixed, Inventory, Kind, Scoped, ShowQuery, Shown, Stock, answer,
+    answer_page, clock, today,
 };
 use crate::api::{Api, Doc, get, put_or_patch};
 use crate::auth::Tenant;
@@ -709,7 +709,25 @@ const ATTRIBUTES: &str = "cust_attr";
 /// One row of an import of items of kind `K` (`resources::imports`), its fields as a
 /// form would send them: the item numbered `key` updated, or a new one; written in
 /// `tx`. `fields` are the company's custom fields of the kind.
-pub(crate) async fn import_row<K: Kind>(
+/// Writes an import's row of items of `kind` ([`import_row_of`]).
+pub(crate) async fn import_row(
+    kind: AssetType,
+    tx: &mut store::Tx,
+    company: store::CompanyId,
+    params: &Params,
+    key: Option<i64>,
+    fields: &store::custom_fields::FieldSet,
+) -> Result<super::super::imports::Written, ApiError> {
+    match kind {
+        AssetType::FixedAsset => import_row_of::<Fixed>(tx, company, params, key, fields).await,
+        AssetType::VolatileAsset => {
+            import_row_of::<Inventory>(tx, company, params, key, fields).await
+        }
+        AssetType::StockAsset => import_row_of::<Stock>(tx, company, params, key, fields).await,
+    }
+}
+
+async fn import_row_of<K: Kind>(
     tx: &mut store::Tx,
     company: store::CompanyId,
     params: &Params,
@@ -772,7 +790,15 @@ pub(crate) async fn import_row<K: Kind>(
 /// fills (`daily` fills `rental_price_attributes][daily`).
 /// Document links are a list, which a cell does not hold: not a column. Stock kinds
 /// also read `quantity`, the units at the row's location.
-pub(crate) fn import_columns<K: Kind>() -> Vec<(&'static str, &'static str)> {
+pub(crate) fn import_columns(kind: AssetType) -> Vec<(&'static str, &'static str)> {
+    match kind {
+        AssetType::FixedAsset => import_columns_of::<Fixed>(),
+        AssetType::VolatileAsset => import_columns_of::<Inventory>(),
+        AssetType::StockAsset => import_columns_of::<Stock>(),
+    }
+}
+
+fn import_columns_of<K: Kind>() -> Vec<(&'static str, &'static str)> {
     let stocked = K::FAMILY.kind != AssetType::FixedAsset;
     K::New::fields()
         .iter()
