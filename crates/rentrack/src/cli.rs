@@ -175,6 +175,31 @@ enum Command {
         /// The CSV file.
         file: PathBuf,
     },
+    /// Write every table of a company (records, history, orders with their lines,
+    /// payments, settings) as JSON lines into a new folder, with a manifest of counts
+    /// and versions: what `import-company` reads (docs/import.md, "Moving a company").
+    Export {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+        /// The folder to write (new or empty).
+        #[arg(long)]
+        to: PathBuf,
+    },
+    /// Create a company from a folder `export` wrote, in this database (SQLite or
+    /// PostgreSQL, whichever the export came from), all or nothing: every record gets a
+    /// new id and keeps its sequence number; prints the rows written per table.
+    ImportCompany {
+        #[command(flatten)]
+        db: DatabaseArg,
+        /// The folder `export` wrote.
+        #[arg(long)]
+        from: PathBuf,
+        /// The new company's subdomain.
+        #[arg(long)]
+        subdomain: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -380,6 +405,23 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let db = open(&db).await?;
             let company = find(&db, &subdomain).await?;
             crate::import::run(db, company.id, import).await
+        }
+        Command::Export { db, subdomain, to } => {
+            let db = open(&db).await?;
+            let company = find(&db, &subdomain).await?;
+            let manifest = web::moving::export(&db, &company, &to).await?;
+            println!("{manifest}");
+            Ok(())
+        }
+        Command::ImportCompany {
+            db,
+            from,
+            subdomain,
+        } => {
+            let db = open(&db).await?;
+            let written = web::moving::import(&db, &from, &subdomain).await?;
+            println!("{written}");
+            Ok(())
         }
         Command::Token(TokenCommand::Regenerate { db, subdomain }) => {
             let db = open(&db).await?;

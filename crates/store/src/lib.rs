@@ -34,6 +34,7 @@ pub mod links;
 pub mod listings;
 pub mod locations;
 pub mod members;
+pub mod moving;
 pub mod orders;
 pub mod outbox;
 pub mod passwords;

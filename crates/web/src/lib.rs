@@ -15,6 +15,7 @@ pub mod ids;
 pub mod input;
 mod json;
 pub mod metrics;
+pub mod moving;
 pub mod observe;
 pub mod params;
 pub mod rate_limit;

@@ -89,6 +89,13 @@ impl Statement for Sql {
     }
 }
 
+/// A row of any columns, each as its text (`None`: NULL), in the statement's order:
+/// for statements whose columns are known only when they run (a company's move). On
+/// PostgreSQL the statement gives every column as text; on SQLite an integer or real
+/// reads as its digits and a blob as lower-case hex.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loose(pub Vec<Option<String>>);
+
 /// A row type readable from both backends: `#[derive(Row)]`.
 pub trait Record: PgRecord + LiteRow + Send {}
 impl<T> Record for T where T: PgRecord + LiteRow + Send {}
@@ -654,25 +661,7 @@ impl Db {
     /// Column name, normalised type and nullability of every table, for the schema
     /// agreement test and `rentrack migrate --check`.
     pub async fn describe_schema(&self) -> Result<Vec<(String, String, String, bool)>, StoreError> {
-        let mut cols: Vec<(String, String, String, bool)> = match &self.pool {
-            Pool::Sqlite(p) => p.acquire().await?.all(
-                "SELECT m.name, c.name, upper(c.type), c.\"notnull\" = 0 OR (c.pk > 0 AND upper(c.type) = 'INTEGER') \
-                 FROM sqlite_master m JOIN pragma_table_info(m.name) c \
-                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '\\_%' ESCAPE '\\'",
-                &Values(Vec::new()),
-            )?,
-            Pool::Postgres(p, _) => pipelined::records(
-                &p.get()
-                    .await?
-                    .rows(
-                        "SELECT table_name::text, column_name::text, upper(data_type::text), is_nullable = 'YES' \
-                         FROM information_schema.columns \
-                         WHERE table_schema = current_schema() AND table_name NOT LIKE '\\_%'",
-                        &Values(Vec::new()),
-                    )
-                    .await?,
-            )?,
-        };
+        let mut cols = self.columns().await?;
         for c in &mut cols {
             c.2 = normalise_type(&c.2).to_owned();
             // SQLite's rowid alias is nullable in the catalogue but never null in fact.
@@ -681,6 +670,33 @@ impl Db {
             }
         }
         cols.sort();
+        Ok(cols)
+    }
+
+    /// Table, column name, declared type (upper case) and nullability of every column,
+    /// in each table's order.
+    pub async fn columns(&self) -> Result<Vec<(String, String, String, bool)>, StoreError> {
+        let cols: Vec<(String, String, String, bool)> = match &self.pool {
+            Pool::Sqlite(p) => p.acquire().await?.all(
+                "SELECT m.name, c.name, upper(c.type), c.\"notnull\" = 0 OR (c.pk > 0 AND upper(c.type) = 'INTEGER') \
+                 FROM sqlite_master m JOIN pragma_table_info(m.name) c \
+                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '\\_%' ESCAPE '\\' \
+                 ORDER BY m.name, c.cid",
+                &Values(Vec::new()),
+            )?,
+            Pool::Postgres(p, _) => pipelined::records(
+                &p.get()
+                    .await?
+                    .rows(
+                        "SELECT table_name::text, column_name::text, upper(data_type::text), is_nullable = 'YES' \
+                         FROM information_schema.columns \
+                         WHERE table_schema = current_schema() AND table_name NOT LIKE '\\_%' \
+                         ORDER BY table_name, ordinal_position",
+                        &Values(Vec::new()),
+                    )
+                    .await?,
+            )?,
+        };
         Ok(cols)
     }
 }

@@ -112,6 +112,15 @@ fn at<T: PgColumn>(row: &tokio_postgres::Row, index: usize) -> Result<T, DbError
     T::from_raw(raw).map_err(decode_error)
 }
 
+impl PgRecord for super::Loose {
+    fn from_pg(row: &tokio_postgres::Row) -> Result<Self, DbError> {
+        (0..row.len())
+            .map(|i| at::<Option<String>>(row, i))
+            .collect::<Result<_, _>>()
+            .map(super::Loose)
+    }
+}
+
 /// Tuples read their columns in order: `(i64,)` for `SELECT count(*) ...`.
 macro_rules! tuples {
     ($(($($name:ident $index:tt),+))+) => {$(

@@ -176,6 +176,29 @@ impl Column for Vec<u8> {
     }
 }
 
+impl LiteRow for super::Loose {
+    fn read(row: &Cells<'_, '_>) -> rusqlite::Result<Self> {
+        let statement: &rusqlite::Statement<'_> = row.row.as_ref();
+        (0..statement.column_count())
+            .map(|i| {
+                Ok(match row.row.get_ref(i)? {
+                    ValueRef::Null => None,
+                    ValueRef::Integer(n) => Some(n.to_string()),
+                    ValueRef::Real(x) => Some(x.to_string()),
+                    ValueRef::Text(t) => Some(String::from_utf8_lossy(t).into_owned()),
+                    ValueRef::Blob(b) => Some(b.iter().map(|b| format!("{b:02x}")).collect()),
+                })
+            })
+            .collect::<rusqlite::Result<_>>()
+            .map(super::Loose)
+    }
+}
+
+/// A moment as SQLite holds it (any of the forms either driver wrote), in UTC.
+pub(crate) fn moment(text: &str) -> Option<DateTime<Utc>> {
+    DateTime::<Utc>::decode(ValueRef::Text(text.as_bytes())).ok()
+}
+
 impl<T: Column> Column for Option<T> {
     fn decode(value: ValueRef<'_>) -> Result<Self, FromSqlError> {
         match value {

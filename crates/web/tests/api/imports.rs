@@ -45,7 +45,7 @@ fn multipart(file: &str, fields: &[(&str, &str)]) -> (String, String) {
 }
 
 /// Starts an import of `file` and waits for its end; answers the import.
-async fn import(app: &TestApp, kind: &str, file: &str, more: &[(&str, &str)]) -> Value {
+pub(crate) async fn import(app: &TestApp, kind: &str, file: &str, more: &[(&str, &str)]) -> Value {
     let mut fields = vec![("import[kind]", kind)];
     fields.extend_from_slice(more);
     let (content_type, body) = multipart(file, &fields);

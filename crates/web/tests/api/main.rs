@@ -23,6 +23,7 @@ mod locations;
 mod member_addresses;
 mod members;
 mod methods;
+mod moving;
 mod openapi;
 mod order_catalog;
 mod order_charges;

@@ -15,7 +15,7 @@ both!(
     cancelled_orders_free_their_items_and_completed_ones_are_voided,
 );
 
-async fn pre_pay(app: &TestApp, n: i64, form: &[(&str, &str)]) -> crate::common::Res {
+pub(crate) async fn pre_pay(app: &TestApp, n: i64, form: &[(&str, &str)]) -> crate::common::Res {
     app.patch(&format!("/baskets/{n}/charge_pre_payment.api"), form)
         .await
 }
