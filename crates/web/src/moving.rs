@@ -1,6 +1,7 @@
 //! A company moved into a folder and out of it (`rentrack export`,
 //! `rentrack import-company`): each of its tables as JSON lines (`store::moving`),
-//! with a manifest of counts and versions (docs/import.md, "Moving a company").
+//! each kind an import reads as the CSV of its export (`GET /exports/<kind>.api`), and
+//! a manifest of counts and versions (docs/import.md, "Moving a company").
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -8,6 +9,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 use store::moving::{self, Importer, MoveError, TABLES};
+
+use crate::resources::exports;
+use crate::resources::imports::ImportKind;
 
 /// The folder's layout, as the manifest's `format` names it.
 const FORMAT: i64 = 1;
@@ -57,6 +61,7 @@ pub async fn export(
         counts.insert(name, n);
     }
     drop(tx);
+    let csv = spreadsheets(db, company, dir).await?;
     let manifest = json!({
         "format": FORMAT,
         "rentrack": env!("CARGO_PKG_VERSION"),
@@ -64,6 +69,7 @@ pub async fn export(
         "subdomain": company.subdomain,
         "exported_at": chrono::Utc::now().to_rfc3339(),
         "tables": counts,
+        "csv": csv,
         "left_behind": moving::LEFT_BEHIND
             .iter()
             .map(|(table, why)| json!({"table": table, "why": why}))
@@ -74,6 +80,36 @@ pub async fn export(
     std::fs::write(&path, text)
         .map_err(|e| refused(format!("cannot write {}: {e}", path.display())))?;
     Ok(manifest)
+}
+
+/// Writes `csv/<kind>.csv` of each kind an import reads, as its export gives it;
+/// answers the files' names.
+async fn spreadsheets(
+    db: &store::Db,
+    company: &store::companies::Company,
+    dir: &Path,
+) -> Result<Vec<String>, MoveError> {
+    use domain::Vocabulary;
+    let state = crate::state::AppState::new(db.clone(), crate::state::Config::default());
+    let tenant = crate::auth::Tenant(company.clone());
+    std::fs::create_dir_all(dir.join("csv"))
+        .map_err(|e| refused(format!("cannot create {}: {e}", dir.display())))?;
+    let mut names = Vec::new();
+    for &kind in ImportKind::ALL {
+        let name = format!("{}.csv", kind.as_str());
+        let path = dir.join("csv").join(&name);
+        let cannot = |e: std::io::Error| refused(format!("cannot write {}: {e}", path.display()));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).map_err(cannot)?);
+        let mut chunks = exports::chunks(state.clone(), &tenant, kind, exports::Format::Csv)
+            .await
+            .map_err(|e| refused(format!("{name}: {}", e.message())))?;
+        while let Some(chunk) = chunks.recv().await {
+            out.write_all(&chunk.map_err(cannot)?).map_err(cannot)?;
+        }
+        out.flush().map_err(cannot)?;
+        names.push(format!("csv/{name}"));
+    }
+    Ok(names)
 }
 
 /// Each row of `table` in `dir`.

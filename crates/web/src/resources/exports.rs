@@ -134,6 +134,34 @@ async fn export(
     kind: ImportKind,
 ) -> Result<Response, ApiError> {
     let format = ExportQuery::parse(&params)?.format.unwrap_or(Format::Csv);
+    let mut receive = chunks(state, &tenant, kind, format).await?;
+    let body = Body::from_stream(futures_util::stream::poll_fn(move |cx| {
+        receive.poll_recv(cx)
+    }));
+    let file = format!("{}.{}", kind.as_str(), format.as_str());
+    Ok((
+        [
+            (header::CONTENT_TYPE, format.media_type().to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// The file of every record of `kind` of the tenant's, a chunk at a time (a batch of
+/// records), written by a task of its own; an `Err` chunk ends a file that stopped.
+/// The first batch is read before it answers, so that a database out of reach is an
+/// error and not a cut file.
+pub(crate) async fn chunks(
+    state: AppState,
+    tenant: &Tenant,
+    kind: ImportKind,
+    format: Format,
+) -> Result<tokio::sync::mpsc::Receiver<Result<Bytes, std::io::Error>>, ApiError> {
     let company = tenant.0.id;
     let fields = match kind.custom_target() {
         Some(target) => store::custom_fields::for_targets(state.db(), company, &[target]).await?,
@@ -143,13 +171,11 @@ async fn export(
         state,
         company,
         tz: tenant.0.time_zone,
-        today: super::assets::today(&tenant),
+        today: super::assets::today(tenant),
         kind,
         fields,
     };
     let columns = columns(kind, &batches.fields);
-    // The first batch is read before the answer starts, so that a database out of
-    // reach is a 503 and not a cut file.
     let first = batches.read(0).await?;
     let (send, receive) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(AHEAD);
     tokio::spawn(async move {
@@ -171,7 +197,7 @@ async fn export(
                 .await
                 .is_err()
             {
-                // The client went away.
+                // The reader went away.
                 return;
             }
             if (batch.len() as u64) < BATCH {
@@ -192,21 +218,7 @@ async fn export(
             let _ = send.send(Ok(Bytes::from(chunk))).await;
         }
     });
-    let body = Body::from_stream(futures_util::stream::unfold(receive, |mut r| async move {
-        r.recv().await.map(|item| (item, r))
-    }));
-    let file = format!("{}.{}", kind.as_str(), format.as_str());
-    Ok((
-        [
-            (header::CONTENT_TYPE, format.media_type().to_owned()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{file}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response())
+    Ok(receive)
 }
 
 /// One JSON object of `cells` under their columns' headers, in the columns' order, and

@@ -227,6 +227,19 @@ async fn a_company_moves_to_the_other_database_unchanged(kind: Kind) {
         .expect("exports");
     assert_eq!(manifest["tables"]["orders"], 2, "{manifest}");
     assert_eq!(manifest["tables"]["payment_histories"], 2, "{manifest}");
+    // Each kind an import reads, as its export gives it.
+    assert_eq!(
+        manifest["csv"].as_array().map(Vec::len),
+        Some(11),
+        "{manifest}"
+    );
+    let vendors = std::fs::read_to_string(dir.join("csv/vendors.csv")).expect("a CSV");
+    assert_eq!(vendors.lines().count(), 2_101);
+    assert_eq!(
+        vendors,
+        from.get("/exports/vendors.api").await.text,
+        "the CSV is the export's"
+    );
     // The target has a company already: every id moves.
     let target = TestApp::new(other(kind)).await;
     let written = web::moving::import(&target.db, &dir, "moved")
