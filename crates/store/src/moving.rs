@@ -564,7 +564,23 @@ pub struct Importer {
     /// The API token issued when the export's is in use in this database (a copy
     /// beside its original).
     token: Option<crate::companies::IssuedToken>,
+    /// By table, the ids taken from PostgreSQL's sequence not given yet, or on SQLite
+    /// the last id given ([`Importer::new_row_id`]).
+    ahead: HashMap<&'static str, std::collections::VecDeque<i64>>,
+    /// Rows not written yet, of one table: written together ([`Importer::flush`]).
+    pending: Option<Pending>,
 }
+
+/// Rows of one table waiting to be written in one statement.
+struct Pending {
+    table: &'static str,
+    columns: Vec<Alias>,
+    rows: Vec<Vec<sea_query::SimpleExpr>>,
+}
+
+/// How many values one statement of an import writes at most (both databases take
+/// 32,766 parameters or more).
+const VALUES_A_STATEMENT: usize = 16_000;
 
 impl Importer {
     /// Creates the company from its exported row, as `subdomain`.
@@ -617,6 +633,8 @@ impl Importer {
             address_owners: HashMap::new(),
             later: Vec::new(),
             token: None,
+            ahead: HashMap::new(),
+            pending: None,
         })
     }
 
@@ -710,36 +728,113 @@ impl Importer {
                     .map_err(|e| refused(format!("{}: {e}", table.name)))?,
             ));
         }
-        let mut insert = Query::insert()
-            .into_table(Alias::new(table.name))
-            .columns(names)
-            .values(values)
-            .map_err(|e| refused(e.to_string()))?
-            .to_owned();
-        match old_id {
-            Some(old) => {
-                let (new,): (i64,) = self.tx.one(insert.returning_col("id")).await?;
-                let name = table.name;
-                self.ids.entry(name).or_default().insert(old, new);
-                for (column, of, old_ref) in later {
-                    self.later.push((name, new, column, of, old_ref));
+        let name = table.name;
+        if let Some(old) = old_id {
+            let new = self.new_row_id(name).await?;
+            self.ids.entry(name).or_default().insert(old, new);
+            names.push(Alias::new("id"));
+            values.push(Expr::val(new));
+            for (column, of, old_ref) in later {
+                self.later.push((name, new, column, of, old_ref));
+            }
+            for (addresses, owner) in [
+                ("customer_addresses", "customer_id"),
+                ("business_addresses", "business_id"),
+            ] {
+                if name == addresses
+                    && let Some(o) = row.get(owner).and_then(Json::as_i64)
+                {
+                    self.address_owners.insert((addresses, old), o);
                 }
-                for (addresses, owner) in [
-                    ("customer_addresses", "customer_id"),
-                    ("business_addresses", "business_id"),
-                ] {
-                    if name == addresses
-                        && let Some(o) = row.get(owner).and_then(Json::as_i64)
-                    {
-                        self.address_owners.insert((addresses, old), o);
+            }
+        }
+        if self.pending.as_ref().is_some_and(|p| p.table != name) {
+            self.flush().await?;
+        }
+        let width = names.len().max(1);
+        let pending = self.pending.get_or_insert_with(|| Pending {
+            table: name,
+            columns: names,
+            rows: Vec::new(),
+        });
+        pending.rows.push(values);
+        if pending.rows.len() * width >= VALUES_A_STATEMENT {
+            self.flush().await?;
+        }
+        Ok(())
+    }
+
+    /// Writes the rows waiting, in one statement.
+    async fn flush(&mut self) -> Result<(), MoveError> {
+        let Some(Pending {
+            table,
+            columns,
+            rows,
+        }) = self.pending.take()
+        else {
+            return Ok(());
+        };
+        let mut insert = Query::insert();
+        insert.into_table(Alias::new(table)).columns(columns);
+        for row in rows {
+            insert
+                .values(row)
+                .map_err(|e| refused(format!("{table}: {e}")))?;
+        }
+        self.tx.execute(&insert).await?;
+        Ok(())
+    }
+
+    /// An id for a new row of `table`: on PostgreSQL from the table's sequence, a
+    /// block at a time; on SQLite counted on from the largest the table has had (the
+    /// import's transaction holds the database's write lock).
+    async fn new_row_id(&mut self, table: &'static str) -> Result<i64, MoveError> {
+        if let Some(ids) = self.ahead.get_mut(table) {
+            match self.backend {
+                Backend::Sqlite => {
+                    let next = ids.back().map_or(1, |last| last + 1);
+                    ids.clear();
+                    ids.push_back(next);
+                    return Ok(next);
+                }
+                Backend::Postgres => {
+                    if let Some(id) = ids.pop_front() {
+                        return Ok(id);
                     }
                 }
             }
-            None => {
-                self.tx.execute(&insert).await?;
-            }
         }
-        Ok(())
+        const BLOCK: i64 = 1_000;
+        let (sqlite, postgres, values) = match self.backend {
+            Backend::Sqlite => (
+                format!(
+                    "SELECT max(coalesce((SELECT max(id) FROM \"{table}\"), 0), \
+                     coalesce((SELECT seq FROM sqlite_sequence WHERE name = $1), 0)) + 1"
+                ),
+                String::new(),
+                vec![table.into()],
+            ),
+            Backend::Postgres => (
+                String::new(),
+                "SELECT nextval(pg_get_serial_sequence($1, 'id')) FROM generate_series(1, $2)"
+                    .to_owned(),
+                vec![table.into(), BLOCK.into()],
+            ),
+        };
+        let stmt = Select {
+            sqlite,
+            postgres,
+            values: Values(values),
+        };
+        let taken: Vec<(i64,)> = self.tx.all(&stmt).await?;
+        let ids = self.ahead.entry(table).or_default();
+        ids.extend(taken.into_iter().map(|t| t.0));
+        match self.backend {
+            // The last id given stays, for the next to follow it.
+            Backend::Sqlite => ids.back().copied(),
+            Backend::Postgres => ids.pop_front(),
+        }
+        .ok_or_else(|| refused(format!("{table}: the database gave no id")))
     }
 
     /// Whether a row of `table` (over all companies) has the token hash `hash`.
@@ -857,6 +952,7 @@ impl Importer {
     pub async fn finish(
         mut self,
     ) -> Result<(CompanyId, Option<crate::companies::IssuedToken>), MoveError> {
+        self.flush().await?;
         for (table, id, column, of, old) in std::mem::take(&mut self.later) {
             let new = self.new_id(of, old).ok_or_else(|| {
                 refused(format!(

@@ -422,35 +422,25 @@ pub async fn import_level_in(
     item_core::history(tx, company, item.id, "stock_added", details).await
 }
 
-/// The units each of items `numbers` holds at its own location, by number (an
-/// export's `quantity`): one statement.
-pub async fn at_own_location(
+/// The units items `numbers` hold at each location that has any (or had: a level of
+/// 0 stays), by number and location (an export's rows): one statement.
+pub async fn levels_of(
     db: &Db,
     company: CompanyId,
     numbers: &[i64],
-) -> Result<std::collections::HashMap<i64, i64>, StoreError> {
+) -> Result<Vec<(i64, i64, i64)>, StoreError> {
     if numbers.is_empty() {
-        return Ok(Default::default());
+        return Ok(Vec::new());
     }
     let stmt = Query::select()
-        .column(("stock_levels", "item_sequence_num"))
-        .column(("stock_levels", "quantity"))
+        .columns(["item_sequence_num", "location_id", "quantity"])
         .from("stock_levels")
-        .inner_join(
-            "items",
-            Expr::col(("items", "company_id"))
-                .equals(("stock_levels", "company_id"))
-                .and(
-                    Expr::col(("items", "sequence_num"))
-                        .equals(("stock_levels", "item_sequence_num")),
-                )
-                .and(Expr::col(("items", "location_id")).equals(("stock_levels", "location_id"))),
-        )
-        .and_where(Expr::col(("stock_levels", "company_id")).eq(company.0))
-        .and_where(Expr::col(("stock_levels", "item_sequence_num")).is_in(numbers.iter().copied()))
+        .and_where(Expr::col("company_id").eq(company.0))
+        .and_where(Expr::col("item_sequence_num").is_in(numbers.iter().copied()))
+        .order_by("item_sequence_num", Order::Asc)
+        .order_by("location_id", Order::Asc)
         .to_owned();
-    let rows: Vec<(i64, i64)> = db.read().all(&stmt).await?;
-    Ok(rows.into_iter().collect())
+    db.read().all(&stmt).await
 }
 
 /// A move of stock between two locations of the company.

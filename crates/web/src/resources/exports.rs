@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use domain::Vocabulary;
 use domain::item::AssetType;
 use serde_json::Value;
+use std::collections::HashMap;
 use store::custom_fields::FieldSet;
 
 use super::imports::ImportKind;
@@ -291,26 +292,44 @@ impl Batches {
             ImportKind::Items(kind) => {
                 let items =
                     store::items::after(db, company, kind, after, BATCH, self.today).await?;
-                // Stock kinds: the units at each item's own location, one statement.
-                let units = match kind {
-                    AssetType::FixedAsset => Default::default(),
-                    _ => {
-                        let numbers: Vec<i64> = items.iter().map(|v| v.item.sequence_num).collect();
-                        store::stock::at_own_location(db, company, &numbers).await?
+                // Stock kinds: the units at each location, one statement; an item's
+                // row holds those at its own location, and a row after it each other
+                // location's (key, identifier, location_id and quantity only).
+                let numbers: Vec<i64> = items.iter().map(|v| v.item.sequence_num).collect();
+                let mut levels: HashMap<i64, Vec<(i64, i64)>> = HashMap::new();
+                if kind != AssetType::FixedAsset {
+                    for (n, location, quantity) in
+                        store::stock::levels_of(db, company, &numbers).await?
+                    {
+                        levels.entry(n).or_default().push((location, quantity));
                     }
-                };
-                items
-                    .iter()
-                    .map(|v| {
-                        let shown = super::assets::Shown::default();
-                        let mut view = json(super::assets::render(v, tz, fields, shown));
-                        if kind != AssetType::FixedAsset && v.item.location_id.is_some() {
-                            let n = units.get(&v.item.sequence_num).copied().unwrap_or(0);
-                            view["quantity"] = n.into();
-                        }
-                        (v.item.id, view)
-                    })
-                    .collect()
+                }
+                let mut rows = Vec::with_capacity(items.len());
+                for v in &items {
+                    let shown = super::assets::Shown::default();
+                    let mut view = json(super::assets::render(v, tz, fields, shown));
+                    let number = v.item.sequence_num;
+                    let own = v.item.location_id;
+                    let held = levels.remove(&number).unwrap_or_default();
+                    if kind != AssetType::FixedAsset && own.is_some() {
+                        let here = held.iter().find(|(l, _)| Some(*l) == own);
+                        view["quantity"] = here.map_or(0, |(_, q)| *q).into();
+                    }
+                    let identifier = view["identifier"].clone();
+                    rows.push((v.item.id, view));
+                    for (location, quantity) in
+                        held.into_iter().filter(|(l, q)| Some(*l) != own && *q > 0)
+                    {
+                        let elsewhere = serde_json::json!({
+                            "sequence_num": number,
+                            "identifier": identifier,
+                            "location_id": location,
+                            "quantity": quantity,
+                        });
+                        rows.push((v.item.id, elsewhere));
+                    }
+                }
+                rows
             }
             ImportKind::Groups => store::groups::after(db, company, after, BATCH)
                 .await?

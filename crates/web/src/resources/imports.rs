@@ -381,6 +381,9 @@ struct NewImport {
 pub enum Written {
     Created,
     Updated,
+    /// A further row of a stock item: its units at another location, counted in
+    /// neither `created` nor `updated`.
+    Stock,
 }
 
 /// One bad row: its number as a spreadsheet shows it (the header is row 1), the column
@@ -786,6 +789,18 @@ struct Context {
     /// The file's columns (those with a header), each with what it holds, resolved
     /// once from the header row; a row's cells are in their order.
     columns: Arc<[(String, Option<Column>)]>,
+    /// Stock kinds: each item the file's rows wrote, by number ([`Stocked`]).
+    stocked: HashMap<i64, Stocked>,
+    /// Stock kinds: the number of each item the file's rows wrote, by its
+    /// identification number (hashed as [`Identifiers`] hashes them).
+    stocked_by_identifier: HashMap<u128, i64>,
+}
+
+/// A stock item the file's rows wrote: whether the file created it, and the row that
+/// gave its stock at each location named.
+struct Stocked {
+    created: bool,
+    locations: HashMap<i64, u64>,
 }
 
 /// The values of a natural key (identification numbers, e-mails), each as a 128-bit
@@ -927,6 +942,8 @@ impl Job {
                 names: HashMap::new(),
                 identifiers: Identifiers::default(),
                 columns: Arc::new([]),
+                stocked: HashMap::new(),
+                stocked_by_identifier: HashMap::new(),
             };
             let mut tx = db.begin().await?;
             tx.bulk().await?;
@@ -948,6 +965,7 @@ impl Job {
                         match write_row(&state, &mut tx, &mut context, &row).await {
                             Ok(Written::Created) => tally.created += 1,
                             Ok(Written::Updated) => tally.updated += 1,
+                            Ok(Written::Stock) => {}
                             Err(errors) => {
                                 for mut e in errors {
                                     if let Some(header) =
@@ -1171,12 +1189,8 @@ async fn write_row(
 ) -> Result<Written, Vec<RowError>> {
     let kind = context.kind;
     let resource = kind.resource();
-    let error = |column: &str, value: Option<&str>, message: String| RowError {
-        row: row.number,
-        column: Some(column.to_owned()),
-        value: value.map(str::to_owned),
-        message,
-    };
+    let error =
+        |column: &str, value: Option<&str>, message: String| row.problem(column, value, message);
     let mut key = None;
     let mut pairs = Vec::new();
     let mut errors = Vec::new();
@@ -1236,12 +1250,7 @@ async fn write_row(
             )),
         }
     }
-    let position = |column: &str| columns.iter().position(|(h, _)| h == column);
-    let value_of = |column: &str| {
-        position(column)
-            .and_then(|i| row.cells.get(i))
-            .map(|v| v.trim())
-    };
+    let value_of = |column: &str| row.cell(&columns, column);
     // Groups before their subgroups.
     named.sort_by_key(|(what, ..)| *what);
     let mut group = value_of("group_id").and_then(crate::form::parse_id);
@@ -1270,12 +1279,40 @@ async fn write_row(
             Err(message) => errors.push(error(header, Some(value), message)),
         }
     }
-    if let Some(natural) = kind.natural_key()
-        && let Some(value) = value_of(natural.column()).filter(|v| !v.is_empty())
-    {
+    let natural = kind.natural_key().and_then(|natural| {
+        let value = value_of(natural.column()).filter(|v| !v.is_empty())?;
+        Some((
+            natural,
+            value,
+            context.identifiers.hash(&natural.normal(value)),
+        ))
+    });
+    // Stock kinds: a row naming an item an earlier row wrote gives its stock at
+    // another location.
+    let stock_item = kind.items().filter(|k| *k != AssetType::FixedAsset);
+    let further = stock_item.and_then(|_| {
+        key.filter(|n| context.stocked.contains_key(n)).or_else(|| {
+            let (.., hash) = natural?;
+            context.stocked_by_identifier.get(&hash).copied()
+        })
+    });
+    if let (Some(items), Some(number)) = (stock_item, further) {
+        let location = pairs
+            .iter()
+            .find(|(p, _)| p.strip_prefix(resource) == Some("[location_id]"))
+            .and_then(|(_, v)| crate::form::parse_id(v));
+        let further = Further {
+            items,
+            number,
+            location,
+            columns: &columns,
+            column_of: &column_of,
+        };
+        return further.write(tx, context, row, errors).await;
+    }
+    if let Some((natural, value, hash)) = natural {
         let (noun, record) = natural.nouns();
         let ids = &mut context.identifiers;
-        let hash = ids.hash(&natural.normal(value));
         if let Some(first) = ids.rows.insert(hash, row.number) {
             errors.push(error(
                 natural.column(),
@@ -1322,11 +1359,164 @@ async fn write_row(
             super::persons::import_row::<kind::Contact>(state, tx, company, &params, key).await
         }
         ImportKind::SubGroups => super::sub_groups::import_row(tx, company, &params, key).await,
-        ImportKind::Items(kind) => {
-            super::assets::records::import_row(kind, tx, company, &params, key, &context.fields)
-                .await
+        ImportKind::Items(items) => {
+            let written = super::assets::records::import_row(
+                items,
+                tx,
+                company,
+                &params,
+                key,
+                &context.fields,
+            )
+            .await;
+            match written {
+                Ok((written, number)) if stock_item.is_some() => {
+                    let location = params
+                        .get(&format!("{resource}[location_id]"))
+                        .and_then(crate::form::parse_id);
+                    let stocked = Stocked {
+                        created: written == Written::Created,
+                        locations: location.map(|l| (l, row.number)).into_iter().collect(),
+                    };
+                    context.stocked.insert(number, stocked);
+                    if let Some((.., hash)) = natural {
+                        context.stocked_by_identifier.insert(hash, number);
+                    }
+                    Ok(written)
+                }
+                other => other.map(|(written, _)| written),
+            }
         }
     };
+    finish_row(written, row, kind, &columns, &column_of)
+}
+
+/// A further row of a stock item an earlier row wrote: its units at another location.
+struct Further<'a> {
+    items: AssetType,
+    number: i64,
+    /// The row's location's id, if it names one that exists.
+    location: Option<i64>,
+    columns: &'a [(String, Option<Column>)],
+    column_of: &'a HashMap<String, &'a str>,
+}
+
+impl Further<'_> {
+    /// Checks the row (adding to the problems found in reading it) and writes it.
+    async fn write(
+        self,
+        tx: &mut store::Tx,
+        context: &mut Context,
+        row: &Row,
+        mut errors: Vec<RowError>,
+    ) -> Result<Written, Vec<RowError>> {
+        let number = self.number;
+        for ((header, column), value) in self.columns.iter().zip(&row.cells) {
+            let value = value.trim();
+            let stock = matches!(
+                column,
+                Some(Column::Key | Column::Named(Named::Location, _))
+                    | Some(Column::Field("location_id" | "quantity"))
+            ) || header == "identifier";
+            if !stock && !value.is_empty() {
+                errors.push(row.problem(
+                    header,
+                    Some(value),
+                    format!("is for item #{number}'s first row: a further row of an item gives its stock at another location, with location and quantity only"),
+                ));
+            }
+        }
+        let at = self
+            .column_of
+            .get("location_id")
+            .copied()
+            .unwrap_or("location");
+        let given = context.stocked.get(&number).and_then(|s| {
+            let location = self.location?;
+            s.locations.get(&location)
+        });
+        match (self.location, given) {
+            (None, _) => errors.push(row.problem(
+                at,
+                None,
+                format!(
+                    "is needed: a further row of item #{number} gives its stock at another location"
+                ),
+            )),
+            (Some(_), Some(first)) => errors.push(row.problem(
+                at,
+                row.cell(self.columns, at),
+                format!("is where row {first} gave item #{number}'s stock already"),
+            )),
+            (Some(_), None) => {}
+        }
+        let quantity = row.cell(self.columns, "quantity");
+        let units = quantity
+            .and_then(|q| q.parse::<i64>().ok())
+            .filter(|n| (0..=domain::stock::Quantity::MAX).contains(n));
+        if units.is_none() {
+            errors.push(row.problem(
+                "quantity",
+                quantity,
+                format!(
+                    "is needed: the units of item #{number} at the row's location, a whole number from 0 to {}",
+                    domain::stock::Quantity::MAX
+                ),
+            ));
+        }
+        let (Some(location), Some(units), true) = (self.location, units, errors.is_empty()) else {
+            return Err(errors);
+        };
+        let stocked = context.stocked.entry(number).or_insert(Stocked {
+            created: false,
+            locations: HashMap::new(),
+        });
+        stocked.locations.insert(location, row.number);
+        let written = store::stock::import_level_in(
+            tx,
+            context.company,
+            self.items,
+            number,
+            Some(store::Id::new(location)),
+            units,
+            stocked.created,
+        )
+        .await
+        .map(|()| Written::Stock)
+        .map_err(ApiError::from);
+        finish_row(written, row, context.kind, self.columns, self.column_of)
+    }
+}
+
+impl Row {
+    /// A problem of the row's cell under `column` (holding `value`).
+    fn problem(&self, column: &str, value: Option<&str>, message: String) -> RowError {
+        RowError {
+            row: self.number,
+            column: Some(column.to_owned()),
+            value: value.map(str::to_owned),
+            message,
+        }
+    }
+
+    /// The row's cell under `column` (trimmed), if the file has the column.
+    fn cell<'a>(&'a self, columns: &[(String, Option<Column>)], column: &str) -> Option<&'a str> {
+        let i = columns.iter().position(|(h, _)| h == column)?;
+        self.cells.get(i).map(|v| v.trim())
+    }
+}
+
+/// A row's outcome, its problems named by the file's columns.
+fn finish_row(
+    written: Result<Written, ApiError>,
+    row: &Row,
+    kind: ImportKind,
+    columns: &[(String, Option<Column>)],
+    column_of: &HashMap<String, &str>,
+) -> Result<Written, Vec<RowError>> {
+    let resource = kind.resource();
+    let position = |column: &str| columns.iter().position(|(h, _)| h == column);
+    let value_of = |column: &str| row.cell(columns, column);
     let column = |field: &str| -> String {
         // `location[name]` is the field `name`.
         let field = field
@@ -1357,7 +1547,7 @@ async fn write_row(
             Err(errors)
         }
         Err(ApiError::NotFound(message)) => {
-            Err(vec![error(kind.key(), value_of(kind.key()), message)])
+            Err(vec![row.problem(kind.key(), value_of(kind.key()), message)])
         }
         Err(other) => Err(vec![RowError {
             row: row.number,

@@ -26,6 +26,7 @@ both!(
     groups_and_their_subgroups_import_by_name_and_export,
     businesses_and_their_contacts_import_and_export,
     stock_kinds_import_their_opening_stock_and_export_it,
+    stock_at_several_locations_imports_in_further_rows_and_exports_so,
     exports_stream_every_record_in_batches_as_csv_or_json_lines,
 );
 
@@ -1248,5 +1249,139 @@ async fn stock_kinds_import_their_opening_stock_and_export_it(kind: Kind) {
         (again["state"].clone(), again["updated"].clone()),
         (json!("done"), json!(1)),
         "{again}\n{csv}"
+    );
+}
+
+async fn stock_at_several_locations_imports_in_further_rows_and_exports_so(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let create = &[("import[create_missing]", "true")];
+    // An item's first row creates it with its stock at its location; each further row
+    // naming it (by identifier, or by number) gives its stock at another location.
+    let file = "name,group,location,identifier,quantity\n\
+                Batteries,Power,Shelf 1,BAT-1,40\n\
+                ,,Shelf 2,BAT-1,15\n\
+                Cables,Power,Shelf 1,CAB-1,5\n\
+                ,,Van,BAT-1,0\n";
+    let done = import(&app, "inventory", file, create).await;
+    assert_eq!(
+        (
+            done["state"].clone(),
+            done["created"].clone(),
+            done["updated"].clone()
+        ),
+        (json!("done"), json!(2), json!(0)),
+        "{done}"
+    );
+    assert_eq!(done["rows_total"], 4);
+    let list = || async { unchanged(Value::Array(list(&app, "/inventory.api", "assets").await)) };
+    let got = list().await;
+    let batteries = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "Batteries")
+        .unwrap()
+        .clone();
+    assert_eq!(batteries["total_quantity"], 55, "{got}");
+    let number = batteries["sequence_num"].as_i64().unwrap();
+    let shelf2 = locations(&app)
+        .await
+        .into_iter()
+        .find(|l| l["name"] == "Shelf 2")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let at = app
+        .get(&format!(
+            "/locations/get_quantity_by_location.api?asset_id={number}&location_id={shelf2}"
+        ))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(at["quantity"], 15, "{at}");
+    let history = app
+        .get(&format!("/inventory/{number}/history.api"))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(
+        history.to_string().matches("\"imported\"").count(),
+        2,
+        "{history}"
+    );
+
+    // A further row gives nothing but its stock; needs a location (another than the
+    // rows before gave) and units. Nothing of the file is written.
+    let file = "name,group,location,identifier,quantity\n\
+                Fuses,Power,Shelf 1,FUS-1,10\n\
+                Fuses again,,Shelf 2,FUS-1,3\n\
+                ,,,FUS-1,3\n\
+                ,,Shelf 1,FUS-1,3\n\
+                ,,Van,FUS-1,\n";
+    let failed = import(&app, "inventory", file, &[]).await;
+    assert_eq!(
+        rows_and_columns(&failed),
+        [
+            (3, "name"),
+            (4, "location"),
+            (5, "location"),
+            (6, "quantity")
+        ],
+        "{failed}"
+    );
+    assert!(
+        failed["errors"][2]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("is where row 2 gave item #"),
+        "{failed}"
+    );
+    assert_eq!(list().await, got, "nothing was written");
+
+    // The export writes a row for each other location with stock, after the item's
+    // own; it imports back unchanged, and another count there is a bad row.
+    let csv = app.get("/exports/inventory.api").await.text;
+    assert_eq!(csv.lines().count(), 1 + 2 + 1, "{csv}");
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let further: Vec<&str> = csv.lines().nth(2).unwrap().split(',').collect();
+    let cell =
+        |row: &[&str], name: &str| row[header.iter().position(|h| *h == name).unwrap()].to_owned();
+    assert_eq!(
+        (
+            cell(&further, "sequence_num"),
+            cell(&further, "identifier"),
+            cell(&further, "location_id"),
+            cell(&further, "quantity"),
+            cell(&further, "name"),
+        ),
+        (
+            number.to_string(),
+            "BAT-1".into(),
+            shelf2.to_string(),
+            "15".into(),
+            String::new()
+        ),
+        "{csv}"
+    );
+    let again = import(&app, "inventory", &csv, &[]).await;
+    assert_eq!(
+        (
+            again["state"].clone(),
+            again["created"].clone(),
+            again["updated"].clone()
+        ),
+        (json!("done"), json!(0), json!(2)),
+        "{again}\n{csv}"
+    );
+    assert_eq!(list().await, got);
+    let mut more = further.clone();
+    more[header.iter().position(|h| *h == "quantity").unwrap()] = "16";
+    let changed = csv.replacen(csv.lines().nth(2).unwrap(), &more.join(","), 1);
+    let failed = import(&app, "inventory", &changed, &[]).await;
+    assert_eq!(rows_and_columns(&failed), [(3, "quantity")], "{failed}");
+    assert!(
+        failed["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("differs from the 15 units at Shelf 2 now"),
+        "{failed}"
     );
 }

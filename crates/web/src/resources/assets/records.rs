@@ -709,7 +709,8 @@ const ATTRIBUTES: &str = "cust_attr";
 /// One row of an import of items of kind `K` (`resources::imports`), its fields as a
 /// form would send them: the item numbered `key` updated, or a new one; written in
 /// `tx`. `fields` are the company's custom fields of the kind.
-/// Writes an import's row of items of `kind` ([`import_row_of`]).
+/// Writes an import's row of items of `kind` ([`import_row_of`]); answers what it
+/// did and the item's number.
 pub(crate) async fn import_row(
     kind: AssetType,
     tx: &mut store::Tx,
@@ -717,7 +718,7 @@ pub(crate) async fn import_row(
     params: &Params,
     key: Option<i64>,
     fields: &store::custom_fields::FieldSet,
-) -> Result<super::super::imports::Written, ApiError> {
+) -> Result<(super::super::imports::Written, i64), ApiError> {
     match kind {
         AssetType::FixedAsset => import_row_of::<Fixed>(tx, company, params, key, fields).await,
         AssetType::VolatileAsset => {
@@ -733,7 +734,7 @@ async fn import_row_of<K: Kind>(
     params: &Params,
     key: Option<i64>,
     fields: &store::custom_fields::FieldSet,
-) -> Result<super::super::imports::Written, ApiError> {
+) -> Result<(super::super::imports::Written, i64), ApiError> {
     use super::super::imports::Written;
     let stocked = K::FAMILY.kind != AssetType::FixedAsset;
     let mut form = Form::new(params, K::FAMILY.scope);
@@ -782,7 +783,7 @@ async fn import_row_of<K: Kind>(
         )
         .await?;
     }
-    Ok(written)
+    Ok((written, number))
 }
 
 /// The columns an import of items of kind `K` reads besides its key, the names of its
