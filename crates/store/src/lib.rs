@@ -255,12 +255,20 @@ pub(crate) async fn has(
     id: impl Into<i64>,
 ) -> Result<bool, StoreError> {
     let id: i64 = id.into();
+    let key = (company.0, table, id);
+    if tx.bulk_mut().is_some_and(|bulk| bulk.found.contains(&key)) {
+        return Ok(true);
+    }
     use sea_query::{Expr, ExprTrait};
     let stmt = scoped(table, company)
         .column("id")
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    Ok(tx.optional::<(i64,)>(&stmt).await?.is_some())
+    let found = tx.optional::<(i64,)>(&stmt).await?.is_some();
+    if found && let Some(bulk) = tx.bulk_mut() {
+        bulk.found.insert(key);
+    }
+    Ok(found)
 }
 
 /// `value` written into the statement rather than bound: for a condition that a

@@ -188,11 +188,24 @@ pub(crate) async fn emit(
     let Some((on, action)) = event(subject_type, action) else {
         return Ok(());
     };
-    let active = crate::scoped("webhooks", company)
-        .columns(["id", "events"])
-        .and_where(Expr::col("active").eq(true))
-        .to_owned();
-    let endpoints: Vec<Endpoint> = tx.all(&active).await?;
+    let endpoints: Vec<Endpoint> = match tx.bulk_mut().and_then(|b| b.endpoints.clone()) {
+        Some(known) => known
+            .into_iter()
+            .map(|(id, events)| Endpoint { id, events })
+            .collect(),
+        None => {
+            let active = crate::scoped("webhooks", company)
+                .columns(["id", "events"])
+                .and_where(Expr::col("active").eq(true))
+                .to_owned();
+            let endpoints: Vec<Endpoint> = tx.all(&active).await?;
+            if let Some(bulk) = tx.bulk_mut() {
+                let known = endpoints.iter().map(|e| (e.id, e.events.clone()));
+                bulk.endpoints = Some(known.collect());
+            }
+            endpoints
+        }
+    };
     if endpoints.is_empty() {
         return Ok(());
     }

@@ -177,6 +177,13 @@ pub(crate) struct Bulk {
     pub(crate) blocks: std::collections::HashMap<(i64, &'static str), (i64, i64)>,
     /// Statements run at commit, in key order ([`Tx::at_commit`]).
     at_commit: std::collections::BTreeMap<String, (String, Values)>,
+    /// Records a check found (company, table, id): the rows of an import name the same
+    /// few again and again (their group, their location), and nothing it found is
+    /// deleted before it ends (`has`, in lib.rs).
+    pub(crate) found: std::collections::HashSet<(i64, &'static str, i64)>,
+    /// The company's active webhook endpoints (id, events), read at the first event:
+    /// an import's events go to the endpoints active when it began (the outbox).
+    pub(crate) endpoints: Option<Vec<(i64, String)>>,
 }
 
 enum TxInner {

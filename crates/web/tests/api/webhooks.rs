@@ -34,6 +34,7 @@ both!(
     a_slow_receiver_times_out_and_is_retried,
     an_endless_answer_is_read_only_to_its_cap,
     endpoints_sent_to_at_once_are_bounded,
+    an_imports_rows_send_their_events,
 );
 
 /// What the receiver got: one request.
@@ -1366,4 +1367,39 @@ async fn endpoints_sent_to_at_once_are_bounded(kind: Kind) {
     }
     // Two at once, the third when one of them is done.
     assert_eq!(gauge.most(), 2);
+}
+
+async fn an_imports_rows_send_their_events(kind: Kind) {
+    let app = delivering(kind).await;
+    let (vendors, assets) = (Receiver::start().await, Receiver::start().await);
+    endpoint(&app, &vendors.url(), "vendor.created").await;
+    endpoint(&app, &assets.url(), "asset.created").await;
+    // One transaction for every row: each still sends its own event, to the
+    // endpoints subscribed to it only.
+    let done = crate::imports::import(&app, "vendors", "name\nAcme\nBolt\nCrane\n", &[]).await;
+    assert_eq!(done["created"], 3, "{done}");
+    let got = vendors.wait_for(3, Duration::from_secs(20)).await;
+    let mut names: Vec<Value> = got
+        .iter()
+        .map(|r| r.json()["data"]["name"].clone())
+        .collect();
+    names.sort_by_key(|n| n.to_string());
+    assert_eq!(names, ["Acme", "Bolt", "Crane"]);
+    let file = "name,group,purchased_on\nCamera,Video,01/15/2026\nTripod,Video,01/15/2026\n";
+    let done = crate::imports::import(
+        &app,
+        "fixed_assets",
+        file,
+        &[("import[create_missing]", "true")],
+    )
+    .await;
+    assert_eq!(done["created"], 2, "{done}");
+    let got = assets.wait_for(2, Duration::from_secs(20)).await;
+    assert!(
+        got.iter().all(|r| r.json()["type"] == "asset.created"),
+        "{got:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(vendors.received().len(), 3);
+    assert_eq!(assets.received().len(), 2);
 }
