@@ -1,7 +1,8 @@
 # Sourced by the scripts that start their own server (run-lists.sh, run-assets.sh,
-# run-stock.sh, run-orders.sh): a scratch directory removed at exit, `start` and `stop`
-# of the server on $PORT, `rps` and `p99` to read a run's figures, `median_of` and
-# `medians` to sum up rounds, and `for_each_database`, which calls
+# run-stock.sh, run-orders.sh, run-import.sh, run-move.sh): a scratch directory removed
+# at exit, `start` and `stop` of the server on $PORT, `sample` of one path's latency,
+# `rps` and `p99` to read a run's figures, `median_of` and `medians` to sum up
+# rounds, and `for_each_database`, which calls
 # `measure <label> <database URL> [seed serve flags]` for each of $DATABASES (a fresh
 # SQLite file; a fresh PostgreSQL database $PG_DB on the server $PG_URL names, dropped
 # at exit). Needs RENTRACK, PORT and PG_DB.
@@ -47,6 +48,22 @@ start_bare() {
     done
     echo "the bare server did not start" >&2
     exit 1
+}
+
+# Prints p50 and p99 (ms) of GETs of $1, one at a time with the token $4, for $2
+# seconds or until the file $3 exists, and how many there were.
+sample() { # url, seconds, stop file, token
+    python3 - "$1" "$2" "$3" "$4" <<'EOF'
+import os, sys, time, urllib.request
+url, seconds, stop, token = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+times, start = [], time.monotonic()
+while time.monotonic() - start < seconds and not os.path.exists(stop):
+    t = time.monotonic()
+    urllib.request.urlopen(urllib.request.Request(url, headers={"token": token})).read()
+    times.append((time.monotonic() - t) * 1000)
+times.sort()
+print(f"{times[len(times) // 2]:.2f} {times[int(len(times) * 0.99)]:.2f} {len(times)}")
+EOF
 }
 
 stop() {

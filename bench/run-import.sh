@@ -47,21 +47,6 @@ with open(path, "w", newline="") as f:
             f.write(f'Asset {i},Bench,Shelf {i % 50},03/15/2024,ID-{i},"1,{i % 1000:03}.50"\r\n')
 EOF
 
-# Prints p50 and p99 (ms) of GETs of $1 for $2 seconds, or until the file $3 exists.
-sample() { # url, seconds, stop file
-    python3 - "$1" "$2" "$3" "$token" <<'EOF'
-import os, sys, time, urllib.request
-url, seconds, stop, token = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
-times, start = [], time.monotonic()
-while time.monotonic() - start < seconds and not os.path.exists(stop):
-    t = time.monotonic()
-    urllib.request.urlopen(urllib.request.Request(url, headers={"token": token})).read()
-    times.append((time.monotonic() - t) * 1000)
-times.sort()
-print(f"{times[len(times) // 2]:.2f} {times[int(len(times) * 0.99)]:.2f} {len(times)}")
-EOF
-}
-
 peak_kb() { awk '/VmHWM/ { print $2 }' "/proc/$server/status"; }
 
 measure() { # label, database URL, serve flags...
@@ -74,11 +59,11 @@ measure() { # label, database URL, serve flags...
     vendor=$(curl -sf -H "token: $token" -d 'vendor[name]=Probe' "$base/vendors.api" |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["vendor"]["id"])')
     local details="$base/vendors/$vendor.api"
-    read -r idle50 idle99 idle_n < <(sample "$details" 5 /nonexistent)
+    read -r idle50 idle99 idle_n < <(sample "$details" 5 /nonexistent "$token")
     local before
     before=$(peak_kb)
     rm -f "$dir/done"
-    sample "$details" 3600 "$dir/done" >"$dir/busy" &
+    sample "$details" 3600 "$dir/done" "$token" >"$dir/busy" &
     local sampler=$! t0 id state
     t0=$(date +%s.%N)
     id=$(curl -sf -H "token: $token" -F "import[kind]=$KIND" -F 'import[create_missing]=true' -F "import[file]=@$dir/import.csv" \
@@ -102,7 +87,7 @@ measure() { # label, database URL, serve flags...
     # The export of what was imported, read to the end while the details are sampled.
     before=$(peak_kb)
     rm -f "$dir/done"
-    sample "$details" 3600 "$dir/done" >"$dir/busy" &
+    sample "$details" 3600 "$dir/done" "$token" >"$dir/busy" &
     sampler=$!
     t0=$(date +%s.%N)
     local bytes lines

@@ -89,21 +89,9 @@ start "$pg_url"
 base="http://127.0.0.1:$PORT"
 vendor=$(curl -sf -H "token: $other" -d 'vendor[name]=Probe' "$base/vendors.api" |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["vendor"]["id"])')
-sample() { # seconds, stop file
-    python3 - "$base/vendors/$vendor.api" "$1" "$2" "$other" <<'EOF'
-import os, sys, time, urllib.request
-url, seconds, stop, token = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
-times, start = [], time.monotonic()
-while time.monotonic() - start < seconds and not os.path.exists(stop):
-    t = time.monotonic()
-    urllib.request.urlopen(urllib.request.Request(url, headers={"token": token})).read()
-    times.append((time.monotonic() - t) * 1000)
-times.sort()
-print(f"{times[len(times) // 2]:.2f} {times[int(len(times) * 0.99)]:.2f} {len(times)}")
-EOF
-}
-read -r idle50 idle99 _ < <(sample 5 /nonexistent)
-sample 3600 "$dir/done" >"$dir/busy" &
+details="$base/vendors/$vendor.api"
+read -r idle50 idle99 _ < <(sample "$details" 5 /nonexistent "$other")
+sample "$details" 3600 "$dir/done" "$other" >"$dir/busy" &
 sampler=$!
 read -r s kib < <(timed import-company --database-url "$pg_url" --from "$dir/from-sqlite" --subdomain moving)
 touch "$dir/done"

@@ -592,6 +592,8 @@ impl Importer {
         let schema = schema(db).await?;
         let backend = db.backend();
         let mut tx = db.begin().await?;
+        // Its list counts added once at commit, not row by row.
+        tx.bulk().await?;
         let taken = Query::select()
             .column("id")
             .from("companies")
