@@ -5,22 +5,25 @@
 
 use chrono::{NaiveDate, Utc};
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use store::CompanyId;
 use store::Db;
 
 const FLUSH_EVERY: Duration = Duration::from_secs(5);
 
+type Counts = HashMap<(CompanyId, NaiveDate), i64>;
+
 pub struct Usage {
-    counts: Mutex<HashMap<(CompanyId, NaiveDate), i64>>,
+    /// Shared with the flush under way, which hands back what it could not write.
+    counts: Arc<Mutex<Counts>>,
     last_flush: Mutex<Instant>,
 }
 
 impl Default for Usage {
     fn default() -> Self {
         Usage {
-            counts: Mutex::new(HashMap::new()),
+            counts: Arc::new(Mutex::new(HashMap::new())),
             last_flush: Mutex::new(Instant::now()),
         }
     }
@@ -46,16 +49,22 @@ impl Usage {
         };
         if due && let Ok(runtime) = tokio::runtime::Handle::try_current() {
             let pending = self.take();
-            let db = db.clone();
+            let (db, counts) = (db.clone(), Arc::clone(&self.counts));
             runtime.spawn(async move {
                 if let Err(e) = store::console::add_usage(&db, &pending).await {
-                    tracing::warn!(error = %e, "could not record API usage");
+                    // Kept for the next flush (a SQLite import holds the write lock
+                    // for a while): a count is never lost to a busy database.
+                    tracing::warn!(error = %e, "could not record API usage yet");
+                    let mut counts = counts.lock().unwrap_or_else(|e| e.into_inner());
+                    for (key, n) in pending {
+                        *counts.entry(key).or_insert(0) += n;
+                    }
                 }
             });
         }
     }
 
-    fn take(&self) -> HashMap<(CompanyId, NaiveDate), i64> {
+    fn take(&self) -> Counts {
         std::mem::take(&mut *self.counts.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
@@ -64,5 +73,46 @@ impl Usage {
         let pending = self.take();
         store::console::add_usage(db, &pending).await?;
         store::console::usage(db, company, Utc::now().date_naive()).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A flush the database refuses hands its counts back, for the next flush.
+    #[tokio::test]
+    async fn counts_a_refused_flush_held_are_kept() {
+        let db = Db::connect("sqlite::memory:").await.expect("connects");
+        db.migrate().await.expect("migrates");
+        let new = store::companies::NewCompany {
+            name: "Usage".into(),
+            subdomain: domain::Subdomain::parse("usage").expect("a subdomain"),
+            plan: domain::Plan::Unlimited,
+            owner_email: None,
+            owner_password: None,
+            enable_api: false,
+        };
+        let (company, _) = store::companies::create(&db, new).await.expect("creates");
+        let usage = Usage::default();
+        usage.record(&db, company.id);
+        // The database goes away, and a flush is due.
+        db.close();
+        *usage.last_flush.lock().unwrap() = Instant::now() - FLUSH_EVERY;
+        usage.record(&db, company.id);
+        let today = Utc::now().date_naive();
+        for _ in 0..200 {
+            let kept = usage
+                .counts
+                .lock()
+                .unwrap()
+                .get(&(company.id, today))
+                .copied();
+            if kept == Some(2) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the counts were lost: {:?}", usage.counts.lock().unwrap());
     }
 }
