@@ -547,6 +547,11 @@ async fn create(
         // A part without a file name is a form field: read as any other (trimmed, blank
         // refused), unless it is too large to be blank but for spaces.
         Some(None) => {
+            // What the part wrote is on disk only once flushed: tokio's file writes
+            // on a thread of its own, and reading back before could find nothing.
+            file.flush()
+                .await
+                .map_err(|e| ApiError::Internal(format!("spooling an import: {e}")))?;
             let size = file
                 .metadata()
                 .await
