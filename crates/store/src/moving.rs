@@ -544,7 +544,8 @@ pub enum MoveError {
     Store(#[from] StoreError),
 }
 
-fn refused(message: impl Into<String>) -> MoveError {
+/// A refusal in words.
+pub fn refused(message: impl Into<String>) -> MoveError {
     MoveError::Refused(message.into())
 }
 
@@ -638,11 +639,6 @@ impl Importer {
             ahead: HashMap::new(),
             pending: None,
         })
-    }
-
-    /// The new company's id.
-    pub fn company(&self) -> CompanyId {
-        self.company
     }
 
     /// The new id of the record `old` of `table`, if it was written.
@@ -1005,7 +1001,7 @@ mod tests {
                 assert!(!named || listed, "{name}.{} is not rewritten", column.name);
             }
         }
-        for (position, table) in TABLES.iter().enumerate() {
+        for table in TABLES {
             assert!(
                 schema.contains_key(table.name),
                 "{} is no table",
@@ -1023,7 +1019,6 @@ mod tests {
                     "{}.{column} is no column",
                     table.name
                 );
-                let _ = position;
             }
         }
         let fks: Vec<(String, String, String)> = db

@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 
 use serde_json::{Map, Value, json};
-use store::moving::{self, Importer, MoveError, TABLES};
+use store::moving::{self, Importer, MoveError, TABLES, refused};
 
 use crate::resources::exports;
 use crate::resources::imports::ImportKind;
@@ -18,10 +18,6 @@ const FORMAT: i64 = 1;
 
 fn table_file(dir: &Path, table: &str) -> std::path::PathBuf {
     dir.join("tables").join(format!("{table}.jsonl"))
-}
-
-fn refused(message: String) -> MoveError {
-    MoveError::Refused(message)
 }
 
 /// Writes every table of `company` into `dir` (new or empty), then the manifest, and
@@ -167,7 +163,7 @@ pub async fn import(db: &store::Db, dir: &Path, subdomain: &str) -> Result<Value
         domain::Subdomain::parse(subdomain).map_err(|e| refused(format!("the subdomain {e}")))?;
     let company = rows(dir, "companies")?
         .next()
-        .ok_or_else(|| refused("companies.jsonl is empty".into()))??;
+        .ok_or_else(|| refused("companies.jsonl is empty"))??;
     let mut importer = Importer::begin(db, &company, subdomain.as_str()).await?;
     let mut counts = BTreeMap::from([("companies", 1)]);
     for table in TABLES {

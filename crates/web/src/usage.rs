@@ -48,32 +48,35 @@ impl Usage {
             due
         };
         if due && let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            let pending = self.take();
             let (db, counts) = (db.clone(), Arc::clone(&self.counts));
             runtime.spawn(async move {
-                if let Err(e) = store::console::add_usage(&db, &pending).await {
-                    // Kept for the next flush (a SQLite import holds the write lock
-                    // for a while): a count is never lost to a busy database.
+                if let Err(e) = flush(&counts, &db).await {
                     tracing::warn!(error = %e, "could not record API usage yet");
-                    let mut counts = counts.lock().unwrap_or_else(|e| e.into_inner());
-                    for (key, n) in pending {
-                        *counts.entry(key).or_insert(0) += n;
-                    }
                 }
             });
         }
     }
 
-    fn take(&self) -> Counts {
-        std::mem::take(&mut *self.counts.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-
     /// Writes what this instance has counted, then reads the company's total today.
     pub async fn today(&self, db: &Db, company: CompanyId) -> Result<i64, store::StoreError> {
-        let pending = self.take();
-        store::console::add_usage(db, &pending).await?;
+        flush(&self.counts, db).await?;
         store::console::usage(db, company, Utc::now().date_naive()).await
     }
+}
+
+/// Adds what `counts` holds to the database; what the database refuses goes back into
+/// `counts` for the next flush (a SQLite import holds the write lock for a while): a
+/// count is never lost to a busy database.
+async fn flush(counts: &Mutex<Counts>, db: &Db) -> Result<(), store::StoreError> {
+    let pending = std::mem::take(&mut *counts.lock().unwrap_or_else(|e| e.into_inner()));
+    let written = store::console::add_usage(db, &pending).await;
+    if written.is_err() {
+        let mut counts = counts.lock().unwrap_or_else(|e| e.into_inner());
+        for (key, n) in pending {
+            *counts.entry(key).or_insert(0) += n;
+        }
+    }
+    written
 }
 
 #[cfg(test)]
