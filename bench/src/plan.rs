@@ -68,6 +68,9 @@ pub enum Mix {
     AssetSearchFirst,
     /// GET /search.api?search=bench for the last 10 pages.
     AssetSearchEnd,
+    /// GET /search.api?search=gizmo&page=1: a search matching a few assets
+    /// (`run-search.sh` names 25 of them `Rare Gizmo <n>`).
+    AssetSearchFew,
     /// PUT /assets/<n>/checkout.api then PUT /assets/<n>/checkin.api, each connection
     /// on an asset of its own: one request of the mix is half a cycle.
     AssetCheckoutCycle,
@@ -607,6 +610,7 @@ async fn paths(
         Mix::AssetFilterEnd => last_pages(conn, Listing::AVAILABLE_ASSETS).await?,
         Mix::AssetSearchFirst => vec![Listing::ASSET_SEARCH.page(1)],
         Mix::AssetSearchEnd => last_pages(conn, Listing::ASSET_SEARCH).await?,
+        Mix::AssetSearchFew => vec![Listing::FEW_SEARCHED.page(1)],
         Mix::AssetCheckoutCycle => checkout_cycle(conn, connections).await?,
         Mix::OrderList => page_uris(conn, Listing::ORDERS).await?,
         Mix::PaymentOptionList => page_uris(conn, Listing::PAYMENT_OPTIONS).await?,
@@ -684,6 +688,11 @@ impl Listing {
         what: "assets",
         path: "/search.api",
         extra: "&search=bench",
+    };
+    const FEW_SEARCHED: Listing = Listing {
+        what: "assets",
+        path: "/search.api",
+        extra: "&search=gizmo",
     };
     const MEMBERS: Listing = Listing {
         what: "members",

@@ -60,6 +60,25 @@ impl fmt::Display for Name {
     }
 }
 
+/// A name as a search compares it: each character in lower case by Unicode's mapping,
+/// one character at a time (so a word's letters fold as they do inside a name), and
+/// the final sigma as a sigma. The same text on every database, whatever its collation.
+pub fn folded(name: &str) -> String {
+    name.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == 'ς' { 'σ' } else { c })
+        .collect()
+}
+
+/// The words of a name search, folded as names are, each once, in order: a name
+/// matches when it holds every one.
+pub fn search_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = text.split_whitespace().map(folded).collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +102,21 @@ mod tests {
             Err(NameError::TooLong)
         );
         assert_eq!(Name::parse(""), Err(NameError::Blank));
+    }
+
+    #[test]
+    fn searches_fold_letter_by_letter() {
+        assert_eq!(folded("Makita DRILL"), "makita drill");
+        assert_eq!(folded("ДРЕЛЬ Bosch"), "дрель bosch");
+        // The final sigma folds as a sigma, so a word's end matches inside a name.
+        assert_eq!(folded("ΟΔΟΣ"), folded("οδοσ"));
+        assert_eq!(folded("οδος"), "οδοσ");
+        // Scripts without case are kept as they are.
+        assert_eq!(folded("電動ドリル"), "電動ドリル");
+        assert_eq!(
+            search_words("  Drill  drill BOSCH "),
+            vec!["bosch".to_owned(), "drill".to_owned()]
+        );
+        assert!(search_words(" \t ").is_empty());
     }
 }

@@ -20,6 +20,10 @@ pub enum Sequence {
     /// Likewise for the defaults of the company's label templates, so two templates
     /// made the default at once take over one after the other.
     LabelTemplateDefaults,
+    /// Bumped by every rename and deletion of an item (a creation takes the next
+    /// `Items`): with `Items`, the version of the company's item names that a
+    /// search's kept count holds for (`items::names_version`).
+    ItemNames,
 }
 
 impl Sequence {
@@ -31,6 +35,7 @@ impl Sequence {
             Sequence::LocationTree => "location_tree",
             Sequence::SubGroupTree => "sub_group_tree",
             Sequence::LabelTemplateDefaults => "label_template_defaults",
+            Sequence::ItemNames => "item_names",
         }
     }
 }

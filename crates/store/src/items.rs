@@ -689,11 +689,26 @@ pub enum Search {
     Number(i64),
     /// `@SN-1`: the identification number, exactly.
     Identifier(String),
-    /// Every word in the name, case aside.
+    /// Every word in the name, case aside (`domain::name::search_words`).
     Name(String),
 }
 
+/// A name search that matches at most this many of the company's items (by the count
+/// it last had) reads them from the trigram index (SQLite) rather than the company's
+/// items in order: looking up and sorting 10,000 matches costs what walking about
+/// 100,000 items does (docs/performance.md, "Search").
+const FEW_MATCHES: u64 = 10_000;
+
 /// A page of the items of `kind` matching `search`.
+///
+/// A name search compares each word with `search_name` (the name folded by
+/// `domain::name::folded`) as a substring, `%` and `_` literal, on both databases. The
+/// candidates come from a trigram index (SQLite: FTS5, `items_search`; PostgreSQL:
+/// pg_trgm's GIN index on the column) for words of three characters or more; shorter
+/// words are checked on the candidates, or on the company's items when every word is
+/// short. Its count is kept while the company's item names do not change
+/// (`Total::Kept`, `names_version`), so a search that matches every item counts them
+/// once, not per page.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn search(
     db: &Db,
@@ -703,35 +718,76 @@ pub async fn search(
     p: Page,
     today: Today,
 ) -> Result<PageOf<ItemView>, StoreError> {
-    let cond = match search {
-        Search::Number(n) => Cond::all().add(col("sequence_num").eq(*n)),
-        Search::Identifier(i) => Cond::all().add(col("identifier").eq(i.as_str())),
+    let (cond, total) = match search {
+        Search::Number(n) => (
+            Cond::all().add(col("sequence_num").eq(*n)),
+            crate::Total::Filtered,
+        ),
+        Search::Identifier(i) => (
+            Cond::all().add(col("identifier").eq(i.as_str())),
+            crate::Total::Filtered,
+        ),
         Search::Name(text) => {
+            let words = domain::name::search_words(text);
+            if words.is_empty() {
+                return list(db, company, kind, p, today).await;
+            }
+            let key = (company, format!("{}:{}", kind.as_str(), words.join(" ")));
             let mut all = Cond::all();
-            for word in text.split_whitespace() {
+            for word in &words {
                 let escaped = word
-                    .to_lowercase()
                     .replace('\\', "\\\\")
                     .replace('%', "\\%")
                     .replace('_', "\\_");
                 all = all.add(
-                    Expr::expr(Func::lower(col("name")))
-                        .like(LikeExpr::new(format!("%{escaped}%")).escape('\\')),
+                    col("search_name").like(LikeExpr::new(format!("%{escaped}%")).escape('\\')),
                 );
             }
-            all
+            let few = db.kept_counts.guess(&key).is_none_or(|n| n <= FEW_MATCHES);
+            if db.backend() == Backend::Sqlite
+                && few
+                && let Some(phrases) = trigram_phrases(&words)
+            {
+                let candidates = Query::select()
+                    .expr(Expr::cust("rowid"))
+                    .from("items_search")
+                    .and_where(Expr::cust_with_values("items_search MATCH ?", [phrases]))
+                    .take();
+                all = all.add(col("id").in_subquery(candidates));
+            }
+            let total = crate::Total::Kept {
+                key,
+                version: Box::new(names_version(company)),
+            };
+            (all, total)
         }
     };
-    page(
-        db,
-        company,
-        Some(kind),
-        cond,
-        p,
-        crate::Total::Filtered,
-        today,
-    )
-    .await
+    page(db, company, Some(kind), cond, p, total, today).await
+}
+
+/// The FTS5 query of the words of three characters or more (each a phrase, which the
+/// trigram tokenizer matches as a substring), if any.
+fn trigram_phrases(words: &[String]) -> Option<String> {
+    let phrases: Vec<String> = words
+        .iter()
+        .filter(|w| w.chars().count() >= 3)
+        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+        .collect();
+    (!phrases.is_empty()).then(|| phrases.join(" AND "))
+}
+
+/// A number that every transaction adding, renaming or deleting an item of the company
+/// raises: the sum of its item numbers' counter (each creation takes the next) and of
+/// `item_names` (each rename and deletion bumps it). Both only grow, so two equal
+/// readings see the same names.
+fn names_version(company: CompanyId) -> SelectStatement {
+    crate::scoped("company_counters", company)
+        .expr_as(
+            Func::coalesce([Expr::col("last_value").sum(), Expr::val(0)]).cast_as("BIGINT"),
+            "n",
+        )
+        .and_where(Expr::col("kind").is_in(["items", "item_names"]))
+        .take()
 }
 
 /// The rental rates of an item, in minor units per period.
@@ -978,6 +1034,9 @@ pub async fn create_in(
         .set("created_at", at)
         .set("updated_at", at);
     assign(&mut row, &input);
+    if let Some(name) = &input.name {
+        row.set("search_name", domain::name::folded(name.as_str()));
+    }
     let stmt = row
         .into_insert("items")
         .returning(Query::returning().column("id"))
@@ -1080,6 +1139,12 @@ pub async fn update_in(
         );
     }
     let fields = row.columns();
+    if let Some(name) = input.name.as_ref().filter(|n| n.as_str() != before.name) {
+        row.set("search_name", domain::name::folded(name.as_str()));
+        // A search's kept count is the company's while no item is added, renamed or
+        // deleted (`names_version`).
+        counters::next(tx, company, Sequence::ItemNames).await?;
+    }
     tx.execute(&row.into_update("items", company, before.id))
         .await?;
     write_taxes(tx, company, before.id, &input).await?;
@@ -1197,6 +1262,7 @@ pub async fn record(
         .set("sequence_num", sequence_num)
         .set("asset_type", asset_type.as_str())
         .set("name", name)
+        .set("search_name", domain::name::folded(name))
         .set("group_id", group)
         .set("sub_group_id", sub_group)
         .set("created_at", at)

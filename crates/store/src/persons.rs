@@ -359,7 +359,7 @@ pub async fn list(
     // The key clones the filter only for a counted list, whose filter holds no text.
     let key = match total {
         crate::Total::Counted(..) => filter.clone(),
-        crate::Total::Filtered => PersonFilter::All,
+        crate::Total::Filtered | crate::Total::Kept { .. } => PersonFilter::All,
     };
     let persons: PageOf<Person> = crate::memo_page_of(
         db,

@@ -66,6 +66,7 @@ pub async fn delete(
         .and_where(Expr::col("id").eq(item.id))
         .to_owned();
     tx.execute(&stmt).await?;
+    crate::counters::next(&mut tx, company, crate::counters::Sequence::ItemNames).await?;
     crate::stock::forget(&mut tx, company, number.get()).await?;
     history(
         &mut tx,

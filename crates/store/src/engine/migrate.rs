@@ -181,6 +181,9 @@ async fn apply(target: &Target<'_>, migration: &Migration) -> Result<(), DbError
     target.batch(begin(target.backend())).await?;
     let applied = async {
         target.batch(migration.sql).await?;
+        if migration.version == FOLD_NAMES {
+            fold_names(target).await?;
+        }
         record(target, migration).await?;
         target.batch("COMMIT").await
     }
@@ -190,6 +193,29 @@ async fn apply(target: &Target<'_>, migration: &Migration) -> Result<(), DbError
         let _ = target.batch("ROLLBACK").await;
     }
     applied
+}
+
+/// The migration that adds `items.search_name`, whose values rentrack computes.
+const FOLD_NAMES: i64 = 24;
+
+/// Each item's `search_name`, folded by rentrack (`domain::name::folded`: SQL's
+/// `lower` differs between the databases and their collations), in the transaction of
+/// the migration that adds the column, 1,000 at a time.
+async fn fold_names(target: &Target<'_>) -> Result<(), DbError> {
+    loop {
+        let rows: Vec<(i64, String)> = target
+            .all("SELECT id, name FROM items WHERE search_name IS NULL ORDER BY id LIMIT 1000")
+            .await?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        for (id, name) in rows {
+            let values = vec![domain::name::folded(&name).into(), id.into()];
+            target
+                .execute("UPDATE items SET search_name = $1 WHERE id = $2", values)
+                .await?;
+        }
+    }
 }
 
 fn begin(backend: Backend) -> &'static str {

@@ -150,6 +150,8 @@ pub struct Db {
     pool: Pool,
     /// The last total read of each counted list (see `paging`).
     pub(crate) last_totals: Arc<paging::LastTotals>,
+    /// The counts of lists kept while what they count does not change (see `paging`).
+    pub(crate) kept_counts: Arc<paging::KeptCounts>,
     /// Signalled when a transaction that wrote webhook events commits (`outbox`).
     outbox: Arc<tokio::sync::Notify>,
     /// Event bodies this process rendered and has not written yet, by event id, with
@@ -517,6 +519,7 @@ impl Db {
         Ok(Db {
             pool,
             last_totals: Default::default(),
+            kept_counts: Default::default(),
             outbox: Default::default(),
             rendered: Default::default(),
         })
@@ -688,6 +691,7 @@ impl Db {
                 "SELECT m.name, c.name, upper(c.type), c.\"notnull\" = 0 OR (c.pk > 0 AND upper(c.type) = 'INTEGER') \
                  FROM sqlite_master m JOIN pragma_table_info(m.name) c \
                  WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '\\_%' ESCAPE '\\' \
+                 AND m.name IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table') \
                  ORDER BY m.name, c.cid",
                 &Values(Vec::new()),
             )?,

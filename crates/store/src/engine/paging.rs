@@ -37,6 +37,16 @@ pub(crate) enum Total {
     Counted(CompanyId, Vec<&'static str>),
     /// A COUNT of the list's records, which an index holding the filter must serve.
     Filtered,
+    /// A COUNT of the list's records as `Filtered`, kept in this process under `key`
+    /// (which names the company and the filter) while `version` reads the same
+    /// number: a count that reads every match (a name search's) is made once per
+    /// change of what it counts. `version` selects one row, `n`, from a number the
+    /// writes that change the list raise in their own transaction, so equal numbers
+    /// mean equal lists (`items::names_version`).
+    Kept {
+        key: (CompanyId, String),
+        version: Box<SelectStatement>,
+    },
 }
 
 /// The partitions of `list_counts` a family's records are counted in, kept by the
@@ -199,7 +209,7 @@ pub(crate) async fn memo_page_of<T: Record, K: Hash + Eq + Clone>(
     columns: Columns,
 ) -> Result<PageOf<T>, StoreError> {
     let id = id.into_column_ref();
-    if matches!(total, Total::Filtered) {
+    if matches!(total, Total::Filtered | Total::Kept { .. }) {
         // A filter's values are not in the key: such pages are built every time.
         let (base, rows) = parts();
         return read_list(db, &base, rows, id, page, total, columns).await;
@@ -296,7 +306,8 @@ async fn read_pages<'b, T: Record>(
         limit: page.limit(),
         offset: page.offset(),
     };
-    if page.offset() < FORWARD_IN_ONE {
+    let kept = matches!(total, Total::Kept { .. });
+    if page.offset() < FORWARD_IN_ONE && !kept {
         let found: Vec<Checked<T>> = read_page(&forward, true).read(&mut read).await?;
         if let Some(first) = found.first() {
             let n = checked_total(first.list_total, total);
@@ -310,7 +321,7 @@ async fn read_pages<'b, T: Record>(
     // A filtered list past its first pages (or an empty one): its count, then the page
     // from the nearer end, in one snapshot; counting costs more than a statement, so
     // once.
-    if matches!(total, Total::Filtered) {
+    if matches!(total, Total::Filtered) || kept {
         return filtered_page(db, &base(), total, page, read_page).await;
     }
     // The total the window is computed from, and whether it was read just now (rather
@@ -403,6 +414,47 @@ impl LastTotals {
             seen.clear();
         }
         seen.insert((company.0, lists.clone()), n);
+    }
+}
+
+/// The counts of `Total::Kept` lists, each with the version it was counted at. At most
+/// `LIMIT` are kept; past that the memory starts afresh.
+#[derive(Debug, Default)]
+pub(crate) struct KeptCounts(std::sync::Mutex<HashMap<(CompanyId, String), (i64, u64)>>);
+
+impl KeptCounts {
+    const LIMIT: usize = 10_000;
+
+    /// The count kept under `key`, if it was counted at `version`.
+    pub(crate) fn get(&self, key: &(CompanyId, String), version: i64) -> Option<u64> {
+        let kept = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.get(key)
+            .filter(|(v, _)| *v == version)
+            .map(|(_, n)| *n)
+    }
+
+    fn remember(&self, key: &(CompanyId, String), version: i64, n: u64) {
+        let mut kept = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if kept.len() >= Self::LIMIT {
+            kept.clear();
+        }
+        kept.insert(key.clone(), (version, n));
+    }
+
+    /// Any count kept under `key`, whatever its version: a guess of the list's size
+    /// that may choose a statement's shape, never its answer.
+    pub(crate) fn guess(&self, key: &(CompanyId, String)) -> Option<u64> {
+        let kept = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.get(key).map(|(_, n)| *n)
     }
 }
 
@@ -750,6 +802,19 @@ async fn total_of(
     base: &SelectStatement,
     total: &Total,
 ) -> Result<u64, StoreError> {
+    if let Total::Kept { key, version } = total {
+        let Count { n: version } = read.one(version.as_ref()).await?;
+        if let Some(n) = db.kept_counts.get(key, version) {
+            return Ok(n);
+        }
+        let stmt = sea_query::Query::select()
+            .expr_as(total_expr(base, &Total::Filtered), "n")
+            .take();
+        let n: Count = read.one(&stmt).await?;
+        let n = checked_total(n.n, total);
+        db.kept_counts.remember(key, version, n);
+        return Ok(n);
+    }
     let stmt = sea_query::Query::select()
         .expr_as(total_expr(base, total), "n")
         .take();
@@ -776,7 +841,7 @@ fn total_expr(base: &SelectStatement, total: &Total) -> Expr {
                 sum
             }
         }
-        Total::Filtered => sub(count_of(base)),
+        Total::Filtered | Total::Kept { .. } => sub(count_of(base)),
     }
 }
 
@@ -895,7 +960,16 @@ mod plan {
         fn scanned(step: &Step) -> Option<&str> {
             step.detail.strip_prefix("SCAN ").and_then(|rest| {
                 let table = rest.split(' ').next().unwrap_or(rest);
-                (!rest.starts_with('(') && !rest.starts_with("CONSTANT") && table != "list_counts")
+                // A virtual table searched through its index (FTS5's `M`: a MATCH) reads
+                // what matches; `INDEX 0:` with nothing after it reads it all.
+                let searched = rest
+                    .split_once("VIRTUAL TABLE INDEX ")
+                    .and_then(|(_, index)| index.split_once(':'))
+                    .is_some_and(|(_, constraints)| !constraints.is_empty());
+                (!rest.starts_with('(')
+                    && !rest.starts_with("CONSTANT")
+                    && table != "list_counts"
+                    && !searched)
                     .then_some(table)
             })
         }

@@ -1,7 +1,7 @@
 //! Fixed assets: the record, check-out, check-in, extend, retire, activate, delete,
 //! GPS and history.
 
-use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented};
+use crate::common::{Kind, TestApp, assert_documented, assert_keys_documented, encode};
 use axum::http::{Method, StatusCode};
 use futures_util::future::join_all;
 use serde_json::{Value, json};
@@ -26,6 +26,8 @@ both!(
     another_company_sees_no_asset,
     catalog_guards_count_real_assets,
     search_by_name_number_and_identifier,
+    search_matches_substrings_of_every_word_in_any_script,
+    search_totals_follow_every_add_rename_and_delete,
     each_asset_on_a_page_carries_its_own_taxes_in_ascending_order,
 );
 
@@ -1114,6 +1116,107 @@ async fn search_by_name_number_and_identifier(kind: Kind) {
     app.get("/search.api?search=x&facet=Boats")
         .await
         .into_body(StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+/// The names a search finds, in order, and its `total_pages`.
+async fn searched(app: &TestApp, text: &str) -> (Vec<String>, u64) {
+    let found = app
+        .get(&format!("/search.api?{}", encode(&[("search", text)])))
+        .await
+        .into_body(StatusCode::OK);
+    let names = found["assets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap().to_owned())
+        .collect();
+    (names, found["total_pages"].as_u64().unwrap())
+}
+
+/// A name search (docs/api.md, "Search"): every word a substring of the name, case
+/// aside letter by letter in any script; words of one or two characters too; `%` and
+/// `_` literal; another company's names never found.
+async fn search_matches_substrings_of_every_word_in_any_script(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Tools").await;
+    for name in [
+        "Makita Drill 18V",
+        "Drill bit set",
+        "ДРЕЛЬ ударная",
+        "電動ドリル セット",
+        "ΟΔΟΣ sign",
+        "snake_case tool",
+        "Hammer 100%",
+    ] {
+        app.asset(name, group, &[]).await;
+    }
+    let other = TestApp::builder(kind).beside(&app).build().await;
+    let other_group = other.group("Tools").await;
+    other.asset("Drill press", other_group, &[]).await;
+    for (text, names) in [
+        ("drill", &["Makita Drill 18V", "Drill bit set"][..]),
+        ("RILL mak", &["Makita Drill 18V"]),
+        ("18v DRILL drill", &["Makita Drill 18V"]),
+        ("it", &["Makita Drill 18V", "Drill bit set"]),
+        ("дрель", &["ДРЕЛЬ ударная"]),
+        ("УДАР", &["ДРЕЛЬ ударная"]),
+        ("ドリ", &["電動ドリル セット"]),
+        ("電動ドリル", &["電動ドリル セット"]),
+        ("οδος", &["ΟΔΟΣ sign"]),
+        ("_", &["snake_case tool"]),
+        ("0%", &["Hammer 100%"]),
+        ("press", &[]),
+        ("drill hammer", &[]),
+    ] {
+        let (found, pages) = searched(&app, text).await;
+        assert_eq!(found, names, "{text:?}");
+        assert_eq!(pages, u64::from(!names.is_empty()), "{text:?}");
+    }
+}
+
+/// A search's count is kept while the company's item names stay the same: each add,
+/// rename and delete of an item changes `total_pages` at the next search, and the
+/// count of another company's search is its own.
+async fn search_totals_follow_every_add_rename_and_delete(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Pumps").await;
+    let mut pumps = Vec::new();
+    for i in 0..25 {
+        pumps.push(app.asset(&format!("Pump {i}"), group, &[]).await);
+    }
+    let other = TestApp::builder(kind).beside(&app).build().await;
+    let other_group = other.group("Pumps").await;
+    other.asset("Pump far away", other_group, &[]).await;
+    assert_eq!(searched(&app, "pump").await.1, 1);
+    assert_eq!(searched(&app, "pump").await.1, 1, "counted again or kept");
+    assert_eq!(searched(&other, "pump").await.1, 1);
+    let last = app.asset("Pump 25", group, &[]).await;
+    assert_eq!(searched(&app, "pump").await.1, 2, "an added item");
+    let page2 = app
+        .get("/search.api?search=pump&page=2")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(page2["assets"][0]["sequence_num"], last);
+    app.put(
+        &format!("/assets/{}.api", pumps[0]),
+        &[("fixed_asset[name]", "Valve")],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    assert_eq!(searched(&app, "pump").await.1, 1, "a renamed item");
+    assert_eq!(searched(&app, "valve").await.0, ["Valve"]);
+    app.put(
+        &format!("/assets/{}.api", pumps[0]),
+        &[("fixed_asset[name]", "Pump again")],
+    )
+    .await
+    .into_body(StatusCode::OK);
+    assert_eq!(searched(&app, "pump").await.1, 2, "renamed back");
+    app.delete(&format!("/assets/{}.api", pumps[1]))
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(searched(&app, "pump").await.1, 1, "a deleted item");
+    assert_eq!(searched(&other, "pump").await.1, 1);
 }
 
 /// Custom taxes are read in the item's own row (an aggregated column): each asset of a
