@@ -330,6 +330,9 @@ impl Tx {
         if self.bulk.is_some() {
             return Ok(());
         }
+        if let TxInner::Sqlite { conn, .. } = &mut self.inner {
+            conn.bulk_cache()?;
+        }
         if let TxInner::Postgres(conn) = &self.inner {
             let none = Values(Vec::new());
             conn.execute(
