@@ -1034,14 +1034,21 @@ pub async fn create_in(
         .set("created_at", at)
         .set("updated_at", at);
     assign(&mut row, &input);
-    if let Some(name) = &input.name {
-        row.set("search_name", domain::name::folded(name.as_str()));
+    let search_name = input
+        .name
+        .as_ref()
+        .map(|n| domain::name::folded(n.as_str()));
+    if let Some(folded) = search_name.clone().filter(|_| !tx.defers_indexed_text()) {
+        row.set("search_name", folded);
     }
     let stmt = row
         .into_insert("items")
         .returning(Query::returning().column("id"))
         .to_owned();
     let (id,): (i64,) = tx.one(&stmt).await?;
+    if let Some(folded) = search_name.filter(|_| tx.defers_indexed_text()) {
+        tx.write_at_commit("items", "search_name", id, folded);
+    }
     write_taxes(tx, company, id, &input).await?;
     history(
         tx,
@@ -1140,7 +1147,12 @@ pub async fn update_in(
     }
     let fields = row.columns();
     if let Some(name) = input.name.as_ref().filter(|n| n.as_str() != before.name) {
-        row.set("search_name", domain::name::folded(name.as_str()));
+        let folded = domain::name::folded(name.as_str());
+        if tx.defers_indexed_text() {
+            tx.write_at_commit("items", "search_name", before.id, folded);
+        } else {
+            row.set("search_name", folded);
+        }
         // A search's kept count is the company's while no item is added, renamed or
         // deleted (`names_version`).
         counters::next(tx, company, Sequence::ItemNames).await?;

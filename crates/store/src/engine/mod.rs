@@ -186,7 +186,17 @@ pub(crate) struct Bulk {
     /// The company's active webhook endpoints (id, events), read at the first event:
     /// an import's events go to the endpoints active when it began (the outbox).
     pub(crate) endpoints: Option<Vec<(i64, String)>>,
+    /// Values of one column of a table's rows, by id, written at commit
+    /// ([`Tx::write_at_commit`]).
+    deferred: std::collections::BTreeMap<
+        (&'static str, &'static str),
+        std::collections::BTreeMap<i64, String>,
+    >,
 }
+
+/// The rows a statement of [`Tx::write_at_commit`] writes (two values each, within
+/// SQLite's 32,766 variables).
+const DEFERRED_ROWS: usize = 8_000;
 
 enum TxInner {
     /// A connection with a transaction open; `writes` when it holds the write lock.
@@ -375,11 +385,58 @@ impl Tx {
         }
     }
 
+    /// Whether this is a bulk transaction on SQLite, whose writes of an FTS5 index wait
+    /// for its commit ([`Tx::write_at_commit`]).
+    pub(crate) fn defers_indexed_text(&self) -> bool {
+        self.bulk.is_some() && self.backend() == Backend::Sqlite
+    }
+
+    /// Sets `column` of the row `id` of `table` to `value` when a bulk transaction on
+    /// SQLite commits, with the other rows' values in a few statements (the last value
+    /// given for a row wins). For a column an FTS5 index reads through triggers: FTS5
+    /// writes its pending index out at every statement's savepoint, so a row a
+    /// statement merged the index a row at a time, and an import of 1,000,000 assets
+    /// slowed to 180 rows a second (docs/performance.md, "Search"). Only where
+    /// [`Tx::defers_indexed_text`].
+    pub(crate) fn write_at_commit(
+        &mut self,
+        table: &'static str,
+        column: &'static str,
+        id: i64,
+        value: String,
+    ) {
+        debug_assert!(self.defers_indexed_text());
+        if let Some(bulk) = self.bulk.as_mut() {
+            bulk.deferred
+                .entry((table, column))
+                .or_default()
+                .insert(id, value);
+        }
+    }
+
     /// Settles what a bulk transaction deferred, in its transaction.
     async fn settle(&mut self) -> Result<(), StoreError> {
         let Some(bulk) = self.bulk.take() else {
             return Ok(());
         };
+        for ((table, column), rows) in &bulk.deferred {
+            let rows: Vec<(&i64, &String)> = rows.iter().collect();
+            for chunk in rows.chunks(DEFERRED_ROWS) {
+                let tuples = vec!["(?, ?)"; chunk.len()].join(", ");
+                let sql = format!(
+                    r#"UPDATE "{table}" SET "{column}" = "v"."column2" FROM (VALUES {tuples}) AS "v" WHERE "{table}"."id" = "v"."column1""#
+                );
+                let values = Values(
+                    chunk
+                        .iter()
+                        .flat_map(|(id, value)| [(**id).into(), value.as_str().into()])
+                        .collect(),
+                );
+                if let TxInner::Sqlite { conn, .. } = &self.inner {
+                    conn.execute(&sql, &values)?;
+                }
+            }
+        }
         for (sql, values) in bulk.at_commit.values() {
             match &self.inner {
                 TxInner::Sqlite { conn, .. } => drop(conn.execute(sql, values)?),

@@ -627,6 +627,12 @@ async fn fixed_assets_import_with_names_prices_and_custom_fields(kind: Kind) {
     assert_eq!(tripod["location_id"], canon["location_id"]);
     let locations = locations(&app).await;
     assert_eq!(locations.len(), 1, "one location made for both rows");
+    // Imported names are searched as any others (written at the import's commit).
+    let found = app
+        .get("/search.api?search=TRIPOD")
+        .await
+        .into_body(StatusCode::OK);
+    assert_eq!(found["assets"][0]["name"], "Tripod", "{found}");
     // Again: the identifier names the Canon, which is updated; the Tripod has none, so
     // it is made again. A file that should change nothing names its keys.
     let again = "sequence_num,identifier,name,daily\n,CAM-1,Canon EOS R5,1300\n";
@@ -642,6 +648,14 @@ async fn fixed_assets_import_with_names_prices_and_custom_fields(kind: Kind) {
     assert_eq!(canon["name"], "Canon EOS R5");
     assert_eq!(canon["rental_prices"]["daily"], "1300.00");
     assert_eq!(canon["Condition"], "New", "a column left out is kept");
+    // The renamed asset is found by the word its new name added.
+    for (text, n) in [("eos", 1), ("tripod", 1), ("eos tripod", 0)] {
+        let found = app
+            .get(&format!("/search.api?search={}", text.replace(' ', "+")))
+            .await
+            .into_body(StatusCode::OK);
+        assert_eq!(found["assets"].as_array().unwrap().len(), n, "{text}: {found}");
+    }
     // Numbers were taken in a block and the rest given back.
     let n = canon["sequence_num"].as_i64().unwrap();
     assert!(n <= 2, "{canon}");
