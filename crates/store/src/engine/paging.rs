@@ -306,6 +306,21 @@ async fn read_pages<'b, T: Record>(
         limit: page.limit(),
         offset: page.offset(),
     };
+    // A kept count: the page, from the nearer end by the count kept, with the version
+    // of what it counts, in one statement; its answer when the version is the one the
+    // count was kept at.
+    if let Total::Kept { key, .. } = total
+        && let Some((version, n)) = db.kept_counts.latest(key)
+        && let Some(w) = window(n, page)
+    {
+        let found: Vec<Checked<T>> = read_page(&w, true).read(&mut read).await?;
+        if found.first().is_some_and(|f| f.list_total == version) {
+            return Ok(PageOf {
+                records: found.into_iter().map(|c| c.record).collect(),
+                total: n,
+            });
+        }
+    }
     let kept = matches!(total, Total::Kept { .. });
     if page.offset() < FORWARD_IN_ONE && !kept {
         let found: Vec<Checked<T>> = read_page(&forward, true).read(&mut read).await?;
@@ -447,14 +462,15 @@ impl KeptCounts {
         kept.insert(key.clone(), (version, n));
     }
 
-    /// Any count kept under `key`, whatever its version: a guess of the list's size
-    /// that may choose a statement's shape, never its answer.
-    pub(crate) fn guess(&self, key: &(CompanyId, String)) -> Option<u64> {
+    /// The count last kept under `key` with its version: the answer of a page read
+    /// with that version, else a guess of the list's size that may choose a
+    /// statement's shape.
+    pub(crate) fn latest(&self, key: &(CompanyId, String)) -> Option<(i64, u64)> {
         let kept = self
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        kept.get(key).map(|(_, n)| *n)
+        kept.get(key).copied()
     }
 }
 
@@ -841,7 +857,9 @@ fn total_expr(base: &SelectStatement, total: &Total) -> Expr {
                 sum
             }
         }
-        Total::Filtered | Total::Kept { .. } => sub(count_of(base)),
+        Total::Filtered => sub(count_of(base)),
+        // Read with a page, the version of what the kept count counts.
+        Total::Kept { version, .. } => sub(version.as_ref().clone()),
     }
 }
 

@@ -654,7 +654,11 @@ async fn fixed_assets_import_with_names_prices_and_custom_fields(kind: Kind) {
             .get(&format!("/search.api?search={}", text.replace(' ', "+")))
             .await
             .into_body(StatusCode::OK);
-        assert_eq!(found["assets"].as_array().unwrap().len(), n, "{text}: {found}");
+        assert_eq!(
+            found["assets"].as_array().unwrap().len(),
+            n,
+            "{text}: {found}"
+        );
     }
     // Numbers were taken in a block and the rest given back.
     let n = canon["sequence_num"].as_i64().unwrap();
