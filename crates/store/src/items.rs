@@ -753,6 +753,18 @@ pub async fn search(
                     .and_where(Expr::cust_with_values("items_search MATCH ?", [phrases]))
                     .take();
                 all = all.add(col("id").in_subquery(candidates));
+            } else if db.backend() == Backend::Postgres && few {
+                // The matches' ids first (pg_trgm's index), as an array: the page then
+                // looks up a few ids rather than walking the company's items in order
+                // for its 25 (100,000 assets, 25 matching: 1.4 to 2 ms a page).
+                let mut candidates = crate::scoped("items", company).column("id").take();
+                for word in &words {
+                    candidates.and_where(holds(Backend::Postgres, word));
+                }
+                all = all.add(Expr::cust_with_exprs(
+                    "$1 = ANY(ARRAY($2))",
+                    [col("id"), Expr::SubQuery(None, Box::new(candidates.into()))],
+                ));
             }
             let total = crate::Total::Kept {
                 key,
