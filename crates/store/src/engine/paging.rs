@@ -435,10 +435,31 @@ impl LastTotals {
 /// The counts of `Total::Kept` lists, each with the version it was counted at. At most
 /// `LIMIT` are kept; past that the memory starts afresh.
 #[derive(Debug, Default)]
-pub(crate) struct KeptCounts(std::sync::Mutex<HashMap<(CompanyId, String), (i64, u64)>>);
+pub(crate) struct KeptCounts(
+    std::sync::Mutex<HashMap<(CompanyId, String), (i64, u64)>>,
+    /// One gate a list being counted: requests that find no count wait for the one
+    /// counting rather than count too. 64 connections asking at once for a search
+    /// matching 100,000 assets on PostgreSQL counted 64 times over and met 503s.
+    std::sync::Mutex<Gates>,
+);
+
+/// The gates of `KeptCounts`, by list.
+type Gates = HashMap<(CompanyId, String), Arc<tokio::sync::Mutex<()>>>;
 
 impl KeptCounts {
     const LIMIT: usize = 10_000;
+
+    /// The gate of `key`'s count (see the struct).
+    fn gate(&self, key: &(CompanyId, String)) -> Arc<tokio::sync::Mutex<()>> {
+        let mut gates = self
+            .1
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if gates.len() >= Self::LIMIT {
+            gates.retain(|_, gate| Arc::strong_count(gate) > 1);
+        }
+        gates.entry(key.clone()).or_default().clone()
+    }
 
     /// The count kept under `key`, if it was counted at `version`.
     pub(crate) fn get(&self, key: &(CompanyId, String), version: i64) -> Option<u64> {
@@ -820,6 +841,11 @@ async fn total_of(
 ) -> Result<u64, StoreError> {
     if let Total::Kept { key, version } = total {
         let Count { n: version } = read.one(version.as_ref()).await?;
+        if let Some(n) = db.kept_counts.get(key, version) {
+            return Ok(n);
+        }
+        let gate = db.kept_counts.gate(key);
+        let _counting = gate.lock().await;
         if let Some(n) = db.kept_counts.get(key, version) {
             return Ok(n);
         }
