@@ -513,6 +513,9 @@ pub struct Claim {
     /// die before it writes their outcome; a retry asked meanwhile makes one due sooner
     /// and is kept (`attempted`).
     pub until: DateTime<Utc>,
+    /// When it was taken: the moment its deliveries left unsent are due again
+    /// (`finish`).
+    pub taken: DateTime<Utc>,
 }
 
 #[derive(crate::Row)]
@@ -626,6 +629,7 @@ pub async fn claim(db: &Db, lease: Duration, max: u64) -> Result<Option<Claim>, 
         webhook,
         due,
         until,
+        taken: at,
     }))
 }
 
@@ -724,15 +728,16 @@ pub struct Attempt {
 
 /// Ends a claim in one transaction: writes each attempt's outcome (delivered, due again
 /// on the schedule, or given up), makes the deliveries of `unsent` (taken but not
-/// attempted) due now, carries the endpoint's run of failures on (disabling it on 410
-/// Gone or after [`rules::DISABLE_AFTER`] of failures), and lets other instances take
+/// attempted) due again from when the claim was taken, carries the endpoint's run of
+/// failures on (disabling it on 410 Gone or after [`rules::DISABLE_AFTER`] of
+/// failures), and lets other instances take
 /// it. A delivery whose retry was asked meanwhile stays due then.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn finish(
     db: &Db,
     company: CompanyId,
     webhook: &Webhook,
-    until: DateTime<Utc>,
+    (until, taken): (DateTime<Utc>, DateTime<Utc>),
     attempts: &[Attempt],
     unsent: &[i64],
 ) -> Result<(), StoreError> {
@@ -809,7 +814,9 @@ pub async fn finish(
     if !unsent.is_empty() {
         let due = Query::update()
             .table("webhook_deliveries")
-            .value("next_attempt_at", next_attempt(until, Some(now())))
+            // Due from when they were taken, not from now: a later event of the same
+            // record, written since, must not come due before them.
+            .value("next_attempt_at", next_attempt(until, Some(taken)))
             .and_where(Expr::col("company_id").eq(company.0))
             .and_where(Expr::col("id").is_in(unsent.iter().copied()))
             .to_owned();

@@ -5,7 +5,7 @@
 use std::fmt;
 
 /// A failed statement, connection or row, as the engine reports it.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DbError {
     pub kind: DbErrorKind,
     /// The driver's own words, for the log; never shown to a user.

@@ -261,7 +261,11 @@ impl Reader<'_> {
         match &self.db.pool {
             Pool::Sqlite(p) => {
                 let (sql, values) = stmt.render(Backend::Sqlite);
-                Ok(p.acquire().await?.execute(&sql, &values)?)
+                Ok(p.acquire_writer()
+                    .await?
+                    .settled()
+                    .await?
+                    .execute(&sql, &values)?)
             }
             Pool::Postgres(_, Some(reads)) => Ok(reads.execute(stmt).await?),
             Pool::Postgres(p, None) => {
@@ -351,6 +355,11 @@ impl Tx {
                 &none,
             )
             .await?;
+            // The counters' triggers wait for the commit (migration 0025); a bulk
+            // transaction's append to `pending_list_counts` at once instead, which its
+            // settling sums (the counts of any row written before this one go to
+            // `list_counts` now).
+            conn.execute("SET CONSTRAINTS ALL IMMEDIATE", &none).await?;
             conn.execute("SET LOCAL rentrack.deferred_counts = 'on'", &none)
                 .await?;
         }
@@ -468,7 +477,7 @@ impl Tx {
         let wake = self.outbox.filter(|_| self.wrote_events);
         match self.inner {
             // A write reaches the disk at its commit: off the request's thread.
-            TxInner::Sqlite { conn, writes: true } => drop(conn.batch_blocking("COMMIT").await?),
+            TxInner::Sqlite { conn, writes: true } => conn.commit_write().await?,
             TxInner::Sqlite {
                 conn,
                 writes: false,
@@ -606,7 +615,11 @@ impl Db {
     pub async fn migrate_until(&self, until: Option<i64>) -> Result<(), StoreError> {
         match &self.pool {
             Pool::Sqlite(p) => {
-                migrate::run(migrate::Target::Sqlite(&p.acquire().await?), until).await?
+                migrate::run(
+                    migrate::Target::Sqlite(&p.acquire_writer().await?.settled().await?),
+                    until,
+                )
+                .await?
             }
             Pool::Postgres(p, _) => {
                 let conn = p.get().await?;
@@ -629,7 +642,9 @@ impl Db {
     /// itself, so there it does nothing.
     pub async fn optimize(&self) -> Result<(), StoreError> {
         if let Pool::Sqlite(p) = &self.pool {
-            p.acquire()
+            p.acquire_writer()
+                .await?
+                .settled()
                 .await?
                 .batch("PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;")?;
         }
@@ -658,13 +673,13 @@ impl Db {
         Reader { db: self }
     }
 
-    /// Starts a write transaction. On SQLite it takes the write lock at once
-    /// (`BEGIN IMMEDIATE`), so concurrent writers queue on the busy timeout instead of
-    /// failing with "database is locked" when they upgrade from a read.
+    /// Starts a write transaction. On SQLite it waits for this process's other writers
+    /// (`LitePool::acquire_writer`) and then takes the write lock at once (`BEGIN
+    /// IMMEDIATE`), so it never fails with "database is locked" upgrading from a read.
     pub async fn begin(&self) -> Result<Tx, StoreError> {
         let inner = match &self.pool {
             Pool::Sqlite(p) => {
-                let conn = p.acquire().await?.batch_blocking("BEGIN IMMEDIATE").await?;
+                let conn = p.acquire_writer().await?.begin_write().await?;
                 TxInner::Sqlite { conn, writes: true }
             }
             Pool::Postgres(p, _) => {

@@ -4,10 +4,13 @@
 //!
 //! A statement runs on the thread that asks for it, not on a thread of the connection's
 //! own behind a channel (sqlx's driver, which cost more than the statement itself;
-//! docs/performance.md): a read in WAL mode never waits for a lock, and neither does a statement inside a
-//! write transaction, which took the write lock when it began. The two calls that may
-//! wait — `BEGIN IMMEDIATE` (on another writer, up to the busy timeout) and `COMMIT`
-//! (on the disk) — run on tokio's blocking pool.
+//! docs/performance.md): a read in WAL mode never waits for a lock, and neither does a
+//! statement inside a write transaction, which took the write lock when it began.
+//!
+//! Writes go through one write connection, one writer at a time in the order they
+//! came (`LitePool::acquire_writer`), and commit in groups (`Conn::commit_write`):
+//! each write is a savepoint in a transaction that commits, on tokio's blocking pool,
+//! when no other writer waits, and each is answered once that commit is on the disk.
 //!
 //! Errors are mapped into the engine's `DbError` by SQLite's extended result code
 //! (`error`).
@@ -20,7 +23,7 @@ use sea_query::{OptionEnum, Value, Values};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
 
 /// A row type the SQLite path can read: `#[derive(records::Row)]`.
 pub trait LiteRow: Sized {
@@ -460,14 +463,85 @@ fn read_rows<T: LiteRow>(
     Ok(out)
 }
 
-/// One connection, taken from the pool; back to the pool when dropped, with any
-/// transaction it still has open rolled back.
+/// One connection: from the pool, or the write connection while its writer's turn
+/// lasts (`LitePool::acquire_writer`). Dropped, it goes back with what it had open
+/// undone: a pooled one's transaction rolled back, a writer's savepoint rolled back to.
 pub(crate) struct Conn {
+    /// A pooled connection; `None` for the write connection, which stays in its slot.
     conn: Option<Connection>,
     pool: Arc<Shared>,
-    _permit: OwnedSemaphorePermit,
+    /// Where it goes back to; taken when dropped.
+    home: Option<Home>,
     /// Whether its page cache was enlarged for a bulk transaction (`bulk_cache`).
     big_cache: bool,
+    /// Whether a write transaction's savepoint is open on the write connection.
+    savepoint: bool,
+}
+
+enum Home {
+    /// The pool's idle connections.
+    Pool(#[allow(dead_code)] OwnedSemaphorePermit),
+    /// The pool, holding the write turn: an in-memory database's one connection, which
+    /// reads and writes and commits each write on its own.
+    PoolWriting(
+        #[allow(dead_code)] OwnedSemaphorePermit,
+        #[allow(dead_code)] OwnedMutexGuard<WriteSlot>,
+    ),
+    /// The write connection, in its slot, with the write turn.
+    Writer(OwnedMutexGuard<WriteSlot>),
+}
+
+/// The write connection of a database file, and the writes that committed into its
+/// open transaction and wait for that transaction to reach the disk (group commit:
+/// `Conn::commit_write`).
+#[derive(Default)]
+pub(crate) struct WriteSlot {
+    /// Opened at the first write; closed when it fails to roll back.
+    conn: Option<Connection>,
+    /// One sender for each write in the open transaction.
+    waiting: Vec<tokio::sync::oneshot::Sender<Result<(), DbError>>>,
+    /// When the first of them joined.
+    since: Option<Instant>,
+}
+
+/// A group commit's bounds: the writes it takes and how long the first waits at most
+/// (besides the commit itself).
+const BATCH_WRITES: usize = 32;
+const BATCH_WAIT: Duration = Duration::from_millis(10);
+
+impl WriteSlot {
+    /// Commits the open transaction and tells each waiting write how it went.
+    fn commit(&mut self) {
+        let done = match &self.conn {
+            Some(conn) if !conn.is_autocommit() => conn.execute_batch("COMMIT").map_err(error),
+            // SQLite rolls a transaction back itself on some errors (a full disk).
+            Some(_) => Err(undone()),
+            None => Err(closed()),
+        };
+        if done.is_err()
+            && let Some(conn) = &self.conn
+            && !conn.is_autocommit()
+            && conn.execute_batch("ROLLBACK").is_err()
+        {
+            self.conn = None;
+        }
+        self.answer(done);
+    }
+
+    /// Tells each waiting write that its transaction ended with `done`.
+    fn answer(&mut self, done: Result<(), DbError>) {
+        for write in self.waiting.drain(..) {
+            let _ = write.send(done.clone());
+        }
+        self.since = None;
+    }
+}
+
+fn undone() -> DbError {
+    DbError::new(
+        DbErrorKind::ConnectionLost,
+        "SQLite rolled back the transaction the write was waiting to commit in",
+    )
 }
 
 /// A bulk transaction's page cache (KiB, as SQLite's negative `cache_size`): an import
@@ -481,24 +555,56 @@ const DEFAULT_CACHE_KIB: i64 = 2000;
 
 impl Drop for Conn {
     fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
-            if !conn.is_autocommit() && conn.execute_batch("ROLLBACK").is_err() {
-                // A connection that cannot roll back is not put back.
-                return;
-            }
-            if self.big_cache
-                && conn
+        let reset = |conn: &Connection| {
+            !self.big_cache
+                || conn
                     .execute_batch(&format!("PRAGMA cache_size = -{DEFAULT_CACHE_KIB}"))
-                    .is_err()
-            {
-                return;
+                    .is_ok()
+        };
+        match self.home.take() {
+            Some(Home::Writer(mut slot)) => {
+                let kept = slot.conn.as_ref().is_some_and(|conn| {
+                    // What this turn did is undone: the whole transaction when it
+                    // holds no other write, else back to this write's savepoint.
+                    let undone = if slot.waiting.is_empty() {
+                        conn.is_autocommit() || conn.execute_batch("ROLLBACK").is_ok()
+                    } else {
+                        !self.savepoint
+                            || conn
+                                .execute_batch("ROLLBACK TO write; RELEASE write")
+                                .is_ok()
+                    };
+                    undone && reset(conn)
+                });
+                if !kept {
+                    // Closing the connection rolls back the writes waiting with this
+                    // one's remains: none of them has been answered.
+                    slot.conn = None;
+                    slot.answer(Err(undone()));
+                } else if self.pool.closed.load(Ordering::Acquire) {
+                    if !slot.waiting.is_empty() {
+                        slot.commit();
+                    }
+                    slot.conn = None;
+                }
+                drop(slot);
+                self.pool.after_write_turn();
             }
-            if !self.pool.closed.load(Ordering::Acquire) {
-                self.pool
-                    .idle
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(conn);
+            _ => {
+                let Some(conn) = self.conn.take() else {
+                    return;
+                };
+                if !conn.is_autocommit() && conn.execute_batch("ROLLBACK").is_err() {
+                    // A connection that cannot roll back is not put back.
+                    return;
+                }
+                if reset(&conn) && !self.pool.closed.load(Ordering::Acquire) {
+                    self.pool
+                        .idle
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(conn);
+                }
             }
         }
     }
@@ -514,9 +620,11 @@ impl Conn {
     }
 
     fn connection(&self) -> &Connection {
-        self.conn
-            .as_ref()
-            .expect("a pooled connection is present until dropped")
+        match &self.home {
+            Some(Home::Writer(slot)) => slot.conn.as_ref(),
+            _ => self.conn.as_ref(),
+        }
+        .expect("a connection is present until dropped")
     }
 
     /// Reads up to `limit` rows (all when `None`).
@@ -574,6 +682,107 @@ impl Conn {
         self.connection().execute_batch(sql).map_err(error)
     }
 
+    /// Starts a write transaction: on the write connection, a savepoint in the
+    /// transaction that holds the writes waiting for their commit, or in a new one.
+    ///
+    /// SQLite's write lock (`BEGIN IMMEDIATE`) is taken on the asking thread when it
+    /// is free, which it is unless another process writes (this process's writers
+    /// queue in `LitePool::acquire_writer`); otherwise it is waited for up to the busy
+    /// timeout on the blocking pool.
+    pub(crate) async fn begin_write(mut self) -> Result<Self, DbError> {
+        if let Some(Home::Writer(slot)) = &mut self.home
+            && !slot.waiting.is_empty()
+            && slot.conn.as_ref().is_some_and(Connection::is_autocommit)
+        {
+            slot.answer(Err(undone()));
+        }
+        if self.connection().is_autocommit() {
+            let conn = self.connection();
+            conn.busy_timeout(Duration::ZERO).map_err(error)?;
+            let tried = conn.execute_batch("BEGIN IMMEDIATE").map_err(error);
+            conn.busy_timeout(self.pool.busy_timeout).map_err(error)?;
+            match tried {
+                Ok(()) => {}
+                Err(e) if e.kind == DbErrorKind::Busy => {
+                    self = self.batch_blocking("BEGIN IMMEDIATE").await?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if matches!(self.home, Some(Home::Writer(_))) {
+            self.batch("SAVEPOINT write")?;
+            self.savepoint = true;
+        }
+        Ok(self)
+    }
+
+    /// Commits a write transaction (`begin_write`), answering once it is on the disk.
+    ///
+    /// On the write connection it joins the writes waiting in the open transaction
+    /// and commits them all when no other writer of this process is waiting for its
+    /// turn (or the batch is full or old enough, `BATCH_WRITES`, `BATCH_WAIT`); else
+    /// it hands the turn on, and the next writer's changes join the same commit. One
+    /// commit writes each changed page once and waits for the disk once for them all,
+    /// and no write is answered before its commit is on the disk.
+    pub(crate) async fn commit_write(mut self) -> Result<(), DbError> {
+        let Some(Home::Writer(slot)) = &mut self.home else {
+            return self.batch_blocking("COMMIT").await.map(drop);
+        };
+        let conn = slot.conn.as_ref().ok_or_else(closed)?;
+        conn.execute_batch("RELEASE write").map_err(error)?;
+        self.savepoint = false;
+        let (sender, answer) = tokio::sync::oneshot::channel();
+        let since = *slot.since.get_or_insert_with(Instant::now);
+        slot.waiting.push(sender);
+        let now = self.pool.queued.load(Ordering::SeqCst) == 0
+            || slot.waiting.len() >= BATCH_WRITES
+            || since.elapsed() >= BATCH_WAIT;
+        if now {
+            // The turn is kept until the commit is done; the commit and the answers
+            // run on the blocking pool, whatever becomes of this request.
+            let committed = tokio::task::spawn_blocking(move || {
+                if let Some(Home::Writer(slot)) = &mut self.home {
+                    slot.commit();
+                }
+                drop(self);
+            })
+            .await;
+            if let Err(e) = committed
+                && e.is_panic()
+            {
+                std::panic::resume_unwind(e.into_panic());
+            }
+        } else {
+            drop(self);
+        }
+        answer.await.unwrap_or_else(|_| Err(closed()))
+    }
+
+    /// Commits the writes waiting in the write connection's transaction, so that this
+    /// turn starts outside a transaction (a statement on its own, a migration).
+    pub(crate) async fn settled(mut self) -> Result<Self, DbError> {
+        if let Some(Home::Writer(slot)) = &self.home
+            && !slot.waiting.is_empty()
+        {
+            self = match tokio::task::spawn_blocking(move || {
+                if let Some(Home::Writer(slot)) = &mut self.home {
+                    slot.commit();
+                }
+                self
+            })
+            .await
+            {
+                Ok(conn) => conn,
+                Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                Err(_) => return Err(closed()),
+            };
+        }
+        match &self.home {
+            Some(Home::Writer(slot)) if slot.conn.is_none() => Err(closed()),
+            _ => Ok(self),
+        }
+    }
+
     /// Runs `sql` (a `BEGIN` or `COMMIT`, which may wait for a lock or the disk) on
     /// the blocking pool; the connection comes back when it ran. A runtime shutting
     /// down cancels the task: the connection is dropped (rolled back) and the caller
@@ -596,6 +805,11 @@ struct Shared {
     acquire_timeout: Duration,
     idle: Mutex<Vec<Connection>>,
     permits: Arc<Semaphore>,
+    /// One writer at a time, in the order they came (`acquire_writer`), and the write
+    /// connection.
+    writer: Arc<tokio::sync::Mutex<WriteSlot>>,
+    /// How many writers wait for their turn.
+    queued: std::sync::atomic::AtomicUsize,
     closed: AtomicBool,
 }
 
@@ -622,6 +836,27 @@ impl Shared {
 
     fn logged(&self, sql: &str, started: Instant) {
         super::log_statement(sql, started, self.slow_statement);
+    }
+
+    /// After a writer gave its turn up (or gave up waiting for it): when no writer
+    /// waits and the turn is free, commits the writes left waiting in the write
+    /// connection's transaction, which nobody else would. Each side looks after it
+    /// has let go (the turn, or its place in the queue), so one of them sees the other
+    /// gone.
+    fn after_write_turn(self: &Arc<Self>) {
+        if self.queued.load(Ordering::SeqCst) > 0 {
+            return;
+        }
+        let Ok(mut slot) = self.writer.clone().try_lock_owned() else {
+            return;
+        };
+        if slot.waiting.is_empty() {
+            return;
+        }
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(move || slot.commit())),
+            Err(_) => slot.commit(),
+        }
     }
 }
 
@@ -703,6 +938,8 @@ impl LitePool {
             acquire_timeout: options.acquire_timeout,
             idle: Mutex::new(Vec::new()),
             permits: Arc::new(Semaphore::new(max as usize)),
+            writer: Arc::default(),
+            queued: std::sync::atomic::AtomicUsize::new(0),
             closed: AtomicBool::new(false),
         });
         let first = shared
@@ -755,8 +992,64 @@ impl LitePool {
         Ok(Conn {
             conn: Some(conn),
             pool: shared.clone(),
-            _permit: permit,
+            home: Some(Home::Pool(permit)),
             big_cache: false,
+            savepoint: false,
+        })
+    }
+
+    /// The write connection with the write turn: it waits behind this process's
+    /// other writers (first come, first served; at most the busy timeout). SQLite lets
+    /// one transaction write at a time, and a writer that found the lock taken slept
+    /// in SQLite's busy handler (1, 2, 5, 10 ... 100 ms) and tried again, so under 64
+    /// writers most of a write's time was sleeping and the order was luck (check-out
+    /// cycle p99 590-790 ms, docs/performance.md). Waiting here hands the turn over
+    /// the moment the last writer lets go, without holding a pooled connection that
+    /// readers need. Another process (the CLI) still meets the busy timeout in `BEGIN
+    /// IMMEDIATE`. The connection may hold other writes waiting for their commit: a
+    /// transaction starts with `Conn::begin_write`, anything else with
+    /// `Conn::settled`.
+    pub(crate) async fn acquire_writer(&self) -> Result<Conn, DbError> {
+        let shared = &self.shared;
+        if shared.closed.load(Ordering::Acquire) {
+            return Err(closed());
+        }
+        let mut slot = match shared.writer.clone().try_lock_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                shared.queued.fetch_add(1, Ordering::SeqCst);
+                let turn =
+                    tokio::time::timeout(shared.busy_timeout, shared.writer.clone().lock_owned())
+                        .await;
+                shared.queued.fetch_sub(1, Ordering::SeqCst);
+                match turn {
+                    Ok(slot) => slot,
+                    Err(_) => {
+                        shared.after_write_turn();
+                        return Err(DbError::new(
+                            DbErrorKind::Busy,
+                            "another write held the SQLite database for too long",
+                        ));
+                    }
+                }
+            }
+        };
+        if matches!(shared.target, Target::Memory) {
+            let mut conn = self.acquire().await?;
+            if let Some(Home::Pool(permit)) = conn.home.take() {
+                conn.home = Some(Home::PoolWriting(permit, slot));
+            }
+            return Ok(conn);
+        }
+        if slot.conn.is_none() {
+            slot.conn = Some(shared.open().map_err(error)?);
+        }
+        Ok(Conn {
+            conn: None,
+            pool: shared.clone(),
+            home: Some(Home::Writer(slot)),
+            big_cache: false,
+            savepoint: false,
         })
     }
 
@@ -765,6 +1058,11 @@ impl LitePool {
     pub(crate) fn close(&self) {
         self.shared.closed.store(true, Ordering::Release);
         self.shared.permits.close();
+        if let Ok(mut slot) = self.shared.writer.try_lock()
+            && slot.waiting.is_empty()
+        {
+            slot.conn = None;
+        }
         self.shared
             .idle
             .lock()

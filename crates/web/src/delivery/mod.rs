@@ -330,6 +330,7 @@ impl Worker {
             webhook,
             due,
             until,
+            taken,
         } = claim;
         let mut unsent: Vec<i64> = due.iter().map(|d| d.id).collect();
         let mut attempts = Vec::with_capacity(due.len());
@@ -364,7 +365,7 @@ impl Worker {
             unsent = unsent.len(),
             "webhooks: attempted"
         );
-        let finished = webhooks::finish(db, company, &webhook, until, &attempts, &unsent);
+        let finished = webhooks::finish(db, company, &webhook, (until, taken), &attempts, &unsent);
         if let Err(e) = finished.await {
             tracing::warn!(error = %e, "webhooks: could not record attempts");
         }

@@ -1,0 +1,3 @@
+-- Nothing for SQLite (see ../postgres/0025_counts_at_commit.sql): one transaction
+-- writes at a time, so a counter's row is never waited for. The version is kept so
+-- that both folders hold the same ones.
