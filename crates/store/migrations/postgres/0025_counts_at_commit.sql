@@ -1,12 +1,33 @@
--- Counters at commit. Every check-out of a company's assets moved its records between
--- the same two counters (items:asset:available, items:asset:checked_out), and the
--- trigger's upsert held their rows locked from the UPDATE of the item to the end of
--- its transaction: the company's writers of one kind queued on those rows for the
--- rest of each other's transactions (docs/performance.md, "Writes at 64
--- connections"). As constraint triggers deferred to the commit, the counters are
--- written last, each held only for the commit itself. A transaction reads its own
--- counts only after it commits; a bulk transaction (`Tx::bulk`) makes them immediate
--- again, appending to its pending counts (migration 0023) as before.
+-- Counters at commit, in shards. Every check-out of a company's assets moved its
+-- records between the same two counters (items:asset:available,
+-- items:asset:checked_out), and the trigger's upsert held their rows locked from the
+-- UPDATE of the item to the end of its transaction: the company's writers of one kind
+-- queued on those rows for the rest of each other's transactions (docs/performance.md,
+-- "Writes at 64 connections").
+--
+-- Now the count triggers are constraint triggers deferred to the commit, so the
+-- counters are written last and held only for the commit itself; and each counter is
+-- kept in up to 16 rows, one per shard, a connection writing the shard of its server
+-- process (`pg_backend_pid() % 16`), so transactions on different connections commit
+-- side by side instead of each waiting for the last one's commit to reach the disk. A
+-- list's total was already the sum of its partitions' rows (`paging::counter_sum`); a
+-- shard alone may be negative. A transaction reads its own counts only after it
+-- commits; a bulk transaction (`Tx::bulk`) makes them immediate again, appending to
+-- its pending counts (migration 0023) as before.
+ALTER TABLE list_counts ADD COLUMN shard BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE list_counts DROP CONSTRAINT list_counts_pkey, ADD PRIMARY KEY (company_id, list, shard);
+
+CREATE OR REPLACE FUNCTION list_count_add(company BIGINT, key TEXT, delta BIGINT) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('rentrack.deferred_counts', true) = 'on' THEN
+        INSERT INTO pending_list_counts (company_id, list, delta) VALUES (company, key, delta);
+    ELSE
+        INSERT INTO list_counts (company_id, list, shard, n)
+        VALUES (company, key, pg_backend_pid() % 16, delta)
+        ON CONFLICT (company_id, list, shard) DO UPDATE SET n = list_counts.n + EXCLUDED.n;
+    END IF;
+END $$;
 
 DROP TRIGGER asset_groups_count ON asset_groups;
 CREATE CONSTRAINT TRIGGER asset_groups_count AFTER INSERT OR DELETE ON asset_groups

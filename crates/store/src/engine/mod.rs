@@ -455,10 +455,10 @@ impl Tx {
         if let TxInner::Postgres(conn) = &self.inner {
             // In key order, as `list_count_move` locks counters, so as not to deadlock.
             conn.execute(
-                "INSERT INTO list_counts (company_id, list, n) \
-                 SELECT company_id, list, sum(delta) FROM pending_list_counts \
+                "INSERT INTO list_counts (company_id, list, shard, n) \
+                 SELECT company_id, list, pg_backend_pid() % 16, sum(delta) FROM pending_list_counts \
                  GROUP BY company_id, list ORDER BY company_id, list \
-                 ON CONFLICT (company_id, list) DO UPDATE SET n = list_counts.n + EXCLUDED.n",
+                 ON CONFLICT (company_id, list, shard) DO UPDATE SET n = list_counts.n + EXCLUDED.n",
                 &Values(Vec::new()),
             )
             .await?;
