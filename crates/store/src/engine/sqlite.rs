@@ -739,19 +739,9 @@ impl Conn {
             || since.elapsed() >= BATCH_WAIT;
         if now {
             // The turn is kept until the commit is done; the commit and the answers
-            // run on the blocking pool, whatever becomes of this request.
-            let committed = tokio::task::spawn_blocking(move || {
-                if let Some(Home::Writer(slot)) = &mut self.home {
-                    slot.commit();
-                }
-                drop(self);
-            })
-            .await;
-            if let Err(e) = committed
-                && e.is_panic()
-            {
-                std::panic::resume_unwind(e.into_panic());
-            }
+            // run on the blocking pool, whatever becomes of this request. How it went
+            // comes through `answer`, as for every write of the group.
+            drop(self.commit_waiting().await);
         } else {
             drop(self);
         }
@@ -764,18 +754,7 @@ impl Conn {
         if let Some(Home::Writer(slot)) = &self.home
             && !slot.waiting.is_empty()
         {
-            self = match tokio::task::spawn_blocking(move || {
-                if let Some(Home::Writer(slot)) = &mut self.home {
-                    slot.commit();
-                }
-                self
-            })
-            .await
-            {
-                Ok(conn) => conn,
-                Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-                Err(_) => return Err(closed()),
-            };
+            self = self.commit_waiting().await?;
         }
         match &self.home {
             Some(Home::Writer(slot)) if slot.conn.is_none() => Err(closed()),
@@ -788,7 +767,28 @@ impl Conn {
     /// down cancels the task: the connection is dropped (rolled back) and the caller
     /// told the database is gone.
     pub(crate) async fn batch_blocking(self, sql: &'static str) -> Result<Self, DbError> {
-        match tokio::task::spawn_blocking(move || self.batch(sql).map(|()| self)).await {
+        self.blocking(move |conn| conn.batch(sql)).await
+    }
+
+    /// Commits the writes waiting in the write connection's transaction
+    /// (`WriteSlot::commit`) on the blocking pool.
+    async fn commit_waiting(self) -> Result<Self, DbError> {
+        self.blocking(|conn| {
+            if let Some(Home::Writer(slot)) = &mut conn.home {
+                slot.commit();
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// Runs `work` on the connection on the blocking pool; the connection comes back
+    /// when it succeeded, and is dropped (rolled back) there when it failed.
+    async fn blocking(
+        mut self,
+        work: impl FnOnce(&mut Self) -> Result<(), DbError> + Send + 'static,
+    ) -> Result<Self, DbError> {
+        match tokio::task::spawn_blocking(move || work(&mut self).map(|()| self)).await {
             Ok(done) => done,
             Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
             Err(_) => Err(closed()),
