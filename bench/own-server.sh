@@ -1,8 +1,9 @@
 # Sourced by the scripts that start their own server (run-lists.sh, run-assets.sh,
-# run-stock.sh, run-orders.sh, run-import.sh, run-move.sh): a scratch directory removed
-# at exit, `start` and `stop` of the server on $PORT, `sample` of one path's latency,
-# `rps` and `p99` to read a run's figures, `median_of` and `medians` to sum up
-# rounds, and `for_each_database`, which calls
+# run-stock.sh, run-orders.sh, run-import.sh, run-move.sh, run-search.sh, run-scale.sh):
+# a scratch directory removed at exit, `start` and `stop` of the server on $PORT,
+# `write_assets` and `import_file` to seed through the API's import, `sample` of one
+# path's latency, `rps` and `p99` to read a run's figures, `median_of` and `medians` to
+# sum up rounds, and `for_each_database`, which calls
 # `measure <label> <database URL> [seed serve flags]` for each of $DATABASES (a fresh
 # SQLite file; a fresh PostgreSQL database $PG_DB on the server $PG_URL names, dropped
 # at exit). Needs RENTRACK, PORT and PG_DB.
@@ -76,6 +77,39 @@ stop() {
 company_token() { # database URL, subdomain
     "$RENTRACK" company create --database-url "$1" --name "Bench $2" --subdomain "$2" \
         --plan unlimited --enable-api | sed 's/.*"token":"\([^"]*\)".*/\1/'
+}
+
+# A CSV file of $2 fixed assets of the group Bench, 25 of them (spread through the
+# file) named `Rare Gizmo <k>` and the others `Bench Asset <i>`: what the search mixes
+# look for (`gizmo`, `bench`).
+write_assets() { # path, rows
+    python3 - "$1" "$2" <<'PYEOF'
+import sys
+path, rows = sys.argv[1], int(sys.argv[2])
+every = max(rows // 25, 1)
+with open(path, "w", newline="") as f:
+    f.write("name,group,purchased_on\r\n")
+    for i in range(rows):
+        name = f"Rare Gizmo {i // every}" if i % every == every // 2 and i // every < 25 else f"Bench Asset {i}"
+        f.write(f"{name},Bench,03/15/2024\r\n")
+PYEOF
+}
+
+# Imports the CSV file $3 of kind $2 (`POST /imports.api`, creating missing groups and
+# locations) into the company of token $1 on the server on $PORT, and waits for it to
+# end; exits when it did not end done without a bad row.
+import_file() { # token, kind, path
+    local base="http://127.0.0.1:$PORT" id state
+    id=$(curl -sf -H "token: $1" -F "import[kind]=$2" -F 'import[create_missing]=true' \
+        -F "import[file]=@$3" "$base/imports.api" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["import"]["id"])')
+    while :; do
+        state=$(curl -sf -H "token: $1" "$base/imports/$id.api" |
+            python3 -c 'import json,sys; i=json.load(sys.stdin)["import"]; print(i["state"], i["created"], i["errors_total"])')
+        [[ $state == done* || $state == failed* ]] && break
+        sleep 0.5
+    done
+    [[ $state == "done "*" 0" ]] || { echo "import of $3: $state" >&2; exit 1; }
 }
 
 # Stops the server that seeded and starts it again with the plain serve flags; on

@@ -35,35 +35,6 @@ MIXES="healthz asset-details asset-search-few asset-search-first asset-search-en
 
 source bench/own-server.sh
 
-# The import file of $2 assets, 25 of them gizmos.
-write_assets() { # path, rows
-    python3 - "$1" "$2" <<'PYEOF'
-import sys
-path, rows = sys.argv[1], int(sys.argv[2])
-every = max(rows // 25, 1)
-with open(path, "w", newline="") as f:
-    f.write("name,group,purchased_on\r\n")
-    for i in range(rows):
-        name = f"Rare Gizmo {i // every}" if i % every == every // 2 and i // every < 25 else f"Bench Asset {i}"
-        f.write(f"{name},Bench,03/15/2024\r\n")
-PYEOF
-}
-
-# Imports the file $2 into the company of token $1 and waits for it to end.
-import_assets() { # token, path
-    local base="http://127.0.0.1:$PORT" id state
-    id=$(curl -sf -H "token: $1" -F "import[kind]=fixed_assets" -F 'import[create_missing]=true' \
-        -F "import[file]=@$2" "$base/imports.api" |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["import"]["id"])')
-    while :; do
-        state=$(curl -sf -H "token: $1" "$base/imports/$id.api" |
-            python3 -c 'import json,sys; i=json.load(sys.stdin)["import"]; print(i["state"], i["created"], i["errors_total"])')
-        [[ $state == done* || $state == failed* ]] && break
-        sleep 0.5
-    done
-    [[ $state == "done "*" 0" ]] || { echo "import: $state" >&2; exit 1; }
-}
-
 measure() { # label, database URL, serve flags...
     local db=$1 url=$2 size token t0 seeded mix line json
     shift 2
@@ -72,7 +43,7 @@ measure() { # label, database URL, serve flags...
         token=$(company_token "$url" "search$size")
         write_assets "$dir/assets.csv" "$size"
         t0=$(date +%s.%N)
-        import_assets "$token" "$dir/assets.csv"
+        import_file "$token" fixed_assets "$dir/assets.csv"
         seeded=$(echo "$(date +%s.%N) - $t0" | bc)
         restart_after_seed "$db" "$url"
         declare -A got=()

@@ -1,6 +1,7 @@
 //! Load generator for the rentrack HTTP API. See bench/README.md.
 
 mod conn;
+mod copies;
 mod hooks;
 mod load;
 mod logins;
@@ -42,6 +43,29 @@ enum Command {
     /// worker thread per CPU). The ceiling every figure of the request path is a
     /// ratio of, measured in the same run.
     Bare(BareArgs),
+    /// Create many companies from one `rentrack export` folder, straight into a
+    /// database with rentrack's own `import-company` (no server needed): the crowd of
+    /// small companies of bench/run-scale.sh.
+    CopyCompany(CopyArgs),
+}
+
+#[derive(Args)]
+struct CopyArgs {
+    /// sqlite://PATH or postgres://...
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    database_url: String,
+    /// The folder `rentrack export` wrote.
+    #[arg(long)]
+    from: std::path::PathBuf,
+    /// Subdomain of each copy: the prefix and the copy's number from 0.
+    #[arg(long, default_value = "crowd")]
+    prefix: String,
+    /// Companies to create.
+    #[arg(long)]
+    copies: usize,
+    /// Imports at once (each one transaction).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
 }
 
 #[derive(Args)]
@@ -238,6 +262,13 @@ fn main() -> Result<()> {
             }
             runtime.block_on(load::run(target, &a.server.base_url, opts))
         }
+        Command::CopyCompany(a) => runtime.block_on(copies::copy_company(copies::CopyOpts {
+            database_url: a.database_url,
+            from: a.from,
+            prefix: a.prefix,
+            copies: a.copies,
+            concurrency: a.concurrency,
+        })),
         Command::Bare(_) => unreachable!("served above"),
     }
 }

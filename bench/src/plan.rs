@@ -100,6 +100,10 @@ pub enum Mix {
     StockCheckoutCycleContended,
     /// GET /baskets.api?page=N (rental orders), pages round-robin.
     OrderList,
+    /// GET /baskets.api?page=1.
+    OrderListFirst,
+    /// GET /baskets.api?page=N over the last 10 pages.
+    OrderListEnd,
     /// GET /baskets/<n>.api (an order with its lines and priced totals), order numbers
     /// round-robin.
     OrderDetails,
@@ -613,6 +617,8 @@ async fn paths(
         Mix::AssetSearchFew => vec![Listing::FEW_SEARCHED.page(1)],
         Mix::AssetCheckoutCycle => checkout_cycle(conn, connections).await?,
         Mix::OrderList => page_uris(conn, Listing::ORDERS).await?,
+        Mix::OrderListFirst => vec![Listing::ORDERS.page(1)],
+        Mix::OrderListEnd => last_pages(conn, Listing::ORDERS).await?,
         Mix::PaymentOptionList => page_uris(conn, Listing::PAYMENT_OPTIONS).await?,
         Mix::CouponList => page_uris(conn, Listing::COUPONS).await?,
         Mix::OrderDetails => order_numbers(conn, id_pages)

@@ -837,10 +837,23 @@ impl Importer {
 
     /// Whether a row of `table` (over all companies) has the token hash `hash`.
     async fn taken(&mut self, table: &'static str, hash: &Json) -> Result<bool, StoreError> {
+        let hash = hash.as_str().unwrap_or("");
+        if self.backend == Backend::Postgres {
+            // Copies of one export going in at once would each find its token free, and
+            // all but the first fail on the unique key at insert: they take turns on the
+            // token until commit (SQLite's writes take turns already).
+            let turn = Query::select()
+                .expr(Expr::cust_with_values(
+                    "(SELECT 1::BIGINT FROM pg_advisory_xact_lock(hashtextextended($1, 0)))",
+                    [hash],
+                ))
+                .to_owned();
+            let _: (i64,) = self.tx.one(&turn).await?;
+        }
         let stmt = Query::select()
             .column("token_hash")
             .from(Alias::new(table))
-            .and_where(Expr::col("token_hash").eq(hash.as_str().unwrap_or("")))
+            .and_where(Expr::col("token_hash").eq(hash))
             .to_owned();
         let found: Option<(String,)> = self.tx.optional(&stmt).await?;
         Ok(found.is_some())

@@ -66,3 +66,4 @@ mod migrations;
 mod order_catalog;
 mod schema;
 mod sqlite_urls;
+mod turns;

@@ -27,7 +27,7 @@ both!(
     the_migration_gives_existing_companies_their_payment_options,
 );
 
-async fn company(db: &Db) -> CompanyId {
+pub(crate) async fn company(db: &Db) -> CompanyId {
     let subdomain = unique("co");
     let (company, _) = companies::create(
         db,

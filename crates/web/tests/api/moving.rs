@@ -15,6 +15,7 @@ use serde_json::Value;
 both!(
     a_company_moves_to_the_other_database_unchanged,
     a_refused_move_writes_nothing,
+    copies_going_in_at_once_keep_the_token_once,
 );
 
 /// A folder of the test's own.
@@ -344,5 +345,52 @@ async fn a_refused_move_writes_nothing(kind: Kind) {
             .contains("same version of rentrack")
     );
     assert_eq!(count(target.db.clone()).await, before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Copies of one export imported at once into a database where its token is free: one
+/// keeps the token, every other gets a new one of its own, none fails (on PostgreSQL
+/// each found the token free and all but the first failed on the unique key).
+async fn copies_going_in_at_once_keep_the_token_once(kind: Kind) {
+    let from = TestApp::new(kind).await;
+    let group = from.group("Sound").await;
+    from.asset("Mic", group, &[]).await;
+    let dir = folder();
+    web::moving::export(&from.db, &from.company, &dir)
+        .await
+        .expect("exports");
+    let target = TestApp::new(other(kind)).await;
+    let copies = (0..6).map(|i| {
+        let (db, dir) = (target.db.clone(), dir.clone());
+        tokio::spawn(async move { web::moving::import(&db, &dir, &format!("copy{i}")).await })
+    });
+    let mut tokens = Vec::new();
+    for (i, copy) in futures_util::future::join_all(copies)
+        .await
+        .into_iter()
+        .enumerate()
+    {
+        let written = copy.expect("runs").expect("imports");
+        tokens.push((i, written["token"].as_str().map(str::to_owned)));
+    }
+    let kept = tokens.iter().filter(|(_, t)| t.is_none()).count();
+    // The export's token is free in the target (a database of its own): one keeps it.
+    assert_eq!(kept, 1, "{tokens:?}");
+    let mut seen = std::collections::HashSet::new();
+    for (i, token) in tokens {
+        let Some(token) = token else { continue };
+        assert!(seen.insert(token.clone()), "each new token its own");
+        let copy = TestApp {
+            db: target.db.clone(),
+            db_url: target.db_url.clone(),
+            router: target.router.clone(),
+            token,
+            company: store::companies::find_by_subdomain(&target.db, &format!("copy{i}"))
+                .await
+                .expect("the copy is there"),
+        };
+        let assets = copy.get("/assets.api").await.into_body(StatusCode::OK);
+        assert_eq!(assets["assets"][0]["name"], "Mic", "{assets}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
