@@ -17,14 +17,7 @@
 # SEED_CONCURRENCY (16), DATABASES ("sqlite postgres"), MIXES (asset-details must be one).
 # Human-readable lines go to stderr; the JSON lines (one per mix, then one "assets"
 # summary per database) are printed on stdout at the end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 ASSETS=${ASSETS:-100000}
 OTHER_COMPANIES=${OTHER_COMPANIES:-10}
 OTHER_ASSETS=${OTHER_ASSETS:-10000}

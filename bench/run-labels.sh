@@ -12,14 +12,7 @@
 #
 # Optional: LABELS (1000, at most 1000), ROUNDS (5), PORT (3994), SEED_CONCURRENCY (16),
 # DATABASES ("sqlite postgres"). Needs curl (and psql for PostgreSQL).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 LABELS=${LABELS:-1000}
 ROUNDS=${ROUNDS:-5}
 PORT=${PORT:-3994}

@@ -17,14 +17,7 @@
 # BENCH_THREADS (1), PORT (3998), SEED_CONCURRENCY (16), DATABASES ("sqlite postgres").
 # Human-readable lines go to stderr as it runs; the JSON lines (one per mix, then one
 # "lists" summary per database) are printed on stdout at the end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 CUSTOMERS=${CUSTOMERS:-100000}
 CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-10}

@@ -10,14 +10,7 @@
 #   RENTRACK=/path/to/old/rentrack bench/run-logins.sh
 #
 # Optional: LOGINS (64), CONNECTIONS (16), DURATION (8), WARMUP (2), BENCH_THREADS (1), PORT (3999).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 LOGINS=${LOGINS:-64}
 CONNECTIONS=${CONNECTIONS:-16}
 DURATION=${DURATION:-8}

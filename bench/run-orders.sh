@@ -27,14 +27,7 @@
 # stdout at the end. Every request of an order mix must succeed: if any run counts an
 # error (in the window, in its warm-up or while it finishes its cycles after the
 # window), the script names it and exits 1 at the end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 ORDERS=${ORDERS:-2000}
 CONNECTIONS=${CONNECTIONS:-64}
 ORDER_ASSETS=${ORDER_ASSETS:-$((5 * CONNECTIONS))}

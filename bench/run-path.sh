@@ -23,14 +23,7 @@
 # DURATION (10), WARMUP (2), ROUNDS (3), BENCH_THREADS (1), PORT (3993), BARE_PORT
 # (3992), SEED_CONCURRENCY (16), DATABASES ("sqlite postgres"), MIXES (bare and healthz
 # must be among them).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 LOCATIONS=${LOCATIONS:-1000}
 MEMBERS=${MEMBERS:-1000}
 ASSETS=${ASSETS:-1000}

@@ -26,14 +26,7 @@
 # Optional: SIZES ("1000 100000 1000000"), CROWD (10000), CROWD_ASSETS (100),
 # DATABASES ("sqlite postgres"), CONNECTIONS (64), DURATION (8), WARMUP (2), ROUNDS (1),
 # PORT (3989), OUT (bench/scale.jsonl), RENTRACK, BENCH.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 SIZES=${SIZES:-1000 100000 1000000}
 CROWD=${CROWD:-10000}
 CROWD_ASSETS=${CROWD_ASSETS:-100}

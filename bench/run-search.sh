@@ -14,14 +14,7 @@
 #
 # Optional: SIZES ("1000 100000"), DATABASES ("sqlite postgres"), CONNECTIONS (64),
 # DURATION (10), WARMUP (2), PORT (3997), OUT (bench/search.jsonl), RENTRACK, BENCH.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 SIZES=${SIZES:-1000 100000}
 DATABASES=${DATABASES:-sqlite postgres}
 CONNECTIONS=${CONNECTIONS:-64}

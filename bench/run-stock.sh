@@ -21,14 +21,7 @@
 # (the seed, one per mix, then one "stock" summary per database) are printed on stdout
 # at the end. Every request of a stock mix must succeed: if any run counts an error
 # (in the window or in its warm-up), the script names it and exits 1 at the end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 STOCK=${STOCK:-100}
 CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-10}

@@ -15,14 +15,7 @@
 # Optional: MIXES (asset-checkout-cycle order-cycle), ROUNDS (3), DURATION (10), WARMUP
 # (2), CONNECTIONS (64), ASSETS (1000), ENDPOINTS (3), BENCH_THREADS (1), PORT (3996),
 # BARE_PORT (3992), DATABASES ("sqlite postgres").
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 MIXES=${MIXES:-asset-checkout-cycle order-cycle}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}

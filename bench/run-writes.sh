@@ -22,14 +22,7 @@
 # Human-readable lines go to stderr (a table per database at its end); the JSON lines
 # are printed on stdout at the end. Every request must succeed: if any run counts an
 # error, the script names it and exits 1 at the end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 CONNECTIONS=${CONNECTIONS:-64}
 ASSETS=${ASSETS:-1000}
 STOCK=${STOCK:-$CONNECTIONS}
