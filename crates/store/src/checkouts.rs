@@ -65,7 +65,7 @@ pub async fn check_out(
     {
         return Err(StoreError::invalid("till", "must be later than now"));
     }
-    let mut tx = db.begin_item(company, number).await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number)
         .await?
         .fixed_asset()?;
@@ -195,7 +195,7 @@ pub async fn check_in(
     checkin: Checkin,
     today: Today,
 ) -> Result<ItemView, StoreError> {
-    let mut tx = db.begin_item(company, number).await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number)
         .await?
         .fixed_asset()?;
@@ -261,7 +261,7 @@ pub async fn extend(
     due: DateTime<Utc>,
     clock: &item_core::Clock,
 ) -> Result<ItemView, StoreError> {
-    let mut tx = db.begin_item(company, number).await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number)
         .await?
         .fixed_asset()?;

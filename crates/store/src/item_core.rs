@@ -60,6 +60,20 @@ pub(crate) async fn history(
     change_log::record(tx, company, "item", id, action, details).await
 }
 
+/// Starts a write transaction that changes the one item numbered `number` (its stock
+/// moved, checked out or in). On PostgreSQL it first waits in this process for the
+/// item's turn, first come first served, holding no connection: writers racing for one
+/// item queue here instead of on the item's row lock, where each held a pooled
+/// connection (keeping it from every other write). The row lock still decides between
+/// instances.
+pub async fn begin(
+    db: &crate::Db,
+    company: CompanyId,
+    number: Number<kind::Item>,
+) -> Result<Tx, StoreError> {
+    db.begin_turn(company, number.get()).await
+}
+
 /// The row of an item locked for a change, by number.
 #[derive(Debug, Clone, crate::Row)]
 pub struct Locked {

@@ -307,7 +307,7 @@ pub async fn order(
     movement: Movement,
     clock: &Clock,
 ) -> Result<ItemView, StoreError> {
-    let mut tx = db.begin_item(company, number).await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = lock_stocked(&mut tx, company, kind, number.get()).await?;
     let location =
         location_or_default(&mut tx, company, &item, movement.location, "location_id").await?;
@@ -464,7 +464,7 @@ pub async fn transfer(
     transfer: Transfer,
     today: Today,
 ) -> Result<ItemView, StoreError> {
-    let mut tx = db.begin_item(company, number).await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = lock_stocked(&mut tx, company, kind, number.get()).await?;
     let mut errors = crate::FieldErrors::new();
     for (field, l) in [
@@ -624,7 +624,7 @@ pub async fn set_thresholds(
     number: Number<kind::Item>,
     minimums: &[(i64, Option<i64>)],
 ) -> Result<Vec<Threshold>, StoreError> {
-    let mut tx = db.begin_item(company, number).await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number)
         .await?
         .of_kind(kind)?;

@@ -129,7 +129,7 @@ pub async fn check_out(
     checkout: StockCheckout,
     clock: &Clock,
 ) -> Result<CheckedOut, StoreError> {
-    let mut tx = db.begin_item(company, number).await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = stock::lock_stocked(&mut tx, company, AssetType::StockAsset, number.get()).await?;
     let holder =
         crate::members::active_member(&mut tx, company, checkout.member, "user_id").await?;
@@ -306,7 +306,7 @@ pub async fn check_in(
     checkin: StockCheckin,
     clock: &Clock,
 ) -> Result<ItemView, StoreError> {
-    let mut tx = db.begin_item(company, number).await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number)
         .await?
         .of_kind(AssetType::StockAsset)?;
@@ -428,7 +428,7 @@ pub async fn extend(
     due: DateTime<Utc>,
     clock: &Clock,
 ) -> Result<ItemView, StoreError> {
-    let mut tx = db.begin_item(company, number).await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number)
         .await?
         .of_kind(AssetType::StockAsset)?;

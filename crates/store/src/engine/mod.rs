@@ -23,7 +23,6 @@ pub(crate) use error::unique_key_name;
 pub use error::{DbError, DbErrorKind};
 pub use migrate::MigrateError;
 
-use crate::ids::{Number, kind};
 use crate::{CompanyId, StoreError};
 use pg_rows::PgRecord;
 use pipelined::PgReads;
@@ -159,11 +158,11 @@ pub struct Db {
     /// when each was kept: `outbox` keeps and reads them, a delivery claim writes them.
     pub(crate) rendered:
         Arc<std::sync::Mutex<std::collections::HashMap<i64, (std::time::Instant, String)>>>,
-    /// PostgreSQL: the turns of single-item writes (`begin_item`).
+    /// PostgreSQL: the turns of single-item writes (`begin_turn`).
     turns: Option<Arc<[Arc<tokio::sync::Mutex<()>>]>>,
 }
 
-/// The turns `Db::begin_item` takes on PostgreSQL, an item's by its company and number:
+/// The turns `Db::begin_turn` takes on PostgreSQL, an item's by its company and number:
 /// two items rarely share one (then their writes take turns too, which costs a wait,
 /// never a wrong answer).
 const ITEM_TURNS: usize = 4096;
@@ -175,7 +174,7 @@ pub struct Tx {
     /// Signalled at commit when the transaction wrote webhook events.
     outbox: Option<Arc<tokio::sync::Notify>>,
     wrote_events: bool,
-    /// The item's turn `Db::begin_item` waited for, let go after the commit.
+    /// The item's turn `Db::begin_turn` waited for, let go after the commit.
     turn: Option<tokio::sync::OwnedMutexGuard<()>>,
     /// Set by [`Tx::bulk`]; boxed, as most transactions have none.
     bulk: Option<Box<Bulk>>,
@@ -713,22 +712,15 @@ impl Db {
         })
     }
 
-    /// Starts a write transaction that changes the one item numbered `number` (its
-    /// stock moved, checked out or in). On PostgreSQL it first waits in this process for
-    /// the item's turn, first come first served, holding no connection: writers racing
-    /// for one item queue here instead of on the item's row lock, where each held a
-    /// pooled connection (keeping it from every other write) and PostgreSQL woke them
-    /// in no fair order. The row lock still decides between instances. On SQLite
-    /// writes take turns already (`begin`).
-    pub async fn begin_item(
-        &self,
-        company: CompanyId,
-        number: Number<kind::Item>,
-    ) -> Result<Tx, StoreError> {
+    /// Starts a write transaction after waiting, on PostgreSQL, for the turn of
+    /// `(company, key)` in this process (`item_core::begin`: one item's writes),
+    /// first come first served and holding no connection; the turn is let go after the
+    /// commit. On SQLite writes take turns already (`begin`).
+    pub(crate) async fn begin_turn(&self, company: CompanyId, key: i64) -> Result<Tx, StoreError> {
         let turn = match &self.turns {
             Some(turns) => {
                 let key = (company.0 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                    ^ (number.get() as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+                    ^ (key as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
                 let turn = turns[(key >> 32) as usize % turns.len()].clone();
                 Some(turn.lock_owned().await)
             }

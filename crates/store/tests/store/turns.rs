@@ -1,4 +1,4 @@
-//! `Db::begin_item`: writes of one item wait for each other before they take a
+//! `item_core::begin`: writes of one item wait for each other before they take a
 //! connection, first come first served (on PostgreSQL in the process; on SQLite every
 //! write takes its turn already); on PostgreSQL a write of another item does not wait.
 
@@ -16,13 +16,13 @@ async fn writes_of_one_item_take_turns_in_order(url: String) {
     db.migrate().await.unwrap();
     let company = crate::order_catalog::company(&db).await;
     let item = Number::new(7);
-    let first = db.begin_item(company, item).await.unwrap();
+    let first = store::item_core::begin(&db, company, item).await.unwrap();
     let order = Arc::new(Mutex::new(Vec::new()));
     let mut waiting = Vec::new();
     for w in 0..8 {
         let (db, order) = (db.clone(), order.clone());
         waiting.push(tokio::spawn(async move {
-            let mut tx = db.begin_item(company, item).await.unwrap();
+            let mut tx = store::item_core::begin(&db, company, item).await.unwrap();
             order.lock().unwrap().push(w);
             // A statement, so each holds a connection while it has the turn.
             tx.execute(&Sql {
@@ -44,7 +44,7 @@ async fn writes_of_one_item_take_turns_in_order(url: String) {
         // Another item's write goes on meanwhile.
         let other = tokio::time::timeout(
             Duration::from_secs(2),
-            db.begin_item(company, Number::new(8)),
+            store::item_core::begin(&db, company, Number::new(8)),
         )
         .await
         .expect("another item's write does not wait")
