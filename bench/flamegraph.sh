@@ -12,15 +12,8 @@
 # (inferno-collapse-perf, inferno-flamegraph). Optional: MIX (location-details),
 # DURATION (10), FREQUENCY (299 samples a second), PORT (3991), DATABASE (sqlite),
 # FOLDED (a file to keep the folded stacks in, for reading them as text).
-set -euo pipefail
 OUT=${1:?name the SVG to write}
-cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/rentrack-target}
-if [[ -z "${RENTRACK:-}" || -z "${BENCH:-}" ]]; then
-    cargo build --release --quiet -p rentrack -p rentrack-bench
-fi
-RENTRACK=${RENTRACK:-$CARGO_TARGET_DIR/release/rentrack}
-BENCH=${BENCH:-$CARGO_TARGET_DIR/release/rentrack-bench}
+source "$(dirname "$0")/binaries.sh"
 MIX=${MIX:-location-details}
 DURATION=${DURATION:-10}
 FREQUENCY=${FREQUENCY:-299}
