@@ -682,6 +682,12 @@ impl Conn {
         self.connection().execute_batch(sql).map_err(error)
     }
 
+    /// The rows written by every statement since the connection opened, those an FTS5
+    /// command writes in its index's tables among them.
+    pub(crate) fn total_changes(&self) -> u64 {
+        self.connection().total_changes()
+    }
+
     /// Starts a write transaction: on the write connection, a savepoint in the
     /// transaction that holds the writes waiting for their commit, or in a new one.
     ///

@@ -28,6 +28,7 @@ both!(
     search_by_name_number_and_identifier,
     search_matches_substrings_of_every_word_in_any_script,
     search_totals_follow_every_add_rename_and_delete,
+    maintenance_merges_the_name_index_and_searches_find_the_same,
     each_asset_on_a_page_carries_its_own_taxes_in_ascending_order,
 );
 
@@ -1217,6 +1218,58 @@ async fn search_totals_follow_every_add_rename_and_delete(kind: Kind) {
         .into_body(StatusCode::OK);
     assert_eq!(searched(&app, "pump").await.1, 1, "a deleted item");
     assert_eq!(searched(&other, "pump").await.1, 1);
+}
+
+/// The segments of SQLite's name index (FTS5), which every write of a name adds to.
+async fn search_segments(app: &TestApp) -> i64 {
+    app.db
+        .read()
+        .one::<(i64,)>(&store::Sql {
+            text: "SELECT count(DISTINCT segid) FROM items_search_idx",
+            values: sea_query::Values(vec![]),
+        })
+        .await
+        .unwrap()
+        .0
+}
+
+/// The minute's maintenance (`Db::optimize`) merges SQLite's name index into one
+/// segment once writes have left it more than a few (docs/performance.md), and a
+/// search finds the same names, in the same order, after; on PostgreSQL it leaves
+/// the search as it was.
+async fn maintenance_merges_the_name_index_and_searches_find_the_same(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let group = app.group("Pumps").await;
+    for i in 0..30 {
+        let name = if i % 3 == 0 { "Valve" } else { "Pump" };
+        app.asset(&format!("{name} {i}"), group, &[]).await;
+    }
+    let before = [
+        searched(&app, "pump").await,
+        searched(&app, "valve 2").await,
+    ];
+    assert_eq!(before[0].0.len(), 20);
+    if kind == Kind::Sqlite {
+        assert!(
+            search_segments(&app).await > 4,
+            "thirty writes, as many segments less FTS5's merges"
+        );
+    }
+    app.db.optimize().await.unwrap();
+    if kind == Kind::Sqlite {
+        assert_eq!(search_segments(&app).await, 1);
+    }
+    assert_eq!(
+        [
+            searched(&app, "pump").await,
+            searched(&app, "valve 2").await
+        ],
+        before
+    );
+    app.db.optimize().await.unwrap();
+    let last = app.asset("Pump 30", group, &[]).await;
+    let (names, _) = searched(&app, "pump 30").await;
+    assert_eq!(names, ["Pump 30"], "written after the merge ({last})");
 }
 
 /// Custom taxes are read in the item's own row (an aggregated column): each asset of a
