@@ -80,11 +80,11 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     run(db, args, |_| {}).await
 }
 
-/// Housekeeping at start and every minute: fresh planner statistics (SQLite), and
-/// expired sessions and stale log-in throttle rows purged.
+/// Housekeeping at start and every minute: fresh planner statistics and the name
+/// index merged (SQLite), and expired sessions and stale log-in throttle rows purged.
 async fn maintain(db: &Db) {
     if let Err(e) = db.optimize().await {
-        tracing::warn!(error = %e, "could not refresh the query planner's statistics");
+        tracing::warn!(error = %e, "could not refresh the query planner's statistics or merge the name index");
     }
     match store::console::purge_expired(db).await {
         Ok((0, 0)) => {}
