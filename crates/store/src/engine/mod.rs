@@ -239,6 +239,10 @@ async fn merge_search_index(p: &LitePool) -> Result<(), StoreError> {
         .acquire()
         .await?
         .one("SELECT count(DISTINCT segid) FROM items_search_idx", &none)?;
+    // One segment: nothing to merge, and no merge begun (its inputs would still count).
+    if segments <= 1 {
+        return Ok(());
+    }
     // Negative: every segment, whatever its level, is merged (FTS5's incremental
     // `optimize`); positive: a merge already begun goes on, and four segments of one
     // level are merged (FTS5's `usermerge`), else nothing is written.
