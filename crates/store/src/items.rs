@@ -351,16 +351,24 @@ async fn page(
     total: crate::Total,
     today: Today,
 ) -> Result<PageOf<ItemView>, StoreError> {
-    let (base, rows) = parts(db.backend(), company, kind, condition, today);
+    let rows_filtered = crate::rows_filtered(db.backend(), &total);
+    let (base, rows) = parts(
+        db.backend(),
+        company,
+        kind,
+        (condition, rows_filtered),
+        today,
+    );
     crate::page_of(db, &base, rows, ("items", "id"), page, total).await
 }
 
-/// The records of an item list (`base`, without columns) and their select (`rows`).
+/// The records of an item list (`base`, without columns) and their select (`rows`),
+/// which test `condition` too when `rows_filtered` (`crate::rows_filtered`).
 fn parts(
     backend: Backend,
     company: CompanyId,
     kind: Option<AssetType>,
-    condition: Cond,
+    (condition, rows_filtered): (Cond, bool),
     today: Today,
 ) -> (SelectStatement, SelectStatement) {
     let mut base = match kind {
@@ -369,9 +377,11 @@ fn parts(
     };
     base.cond_where(condition.clone());
     let mut rows = select(backend, company, today)
-        .cond_where(condition)
         .order_by(("items", "id"), Order::Asc)
         .take();
+    if rows_filtered {
+        rows.cond_where(condition);
+    }
     if let Some(kind) = kind {
         rows.and_where(Expr::col(("items", "asset_type")).eq(kind.as_str()));
     }
@@ -388,7 +398,13 @@ pub async fn after(
     limit: u64,
     today: Today,
 ) -> Result<Vec<ItemView>, StoreError> {
-    let (_, rows) = parts(db.backend(), company, Some(kind), Cond::all(), today);
+    let (_, rows) = parts(
+        db.backend(),
+        company,
+        Some(kind),
+        (Cond::all(), true),
+        today,
+    );
     crate::after(db, rows, ("items", "id"), after, limit).await
 }
 
@@ -406,7 +422,15 @@ pub async fn list(
     crate::memo_page_of(
         db,
         (&PAGES, (company.0, kind.as_str(), today.0)),
-        || parts(db.backend(), company, Some(kind), Cond::all(), today),
+        || {
+            parts(
+                db.backend(),
+                company,
+                Some(kind),
+                (Cond::all(), true),
+                today,
+            )
+        },
         ("items", "id"),
         p,
         total,
@@ -693,22 +717,31 @@ pub enum Search {
     Name(String),
 }
 
-/// A name search that matches at most this many of the company's items (by the count
-/// it last had, or one never counted) reads them from the trigram index on SQLite,
-/// looks each up and sorts them; one that matches more walks the company's items in
-/// order and tests each name, which finds a page after about 25 / density items. At
-/// 10,000 a search matching all of 1,000 assets took the index and answered page 1
-/// 3,454 times a second where the walk answers 4,561 (docs/performance.md, "Search").
-const FEW_MATCHES: u64 = 1_000;
+/// Whether a name search matching `matches` of the company's `items` (of its kind),
+/// more than `FEW_ALWAYS`, reads them from the trigram index, looks each up and sorts
+/// them, rather than walking the company's items in order and testing each name,
+/// which finds a page after about 25 / density items: while matches² <= 2 x items,
+/// where the two cost about the same. Measured on PostgreSQL, a company of a million: a page of 280 matches took
+/// 5 ms through the index and 43 ms walking, of 3,700 16 ms and 4.5 ms; a company of
+/// 1,000 whose every asset matched answered 839 pages a second through the index and
+/// 2,053 walking. SQLite, 10,000 assets, all of 1,000 matching: 3,454 through the
+/// index, 4,561 walking (docs/performance.md, "Search").
+fn few(matches: u64, items: u64) -> bool {
+    matches.saturating_mul(matches) <= items.saturating_mul(2)
+}
+
+/// A search matching at most this many takes the index whatever the company's size,
+/// since walking for fewer than a page reads every item (fewer with the checks on, so that the tests' small searches take both ways).
+const FEW_ALWAYS: u64 = if crate::CHECKS { 5 } else { 25 };
 
 /// A page of the items of `kind` matching `search`.
 ///
 /// A name search compares each word with `search_name` (the name folded by
 /// `domain::name::folded`) as a substring, `%` and `_` literal, on both databases. The
-/// candidates come from a trigram index (SQLite: FTS5, `items_search`; PostgreSQL:
-/// pg_trgm's GIN index on the column) for words of three characters or more; shorter
-/// words are checked on the candidates, or on the company's items when every word is
-/// short. Its count is kept while the company's item names do not change
+/// candidates come from a trigram index (SQLite: FTS5, `items_search`; PostgreSQL: a
+/// GIN index of the company and pg_trgm's trigrams) for words of three characters or
+/// more when few match (`name_search`); shorter words are checked on the candidates,
+/// or on the company's items when every word is short. Its count is kept while the company's item names do not change
 /// (`Total::Kept`, `names_version`), so a search that matches every item counts them
 /// once, not per page.
 #[tracing::instrument(level = "debug", skip_all)]
@@ -735,89 +768,120 @@ pub async fn search(
                 return list(db, company, kind, p, today).await;
             }
             let key = (company, format!("{}:{}", kind.as_str(), words.join(" ")));
-            let mut all = Cond::all();
-            for word in &words {
-                all = all.add(holds(db.backend(), word));
-            }
-            let few = db
-                .kept_counts
-                .latest(&key)
-                .is_none_or(|(_, n)| n <= FEW_MATCHES);
-            if db.backend() == Backend::Sqlite
-                && few
-                && let Some(phrases) = trigram_phrases(&words)
-            {
-                let candidates = Query::select()
-                    .expr(Expr::cust("rowid"))
-                    .from("items_search")
-                    .and_where(Expr::cust_with_values("items_search MATCH ?", [phrases]))
-                    .take();
-                all = all.add(col("id").in_subquery(candidates));
-            } else if db.backend() == Backend::Postgres
-                && db
-                    .kept_counts
-                    .latest(&key)
-                    .is_some_and(|(_, n)| n <= PG_FEW_MATCHES)
-            {
-                // The matches' ids first (pg_trgm's index), as an array: the page then
-                // looks up a few ids rather than walking the company's items in order
-                // for its 25 (100,000 assets, 25 matching: 1.4 to 2 ms a page).
-                let mut candidates = crate::scoped("items", company).column("id").take();
-                for word in &words {
-                    candidates.and_where(holds(Backend::Postgres, word));
-                }
-                all = all.add(Expr::cust_with_exprs(
-                    "$1 = ANY(ARRAY($2))",
-                    [col("id"), Expr::SubQuery(None, Box::new(candidates.into()))],
-                ));
-            }
+            let counted = db.kept_counts.latest(&key).map(|(_, n)| n);
             let total = crate::Total::Kept {
                 key,
                 version: Box::new(names_version(company)),
             };
-            (all, total)
+            let cond = name_search(db, (company, kind), &words, counted, &total).await?;
+            (cond, total)
         }
     };
     page(db, company, Some(kind), cond, p, total, today).await
 }
 
-/// On PostgreSQL, a search that matched at most this many when last counted reads
-/// their ids first (pg_trgm's index) and looks them up; the page tests every record it
-/// walks against that array, so with 1,000 matches (every asset of a company of
-/// 1,000) a page took 7 ms (283 pages a second against 1,805 walking the items in
-/// order), and a first count of 100,000 matches against an array of them never ended
-/// in time. A search never counted lets the planner choose.
-const PG_FEW_MATCHES: u64 = 100;
-
-/// Whether `search_name` holds `word`. PostgreSQL: `LIKE '%word%'` (`%`, `_` and `\`
-/// escaped), which pg_trgm's index serves. SQLite: `instr(search_name, ?) > 0`, the
-/// same test; its candidates come from FTS5, and a bound LIKE pattern made SQLite
-/// prepare the statement again at every execution (the pattern may change its plan):
-/// a quarter of the server's CPU on a search's page (perf).
-fn holds(backend: Backend, word: &str) -> Expr {
-    match backend {
+/// The condition of a name search for `words`: each a substring of `search_name`
+/// (`contains`); when the search matched few when last counted (`counted`; `few`), and
+/// a word has three characters or more, its candidates first, from the trigram index
+/// (SQLite: FTS5's `items_search`; PostgreSQL: the GIN index of the company and
+/// pg_trgm's trigrams, `LIKE`), as `id IN (<candidates>)`, which both databases read
+/// as a lookup of each candidate. Otherwise the company's items are walked in order,
+/// and on PostgreSQL nothing else can serve the tests (`strpos`), so that the plan it
+/// keeps for every company (`plan_cache_mode = force_generic_plan`) is the walk
+/// whatever it guesses of the words.
+///
+/// A search never counted takes the index on SQLite; on PostgreSQL it is counted
+/// first, through the index, since a plan kept for every company cannot choose by the
+/// words (a company of a million: 0.7 ms for 25 matches, 0.6 s for all).
+async fn name_search(
+    db: &Db,
+    (company, kind): (CompanyId, AssetType),
+    words: &[String],
+    counted: Option<u64>,
+    search_total: &crate::Total,
+) -> Result<Cond, StoreError> {
+    let backend = db.backend();
+    let mut all = Cond::all();
+    for word in words {
+        all = all.add(contains(backend, word));
+    }
+    let long: Vec<&String> = words.iter().filter(|w| w.chars().count() >= 3).collect();
+    if long.is_empty() {
+        return Ok(all);
+    }
+    let candidates = match backend {
         Backend::Sqlite => {
-            Expr::cust_with_exprs("instr(?, ?) > 0", [col("search_name"), Expr::val(word)])
+            let phrases: Vec<String> = long
+                .iter()
+                .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+                .collect();
+            Query::select()
+                .expr(Expr::cust("rowid"))
+                .from("items_search")
+                .and_where(Expr::cust_with_values(
+                    "items_search MATCH ?",
+                    [phrases.join(" AND ")],
+                ))
+                .take()
         }
         Backend::Postgres => {
-            let escaped = word
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_");
-            col("search_name").like(LikeExpr::new(format!("%{escaped}%")).escape('\\'))
+            let mut ids = crate::scoped("items", company).column("id").take();
+            for word in &long {
+                ids.and_where(pg_like(word));
+            }
+            ids
         }
-    }
+    };
+    let matches = match (counted, backend) {
+        (Some(n), _) => Some(n),
+        (None, Backend::Sqlite) => None,
+        (None, Backend::Postgres) => {
+            let mut base = of_kind(company, kind).cond_where(all.clone()).take();
+            for word in &long {
+                base.and_where(pg_like(word));
+            }
+            Some(crate::known_total(db, &base, search_total).await?)
+        }
+    };
+    let take_index = match matches {
+        None => true,
+        Some(n) if n <= FEW_ALWAYS => true,
+        Some(n) => {
+            let kind_total = total(company, kind, None);
+            few(
+                n,
+                crate::known_total(db, &of_kind(company, kind), &kind_total).await?,
+            )
+        }
+    };
+    Ok(if take_index {
+        all.add(col("id").in_subquery(candidates))
+    } else {
+        all
+    })
 }
 
-/// The FTS5 query of the words of three characters or more (each a phrase, which the
-/// trigram tokenizer matches as a substring), if any.
-fn trigram_phrases(words: &[String]) -> Option<String> {
-    let phrases: Vec<String> = words
-        .iter()
-        .filter(|w| w.chars().count() >= 3)
-        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
-        .collect();
-    (!phrases.is_empty()).then(|| phrases.join(" AND "))
+/// Whether `search_name` holds `word`, a test no index serves: `instr(search_name,
+/// word) > 0` on SQLite, `strpos` on PostgreSQL. On SQLite a bound LIKE pattern also
+/// made SQLite prepare the statement again at every execution (the pattern may change
+/// its plan): a quarter of the server's CPU on a search's page (perf).
+fn contains(backend: Backend, word: &str) -> Expr {
+    let name = match backend {
+        Backend::Sqlite => "instr",
+        Backend::Postgres => "strpos",
+    };
+    Expr::expr(Func::cust(sea_query::Alias::new(name)).args([col("search_name"), Expr::val(word)]))
+        .gt(0)
+}
+
+/// PostgreSQL: `search_name LIKE '%word%'` (`%`, `_` and `\` escaped), the test of
+/// `contains` as pg_trgm's index serves it.
+fn pg_like(word: &str) -> Expr {
+    let escaped = word
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    col("search_name").like(LikeExpr::new(format!("%{escaped}%")).escape('\\'))
 }
 
 /// A number that every transaction adding, renaming or deleting an item of the company

@@ -105,8 +105,8 @@ pub(crate) struct Count {
 }
 
 pub(crate) use engine::paging::{
-    ByStatus, Columns, PageMemo, Partition, Total, after, memo_page_of, page_of, paged,
-    with_columns,
+    ByStatus, Columns, PageMemo, Partition, Total, after, known_total, memo_page_of, page_of,
+    paged, rows_filtered, with_columns,
 };
 
 /// Turns an optional-field change into the value an UPDATE sets, if any.

@@ -632,6 +632,14 @@ struct PageRows {
     counted: bool,
 }
 
+/// Whether the rows of a page of a list with `total` must test the list's filter
+/// themselves: not on PostgreSQL when the list is filtered, whose rows are narrowed to
+/// the ids of its window (`PageRows::window`), read with the filter in the same
+/// statement. A name search's candidates were read twice for each page otherwise.
+pub(crate) fn rows_filtered(backend: Backend, total: &Total) -> bool {
+    backend == Backend::Sqlite || matches!(total, Total::Counted(..))
+}
+
 /// On PostgreSQL, the most records a page of `Columns::Own` skips with a plain OFFSET
 /// (fewer with the checks on, so that the tests' lists of a few hundred records take
 /// both ways).
@@ -831,6 +839,21 @@ impl<T: super::pg_rows::PgRecord> super::pg_rows::PgRecord for Checked<T> {
             list_total: super::pg_rows::column(row, "list_total")?,
         })
     }
+}
+
+/// The count of a list (`base`'s records) for a list that chooses its statement by how
+/// many records it holds (`items::search`): a `Total::Kept` one at the current version
+/// of what it counts (the kept one, or counted now and kept); a `Total::Counted` one as
+/// this process last saw it, or read now.
+pub(crate) async fn known_total(
+    db: &Db,
+    base: &SelectStatement,
+    total: &Total,
+) -> Result<u64, StoreError> {
+    if let Some(n) = db.last_totals.get(total) {
+        return Ok(n);
+    }
+    total_of(db, &mut Source::Pool(db.read()), base, total).await
 }
 
 async fn total_of(

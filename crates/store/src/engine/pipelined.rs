@@ -29,18 +29,7 @@ use tokio_postgres::{Client, NoTls, Row, Statement};
 
 use super::Backend;
 use super::error::{DbError, DbErrorKind};
-use super::postgres::{Param, STATEMENTS, error, type_of};
-
-/// How often a shared connection drops the plans PostgreSQL keeps for its prepared
-/// statements (`DISCARD PLANS`; the statements stay prepared). After five executions
-/// PostgreSQL may keep a statement's generic plan for as long as the connection lives,
-/// planned with what the tables held then. Seeding members through the API, the member
-/// read-back on shared connections opened when the table was empty grew slower with
-/// every thousand members (2 ms at 9,000, 50 ms at 40,000; at 60 a second, 90,000 in,
-/// where reopened connections answered 13,000 a second); with the plans dropped every
-/// 30 s it stayed at 1 ms. A plan is then at most that old, for five plannings of
-/// each statement every 30 s.
-const REPLAN: Duration = Duration::from_secs(30);
+use super::postgres::{Param, REPLAN, STATEMENTS, error, type_of};
 
 pub(crate) struct PgReads {
     config: tokio_postgres::Config,

@@ -1168,6 +1168,8 @@ async fn search_matches_substrings_of_every_word_in_any_script(kind: Kind) {
         ("0%", &["Hammer 100%"]),
         ("press", &[]),
         ("drill hammer", &[]),
+        ("it drill", &["Makita Drill 18V", "Drill bit set"]),
+        ("ドリル 電", &["電動ドリル セット"]),
     ] {
         let (found, pages) = searched(&app, text).await;
         assert_eq!(found, names, "{text:?}");

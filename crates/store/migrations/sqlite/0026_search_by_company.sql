@@ -1,0 +1,4 @@
+-- The name search's index holds the company on PostgreSQL (see
+-- ../postgres/0026_search_by_company.sql). Nothing changes on SQLite: a search's
+-- candidates come from FTS5's index of the names' trigrams, read before the company's
+-- items.
