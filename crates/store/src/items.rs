@@ -721,17 +721,18 @@ pub enum Search {
 /// more than `FEW_ALWAYS`, reads them from the trigram index, looks each up and sorts
 /// them, rather than walking the company's items in order and testing each name,
 /// which finds a page after about 25 / density items: while matches² <= 2 x items,
-/// where the two cost about the same. Measured on PostgreSQL, a company of a million: a page of 280 matches took
-/// 5 ms through the index and 43 ms walking, of 3,700 16 ms and 4.5 ms; a company of
-/// 1,000 whose every asset matched answered 839 pages a second through the index and
-/// 2,053 walking. SQLite, 10,000 assets, all of 1,000 matching: 3,454 through the
-/// index, 4,561 walking (docs/performance.md, "Search").
+/// where the two cost about the same. Measured on PostgreSQL, a company of a million:
+/// a page of 280 matches took 5 ms through the index and 43 ms walking, of 3,700
+/// 16 ms and 4.5 ms; a company of 1,000 whose every asset matched answered 839 pages a
+/// second through the index and 2,053 walking. SQLite, 10,000 assets, all of 1,000
+/// matching: 3,454 through the index, 4,561 walking (docs/performance.md, "Search").
 fn few(matches: u64, items: u64) -> bool {
     matches.saturating_mul(matches) <= items.saturating_mul(2)
 }
 
 /// A search matching at most this many takes the index whatever the company's size,
-/// since walking for fewer than a page reads every item (fewer with the checks on, so that the tests' small searches take both ways).
+/// since walking for fewer than a page reads every item (fewer with the checks on, so
+/// that the tests' small searches take both ways).
 const FEW_ALWAYS: u64 = if crate::CHECKS { 5 } else { 25 };
 
 /// A page of the items of `kind` matching `search`.
@@ -741,9 +742,9 @@ const FEW_ALWAYS: u64 = if crate::CHECKS { 5 } else { 25 };
 /// candidates come from a trigram index (SQLite: FTS5, `items_search`; PostgreSQL: a
 /// GIN index of the company and pg_trgm's trigrams) for words of three characters or
 /// more when few match (`name_search`); shorter words are checked on the candidates,
-/// or on the company's items when every word is short. Its count is kept while the company's item names do not change
-/// (`Total::Kept`, `names_version`), so a search that matches every item counts them
-/// once, not per page.
+/// or on the company's items when every word is short. Its count is kept while the
+/// company's item names do not change (`Total::Kept`, `names_version`), so a search
+/// that matches every item counts them once, not per page.
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn search(
     db: &Db,
