@@ -411,6 +411,18 @@ mod tests {
         assert_eq!([first, second, again], ["bigint", "text", "bigint"]);
     }
 
+    /// Every connection plans each statement once, for any values
+    /// (`postgres::config`).
+    #[tokio::test]
+    async fn connections_keep_one_plan_per_statement() {
+        let Some(url) = url() else { return };
+        let reads = shared(&url, 1, Duration::from_secs(10));
+        let (mode,): (String,) = one(&reads, "SELECT current_setting('plan_cache_mode')", vec![])
+            .await
+            .unwrap();
+        assert_eq!(mode, "force_generic_plan");
+    }
+
     /// A shared connection drops its kept plans (`DISCARD PLANS`) once `replan_every`
     /// has passed since it last did, before the next statement; its statements stay
     /// prepared and run on.

@@ -57,9 +57,7 @@ impl deadpool::managed::Manager for Pinging {
         metrics: &Metrics,
     ) -> RecycleResult<tokio_postgres::Error> {
         self.0.recycle(client, metrics).await?;
-        let period = |age: Duration| age.as_secs() / REPLAN.as_secs();
-        let age = metrics.age();
-        if period(age) > period(age.saturating_sub(metrics.last_used())) {
+        if replan_due(metrics.age(), metrics.last_used()) {
             client.batch_execute("DISCARD PLANS").await?;
         } else if metrics.last_used() >= IDLE_PING {
             client.simple_query("").await?;
@@ -70,6 +68,13 @@ impl deadpool::managed::Manager for Pinging {
     fn detach(&self, client: &mut ClientWrapper) {
         self.0.detach(client);
     }
+}
+
+/// Whether a pooled connection `age` old, last handed out `idle` ago, has lived into
+/// another `REPLAN` period since.
+fn replan_due(age: Duration, idle: Duration) -> bool {
+    let period = |t: Duration| t.as_secs() / REPLAN.as_secs();
+    period(age) > period(age.saturating_sub(idle))
 }
 
 type Object = deadpool::managed::Object<Pinging>;
@@ -369,4 +374,24 @@ pub(crate) fn config(
     };
     config.options(options).connect_timeout(connect_timeout);
     Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pooled connection drops its plans once per `REPLAN` period it lives into, when
+    /// it is next handed out, however long it idled.
+    #[test]
+    fn pooled_plans_are_dropped_once_a_period() {
+        let s = Duration::from_secs;
+        assert!(!replan_due(s(29), s(29)), "still in its first period");
+        assert!(replan_due(s(31), s(2)), "handed out at 29 s, again at 31 s");
+        assert!(
+            !replan_due(s(59), s(28)),
+            "handed out at 31 s, again at 59 s"
+        );
+        assert!(replan_due(s(95), s(60)), "idle across two periods: once");
+        assert!(!replan_due(s(95), s(0)));
+    }
 }
