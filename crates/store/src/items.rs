@@ -352,13 +352,7 @@ async fn page(
     today: Today,
 ) -> Result<PageOf<ItemView>, StoreError> {
     let rows_filtered = crate::rows_filtered(db.backend(), &total);
-    let (base, rows) = parts(
-        db.backend(),
-        company,
-        kind,
-        (condition, rows_filtered),
-        today,
-    );
+    let (base, rows) = parts(db.backend(), company, kind, condition, rows_filtered, today);
     crate::page_of(db, &base, rows, ("items", "id"), page, total).await
 }
 
@@ -368,7 +362,8 @@ fn parts(
     backend: Backend,
     company: CompanyId,
     kind: Option<AssetType>,
-    (condition, rows_filtered): (Cond, bool),
+    condition: Cond,
+    rows_filtered: bool,
     today: Today,
 ) -> (SelectStatement, SelectStatement) {
     let mut base = match kind {
@@ -398,13 +393,7 @@ pub async fn after(
     limit: u64,
     today: Today,
 ) -> Result<Vec<ItemView>, StoreError> {
-    let (_, rows) = parts(
-        db.backend(),
-        company,
-        Some(kind),
-        (Cond::all(), true),
-        today,
-    );
+    let (_, rows) = parts(db.backend(), company, Some(kind), Cond::all(), true, today);
     crate::after(db, rows, ("items", "id"), after, limit).await
 }
 
@@ -422,15 +411,7 @@ pub async fn list(
     crate::memo_page_of(
         db,
         (&PAGES, (company.0, kind.as_str(), today.0)),
-        || {
-            parts(
-                db.backend(),
-                company,
-                Some(kind),
-                (Cond::all(), true),
-                today,
-            )
-        },
+        || parts(db.backend(), company, Some(kind), Cond::all(), true, today),
         ("items", "id"),
         p,
         total,
