@@ -159,7 +159,10 @@ pub async fn list(db: &Db, company: CompanyId, page: Page) -> Result<PageOf<Impo
     crate::paged(db, scoped(company), COLUMNS, page, total).await
 }
 
-/// A running import's progress, which also shows it alive.
+/// A running import's progress, which also shows it alive. An import that has ended
+/// stays as it ended: on SQLite a heartbeat waits for the write turn the import's own
+/// transaction holds, and one that got it after the import's end set a done import
+/// back to running, which the sweep then failed as abandoned (`fail_abandoned`).
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn progress(
     db: &Db,
@@ -176,6 +179,7 @@ pub async fn progress(
         .value("updated_at", at)
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(id))
+        .and_where(Expr::col("state").is_in([State::Queued.as_str(), State::Running.as_str()]))
         .to_owned();
     let mut tx = db.begin().await?;
     tx.execute(&stmt).await?;

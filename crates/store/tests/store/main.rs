@@ -62,6 +62,7 @@ macro_rules! both {
 }
 
 mod durability;
+mod imports;
 mod migrations;
 mod order_catalog;
 mod schema;
