@@ -1,12 +1,12 @@
 # Sourced by the scripts that start their own server (run-lists.sh, run-assets.sh,
 # run-stock.sh, run-orders.sh, run-import.sh, run-move.sh, run-search.sh, run-scale.sh):
 # a scratch directory removed at exit, `start` and `stop` of the server on $PORT,
-# `write_assets` and `import_file` to seed through the API's import, `sample` of one
-# path's latency, `rps` and `p99` to read a run's figures, `median_of` and `medians` to
-# sum up rounds, and `for_each_database`, which calls
-# `measure <label> <database URL> [seed serve flags]` for each of $DATABASES (a fresh
-# SQLite file; a fresh PostgreSQL database $PG_DB on the server $PG_URL names, dropped
-# at exit). Needs RENTRACK, PORT and PG_DB.
+# `write_assets` and `import_file` (`send_import`, `await_import`) to seed through the
+# API's import, `sample` of one path's latency, `rps` and `p99` to read a run's
+# figures, `median_of` and `medians` to sum up rounds, and `for_each_database`, which
+# calls `measure <label> <database URL> [seed serve flags]` for each of $DATABASES (a
+# fresh SQLite file; a fresh PostgreSQL database $PG_DB on the server $PG_URL names,
+# dropped at exit). Needs RENTRACK, PORT and PG_DB.
 #
 # For scripts whose every request must succeed, measured against /healthz in the same
 # round (run-stock.sh, run-orders.sh): `run_rounds` runs $MIXES $ROUNDS times,
@@ -99,17 +99,29 @@ PYEOF
 # locations) into the company of token $1 on the server on $PORT, and waits for it to
 # end; exits when it did not end done without a bad row.
 import_file() { # token, kind, path
-    local base="http://127.0.0.1:$PORT" id state
-    id=$(curl -sf -H "token: $1" -F "import[kind]=$2" -F 'import[create_missing]=true' \
-        -F "import[file]=@$3" "$base/imports.api" |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["import"]["id"])')
-    while :; do
-        state=$(curl -sf -H "token: $1" "$base/imports/$id.api" |
-            python3 -c 'import json,sys; i=json.load(sys.stdin)["import"]; print(i["state"], i["created"], i["errors_total"])')
-        [[ $state == done* || $state == failed* ]] && break
-        sleep 0.5
-    done
+    local state
+    state=$(await_import "$1" "$(send_import "$1" "$2" "$3")")
     [[ $state == "done "*" 0" ]] || { echo "import of $3: $state" >&2; exit 1; }
+}
+
+# Sends the file $3 as an import of kind $2 (creating missing groups and the like);
+# prints the import's id.
+send_import() { # token, kind, path
+    curl -sf -H "token: $1" -F "import[kind]=$2" -F 'import[create_missing]=true' \
+        -F "import[file]=@$3" "http://127.0.0.1:$PORT/imports.api" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["import"]["id"])'
+}
+
+# Waits for the import $2 to end; prints its state, rows created, bad rows and message.
+await_import() { # token, id
+    local state
+    while :; do
+        state=$(curl -sf -H "token: $1" "http://127.0.0.1:$PORT/imports/$2.api" |
+            python3 -c 'import json,sys; i=json.load(sys.stdin)["import"]; print(*[v for v in (i["state"], i["created"], i["errors_total"], i.get("message")) if v is not None])')
+        [[ $state == done* || $state == failed* ]] && break
+        sleep 0.2
+    done
+    echo "$state"
 }
 
 # Stops the server that seeded and starts it again with the plain serve flags; on

@@ -64,16 +64,9 @@ measure() { # label, database URL, serve flags...
     before=$(peak_kb)
     rm -f "$dir/done"
     sample "$details" 3600 "$dir/done" "$token" >"$dir/busy" &
-    local sampler=$! t0 id state
+    local sampler=$! t0 state
     t0=$(date +%s.%N)
-    id=$(curl -sf -H "token: $token" -F "import[kind]=$KIND" -F 'import[create_missing]=true' -F "import[file]=@$dir/import.csv" \
-        "$base/imports.api" | python3 -c 'import json,sys; print(json.load(sys.stdin)["import"]["id"])')
-    while :; do
-        state=$(curl -sf -H "token: $token" "$base/imports/$id.api" |
-            python3 -c 'import json,sys; i=json.load(sys.stdin)["import"]; print(i["state"], i["created"], i["errors_total"])')
-        [[ $state == done* || $state == failed* ]] && break
-        sleep 0.2
-    done
+    state=$(await_import "$token" "$(send_import "$token" "$KIND" "$dir/import.csv")")
     local t1
     t1=$(date +%s.%N)
     touch "$dir/done"

@@ -68,17 +68,8 @@ report() { # step, seconds, KiB, rows, [extra]
 sqlite_url="sqlite://$dir/source.db"
 token=$(company_token "$sqlite_url" moving)
 start "$sqlite_url"
-id=$(curl -sf -H "token: $token" -F 'import[kind]=fixed_assets' -F 'import[create_missing]=true' \
-    -F "import[file]=@$dir/assets.csv" "http://127.0.0.1:$PORT/imports.api" |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["import"]["id"])')
-while :; do
-    state=$(curl -sf -H "token: $token" "http://127.0.0.1:$PORT/imports/$id.api" |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["import"]["state"])')
-    [[ $state == done || $state == failed ]] && break
-    sleep 0.5
-done
+import_file "$token" fixed_assets "$dir/assets.csv"
 stop
-[[ $state == done ]] || { echo "the seed failed" >&2; exit 1; }
 
 read -r s kib < <(timed export --database-url "$sqlite_url" --subdomain moving --to "$dir/from-sqlite")
 report "SQLite export" "$s" "$kib" "$(rows_moved "$dir/from-sqlite/manifest.json")"
