@@ -13,7 +13,7 @@ use domain::item::{AssetType, ItemState};
 use domain::pricing::LateFee;
 use domain::refusal::{Listed, Problem};
 use domain::{Change, Name, Page, Vocabulary};
-use sea_query::{Cond, Expr, ExprTrait, Func, LikeExpr, Order, Query, SelectStatement, Values};
+use sea_query::{Cond, Expr, ExprTrait, Func, Order, Query, SelectStatement, Values};
 use serde_json::json;
 
 use crate::counters::{self, Sequence};
@@ -721,7 +721,7 @@ const FEW_ALWAYS: u64 = if crate::CHECKS { 5 } else { 25 };
 /// A name search compares each word with `search_name` (the name folded by
 /// `domain::name::folded`) as a substring, `%` and `_` literal, on both databases. The
 /// candidates come from a trigram index (SQLite: FTS5, `items_search`; PostgreSQL: a
-/// GIN index of the company and pg_trgm's trigrams) for words of three characters or
+/// GIN index of keys of the company and a trigram) for words of three characters or
 /// more when few match (`name_search`); shorter words are checked on the candidates,
 /// or on the company's items when every word is short. Its count is kept while the
 /// company's item names do not change (`Total::Kept`, `names_version`), so a search
@@ -765,16 +765,17 @@ pub async fn search(
 /// The condition of a name search for `words`: each a substring of `search_name`
 /// (`contains`); when the search matched few when last counted (`counted`; `few`), and
 /// a word has three characters or more, its candidates first, from the trigram index
-/// (SQLite: FTS5's `items_search`; PostgreSQL: the GIN index of the company and
-/// pg_trgm's trigrams, `LIKE`), as `id IN (<candidates>)`, which both databases read
-/// as a lookup of each candidate. Otherwise the company's items are walked in order,
-/// and on PostgreSQL nothing else can serve the tests (`strpos`), so that the plan it
-/// keeps for every company (`plan_cache_mode = force_generic_plan`) is the walk
-/// whatever it guesses of the words.
+/// (SQLite: FTS5's `items_search`; PostgreSQL: `rentrack_item_candidates`, which
+/// reads the GIN index of keys holding the company and a trigram, migration 0027), as
+/// `id IN (<candidates>)`, which both databases read as a lookup of each candidate.
+/// Otherwise the company's items are walked in order, and on PostgreSQL nothing else
+/// can serve the tests (`strpos`), so that the plan it keeps for every company
+/// (`plan_cache_mode = force_generic_plan`) is the walk whatever it guesses of the
+/// words.
 ///
 /// A search never counted takes the index on SQLite; on PostgreSQL it is counted
-/// first, through the index, since a plan kept for every company cannot choose by the
-/// words (a company of a million: 0.7 ms for 25 matches, 0.6 s for all).
+/// first, since a plan kept for every company cannot choose by the words: among its
+/// candidates when at most as many as `few` allows are found, by the walk otherwise.
 async fn name_search(
     db: &Db,
     (company, kind): (CompanyId, AssetType),
@@ -787,7 +788,11 @@ async fn name_search(
     for word in words {
         all = all.add(contains(backend, word));
     }
-    let long: Vec<&String> = words.iter().filter(|w| w.chars().count() >= 3).collect();
+    let long: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| w.chars().count() >= 3)
+        .collect();
     if long.is_empty() {
         return Ok(all);
     }
@@ -806,21 +811,27 @@ async fn name_search(
                 ))
                 .take()
         }
-        Backend::Postgres => {
-            let mut ids = crate::scoped("items", company).column("id").take();
-            for word in &long {
-                ids.and_where(pg_like(word));
-            }
-            ids
-        }
+        Backend::Postgres => pg_candidates(&search_keys(company, &long), None),
     };
+    let kind_total =
+        async || crate::known_total(db, &of_kind(company, kind), &total(company, kind, None)).await;
     let matches = match (counted, backend) {
         (Some(n), _) => Some(n),
         (None, Backend::Sqlite) => None,
         (None, Backend::Postgres) => {
+            // Counted among the candidates when they are few, by the walk otherwise:
+            // counting a million candidates one lookup each took seconds.
+            let few_at_most =
+                std::cmp::max(FEW_ALWAYS, kind_total().await?.saturating_mul(2).isqrt());
+            let keys = search_keys(company, &long);
+            let probe = Query::select()
+                .expr(Expr::cust("count(*)"))
+                .from_subquery(pg_candidates(&keys, Some(few_at_most + 1)), "c")
+                .take();
+            let (found,): (i64,) = db.read().one(&probe).await?;
             let mut base = of_kind(company, kind).cond_where(all.clone()).take();
-            for word in &long {
-                base.and_where(pg_like(word));
+            if u64::try_from(found).unwrap_or(u64::MAX) <= few_at_most {
+                base.and_where(col("id").in_subquery(candidates.clone()));
             }
             Some(crate::known_total(db, &base, search_total).await?)
         }
@@ -828,19 +839,44 @@ async fn name_search(
     let take_index = match matches {
         None => true,
         Some(n) if n <= FEW_ALWAYS => true,
-        Some(n) => {
-            let kind_total = total(company, kind, None);
-            few(
-                n,
-                crate::known_total(db, &of_kind(company, kind), &kind_total).await?,
-            )
-        }
+        Some(n) => few(n, kind_total().await?),
     };
     Ok(if take_index {
         all.add(col("id").in_subquery(candidates))
     } else {
         all
     })
+}
+
+/// PostgreSQL: the keys of a name search's words of three characters or more, as
+/// migration 0027's `rentrack_search_keys` makes them of each name: the company and
+/// every three characters in a row (`2002:giz 2002:izm 2002:zmo`), separated by
+/// spaces (a word holds none). Made here, not by that SQL function: PostgreSQL plans
+/// a SQL function's body at every statement that calls it (0.28 ms a search).
+fn search_keys(company: CompanyId, long: &[&str]) -> String {
+    let mut keys: Vec<String> = Vec::new();
+    for word in long {
+        let chars: Vec<char> = word.chars().collect();
+        for window in chars.windows(3) {
+            let key = format!("{}:{}", company.0, window.iter().collect::<String>());
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    keys.join(" ")
+}
+
+/// PostgreSQL: the ids of the items whose names hold every key of `keys`, at most
+/// `cap` of them (`rentrack_item_candidates`, migration 0027).
+fn pg_candidates(keys: &str, cap: Option<u64>) -> SelectStatement {
+    let cap = cap.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+    Query::select()
+        .expr(Expr::cust_with_values(
+            "rentrack_item_candidates($1, $2)",
+            [sea_query::Value::from(keys), sea_query::Value::from(cap)],
+        ))
+        .take()
 }
 
 /// Whether `search_name` holds `word`, a test no index serves: `instr(search_name,
@@ -854,16 +890,6 @@ fn contains(backend: Backend, word: &str) -> Expr {
     };
     Expr::expr(Func::cust(sea_query::Alias::new(name)).args([col("search_name"), Expr::val(word)]))
         .gt(0)
-}
-
-/// PostgreSQL: `search_name LIKE '%word%'` (`%`, `_` and `\` escaped), the test of
-/// `contains` as pg_trgm's index serves it.
-fn pg_like(word: &str) -> Expr {
-    let escaped = word
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    col("search_name").like(LikeExpr::new(format!("%{escaped}%")).escape('\\'))
 }
 
 /// A number that every transaction adding, renaming or deleting an item of the company

@@ -1,0 +1,3 @@
+-- A name search's keys hold the company on PostgreSQL (see
+-- ../postgres/0027_search_keys.sql). Nothing changes on SQLite: a search's candidates
+-- come from FTS5's index of the names' trigrams, read before the company's items.
