@@ -851,8 +851,8 @@ async fn name_search(
 /// PostgreSQL: the keys of a name search's words of three characters or more, as
 /// migration 0027's `rentrack_search_keys` makes them of each name: the company and
 /// every three characters in a row (`2002:giz 2002:izm 2002:zmo`), separated by
-/// spaces (a word holds none). Made here, not by that SQL function: PostgreSQL plans
-/// a SQL function's body at every statement that calls it (0.28 ms a search).
+/// spaces (a word holds none). Made here: by a SQL function in the statement, they
+/// cost 0.28 ms a search.
 fn search_keys(company: CompanyId, long: &[&str]) -> String {
     let mut keys: Vec<String> = Vec::new();
     for word in long {
