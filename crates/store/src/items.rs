@@ -796,8 +796,10 @@ async fn name_search(
     if long.is_empty() {
         return Ok(all);
     }
-    let candidates = match backend {
-        Backend::Sqlite => {
+    // PostgreSQL's candidates are read by their keys (`search_keys`), SQLite's by words.
+    let pg_keys = (backend == Backend::Postgres).then(|| search_keys(company, &long));
+    let candidates = match &pg_keys {
+        None => {
             let phrases: Vec<String> = long
                 .iter()
                 .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
@@ -811,22 +813,21 @@ async fn name_search(
                 ))
                 .take()
         }
-        Backend::Postgres => pg_candidates(&search_keys(company, &long), None),
+        Some(keys) => pg_candidates(keys, None),
     };
     let kind_total =
         async || crate::known_total(db, &of_kind(company, kind), &total(company, kind, None)).await;
-    let matches = match (counted, backend) {
+    let matches = match (counted, &pg_keys) {
         (Some(n), _) => Some(n),
-        (None, Backend::Sqlite) => None,
-        (None, Backend::Postgres) => {
+        (None, None) => None,
+        (None, Some(keys)) => {
             // Counted among the candidates when they are few, by the walk otherwise:
             // counting a million candidates one lookup each took seconds.
             let few_at_most =
                 std::cmp::max(FEW_ALWAYS, kind_total().await?.saturating_mul(2).isqrt());
-            let keys = search_keys(company, &long);
             let probe = Query::select()
                 .expr(Expr::cust("count(*)"))
-                .from_subquery(pg_candidates(&keys, Some(few_at_most + 1)), "c")
+                .from_subquery(pg_candidates(keys, Some(few_at_most + 1)), "c")
                 .take();
             let (found,): (i64,) = db.read().one(&probe).await?;
             let mut base = of_kind(company, kind).cond_where(all.clone()).take();
