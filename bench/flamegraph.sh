@@ -11,7 +11,9 @@
 # Installs what it needs: Debian's linux-perf (perf) and, with cargo, inferno
 # (inferno-collapse-perf, inferno-flamegraph). Optional: MIX (location-details),
 # DURATION (10), FREQUENCY (299 samples a second), PORT (3991), DATABASE (sqlite),
-# FOLDED (a file to keep the folded stacks in, for reading them as text).
+# FOLDED (a file to keep the folded stacks in, for reading them as text), SAMPLE
+# (`server`, the default, or `machine`: every process, so PostgreSQL's processes and
+# the bench client are in the graph beside the server, each under its own name).
 OUT=${1:?name the SVG to write}
 source "$(dirname "$0")/binaries.sh"
 MIX=${MIX:-location-details}
@@ -45,7 +47,12 @@ start "$url"
 "$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$token" --locations 1000 --groups 0 \
     --vendors 0 --members 1000 --assets 1000 --concurrency 16 >/dev/null
 restart_after_seed "$DATABASE" "$url"
-perf record -q -F "$FREQUENCY" --call-graph dwarf,16384 -p "$server" -o "$dir/perf.data" \
+case ${SAMPLE:-server} in
+server) target=(-p "$server") ;;
+machine) target=(-a) ;;
+*) echo "SAMPLE is server or machine" >&2; exit 1 ;;
+esac
+perf record -q -F "$FREQUENCY" --call-graph dwarf,16384 "${target[@]}" -o "$dir/perf.data" \
     -- sleep "$((DURATION + 2))" 2>/dev/null &
 recorder=$!
 BENCH_THREADS=1 "$BENCH" run --base-url "http://127.0.0.1:$PORT" --token "$token" --mix "$MIX" \
@@ -54,7 +61,7 @@ wait "$recorder" || true
 mkdir -p "$(dirname "$OUT")"
 perf script -i "$dir/perf.data" 2>/dev/null | inferno-collapse-perf >"$dir/folded"
 rps=$(rps <"$dir/run.json")
-inferno-flamegraph --minwidth 1 --title "rentrack $MIX, $DATABASE, 64 connections ($rps req/s while sampled)" \
+inferno-flamegraph --minwidth 1 --title "rentrack $MIX, $DATABASE, 64 connections ($rps req/s while sampled; ${SAMPLE:-server})" \
     <"$dir/folded" >"$OUT"
 if [[ -n "${FOLDED:-}" ]]; then cp "$dir/folded" "$FOLDED"; fi
 echo "wrote $OUT" >&2

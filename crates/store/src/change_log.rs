@@ -38,7 +38,7 @@ pub async fn record(
             now().into(),
         ])
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     crate::outbox::emit(tx, company, subject_type, subject_id, action, &details).await
 }
 

@@ -157,7 +157,7 @@ pub async fn check_out(
             at.into(),
         ])
         .to_owned();
-    tx.execute(&insert).await?;
+    tx.send(&insert)?;
     let details = json!({
         "is_checkout": true,
         "assigned_to_id": holder.id,
@@ -218,8 +218,7 @@ pub async fn check_in(
         .set("checkout_on", Option::<DateTime<Utc>>::None)
         .set("checkin_due_on", Option::<DateTime<Utc>>::None)
         .given("location_id", &checkin.location);
-    tx.execute(&row.into_update("items", company, item.id))
-        .await?;
+    tx.send(&row.into_update("items", company, item.id))?;
     let close = Query::update()
         .table("asset_checkouts")
         .values([
@@ -233,7 +232,7 @@ pub async fn check_in(
         .and_where(Expr::col("item_id").eq(item.id))
         .and_where(Expr::col("checkin_on").is_null())
         .to_owned();
-    tx.execute(&close).await?;
+    tx.send(&close)?;
     // A verification asked of the holder has nobody to answer it once the asset is back.
     let verifications_cancelled =
         crate::verifications::cancel_pending(&mut tx, company, item.id).await?;
@@ -301,8 +300,7 @@ pub async fn extend(
     fit(&item, &rest, window, 1, clock.tz)?;
     let mut row = Assignments::update();
     row.set("checkin_due_on", due);
-    tx.execute(&row.into_update("items", company, item.id))
-        .await?;
+    tx.send(&row.into_update("items", company, item.id))?;
     let open = Query::update()
         .table("asset_checkouts")
         .values([("due_on", due.into()), ("updated_at", now().into())])
@@ -310,7 +308,7 @@ pub async fn extend(
         .and_where(Expr::col("item_id").eq(item.id))
         .and_where(Expr::col("checkin_on").is_null())
         .to_owned();
-    tx.execute(&open).await?;
+    tx.send(&open)?;
     let details = json!({"checkin_due_on": due, "previous_due_on": item.checkin_due_on});
     items::finish(
         tx,

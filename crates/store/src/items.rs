@@ -335,10 +335,25 @@ pub(crate) async fn reread(
     id: i64,
     today: Today,
 ) -> Result<ItemView, StoreError> {
-    let stmt = select(tx.backend(), company, today)
+    tx.one(&by_id(tx.backend(), company, id, today)).await
+}
+
+/// Commits `tx` with the item `id` read back as its last statement ([`reread`] and
+/// the commit in one round trip on PostgreSQL).
+pub(crate) async fn commit_reread(
+    tx: Tx,
+    company: CompanyId,
+    id: i64,
+    today: Today,
+) -> Result<ItemView, StoreError> {
+    let stmt = by_id(tx.backend(), company, id, today);
+    tx.commit_reading(&stmt).await
+}
+
+fn by_id(backend: Backend, company: CompanyId, id: i64, today: Today) -> SelectStatement {
+    select(backend, company, today)
         .and_where(Expr::col(("items", "id")).eq(id))
-        .take();
-    tx.one(&stmt).await
+        .take()
 }
 
 /// The page of `base` (items of the company, narrowed) as whole items with taxes.
@@ -1113,9 +1128,7 @@ pub async fn create(
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let (id, _) = create_in(&mut tx, company, kind, input).await?;
-    let item = reread(&mut tx, company, id, today).await?;
-    tx.commit().await?;
-    Ok(item)
+    commit_reread(tx, company, id, today).await
 }
 
 /// [`create`], in a transaction of the caller's (an import's); answers the new item's
@@ -1206,9 +1219,7 @@ pub(crate) async fn finish(
     today: Today,
 ) -> Result<ItemView, StoreError> {
     history(&mut tx, company, id, action, details).await?;
-    let item = reread(&mut tx, company, id, today).await?;
-    tx.commit().await?;
-    Ok(item)
+    commit_reread(tx, company, id, today).await
 }
 
 #[tracing::instrument(level = "debug", skip_all)]
@@ -1222,9 +1233,7 @@ pub async fn update(
 ) -> Result<ItemView, StoreError> {
     let mut tx = db.begin().await?;
     let id = update_in(&mut tx, company, kind, number, input).await?;
-    let item = reread(&mut tx, company, id, today).await?;
-    tx.commit().await?;
-    Ok(item)
+    commit_reread(tx, company, id, today).await
 }
 
 /// [`update`], in a transaction of the caller's (an import's); answers the item's id.

@@ -30,7 +30,7 @@ pub(crate) async fn forget(tx: &mut Tx, company: CompanyId, number: i64) -> Resu
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("item_sequence_num").eq(number))
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     Ok(())
 }
 
@@ -154,7 +154,7 @@ pub(crate) async fn put(
                 .to_owned(),
         )
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     total(tx, company, item.id, "quantity", n).await
 }
 
@@ -174,8 +174,7 @@ pub(crate) async fn total(
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(item))
         .to_owned();
-    tx.execute(&stmt).await?;
-    Ok(())
+    tx.send(&stmt)
 }
 
 /// The full name of whoever acts with the company's token: its owner.
@@ -323,7 +322,7 @@ pub async fn order(
                     .and_where(Expr::col("company_id").eq(company.0))
                     .and_where(Expr::col("id").eq(item.id))
                     .to_owned();
-                tx.execute(&stmt).await?;
+                tx.send(&stmt)?;
             }
             ("stock_added", item.quantity + movement.quantity.get())
         }
@@ -665,7 +664,7 @@ pub async fn set_thresholds(
                             .to_owned(),
                     )
                     .to_owned();
-                tx.execute(&stmt).await?;
+                tx.send(&stmt)?;
             }
             None => {
                 let stmt = Query::delete()
@@ -674,7 +673,7 @@ pub async fn set_thresholds(
                     .and_where(Expr::col("item_id").eq(item.id))
                     .and_where(Expr::col("location_id").eq(*location))
                     .to_owned();
-                tx.execute(&stmt).await?;
+                tx.send(&stmt)?;
             }
         }
     }

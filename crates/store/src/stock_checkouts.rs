@@ -361,7 +361,7 @@ pub async fn check_in(
             .and_where(Expr::col("id").eq(line.id))
             .and_where(Expr::col("quantity_out").gte(n))
             .to_owned();
-        tx.execute(&update).await?;
+        tx.send(&update)?;
         let insert = Query::insert()
             .into_table("stock_checkins")
             .columns([
@@ -385,7 +385,7 @@ pub async fn check_in(
                 now().into(),
             ])
             .to_owned();
-        tx.execute(&insert).await?;
+        tx.send(&insert)?;
         after += n;
         returned.push(json!({
             "line_item_id": line.id,
@@ -458,7 +458,7 @@ pub async fn extend(
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").is_in(line_items.to_vec()))
         .to_owned();
-    tx.execute(&update).await?;
+    tx.send(&update)?;
     let previous: Vec<_> = lines
         .iter()
         .map(|l| json!({"line_item_id": l.id, "previous_due_on": l.checkin_due_on}))

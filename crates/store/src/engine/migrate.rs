@@ -70,7 +70,7 @@ const RECORD: &str =
 /// A connection migrations run on.
 pub(crate) enum Target<'a> {
     Sqlite(&'a sqlite::Conn),
-    Postgres(&'a PgConn),
+    Postgres(&'a mut PgConn),
 }
 
 impl Target<'_> {
@@ -81,14 +81,14 @@ impl Target<'_> {
         }
     }
 
-    async fn batch(&self, sql: &str) -> Result<(), DbError> {
+    async fn batch(&mut self, sql: &str) -> Result<(), DbError> {
         match self {
             Target::Sqlite(conn) => conn.batch(sql),
             Target::Postgres(conn) => conn.batch(sql).await,
         }
     }
 
-    async fn execute(&self, text: &'static str, values: Vec<Value>) -> Result<u64, DbError> {
+    async fn execute(&mut self, text: &'static str, values: Vec<Value>) -> Result<u64, DbError> {
         let values = Values(values);
         match self {
             Target::Sqlite(conn) => conn.execute(text, &values),
@@ -96,7 +96,7 @@ impl Target<'_> {
         }
     }
 
-    async fn all<T: super::Record>(&self, text: &'static str) -> Result<Vec<T>, DbError> {
+    async fn all<T: super::Record>(&mut self, text: &'static str) -> Result<Vec<T>, DbError> {
         let values = Values(Vec::new());
         match self {
             Target::Sqlite(conn) => conn.all(text, &values),
@@ -113,10 +113,10 @@ impl Target<'_> {
 }
 
 /// Applies the migrations `target` lacks, those up to version `until` when given.
-pub(crate) async fn run(target: Target<'_>, until: Option<i64>) -> Result<(), MigrateError> {
+pub(crate) async fn run(mut target: Target<'_>, until: Option<i64>) -> Result<(), MigrateError> {
     target.batch(TABLE).await?;
     let known = target.known();
-    adopt_sqlx(&target, known).await?;
+    adopt_sqlx(&mut target, known).await?;
     let applied: HashMap<i64, String> = target
         .all::<(i64, String)>("SELECT version, checksum FROM _rentrack_migrations")
         .await?
@@ -126,7 +126,7 @@ pub(crate) async fn run(target: Target<'_>, until: Option<i64>) -> Result<(), Mi
         .into_iter()
         .filter(|m| until.is_none_or(|last| m.version <= last));
     for migration in wanted {
-        apply(&target, migration)
+        apply(&mut target, migration)
             .await
             .map_err(|source| MigrateError::Failed {
                 version: migration.version,
@@ -163,7 +163,7 @@ fn pending<'m>(
 }
 
 /// Notes `migration` as applied.
-async fn record(target: &Target<'_>, migration: &Migration) -> Result<u64, DbError> {
+async fn record(target: &mut Target<'_>, migration: &Migration) -> Result<u64, DbError> {
     let values = vec![
         migration.version.into(),
         migration.description.into(),
@@ -172,7 +172,7 @@ async fn record(target: &Target<'_>, migration: &Migration) -> Result<u64, DbErr
     target.execute(RECORD, values).await
 }
 
-async fn apply(target: &Target<'_>, migration: &Migration) -> Result<(), DbError> {
+async fn apply(target: &mut Target<'_>, migration: &Migration) -> Result<(), DbError> {
     if !migration.in_transaction() {
         target.batch(migration.sql).await?;
         record(target, migration).await?;
@@ -201,7 +201,7 @@ const FOLD_NAMES: i64 = 24;
 /// Each item's `search_name`, folded by rentrack (`domain::name::folded`: SQL's
 /// `lower` differs between the databases and their collations), in the transaction of
 /// the migration that adds the column, 1,000 at a time.
-async fn fold_names(target: &Target<'_>) -> Result<(), DbError> {
+async fn fold_names(target: &mut Target<'_>) -> Result<(), DbError> {
     loop {
         let rows: Vec<(i64, String)> = target
             .all("SELECT id, name FROM items WHERE search_name IS NULL ORDER BY id LIMIT 1000")
@@ -226,7 +226,7 @@ fn begin(backend: Backend) -> &'static str {
 }
 
 /// Takes over sqlx's bookkeeping, if the database has it and ours is empty.
-async fn adopt_sqlx(target: &Target<'_>, known: &[Migration]) -> Result<(), MigrateError> {
+async fn adopt_sqlx(target: &mut Target<'_>, known: &[Migration]) -> Result<(), MigrateError> {
     let exists = match target.backend() {
         Backend::Sqlite => {
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'"

@@ -346,7 +346,7 @@ impl Tx {
         stmt: &impl Statement,
         limit: Option<usize>,
     ) -> Result<Vec<T>, StoreError> {
-        match &self.inner {
+        match &mut self.inner {
             TxInner::Sqlite { conn, .. } => {
                 let (sql, values) = stmt.render(Backend::Sqlite);
                 Ok(conn.rows(&sql, &values, limit)?)
@@ -375,7 +375,7 @@ impl Tx {
 
     /// Runs a statement and returns the number of rows it touched.
     pub async fn execute(&mut self, stmt: &impl Statement) -> Result<u64, StoreError> {
-        match &self.inner {
+        match &mut self.inner {
             TxInner::Sqlite { conn, .. } => {
                 let (sql, values) = stmt.render(Backend::Sqlite);
                 Ok(conn.execute(&sql, &values)?)
@@ -385,6 +385,24 @@ impl Tx {
                 Ok(conn.execute(&sql, &values).await?)
             }
         }
+    }
+
+    /// Runs the write `stmt`, whose count of rows touched nothing needs: on PostgreSQL
+    /// it goes out with the transaction's next statement waited for (or its commit),
+    /// in one round trip with it, and an error it meets is that statement's; SQLite,
+    /// in this process, runs it at once.
+    pub fn send(&mut self, stmt: &impl Statement) -> Result<(), StoreError> {
+        match &mut self.inner {
+            TxInner::Sqlite { conn, .. } => {
+                let (sql, values) = stmt.render(Backend::Sqlite);
+                conn.execute(&sql, &values)?;
+            }
+            TxInner::Postgres(conn) => {
+                let (sql, values) = stmt.render(Backend::Postgres);
+                conn.send(sql, values);
+            }
+        }
+        Ok(())
     }
 
     pub fn backend(&self) -> Backend {
@@ -406,7 +424,7 @@ impl Tx {
         if let TxInner::Sqlite { conn, .. } = &mut self.inner {
             conn.bulk_cache()?;
         }
-        if let TxInner::Postgres(conn) = &self.inner {
+        if let TxInner::Postgres(conn) = &mut self.inner {
             let none = Values(Vec::new());
             conn.execute(
                 "CREATE TEMP TABLE IF NOT EXISTS pending_list_counts \
@@ -433,7 +451,7 @@ impl Tx {
     /// of a subtransaction a row: past 64 of them every other session's snapshot reads
     /// `pg_subtrans`, which slows the whole server while a large import runs.)
     pub async fn usable(&mut self) -> bool {
-        match &self.inner {
+        match &mut self.inner {
             TxInner::Sqlite { .. } => true,
             TxInner::Postgres(conn) => conn.batch("SELECT 1").await.is_ok(),
         }
@@ -506,12 +524,12 @@ impl Tx {
             }
         }
         for (sql, values) in bulk.at_commit.values() {
-            match &self.inner {
+            match &mut self.inner {
                 TxInner::Sqlite { conn, .. } => drop(conn.execute(sql, values)?),
                 TxInner::Postgres(conn) => drop(conn.execute(sql, values).await?),
             }
         }
-        if let TxInner::Postgres(conn) = &self.inner {
+        if let TxInner::Postgres(conn) = &mut self.inner {
             // In key order, as `list_count_move` locks counters, so as not to deadlock.
             conn.execute(
                 "INSERT INTO list_counts (company_id, list, shard, n) \
@@ -531,22 +549,53 @@ impl Tx {
         self.wrote_events = true;
     }
 
-    pub async fn commit(mut self) -> Result<(), StoreError> {
+    pub async fn commit(self) -> Result<(), StoreError> {
+        self.commit_after::<(i64,)>(None).await.map(drop)
+    }
+
+    /// Reads the one row of `stmt` as the transaction's last statement and commits,
+    /// in one round trip on PostgreSQL: what a write answers with, read back.
+    pub async fn commit_reading<T: Record>(self, stmt: &impl Statement) -> Result<T, StoreError> {
+        let last = stmt.render(self.backend());
+        let rows = self.commit_after(Some(last)).await?;
+        rows.into_iter().next().ok_or_else(no_row)
+    }
+
+    /// Commits, after reading `last` when given (its first row, when it has one).
+    async fn commit_after<T: Record>(
+        mut self,
+        last: Option<(String, Values)>,
+    ) -> Result<Vec<T>, StoreError> {
         self.settle().await?;
         let wake = self.outbox.filter(|_| self.wrote_events);
-        match self.inner {
-            // A write reaches the disk at its commit: off the request's thread.
-            TxInner::Sqlite { conn, writes: true } => conn.commit_write().await?,
-            TxInner::Sqlite {
-                conn,
-                writes: false,
-            } => conn.batch("COMMIT")?,
-            TxInner::Postgres(conn) => conn.commit().await?,
-        }
+        let read = match self.inner {
+            TxInner::Sqlite { conn, writes } => {
+                let read = match last {
+                    Some((sql, values)) => conn.rows(&sql, &values, Some(1))?,
+                    None => Vec::new(),
+                };
+                if writes {
+                    // A write reaches the disk at its commit: off the request's thread.
+                    conn.commit_write().await?;
+                } else {
+                    conn.batch("COMMIT")?;
+                }
+                read
+            }
+            TxInner::Postgres(conn) => match last {
+                Some((sql, values)) => {
+                    pipelined::records(&conn.commit_reading(&sql, &values).await?)?
+                }
+                None => {
+                    conn.commit().await?;
+                    Vec::new()
+                }
+            },
+        };
         if let Some(wake) = wake {
             wake.notify_one();
         }
-        Ok(())
+        Ok(read)
     }
 }
 
@@ -687,10 +736,10 @@ impl Db {
                 .await?
             }
             Pool::Postgres(p, _) => {
-                let conn = p.get().await?;
+                let mut conn = p.get().await?;
                 conn.batch("SET statement_timeout = 0; SELECT pg_advisory_lock(7263548170001)")
                     .await?;
-                let migrated = migrate::run(migrate::Target::Postgres(&conn), until).await;
+                let migrated = migrate::run(migrate::Target::Postgres(&mut conn), until).await;
                 // Back to the connection's own timeout before it returns to the pool.
                 conn.batch("SELECT pg_advisory_unlock(7263548170001); RESET statement_timeout")
                     .await?;
@@ -751,7 +800,7 @@ impl Db {
             }
             Pool::Postgres(p, _) => {
                 let mut conn = p.get().await?;
-                conn.begin("BEGIN").await?;
+                conn.begin("BEGIN");
                 TxInner::Postgres(Box::new(conn))
             }
         };
@@ -804,8 +853,7 @@ impl Db {
             }
             Pool::Postgres(p, _) => {
                 let mut conn = p.get().await?;
-                conn.begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    .await?;
+                conn.begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
                 TxInner::Postgres(Box::new(conn))
             }
         };

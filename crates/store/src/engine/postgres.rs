@@ -141,6 +141,7 @@ impl PgPool {
             client: Some(client),
             slow_statement: self.slow_statement,
             open: false,
+            queued: Vec::new(),
         })
     }
 
@@ -151,10 +152,72 @@ impl PgPool {
 
 /// One pooled connection; with a transaction open when `open`, which is rolled back
 /// if it is dropped without `commit`.
+///
+/// A transaction's statements go out in pipelines: its `BEGIN`, and the writes queued
+/// with `send` (whose answers nothing waits for), are sent with the next statement that
+/// is waited for, one after the other without waiting for each other's answers, and
+/// PostgreSQL reads and answers them at one wake-up instead of one each. A check-out
+/// made eleven round trips; the commit takes the last read with it too
+/// (`commit_reading`).
 pub(crate) struct PgConn {
     client: Option<Object>,
     slow_statement: Duration,
     open: bool,
+    /// Sent ahead of the next statement waited for.
+    queued: Vec<Step<String, Values>>,
+}
+
+/// A statement of a pipeline: a text run as it is (`BEGIN`, `COMMIT`), a read, or a
+/// write whose rows touched are counted.
+enum Step<S, V> {
+    Batch(S),
+    Rows(S, V),
+    Execute(S, V),
+}
+
+/// A step sent, its answer to come.
+type Answering<'a> =
+    std::pin::Pin<Box<dyn Future<Output = Result<Answer, tokio_postgres::Error>> + Send + 'a>>;
+
+/// What a step answered.
+enum Answer {
+    Ran,
+    Rows(Vec<Row>),
+    Touched(u64),
+}
+
+impl<S: AsRef<str>> Step<S, Values> {
+    fn as_ref(&self) -> Step<&str, &Values> {
+        match self {
+            Step::Batch(sql) => Step::Batch(sql.as_ref()),
+            Step::Rows(sql, values) => Step::Rows(sql.as_ref(), values),
+            Step::Execute(sql, values) => Step::Execute(sql.as_ref(), values),
+        }
+    }
+}
+
+impl<'a> Step<&'a str, &'a Values> {
+    fn sql(&self) -> &'a str {
+        match self {
+            Step::Batch(sql) | Step::Rows(sql, _) | Step::Execute(sql, _) => sql,
+        }
+    }
+}
+
+impl Answer {
+    fn rows(self) -> Vec<Row> {
+        match self {
+            Answer::Rows(rows) => rows,
+            Answer::Ran | Answer::Touched(_) => Vec::new(),
+        }
+    }
+
+    fn touched(self) -> u64 {
+        match self {
+            Answer::Touched(n) => n,
+            Answer::Ran | Answer::Rows(_) => 0,
+        }
+    }
 }
 
 impl PgConn {
@@ -164,16 +227,14 @@ impl PgConn {
             .expect("a pooled connection is present until dropped")
     }
 
-    /// Runs `sql` (statements without values, such as `BEGIN`) as it is.
-    pub(crate) async fn batch(&self, sql: &str) -> Result<(), DbError> {
-        self.client().batch_execute(sql).await.map_err(error)
+    /// Runs `sql` (statements without values, such as `SELECT 1`) as it is.
+    pub(crate) async fn batch(&mut self, sql: &str) -> Result<(), DbError> {
+        self.pipeline([Step::Batch(sql)]).await.map(drop)
     }
 
-    /// Opens a transaction with `begin` (a `BEGIN ...`).
-    pub(crate) async fn begin(&mut self, begin: &str) -> Result<(), DbError> {
-        self.batch(begin).await?;
-        self.open = true;
-        Ok(())
+    /// Opens a transaction with `begin` (a `BEGIN ...`), sent with its first statement.
+    pub(crate) fn begin(&mut self, begin: &str) {
+        self.queued.push(Step::Batch(begin.to_owned()));
     }
 
     /// Commits the transaction `begin` opened.
@@ -185,35 +246,112 @@ impl PgConn {
         committed
     }
 
+    /// The rows `sql` reads with `values` as the transaction's last statement, and the
+    /// commit, in one pipeline.
+    pub(crate) async fn commit_reading(
+        mut self,
+        sql: &str,
+        values: &Values,
+    ) -> Result<Vec<Row>, DbError> {
+        let answers = self
+            .pipeline([Step::Rows(sql, values), Step::Batch("COMMIT")])
+            .await;
+        self.open = false;
+        let [read, _] = answers?;
+        Ok(read.rows())
+    }
+
     /// The rows `sql` reads with `values`.
-    pub(crate) async fn rows(&self, sql: &str, values: &Values) -> Result<Vec<Row>, DbError> {
-        let started = Instant::now();
-        let client = self.client();
-        let statement = self.prepared(sql, values).await?;
-        let rows = async {
-            client
-                .query_raw(&statement, values.0.iter().map(Param))
-                .await?
-                .try_collect()
-                .await
-        }
-        .await
-        .map_err(error);
-        super::log_statement(sql, started, self.slow_statement);
-        rows
+    pub(crate) async fn rows(&mut self, sql: &str, values: &Values) -> Result<Vec<Row>, DbError> {
+        let [read] = self.pipeline([Step::Rows(sql, values)]).await?;
+        Ok(read.rows())
     }
 
     /// Runs `sql` with `values`; the number of rows it touched.
-    pub(crate) async fn execute(&self, sql: &str, values: &Values) -> Result<u64, DbError> {
+    pub(crate) async fn execute(&mut self, sql: &str, values: &Values) -> Result<u64, DbError> {
+        let [written] = self.pipeline([Step::Execute(sql, values)]).await?;
+        Ok(written.touched())
+    }
+
+    /// Queues the write `sql` with `values`, to be sent with the next statement waited
+    /// for; an error it meets is that statement's.
+    pub(crate) fn send(&mut self, sql: String, values: Values) {
+        self.queued.push(Step::Execute(sql, values));
+    }
+
+    /// Sends the queued statements and then `last`, each without waiting for the
+    /// answers of those before it, and answers `last`'s; the first error, in order, is
+    /// the pipeline's (PostgreSQL refuses the statements after it in the transaction).
+    async fn pipeline<const N: usize>(
+        &mut self,
+        last: [Step<&str, &Values>; N],
+    ) -> Result<[Answer; N], DbError> {
+        let queued = std::mem::take(&mut self.queued);
+        let steps: Vec<Step<&str, &Values>> = queued.iter().map(Step::as_ref).chain(last).collect();
+        // Prepared first: a statement's first use is a round trip of its own, which
+        // must not come between the pipeline's statements.
+        let mut statements = Vec::with_capacity(steps.len());
+        for step in &steps {
+            statements.push(match step {
+                Step::Batch(_) => None,
+                Step::Rows(sql, values) | Step::Execute(sql, values) => {
+                    Some(self.prepared(sql, values).await?)
+                }
+            });
+        }
+        if queued.iter().any(|q| matches!(q, Step::Batch(_))) {
+            // Its BEGIN goes out now: a drop from here on rolls back.
+            self.open = true;
+        }
         let started = Instant::now();
-        let statement = self.prepared(sql, values).await?;
-        let touched = self
-            .client()
-            .execute_raw(&statement, values.0.iter().map(Param))
-            .await
-            .map_err(error);
-        super::log_statement(sql, started, self.slow_statement);
-        touched
+        let client = self.client();
+        let mut sent = Vec::with_capacity(steps.len());
+        for (step, statement) in steps.iter().zip(&statements) {
+            let answer: Answering<'_> = match (step, statement) {
+                (Step::Rows(_, values), Some(statement)) => Box::pin(async move {
+                    let rows = client.query_raw(statement, values.0.iter().map(Param));
+                    Ok(Answer::Rows(rows.await?.try_collect().await?))
+                }),
+                (Step::Execute(_, values), Some(statement)) => Box::pin(async move {
+                    let touched = client.execute_raw(statement, values.0.iter().map(Param));
+                    Ok(Answer::Touched(touched.await?))
+                }),
+                (step, _) => {
+                    let sql = step.sql();
+                    Box::pin(async move { client.batch_execute(sql).await.map(|()| Answer::Ran) })
+                }
+            };
+            let mut answer = Box::pin(futures_util::future::maybe_done(answer));
+            // Polled once, it sends its statement (tokio-postgres queues a request
+            // at its first poll) and goes on without its answer.
+            let _ = futures_util::future::poll_immediate(answer.as_mut()).await;
+            sent.push(answer);
+        }
+        let mut answers = Vec::with_capacity(N);
+        let mut failed = None;
+        let first_of_last = steps.len() - N;
+        for (i, (mut answer, step)) in sent.into_iter().zip(&steps).enumerate() {
+            answer.as_mut().await;
+            let answered = answer
+                .as_mut()
+                .take_output()
+                .expect("an answer awaited is there")
+                .map_err(error);
+            super::log_statement(step.sql(), started, self.slow_statement);
+            match answered {
+                Err(e) => {
+                    failed.get_or_insert(e);
+                }
+                Ok(answer) if i >= first_of_last => answers.push(answer),
+                Ok(_) => {}
+            }
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(answers
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("one answer for each of the last steps"))),
+        }
     }
 
     /// `sql` prepared for the types of `values`, kept by the connection.

@@ -122,7 +122,7 @@ pub(super) async fn set_state(
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(order))
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     Ok(())
 }
 
@@ -299,7 +299,7 @@ pub(super) async fn hold(
         .and_where(Expr::col("order_id").eq(order))
         .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     Ok(())
 }
 

@@ -237,7 +237,7 @@ pub(super) async fn coupons_in(
             at.into(),
         ]);
     }
-    tx.execute(&insert).await?;
+    tx.send(&insert)?;
     change_log::record(
         tx,
         company,
@@ -298,7 +298,7 @@ pub async fn apply_taxes(
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("order_id").eq(order.id))
         .to_owned();
-    tx.execute(&clear).await?;
+    tx.send(&clear)?;
     if !custom.is_empty() || !group.is_empty() {
         let mut insert = Query::insert()
             .into_table("order_taxes")
@@ -329,7 +329,7 @@ pub async fn apply_taxes(
                 rate.into(),
             ]);
         }
-        tx.execute(&insert).await?;
+        tx.send(&insert)?;
     }
     let details = json!({"custom_tax_ids": custom, "group_tax_ids": group});
     finish(tx, company, &order, ("taxes_applied", details)).await
@@ -377,7 +377,7 @@ pub async fn add_custom_entry(
             crate::now().into(),
         ])
         .to_owned();
-    tx.execute(&insert).await?;
+    tx.send(&insert)?;
     let details = json!({
         "name": entry.name,
         "amount": domain::money::Money::from_minor(entry.amount.abs()).to_decimal_string(),
@@ -404,7 +404,7 @@ pub async fn charge_damages(
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(order.id))
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     let details = json!({
         "damage_amount": domain::money::Money::from_minor(amount).to_decimal_string(),
         "before": domain::money::Money::from_minor(order.damage_amount).to_decimal_string(),

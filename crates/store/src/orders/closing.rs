@@ -229,7 +229,7 @@ pub async fn mark_for_sale(
             .and_where(Expr::col("company_id").eq(company.0))
             .and_where(Expr::col("id").eq(*line))
             .to_owned();
-        tx.execute(&stmt).await?;
+        tx.send(&stmt)?;
     }
     change_log::record(
         &mut tx,

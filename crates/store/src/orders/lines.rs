@@ -441,7 +441,7 @@ pub(super) async fn add_in(
             .and_where(Expr::col("company_id").eq(company.0))
             .and_where(Expr::col("id").eq(*line))
             .to_owned();
-        tx.execute(&stmt).await?;
+        tx.send(&stmt)?;
     }
     let at = now();
     for (item, kind, quantity, location, sale_price, bundle) in &rows {

@@ -159,7 +159,7 @@ async fn paid(tx: &mut Tx, company: CompanyId, order: i64, delta: i64) -> Result
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(order))
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     Ok(())
 }
 
@@ -269,7 +269,7 @@ pub async fn void_payment(
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(id))
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     paid(&mut tx, company, order.id, -payment.amount).await?;
     change_log::record(
         &mut tx,

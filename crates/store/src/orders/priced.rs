@@ -215,7 +215,7 @@ pub(super) async fn reprice(
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(view.order.id))
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     let mut view = view;
     view.order.net_amount = view.totals.net_amount;
     view.order.balance_due = view.totals.balance_due;

@@ -131,14 +131,14 @@ pub(super) async fn keep_until(
         .and_where(Expr::col("for_sale").eq(false))
         .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
         .to_owned();
-    tx.execute(&lines).await?;
+    tx.send(&lines)?;
     let assets = Query::update()
         .table("items")
         .value("checkin_due_on", to)
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("rented_order_id").eq(order))
         .to_owned();
-    tx.execute(&assets).await?;
+    tx.send(&assets)?;
     Ok(())
 }
 

@@ -459,7 +459,7 @@ async fn put_back(
     let stmt = line
         .into_update("order_line_items", company, b.line.id)
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     let mut details = details;
     details["late_fee"] = json!(fee);
     change_log::record(tx, company, "item", item.id, "returned_on_order", details).await

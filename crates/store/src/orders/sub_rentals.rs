@@ -92,7 +92,7 @@ pub(super) async fn mark_returned(
         .and_where(Expr::col("order_id").eq(order))
         .and_where(Expr::col("id").is_in(ids.to_vec()))
         .to_owned();
-    tx.execute(&stmt).await?;
+    tx.send(&stmt)?;
     Ok(())
 }
 

@@ -65,6 +65,7 @@ mod durability;
 mod imports;
 mod migrations;
 mod order_catalog;
+mod pipelines;
 mod schema;
 mod sqlite_urls;
 mod turns;

@@ -1,0 +1,102 @@
+//! A transaction's writes sent ahead (`Tx::send`: on PostgreSQL they go out with the
+//! next statement waited for) and its commit with a last read (`Tx::commit_reading`):
+//! a refused write sent ahead fails the transaction and leaves nothing, later
+//! statements see the writes sent before them, and the read before the commit is
+//! answered and committed.
+
+use store::{Db, Sql};
+
+use crate::url;
+
+both!(writes_sent_ahead_keep_their_order_and_their_errors);
+
+fn sql(text: &'static str) -> Sql {
+    Sql {
+        text,
+        values: sea_query::Values(vec![]),
+    }
+}
+
+async fn count(db: &Db) -> i64 {
+    let (n,): (i64,) = db
+        .read()
+        .one(&sql("SELECT count(*) FROM pipe"))
+        .await
+        .unwrap();
+    n
+}
+
+async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
+    let db = Db::connect(&url).await.unwrap();
+    db.read()
+        .execute(&sql(
+            "CREATE TABLE pipe (k TEXT NOT NULL UNIQUE, n BIGINT NOT NULL)",
+        ))
+        .await
+        .unwrap();
+
+    // A write sent ahead that breaks the key fails the statement after it; dropped,
+    // the transaction leaves none of its writes.
+    let mut tx = db.begin().await.unwrap();
+    tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('a', 1)"))
+        .unwrap();
+    let refused = match tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('a', 2)")) {
+        // SQLite runs it at once.
+        Err(e) => Err(e),
+        Ok(()) => tx.all::<(i64,)>(&sql("SELECT n FROM pipe")).await.map(drop),
+    };
+    assert!(refused.is_err(), "the second 'a' is refused");
+    drop(tx);
+    assert_eq!(count(&db).await, 0, "nothing of the refused transaction");
+
+    // Refused at the commit: nothing is committed.
+    let committed = {
+        let mut tx = db.begin().await.unwrap();
+        match tx
+            .send(&sql("INSERT INTO pipe (k, n) VALUES ('b', 1)"))
+            .and_then(|()| tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('b', 2)")))
+        {
+            Err(e) => Err(e),
+            Ok(()) => tx.commit().await,
+        }
+    };
+    assert!(
+        committed.is_err(),
+        "the second 'b' is refused at the commit"
+    );
+    assert_eq!(count(&db).await, 0);
+
+    // Statements see the writes sent before them, and the last read comes back with
+    // the commit.
+    let mut tx = db.begin().await.unwrap();
+    tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('c', 1)"))
+        .unwrap();
+    tx.send(&sql("UPDATE pipe SET n = n + 1 WHERE k = 'c'"))
+        .unwrap();
+    let (seen,): (i64,) = tx
+        .one(&sql("SELECT n FROM pipe WHERE k = 'c'"))
+        .await
+        .unwrap();
+    assert_eq!(seen, 2);
+    tx.send(&sql("UPDATE pipe SET n = n * 10 WHERE k = 'c'"))
+        .unwrap();
+    let (read,): (i64,) = tx
+        .commit_reading(&sql("SELECT n FROM pipe WHERE k = 'c'"))
+        .await
+        .unwrap();
+    assert_eq!(read, 20);
+    let (stored,): (i64,) = db
+        .read()
+        .one(&sql("SELECT n FROM pipe WHERE k = 'c'"))
+        .await
+        .unwrap();
+    assert_eq!(stored, 20, "committed");
+
+    // A transaction dropped with writes still queued leaves them unwritten.
+    let mut tx = db.begin().await.unwrap();
+    tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('d', 1)"))
+        .unwrap();
+    drop(tx);
+    assert_eq!(count(&db).await, 1, "only 'c'");
+    db.close();
+}
