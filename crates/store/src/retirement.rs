@@ -67,7 +67,7 @@ pub async fn delete(
         .to_owned();
     tx.execute(&stmt).await?;
     crate::counters::next(&mut tx, company, crate::counters::Sequence::ItemNames).await?;
-    crate::stock::forget(&mut tx, company, number.get()).await?;
+    crate::stock::forget(&mut tx, company, number.get())?;
     history(
         &mut tx,
         company,

@@ -24,7 +24,7 @@ use crate::items::{self, ItemView};
 use crate::{Db, StoreError, Tx, now};
 
 /// Drops the stock levels of item `number` (the item is being deleted).
-pub(crate) async fn forget(tx: &mut Tx, company: CompanyId, number: i64) -> Result<(), StoreError> {
+pub(crate) fn forget(tx: &mut Tx, company: CompanyId, number: i64) -> Result<(), StoreError> {
     let stmt = Query::delete()
         .from_table("stock_levels")
         .and_where(Expr::col("company_id").eq(company.0))
@@ -97,7 +97,7 @@ pub(crate) async fn take(
         ));
     }
     crossed_threshold(tx, company, item, location, n).await?;
-    total(tx, company, item.id, "quantity", -n).await
+    total(tx, company, item.id, "quantity", -n)
 }
 
 /// Tells, as the webhook event `stock.threshold_crossed`, that taking `taken` units
@@ -127,7 +127,7 @@ async fn crossed_threshold(
 }
 
 /// Puts `quantity` units of `item` at `location`; the item's total on hand rises.
-pub(crate) async fn put(
+pub(crate) fn put(
     tx: &mut Tx,
     company: CompanyId,
     item: &Locked,
@@ -155,12 +155,12 @@ pub(crate) async fn put(
         )
         .to_owned();
     tx.send(&stmt)?;
-    total(tx, company, item.id, "quantity", n).await
+    total(tx, company, item.id, "quantity", n)
 }
 
 /// Adds `delta` to the item's `column` (`quantity` or `checked_out_quantity`) and
 /// marks it updated.
-pub(crate) async fn total(
+pub(crate) fn total(
     tx: &mut Tx,
     company: CompanyId,
     item: i64,
@@ -313,7 +313,7 @@ pub async fn order(
     let mut fulfilled = Vec::new();
     let (action, after) = match movement.order_type {
         OrderType::AddStock => {
-            put(&mut tx, company, &item, location, movement.quantity).await?;
+            put(&mut tx, company, &item, location, movement.quantity)?;
             if let Some(price) = movement.price {
                 // The latest addition's price is the unit price an order sells it at.
                 let stmt = Query::update()
@@ -408,7 +408,7 @@ pub async fn import_level_in(
     let Ok(quantity) = Quantity::new(units) else {
         return Ok(());
     };
-    put(tx, company, &item, location, quantity).await?;
+    put(tx, company, &item, location, quantity)?;
     let details = json!({
         "order_type": OrderType::AddStock.as_str(),
         "quantity": units,
@@ -488,7 +488,7 @@ pub async fn transfer(
         "quantity",
     )
     .await?;
-    put(&mut tx, company, &item, transfer.to, transfer.quantity).await?;
+    put(&mut tx, company, &item, transfer.to, transfer.quantity)?;
     let details = json!({
         "order_type": OrderType::Transfer.as_str(),
         "quantity": transfer.quantity.get(),

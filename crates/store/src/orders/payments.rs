@@ -131,7 +131,7 @@ pub(super) async fn take(
         .returning(Query::returning().column("id"))
         .to_owned();
     let (id,): (i64,) = tx.one(&insert).await?;
-    paid(tx, company, order.id, payment.amount).await?;
+    paid(tx, company, order.id, payment.amount)?;
     change_log::record(
         tx,
         company,
@@ -152,7 +152,7 @@ pub(super) async fn take(
 }
 
 /// Adds `delta` to the order's `amount_paid`.
-async fn paid(tx: &mut Tx, company: CompanyId, order: i64, delta: i64) -> Result<(), StoreError> {
+fn paid(tx: &mut Tx, company: CompanyId, order: i64, delta: i64) -> Result<(), StoreError> {
     let stmt = Query::update()
         .table("orders")
         .value("amount_paid", Expr::col("amount_paid").add(delta))
@@ -270,7 +270,7 @@ pub async fn void_payment(
         .and_where(Expr::col("id").eq(id))
         .to_owned();
     tx.send(&stmt)?;
-    paid(&mut tx, company, order.id, -payment.amount).await?;
+    paid(&mut tx, company, order.id, -payment.amount)?;
     change_log::record(
         &mut tx,
         company,

@@ -255,7 +255,7 @@ pub(super) async fn hand_over(
             })?;
             stock::take(tx, company, &item, location, quantity, "quantity").await?;
             if !sold {
-                stock::total(tx, company, item.id, "checked_out_quantity", quantity.get()).await?;
+                stock::total(tx, company, item.id, "checked_out_quantity", quantity.get())?;
             }
             let order_type = if sold {
                 OrderType::NewSale

@@ -123,7 +123,7 @@ pub async fn take_back(
     }
     let subs = super::sub_rentals::of_order(&mut tx, company, order.id).await?;
     let subs_back = sub_rentals_back(&subs, ret.only.as_ref(), number)?;
-    super::sub_rentals::mark_returned(&mut tx, company, order.id, &subs_back, ret.at).await?;
+    super::sub_rentals::mark_returned(&mut tx, company, order.id, &subs_back, ret.at)?;
     let all_back = lines.iter().all(|l| {
         !is_out(l)
             || back
@@ -436,8 +436,8 @@ async fn put_back(
                     ),
                 )
             })?;
-        stock::put(tx, company, &item, location, quantity).await?;
-        stock::total(tx, company, item.id, "checked_out_quantity", -b.units).await?;
+        stock::put(tx, company, &item, location, quantity)?;
+        stock::total(tx, company, item.id, "checked_out_quantity", -b.units)?;
         json!({
             "order": order.sequence_num,
             "order_type": OrderType::Checkin.as_str(),

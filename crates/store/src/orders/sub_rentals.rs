@@ -75,7 +75,7 @@ pub(super) async fn of_order(
 }
 
 /// Marks sub-rental items `ids` of order `order` returned at `at`.
-pub(super) async fn mark_returned(
+pub(super) fn mark_returned(
     tx: &mut Tx,
     company: CompanyId,
     order: i64,
