@@ -142,6 +142,7 @@ impl PgPool {
             slow_statement: self.slow_statement,
             open: false,
             queued: Vec::new(),
+            broken: false,
         })
     }
 
@@ -165,6 +166,10 @@ pub(crate) struct PgConn {
     open: bool,
     /// Sent ahead of the next statement waited for.
     queued: Vec<Step<String, Values>>,
+    /// A statement could not be prepared before its transaction's `BEGIN` went out:
+    /// every later statement fails, as PostgreSQL fails those after an error in a
+    /// transaction (else they would run outside one).
+    broken: bool,
 }
 
 /// A statement of a pipeline: a text run as it is (`BEGIN`, `COMMIT`), a read, or a
@@ -286,7 +291,14 @@ impl PgConn {
         &mut self,
         last: [Step<&str, &Values>; N],
     ) -> Result<[Answer; N], DbError> {
+        if self.broken {
+            return Err(DbError::new(
+                DbErrorKind::Other,
+                "the transaction failed at an earlier statement",
+            ));
+        }
         let queued = std::mem::take(&mut self.queued);
+        let begins = queued.iter().any(|q| matches!(q, Step::Batch(_)));
         let steps: Vec<Step<&str, &Values>> = queued.iter().map(Step::as_ref).chain(last).collect();
         // Prepared first: a statement's first use is a round trip of its own, which
         // must not come between the pipeline's statements.
@@ -295,11 +307,17 @@ impl PgConn {
             statements.push(match step {
                 Step::Batch(_) => None,
                 Step::Rows(sql, values) | Step::Execute(sql, values) => {
-                    Some(self.prepared(sql, values).await?)
+                    match self.prepared(sql, values).await {
+                        Ok(statement) => Some(statement),
+                        Err(e) => {
+                            self.broken = begins;
+                            return Err(e);
+                        }
+                    }
                 }
             });
         }
-        if queued.iter().any(|q| matches!(q, Step::Batch(_))) {
+        if begins {
             // Its BEGIN goes out now: a drop from here on rolls back.
             self.open = true;
         }

@@ -1,8 +1,8 @@
 //! A transaction's writes sent ahead (`Tx::send`: on PostgreSQL they go out with the
 //! next statement waited for) and its commit with a last read (`Tx::commit_reading`):
 //! a refused write sent ahead fails the transaction and leaves nothing, later
-//! statements see the writes sent before them, and the read before the commit is
-//! answered and committed.
+//! statements see the writes sent before them, the read before the commit is answered
+//! and committed, and nothing runs outside the transaction.
 
 use store::{Db, Sql};
 
@@ -91,6 +91,23 @@ async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
         .await
         .unwrap();
     assert_eq!(stored, 20, "committed");
+
+    // A statement that cannot even be prepared, as the transaction's first: what the
+    // transaction writes after it is not written either (it must not run outside the
+    // transaction, whose BEGIN had not gone out yet).
+    {
+        let mut tx = db.begin().await.unwrap();
+        tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('e', 1)"))
+            .unwrap();
+        let broken = tx
+            .all::<(i64,)>(&sql("SELECT no_such_column FROM pipe"))
+            .await;
+        assert!(broken.is_err());
+        let _ = tx
+            .execute(&sql("INSERT INTO pipe (k, n) VALUES ('f', 1)"))
+            .await;
+    }
+    assert_eq!(count(&db).await, 1, "only 'c'");
 
     // A transaction dropped with writes still queued leaves them unwritten.
     let mut tx = db.begin().await.unwrap();
