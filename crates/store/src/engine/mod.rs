@@ -390,7 +390,9 @@ impl Tx {
     /// Runs the write `stmt`, whose count of rows touched nothing needs: on PostgreSQL
     /// it goes out with the transaction's next statement waited for (or its commit),
     /// in one round trip with it, and an error it meets is that statement's; SQLite,
-    /// in this process, runs it at once.
+    /// in this process, runs it at once. For writes whose refusals were checked
+    /// before (a history entry, a total): a caller that words the error of its next
+    /// statement would word this one's too. [`Tx::flush`] waits for them.
     pub fn send(&mut self, stmt: &impl Statement) -> Result<(), StoreError> {
         match &mut self.inner {
             TxInner::Sqlite { conn, .. } => {
@@ -553,8 +555,19 @@ impl Tx {
         self.commit_after::<(i64,)>(None).await.map(drop)
     }
 
+    /// Waits for the writes [`Tx::send`] sent ahead: their errors now (an import's
+    /// row, to be told of its own). Nothing to wait for on SQLite.
+    pub async fn flush(&mut self) -> Result<(), StoreError> {
+        if let TxInner::Postgres(conn) = &mut self.inner {
+            conn.flush().await?;
+        }
+        Ok(())
+    }
+
     /// Reads the one row of `stmt` as the transaction's last statement and commits,
-    /// in one round trip on PostgreSQL: what a write answers with, read back.
+    /// in one round trip on PostgreSQL: what a write answers with, read back. The row
+    /// is made a record after the commit: one that cannot be (a fault of the code,
+    /// as a missing column) is an error of a write that was committed.
     pub async fn commit_reading<T: Record>(self, stmt: &impl Statement) -> Result<T, StoreError> {
         let last = stmt.render(self.backend());
         let rows = self.commit_after(Some(last)).await?;

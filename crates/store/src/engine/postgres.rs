@@ -172,12 +172,14 @@ pub(crate) struct PgConn {
     broken: bool,
 }
 
-/// A statement of a pipeline: a text run as it is (`BEGIN`, `COMMIT`), a read, or a
-/// write whose rows touched are counted.
+/// A statement of a pipeline: the transaction's `BEGIN ...`, a text run as it is, a
+/// read, a write whose rows touched are counted, or the `COMMIT`.
 enum Step<S, V> {
+    Begin(S),
     Batch(S),
     Rows(S, V),
     Execute(S, V),
+    Commit,
 }
 
 /// A step sent, its answer to come.
@@ -194,9 +196,11 @@ enum Answer {
 impl<S: AsRef<str>> Step<S, Values> {
     fn as_ref(&self) -> Step<&str, &Values> {
         match self {
+            Step::Begin(sql) => Step::Begin(sql.as_ref()),
             Step::Batch(sql) => Step::Batch(sql.as_ref()),
             Step::Rows(sql, values) => Step::Rows(sql.as_ref(), values),
             Step::Execute(sql, values) => Step::Execute(sql.as_ref(), values),
+            Step::Commit => Step::Commit,
         }
     }
 }
@@ -204,7 +208,8 @@ impl<S: AsRef<str>> Step<S, Values> {
 impl<'a> Step<&'a str, &'a Values> {
     fn sql(&self) -> &'a str {
         match self {
-            Step::Batch(sql) | Step::Rows(sql, _) | Step::Execute(sql, _) => sql,
+            Step::Begin(sql) | Step::Batch(sql) | Step::Rows(sql, _) | Step::Execute(sql, _) => sql,
+            Step::Commit => "COMMIT",
         }
     }
 }
@@ -239,16 +244,14 @@ impl PgConn {
 
     /// Opens a transaction with `begin` (a `BEGIN ...`), sent with its first statement.
     pub(crate) fn begin(&mut self, begin: &str) {
-        self.queued.push(Step::Batch(begin.to_owned()));
+        self.queued.push(Step::Begin(begin.to_owned()));
     }
 
-    /// Commits the transaction `begin` opened.
+    /// Commits the transaction `begin` opened. Once its `COMMIT` is sent, PostgreSQL
+    /// ends the transaction, committed or not; failed or cancelled before that, the
+    /// drop rolls it back.
     pub(crate) async fn commit(mut self) -> Result<(), DbError> {
-        let committed = self.batch("COMMIT").await;
-        // Committed or not, PostgreSQL ended the transaction; cancelled before that,
-        // the drop rolls it back.
-        self.open = false;
-        committed
+        self.pipeline([Step::Commit]).await.map(drop)
     }
 
     /// The rows `sql` reads with `values` as the transaction's last statement, and the
@@ -258,12 +261,18 @@ impl PgConn {
         sql: &str,
         values: &Values,
     ) -> Result<Vec<Row>, DbError> {
-        let answers = self
-            .pipeline([Step::Rows(sql, values), Step::Batch("COMMIT")])
-            .await;
-        self.open = false;
-        let [read, _] = answers?;
+        let [read, _] = self
+            .pipeline([Step::Rows(sql, values), Step::Commit])
+            .await?;
         Ok(read.rows())
+    }
+
+    /// Sends the writes sent ahead (`send`) and waits for them: their errors, now.
+    pub(crate) async fn flush(&mut self) -> Result<(), DbError> {
+        if self.queued.is_empty() {
+            return Ok(());
+        }
+        self.pipeline([]).await.map(drop)
     }
 
     /// The rows `sql` reads with `values`.
@@ -298,14 +307,14 @@ impl PgConn {
             ));
         }
         let queued = std::mem::take(&mut self.queued);
-        let begins = queued.iter().any(|q| matches!(q, Step::Batch(_)));
+        let begins = queued.iter().any(|q| matches!(q, Step::Begin(_)));
         let steps: Vec<Step<&str, &Values>> = queued.iter().map(Step::as_ref).chain(last).collect();
         // Prepared first: a statement's first use is a round trip of its own, which
         // must not come between the pipeline's statements.
         let mut statements = Vec::with_capacity(steps.len());
         for step in &steps {
             statements.push(match step {
-                Step::Batch(_) => None,
+                Step::Begin(_) | Step::Batch(_) | Step::Commit => None,
                 Step::Rows(sql, values) | Step::Execute(sql, values) => {
                     match self.prepared(sql, values).await {
                         Ok(statement) => Some(statement),
@@ -322,7 +331,11 @@ impl PgConn {
             self.open = true;
         }
         let started = Instant::now();
-        let client = self.client();
+        // The field, not `client()`, so that `open` can change while it is borrowed.
+        let client = self
+            .client
+            .as_ref()
+            .expect("a pooled connection is present until dropped");
         let mut sent = Vec::with_capacity(steps.len());
         for (step, statement) in steps.iter().zip(&statements) {
             let answer: Answering<'_> = match (step, statement) {
@@ -343,7 +356,17 @@ impl PgConn {
             // Polled once, it sends its statement (tokio-postgres queues a request
             // at its first poll) and goes on without its answer.
             let _ = futures_util::future::poll_immediate(answer.as_mut()).await;
+            // Failed at once, it was not sent (its values could not be encoded): what
+            // comes after it, the commit among them, is not sent either.
+            let unsent = matches!(answer.as_mut().output_mut(), Some(Err(_)));
             sent.push(answer);
+            if unsent {
+                break;
+            }
+            if matches!(step, Step::Commit) {
+                // PostgreSQL ends the transaction at its COMMIT, committed or not.
+                self.open = false;
+            }
         }
         let mut answers = Vec::with_capacity(N);
         let mut failed = None;
@@ -355,7 +378,9 @@ impl PgConn {
                 .take_output()
                 .expect("an answer awaited is there")
                 .map_err(error);
-            super::log_statement(step.sql(), started, self.slow_statement);
+            if matches!(step, Step::Rows(..) | Step::Execute(..)) {
+                super::log_statement(step.sql(), started, self.slow_statement);
+            }
             match answered {
                 Err(e) => {
                     failed.get_or_insert(e);

@@ -109,6 +109,60 @@ async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
     }
     assert_eq!(count(&db).await, 1, "only 'c'");
 
+    // A write whose value cannot be bound (above BIGINT), sent ahead of the commit: it
+    // is refused before it is sent, and the commit after it is not sent either.
+    let committed = {
+        let mut tx = db.begin().await.unwrap();
+        tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('g', 1)"))
+            .unwrap();
+        let too_big = Sql {
+            text: match db.backend() {
+                store::Backend::Sqlite => "INSERT INTO pipe (k, n) VALUES ('h', ?)",
+                store::Backend::Postgres => "INSERT INTO pipe (k, n) VALUES ('h', $1)",
+            },
+            values: sea_query::Values(vec![sea_query::Value::BigUnsigned(Some(u64::MAX))]),
+        };
+        match tx.send(&too_big) {
+            Err(e) => Err(e),
+            Ok(()) => tx.commit().await,
+        }
+    };
+    assert!(committed.is_err());
+    assert_eq!(count(&db).await, 1, "only 'c'");
+
+    // A write sent ahead that cannot be prepared, found at the commit after the
+    // transaction began: the commit fails, the transaction is rolled back, and its
+    // connection (the only one for transactions here) serves the next.
+    let one = Db::connect_with(
+        &url,
+        &store::DbOptions {
+            max_connections: Some(2),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let committed = {
+        let mut tx = one.begin().await.unwrap();
+        tx.execute(&sql("INSERT INTO pipe (k, n) VALUES ('i', 1)"))
+            .await
+            .unwrap();
+        match tx.send(&sql("INSERT INTO pipe (no_such_column) VALUES (1)")) {
+            Err(e) => Err(e),
+            Ok(()) => tx.commit().await,
+        }
+    };
+    assert!(committed.is_err());
+    for _ in 0..3 {
+        let mut tx = one.begin().await.unwrap();
+        tx.execute(&sql("UPDATE pipe SET n = n WHERE k = 'c'"))
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+    one.close();
+    assert_eq!(count(&db).await, 1, "only 'c'");
+
     // A transaction dropped with writes still queued leaves them unwritten.
     let mut tx = db.begin().await.unwrap();
     tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('d', 1)"))

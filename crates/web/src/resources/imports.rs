@@ -1393,6 +1393,12 @@ async fn write_row(
             }
         }
     };
+    // What the row sent ahead (its history, a total) is checked with the row, so that
+    // a refusal of it is the row's and not the next one's.
+    let written = match written {
+        Ok(written) => tx.flush().await.map(|()| written).map_err(Into::into),
+        refused => refused,
+    };
     finish_row(written, row, kind, &columns, &column_of)
 }
 
