@@ -26,6 +26,15 @@ async fn count(db: &Db) -> i64 {
     n
 }
 
+/// Sends `writes` ahead in `tx` and commits it: the first refusal (SQLite's comes at
+/// its `send`, PostgreSQL's at the commit), or the commit's answer.
+async fn send_and_commit(mut tx: store::Tx, writes: &[Sql]) -> Result<(), store::StoreError> {
+    for write in writes {
+        tx.send(write)?;
+    }
+    tx.commit().await
+}
+
 async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
     let db = Db::connect(&url).await.unwrap();
     db.read()
@@ -50,16 +59,14 @@ async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
     assert_eq!(count(&db).await, 0, "nothing of the refused transaction");
 
     // Refused at the commit: nothing is committed.
-    let committed = {
-        let mut tx = db.begin().await.unwrap();
-        match tx
-            .send(&sql("INSERT INTO pipe (k, n) VALUES ('b', 1)"))
-            .and_then(|()| tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('b', 2)")))
-        {
-            Err(e) => Err(e),
-            Ok(()) => tx.commit().await,
-        }
-    };
+    let committed = send_and_commit(
+        db.begin().await.unwrap(),
+        &[
+            sql("INSERT INTO pipe (k, n) VALUES ('b', 1)"),
+            sql("INSERT INTO pipe (k, n) VALUES ('b', 2)"),
+        ],
+    )
+    .await;
     assert!(
         committed.is_err(),
         "the second 'b' is refused at the commit"
@@ -111,22 +118,18 @@ async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
 
     // A write whose value cannot be bound (above BIGINT), sent ahead of the commit: it
     // is refused before it is sent, and the commit after it is not sent either.
-    let committed = {
-        let mut tx = db.begin().await.unwrap();
-        tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('g', 1)"))
-            .unwrap();
-        let too_big = Sql {
-            text: match db.backend() {
-                store::Backend::Sqlite => "INSERT INTO pipe (k, n) VALUES ('h', ?)",
-                store::Backend::Postgres => "INSERT INTO pipe (k, n) VALUES ('h', $1)",
-            },
-            values: sea_query::Values(vec![sea_query::Value::BigUnsigned(Some(u64::MAX))]),
-        };
-        match tx.send(&too_big) {
-            Err(e) => Err(e),
-            Ok(()) => tx.commit().await,
-        }
+    let too_big = Sql {
+        text: match db.backend() {
+            store::Backend::Sqlite => "INSERT INTO pipe (k, n) VALUES ('h', ?)",
+            store::Backend::Postgres => "INSERT INTO pipe (k, n) VALUES ('h', $1)",
+        },
+        values: sea_query::Values(vec![sea_query::Value::BigUnsigned(Some(u64::MAX))]),
     };
+    let committed = send_and_commit(
+        db.begin().await.unwrap(),
+        &[sql("INSERT INTO pipe (k, n) VALUES ('g', 1)"), too_big],
+    )
+    .await;
     assert!(committed.is_err());
     assert_eq!(count(&db).await, 1, "only 'c'");
 
@@ -142,16 +145,12 @@ async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
     )
     .await
     .unwrap();
-    let committed = {
-        let mut tx = one.begin().await.unwrap();
-        tx.execute(&sql("INSERT INTO pipe (k, n) VALUES ('i', 1)"))
-            .await
-            .unwrap();
-        match tx.send(&sql("INSERT INTO pipe (no_such_column) VALUES (1)")) {
-            Err(e) => Err(e),
-            Ok(()) => tx.commit().await,
-        }
-    };
+    let mut tx = one.begin().await.unwrap();
+    tx.execute(&sql("INSERT INTO pipe (k, n) VALUES ('i', 1)"))
+        .await
+        .unwrap();
+    let committed =
+        send_and_commit(tx, &[sql("INSERT INTO pipe (no_such_column) VALUES (1)")]).await;
     assert!(committed.is_err());
     for _ in 0..3 {
         let mut tx = one.begin().await.unwrap();
