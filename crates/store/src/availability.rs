@@ -59,8 +59,28 @@ pub(crate) async fn holds(
     let now = crate::now();
     // Only an item with units out can have an overdue line of a rented-out order.
     let out = item.rented_order.is_some() || item.checked_out_quantity > 0;
-    let mut holds = order_holds(tx, company, item.id, (from, to), except, out).await?;
-    holds.extend(reservation_holds(tx, company, item.id, (from, to), tz).await?);
+    let (from_day, to_day) = (
+        from.with_timezone(&tz).date_naive(),
+        to.with_timezone(&tz).date_naive(),
+    );
+    let stock = item.kind() == AssetType::StockAsset;
+    // Its orders', members' reservations' and (asset stock) check-outs' holds, read
+    // together: one round trip on PostgreSQL.
+    let (orders, reservations, checkouts) = (
+        order_holds_read(company, item.id, (from, to), except, out),
+        approved_read(company, item.id, from_day, Some(to_day)),
+        stock_holds_read(company, item.id),
+    );
+    let mut reads: Vec<&(dyn crate::Statement + Sync)> = vec![&orders, &reservations];
+    if stock {
+        reads.push(&checkouts);
+    }
+    let mut reads = tx.read_together(&reads).await?;
+    let mut holds = order_holds(reads.next(tx)?, now);
+    holds.extend(reservation_holds(reads.next(tx)?, tz));
+    if stock {
+        holds.extend(stock_holds(reads.next(tx)?, now));
+    }
     if item.state() == ItemState::InService
         && let Some(service) = open_service(tx, company, item.id).await?
     {
@@ -90,7 +110,6 @@ pub(crate) async fn holds(
                 },
             });
         }
-        AssetType::StockAsset => holds.extend(stock_holds(tx, company, item.id, now).await?),
         _ => {}
     }
     holds.retain(|h| h.from <= to && h.to >= from);
@@ -100,33 +119,22 @@ pub(crate) async fn holds(
 
 /// Lines of booked and rented-out orders holding item `item` in the period; with
 /// `out` (the item has units out), also the overdue lines of rented-out orders, which
-/// hold until they are back. Without it the lines are found by the index on their end
-/// alone, so past bookings of the item are not read.
-async fn order_holds(
-    tx: &mut Tx,
+/// hold until they are back. Either way they are read from the index of the lines not
+/// all back (`order_line_items_open`, migration 0028), so lines returned are not read.
+fn order_holds_read(
     company: CompanyId,
     item: i64,
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     except: Option<i64>,
     out: bool,
-) -> Result<Vec<Hold>, StoreError> {
-    #[derive(crate::Row)]
-    struct Line {
-        held_from: DateTime<Utc>,
-        held_until: DateTime<Utc>,
-        units: i64,
-        number: i64,
-        basket_state: String,
-        for_sale: bool,
-        asset_type: String,
-    }
+) -> sea_query::SelectStatement {
     let l = |c: &'static str| ("order_line_items", c);
     // The line's order by its key (`crate::by_key`), not joined: under the item's lock,
     // a join planned without statistics scanned the company's orders for each line.
     let of_order =
         |c: &'static str| crate::by_key("orders", Expr::col(("orders", c)), l("order_id"));
     let rented_out = OrderState::CheckedOut.as_str();
-    let stmt = Query::select()
+    Query::select()
         .from("order_line_items")
         .columns(["held_from", "held_until", "for_sale", "asset_type"].map(l))
         .expr_as(
@@ -149,10 +157,24 @@ async fn order_holds(
             }
         })
         .and_where(Expr::col(l("order_id")).ne(except.unwrap_or(0)))
-        .to_owned();
-    let lines: Vec<Line> = tx.all(&stmt).await?;
-    let now = crate::now();
-    Ok(lines
+        .to_owned()
+}
+
+/// A line of [`order_holds_read`].
+#[derive(crate::Row)]
+struct HeldLine {
+    held_from: DateTime<Utc>,
+    held_until: DateTime<Utc>,
+    units: i64,
+    number: i64,
+    basket_state: String,
+    for_sale: bool,
+    asset_type: String,
+}
+
+/// The holds of `lines`; a rented-out order's overdue line holds until `now`.
+fn order_holds(lines: Vec<HeldLine>, now: DateTime<Utc>) -> Vec<Hold> {
+    lines
         .into_iter()
         .map(|line| {
             let state = OrderState::parse(&line.basket_state).unwrap_or(OrderState::Booked);
@@ -174,7 +196,7 @@ async fn order_holds(
                 },
             }
         })
-        .collect())
+        .collect()
 }
 
 /// An approved reservation and who made it.
@@ -234,6 +256,16 @@ pub(crate) async fn approved(
     from: chrono::NaiveDate,
     to: Option<chrono::NaiveDate>,
 ) -> Result<Vec<Reserved>, StoreError> {
+    tx.all(&approved_read(company, item, from, to)).await
+}
+
+/// The read of [`approved`].
+fn approved_read(
+    company: CompanyId,
+    item: i64,
+    from: chrono::NaiveDate,
+    to: Option<chrono::NaiveDate>,
+) -> sea_query::SelectStatement {
     let mut stmt = Query::select()
         .from("reservation_requests")
         .columns(
@@ -265,22 +297,13 @@ pub(crate) async fn approved(
     if let Some(to) = to {
         stmt.and_where(Expr::col(("reservation_requests", "from_on")).lte(to));
     }
-    tx.all(&stmt).await
+    stmt
 }
 
-async fn reservation_holds(
-    tx: &mut Tx,
-    company: CompanyId,
-    item: i64,
-    (from, to): (DateTime<Utc>, DateTime<Utc>),
-    tz: chrono_tz::Tz,
-) -> Result<Vec<Hold>, StoreError> {
-    let (from_day, to_day) = (
-        from.with_timezone(&tz).date_naive(),
-        to.with_timezone(&tz).date_naive(),
-    );
-    let approved = approved(tx, company, item, from_day, Some(to_day)).await?;
-    Ok(approved
+/// The holds of approved reservations (read by [`approved_read`]), each from the start
+/// of its first day to the end of its last in the company's time zone `tz`.
+fn reservation_holds(approved: Vec<Reserved>, tz: chrono_tz::Tz) -> Vec<Hold> {
+    approved
         .into_iter()
         .map(|r| Hold {
             from: start_of_day(r.from_on, tz),
@@ -292,28 +315,13 @@ async fn reservation_holds(
                 member: r.member_name,
             },
         })
-        .collect())
+        .collect()
 }
 
-/// Units of asset stock `item` checked out to members, until each line's due moment
-/// (for good without one).
-async fn stock_holds(
-    tx: &mut Tx,
-    company: CompanyId,
-    item: i64,
-    now: DateTime<Utc>,
-) -> Result<Vec<Hold>, StoreError> {
-    #[derive(crate::Row)]
-    struct Out {
-        id: i64,
-        member_id: i64,
-        member_name: String,
-        checkout_on: DateTime<Utc>,
-        checkin_due_on: Option<DateTime<Utc>>,
-        quantity_out: i64,
-    }
+/// The read of asset stock `item`'s units checked out to members (`stock_holds`).
+fn stock_holds_read(company: CompanyId, item: i64) -> sea_query::SelectStatement {
     let li = |c: &'static str| ("stock_line_items", c);
-    let stmt = Query::select()
+    Query::select()
         .from("stock_line_items")
         .columns(
             [
@@ -336,10 +344,24 @@ async fn stock_holds(
         .and_where(Expr::col(li("company_id")).eq(company.0))
         .and_where(Expr::col(li("item_id")).eq(item))
         .and_where(Expr::col(li("quantity_out")).gt(crate::constant(0)))
-        .to_owned();
-    let out: Vec<Out> = tx.all(&stmt).await?;
-    Ok(out
-        .into_iter()
+        .to_owned()
+}
+
+/// A check-out line of [`stock_holds_read`].
+#[derive(crate::Row)]
+struct StockOut {
+    id: i64,
+    member_id: i64,
+    member_name: String,
+    checkout_on: DateTime<Utc>,
+    checkin_due_on: Option<DateTime<Utc>>,
+    quantity_out: i64,
+}
+
+/// The holds of asset stock checked out (`out`), each until its due moment, or `now`
+/// when overdue (for good without one).
+fn stock_holds(out: Vec<StockOut>, now: DateTime<Utc>) -> Vec<Hold> {
+    out.into_iter()
         .map(|o| Hold {
             from: o.checkout_on,
             to: Ord::max(o.checkin_due_on.unwrap_or_else(open_end), now),
@@ -350,7 +372,7 @@ async fn stock_holds(
                 member: o.member_name,
             },
         })
-        .collect())
+        .collect()
 }
 
 /// Whether `wanted` more units of `item` fit beside `holds` at every moment of

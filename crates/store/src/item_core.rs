@@ -71,7 +71,7 @@ pub async fn begin(
     company: CompanyId,
     number: Number<kind::Item>,
 ) -> Result<Tx, StoreError> {
-    db.begin_turn(company, number.get()).await
+    db.begin_turns(company, &[number.get()]).await
 }
 
 /// The row of an item locked for a change, by number.

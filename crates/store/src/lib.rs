@@ -58,7 +58,7 @@ pub mod webhooks;
 pub use engine::paging::check_list_plans;
 pub use engine::{
     Backend, Db, DbError, DbErrorKind, DbOptions, MigrateError, Reader, Record, Sql, SqliteSync,
-    Statement, Tx, redact,
+    Statement, Together, Tx, redact,
 };
 pub use error::{Field, FieldErrors, StoreError};
 pub use ids::{Id, Number};

@@ -176,7 +176,7 @@ pub(crate) struct NewEvent<'a> {
 
 /// Writes the event of a change log entry (or of a change its entry only counts, such
 /// as the reservations a sale fulfilled) for the company's endpoints subscribed to it.
-/// A company without an active endpoint costs one indexed read.
+/// A company without an active endpoint costs one indexed read a transaction.
 pub(crate) async fn emit(
     tx: &mut Tx,
     company: CompanyId,
@@ -188,21 +188,22 @@ pub(crate) async fn emit(
     let Some((on, action)) = event(subject_type, action) else {
         return Ok(());
     };
-    let endpoints: Vec<Endpoint> = match tx.bulk_mut().and_then(|b| b.endpoints.clone()) {
-        Some(known) => known
-            .into_iter()
-            .map(|(id, events)| Endpoint { id, events })
+    let endpoints: Vec<Endpoint> = match tx.endpoints.as_deref() {
+        Some((of, known)) if *of == company => known
+            .iter()
+            .map(|(id, events)| Endpoint {
+                id: *id,
+                events: events.clone(),
+            })
             .collect(),
-        None => {
+        _ => {
             let active = crate::scoped("webhooks", company)
                 .columns(["id", "events"])
                 .and_where(Expr::col("active").eq(true))
                 .to_owned();
             let endpoints: Vec<Endpoint> = tx.all(&active).await?;
-            if let Some(bulk) = tx.bulk_mut() {
-                let known = endpoints.iter().map(|e| (e.id, e.events.clone()));
-                bulk.endpoints = Some(known.collect());
-            }
+            let known = endpoints.iter().map(|e| (e.id, e.events.clone()));
+            tx.endpoints = Some(Box::new((company, known.collect())));
             endpoints
         }
     };

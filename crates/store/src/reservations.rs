@@ -299,7 +299,7 @@ pub async fn create(
             format!("can't be before today ({})", today.0),
         ));
     }
-    let mut tx = db.begin().await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number).await?;
     let quantity = match (item.kind(), new.quantity) {
         (AssetType::FixedAsset, Some(q)) if q.get() != 1 => {
@@ -383,7 +383,7 @@ pub async fn decide(
     decision: Decision,
     tz: chrono_tz::Tz,
 ) -> Result<Reservation, StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number).await?;
     let stmt = select(company)
         .and_where(r("id").eq(id))

@@ -94,7 +94,7 @@ pub async fn start(
             "must be later than now",
         ));
     }
-    let mut tx = db.begin().await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number)
         .await?
         .fixed_asset()?;
@@ -163,7 +163,7 @@ pub async fn complete(
     comments: Option<String>,
     clock: &Clock,
 ) -> Result<(Service, ItemView), StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = item_core::begin(db, company, number).await?;
     let item = item_core::lock(&mut tx, company, number).await?;
     let service = one(&mut tx, company, id).await?;
     if service.sequence_num != number.get() {

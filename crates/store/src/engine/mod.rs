@@ -158,11 +158,11 @@ pub struct Db {
     /// when each was kept: `outbox` keeps and reads them, a delivery claim writes them.
     pub(crate) rendered:
         Arc<std::sync::Mutex<std::collections::HashMap<i64, (std::time::Instant, String)>>>,
-    /// PostgreSQL: the turns of single-item writes (`begin_turn`).
+    /// PostgreSQL: the turns of item writes (`begin_turns`).
     turns: Option<Arc<[Arc<tokio::sync::Mutex<()>>]>>,
 }
 
-/// The turns `Db::begin_turn` takes on PostgreSQL, an item's by its company and number:
+/// The turns `Db::begin_turns` takes on PostgreSQL, an item's by its company and number:
 /// two items rarely share one (then their writes take turns too, which costs a wait,
 /// never a wrong answer).
 const ITEM_TURNS: usize = 4096;
@@ -174,10 +174,43 @@ pub struct Tx {
     /// Signalled at commit when the transaction wrote webhook events.
     outbox: Option<Arc<tokio::sync::Notify>>,
     wrote_events: bool,
-    /// The item's turn `Db::begin_turn` waited for, let go after the commit.
-    turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+    /// The items' turns `Db::begin_turns` waited for, let go after the commit.
+    turns: Vec<tokio::sync::OwnedMutexGuard<()>>,
     /// Set by [`Tx::bulk`]; boxed, as most transactions have none.
     bulk: Option<Box<Bulk>>,
+    /// A company's active webhook endpoints (id, events), read at the transaction's
+    /// first event of that company (`outbox::emit`): its events go to the endpoints
+    /// active when it wrote the first, in one read instead of one an event. Boxed, as
+    /// most transactions write no event.
+    pub(crate) endpoints: Option<Box<Endpoints>>,
+}
+
+/// A company and its active webhook endpoints (id, events): [`Tx`]'s `endpoints`.
+pub(crate) type Endpoints = (CompanyId, Vec<(i64, String)>);
+
+/// The reads of [`Tx::read_together`], whose rows are taken one read after the other.
+pub enum Together {
+    /// Each read, run when its rows are asked for.
+    Sqlite(std::collections::VecDeque<(String, Values)>),
+    /// Each read's rows, answered.
+    Postgres(std::collections::VecDeque<Vec<tokio_postgres::Row>>),
+}
+
+impl Together {
+    /// The rows of the next read. Panics past the last read, or with the transaction of
+    /// another database: a caller takes each of its own reads once.
+    pub fn next<T: Record>(&mut self, tx: &mut Tx) -> Result<Vec<T>, StoreError> {
+        match (self, &mut tx.inner) {
+            (Together::Sqlite(reads), TxInner::Sqlite { conn, .. }) => {
+                let (sql, values) = reads.pop_front().expect("a read for each ask");
+                Ok(conn.rows(&sql, &values, None)?)
+            }
+            (Together::Postgres(answers), TxInner::Postgres(_)) => Ok(pipelined::records(
+                &answers.pop_front().expect("a read for each ask"),
+            )?),
+            _ => unreachable!("reads together are taken in their own transaction"),
+        }
+    }
 }
 
 /// What a bulk transaction ([`Tx::bulk`]) keeps until its commit.
@@ -192,9 +225,6 @@ pub(crate) struct Bulk {
     /// few again and again (their group, their location), and nothing it found is
     /// deleted before it ends (`has`, in lib.rs).
     pub(crate) found: std::collections::HashSet<(i64, &'static str, i64)>,
-    /// The company's active webhook endpoints (id, events), read at the first event:
-    /// an import's events go to the endpoints active when it began (the outbox).
-    pub(crate) endpoints: Option<Vec<(i64, String)>>,
     /// Values of one column of a table's rows, by id, written at commit
     /// ([`Tx::write_at_commit`]).
     deferred: std::collections::BTreeMap<
@@ -271,7 +301,7 @@ pub struct Reader<'a> {
 }
 
 /// No row where one was required.
-fn no_row() -> StoreError {
+pub(crate) fn no_row() -> StoreError {
     StoreError::Database(DbError::new(
         DbErrorKind::NoRow,
         "the statement read no row",
@@ -371,6 +401,27 @@ impl Tx {
 
     pub async fn one<T: Record>(&mut self, stmt: &impl Statement) -> Result<T, StoreError> {
         self.optional(stmt).await?.ok_or_else(no_row)
+    }
+
+    /// Reads `reads` together: on PostgreSQL all sent in one pipeline, one round trip
+    /// (with the writes sent ahead); SQLite, in this process, reads each when
+    /// [`Together::next`] asks for it. Their rows are taken in the order given.
+    pub async fn read_together(
+        &mut self,
+        reads: &[&(dyn Statement + Sync)],
+    ) -> Result<Together, StoreError> {
+        match &mut self.inner {
+            TxInner::Sqlite { .. } => Ok(Together::Sqlite(
+                reads.iter().map(|r| r.render(Backend::Sqlite)).collect(),
+            )),
+            TxInner::Postgres(conn) => {
+                let rendered: Vec<(String, Values)> =
+                    reads.iter().map(|r| r.render(Backend::Postgres)).collect();
+                Ok(Together::Postgres(
+                    conn.rows_together(&rendered).await?.into(),
+                ))
+            }
+        }
     }
 
     /// Runs a statement and returns the number of rows it touched.
@@ -821,28 +872,49 @@ impl Db {
             inner,
             outbox: Some(self.outbox.clone()),
             wrote_events: false,
-            turn: None,
+            turns: Vec::new(),
             bulk: None,
+            endpoints: None,
         })
     }
 
-    /// Starts a write transaction after waiting, on PostgreSQL, for the turn of
-    /// `(company, key)` in this process (`item_core::begin`: one item's writes),
-    /// first come first served and holding no connection; the turn is let go after the
-    /// commit. On SQLite writes take turns already (`begin`).
-    pub(crate) async fn begin_turn(&self, company: CompanyId, key: i64) -> Result<Tx, StoreError> {
-        let turn = match &self.turns {
-            Some(turns) => {
-                let key = (company.0 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                    ^ (key as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-                let turn = turns[(key >> 32) as usize % turns.len()].clone();
-                Some(turn.lock_owned().await)
+    /// Starts a write transaction after waiting, on PostgreSQL, for the turns of
+    /// `(company, key)` for each of `keys` in this process (an item's writes, by its
+    /// number), first come first served and holding no connection; the turns are let go
+    /// after the commit. Several are taken in one order (of the turns, each once), so two
+    /// writers of overlapping items cannot wait for each other. On SQLite writes take
+    /// turns already (`begin`).
+    pub(crate) async fn begin_turns(
+        &self,
+        company: CompanyId,
+        keys: &[i64],
+    ) -> Result<Tx, StoreError> {
+        let mut taken = Vec::new();
+        if let Some(turns) = &self.turns {
+            let mut slots: Vec<usize> = keys
+                .iter()
+                .map(|&key| {
+                    let key = (company.0 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                        ^ (key as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+                    (key >> 32) as usize % turns.len()
+                })
+                .collect();
+            slots.sort_unstable();
+            slots.dedup();
+            for slot in slots {
+                taken.push(turns[slot].clone().lock_owned().await);
             }
-            None => None,
-        };
+        }
         let mut tx = self.begin().await?;
-        tx.turn = turn;
+        tx.turns = taken;
         Ok(tx)
+    }
+
+    /// Whether writes of items take turns in this process before a connection
+    /// (`begin_turns`; PostgreSQL): what a writer that must read which items it changes
+    /// before taking their turns asks first.
+    pub(crate) fn takes_turns(&self) -> bool {
+        self.turns.is_some()
     }
 
     /// Notified each time a transaction of this process that wrote webhook events
@@ -874,8 +946,9 @@ impl Db {
             inner,
             outbox: None,
             wrote_events: false,
-            turn: None,
+            turns: Vec::new(),
             bulk: None,
+            endpoints: None,
         })
     }
 

@@ -384,7 +384,7 @@ async fn filtered_page<T: Record>(
     page: Page,
     read_page: impl Fn(&Window, bool) -> Arc<PageStatement>,
 ) -> Result<PageOf<T>, StoreError> {
-    let mut snapshot = Source::Snapshot(db.begin_read().await?);
+    let mut snapshot = Source::Snapshot(Box::new(db.begin_read().await?));
     let n = total_of(db, &mut snapshot, base, total).await?;
     let records = match window(n, page) {
         None => Vec::new(),
@@ -498,7 +498,7 @@ impl KeptCounts {
 /// Where a list is read from: straight from the pool, or in a read-only transaction.
 enum Source<'a> {
     Pool(crate::Reader<'a>),
-    Snapshot(Tx),
+    Snapshot(Box<Tx>),
 }
 
 impl Source<'_> {
@@ -1187,7 +1187,7 @@ mod tests {
     #[should_panic(expected = "scans a whole table")]
     async fn the_plan_check_refuses_a_scan() {
         let db = sqlite().await;
-        let mut read = Source::Snapshot(db.begin_read().await.unwrap());
+        let mut read = Source::Snapshot(Box::new(db.begin_read().await.unwrap()));
         // No index starts with the last name.
         let by_name = sea_query::Query::select()
             .column("id")

@@ -300,6 +300,36 @@ impl PgConn {
         &mut self,
         last: [Step<&str, &Values>; N],
     ) -> Result<[Answer; N], DbError> {
+        let answers = self.pipeline_all(Vec::from(last)).await?;
+        Ok(answers
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("one answer for each of the last steps")))
+    }
+
+    /// The rows each of `reads` reads, all sent in one pipeline (with the statements
+    /// sent ahead before them).
+    pub(crate) async fn rows_together(
+        &mut self,
+        reads: &[(String, Values)],
+    ) -> Result<Vec<Vec<Row>>, DbError> {
+        let steps = reads
+            .iter()
+            .map(|(sql, values)| Step::Rows(sql.as_str(), values))
+            .collect();
+        Ok(self
+            .pipeline_all(steps)
+            .await?
+            .into_iter()
+            .map(Answer::rows)
+            .collect())
+    }
+
+    /// [`PgConn::pipeline`], for any number of last steps.
+    async fn pipeline_all(
+        &mut self,
+        last: Vec<Step<&str, &Values>>,
+    ) -> Result<Vec<Answer>, DbError> {
+        let n = last.len();
         if self.broken {
             return Err(DbError::new(
                 DbErrorKind::Other,
@@ -368,9 +398,9 @@ impl PgConn {
                 self.open = false;
             }
         }
-        let mut answers = Vec::with_capacity(N);
+        let mut answers = Vec::with_capacity(n);
         let mut failed = None;
-        let first_of_last = steps.len() - N;
+        let first_of_last = steps.len() - n;
         for (i, (mut answer, step)) in sent.into_iter().zip(&steps).enumerate() {
             answer.as_mut().await;
             let answered = answer
@@ -391,9 +421,7 @@ impl PgConn {
         }
         match failed {
             Some(e) => Err(e),
-            None => Ok(answers
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("one answer for each of the last steps"))),
+            None => Ok(answers),
         }
     }
 

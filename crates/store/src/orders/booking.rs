@@ -56,19 +56,26 @@ pub(super) async fn promise(
         .filter(|l| selling || !l.sold())
         .filter(|l| l.quantity > l.quantity_returned)
         .collect();
-    // Number order, as `item_core::lock_many` locks them.
+    // Locked in one statement, in number order (`item_core::lock_many`).
+    let mut numbers: Vec<i64> = promised.iter().map(|l| l.sequence_num).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    let locked = item_core::lock_many(tx, company, &numbers).await?;
     promised.sort_by_key(|l| l.sequence_num);
     for line in promised {
-        let item = item_core::lock(tx, company, Number::new(line.sequence_num)).await?;
+        let item = locked
+            .binary_search_by_key(&line.sequence_num, |i| i.sequence_num)
+            .map(|at| &locked[at])
+            .map_err(|_| StoreError::NotFound(crate::ids::Kind::Item))?;
         if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired {
                 number: line.sequence_num,
             }));
         }
         let window = (from, if line.sold() { open_end() } else { to });
-        let held = holds(tx, company, &item, window, Some(order.id), tz).await?;
+        let held = holds(tx, company, item, window, Some(order.id), tz).await?;
         fit(
-            &item,
+            item,
             &held,
             window,
             line.quantity - line.quantity_returned,
@@ -151,7 +158,7 @@ pub async fn book(
             "is in the past: a booking ends later than now",
         ));
     }
-    let mut tx = db.begin().await?;
+    let mut tx = super::begin_on_items(db, company, number).await?;
     let order = lock(&mut tx, company, number).await?;
     let state = next(&order, OrderAction::Book)?;
     let lines = lines_of(&mut tx, company, order.id).await?;

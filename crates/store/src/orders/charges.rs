@@ -60,11 +60,42 @@ async fn coupon_ids(tx: &mut Tx, company: CompanyId, order: i64) -> Result<Vec<i
     Ok(rows.into_iter().map(|r| r.0).collect())
 }
 
-/// The order's charges, as they were when applied: three short reads.
-pub(super) async fn of_order(
+/// The reads of order `order`'s charges, as they were when applied (its coupons, taxes
+/// and custom entries), in the order [`charges_read`] takes them.
+pub(super) fn charges_reads(company: CompanyId, order: i64) -> [sea_query::SelectStatement; 3] {
+    let of_order = |table: &'static str, columns: &[&'static str]| {
+        crate::scoped(table, company)
+            .columns(columns.iter().copied())
+            .and_where(Expr::col("order_id").eq(order))
+            .to_owned()
+    };
+    [
+        of_order(
+            "order_coupons",
+            &["coupon_id", "name", "value_type", "value", "effect"],
+        )
+        .order_by("created_at", SqlOrder::Asc)
+        .order_by("coupon_id", SqlOrder::Asc)
+        .to_owned(),
+        of_order(
+            "order_taxes",
+            &["custom_tax_id", "group_tax_id", "name", "rate_ppm"],
+        )
+        .order_by("id", SqlOrder::Asc)
+        .to_owned(),
+        of_order(
+            "order_custom_entries",
+            &["id", "name", "amount", "comments", "tax_free", "created_at"],
+        )
+        .order_by("id", SqlOrder::Asc)
+        .to_owned(),
+    ]
+}
+
+/// The order's charges, from the next three of `reads` (made by [`charges_reads`]).
+pub(super) fn charges_read(
     tx: &mut Tx,
-    company: CompanyId,
-    order: i64,
+    reads: &mut crate::engine::Together,
 ) -> Result<Charges, StoreError> {
     #[derive(crate::Row)]
     struct Applied {
@@ -74,13 +105,16 @@ pub(super) async fn of_order(
         value: i64,
         effect: String,
     }
-    let stmt = crate::scoped("order_coupons", company)
-        .columns(["coupon_id", "name", "value_type", "value", "effect"])
-        .and_where(Expr::col("order_id").eq(order))
-        .order_by("created_at", SqlOrder::Asc)
-        .order_by("coupon_id", SqlOrder::Asc)
-        .to_owned();
-    let applied: Vec<Applied> = tx.all(&stmt).await?;
+    #[derive(crate::Row)]
+    struct Taxed {
+        custom_tax_id: Option<i64>,
+        group_tax_id: Option<i64>,
+        name: String,
+        rate_ppm: i64,
+    }
+    let applied: Vec<Applied> = reads.next(tx)?;
+    let taxed: Vec<Taxed> = reads.next(tx)?;
+    let entries = reads.next(tx)?;
     let mut coupons = Vec::with_capacity(applied.len());
     for a in applied {
         let broken = || {
@@ -100,19 +134,6 @@ pub(super) async fn of_order(
             effect: CouponEffect::parse(&a.effect).ok_or_else(broken)?,
         });
     }
-    #[derive(crate::Row)]
-    struct Taxed {
-        custom_tax_id: Option<i64>,
-        group_tax_id: Option<i64>,
-        name: String,
-        rate_ppm: i64,
-    }
-    let stmt = crate::scoped("order_taxes", company)
-        .columns(["custom_tax_id", "group_tax_id", "name", "rate_ppm"])
-        .and_where(Expr::col("order_id").eq(order))
-        .order_by("id", SqlOrder::Asc)
-        .to_owned();
-    let taxed: Vec<Taxed> = tx.all(&stmt).await?;
     let taxes = taxed
         .into_iter()
         .map(|t| Tax {
@@ -121,12 +142,6 @@ pub(super) async fn of_order(
             rate: custom_taxes::rate(t.rate_ppm),
         })
         .collect();
-    let stmt = crate::scoped("order_custom_entries", company)
-        .columns(["id", "name", "amount", "comments", "tax_free", "created_at"])
-        .and_where(Expr::col("order_id").eq(order))
-        .order_by("id", SqlOrder::Asc)
-        .to_owned();
-    let entries = tx.all(&stmt).await?;
     Ok(Charges {
         coupons,
         taxes,

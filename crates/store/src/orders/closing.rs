@@ -41,7 +41,7 @@ pub async fn sell(
     sale: Sale,
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = super::begin_on_items(db, company, number).await?;
     let order = lock(&mut tx, company, number).await?;
     let state = next(&order, OrderAction::Sell)?;
     let lines = lines_of(&mut tx, company, order.id).await?;

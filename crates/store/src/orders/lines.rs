@@ -131,10 +131,14 @@ pub(super) async fn lines_of(
     company: CompanyId,
     order: i64,
 ) -> Result<Vec<LineItem>, StoreError> {
-    let stmt = lines_select(company)
+    tx.all(&lines_read(company, order)).await
+}
+
+/// The read of [`lines_of`].
+pub(super) fn lines_read(company: CompanyId, order: i64) -> SelectStatement {
+    lines_select(company)
         .and_where(Expr::col(("order_line_items", "order_id")).eq(order))
-        .to_owned();
-    tx.all(&stmt).await
+        .to_owned()
 }
 
 /// An item to put on an order.

@@ -347,6 +347,46 @@ async fn lock(
         .ok_or(StoreError::NotFound(Kind::Order))
 }
 
+/// Starts the write transaction of a move of order `number`'s items (booking, rent-out,
+/// sale, return): on PostgreSQL it first reads which items the order's lines name and
+/// waits in this process for their turns (`Db::begin_turns`), holding no connection, as
+/// a write of one item does (`item_core::begin`). Orders sharing an item then queue for
+/// it in order instead of on its row lock, each holding a pooled connection. A line put
+/// on the order between that read and the lock goes without its turn: the row locks
+/// still decide.
+async fn begin_on_items(
+    db: &Db,
+    company: CompanyId,
+    number: Number<kind::Order>,
+) -> Result<Tx, StoreError> {
+    if !db.takes_turns() {
+        return db.begin().await;
+    }
+    let l = |c: &'static str| ("order_line_items", c);
+    let stmt = Query::select()
+        .from("order_line_items")
+        .distinct()
+        .column(("items", "sequence_num"))
+        .inner_join(
+            "orders",
+            Cond::all()
+                .add(Expr::col(("orders", "company_id")).equals(l("company_id")))
+                .add(Expr::col(("orders", "id")).equals(l("order_id"))),
+        )
+        .inner_join(
+            "items",
+            Cond::all()
+                .add(Expr::col(("items", "company_id")).equals(l("company_id")))
+                .add(Expr::col(("items", "id")).equals(l("item_id"))),
+        )
+        .and_where(Expr::col(l("company_id")).eq(company.0))
+        .and_where(Expr::col(("orders", "sequence_num")).eq(number))
+        .to_owned();
+    let numbers: Vec<(i64,)> = db.read().all(&stmt).await?;
+    let numbers: Vec<i64> = numbers.into_iter().map(|n| n.0).collect();
+    db.begin_turns(company, &numbers).await
+}
+
 /// Locks the items of `lines` in number order (`item_core::lock_many`), before a move that
 /// changes several of them: rent-out, sale and return all take their items in this one
 /// order first, so two of them sharing items wait for each other instead of one

@@ -82,12 +82,16 @@ pub(super) async fn of_order(
     company: CompanyId,
     order: i64,
 ) -> Result<Vec<PaymentRecord>, StoreError> {
-    let stmt = crate::scoped("payment_histories", company)
+    tx.all(&payments_read(company, order)).await
+}
+
+/// The read of [`of_order`].
+pub(super) fn payments_read(company: CompanyId, order: i64) -> sea_query::SelectStatement {
+    crate::scoped("payment_histories", company)
         .columns(COLUMNS)
         .and_where(Expr::col("order_id").eq(order))
         .order_by("id", SqlOrder::Asc)
-        .to_owned();
-    tx.all(&stmt).await
+        .to_owned()
 }
 
 /// Records `payment` for `order` and adds it to what the order has been paid: the

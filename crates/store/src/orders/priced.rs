@@ -16,7 +16,7 @@ use domain::stock::Quantity;
 use sea_query::{Expr, ExprTrait, Query};
 
 use super::charges::{Charges, EntryRecord};
-use super::lines::{LineItem, lines_of};
+use super::lines::{LineItem, lines_read};
 use super::payments::PaymentRecord;
 use super::sub_rentals::SubRentItem;
 use super::{Order, select};
@@ -27,6 +27,15 @@ use crate::{Db, StoreError, Tx};
 struct Settings {
     inclusive_return: bool,
     best_pricing: bool,
+}
+
+impl From<Settings> for RentalSettings {
+    fn from(s: Settings) -> Self {
+        RentalSettings {
+            inclusive_return: s.inclusive_return,
+            best_pricing: s.best_pricing,
+        }
+    }
 }
 
 /// An order with its line items and its totals as priced now.
@@ -139,16 +148,17 @@ pub(super) async fn settings(
     tx: &mut Tx,
     company: CompanyId,
 ) -> Result<RentalSettings, StoreError> {
-    let stmt = Query::select()
+    let s: Settings = tx.one(&settings_read(company)).await?;
+    Ok(s.into())
+}
+
+/// The read of [`settings`].
+fn settings_read(company: CompanyId) -> sea_query::SelectStatement {
+    Query::select()
         .from("companies")
         .columns(["inclusive_return", "best_pricing"])
         .and_where(Expr::col("id").eq(company.0))
-        .to_owned();
-    let s: Settings = tx.one(&stmt).await?;
-    Ok(RentalSettings {
-        inclusive_return: s.inclusive_return,
-        best_pricing: s.best_pricing,
-    })
+        .to_owned()
 }
 
 /// The order numbered `number`, its lines and totals, read in `tx`.
@@ -165,11 +175,29 @@ async fn view(
         .optional(&stmt)
         .await?
         .ok_or(StoreError::NotFound(Kind::Order))?;
-    let lines = lines_of(tx, company, order.id).await?;
-    let payments = super::payments::of_order(tx, company, order.id).await?;
-    let charges = super::charges::of_order(tx, company, order.id).await?;
-    let subs = super::sub_rentals::of_order(tx, company, order.id).await?;
-    let now = settings(tx, company).await?;
+    // Everything else of the order in one round trip on PostgreSQL.
+    let [coupons, taxes, entries] = super::charges::charges_reads(company, order.id);
+    let mut reads = tx
+        .read_together(&[
+            &lines_read(company, order.id),
+            &super::payments::payments_read(company, order.id),
+            &coupons,
+            &taxes,
+            &entries,
+            &super::sub_rentals::sub_rentals_read(company, order.id),
+            &settings_read(company),
+        ])
+        .await?;
+    let lines = reads.next(tx)?;
+    let payments = reads.next(tx)?;
+    let charges = super::charges::charges_read(tx, &mut reads)?;
+    let subs = reads.next(tx)?;
+    let now: RentalSettings = reads
+        .next::<Settings>(tx)?
+        .into_iter()
+        .next()
+        .ok_or_else(crate::engine::no_row)?
+        .into();
     let frozen = RentalSettings {
         inclusive_return: order.inclusive_return.unwrap_or(now.inclusive_return),
         best_pricing: order.best_pricing.unwrap_or(now.best_pricing),

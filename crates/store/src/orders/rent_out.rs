@@ -51,7 +51,7 @@ pub async fn rent_out(
     rent: RentOut,
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = super::begin_on_items(db, company, number).await?;
     let order = lock(&mut tx, company, number).await?;
     let lines = lines_of(&mut tx, company, order.id).await?;
     let only_inventory = lines.iter().all(|l| l.kind() == AssetType::VolatileAsset);

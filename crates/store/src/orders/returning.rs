@@ -78,7 +78,7 @@ pub async fn take_back(
     ret: Return,
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = super::begin_on_items(db, company, number).await?;
     let order = lock(&mut tx, company, number).await?;
     // Whether the order is in a state to return at all (the outcome is decided below).
     next(

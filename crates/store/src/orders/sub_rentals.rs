@@ -56,7 +56,12 @@ pub(super) async fn of_order(
     company: CompanyId,
     order: i64,
 ) -> Result<Vec<SubRentItem>, StoreError> {
-    let stmt = crate::scoped("order_sub_rent_items", company)
+    tx.all(&sub_rentals_read(company, order)).await
+}
+
+/// The read of [`of_order`].
+pub(super) fn sub_rentals_read(company: CompanyId, order: i64) -> sea_query::SelectStatement {
+    crate::scoped("order_sub_rent_items", company)
         .columns([
             "id",
             "name",
@@ -70,8 +75,7 @@ pub(super) async fn of_order(
         ])
         .and_where(Expr::col("order_id").eq(order))
         .order_by("id", SqlOrder::Asc)
-        .to_owned();
-    tx.all(&stmt).await
+        .to_owned()
 }
 
 /// Marks sub-rental items `ids` of order `order` returned at `at`.

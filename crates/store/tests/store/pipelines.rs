@@ -2,13 +2,18 @@
 //! next statement waited for) and its commit with a last read (`Tx::commit_reading`):
 //! a refused write sent ahead fails the transaction and leaves nothing, later
 //! statements see the writes sent before them, the read before the commit is answered
-//! and committed, and nothing runs outside the transaction.
+//! and committed, and nothing runs outside the transaction. Reads together
+//! (`Tx::read_together`: on PostgreSQL one pipeline) answer in order and see the writes
+//! sent before them; one refused fails them.
 
 use store::{Db, Sql};
 
 use crate::url;
 
-both!(writes_sent_ahead_keep_their_order_and_their_errors);
+both!(
+    writes_sent_ahead_keep_their_order_and_their_errors,
+    reads_together_answer_in_order_after_the_writes_sent_ahead,
+);
 
 fn sql(text: &'static str) -> Sql {
     Sql {
@@ -169,4 +174,47 @@ async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
     drop(tx);
     assert_eq!(count(&db).await, 1, "only 'c'");
     db.close();
+}
+
+async fn reads_together_answer_in_order_after_the_writes_sent_ahead(url: String) {
+    let db = Db::connect(&url).await.unwrap();
+    db.read()
+        .execute(&sql(
+            "CREATE TABLE pipe (k TEXT NOT NULL UNIQUE, n BIGINT NOT NULL)",
+        ))
+        .await
+        .unwrap();
+    let mut tx = db.begin().await.unwrap();
+    tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('a', 1)"))
+        .unwrap();
+    tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('b', 2)"))
+        .unwrap();
+    let (b, a, all) = (
+        sql("SELECT n FROM pipe WHERE k = 'b'"),
+        sql("SELECT n FROM pipe WHERE k = 'a'"),
+        sql("SELECT n FROM pipe ORDER BY n"),
+    );
+    let mut reads = tx.read_together(&[&b, &a, &all]).await.unwrap();
+    assert_eq!(reads.next::<(i64,)>(&mut tx).unwrap(), vec![(2,)]);
+    assert_eq!(reads.next::<(i64,)>(&mut tx).unwrap(), vec![(1,)]);
+    assert_eq!(reads.next::<(i64,)>(&mut tx).unwrap(), vec![(1,), (2,)]);
+    tx.commit().await.unwrap();
+    assert_eq!(count(&db).await, 2);
+
+    // A read that fails (no such table) fails the reads (SQLite's when its rows are
+    // asked for), and the transaction leaves nothing.
+    let mut tx = db.begin().await.unwrap();
+    tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('c', 3)"))
+        .unwrap();
+    let missing = sql("SELECT n FROM no_such_table");
+    let failed = match tx.read_together(&[&all, &missing]).await {
+        Err(e) => Err(e),
+        Ok(mut reads) => {
+            reads.next::<(i64,)>(&mut tx).unwrap();
+            reads.next::<(i64,)>(&mut tx).map(drop)
+        }
+    };
+    assert!(failed.is_err(), "a read of a missing table fails");
+    drop(tx);
+    assert_eq!(count(&db).await, 2, "nothing of the failed transaction");
 }

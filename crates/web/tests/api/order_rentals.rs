@@ -13,6 +13,7 @@ both!(
     a_rented_out_order_kept_longer_needs_its_items_longer,
     fifty_racing_rent_outs_never_promise_stock_beyond_its_units,
     racing_rent_outs_and_returns_sharing_stock_all_go_through,
+    an_orders_moves_wait_for_a_write_of_its_items,
     stock_with_every_unit_out_comes_back_where_it_was_taken_from,
     a_full_return_brings_everything_back_with_late_fees,
     a_partial_return_keeps_the_rest_out_longer,
@@ -505,6 +506,64 @@ async fn racing_rent_outs_and_returns_sharing_stock_all_go_through(kind: Kind) {
     }
     assert_eq!(item(&app, s.cables).await["checked_out_quantity"], 12);
     assert_eq!(quantity_at(&app, s.cables, s.store).await, 12);
+}
+
+/// Booking, renting out and returning an order wait for a write of one of its items
+/// begun before them (`item_core::begin`), in turn: on PostgreSQL in the process, before
+/// they take a connection (`orders::begin_on_items`; without it they went on, the item's
+/// row not yet locked); on SQLite behind the write lock. On PostgreSQL an order whose
+/// items are others goes on meanwhile.
+async fn an_orders_moves_wait_for_a_write_of_its_items(kind: Kind) {
+    use std::time::Duration;
+    let app = TestApp::new(kind).await;
+    let s = shop(&app).await;
+    let cq = format!("stock_assets_values[{}][quantity]", s.cables);
+    let n = draft(&app, s.ann, &s.cables.to_string(), &[(cq.as_str(), "2")]).await;
+    let tent_only = draft(&app, s.ann, &s.tent.to_string(), &[]).await;
+    let due = day(2);
+    let (from, to) = (day(1), day(3));
+    let rent = [("return_date", due.as_str())];
+    let back = [("use_current_datetime", "true")];
+    for step in ["book", "rent out", "return"] {
+        let held = store::item_core::begin(&app.db, app.company.id, store::Number::new(s.cables))
+            .await
+            .unwrap();
+        let moved = async {
+            match step {
+                "book" => {
+                    app.patch(
+                        &format!("/baskets/{n}/reservation.api"),
+                        &[("from", from.as_str()), ("to", to.as_str())],
+                    )
+                    .await
+                }
+                "rent out" => rent_out(&app, n, &rent).await,
+                _ => take_back(&app, n, &back).await,
+            }
+        };
+        tokio::pin!(moved);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(500), &mut moved)
+                .await
+                .is_err(),
+            "{step} went on while a write of its item was under way"
+        );
+        if kind == Kind::Postgres && step == "book" {
+            let other = tokio::time::timeout(
+                Duration::from_secs(5),
+                app.patch(
+                    &format!("/baskets/{tent_only}/reservation.api"),
+                    &[("from", from.as_str()), ("to", to.as_str())],
+                ),
+            )
+            .await
+            .expect("an order of other items does not wait");
+            other.expect(StatusCode::OK);
+        }
+        held.commit().await.unwrap();
+        moved.await.expect(StatusCode::OK);
+    }
+    assert_eq!(state_of(&app, n).await, "returned");
 }
 
 /// Every unit of a stock item out on one order (no location on the order, its line or
