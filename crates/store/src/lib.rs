@@ -288,14 +288,25 @@ pub(crate) fn by_key(
     value: sea_query::Expr,
     (owner, column): (&'static str, &'static str),
 ) -> sea_query::Expr {
-    use sea_query::{Expr, ExprTrait, Query, QueryStatementBuilder};
+    use sea_query::{Expr, Query, QueryStatementBuilder};
     let row = Query::select()
         .from(table)
         .expr(value)
-        .and_where(Expr::col((table, "company_id")).equals((owner, "company_id")))
-        .and_where(Expr::col((table, "id")).equals((owner, column)))
+        .cond_where(joins(table, (owner, column)))
         .to_owned();
     Expr::SubQuery(None, Box::new(row.into_sub_query_statement()))
+}
+
+/// The join condition of the row of `table` that column `refers` (`(owner table,
+/// column)`) names, in the owner's company.
+pub(crate) fn joins(
+    table: &'static str,
+    (owner, column): (&'static str, &'static str),
+) -> sea_query::Cond {
+    use sea_query::{Cond, Expr, ExprTrait};
+    Cond::all()
+        .add(Expr::col((table, "company_id")).equals((owner, "company_id")))
+        .add(Expr::col((table, "id")).equals((owner, column)))
 }
 
 /// A select on one of a company's tables, already scoped to the company.

@@ -189,7 +189,9 @@ pub struct Tx {
 pub(crate) type Endpoints = (CompanyId, Vec<(i64, String)>);
 
 /// The reads of [`Tx::read_together`], whose rows are taken one read after the other.
-pub enum Together {
+pub struct Together(Reads);
+
+enum Reads {
     /// Each read, run when its rows are asked for.
     Sqlite(std::collections::VecDeque<(String, Values)>),
     /// Each read's rows, answered.
@@ -200,12 +202,12 @@ impl Together {
     /// The rows of the next read. Panics past the last read, or with the transaction of
     /// another database: a caller takes each of its own reads once.
     pub fn next<T: Record>(&mut self, tx: &mut Tx) -> Result<Vec<T>, StoreError> {
-        match (self, &mut tx.inner) {
-            (Together::Sqlite(reads), TxInner::Sqlite { conn, .. }) => {
+        match (&mut self.0, &mut tx.inner) {
+            (Reads::Sqlite(reads), TxInner::Sqlite { conn, .. }) => {
                 let (sql, values) = reads.pop_front().expect("a read for each ask");
                 Ok(conn.rows(&sql, &values, None)?)
             }
-            (Together::Postgres(answers), TxInner::Postgres(_)) => Ok(pipelined::records(
+            (Reads::Postgres(answers), TxInner::Postgres(_)) => Ok(pipelined::records(
                 &answers.pop_front().expect("a read for each ask"),
             )?),
             _ => unreachable!("reads together are taken in their own transaction"),
@@ -411,15 +413,15 @@ impl Tx {
         reads: &[&(dyn Statement + Sync)],
     ) -> Result<Together, StoreError> {
         match &mut self.inner {
-            TxInner::Sqlite { .. } => Ok(Together::Sqlite(
+            TxInner::Sqlite { .. } => Ok(Together(Reads::Sqlite(
                 reads.iter().map(|r| r.render(Backend::Sqlite)).collect(),
-            )),
+            ))),
             TxInner::Postgres(conn) => {
                 let rendered: Vec<(String, Values)> =
                     reads.iter().map(|r| r.render(Backend::Postgres)).collect();
-                Ok(Together::Postgres(
+                Ok(Together(Reads::Postgres(
                     conn.rows_together(&rendered).await?.into(),
-                ))
+                )))
             }
         }
     }

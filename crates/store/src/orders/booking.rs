@@ -242,15 +242,11 @@ pub async fn item_bookings(
         )
         .inner_join(
             "orders",
-            Cond::all()
-                .add(Expr::col(o("company_id")).equals(l("company_id")))
-                .add(Expr::col(o("id")).equals(l("order_id"))),
+            crate::joins("orders", ("order_line_items", "order_id")),
         )
         .inner_join(
             "items",
-            Cond::all()
-                .add(Expr::col(("items", "company_id")).equals(l("company_id")))
-                .add(Expr::col(("items", "id")).equals(l("item_id"))),
+            crate::joins("items", ("order_line_items", "item_id")),
         )
         .and_where(Expr::col(l("company_id")).eq(company.0))
         .and_where(Expr::col(("items", "sequence_num")).eq(number))

@@ -11,7 +11,7 @@ use domain::pricing::{Ceiling, Rates};
 use domain::refusal::Conflict;
 use domain::refusal::Problem;
 use domain::stock::Quantity;
-use sea_query::{Cond, Expr, ExprTrait, Order as SqlOrder, Query, SelectStatement};
+use sea_query::{Expr, ExprTrait, Order as SqlOrder, Query, SelectStatement};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 
@@ -116,9 +116,7 @@ fn lines_select(company: CompanyId) -> SelectStatement {
         .expr_as(Expr::col(("items", "name")), "asset_name")
         .inner_join(
             "items",
-            Cond::all()
-                .add(Expr::col(("items", "company_id")).equals(l("company_id")))
-                .add(Expr::col(("items", "id")).equals(l("item_id"))),
+            crate::joins("items", ("order_line_items", "item_id")),
         )
         .and_where(Expr::col(l("company_id")).eq(company.0))
         .order_by(l("id"), SqlOrder::Asc)

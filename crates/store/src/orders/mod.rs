@@ -351,9 +351,9 @@ async fn lock(
 /// sale, return): on PostgreSQL it first reads which items the order's lines name and
 /// waits in this process for their turns (`Db::begin_turns`), holding no connection, as
 /// a write of one item does (`item_core::begin`). Orders sharing an item then queue for
-/// it in order instead of on its row lock, each holding a pooled connection. A line put
-/// on the order between that read and the lock goes without its turn: the row locks
-/// still decide.
+/// it in order instead of on its row lock, each holding a pooled connection. Lines all
+/// back need no turn; a line put on the order between that read and the lock goes
+/// without its turn: the row locks still decide.
 async fn begin_on_items(
     db: &Db,
     company: CompanyId,
@@ -369,23 +369,29 @@ async fn begin_on_items(
         .column(("items", "sequence_num"))
         .inner_join(
             "orders",
-            Cond::all()
-                .add(Expr::col(("orders", "company_id")).equals(l("company_id")))
-                .add(Expr::col(("orders", "id")).equals(l("order_id"))),
+            crate::joins("orders", ("order_line_items", "order_id")),
         )
         .inner_join(
             "items",
-            Cond::all()
-                .add(Expr::col(("items", "company_id")).equals(l("company_id")))
-                .add(Expr::col(("items", "id")).equals(l("item_id"))),
+            crate::joins("items", ("order_line_items", "item_id")),
         )
         .and_where(Expr::col(l("company_id")).eq(company.0))
         .and_where(Expr::col(("orders", "sequence_num")).eq(number))
+        .and_where(Expr::col(l("quantity_returned")).lt(Expr::col(l("quantity"))))
+        .limit(ORDER_TURNS as u64 + 1)
         .to_owned();
     let numbers: Vec<(i64,)> = db.read().all(&stmt).await?;
+    if numbers.len() > ORDER_TURNS {
+        return db.begin().await;
+    }
     let numbers: Vec<i64> = numbers.into_iter().map(|n| n.0).collect();
     db.begin_turns(company, &numbers).await
 }
+
+/// The most items whose turns an order's move takes (`begin_on_items`): a larger order
+/// goes by its items' row locks alone rather than hold turns that other items' writes
+/// share (one in every 4,096 of them each).
+const ORDER_TURNS: usize = 64;
 
 /// Locks the items of `lines` in number order (`item_core::lock_many`), before a move that
 /// changes several of them: rent-out, sale and return all take their items in this one

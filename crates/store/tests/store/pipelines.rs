@@ -40,14 +40,20 @@ async fn send_and_commit(mut tx: store::Tx, writes: &[Sql]) -> Result<(), store:
     tx.commit().await
 }
 
-async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
-    let db = Db::connect(&url).await.unwrap();
+/// A database of `url` with the table `pipe` (a unique key `k` and a number `n`).
+async fn with_pipe(url: &str) -> Db {
+    let db = Db::connect(url).await.unwrap();
     db.read()
         .execute(&sql(
             "CREATE TABLE pipe (k TEXT NOT NULL UNIQUE, n BIGINT NOT NULL)",
         ))
         .await
         .unwrap();
+    db
+}
+
+async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
+    let db = with_pipe(&url).await;
 
     // A write sent ahead that breaks the key fails the statement after it; dropped,
     // the transaction leaves none of its writes.
@@ -177,13 +183,7 @@ async fn writes_sent_ahead_keep_their_order_and_their_errors(url: String) {
 }
 
 async fn reads_together_answer_in_order_after_the_writes_sent_ahead(url: String) {
-    let db = Db::connect(&url).await.unwrap();
-    db.read()
-        .execute(&sql(
-            "CREATE TABLE pipe (k TEXT NOT NULL UNIQUE, n BIGINT NOT NULL)",
-        ))
-        .await
-        .unwrap();
+    let db = with_pipe(&url).await;
     let mut tx = db.begin().await.unwrap();
     tx.send(&sql("INSERT INTO pipe (k, n) VALUES ('a', 1)"))
         .unwrap();
@@ -217,4 +217,5 @@ async fn reads_together_answer_in_order_after_the_writes_sent_ahead(url: String)
     assert!(failed.is_err(), "a read of a missing table fails");
     drop(tx);
     assert_eq!(count(&db).await, 2, "nothing of the failed transaction");
+    db.close();
 }
