@@ -69,11 +69,11 @@ pub(crate) async fn holds(
     let (orders, reservations, checkouts) = (
         order_holds_read(company, item.id, (from, to), except, out),
         approved_read(company, item.id, from_day, Some(to_day)),
-        stock_holds_read(company, item.id),
+        stock.then(|| stock_holds_read(company, item.id)),
     );
     let mut reads: Vec<&(dyn crate::Statement + Sync)> = vec![&orders, &reservations];
-    if stock {
-        reads.push(&checkouts);
+    if let Some(checkouts) = &checkouts {
+        reads.push(checkouts);
     }
     let mut reads = tx.read_together(&reads).await?;
     let mut holds = order_holds(reads.next(tx)?, now);

@@ -230,8 +230,7 @@ pub async fn item_bookings(
 ) -> Result<Vec<ItemBooking>, StoreError> {
     let l = |c: &'static str| ("order_line_items", c);
     let o = |c: &'static str| ("orders", c);
-    let stmt = Query::select()
-        .from("order_line_items")
+    let stmt = super::lines_joined(company)
         .expr_as(Expr::col(o("sequence_num")), "order_number")
         .expr_as(Expr::col(o("basket_state")), "basket_state")
         .expr_as(Expr::col(l("held_from")), "starts")
@@ -240,15 +239,6 @@ pub async fn item_bookings(
             Expr::col(l("quantity")).sub(Expr::col(l("quantity_returned"))),
             "units",
         )
-        .inner_join(
-            "orders",
-            crate::joins("orders", ("order_line_items", "order_id")),
-        )
-        .inner_join(
-            "items",
-            crate::joins("items", ("order_line_items", "item_id")),
-        )
-        .and_where(Expr::col(l("company_id")).eq(company.0))
         .and_where(Expr::col(("items", "sequence_num")).eq(number))
         .and_where(Expr::col(l("held_from")).is_not_null())
         .and_where(Expr::col(l("held_until")).gte(from))

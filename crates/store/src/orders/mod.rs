@@ -363,19 +363,9 @@ async fn begin_on_items(
         return db.begin().await;
     }
     let l = |c: &'static str| ("order_line_items", c);
-    let stmt = Query::select()
-        .from("order_line_items")
+    let stmt = lines_joined(company)
         .distinct()
         .column(("items", "sequence_num"))
-        .inner_join(
-            "orders",
-            crate::joins("orders", ("order_line_items", "order_id")),
-        )
-        .inner_join(
-            "items",
-            crate::joins("items", ("order_line_items", "item_id")),
-        )
-        .and_where(Expr::col(l("company_id")).eq(company.0))
         .and_where(Expr::col(("orders", "sequence_num")).eq(number))
         .and_where(Expr::col(l("quantity_returned")).lt(Expr::col(l("quantity"))))
         .limit(ORDER_TURNS as u64 + 1)
@@ -386,6 +376,22 @@ async fn begin_on_items(
     }
     let numbers: Vec<i64> = numbers.into_iter().map(|n| n.0).collect();
     db.begin_turns(company, &numbers).await
+}
+
+/// The company's order lines, each with its order and its item joined.
+fn lines_joined(company: CompanyId) -> SelectStatement {
+    Query::select()
+        .from("order_line_items")
+        .inner_join(
+            "orders",
+            crate::joins("orders", ("order_line_items", "order_id")),
+        )
+        .inner_join(
+            "items",
+            crate::joins("items", ("order_line_items", "item_id")),
+        )
+        .and_where(Expr::col(("order_line_items", "company_id")).eq(company.0))
+        .to_owned()
 }
 
 /// The most items whose turns an order's move takes (`begin_on_items`): a larger order
