@@ -52,35 +52,78 @@ pub(crate) async fn holds(
     tx: &mut Tx,
     company: CompanyId,
     item: &Locked,
-    (from, to): (DateTime<Utc>, DateTime<Utc>),
+    window: (DateTime<Utc>, DateTime<Utc>),
     except: Option<i64>,
     tz: chrono_tz::Tz,
 ) -> Result<Vec<Hold>, StoreError> {
+    let mut each = holds_of(tx, company, &[(item, window)], except, tz).await?;
+    Ok(each.pop().unwrap_or_default())
+}
+
+/// What holds each of `items` in its own period, as [`holds`] reads it for one, in
+/// the order given: the orders', members' reservations' and (asset stock) check-outs'
+/// holds of them all read together, one round trip on PostgreSQL whatever their
+/// number (an order weighing its lines).
+pub(crate) async fn holds_of(
+    tx: &mut Tx,
+    company: CompanyId,
+    items: &[(&Locked, (DateTime<Utc>, DateTime<Utc>))],
+    except: Option<i64>,
+    tz: chrono_tz::Tz,
+) -> Result<Vec<Vec<Hold>>, StoreError> {
     let now = crate::now();
-    // Only an item with units out can have an overdue line of a rented-out order.
-    let out = item.rented_order.is_some() || item.checked_out_quantity > 0;
-    let (from_day, to_day) = (
-        from.with_timezone(&tz).date_naive(),
-        to.with_timezone(&tz).date_naive(),
-    );
-    let stock = item.kind() == AssetType::StockAsset;
-    // Its orders', members' reservations' and (asset stock) check-outs' holds, read
-    // together: one round trip on PostgreSQL.
-    let (orders, reservations, checkouts) = (
-        order_holds_read(company, item.id, (from, to), except, out),
-        approved_read(company, item.id, from_day, Some(to_day)),
-        stock.then(|| stock_holds_read(company, item.id)),
-    );
-    let mut reads: Vec<&(dyn crate::Statement + Sync)> = vec![&orders, &reservations];
-    if let Some(checkouts) = &checkouts {
-        reads.push(checkouts);
+    let stock = |item: &Locked| item.kind() == AssetType::StockAsset;
+    let mut reads = Vec::with_capacity(3 * items.len());
+    for (item, (from, to)) in items {
+        // Only an item with units out can have an overdue line of a rented-out order.
+        let out = item.rented_order.is_some() || item.checked_out_quantity > 0;
+        let (from_day, to_day) = (
+            from.with_timezone(&tz).date_naive(),
+            to.with_timezone(&tz).date_naive(),
+        );
+        reads.push(order_holds_read(
+            company,
+            item.id,
+            (*from, *to),
+            except,
+            out,
+        ));
+        reads.push(approved_read(company, item.id, from_day, Some(to_day)));
+        if stock(item) {
+            reads.push(stock_holds_read(company, item.id));
+        }
     }
-    let mut reads = tx.read_together(&reads).await?;
-    let mut holds = order_holds(reads.next(tx)?, now);
-    holds.extend(reservation_holds(reads.next(tx)?, tz));
-    if stock {
-        holds.extend(stock_holds(reads.next(tx)?, now));
+    let together: Vec<&(dyn crate::Statement + Sync)> = reads
+        .iter()
+        .map(|r| r as &(dyn crate::Statement + Sync))
+        .collect();
+    let mut reads = tx.read_together(&together).await?;
+    let mut each = Vec::with_capacity(items.len());
+    for (item, _) in items {
+        let mut holds = order_holds(reads.next(tx)?, now);
+        holds.extend(reservation_holds(reads.next(tx)?, tz));
+        if stock(item) {
+            holds.extend(stock_holds(reads.next(tx)?, now));
+        }
+        each.push(holds);
     }
+    for ((item, (from, to)), holds) in items.iter().zip(&mut each) {
+        held_otherwise(tx, company, item, holds, now).await?;
+        holds.retain(|h| h.from <= *to && h.to >= *from);
+        holds.sort_by_key(|h| h.from);
+    }
+    Ok(each)
+}
+
+/// Adds to `holds` what holds `item` without a row of its own to read: its open
+/// service, or (a fixed asset) its check-out to a member.
+async fn held_otherwise(
+    tx: &mut Tx,
+    company: CompanyId,
+    item: &Locked,
+    holds: &mut Vec<Hold>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
     if item.state() == ItemState::InService
         && let Some(service) = open_service(tx, company, item.id).await?
     {
@@ -112,9 +155,7 @@ pub(crate) async fn holds(
         }
         _ => {}
     }
-    holds.retain(|h| h.from <= to && h.to >= from);
-    holds.sort_by_key(|h| h.from);
-    Ok(holds)
+    Ok(())
 }
 
 /// Lines of booked and rented-out orders holding item `item` in the period; with

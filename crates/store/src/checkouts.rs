@@ -235,7 +235,10 @@ pub async fn check_in(
     tx.send(&close)?;
     // A verification asked of the holder has nobody to answer it once the asset is back.
     let verifications_cancelled =
-        crate::verifications::cancel_pending(&mut tx, company, item.id).await?;
+        crate::verifications::cancel_pending(&mut tx, company, &[item.id])
+            .await?
+            .remove(&item.id)
+            .unwrap_or(0);
     let name = item_core::holder_name(&mut tx, company, item.assigned_to_id).await?;
     let details = json!({
         "is_checkout": false,

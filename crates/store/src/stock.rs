@@ -66,13 +66,26 @@ async fn location_name(
         .map_or_else(|| format!("location {location}"), |n| n.0))
 }
 
+/// Where the units a movement takes from a location go, or those it puts at one come
+/// from, which decides what else of the item's totals changes with the location's level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// Not the item's (sold, used up; or new units): its total on hand moves alone.
+    Outside,
+    /// Checked out (to a member or on an order), counted in `checked_out_quantity`
+    /// until back: that moves the other way.
+    CheckedOut,
+    /// Another of its locations (a transfer): its totals stay.
+    Location,
+}
+
 /// Takes `quantity` units of `item` from `location`, refused (422 on `field`) when the
-/// location holds fewer; the item's total on hand drops with it.
+/// location holds fewer; the item's totals change as `side` says, in one statement.
 pub(crate) async fn take(
     tx: &mut Tx,
     company: CompanyId,
     item: &Locked,
-    location: i64,
+    (location, side): (i64, Side),
     quantity: Quantity,
     field: &str,
 ) -> Result<(), StoreError> {
@@ -97,7 +110,12 @@ pub(crate) async fn take(
         ));
     }
     crossed_threshold(tx, company, item, location, n).await?;
-    total(tx, company, item.id, "quantity", -n)
+    match side {
+        Side::Outside => total(tx, company, item.id, (-n, 0)),
+        Side::CheckedOut => total(tx, company, item.id, (-n, n)),
+        // The units' arrival counts.
+        Side::Location => Ok(()),
+    }
 }
 
 /// Tells, as the webhook event `stock.threshold_crossed`, that taking `taken` units
@@ -126,12 +144,13 @@ async fn crossed_threshold(
     Ok(())
 }
 
-/// Puts `quantity` units of `item` at `location`; the item's total on hand rises.
+/// Puts `quantity` units of `item` at `location`; the item's totals change as `side`
+/// says, in one statement.
 pub(crate) fn put(
     tx: &mut Tx,
     company: CompanyId,
     item: &Locked,
-    location: i64,
+    (location, side): (i64, Side),
     quantity: Quantity,
 ) -> Result<(), StoreError> {
     let n = quantity.get();
@@ -155,22 +174,29 @@ pub(crate) fn put(
         )
         .to_owned();
     tx.send(&stmt)?;
-    total(tx, company, item.id, "quantity", n)
+    match side {
+        Side::Outside => total(tx, company, item.id, (n, 0)),
+        Side::CheckedOut => total(tx, company, item.id, (n, -n)),
+        Side::Location => total(tx, company, item.id, (0, 0)),
+    }
 }
 
-/// Adds `delta` to the item's `column` (`quantity` or `checked_out_quantity`) and
-/// marks it updated.
-pub(crate) fn total(
+/// Adds `on_hand` to the item's `quantity` and `out` to its `checked_out_quantity`, and
+/// marks it updated: one statement.
+fn total(
     tx: &mut Tx,
     company: CompanyId,
     item: i64,
-    column: &'static str,
-    delta: i64,
+    (on_hand, out): (i64, i64),
 ) -> Result<(), StoreError> {
-    let stmt = Query::update()
-        .table("items")
-        .value(column, Expr::col(column).add(delta))
-        .value("updated_at", now())
+    let mut stmt = Query::update();
+    stmt.table("items").value("updated_at", now());
+    for (column, delta) in [("quantity", on_hand), ("checked_out_quantity", out)] {
+        if delta != 0 {
+            stmt.value(column, Expr::col(column).add(delta));
+        }
+    }
+    let stmt = stmt
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(item))
         .to_owned();
@@ -313,7 +339,13 @@ pub async fn order(
     let mut fulfilled = Vec::new();
     let (action, after) = match movement.order_type {
         OrderType::AddStock => {
-            put(&mut tx, company, &item, location, movement.quantity)?;
+            put(
+                &mut tx,
+                company,
+                &item,
+                (location, Side::Outside),
+                movement.quantity,
+            )?;
             if let Some(price) = movement.price {
                 // The latest addition's price is the unit price an order sells it at.
                 let stmt = Query::update()
@@ -334,7 +366,7 @@ pub async fn order(
                 &mut tx,
                 company,
                 &item,
-                location,
+                (location, Side::Outside),
                 movement.quantity,
                 "quantity",
             )
@@ -408,7 +440,7 @@ pub async fn import_level_in(
     let Ok(quantity) = Quantity::new(units) else {
         return Ok(());
     };
-    put(tx, company, &item, location, quantity)?;
+    put(tx, company, &item, (location, Side::Outside), quantity)?;
     let details = json!({
         "order_type": OrderType::AddStock.as_str(),
         "quantity": units,
@@ -479,16 +511,23 @@ pub async fn transfer(
     if !errors.is_empty() {
         return Err(StoreError::Invalid(errors));
     }
+    let between = |location| (location, Side::Location);
     take(
         &mut tx,
         company,
         &item,
-        transfer.from,
+        between(transfer.from),
         transfer.quantity,
         "quantity",
     )
     .await?;
-    put(&mut tx, company, &item, transfer.to, transfer.quantity)?;
+    put(
+        &mut tx,
+        company,
+        &item,
+        between(transfer.to),
+        transfer.quantity,
+    )?;
     let details = json!({
         "order_type": OrderType::Transfer.as_str(),
         "quantity": transfer.quantity.get(),

@@ -158,7 +158,7 @@ pub async fn check_out(
         &mut tx,
         company,
         &item,
-        location,
+        (location, stock::Side::CheckedOut),
         checkout.quantity,
         "quantity",
     )
@@ -176,7 +176,6 @@ pub async fn check_out(
         clock,
     )
     .await?;
-    stock::total(&mut tx, company, item.id, "checked_out_quantity", n)?;
     let at = now();
     let insert = Query::insert()
         .into_table("stock_line_items")
@@ -349,8 +348,8 @@ pub async fn check_in(
         let n = checkin.quantity.map_or(line.quantity_out, Quantity::get);
         let location = checkin.location.unwrap_or(Id::new(line.location_id));
         let quantity = Quantity::new(n).map_err(|p| StoreError::invalid("quantity", p))?;
-        stock::put(&mut tx, company, &item, location.get(), quantity)?;
-        stock::total(&mut tx, company, item.id, "checked_out_quantity", -n)?;
+        let back = (location.get(), stock::Side::CheckedOut);
+        stock::put(&mut tx, company, &item, back, quantity)?;
         let left = line.quantity_out - n;
         let update = Query::update()
             .table("stock_line_items")

@@ -171,13 +171,18 @@ fn checked_out(item: &Locked) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Cancels the pending verification of item `item` (it is back: nobody holds it to
-/// answer); answers how many were.
+/// Cancels the pending verifications of `items` (they are back: nobody holds them to
+/// answer), in one statement; answers how many each had (items without any are left
+/// out).
 pub(crate) async fn cancel_pending(
     tx: &mut Tx,
     company: CompanyId,
-    item: i64,
-) -> Result<u64, StoreError> {
+    items: &[i64],
+) -> Result<HashMap<i64, u64>, StoreError> {
+    let mut cancelled = HashMap::new();
+    if items.is_empty() {
+        return Ok(cancelled);
+    }
     let stmt = Query::update()
         .table("verifications")
         .values([
@@ -185,10 +190,14 @@ pub(crate) async fn cancel_pending(
             ("updated_at", now().into()),
         ])
         .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("item_id").eq(item))
+        .and_where(Expr::col("item_id").is_in(items.iter().copied()))
         .and_where(Expr::col("status").eq(crate::constant(VerificationStatus::Pending.as_str())))
+        .returning_col("item_id")
         .to_owned();
-    tx.execute(&stmt).await
+    for (item,) in tx.all::<(i64,)>(&stmt).await? {
+        *cancelled.entry(item).or_default() += 1;
+    }
+    Ok(cancelled)
 }
 
 /// The pending verifications of `items`, by item id: one statement.

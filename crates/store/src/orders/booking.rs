@@ -12,13 +12,13 @@ use domain::item::{AssetType, ItemState};
 use domain::order::{OrderAction, OrderState};
 use domain::pricing::Ceiling;
 use domain::refusal::{Conflict, Moment, Must, Problem};
-use sea_query::{Cond, Expr, ExprTrait, Query};
+use sea_query::{Cond, Expr, ExprTrait, Query, QueryStatementBuilder};
 use serde_json::json;
 
 use super::lines::{LineItem, lines_of};
 use super::priced::{OrderView, reprice};
-use super::{Order, lock};
-use crate::availability::{fit, holds, open_end};
+use super::{Items, Order, lock, lock_items};
+use crate::availability::{fit, holds, holds_of, open_end};
 use crate::item_core::{self, Clock};
 use crate::{Db, StoreError, Tx, change_log};
 
@@ -38,51 +38,55 @@ pub(crate) async fn refuse_if_promised(
 }
 
 /// Promises the lines of `order` for `from..=to`: rented items for the period; until
-/// the order goes out, sold ones from `from` for good. Refused (409 naming the first
-/// item short and what holds it) when an item is retired or what else is promised of
-/// it leaves too little.
+/// the order goes out, sold ones from `from` for good. Their items are locked
+/// (`items`, [`lock_items`]); what holds them is read for all together. Refused (409
+/// naming the first item short and what holds it) when an item is retired or what else
+/// is promised of it leaves too little.
 pub(super) async fn promise(
     tx: &mut Tx,
     company: CompanyId,
     order: &Order,
-    lines: &[LineItem],
+    (lines, items): (&[LineItem], &Items),
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     tz: chrono_tz::Tz,
 ) -> Result<(), StoreError> {
-    // Not yet rented out or sold.
-    let selling = order.state().is_open_for_items();
-    let mut promised: Vec<&LineItem> = lines
-        .iter()
-        .filter(|l| selling || !l.sold())
-        .filter(|l| l.quantity > l.quantity_returned)
-        .collect();
-    // Locked in one statement, in number order (`item_core::lock_many`).
-    let mut numbers: Vec<i64> = promised.iter().map(|l| l.sequence_num).collect();
-    numbers.sort_unstable();
-    numbers.dedup();
-    let locked = item_core::lock_many(tx, company, &numbers).await?;
+    let mut promised = promised(order, lines);
     promised.sort_by_key(|l| l.sequence_num);
-    for line in promised {
-        let item = locked
-            .binary_search_by_key(&line.sequence_num, |i| i.sequence_num)
-            .map(|at| &locked[at])
-            .map_err(|_| StoreError::NotFound(crate::ids::Kind::Item))?;
+    let weighed = promised
+        .iter()
+        .map(|line| {
+            let window = (from, if line.sold() { open_end() } else { to });
+            Ok((items.get(line.sequence_num)?, window))
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    let held = holds_of(tx, company, &weighed, Some(order.id), tz).await?;
+    for ((line, (item, window)), held) in promised.iter().zip(&weighed).zip(&held) {
         if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired {
                 number: line.sequence_num,
             }));
         }
-        let window = (from, if line.sold() { open_end() } else { to });
-        let held = holds(tx, company, item, window, Some(order.id), tz).await?;
         fit(
             item,
-            &held,
-            window,
+            held,
+            *window,
             line.quantity - line.quantity_returned,
             tz,
         )?;
     }
     Ok(())
+}
+
+/// The lines of `order` that [`promise`] weighs: those not all back, less what was
+/// sold once the order is out.
+pub(super) fn promised<'a>(order: &Order, lines: &'a [LineItem]) -> Vec<&'a LineItem> {
+    // Not yet rented out or sold.
+    let selling = order.state().is_open_for_items();
+    lines
+        .iter()
+        .filter(|l| selling || !l.sold())
+        .filter(|l| l.quantity > l.quantity_returned)
+        .collect()
 }
 
 /// The state `action` takes the order to, or a 409 naming its state.
@@ -97,17 +101,21 @@ pub(super) fn next(order: &Order, action: OrderAction) -> Result<OrderState, Sto
         }))
 }
 
-/// The company's pricing settings now, as columns that freeze them on an order (at
-/// its rent-out or sale).
-pub(super) async fn frozen_settings(
-    tx: &mut Tx,
-    company: CompanyId,
-) -> Result<Vec<(&'static str, sea_query::Value)>, StoreError> {
-    let s = super::priced::settings(tx, company).await?;
-    Ok(vec![
-        ("inclusive_return", s.inclusive_return.into()),
-        ("best_pricing", s.best_pricing.into()),
-    ])
+/// The company's pricing settings as columns that freeze them on an order (at its
+/// rent-out or sale): read by the order's update itself, no round trip of their own.
+pub(super) fn frozen_settings(company: CompanyId) -> Vec<(&'static str, Expr)> {
+    let now = |column: &'static str| {
+        let read = Query::select()
+            .from("companies")
+            .column(column)
+            .and_where(Expr::col("id").eq(company.0))
+            .to_owned();
+        Expr::SubQuery(None, Box::new(read.into_sub_query_statement()))
+    };
+    vec![
+        ("inclusive_return", now("inclusive_return")),
+        ("best_pricing", now("best_pricing")),
+    ]
 }
 
 /// Moves order `order` to `state`, with other columns set.
@@ -116,16 +124,16 @@ pub(super) async fn set_state(
     company: CompanyId,
     order: i64,
     state: OrderState,
-    more: Vec<(&'static str, sea_query::Value)>,
+    more: Vec<(&'static str, Expr)>,
 ) -> Result<(), StoreError> {
-    let mut values = vec![
+    let mut values: Vec<(&'static str, Expr)> = vec![
         ("basket_state", state.as_str().into()),
         ("updated_at", crate::now().into()),
     ];
     values.extend(more);
     let stmt = Query::update()
         .table("orders")
-        .values(values.into_iter().map(|(c, v)| (c, Expr::val(v))))
+        .values(values)
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("id").eq(order))
         .to_owned();
@@ -168,7 +176,16 @@ pub async fn book(
             format!("order #{number} has no items to book: put some on it first"),
         ));
     }
-    promise(&mut tx, company, &order, &lines, (from, to), clock.tz).await?;
+    let items = lock_items(&mut tx, company, promised(&order, &lines)).await?;
+    promise(
+        &mut tx,
+        company,
+        &order,
+        (&lines, &items),
+        (from, to),
+        clock.tz,
+    )
+    .await?;
     hold(&mut tx, company, order.id, Holding::Booked(from, to)).await?;
     set_state(
         &mut tx,
@@ -255,12 +272,13 @@ pub(super) enum Holding {
     /// Booked for `from..=to`: rented lines for the period, sold ones from `from` for
     /// good (they leave when the order goes out).
     Booked(DateTime<Utc>, DateTime<Utc>),
-    /// Out for `from..=to`: rented lines for the period; sold ones are gone and hold
-    /// nothing.
+    /// Out for `from..=to`: rented lines for the period, and due at `to`; sold ones
+    /// are gone and hold nothing.
     Out(DateTime<Utc>, DateTime<Utc>),
 }
 
-/// Sets what the lines of `order` not yet back hold, in one statement.
+/// Sets what the lines of `order` not yet back hold (and, out, when they are due), in
+/// one statement.
 pub(super) async fn hold(
     tx: &mut Tx,
     company: CompanyId,
@@ -284,10 +302,17 @@ pub(super) async fn hold(
         Holding::Booked(from, to) => (Expr::val(from), either(Some(open_end()), to)),
         Holding::Out(from, to) => (either(None, from), either(None, to)),
     };
-    let stmt = Query::update()
-        .table("order_line_items")
+    let mut stmt = Query::update();
+    stmt.table("order_line_items")
         .value("held_from", from)
-        .value("held_until", until)
+        .value("held_until", until);
+    if let Holding::Out(_, to) = holding {
+        // Lines not for sale (inventory rented out too) are due back.
+        let due =
+            Expr::case(Expr::col("for_sale").eq(false), Expr::val(to)).finally(Expr::col("due_at"));
+        stmt.value("due_at", due);
+    }
+    let stmt = stmt
         .and_where(Expr::col("company_id").eq(company.0))
         .and_where(Expr::col("order_id").eq(order))
         .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))

@@ -64,21 +64,23 @@ pub async fn sell(
             },
         ));
     }
-    lock_items(&mut tx, company, &lines).await?;
+    let mut items = lock_items(&mut tx, company, &lines).await?;
     // Sold for good from the sale: what other orders, members or services hold of the
     // items later must still fit.
     promise(
         &mut tx,
         company,
         &order,
-        &lines,
+        (&lines, &items),
         (sale.at, sale.at),
         clock.tz,
     )
     .await?;
     hold(&mut tx, company, order.id, Holding::Nothing).await?;
     for line in &lines {
-        hand_over(&mut tx, company, &order, line, (sale.at, sale.at), clock).await?;
+        let item = items.take(&mut tx, company, line.sequence_num).await?;
+        let moment = (sale.at, sale.at);
+        hand_over(&mut tx, company, (&order, line), item, moment, clock).await?;
     }
     if let Some(payment) = &sale.payment {
         take(&mut tx, company, &order, Purpose::AtSale, payment).await?;
@@ -88,7 +90,7 @@ pub async fn sell(
         ("completed_on", sale.at.into()),
         ("checkout_values", values.clone().into()),
     ];
-    more.extend(super::booking::frozen_settings(&mut tx, company).await?);
+    more.extend(super::booking::frozen_settings(company));
     set_state(&mut tx, company, order.id, state, more).await?;
     change_log::record(
         &mut tx,

@@ -403,14 +403,50 @@ const ORDER_TURNS: usize = 64;
 /// changes several of them: rent-out, sale and return all take their items in this one
 /// order first, so two of them sharing items wait for each other instead of one
 /// changing an asset (and the list counts' rows with it) while the other holds a stock
-/// item it needs, which deadlocks on PostgreSQL.
+/// item it needs, which deadlocks on PostgreSQL. Their rows as locked are kept
+/// ([`Items`]), so the move reads none of them again.
 async fn lock_items<'a>(
     tx: &mut Tx,
     company: CompanyId,
     lines: impl IntoIterator<Item = &'a LineItem>,
-) -> Result<(), StoreError> {
+) -> Result<Items, StoreError> {
     let numbers: Vec<i64> = lines.into_iter().map(|l| l.sequence_num).collect();
-    item_core::lock_many(tx, company, &numbers).await.map(drop)
+    let rows = item_core::lock_many(tx, company, &numbers).await?;
+    Ok(Items(rows.into_iter().map(|row| (row, false)).collect()))
+}
+
+/// The rows of an order's items as [`lock_items`] locked them, in number order, each
+/// with whether the move has taken it to change it.
+struct Items(Vec<(item_core::Locked, bool)>);
+
+impl Items {
+    /// Item `number` as locked (404 when no line locked names it).
+    fn get(&self, number: i64) -> Result<&item_core::Locked, StoreError> {
+        self.at(number).map(|at| &self.0[at].0)
+    }
+
+    /// Item `number` to change: its row as locked the first time; read again after, as
+    /// a line before, naming it too, changed it in this transaction.
+    async fn take(
+        &mut self,
+        tx: &mut Tx,
+        company: CompanyId,
+        number: i64,
+    ) -> Result<item_core::Locked, StoreError> {
+        let at = self.at(number)?;
+        let (row, taken) = &mut self.0[at];
+        if std::mem::replace(taken, true) {
+            item_core::lock(tx, company, Number::new(number)).await
+        } else {
+            Ok(row.clone())
+        }
+    }
+
+    fn at(&self, number: i64) -> Result<usize, StoreError> {
+        self.0
+            .binary_search_by_key(&number, |(row, _)| row.sequence_num)
+            .map_err(|_| StoreError::NotFound(Kind::Item))
+    }
 }
 
 /// A page of the order's history, newest first.

@@ -144,15 +144,6 @@ fn price(
 }
 
 /// The company's pricing settings now.
-pub(super) async fn settings(
-    tx: &mut Tx,
-    company: CompanyId,
-) -> Result<RentalSettings, StoreError> {
-    let s: Settings = tx.one(&settings_read(company)).await?;
-    Ok(s.into())
-}
-
-/// The read of [`settings`].
 fn settings_read(company: CompanyId) -> sea_query::SelectStatement {
     Query::select()
         .from("companies")
@@ -248,4 +239,22 @@ pub(super) async fn reprice(
     view.order.net_amount = view.totals.net_amount;
     view.order.balance_due = view.totals.balance_due;
     Ok(view)
+}
+
+/// `view` after a move of its order's state alone (a return's outcome, decided by the
+/// balance it priced): the order's row is read again; what the order costs does not
+/// follow its state, so it is not priced again.
+pub(super) async fn restated(
+    tx: &mut Tx,
+    company: CompanyId,
+    view: OrderView,
+) -> Result<OrderView, StoreError> {
+    let stmt = select(company)
+        .and_where(Expr::col(("orders", "id")).eq(view.order.id))
+        .to_owned();
+    let order = tx
+        .optional(&stmt)
+        .await?
+        .ok_or(StoreError::NotFound(Kind::Order))?;
+    Ok(OrderView { order, ..view })
 }

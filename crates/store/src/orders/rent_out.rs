@@ -73,12 +73,30 @@ pub async fn rent_out(
     }
     let day = rent.from.with_timezone(&clock.tz).date_naive();
     super::charges::check_coupons_on(&mut tx, company, order.id, day).await?;
-    lock_items(&mut tx, company, &lines).await?;
-    promise(&mut tx, company, &order, &lines, (rent.from, to), clock.tz).await?;
+    let mut items = lock_items(&mut tx, company, &lines).await?;
+    promise(
+        &mut tx,
+        company,
+        &order,
+        (&lines, &items),
+        (rent.from, to),
+        clock.tz,
+    )
+    .await?;
     for line in &lines {
-        hand_over(&mut tx, company, &order, line, (rent.from, to), clock).await?;
+        let item = items.take(&mut tx, company, line.sequence_num).await?;
+        hand_over(
+            &mut tx,
+            company,
+            (&order, line),
+            item,
+            (rent.from, to),
+            clock,
+        )
+        .await?;
     }
-    keep_until(&mut tx, company, order.id, (rent.from, to)).await?;
+    // Their lines are held and due till then (the fixed assets are, handed over).
+    hold(&mut tx, company, order.id, Holding::Out(rent.from, to)).await?;
     let values = merge_values(&order.checkout_values, &rent.values);
     let mut more = vec![
         ("checked_out_on", rent.from.into()),
@@ -90,7 +108,7 @@ pub async fn rent_out(
     if only_inventory {
         more.push(("completed_on", rent.from.into()));
     }
-    more.extend(super::booking::frozen_settings(&mut tx, company).await?);
+    more.extend(super::booking::frozen_settings(company));
     set_state(&mut tx, company, order.id, state, more).await?;
     change_log::record(
         &mut tx,
@@ -113,9 +131,9 @@ pub async fn rent_out(
     Ok(view)
 }
 
-/// The items of order `order` still out are held, and due, until `to` (a rent-out,
-/// a later due date, the leftovers of a partial return): its lines and the fixed
-/// assets rented on it. What was sold is gone: its lines hold nothing.
+/// The items of order `order` still out are held, and due, until `to` (a later due
+/// date, the leftovers of a partial return): its lines and the fixed assets rented on
+/// it. What was sold is gone: its lines hold nothing.
 pub(super) async fn keep_until(
     tx: &mut Tx,
     company: CompanyId,
@@ -123,15 +141,6 @@ pub(super) async fn keep_until(
     (from, to): (DateTime<Utc>, DateTime<Utc>),
 ) -> Result<(), StoreError> {
     hold(tx, company, order, Holding::Out(from, to)).await?;
-    let lines = Query::update()
-        .table("order_line_items")
-        .value("due_at", to)
-        .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("order_id").eq(order))
-        .and_where(Expr::col("for_sale").eq(false))
-        .and_where(Expr::col("quantity_returned").lt(Expr::col("quantity")))
-        .to_owned();
-    tx.send(&lines)?;
     let assets = Query::update()
         .table("items")
         .value("checkin_due_on", to)
@@ -191,16 +200,16 @@ pub(super) async fn stock_location(
     }
 }
 
-/// Hands the line's item over: out on the order, or used up when sold.
+/// Hands the line's item (`item`, its row locked) over: out on the order, or used up
+/// when sold.
 pub(super) async fn hand_over(
     tx: &mut Tx,
     company: CompanyId,
-    order: &Order,
-    line: &LineItem,
+    (order, line): (&Order, &LineItem),
+    item: item_core::Locked,
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     clock: &Clock,
 ) -> Result<(), StoreError> {
-    let item = item_core::lock(tx, company, Number::new(line.sequence_num)).await?;
     let sold = line.sold();
     let details = match item.kind() {
         AssetType::FixedAsset => {
@@ -229,8 +238,7 @@ pub(super) async fn hand_over(
                     .set("checkin_due_on", to)
                     .set("rented_order_id", order.id);
             }
-            tx.execute(&row.into_update("items", company, item.id))
-                .await?;
+            tx.send(&row.into_update("items", company, item.id))?;
             json!({"order": order.sequence_num, "sold": sold, "checkout_on": from, "checkin_due_on": to})
         }
         _ => {
@@ -253,10 +261,12 @@ pub(super) async fn hand_over(
                     ),
                 )
             })?;
-            stock::take(tx, company, &item, location, quantity, "quantity").await?;
-            if !sold {
-                stock::total(tx, company, item.id, "checked_out_quantity", quantity.get())?;
-            }
+            let side = if sold {
+                stock::Side::Outside
+            } else {
+                stock::Side::CheckedOut
+            };
+            stock::take(tx, company, &item, (location, side), quantity, "quantity").await?;
             let order_type = if sold {
                 OrderType::NewSale
             } else {

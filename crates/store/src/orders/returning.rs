@@ -15,7 +15,7 @@ use domain::stock::{OrderType, Quantity};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-use super::booking::{next, promise, set_state};
+use super::booking::{next, promise, promised, set_state};
 use super::lines::{LineItem, lines_of};
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
@@ -116,10 +116,19 @@ pub async fn take_back(
     if ret.late_at.is_none() {
         refuse_unsaid_late_fees(&back, ret.at)?;
     }
-    lock_items(&mut tx, company, lines.iter().filter(|l| is_out(l))).await?;
+    let mut items = lock_items(&mut tx, company, lines.iter().filter(|l| is_out(l))).await?;
     item_core::check_location(&mut tx, company, ret.location, "location_id").await?;
+    // A verification asked of a fixed asset coming back has nobody to answer it.
+    let fixed = back
+        .iter()
+        .filter(|b| b.line.kind() == AssetType::FixedAsset)
+        .map(|b| items.get(b.line.sequence_num).map(|item| item.id))
+        .collect::<Result<Vec<i64>, StoreError>>()?;
+    let mut cancelled = crate::verifications::cancel_pending(&mut tx, company, &fixed).await?;
     for b in &back {
-        put_back(&mut tx, company, &order, b, &ret).await?;
+        let item = items.take(&mut tx, company, b.line.sequence_num).await?;
+        let cancelled = cancelled.remove(&item.id).unwrap_or(0);
+        put_back(&mut tx, company, (&order, b), (item, cancelled), &ret).await?;
     }
     let subs = super::sub_rentals::of_order(&mut tx, company, order.id).await?;
     let subs_back = sub_rentals_back(&subs, ret.only.as_ref(), number)?;
@@ -139,8 +148,11 @@ pub async fn take_back(
                 "must be later than now and than the return",
             ));
         }
+        // Their items as the return left them.
         let left = lines_of(&mut tx, company, order.id).await?;
-        promise(&mut tx, company, &order, &left, (started, due), clock.tz).await?;
+        let items = lock_items(&mut tx, company, promised(&order, &left)).await?;
+        let period = (started, due);
+        promise(&mut tx, company, &order, (&left, &items), period, clock.tz).await?;
         keep_until(&mut tx, company, order.id, (started, due)).await?;
     }
     let values = merge_values(&order.checkin_values, &ret.values);
@@ -186,7 +198,7 @@ pub async fn take_back(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let view = super::priced::restated(&mut tx, company, priced).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -398,16 +410,17 @@ fn late_fee(
         .map_err(|e| StoreError::invalid("late_due_date", e.to_string()))
 }
 
-/// Puts `b.units` of a line back: a fixed asset is available (at `location` if given),
-/// asset stock is at a location again; the line counts them returned, with its fee.
+/// Puts `b.units` of a line back (`item` its item's row, locked, and `cancelled` how many
+/// pending verifications of it the return cancelled): a fixed asset is available (at
+/// `location` if given), asset stock is at a location again; the line counts them
+/// returned, with its fee.
 async fn put_back(
     tx: &mut Tx,
     company: CompanyId,
-    order: &Order,
-    b: &Back<'_>,
+    (order, b): (&Order, &Back<'_>),
+    (item, cancelled): (item_core::Locked, u64),
     ret: &Return,
 ) -> Result<(), StoreError> {
-    let item = item_core::lock(tx, company, Number::new(b.line.sequence_num)).await?;
     let details = if item.kind() == AssetType::FixedAsset {
         let mut row = Assignments::update();
         row.set("state", ItemState::Available.as_str())
@@ -415,9 +428,7 @@ async fn put_back(
             .set("checkin_due_on", Option::<DateTime<Utc>>::None)
             .set("rented_order_id", Option::<i64>::None)
             .given("location_id", &ret.location);
-        tx.execute(&row.into_update("items", company, item.id))
-            .await?;
-        let cancelled = crate::verifications::cancel_pending(tx, company, item.id).await?;
+        tx.send(&row.into_update("items", company, item.id))?;
         json!({"order": order.sequence_num, "checkin_on": ret.at, "location_id": ret.location, "verifications_cancelled": cancelled})
     } else {
         let quantity = Quantity::new(b.units).map_err(|p| StoreError::invalid("quantity", p))?;
@@ -436,8 +447,13 @@ async fn put_back(
                     ),
                 )
             })?;
-        stock::put(tx, company, &item, location, quantity)?;
-        stock::total(tx, company, item.id, "checked_out_quantity", -b.units)?;
+        stock::put(
+            tx,
+            company,
+            &item,
+            (location, stock::Side::CheckedOut),
+            quantity,
+        )?;
         json!({
             "order": order.sequence_num,
             "order_type": OrderType::Checkin.as_str(),
