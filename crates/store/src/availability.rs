@@ -27,6 +27,9 @@ pub(crate) fn open_end() -> DateTime<Utc> {
         .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
 }
 
+/// A period from one moment to another, both inclusive.
+pub(crate) type Window = (DateTime<Utc>, DateTime<Utc>);
+
 /// Units of an item held from `from` to `to` (both inclusive) by `by`.
 #[derive(Debug, Clone)]
 pub(crate) struct Hold {
@@ -52,7 +55,7 @@ pub(crate) async fn holds(
     tx: &mut Tx,
     company: CompanyId,
     item: &Locked,
-    window: (DateTime<Utc>, DateTime<Utc>),
+    window: Window,
     except: Option<i64>,
     tz: chrono_tz::Tz,
 ) -> Result<Vec<Hold>, StoreError> {
@@ -67,7 +70,7 @@ pub(crate) async fn holds(
 pub(crate) async fn holds_of(
     tx: &mut Tx,
     company: CompanyId,
-    items: &[(&Locked, (DateTime<Utc>, DateTime<Utc>))],
+    items: &[(&Locked, Window)],
     except: Option<i64>,
     tz: chrono_tz::Tz,
 ) -> Result<Vec<Vec<Hold>>, StoreError> {

@@ -97,8 +97,14 @@ pub(crate) async fn take(
         .and_where(Expr::col("location_id").eq(location))
         .and_where(Expr::col("item_sequence_num").eq(item.sequence_num))
         .and_where(Expr::col("quantity").gte(n))
+        .returning_col("location_id")
         .to_owned();
-    if tx.execute(&stmt).await? == 0 {
+    // The location's minimum, read after the units left: one round trip with them.
+    let minimum = thresholds_select(company, item)
+        .and_where(Expr::col(("stock_thresholds", "location_id")).eq(location))
+        .to_owned();
+    let mut reads = tx.read_together(&[&stmt, &minimum]).await?;
+    if reads.next::<(i64,)>(tx)?.is_empty() {
         let held = level(tx, company, item.sequence_num, location).await?;
         let name = location_name(tx, company, location).await?;
         return Err(StoreError::invalid(
@@ -109,7 +115,8 @@ pub(crate) async fn take(
             ),
         ));
     }
-    crossed_threshold(tx, company, item, location, n).await?;
+    let threshold = reads.next::<Threshold>(tx)?.into_iter().next();
+    crossed_threshold(tx, company, item, (location, threshold), n).await?;
     match side {
         Side::Outside => total(tx, company, item.id, (-n, 0)),
         Side::CheckedOut => total(tx, company, item.id, (-n, n)),
@@ -119,20 +126,17 @@ pub(crate) async fn take(
 }
 
 /// Tells, as the webhook event `stock.threshold_crossed`, that taking `taken` units
-/// from `location` brought it under the item's minimum there.
+/// from `location` brought it under the item's minimum there (`threshold`, read after).
 async fn crossed_threshold(
     tx: &mut Tx,
     company: CompanyId,
     item: &Locked,
-    location: i64,
+    (location, threshold): (i64, Option<Threshold>),
     taken: i64,
 ) -> Result<(), StoreError> {
-    let stmt = thresholds_select(company, item)
-        .and_where(Expr::col(("stock_thresholds", "location_id")).eq(location))
-        .to_owned();
     let Some(Threshold {
         minimum, quantity, ..
-    }): Option<Threshold> = tx.optional(&stmt).await?
+    }) = threshold
     else {
         return Ok(());
     };

@@ -407,7 +407,9 @@ impl Tx {
 
     /// Reads `reads` together: on PostgreSQL all sent in one pipeline, one round trip
     /// (with the writes sent ahead); SQLite, in this process, reads each when
-    /// [`Together::next`] asks for it. Their rows are taken in the order given.
+    /// [`Together::next`] asks for it. Their rows are taken in the order given. A write
+    /// that answers rows (`RETURNING`) can be one of them, and the reads after it see
+    /// it; on SQLite it runs only when asked for, so its rows are asked for first.
     pub async fn read_together(
         &mut self,
         reads: &[&(dyn Statement + Sync)],

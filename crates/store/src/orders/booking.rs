@@ -204,7 +204,7 @@ pub async fn book(
         json!({"from": from, "to": to}),
     )
     .await?;
-    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -231,7 +231,7 @@ pub async fn cancel_booking(
     )
     .await?;
     // The price is left alone (a booked order is priced as a draft).
-    let view = reprice(&mut tx, company, number, Ceiling::clamp()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::clamp()).await?;
     tx.commit().await?;
     Ok(view)
 }

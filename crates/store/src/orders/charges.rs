@@ -52,12 +52,17 @@ impl Charges {
 }
 
 async fn coupon_ids(tx: &mut Tx, company: CompanyId, order: i64) -> Result<Vec<i64>, StoreError> {
-    let stmt = crate::scoped("order_coupons", company)
+    let rows: Vec<(i64,)> = tx.all(&coupon_ids_read(company, order)).await?;
+    Ok(rows.into_iter().map(|r| r.0).collect())
+}
+
+/// The read of the ids of the coupons on order `order` ([`check_coupons_on`] takes its
+/// rows).
+pub(super) fn coupon_ids_read(company: CompanyId, order: i64) -> sea_query::SelectStatement {
+    crate::scoped("order_coupons", company)
         .column("coupon_id")
         .and_where(Expr::col("order_id").eq(order))
-        .to_owned();
-    let rows: Vec<(i64,)> = tx.all(&stmt).await?;
-    Ok(rows.into_iter().map(|r| r.0).collect())
+        .to_owned()
 }
 
 /// The reads of order `order`'s charges, as they were when applied (its coupons, taxes
@@ -185,17 +190,18 @@ pub(super) async fn check_coupons(
     }
 }
 
-/// The coupons already on order `order`, checked again for a rent-out on `day`.
+/// The coupons already on an order (`on`, read by [`coupon_ids_read`]), checked again
+/// for a rent-out on `day`.
 pub(super) async fn check_coupons_on(
     tx: &mut Tx,
     company: CompanyId,
-    order: i64,
+    on: Vec<(i64,)>,
     day: NaiveDate,
 ) -> Result<(), StoreError> {
-    let ids = coupon_ids(tx, company, order).await?;
-    if ids.is_empty() {
+    if on.is_empty() {
         return Ok(());
     }
+    let ids: Vec<i64> = on.into_iter().map(|(id,)| id).collect();
     check_coupons(tx, company, &Id::each(ids), day).await
 }
 
@@ -273,21 +279,9 @@ async fn finish(
     (action, details): (&str, serde_json::Value),
 ) -> Result<OrderView, StoreError> {
     change_log::record(&mut tx, company, "order", order.id, action, details).await?;
-    let mut view = reprice(
-        &mut tx,
-        company,
-        Number::new(order.sequence_num),
-        Ceiling::refuse(),
-    )
-    .await?;
+    let mut view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     if settle_if_paid(&mut tx, company, order, &view, crate::now()).await? {
-        view = reprice(
-            &mut tx,
-            company,
-            Number::new(order.sequence_num),
-            Ceiling::refuse(),
-        )
-        .await?;
+        view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     }
     tx.commit().await?;
     Ok(view)

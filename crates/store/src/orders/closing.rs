@@ -104,7 +104,7 @@ pub async fn sell(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -143,7 +143,7 @@ async fn end(
     set_state(&mut tx, company, order.id, state, Vec::new()).await?;
     change_log::record(&mut tx, company, "order", order.id, word, json!({})).await?;
     // The price is left alone: an order past the ceiling can be cancelled.
-    let view = reprice(&mut tx, company, number, Ceiling::clamp()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::clamp()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -245,7 +245,7 @@ pub async fn mark_for_sale(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }

@@ -534,7 +534,7 @@ pub async fn create(
     if !additions.is_empty() {
         add_in(&mut tx, company, id, &additions).await?;
     }
-    let view = reprice(&mut tx, company, Number::new(number), Ceiling::refuse()).await?;
+    let view = reprice(&mut tx, company, id, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -611,7 +611,7 @@ pub async fn update(
         json!({"fields": fields}),
     )
     .await?;
-    let view = reprice(&mut tx, company, number, ceiling).await?;
+    let view = reprice(&mut tx, company, before.id, ceiling).await?;
     tx.commit().await?;
     Ok(view)
 }

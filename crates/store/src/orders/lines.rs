@@ -251,7 +251,7 @@ pub async fn add_items(
         }
         (Err(e), _) | (_, Err(e)) => return Err(e),
     }
-    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -568,7 +568,7 @@ pub async fn remove_items(
         json!({"asset_ids": numbers, "bundle_ids": bundles, "remove_complete_bundle": complete}),
     )
     .await?;
-    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }

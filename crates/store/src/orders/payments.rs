@@ -229,9 +229,9 @@ pub async fn pre_pay(
     let order = lock(&mut tx, company, number).await?;
     not_closed(&order, "take a payment for")?;
     take(&mut tx, company, &order, Purpose::PrePayment, &payment).await?;
-    let mut view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let mut view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     if settle_if_paid(&mut tx, company, &order, &view, payment.paid_at).await? {
-        view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+        view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     }
     tx.commit().await?;
     Ok(view)
@@ -288,7 +288,7 @@ pub async fn void_payment(
     )
     .await?;
     // Paid less: no figure grows past the ceiling that was not past it already.
-    let view = reprice(&mut tx, company, number, Ceiling::clamp()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::clamp()).await?;
     tx.commit().await?;
     Ok(Some(view))
 }

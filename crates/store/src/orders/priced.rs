@@ -152,33 +152,53 @@ fn settings_read(company: CompanyId) -> sea_query::SelectStatement {
         .to_owned()
 }
 
-/// The order numbered `number`, its lines and totals, read in `tx`.
+/// Which order a view reads: one numbered so (a read, which knows no more), or the
+/// one of this id (a write, which locked it first).
+#[derive(Clone, Copy)]
+enum Which {
+    Number(Number<kind::Order>),
+    Id(i64),
+}
+
+/// The order, its lines and totals, read in `tx`: in one round trip on PostgreSQL when
+/// its id is known, else two.
 async fn view(
     tx: &mut Tx,
     company: CompanyId,
-    number: Number<kind::Order>,
+    which: Which,
     ceiling: Ceiling,
 ) -> Result<OrderView, StoreError> {
-    let stmt = select(company)
-        .and_where(Expr::col(("orders", "sequence_num")).eq(number))
+    let (known, id) = match which {
+        Which::Id(id) => (None, id),
+        Which::Number(number) => {
+            let stmt = select(company)
+                .and_where(Expr::col(("orders", "sequence_num")).eq(number))
+                .to_owned();
+            let order: Order = tx
+                .optional(&stmt)
+                .await?
+                .ok_or(StoreError::NotFound(Kind::Order))?;
+            let id = order.id;
+            (Some(order), id)
+        }
+    };
+    let order_read = select(company)
+        .and_where(Expr::col(("orders", "id")).eq(id))
         .to_owned();
-    let order: Order = tx
-        .optional(&stmt)
-        .await?
-        .ok_or(StoreError::NotFound(Kind::Order))?;
-    // Everything else of the order in one round trip on PostgreSQL.
-    let [coupons, taxes, entries] = super::charges::charges_reads(company, order.id);
-    let mut reads = tx
-        .read_together(&[
-            &lines_read(company, order.id),
-            &super::payments::payments_read(company, order.id),
-            &coupons,
-            &taxes,
-            &entries,
-            &super::sub_rentals::sub_rentals_read(company, order.id),
-            &settings_read(company),
-        ])
-        .await?;
+    let [coupons, taxes, entries] = super::charges::charges_reads(company, id);
+    let (lines, payments, subs, settings) = (
+        lines_read(company, id),
+        super::payments::payments_read(company, id),
+        super::sub_rentals::sub_rentals_read(company, id),
+        settings_read(company),
+    );
+    let mut together: Vec<&(dyn crate::Statement + Sync)> = vec![
+        &lines, &payments, &coupons, &taxes, &entries, &subs, &settings,
+    ];
+    if known.is_none() {
+        together.push(&order_read);
+    }
+    let mut reads = tx.read_together(&together).await?;
     let lines = reads.next(tx)?;
     let payments = reads.next(tx)?;
     let charges = super::charges::charges_read(tx, &mut reads)?;
@@ -189,6 +209,14 @@ async fn view(
         .next()
         .ok_or_else(crate::engine::no_row)?
         .into();
+    let order: Order = match known {
+        Some(order) => order,
+        None => reads
+            .next(tx)?
+            .into_iter()
+            .next()
+            .ok_or(StoreError::NotFound(Kind::Order))?,
+    };
     let frozen = RentalSettings {
         inclusive_return: order.inclusive_return.unwrap_or(now.inclusive_return),
         best_pricing: order.best_pricing.unwrap_or(now.best_pricing),
@@ -208,7 +236,7 @@ pub async fn find(
     number: Number<kind::Order>,
 ) -> Result<OrderView, StoreError> {
     let mut tx = db.begin_read().await?;
-    let found = view(&mut tx, company, number, Ceiling::clamp()).await;
+    let found = view(&mut tx, company, Which::Number(number), Ceiling::clamp()).await;
     tx.commit().await?;
     found
 }
@@ -221,10 +249,10 @@ pub async fn find(
 pub(super) async fn reprice(
     tx: &mut Tx,
     company: CompanyId,
-    number: Number<kind::Order>,
+    order: i64,
     ceiling: Ceiling,
 ) -> Result<OrderView, StoreError> {
-    let view = view(tx, company, number, ceiling).await?;
+    let view = view(tx, company, Which::Id(order), ceiling).await?;
     let stmt = Query::update()
         .table("orders")
         .values([

@@ -16,7 +16,7 @@ use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 
 use super::booking::{Holding, hold, next, promise, set_state};
-use super::lines::{LineItem, lines_of};
+use super::lines::{LineItem, lines_read};
 use super::priced::{OrderView, reprice};
 use super::{Order, lock, lock_items};
 use crate::custom_fields::merge_values;
@@ -53,7 +53,13 @@ pub async fn rent_out(
 ) -> Result<OrderView, StoreError> {
     let mut tx = super::begin_on_items(db, company, number).await?;
     let order = lock(&mut tx, company, number).await?;
-    let lines = lines_of(&mut tx, company, order.id).await?;
+    // Its lines and its coupons, one round trip on PostgreSQL.
+    let coupons = super::charges::coupon_ids_read(company, order.id);
+    let mut reads = tx
+        .read_together(&[&lines_read(company, order.id), &coupons])
+        .await?;
+    let lines: Vec<LineItem> = reads.next(&mut tx)?;
+    let coupons = reads.next(&mut tx)?;
     let only_inventory = lines.iter().all(|l| l.kind() == AssetType::VolatileAsset);
     let state = next(&order, OrderAction::RentOut { only_inventory })?;
     if lines.is_empty() {
@@ -72,7 +78,7 @@ pub async fn rent_out(
         ));
     }
     let day = rent.from.with_timezone(&clock.tz).date_naive();
-    super::charges::check_coupons_on(&mut tx, company, order.id, day).await?;
+    super::charges::check_coupons_on(&mut tx, company, coupons, day).await?;
     let mut items = lock_items(&mut tx, company, &lines).await?;
     promise(
         &mut tx,
@@ -126,7 +132,7 @@ pub async fn rent_out(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }

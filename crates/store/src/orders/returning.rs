@@ -168,7 +168,7 @@ pub async fn take_back(
     if let Some(payment) = &ret.payment {
         take(&mut tx, company, &order, Purpose::AtReturn, payment).await?;
     }
-    let priced = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let priced = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     let owed = priced.order.balance_due > 0;
     let state = next(&order, OrderAction::Return { all_back, owed })?;
     let mut more = Vec::new();

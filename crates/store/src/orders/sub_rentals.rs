@@ -163,7 +163,7 @@ pub async fn add_sub_rent_item(
         }),
     )
     .await?;
-    let view = reprice(&mut tx, company, number, Ceiling::refuse()).await?;
+    let view = reprice(&mut tx, company, order.id, Ceiling::refuse()).await?;
     tx.commit().await?;
     Ok(view)
 }
