@@ -13,12 +13,12 @@ use domain::refusal::Problem;
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 
-use super::booking::{Holding, hold, next, promise, set_state};
+use super::booking::{Holding, hold, next, set_state};
 use super::lines::lines_of;
+use super::lock;
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
-use super::rent_out::hand_over;
-use super::{lock, lock_items};
+use super::rent_out::hand_over_all;
 use crate::custom_fields::merge_values;
 use crate::item_core::Clock;
 use crate::{Db, StoreError, change_log};
@@ -64,24 +64,17 @@ pub async fn sell(
             },
         ));
     }
-    let mut items = lock_items(&mut tx, company, &lines).await?;
     // Sold for good from the sale: what other orders, members or services hold of the
     // items later must still fit.
-    promise(
+    hand_over_all(
         &mut tx,
         company,
-        &order,
-        (&lines, &items),
+        (&order, &lines),
         (sale.at, sale.at),
-        clock.tz,
+        clock,
     )
     .await?;
     hold(&mut tx, company, order.id, Holding::Nothing).await?;
-    for line in &lines {
-        let item = items.take(&mut tx, company, line.sequence_num).await?;
-        let moment = (sale.at, sale.at);
-        hand_over(&mut tx, company, (&order, line), item, moment, clock).await?;
-    }
     if let Some(payment) = &sale.payment {
         take(&mut tx, company, &order, Purpose::AtSale, payment).await?;
     }

@@ -79,28 +79,7 @@ pub async fn rent_out(
     }
     let day = rent.from.with_timezone(&clock.tz).date_naive();
     super::charges::check_coupons_on(&mut tx, company, coupons, day).await?;
-    let mut items = lock_items(&mut tx, company, &lines).await?;
-    promise(
-        &mut tx,
-        company,
-        &order,
-        (&lines, &items),
-        (rent.from, to),
-        clock.tz,
-    )
-    .await?;
-    for line in &lines {
-        let item = items.take(&mut tx, company, line.sequence_num).await?;
-        hand_over(
-            &mut tx,
-            company,
-            (&order, line),
-            item,
-            (rent.from, to),
-            clock,
-        )
-        .await?;
-    }
+    hand_over_all(&mut tx, company, (&order, &lines), (rent.from, to), clock).await?;
     // Their lines are held and due till then (the fixed assets are, handed over).
     hold(&mut tx, company, order.id, Holding::Out(rent.from, to)).await?;
     let values = merge_values(&order.checkout_values, &rent.values);
@@ -206,9 +185,28 @@ pub(super) async fn stock_location(
     }
 }
 
+/// Promises `lines` of `order` for `period` and hands their items over (a rent-out, a
+/// sale): locked in one statement, weighed together, each changed from its row as
+/// locked.
+pub(super) async fn hand_over_all(
+    tx: &mut Tx,
+    company: CompanyId,
+    (order, lines): (&Order, &[LineItem]),
+    period: (DateTime<Utc>, DateTime<Utc>),
+    clock: &Clock,
+) -> Result<(), StoreError> {
+    let mut items = lock_items(tx, company, lines).await?;
+    promise(tx, company, order, (lines, &items), period, clock.tz).await?;
+    for line in lines {
+        let item = items.take(tx, company, line.sequence_num).await?;
+        hand_over(tx, company, (order, line), item, period, clock).await?;
+    }
+    Ok(())
+}
+
 /// Hands the line's item (`item`, its row locked) over: out on the order, or used up
 /// when sold.
-pub(super) async fn hand_over(
+async fn hand_over(
     tx: &mut Tx,
     company: CompanyId,
     (order, line): (&Order, &LineItem),
