@@ -21,7 +21,6 @@ use crate::custom_fields::merge_values;
 use crate::item_core::{self, Today};
 use crate::items::{self, ItemView};
 pub use crate::members::MemberRef;
-use crate::members::member;
 use crate::{Assignments, Db, PageOf, StoreError, now};
 
 /// A check-out.
@@ -66,9 +65,10 @@ pub async fn check_out(
         return Err(StoreError::invalid("till", "must be later than now"));
     }
     let mut tx = item_core::begin(db, company, number).await?;
-    let item = item_core::lock(&mut tx, company, number)
-        .await?
-        .fixed_asset()?;
+    // The member it goes to, read with the asset's lock.
+    let holder = crate::members::member_read(company, &checkout.member);
+    let (item, mut reads) = item_core::lock_reading(&mut tx, company, number, &[&holder]).await?;
+    let item = item.fixed_asset()?;
     match item.state() {
         ItemState::Retired => {
             return Err(StoreError::Conflict(Conflict::Retired {
@@ -83,7 +83,8 @@ pub async fn check_out(
         }
         ItemState::Available => {}
     }
-    let holder = member(&mut tx, company, &checkout.member, "user_id").await?;
+    let found = reads.next(&mut tx)?.into_iter().next();
+    let holder = crate::members::found_member(found, &checkout.member, "user_id")?;
     item_core::check_location(&mut tx, company, checkout.location, "location_id").await?;
     // What else holds the asset until it is due: the member's own approved reservations
     // that have begun are fulfilled by the check-out; other reservations stand in the
@@ -196,9 +197,11 @@ pub async fn check_in(
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = item_core::begin(db, company, number).await?;
-    let item = item_core::lock(&mut tx, company, number)
-        .await?
-        .fixed_asset()?;
+    // Who has it, read with its lock.
+    let holder = item_core::holder_read(company, number);
+    let (item, mut reads) = item_core::lock_reading(&mut tx, company, number, &[&holder]).await?;
+    let name = item_core::named(reads.next(&mut tx)?, item.assigned_to_id);
+    let item = item.fixed_asset()?;
     if item.state() != ItemState::CheckedOut {
         return Err(StoreError::Conflict(Conflict::NotCheckedOut {
             number: number.get(),
@@ -239,7 +242,6 @@ pub async fn check_in(
             .await?
             .remove(&item.id)
             .unwrap_or(0);
-    let name = item_core::holder_name(&mut tx, company, item.assigned_to_id).await?;
     let details = json!({
         "is_checkout": false,
         "assigned_to_id": item.assigned_to_id,

@@ -131,12 +131,32 @@ pub async fn lock(
     company: CompanyId,
     number: Number<kind::Item>,
 ) -> Result<Locked, StoreError> {
+    let (item, _) = lock_reading(tx, company, number, &[]).await?;
+    Ok(item)
+}
+
+/// Locks item `number` as [`lock`] does and reads `with` after it (reads the change
+/// needs whatever the item is, such as the member it goes to), in one round trip on
+/// PostgreSQL with the company's webhook endpoints. Their rows are the answer's, one
+/// read after the other.
+pub(crate) async fn lock_reading(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: Number<kind::Item>,
+    with: &[&(dyn crate::Statement + Sync)],
+) -> Result<(Locked, crate::Together), StoreError> {
     let stmt = locking(company)
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    tx.optional(&stmt)
-        .await?
-        .ok_or(StoreError::NotFound(Kind::Item))
+    let mut reads: Vec<&(dyn crate::Statement + Sync)> = vec![&stmt];
+    reads.extend_from_slice(with);
+    let mut answers = crate::outbox::read_together_with_endpoints(tx, company, &reads).await?;
+    let item = answers
+        .next(tx)?
+        .into_iter()
+        .next()
+        .ok_or(StoreError::NotFound(Kind::Item))?;
+    Ok((item, answers))
 }
 
 /// The same row as [`lock`], read without locking it (in a read transaction).
@@ -248,15 +268,38 @@ pub(crate) async fn holder_name(
     id: Option<i64>,
 ) -> Result<String, StoreError> {
     let Some(id) = id else {
-        return Ok("nobody".into());
+        return Ok(named(Vec::new(), None));
     };
-    let stmt = crate::scoped("members", company)
-        .expr(Expr::cust(r#""first_name" || ' ' || "last_name""#))
-        .and_where(Expr::col("id").eq(id))
+    let stmt = names(company).and_where(Expr::col("id").eq(id)).to_owned();
+    Ok(named(tx.all(&stmt).await?, Some(id)))
+}
+
+/// The read of the full name of the member item `number` is out to, as its row stands:
+/// [`holder_name`] in the round trip of the item's lock ([`lock_reading`]), its rows
+/// taken with [`named`] before the change moves the item.
+pub(crate) fn holder_read(company: CompanyId, number: Number<kind::Item>) -> SelectStatement {
+    let holder = crate::scoped("items", company)
+        .column("assigned_to_id")
+        .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    Ok(tx
-        .optional::<(String,)>(&stmt)
-        .await?
-        .map(|n| n.0)
-        .unwrap_or_else(|| format!("member {id}")))
+    names(company)
+        .and_where(Expr::col("id").in_subquery(holder))
+        .to_owned()
+}
+
+/// The company's members' full names.
+fn names(company: CompanyId) -> SelectStatement {
+    crate::scoped("members", company)
+        .expr(Expr::cust(r#""first_name" || ' ' || "last_name""#))
+        .to_owned()
+}
+
+/// The name of member `id` as read (`found`): "nobody" without one, "member <id>" for
+/// one no longer there.
+pub(crate) fn named(found: Vec<(String,)>, id: Option<i64>) -> String {
+    match (found.into_iter().next(), id) {
+        (_, None) => "nobody".into(),
+        (Some((name,)), Some(_)) => name,
+        (None, Some(id)) => format!("member {id}"),
+    }
 }

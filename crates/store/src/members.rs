@@ -588,15 +588,29 @@ pub(crate) async fn member(
     who: &MemberRef,
     field: &str,
 ) -> Result<MemberRow, StoreError> {
-    let stmt = crate::scoped("members", company)
+    let found: Option<MemberRow> = tx.optional(&member_read(company, who)).await?;
+    found_member(found, who, field)
+}
+
+/// The read of [`member`].
+pub(crate) fn member_read(company: CompanyId, who: &MemberRef) -> SelectStatement {
+    crate::scoped("members", company)
         .columns(["id", "active"])
         .expr_as(Expr::cust(r#""first_name" || ' ' || "last_name""#), "name")
         .and_where(match who {
             MemberRef::Id(id) => Expr::col("id").eq(*id),
             MemberRef::Email(e) => Expr::col("email").eq(e.to_lowercase()),
         })
-        .to_owned();
-    let found: Option<MemberRow> = tx.optional(&stmt).await?;
+        .to_owned()
+}
+
+/// The member [`member_read`] found for `who`, refused (422 on `field`) when there is
+/// none or they are inactive.
+pub(crate) fn found_member(
+    found: Option<MemberRow>,
+    who: &MemberRef,
+    field: &str,
+) -> Result<MemberRow, StoreError> {
     let Some(m) = found else {
         let what = match who {
             MemberRef::Id(id) => format!("is not a member of this company: {id}"),

@@ -197,13 +197,8 @@ pub(crate) async fn emit(
             })
             .collect(),
         _ => {
-            let active = crate::scoped("webhooks", company)
-                .columns(["id", "events"])
-                .and_where(Expr::col("active").eq(true))
-                .to_owned();
-            let endpoints: Vec<Endpoint> = tx.all(&active).await?;
-            let known = endpoints.iter().map(|e| (e.id, e.events.clone()));
-            tx.endpoints = Some(Box::new((company, known.collect())));
+            let endpoints: Vec<Endpoint> = tx.all(&endpoints_read(company)).await?;
+            remember(tx, company, &endpoints);
             endpoints
         }
     };
@@ -258,6 +253,43 @@ pub(crate) async fn emit(
     };
     write(tx, company, &event, &to).await?;
     Ok(())
+}
+
+/// The company's active endpoints, read at a transaction's first event of it ([`emit`])
+/// or with its first read ([`read_together_with_endpoints`]).
+fn endpoints_read(company: CompanyId) -> sea_query::SelectStatement {
+    crate::scoped("webhooks", company)
+        .columns(["id", "events"])
+        .and_where(Expr::col("active").eq(true))
+        .to_owned()
+}
+
+/// Keeps `endpoints`, those of `company`, for the rest of the transaction.
+fn remember(tx: &mut Tx, company: CompanyId, endpoints: &[Endpoint]) {
+    let known = endpoints.iter().map(|e| (e.id, e.events.clone()));
+    tx.endpoints = Some(Box::new((company, known.collect())));
+}
+
+/// Reads `reads` together ([`Tx::read_together`]) and, in their round trip, the
+/// company's active endpoints when the transaction does not know them yet: a write
+/// that starts by locking what it changes (an item, an order) learns where its events
+/// go without a round trip of its own at its first event. A company without an
+/// endpoint costs the same one indexed read as at the event.
+pub(crate) async fn read_together_with_endpoints(
+    tx: &mut Tx,
+    company: CompanyId,
+    reads: &[&(dyn crate::Statement + Sync)],
+) -> Result<crate::Together, StoreError> {
+    if matches!(tx.endpoints.as_deref(), Some((of, _)) if *of == company) {
+        return tx.read_together(reads).await;
+    }
+    let endpoints = endpoints_read(company);
+    let mut all: Vec<&(dyn crate::Statement + Sync)> = vec![&endpoints];
+    all.extend_from_slice(reads);
+    let mut answers = tx.read_together(&all).await?;
+    let found: Vec<Endpoint> = answers.next(tx)?;
+    remember(tx, company, &found);
+    Ok(answers)
 }
 
 /// Writes `event` with a delivery to each endpoint of `to` (nothing when `to` is

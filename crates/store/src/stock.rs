@@ -56,14 +56,46 @@ async fn location_name(
     company: CompanyId,
     location: i64,
 ) -> Result<String, StoreError> {
-    let stmt = crate::scoped("locations", company)
-        .column("name")
-        .and_where(Expr::col("id").eq(location))
-        .to_owned();
     Ok(tx
-        .optional::<(String,)>(&stmt)
+        .optional::<(String,)>(&location_read(company, location))
         .await?
         .map_or_else(|| format!("location {location}"), |n| n.0))
+}
+
+/// The read of location `location`'s name.
+fn location_read(company: CompanyId, location: i64) -> SelectStatement {
+    crate::scoped("locations", company)
+        .column("name")
+        .and_where(Expr::col("id").eq(location))
+        .to_owned()
+}
+
+/// The name of location `location` as `read` ([`location_read`]) found it, refused (422
+/// on `field`) when it is not the company's: a check of the location and the read of
+/// its name for the history in one.
+fn location_found(
+    found: Vec<(String,)>,
+    location: Id<kind::Location>,
+    field: &str,
+) -> Result<String, StoreError> {
+    found.into_iter().next().map(|n| n.0).ok_or_else(|| {
+        StoreError::invalid(
+            field,
+            format!("is not a location of this company: {location}"),
+        )
+    })
+}
+
+/// The name of location `location`, refused (422 on `field`) when it is not the
+/// company's ([`location_found`]).
+async fn named_location(
+    tx: &mut Tx,
+    company: CompanyId,
+    location: Id<kind::Location>,
+    field: &str,
+) -> Result<String, StoreError> {
+    let found = tx.all(&location_read(company, location.get())).await?;
+    location_found(found, location, field)
 }
 
 /// Where the units a movement takes from a location go, or those it puts at one come
@@ -209,31 +241,50 @@ fn total(
 
 /// The full name of whoever acts with the company's token: its owner.
 pub(crate) async fn actor(tx: &mut Tx, company: CompanyId) -> Result<String, StoreError> {
-    let stmt = crate::scoped("members", company)
+    Ok(acting(tx.all(&actor_read(company)).await?))
+}
+
+/// The read of [`actor`].
+fn actor_read(company: CompanyId) -> SelectStatement {
+    crate::scoped("members", company)
         .expr(Expr::cust(r#""first_name" || ' ' || "last_name""#))
         .and_where(Expr::col("is_owner").eq(true))
         .limit(1)
-        .to_owned();
-    Ok(tx
-        .optional::<(String,)>(&stmt)
-        .await?
-        .map_or_else(|| "Account Owner".into(), |n| n.0))
+        .to_owned()
 }
 
-/// Locks item `number`, which must be of `kind` and not retired.
+/// The actor's name as [`actor_read`] found it.
+fn acting(found: Vec<(String,)>) -> String {
+    found
+        .into_iter()
+        .next()
+        .map_or_else(|| "Account Owner".into(), |n| n.0)
+}
+
+/// An item of stock locked for a movement, with whoever acts ([`actor`], named in the
+/// movement's history) read in the round trip of its lock.
+pub(crate) struct Stocked {
+    pub(crate) item: Locked,
+    pub(crate) actor: String,
+}
+
+/// Locks item `number`, which must be of `kind` and not retired, reading whoever acts
+/// with it.
 pub(crate) async fn lock_stocked(
     tx: &mut Tx,
     company: CompanyId,
     kind: AssetType,
     number: i64,
-) -> Result<Locked, StoreError> {
-    let item = item_core::lock(tx, company, Number::new(number))
-        .await?
-        .of_kind(kind)?;
+) -> Result<Stocked, StoreError> {
+    let actor = actor_read(company);
+    let (item, mut reads) =
+        item_core::lock_reading(tx, company, Number::new(number), &[&actor]).await?;
+    let actor = acting(reads.next(tx)?);
+    let item = item.of_kind(kind)?;
     if item.state() == ItemState::Retired {
         return Err(StoreError::Conflict(Conflict::Retired { number }));
     }
-    Ok(item)
+    Ok(Stocked { item, actor })
 }
 
 /// Where most units of `item` are (the lowest location id among equals); `None` when
@@ -284,12 +335,9 @@ pub(crate) async fn location_or_default(
     item: &Locked,
     location: Option<Id<kind::Location>>,
     field: &str,
-) -> Result<i64, StoreError> {
+) -> Result<(i64, String), StoreError> {
     match location.or(item.location_id.map(Id::new)) {
-        Some(l) => {
-            item_core::check_location(tx, company, Some(l), field).await?;
-            Ok(l.get())
-        }
+        Some(l) => Ok((l.get(), named_location(tx, company, l, field).await?)),
         None => Err(StoreError::invalid(
             field,
             format!(
@@ -337,8 +385,8 @@ pub async fn order(
     clock: &Clock,
 ) -> Result<ItemView, StoreError> {
     let mut tx = item_core::begin(db, company, number).await?;
-    let item = lock_stocked(&mut tx, company, kind, number.get()).await?;
-    let location =
+    let Stocked { item, actor } = lock_stocked(&mut tx, company, kind, number.get()).await?;
+    let (location, location_name) =
         location_or_default(&mut tx, company, &item, movement.location, "location_id").await?;
     let mut fulfilled = Vec::new();
     let (action, after) = match movement.order_type {
@@ -403,10 +451,10 @@ pub async fn order(
         "quantity_after_transaction": after,
         "price": money(movement.price),
         "location_id": location,
-        "location_name": location_name(&mut tx, company, location).await?,
+        "location_name": location_name,
         "comments": movement.comments,
         "c_attr_vals": serde_json::from_str::<serde_json::Value>(&merge_values("{}", &movement.values)).unwrap_or_default(),
-        "user_full_name": actor(&mut tx, company).await?,
+        "user_full_name": actor,
         "sold_to_id": movement.member,
         "reservations_fulfilled": fulfilled,
     });
@@ -426,16 +474,16 @@ pub async fn import_level_in(
     units: i64,
     created: bool,
 ) -> Result<(), StoreError> {
-    let item = lock_stocked(tx, company, kind, number).await?;
-    let location = location_or_default(tx, company, &item, location, "location_id").await?;
+    let Stocked { item, actor } = lock_stocked(tx, company, kind, number).await?;
+    let (location, location_name) =
+        location_or_default(tx, company, &item, location, "location_id").await?;
     if !created {
         let now = level(tx, company, number, location).await?;
         if now != units {
             return Err(StoreError::invalid(
                 "quantity",
                 format!(
-                    "differs from the {now} units at {} now: an import moves no stock; use order or transfer_stock",
-                    location_name(tx, company, location).await?
+                    "differs from the {now} units at {location_name} now: an import moves no stock; use order or transfer_stock",
                 ),
             ));
         }
@@ -450,9 +498,9 @@ pub async fn import_level_in(
         "quantity": units,
         "quantity_after_transaction": item.quantity + units,
         "location_id": location,
-        "location_name": location_name(tx, company, location).await?,
+        "location_name": location_name,
         "comments": "imported",
-        "user_full_name": actor(tx, company).await?,
+        "user_full_name": actor,
     });
     item_core::history(tx, company, item.id, "stock_added", details).await
 }
@@ -500,21 +548,27 @@ pub async fn transfer(
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = item_core::begin(db, company, number).await?;
-    let item = lock_stocked(&mut tx, company, kind, number.get()).await?;
+    let Stocked { item, actor } = lock_stocked(&mut tx, company, kind, number.get()).await?;
+    // Both locations checked and named in one round trip.
+    let (from, to) = (
+        location_read(company, transfer.from),
+        location_read(company, transfer.to),
+    );
+    let mut reads = tx.read_together(&[&from, &to]).await?;
     let mut errors = crate::FieldErrors::new();
+    let mut names = Vec::with_capacity(2);
     for (field, l) in [
         ("from_location", transfer.from),
         ("to_location", transfer.to),
     ] {
-        if let Err(StoreError::Invalid(problem)) =
-            item_core::check_location(&mut tx, company, Some(Id::new(l)), field).await
-        {
-            errors.extend(problem);
+        match location_found(reads.next(&mut tx)?, Id::new(l), field) {
+            Ok(name) => names.push(name),
+            Err(StoreError::Invalid(problem)) => errors.extend(problem),
+            Err(other) => return Err(other),
         }
     }
-    if !errors.is_empty() {
-        return Err(StoreError::Invalid(errors));
-    }
+    let [from_name, to_name] =
+        <[String; 2]>::try_from(names).map_err(|_| StoreError::Invalid(errors))?;
     let between = |location| (location, Side::Location);
     take(
         &mut tx,
@@ -538,11 +592,11 @@ pub async fn transfer(
         "quantity_after_transaction": item.quantity,
         "price": money(transfer.price),
         "from_location_id": transfer.from,
-        "from_location_name": location_name(&mut tx, company, transfer.from).await?,
+        "from_location_name": from_name,
         "location_id": transfer.to,
-        "location_name": location_name(&mut tx, company, transfer.to).await?,
+        "location_name": to_name,
         "comments": transfer.comments,
-        "user_full_name": actor(&mut tx, company).await?,
+        "user_full_name": actor,
     });
     items::finish(tx, company, item.id, ("transferred", details), today).await
 }

@@ -130,7 +130,8 @@ pub async fn check_out(
     clock: &Clock,
 ) -> Result<CheckedOut, StoreError> {
     let mut tx = item_core::begin(db, company, number).await?;
-    let item = stock::lock_stocked(&mut tx, company, AssetType::StockAsset, number.get()).await?;
+    let stock::Stocked { item, actor } =
+        stock::lock_stocked(&mut tx, company, AssetType::StockAsset, number.get()).await?;
     let holder =
         crate::members::active_member(&mut tx, company, checkout.member, "user_id").await?;
     if let Some(due) = checkout.due
@@ -141,7 +142,7 @@ pub async fn check_out(
             "must be later than now: the units are due back after they go out",
         ));
     }
-    let location =
+    let (location, _) =
         stock::location_or_default(&mut tx, company, &item, checkout.location, "location_id")
             .await?;
     item_core::check_location(
@@ -228,7 +229,7 @@ pub async fn check_out(
         "checkin_due_on": checkout.due,
         "comments": checkout.comments,
         "reservations_fulfilled": fulfilled,
-        "user_full_name": actor(&mut tx, company).await?,
+        "user_full_name": actor,
     });
     let line_item = one(&mut tx, company, line).await?;
     let item = items::finish(

@@ -15,9 +15,9 @@ use domain::refusal::{Conflict, Moment, Must, Problem};
 use sea_query::{Cond, Expr, ExprTrait, Query, QueryStatementBuilder};
 use serde_json::json;
 
-use super::lines::{LineItem, lines_of};
+use super::lines::LineItem;
 use super::priced::{OrderView, reprice};
-use super::{Items, Order, lock, lock_items};
+use super::{Items, Order, lock, lock_items, lock_with_lines};
 use crate::availability::{fit, holds, holds_of, open_end};
 use crate::item_core::{self, Clock};
 use crate::{Db, StoreError, Tx, change_log};
@@ -35,6 +35,20 @@ pub(crate) async fn refuse_if_promised(
     let window = (from, until.unwrap_or_else(open_end));
     let held = holds(tx, company, item, window, None, tz).await?;
     fit(item, &held, window, 1, tz)
+}
+
+/// Locks the items of the lines of `order` to promise ([`lock_items`]) and promises
+/// them for `period` ([`promise`]).
+pub(super) async fn lock_and_promise(
+    tx: &mut Tx,
+    company: CompanyId,
+    order: &Order,
+    lines: &[LineItem],
+    period: (DateTime<Utc>, DateTime<Utc>),
+    tz: chrono_tz::Tz,
+) -> Result<(), StoreError> {
+    let items = lock_items(tx, company, promised(order, lines)).await?;
+    promise(tx, company, order, (lines, &items), period, tz).await
 }
 
 /// Promises the lines of `order` for `from..=to`: rented items for the period; until
@@ -79,7 +93,7 @@ pub(super) async fn promise(
 
 /// The lines of `order` that [`promise`] weighs: those not all back, less what was
 /// sold once the order is out.
-pub(super) fn promised<'a>(order: &Order, lines: &'a [LineItem]) -> Vec<&'a LineItem> {
+fn promised<'a>(order: &Order, lines: &'a [LineItem]) -> Vec<&'a LineItem> {
     // Not yet rented out or sold.
     let selling = order.state().is_open_for_items();
     lines
@@ -167,25 +181,15 @@ pub async fn book(
         ));
     }
     let mut tx = super::begin_on_items(db, company, number).await?;
-    let order = lock(&mut tx, company, number).await?;
+    let (order, lines) = lock_with_lines(&mut tx, company, number).await?;
     let state = next(&order, OrderAction::Book)?;
-    let lines = lines_of(&mut tx, company, order.id).await?;
     if lines.is_empty() {
         return Err(StoreError::invalid(
             "asset_ids",
             format!("order #{number} has no items to book: put some on it first"),
         ));
     }
-    let items = lock_items(&mut tx, company, promised(&order, &lines)).await?;
-    promise(
-        &mut tx,
-        company,
-        &order,
-        (&lines, &items),
-        (from, to),
-        clock.tz,
-    )
-    .await?;
+    lock_and_promise(&mut tx, company, &order, &lines, (from, to), clock.tz).await?;
     hold(&mut tx, company, order.id, Holding::Booked(from, to)).await?;
     set_state(
         &mut tx,

@@ -58,7 +58,10 @@ async fn coupon_ids(tx: &mut Tx, company: CompanyId, order: i64) -> Result<Vec<i
 
 /// The read of the ids of the coupons on order `order` ([`check_coupons_on`] takes its
 /// rows).
-pub(super) fn coupon_ids_read(company: CompanyId, order: i64) -> sea_query::SelectStatement {
+pub(super) fn coupon_ids_read(
+    company: CompanyId,
+    order: impl Into<Expr>,
+) -> sea_query::SelectStatement {
     crate::scoped("order_coupons", company)
         .column("coupon_id")
         .and_where(Expr::col("order_id").eq(order))

@@ -14,11 +14,10 @@ use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 
 use super::booking::{Holding, hold, next, set_state};
-use super::lines::lines_of;
-use super::lock;
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
 use super::rent_out::hand_over_all;
+use super::{lock, lock_with_lines};
 use crate::custom_fields::merge_values;
 use crate::item_core::Clock;
 use crate::{Db, StoreError, change_log};
@@ -42,9 +41,8 @@ pub async fn sell(
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
     let mut tx = super::begin_on_items(db, company, number).await?;
-    let order = lock(&mut tx, company, number).await?;
+    let (order, lines) = lock_with_lines(&mut tx, company, number).await?;
     let state = next(&order, OrderAction::Sell)?;
-    let lines = lines_of(&mut tx, company, order.id).await?;
     if lines.is_empty() {
         return Err(StoreError::invalid(
             "asset_ids",
@@ -155,7 +153,7 @@ pub async fn mark_for_sale(
     let for_sale: Vec<(i64, i64)> = for_sale.iter().map(|(n, p)| (n.get(), *p)).collect();
     let for_rent = &Number::raw(for_rent)[..];
     let mut tx = db.begin().await?;
-    let order = lock(&mut tx, company, number).await?;
+    let (order, lines) = lock_with_lines(&mut tx, company, number).await?;
     if !matches!(order.state(), OrderState::Drafted | OrderState::WebOrder) {
         return Err(StoreError::Conflict(Conflict::OrderState {
             number: number.get(),
@@ -163,7 +161,6 @@ pub async fn mark_for_sale(
             action: "mark items for sale on",
         }));
     }
-    let lines = lines_of(&mut tx, company, order.id).await?;
     let line_of = |n: i64| lines.iter().find(|l| l.sequence_num == n);
     let missing = |field: &str, numbers: &mut dyn Iterator<Item = i64>| {
         let absent: Vec<String> = numbers

@@ -579,10 +579,8 @@ pub async fn update(
             ));
         }
         let lines = super::lines::lines_of(&mut tx, company, before.id).await?;
-        let promised = super::booking::promised(&before, &lines);
-        let items = super::lock_items(&mut tx, company, promised).await?;
         let period = (from, *due);
-        super::booking::promise(&mut tx, company, &before, (&lines, &items), period, tz).await?;
+        super::booking::lock_and_promise(&mut tx, company, &before, &lines, period, tz).await?;
         super::rent_out::keep_until(&mut tx, company, before.id, (from, *due)).await?;
     }
     // Only words, places and people: an order past the ceiling can still be described.

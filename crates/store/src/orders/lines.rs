@@ -133,7 +133,7 @@ pub(super) async fn lines_of(
 }
 
 /// The read of [`lines_of`].
-pub(super) fn lines_read(company: CompanyId, order: i64) -> SelectStatement {
+pub(super) fn lines_read(company: CompanyId, order: impl Into<Expr>) -> SelectStatement {
     lines_select(company)
         .and_where(Expr::col(("order_line_items", "order_id")).eq(order))
         .to_owned()

@@ -34,7 +34,7 @@ use chrono::{DateTime, Utc};
 use domain::order::OrderState;
 use domain::pricing::Percent;
 use domain::{Page, Vocabulary};
-use sea_query::{Cond, Expr, ExprTrait, LockType, Query, SelectStatement};
+use sea_query::{Cond, Expr, ExprTrait, LockType, Query, QueryStatementBuilder, SelectStatement};
 use serde_json::json;
 
 use crate::item_core;
@@ -338,13 +338,64 @@ async fn lock(
     company: CompanyId,
     number: Number<kind::Order>,
 ) -> Result<Order, StoreError> {
-    let stmt = select(company)
+    let (order, _) = lock_reading(tx, company, number, &[]).await?;
+    Ok(order)
+}
+
+/// The read of [`lock`].
+fn locking(company: CompanyId, number: Number<kind::Order>) -> SelectStatement {
+    select(company)
         .and_where(Expr::col(("orders", "sequence_num")).eq(number))
         .lock_with_tables(LockType::NoKeyUpdate, ["orders"])
-        .to_owned();
-    tx.optional(&stmt)
-        .await?
-        .ok_or(StoreError::NotFound(Kind::Order))
+        .to_owned()
+}
+
+/// Locks order `number` as [`lock`] does and reads `with` after it, in one round trip
+/// on PostgreSQL with the company's webhook endpoints: reads of the order's records
+/// that name it by [`id_of`]. Their rows are the answer's, one read after the other.
+async fn lock_reading(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: Number<kind::Order>,
+    with: &[&(dyn crate::Statement + Sync)],
+) -> Result<(Order, crate::Together), StoreError> {
+    let locking = locking(company, number);
+    let mut reads: Vec<&(dyn crate::Statement + Sync)> = vec![&locking];
+    reads.extend_from_slice(with);
+    // Where the change's events go, in the same round trip.
+    let mut answers = crate::outbox::read_together_with_endpoints(tx, company, &reads).await?;
+    let order = answers
+        .next::<Order>(tx)?
+        .into_iter()
+        .next()
+        .ok_or(StoreError::NotFound(Kind::Order))?;
+    Ok((order, answers))
+}
+
+/// Locks order `number` ([`lock`]) and reads its lines with it ([`lock_reading`]).
+async fn lock_with_lines(
+    tx: &mut Tx,
+    company: CompanyId,
+    number: Number<kind::Order>,
+) -> Result<(Order, Vec<LineItem>), StoreError> {
+    let lines = lines::lines_read(company, id_of(company, number));
+    let (order, mut reads) = lock_reading(tx, company, number, &[&lines]).await?;
+    Ok((order, reads.next(tx)?))
+}
+
+/// The id of order `number`, as a subquery: what a read in the round trip of the
+/// order's lock ([`lock_reading`]) names the order by.
+fn id_of(company: CompanyId, number: Number<kind::Order>) -> Expr {
+    Expr::SubQuery(
+        None,
+        Box::new(
+            crate::scoped("orders", company)
+                .column("id")
+                .and_where(Expr::col("sequence_num").eq(number))
+                .to_owned()
+                .into_sub_query_statement(),
+        ),
+    )
 }
 
 /// Starts the write transaction of a move of order `number`'s items (booking, rent-out,

@@ -13,7 +13,7 @@ use crate::CompanyId;
 use crate::ids::{Kind, Number, kind};
 use domain::pricing::{self, Basket, Ceiling, Line, LineKind, RentalSettings, Totals};
 use domain::stock::Quantity;
-use sea_query::{Expr, ExprTrait, Query};
+use sea_query::{Expr, ExprTrait, Query, SelectStatement};
 
 use super::charges::{Charges, EntryRecord};
 use super::lines::{LineItem, lines_read};
@@ -144,7 +144,7 @@ fn price(
 }
 
 /// The company's pricing settings now.
-fn settings_read(company: CompanyId) -> sea_query::SelectStatement {
+fn settings_read(company: CompanyId) -> SelectStatement {
     Query::select()
         .from("companies")
         .columns(["inclusive_return", "best_pricing"])
@@ -182,9 +182,7 @@ async fn view(
             (Some(order), id)
         }
     };
-    let order_read = select(company)
-        .and_where(Expr::col(("orders", "id")).eq(id))
-        .to_owned();
+    let order_read = by_id(company, id);
     let [coupons, taxes, entries] = super::charges::charges_reads(company, id);
     let (lines, payments, subs, settings) = (
         lines_read(company, id),
@@ -269,6 +267,13 @@ pub(super) async fn reprice(
     Ok(view)
 }
 
+/// The order `id` of `company`, with its customer's and business's names.
+fn by_id(company: CompanyId, id: i64) -> SelectStatement {
+    select(company)
+        .and_where(Expr::col(("orders", "id")).eq(id))
+        .to_owned()
+}
+
 /// `view` after a move of its order's state alone (a return's outcome, decided by the
 /// balance it priced): the order's row is read again; what the order costs does not
 /// follow its state, so it is not priced again.
@@ -277,11 +282,8 @@ pub(super) async fn restated(
     company: CompanyId,
     view: OrderView,
 ) -> Result<OrderView, StoreError> {
-    let stmt = select(company)
-        .and_where(Expr::col(("orders", "id")).eq(view.order.id))
-        .to_owned();
     let order = tx
-        .optional(&stmt)
+        .optional(&by_id(company, view.order.id))
         .await?
         .ok_or(StoreError::NotFound(Kind::Order))?;
     Ok(OrderView { order, ..view })

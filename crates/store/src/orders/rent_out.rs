@@ -18,7 +18,7 @@ use serde_json::json;
 use super::booking::{Holding, hold, next, promise, set_state};
 use super::lines::{LineItem, lines_read};
 use super::priced::{OrderView, reprice};
-use super::{Order, lock, lock_items};
+use super::{Order, id_of, lock_items, lock_reading};
 use crate::custom_fields::merge_values;
 use crate::item_core::{self, Clock};
 use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
@@ -52,12 +52,16 @@ pub async fn rent_out(
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
     let mut tx = super::begin_on_items(db, company, number).await?;
-    let order = lock(&mut tx, company, number).await?;
-    // Its lines and its coupons, one round trip on PostgreSQL.
-    let coupons = super::charges::coupon_ids_read(company, order.id);
-    let mut reads = tx
-        .read_together(&[&lines_read(company, order.id), &coupons])
-        .await?;
+    // The order with its lines and its coupons, one round trip on PostgreSQL.
+    let id = || id_of(company, number);
+    let coupons = super::charges::coupon_ids_read(company, id());
+    let (order, mut reads) = lock_reading(
+        &mut tx,
+        company,
+        number,
+        &[&lines_read(company, id()), &coupons],
+    )
+    .await?;
     let lines: Vec<LineItem> = reads.next(&mut tx)?;
     let coupons = reads.next(&mut tx)?;
     let only_inventory = lines.iter().all(|l| l.kind() == AssetType::VolatileAsset);

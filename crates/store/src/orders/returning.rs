@@ -15,13 +15,13 @@ use domain::stock::{OrderType, Quantity};
 use serde_json::json;
 use std::collections::BTreeMap;
 
-use super::booking::{next, promise, promised, set_state};
+use super::booking::{lock_and_promise, next, set_state};
 use super::lines::{LineItem, lines_of};
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
 use super::rent_out::{Way, keep_until, stock_location};
 use super::sub_rentals::SubRentItem;
-use super::{Order, lock, lock_items};
+use super::{Order, lock_items, lock_with_lines};
 use crate::custom_fields::merge_values;
 use crate::item_core::{self, Clock};
 use crate::{Assignments, Db, Field, StoreError, Tx, change_log, stock};
@@ -79,7 +79,7 @@ pub async fn take_back(
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
     let mut tx = super::begin_on_items(db, company, number).await?;
-    let order = lock(&mut tx, company, number).await?;
+    let (order, lines) = lock_with_lines(&mut tx, company, number).await?;
     // Whether the order is in a state to return at all (the outcome is decided below).
     next(
         &order,
@@ -111,7 +111,6 @@ pub async fn take_back(
             "must be later than the start of billing",
         ));
     }
-    let lines = lines_of(&mut tx, company, order.id).await?;
     let back = selected(&lines, ret.only.as_ref(), number)?;
     if ret.late_at.is_none() {
         refuse_unsaid_late_fees(&back, ret.at)?;
@@ -150,9 +149,8 @@ pub async fn take_back(
         }
         // Their items as the return left them.
         let left = lines_of(&mut tx, company, order.id).await?;
-        let items = lock_items(&mut tx, company, promised(&order, &left)).await?;
         let period = (started, due);
-        promise(&mut tx, company, &order, (&left, &items), period, clock.tz).await?;
+        lock_and_promise(&mut tx, company, &order, &left, period, clock.tz).await?;
         keep_until(&mut tx, company, order.id, (started, due)).await?;
     }
     let values = merge_values(&order.checkin_values, &ret.values);
