@@ -184,11 +184,15 @@ pub(crate) async fn lock_many(
     if numbers.is_empty() {
         return Ok(Vec::new());
     }
-    let stmt = locking(company)
+    tx.all(&lock_many_read(company, numbers)).await
+}
+
+/// The statement of [`lock_many`] (`numbers` not empty), to read with others.
+pub(crate) fn lock_many_read(company: CompanyId, numbers: &[i64]) -> SelectStatement {
+    locking(company)
         .and_where(Expr::col("sequence_num").is_in(numbers.to_vec()))
         .order_by("sequence_num", Order::Asc)
-        .to_owned();
-    tx.all(&stmt).await
+        .to_owned()
 }
 
 /// Locks items for a change: `FOR NO KEY UPDATE` on PostgreSQL, which excludes every

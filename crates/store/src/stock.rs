@@ -245,7 +245,7 @@ pub(crate) async fn actor(tx: &mut Tx, company: CompanyId) -> Result<String, Sto
 }
 
 /// The read of [`actor`].
-fn actor_read(company: CompanyId) -> SelectStatement {
+pub(crate) fn actor_read(company: CompanyId) -> SelectStatement {
     crate::scoped("members", company)
         .expr(Expr::cust(r#""first_name" || ' ' || "last_name""#))
         .and_where(Expr::col("is_owner").eq(true))
@@ -254,7 +254,7 @@ fn actor_read(company: CompanyId) -> SelectStatement {
 }
 
 /// The actor's name as [`actor_read`] found it.
-fn acting(found: Vec<(String,)>) -> String {
+pub(crate) fn acting(found: Vec<(String,)>) -> String {
     found
         .into_iter()
         .next()

@@ -455,25 +455,63 @@ const ORDER_TURNS: usize = 64;
 /// order first, so two of them sharing items wait for each other instead of one
 /// changing an asset (and the list counts' rows with it) while the other holds a stock
 /// item it needs, which deadlocks on PostgreSQL. Their rows as locked are kept
-/// ([`Items`]), so the move reads none of them again.
+/// ([`Items`]), so the move reads none of them again; with stock among them, whoever
+/// acts (named in a stock movement's history) is read in the same round trip.
 async fn lock_items<'a>(
     tx: &mut Tx,
     company: CompanyId,
     lines: impl IntoIterator<Item = &'a LineItem>,
 ) -> Result<Items, StoreError> {
-    let numbers: Vec<i64> = lines.into_iter().map(|l| l.sequence_num).collect();
-    let rows = item_core::lock_many(tx, company, &numbers).await?;
-    Ok(Items(rows.into_iter().map(|row| (row, false)).collect()))
+    let (mut numbers, mut stock) = (Vec::new(), false);
+    for line in lines {
+        numbers.push(line.sequence_num);
+        stock |= line.kind() != domain::item::AssetType::FixedAsset;
+    }
+    if numbers.is_empty() {
+        return Ok(Items {
+            rows: Vec::new(),
+            actor: None,
+        });
+    }
+    let (lock, actor) = (
+        item_core::lock_many_read(company, &numbers),
+        crate::stock::actor_read(company),
+    );
+    let reads: &[&(dyn crate::Statement + Sync)] = if stock { &[&lock, &actor] } else { &[&lock] };
+    let mut reads = tx.read_together(reads).await?;
+    let rows: Vec<item_core::Locked> = reads.next(tx)?;
+    let actor = if stock {
+        Some(crate::stock::acting(reads.next(tx)?))
+    } else {
+        None
+    };
+    Ok(Items {
+        rows: rows.into_iter().map(|row| (row, false)).collect(),
+        actor,
+    })
 }
 
 /// The rows of an order's items as [`lock_items`] locked them, in number order, each
-/// with whether the move has taken it to change it.
-struct Items(Vec<(item_core::Locked, bool)>);
+/// with whether the move has taken it to change it; and whoever acts, once read.
+struct Items {
+    rows: Vec<(item_core::Locked, bool)>,
+    actor: Option<String>,
+}
 
 impl Items {
+    /// Whoever acts (`stock::actor`), read with the items' lock when any is stock.
+    async fn actor(&mut self, tx: &mut Tx, company: CompanyId) -> Result<String, StoreError> {
+        if let Some(actor) = &self.actor {
+            return Ok(actor.clone());
+        }
+        let actor = crate::stock::actor(tx, company).await?;
+        self.actor = Some(actor.clone());
+        Ok(actor)
+    }
+
     /// Item `number` as locked (404 when no line locked names it).
     fn get(&self, number: i64) -> Result<&item_core::Locked, StoreError> {
-        self.at(number).map(|at| &self.0[at].0)
+        self.at(number).map(|at| &self.rows[at].0)
     }
 
     /// Item `number` to change: its row as locked the first time; read again after, as
@@ -485,7 +523,7 @@ impl Items {
         number: i64,
     ) -> Result<item_core::Locked, StoreError> {
         let at = self.at(number)?;
-        let (row, taken) = &mut self.0[at];
+        let (row, taken) = &mut self.rows[at];
         if std::mem::replace(taken, true) {
             item_core::lock(tx, company, Number::new(number)).await
         } else {
@@ -494,7 +532,7 @@ impl Items {
     }
 
     fn at(&self, number: i64) -> Result<usize, StoreError> {
-        self.0
+        self.rows
             .binary_search_by_key(&number, |(row, _)| row.sequence_num)
             .map_err(|_| StoreError::NotFound(Kind::Item))
     }

@@ -18,7 +18,7 @@ use serde_json::json;
 use super::booking::{Holding, hold, next, promise, set_state};
 use super::lines::{LineItem, lines_read};
 use super::priced::{OrderView, reprice};
-use super::{Order, id_of, lock_items, lock_reading};
+use super::{Items, Order, id_of, lock_items, lock_reading};
 use crate::custom_fields::merge_values;
 use crate::item_core::{self, Clock};
 use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
@@ -203,18 +203,26 @@ pub(super) async fn hand_over_all(
     promise(tx, company, order, (lines, &items), period, clock.tz).await?;
     for line in lines {
         let item = items.take(tx, company, line.sequence_num).await?;
-        hand_over(tx, company, (order, line), item, period, clock).await?;
+        hand_over(
+            tx,
+            company,
+            (order, line),
+            (item, &mut items),
+            period,
+            clock,
+        )
+        .await?;
     }
     Ok(())
 }
 
-/// Hands the line's item (`item`, its row locked) over: out on the order, or used up
-/// when sold.
+/// Hands the line's item (`item`, its row locked, one of `items`) over: out on the
+/// order, or used up when sold.
 async fn hand_over(
     tx: &mut Tx,
     company: CompanyId,
     (order, line): (&Order, &LineItem),
-    item: item_core::Locked,
+    (item, items): (item_core::Locked, &mut Items),
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     clock: &Clock,
 ) -> Result<(), StoreError> {
@@ -289,7 +297,7 @@ async fn hand_over(
                 "location_id": location,
                 "checkout_on": from,
                 "checkin_due_on": (!sold).then_some(to),
-                "user_full_name": stock::actor(tx, company).await?,
+                "user_full_name": items.actor(tx, company).await?,
             })
         }
     };

@@ -16,12 +16,12 @@ use serde_json::json;
 use std::collections::BTreeMap;
 
 use super::booking::{lock_and_promise, next, set_state};
-use super::lines::{LineItem, lines_of};
+use super::lines::{LineItem, lines_of, lines_read};
 use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
 use super::rent_out::{Way, keep_until, stock_location};
 use super::sub_rentals::SubRentItem;
-use super::{Order, lock_items, lock_with_lines};
+use super::{Items, Order, id_of, lock_items, lock_reading};
 use crate::custom_fields::merge_values;
 use crate::item_core::{self, Clock};
 use crate::{Assignments, Db, Field, StoreError, Tx, change_log, stock};
@@ -79,7 +79,15 @@ pub async fn take_back(
     clock: &Clock,
 ) -> Result<OrderView, StoreError> {
     let mut tx = super::begin_on_items(db, company, number).await?;
-    let (order, lines) = lock_with_lines(&mut tx, company, number).await?;
+    // The order with its lines and sub-rentals, one round trip on PostgreSQL.
+    let id = || id_of(company, number);
+    let (lines, subs) = (
+        lines_read(company, id()),
+        super::sub_rentals::sub_rentals_read(company, id()),
+    );
+    let (order, mut reads) = lock_reading(&mut tx, company, number, &[&lines, &subs]).await?;
+    let lines: Vec<LineItem> = reads.next(&mut tx)?;
+    let subs: Vec<SubRentItem> = reads.next(&mut tx)?;
     // Whether the order is in a state to return at all (the outcome is decided below).
     next(
         &order,
@@ -127,9 +135,9 @@ pub async fn take_back(
     for b in &back {
         let item = items.take(&mut tx, company, b.line.sequence_num).await?;
         let cancelled = cancelled.remove(&item.id).unwrap_or(0);
-        put_back(&mut tx, company, (&order, b), (item, cancelled), &ret).await?;
+        let item = (item, &mut items, cancelled);
+        put_back(&mut tx, company, (&order, b), item, &ret).await?;
     }
-    let subs = super::sub_rentals::of_order(&mut tx, company, order.id).await?;
     let subs_back = sub_rentals_back(&subs, ret.only.as_ref(), number)?;
     super::sub_rentals::mark_returned(&mut tx, company, order.id, &subs_back, ret.at)?;
     let all_back = lines.iter().all(|l| {
@@ -408,15 +416,15 @@ fn late_fee(
         .map_err(|e| StoreError::invalid("late_due_date", e.to_string()))
 }
 
-/// Puts `b.units` of a line back (`item` its item's row, locked, and `cancelled` how many
-/// pending verifications of it the return cancelled): a fixed asset is available (at
-/// `location` if given), asset stock is at a location again; the line counts them
-/// returned, with its fee.
+/// Puts `b.units` of a line back (`item` its item's row, locked, one of `items`, and
+/// `cancelled` how many pending verifications of it the return cancelled): a fixed
+/// asset is available (at `location` if given), asset stock is at a location again;
+/// the line counts them returned, with its fee.
 async fn put_back(
     tx: &mut Tx,
     company: CompanyId,
     (order, b): (&Order, &Back<'_>),
-    (item, cancelled): (item_core::Locked, u64),
+    (item, items, cancelled): (item_core::Locked, &mut Items, u64),
     ret: &Return,
 ) -> Result<(), StoreError> {
     let details = if item.kind() == AssetType::FixedAsset {
@@ -459,7 +467,7 @@ async fn put_back(
             "quantity_after_transaction": item.quantity + b.units,
             "location_id": location,
             "checkin_on": ret.at,
-            "user_full_name": stock::actor(tx, company).await?,
+            "user_full_name": items.actor(tx, company).await?,
         })
     };
     let fee = late_fee(b.line, b.units, ret.late_at)?;

@@ -50,17 +50,11 @@ pub struct NewSubRentItem {
     pub price: i64,
 }
 
-/// The sub-rental items of order `order`, oldest first.
-pub(super) async fn of_order(
-    tx: &mut Tx,
+/// The read of the sub-rental items of order `order`, oldest first.
+pub(super) fn sub_rentals_read(
     company: CompanyId,
-    order: i64,
-) -> Result<Vec<SubRentItem>, StoreError> {
-    tx.all(&sub_rentals_read(company, order)).await
-}
-
-/// The read of [`of_order`].
-pub(super) fn sub_rentals_read(company: CompanyId, order: i64) -> sea_query::SelectStatement {
+    order: impl Into<Expr>,
+) -> sea_query::SelectStatement {
     crate::scoped("order_sub_rent_items", company)
         .columns([
             "id",
