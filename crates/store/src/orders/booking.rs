@@ -17,7 +17,7 @@ use serde_json::json;
 
 use super::lines::LineItem;
 use super::priced::{OrderView, reprice};
-use super::{Items, Order, lock, lock_items, lock_with_lines};
+use super::{Items, Locking, Order, lock, lock_items, lock_with_lines};
 use crate::availability::{fit, holds, holds_of, open_end};
 use crate::item_core::{self, Clock};
 use crate::{Db, StoreError, Tx, change_log};
@@ -47,7 +47,7 @@ pub(super) async fn lock_and_promise(
     period: (DateTime<Utc>, DateTime<Utc>),
     tz: chrono_tz::Tz,
 ) -> Result<(), StoreError> {
-    let items = lock_items(tx, company, promised(order, lines)).await?;
+    let items = lock_items(tx, company, promised(order, lines), Locking::Weigh).await?;
     promise(tx, company, order, (lines, &items), period, tz).await
 }
 

@@ -455,17 +455,18 @@ const ORDER_TURNS: usize = 64;
 /// order first, so two of them sharing items wait for each other instead of one
 /// changing an asset (and the list counts' rows with it) while the other holds a stock
 /// item it needs, which deadlocks on PostgreSQL. Their rows as locked are kept
-/// ([`Items`]), so the move reads none of them again; with stock among them, whoever
-/// acts (named in a stock movement's history) is read in the same round trip.
+/// ([`Items`]), so the move reads none of them again; a move of stock among them
+/// ([`Locking::Move`]) reads whoever acts (named in its history) in the same round trip.
 async fn lock_items<'a>(
     tx: &mut Tx,
     company: CompanyId,
     lines: impl IntoIterator<Item = &'a LineItem>,
+    locking: Locking,
 ) -> Result<Items, StoreError> {
     let (mut numbers, mut stock) = (Vec::new(), false);
     for line in lines {
         numbers.push(line.sequence_num);
-        stock |= line.kind() != domain::item::AssetType::FixedAsset;
+        stock |= locking == Locking::Move && line.kind() != domain::item::AssetType::FixedAsset;
     }
     if numbers.is_empty() {
         return Ok(Items {
@@ -489,6 +490,15 @@ async fn lock_items<'a>(
         rows: rows.into_iter().map(|row| (row, false)).collect(),
         actor,
     })
+}
+
+/// What [`lock_items`] locks an order's items for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Locking {
+    /// To weigh them only (a booking's promise).
+    Weigh,
+    /// To move them (a rent-out, a sale, a return), as well as weighing them.
+    Move,
 }
 
 /// The rows of an order's items as [`lock_items`] locked them, in number order, each

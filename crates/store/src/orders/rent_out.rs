@@ -18,7 +18,7 @@ use serde_json::json;
 use super::booking::{Holding, hold, next, promise, set_state};
 use super::lines::{LineItem, lines_read};
 use super::priced::{OrderView, reprice};
-use super::{Items, Order, id_of, lock_items, lock_reading};
+use super::{Items, Locking, Order, id_of, lock_items, lock_reading};
 use crate::custom_fields::merge_values;
 use crate::item_core::{self, Clock};
 use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
@@ -199,7 +199,7 @@ pub(super) async fn hand_over_all(
     period: (DateTime<Utc>, DateTime<Utc>),
     clock: &Clock,
 ) -> Result<(), StoreError> {
-    let mut items = lock_items(tx, company, lines).await?;
+    let mut items = lock_items(tx, company, lines, Locking::Move).await?;
     promise(tx, company, order, (lines, &items), period, clock.tz).await?;
     for line in lines {
         let item = items.take(tx, company, line.sequence_num).await?;

@@ -21,7 +21,7 @@ use super::payments::{Payment, Purpose, take};
 use super::priced::{OrderView, reprice};
 use super::rent_out::{Way, keep_until, stock_location};
 use super::sub_rentals::SubRentItem;
-use super::{Items, Order, id_of, lock_items, lock_reading};
+use super::{Items, Locking, Order, id_of, lock_items, lock_reading};
 use crate::custom_fields::merge_values;
 use crate::item_core::{self, Clock};
 use crate::{Assignments, Db, Field, StoreError, Tx, change_log, stock};
@@ -123,7 +123,8 @@ pub async fn take_back(
     if ret.late_at.is_none() {
         refuse_unsaid_late_fees(&back, ret.at)?;
     }
-    let mut items = lock_items(&mut tx, company, lines.iter().filter(|l| is_out(l))).await?;
+    let out = lines.iter().filter(|l| is_out(l));
+    let mut items = lock_items(&mut tx, company, out, Locking::Move).await?;
     item_core::check_location(&mut tx, company, ret.location, "location_id").await?;
     // A verification asked of a fixed asset coming back has nobody to answer it.
     let fixed = back
