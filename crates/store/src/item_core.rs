@@ -148,11 +148,8 @@ pub(crate) async fn lock_reading(
     let stmt = locking(company)
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    let mut reads: Vec<&(dyn crate::Statement + Sync)> = vec![&stmt];
-    reads.extend_from_slice(with);
-    let mut answers = crate::outbox::read_together_with_endpoints(tx, company, &reads).await?;
-    let item = answers
-        .next(tx)?
+    let (rows, answers) = crate::outbox::lock_with_endpoints(tx, company, &stmt, with).await?;
+    let item = rows
         .into_iter()
         .next()
         .ok_or(StoreError::NotFound(Kind::Item))?;

@@ -256,7 +256,7 @@ pub(crate) async fn emit(
 }
 
 /// The company's active endpoints, read at a transaction's first event of it ([`emit`])
-/// or with its first read ([`read_together_with_endpoints`]).
+/// or with its first lock ([`lock_with_endpoints`]).
 fn endpoints_read(company: CompanyId) -> sea_query::SelectStatement {
     crate::scoped("webhooks", company)
         .columns(["id", "events"])
@@ -270,26 +270,33 @@ fn remember(tx: &mut Tx, company: CompanyId, endpoints: &[Endpoint]) {
     tx.endpoints = Some(Box::new((company, known.collect())));
 }
 
-/// Reads `reads` together ([`Tx::read_together`]) and, in their round trip, the
-/// company's active endpoints when the transaction does not know them yet: a write
-/// that starts by locking what it changes (an item, an order) learns where its events
-/// go without a round trip of its own at its first event. A company without an
-/// endpoint costs the same one indexed read as at the event.
-pub(crate) async fn read_together_with_endpoints(
+/// Locks with `lock` (a read that locks what a write changes: an item, an order) and
+/// reads `with` after it ([`Tx::read_together`]), and, right after the lock in their
+/// round trip, the company's active endpoints when the transaction does not know them
+/// yet: the write learns where its events go without a round trip of its own at its
+/// first event, and sees the endpoints as they are once it holds its lock, as it did
+/// reading them at the event. A company without an endpoint costs the same one
+/// indexed read as at the event. Answers the lock's rows and the reads of `with`.
+pub(crate) async fn lock_with_endpoints<T: crate::Record>(
     tx: &mut Tx,
     company: CompanyId,
-    reads: &[&(dyn crate::Statement + Sync)],
-) -> Result<crate::Together, StoreError> {
-    if matches!(tx.endpoints.as_deref(), Some((of, _)) if *of == company) {
-        return tx.read_together(reads).await;
-    }
+    lock: &(dyn crate::Statement + Sync),
+    with: &[&(dyn crate::Statement + Sync)],
+) -> Result<(Vec<T>, crate::Together), StoreError> {
     let endpoints = endpoints_read(company);
-    let mut all: Vec<&(dyn crate::Statement + Sync)> = vec![&endpoints];
-    all.extend_from_slice(reads);
-    let mut answers = tx.read_together(&all).await?;
-    let found: Vec<Endpoint> = answers.next(tx)?;
-    remember(tx, company, &found);
-    Ok(answers)
+    let known = matches!(tx.endpoints.as_deref(), Some((of, _)) if *of == company);
+    let mut reads: Vec<&(dyn crate::Statement + Sync)> = vec![lock];
+    if !known {
+        reads.push(&endpoints);
+    }
+    reads.extend_from_slice(with);
+    let mut answers = tx.read_together(&reads).await?;
+    let locked = answers.next(tx)?;
+    if !known {
+        let found: Vec<Endpoint> = answers.next(tx)?;
+        remember(tx, company, &found);
+    }
+    Ok((locked, answers))
 }
 
 /// Writes `event` with a delivery to each endpoint of `to` (nothing when `to` is

@@ -178,10 +178,10 @@ pub struct Tx {
     turns: Vec<tokio::sync::OwnedMutexGuard<()>>,
     /// Set by [`Tx::bulk`]; boxed, as most transactions have none.
     bulk: Option<Box<Bulk>>,
-    /// A company's active webhook endpoints (id, events), read at the transaction's
-    /// first event of that company (`outbox::emit`): its events go to the endpoints
-    /// active when it wrote the first, in one read instead of one an event. Boxed, as
-    /// most transactions write no event.
+    /// A company's active webhook endpoints (id, events), read with the transaction's
+    /// first lock (`outbox::lock_with_endpoints`) or else at its first event of that
+    /// company (`outbox::emit`): its events go to the endpoints active then, in one
+    /// read instead of one an event. Boxed, as most transactions write no event.
     pub(crate) endpoints: Option<Box<Endpoints>>,
 }
 

@@ -360,12 +360,9 @@ async fn lock_reading(
     with: &[&(dyn crate::Statement + Sync)],
 ) -> Result<(Order, crate::Together), StoreError> {
     let locking = locking(company, number);
-    let mut reads: Vec<&(dyn crate::Statement + Sync)> = vec![&locking];
-    reads.extend_from_slice(with);
     // Where the change's events go, in the same round trip.
-    let mut answers = crate::outbox::read_together_with_endpoints(tx, company, &reads).await?;
-    let order = answers
-        .next::<Order>(tx)?
+    let (rows, answers) = crate::outbox::lock_with_endpoints(tx, company, &locking, with).await?;
+    let order = rows
         .into_iter()
         .next()
         .ok_or(StoreError::NotFound(Kind::Order))?;
