@@ -148,12 +148,7 @@ pub(crate) async fn lock_reading(
     let stmt = locking(company)
         .and_where(Expr::col("sequence_num").eq(number))
         .to_owned();
-    let (rows, answers) = crate::outbox::lock_with_endpoints(tx, company, &stmt, with).await?;
-    let item = rows
-        .into_iter()
-        .next()
-        .ok_or(StoreError::NotFound(Kind::Item))?;
-    Ok((item, answers))
+    crate::outbox::lock_with_endpoints(tx, company, &stmt, Kind::Item, with).await
 }
 
 /// The same row as [`lock`], read without locking it (in a read transaction).

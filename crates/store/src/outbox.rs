@@ -276,13 +276,15 @@ fn remember(tx: &mut Tx, company: CompanyId, endpoints: &[Endpoint]) {
 /// yet: the write learns where its events go without a round trip of its own at its
 /// first event, and sees the endpoints as they are once it holds its lock, as it did
 /// reading them at the event. A company without an endpoint costs the same one
-/// indexed read as at the event. Answers the lock's rows and the reads of `with`.
+/// indexed read as at the event. Answers the lock's one row (`NotFound(kind)` when
+/// it locked none) and the reads of `with`.
 pub(crate) async fn lock_with_endpoints<T: crate::Record>(
     tx: &mut Tx,
     company: CompanyId,
     lock: &(dyn crate::Statement + Sync),
+    kind: crate::ids::Kind,
     with: &[&(dyn crate::Statement + Sync)],
-) -> Result<(Vec<T>, crate::Together), StoreError> {
+) -> Result<(T, crate::Together), StoreError> {
     let endpoints = endpoints_read(company);
     let known = matches!(tx.endpoints.as_deref(), Some((of, _)) if *of == company);
     let mut reads: Vec<&(dyn crate::Statement + Sync)> = vec![lock];
@@ -291,12 +293,16 @@ pub(crate) async fn lock_with_endpoints<T: crate::Record>(
     }
     reads.extend_from_slice(with);
     let mut answers = tx.read_together(&reads).await?;
-    let locked = answers.next(tx)?;
+    let locked: Vec<T> = answers.next(tx)?;
     if !known {
         let found: Vec<Endpoint> = answers.next(tx)?;
         remember(tx, company, &found);
     }
-    Ok((locked, answers))
+    let row = locked
+        .into_iter()
+        .next()
+        .ok_or(StoreError::NotFound(kind))?;
+    Ok((row, answers))
 }
 
 /// Writes `event` with a delivery to each endpoint of `to` (nothing when `to` is

@@ -555,20 +555,23 @@ pub async fn transfer(
         location_read(company, transfer.to),
     );
     let mut reads = tx.read_together(&[&from, &to]).await?;
+    // Both refusals at once when neither location is the company's.
     let mut errors = crate::FieldErrors::new();
-    let mut names = Vec::with_capacity(2);
-    for (field, l) in [
+    let mut names = [String::new(), String::new()];
+    for (name, (field, l)) in names.iter_mut().zip([
         ("from_location", transfer.from),
         ("to_location", transfer.to),
-    ] {
+    ]) {
         match location_found(reads.next(&mut tx)?, Id::new(l), field) {
-            Ok(name) => names.push(name),
+            Ok(found) => *name = found,
             Err(StoreError::Invalid(problem)) => errors.extend(problem),
             Err(other) => return Err(other),
         }
     }
-    let [from_name, to_name] =
-        <[String; 2]>::try_from(names).map_err(|_| StoreError::Invalid(errors))?;
+    if !errors.is_empty() {
+        return Err(StoreError::Invalid(errors));
+    }
+    let [from_name, to_name] = names;
     let between = |location| (location, Side::Location);
     take(
         &mut tx,

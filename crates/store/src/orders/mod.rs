@@ -361,12 +361,7 @@ async fn lock_reading(
 ) -> Result<(Order, crate::Together), StoreError> {
     let locking = locking(company, number);
     // Where the change's events go, in the same round trip.
-    let (rows, answers) = crate::outbox::lock_with_endpoints(tx, company, &locking, with).await?;
-    let order = rows
-        .into_iter()
-        .next()
-        .ok_or(StoreError::NotFound(Kind::Order))?;
-    Ok((order, answers))
+    crate::outbox::lock_with_endpoints(tx, company, &locking, Kind::Order, with).await
 }
 
 /// Locks order `number` ([`lock`]) and reads its lines with it ([`lock_reading`]).
