@@ -1,12 +1,13 @@
 # Sourced by the scripts that start their own server (run-lists.sh, run-assets.sh,
-# run-stock.sh, run-orders.sh, run-import.sh, run-move.sh, run-search.sh, run-scale.sh):
-# a scratch directory removed at exit, `start` and `stop` of the server on $PORT,
-# `write_assets` and `import_file` (`send_import`, `await_import`) to seed through the
-# API's import, `sample` of one path's latency, `rps` and `p99` to read a run's
-# figures, `median_of` and `medians` to sum up rounds, and `for_each_database`, which
-# calls `measure <label> <database URL> [seed serve flags]` for each of $DATABASES (a
-# fresh SQLite file; a fresh PostgreSQL database $PG_DB on the server $PG_URL names,
-# dropped at exit). Needs RENTRACK, PORT and PG_DB.
+# run-stock.sh, run-orders.sh, run-import.sh, run-move.sh, run-search.sh, run-scale.sh,
+# run-writes.sh, run-ceiling.sh, run-commit.sh): a scratch directory removed at exit,
+# `start` and `stop` of the server on $PORT, `write_assets` and `import_file`
+# (`send_import`, `await_import`) to seed through the API's import, `seed_writes` to
+# seed what the write mixes need, `sample` of one path's latency, `rps` and `p99` to
+# read a run's figures, `median_of` and `medians` to sum up rounds, and
+# `for_each_database`, which calls `measure <label> <database URL> [seed serve flags]`
+# for each of $DATABASES (a fresh SQLite file; a fresh PostgreSQL database $PG_DB on the
+# server $PG_URL names, dropped at exit). Needs RENTRACK, PORT and PG_DB.
 #
 # For scripts whose every request must succeed, measured against /healthz in the same
 # round (run-stock.sh, run-orders.sh): `run_rounds` runs $MIXES $ROUNDS times,
@@ -123,6 +124,15 @@ await_import() { # token, id
         sleep 0.2
     done
     echo "$state"
+}
+
+# Seeds the company of token $1 through the server on $PORT as run-writes.sh measures
+# it: $CONNECTIONS active members, $2 fixed assets, $3 stock items and $4 orders, whose
+# lines name five rentable assets per connection; prints the seed's JSON line.
+seed_writes() { # token, assets, stock items, orders, [concurrent requests]
+    "$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$1" --locations 0 --groups 0 \
+        --vendors 0 --members "$CONNECTIONS" --assets "$2" --stock "$3" --orders "$4" \
+        --order-assets "$((5 * CONNECTIONS))" --concurrency "${5:-16}"
 }
 
 # Stops the server that seeded and starts it again with the plain serve flags; on

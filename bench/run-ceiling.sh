@@ -40,9 +40,7 @@ url=${PG_URL%/*}/$PG_DB
 psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" -c "CREATE DATABASE $PG_DB"
 token=$(company_token "$url" ceiling)
 start "$url"
-"$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$token" --locations 0 --groups 0 \
-    --vendors 0 --members "$CONNECTIONS" --assets 1000 --stock "$CONNECTIONS" --orders 1000 \
-    --order-assets "$((5 * CONNECTIONS))" >/dev/null
+seed_writes "$token" 1000 "$CONNECTIONS" 1000 >/dev/null
 restart_after_seed postgres "$url"
 stop
 

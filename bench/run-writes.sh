@@ -47,10 +47,7 @@ measure() { # label (sqlite or postgres), database URL, serve flags for the seed
     local token
     token=$(company_token "$url" writes)
     start "$url" "$@"
-    results+=("$("$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$token" \
-        --locations 0 --groups 0 --vendors 0 --members "$CONNECTIONS" --assets "$ASSETS" \
-        --stock "$STOCK" --orders "$ORDERS" --order-assets "$((5 * CONNECTIONS))" \
-        --concurrency "$SEED_CONCURRENCY")")
+    results+=("$(seed_writes "$token" "$ASSETS" "$STOCK" "$ORDERS" "$SEED_CONCURRENCY")")
     restart_after_seed "$db" "$url"
     local -A got=() p99s=()
     run_rounds "$db" "$token"
