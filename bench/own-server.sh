@@ -3,11 +3,12 @@
 # run-writes.sh, run-ceiling.sh, run-commit.sh): a scratch directory removed at exit,
 # `start` and `stop` of the server on $PORT, `write_assets` and `import_file`
 # (`send_import`, `await_import`) to seed through the API's import, `seed_writes` to
-# seed what the write mixes need, `sample` of one path's latency, `rps` and `p99` to
-# read a run's figures, `median_of` and `medians` to sum up rounds, and
-# `for_each_database`, which calls `measure <label> <database URL> [seed serve flags]`
-# for each of $DATABASES (a fresh SQLite file; a fresh PostgreSQL database $PG_DB on the
-# server $PG_URL names, dropped at exit). Needs RENTRACK, PORT and PG_DB.
+# seed what the write mixes need (`fresh_write_database` on PostgreSQL), `sample` of
+# one path's latency, `rps` and `p99` to read a run's figures, `median_of` and
+# `medians` to sum up rounds, and `for_each_database`, which calls `measure <label>
+# <database URL> [seed serve flags]` for each of $DATABASES (a fresh SQLite file; a
+# fresh PostgreSQL database $PG_DB on the server $PG_URL names, dropped at exit).
+# Needs RENTRACK, PORT and PG_DB.
 #
 # For scripts whose every request must succeed, measured against /healthz in the same
 # round (run-stock.sh, run-orders.sh): `run_rounds` runs $MIXES $ROUNDS times,
@@ -133,6 +134,19 @@ seed_writes() { # token, assets, stock items, orders, [concurrent requests]
     "$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$1" --locations 0 --groups 0 \
         --vendors 0 --members "$CONNECTIONS" --assets "$2" --stock "$3" --orders "$4" \
         --order-assets "$((5 * CONNECTIONS))" --concurrency "${5:-16}"
+}
+
+# A fresh PostgreSQL database $PG_DB on the server $PG_URL names, with a company seeded
+# as run-writes.sh seeds its own (`seed_writes`: 1,000 fixed assets, $CONNECTIONS stock
+# items, 1,000 orders) and analysed; sets `url` and `token` and leaves no server running.
+fresh_write_database() { # subdomain
+    url=${PG_URL%/*}/$PG_DB
+    psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" -c "CREATE DATABASE $PG_DB"
+    token=$(company_token "$url" "$1")
+    start "$url"
+    seed_writes "$token" 1000 "$CONNECTIONS" 1000 >/dev/null
+    restart_after_seed postgres "$url"
+    stop
 }
 
 # Stops the server that seeded and starts it again with the plain serve flags; on

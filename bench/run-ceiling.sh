@@ -36,13 +36,7 @@ fi
 
 source bench/own-server.sh
 
-url=${PG_URL%/*}/$PG_DB
-psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" -c "CREATE DATABASE $PG_DB"
-token=$(company_token "$url" ceiling)
-start "$url"
-seed_writes "$token" 1000 "$CONNECTIONS" 1000 >/dev/null
-restart_after_seed postgres "$url"
-stop
+fresh_write_database ceiling
 
 # pgbench's clients take the company's first fixed assets, $GROUP each, by id: first,
 # first + 1, ... must all be fixed assets. (Writes of pgbench's own: that orders name

@@ -26,13 +26,7 @@ export BENCH_THREADS=${BENCH_THREADS:-1}
 PG_DB=rentrack_bench_commit
 source bench/own-server.sh
 
-url=${PG_URL%/*}/$PG_DB
-psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" -c "CREATE DATABASE $PG_DB"
-token=$(company_token "$url" commit)
-start "$url"
-seed_writes "$token" 1000 "$CONNECTIONS" 1000 >/dev/null
-restart_after_seed postgres "$url"
-stop
+fresh_write_database commit
 
 ticks() { # pids...: their user and system ticks
     local pid total=0
