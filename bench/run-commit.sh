@@ -28,6 +28,10 @@ PORT=${PORT:-3992}
 export BENCH_THREADS=${BENCH_THREADS:-1}
 PG_DB=rentrack_bench_commit
 source bench/own-server.sh
+if [[ -z $(pgrep -x postgres) ]]; then
+    echo "no PostgreSQL process on this machine: its share cannot be counted" >&2
+    exit 1
+fi
 
 fresh_write_database commit
 
@@ -47,10 +51,6 @@ cycle() { # seconds, warm-up seconds: prints the run's JSON line
     "$BENCH" run --base-url "http://127.0.0.1:$PORT" --token "$token" \
         --mix asset-checkout-cycle --connections "$CONNECTIONS" --duration "$1" --warmup "$2"
 }
-if [[ -z $(pgrep -x postgres) ]]; then
-    echo "no PostgreSQL process on this machine: its share cannot be counted" >&2
-    exit 1
-fi
 
 hz=$(getconf CLK_TCK)
 cores=$(nproc)
