@@ -74,38 +74,89 @@ pub(crate) async fn holds_of(
     except: Option<i64>,
     tz: chrono_tz::Tz,
 ) -> Result<Vec<Vec<Hold>>, StoreError> {
-    let now = crate::now();
-    let stock = |item: &Locked| item.kind() == AssetType::StockAsset;
+    let weighing: Vec<Weighing> = items
+        .iter()
+        .map(|(item, window)| Weighing {
+            item: item.id,
+            stock: item.kind() == AssetType::StockAsset,
+            // Only an item with units out can have an overdue line of a rented-out order.
+            out: item.rented_order.is_some() || item.checked_out_quantity > 0,
+            window: *window,
+        })
+        .collect();
+    let reads = holds_reads(company, &weighing, except, tz);
+    let together: Vec<&(dyn crate::Statement + Sync)> = reads
+        .iter()
+        .map(|r| r as &(dyn crate::Statement + Sync))
+        .collect();
+    let mut reads = tx.read_together(&together).await?;
+    holds_read(tx, &mut reads, company, items, tz).await
+}
+
+/// An item to weigh, as [`holds_reads`] reads what holds it: known before its lock
+/// (an order's line names its item and kind), so the reads can follow the lock in its
+/// round trip.
+pub(crate) struct Weighing {
+    pub item: i64,
+    /// Asset stock, whose members' check-outs hold units too.
+    pub stock: bool,
+    /// Whether it may have units out, so an overdue line of a rented-out order may
+    /// hold it past the line's end (`true` when unknown: read more, never less).
+    pub out: bool,
+    pub window: Window,
+}
+
+/// The reads of what holds each of `items` in its window, except the lines of order
+/// `except`, in order: [`holds_read`] takes their rows.
+pub(crate) fn holds_reads(
+    company: CompanyId,
+    items: &[Weighing],
+    except: Option<i64>,
+    tz: chrono_tz::Tz,
+) -> Vec<sea_query::SelectStatement> {
     let mut reads = Vec::with_capacity(3 * items.len());
-    for (item, (from, to)) in items {
-        // Only an item with units out can have an overdue line of a rented-out order.
-        let out = item.rented_order.is_some() || item.checked_out_quantity > 0;
+    for weighing in items {
+        let (from, to) = weighing.window;
         let (from_day, to_day) = (
             from.with_timezone(&tz).date_naive(),
             to.with_timezone(&tz).date_naive(),
         );
         reads.push(order_holds_read(
             company,
-            item.id,
-            (*from, *to),
+            weighing.item,
+            (from, to),
             except,
-            out,
+            weighing.out,
         ));
-        reads.push(approved_read(company, item.id, from_day, Some(to_day)));
-        if stock(item) {
-            reads.push(stock_holds_read(company, item.id));
+        reads.push(approved_read(
+            company,
+            weighing.item,
+            from_day,
+            Some(to_day),
+        ));
+        if weighing.stock {
+            reads.push(stock_holds_read(company, weighing.item));
         }
     }
-    let together: Vec<&(dyn crate::Statement + Sync)> = reads
-        .iter()
-        .map(|r| r as &(dyn crate::Statement + Sync))
-        .collect();
-    let mut reads = tx.read_together(&together).await?;
+    reads
+}
+
+/// What holds each of `items` (locked, each in its window), from the rows of
+/// [`holds_reads`] of them (the same items, kinds and windows, in the same order) that
+/// `reads` holds next.
+pub(crate) async fn holds_read(
+    tx: &mut Tx,
+    reads: &mut crate::Together,
+    company: CompanyId,
+    items: &[(&Locked, Window)],
+    tz: chrono_tz::Tz,
+) -> Result<Vec<Vec<Hold>>, StoreError> {
+    let now = crate::now();
     let mut each = Vec::with_capacity(items.len());
     for (item, _) in items {
         let mut holds = order_holds(reads.next(tx)?, now);
         holds.extend(reservation_holds(reads.next(tx)?, tz));
-        if stock(item) {
+        if item.kind() == AssetType::StockAsset {
             holds.extend(stock_holds(reads.next(tx)?, now));
         }
         each.push(holds);

@@ -197,10 +197,20 @@ pub async fn check_in(
     today: Today,
 ) -> Result<ItemView, StoreError> {
     let mut tx = item_core::begin(db, company, number).await?;
-    // Who has it, read with its lock.
+    // Who has it, read with its lock; a verification asked of the holder has nobody to
+    // answer it once the asset is back: cancelled in the same round trip (undone with
+    // the rest when the check-in is refused).
     let holder = item_core::holder_read(company, number);
-    let (item, mut reads) = item_core::lock_reading(&mut tx, company, number, &[&holder]).await?;
+    let cancel = crate::verifications::cancel_pending_of(
+        company,
+        Expr::col("item_id").in_subquery(item_core::id_of(company, number)),
+    );
+    let (item, mut reads) =
+        item_core::lock_reading(&mut tx, company, number, &[&holder, &cancel]).await?;
     let name = item_core::named(reads.next(&mut tx)?, item.assigned_to_id);
+    let verifications_cancelled = crate::verifications::cancelled(reads.next(&mut tx)?)
+        .remove(&item.id)
+        .unwrap_or(0);
     let item = item.fixed_asset()?;
     if item.state() != ItemState::CheckedOut {
         return Err(StoreError::Conflict(Conflict::NotCheckedOut {
@@ -236,12 +246,6 @@ pub async fn check_in(
         .and_where(Expr::col("checkin_on").is_null())
         .to_owned();
     tx.send(&close)?;
-    // A verification asked of the holder has nobody to answer it once the asset is back.
-    let verifications_cancelled =
-        crate::verifications::cancel_pending(&mut tx, company, &[item.id])
-            .await?
-            .remove(&item.id)
-            .unwrap_or(0);
     let details = json!({
         "is_checkout": false,
         "assigned_to_id": item.assigned_to_id,

@@ -187,6 +187,15 @@ pub(crate) fn lock_many_read(company: CompanyId, numbers: &[i64]) -> SelectState
         .to_owned()
 }
 
+/// The id of item `number`, as a subquery: what a write sent in the round trip of the
+/// item's lock ([`lock_reading`]) names the item by.
+pub(crate) fn id_of(company: CompanyId, number: Number<kind::Item>) -> SelectStatement {
+    crate::scoped("items", company)
+        .column("id")
+        .and_where(Expr::col("sequence_num").eq(number))
+        .to_owned()
+}
+
 /// Locks items for a change: `FOR NO KEY UPDATE` on PostgreSQL, which excludes every
 /// other change of the item but not the key-share locks of foreign-key checks (an
 /// order line or a stock row naming the item), so a write that only refers to an

@@ -171,33 +171,42 @@ fn checked_out(item: &Locked) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Cancels the pending verifications of `items` (they are back: nobody holds them to
-/// answer), in one statement; answers how many each had (items without any are left
-/// out).
-pub(crate) async fn cancel_pending(
-    tx: &mut Tx,
+/// [`cancel_pending_of`] the items `items` (by id).
+pub(crate) fn cancel_pending_of_ids(
     company: CompanyId,
     items: &[i64],
-) -> Result<HashMap<i64, u64>, StoreError> {
-    let mut cancelled = HashMap::new();
-    if items.is_empty() {
-        return Ok(cancelled);
-    }
-    let stmt = Query::update()
+) -> sea_query::UpdateStatement {
+    cancel_pending_of(company, Expr::col("item_id").is_in(items.iter().copied()))
+}
+
+/// Cancels the pending verifications of the items `which` picks (a condition on
+/// `item_id`: they are back, nobody holds them to answer), in one statement answering
+/// the item of each verification it cancelled ([`cancelled`] counts them): sent in
+/// the round trip of the items' lock.
+pub(crate) fn cancel_pending_of(
+    company: CompanyId,
+    which: sea_query::SimpleExpr,
+) -> sea_query::UpdateStatement {
+    Query::update()
         .table("verifications")
         .values([
             ("status", VerificationStatus::Cancelled.as_str().into()),
             ("updated_at", now().into()),
         ])
         .and_where(Expr::col("company_id").eq(company.0))
-        .and_where(Expr::col("item_id").is_in(items.iter().copied()))
+        .and_where(which)
         .and_where(Expr::col("status").eq(crate::constant(VerificationStatus::Pending.as_str())))
         .returning_col("item_id")
-        .to_owned();
-    for (item,) in tx.all::<(i64,)>(&stmt).await? {
+        .to_owned()
+}
+
+/// How many verifications [`cancel_pending_of`] cancelled of each item.
+pub(crate) fn cancelled(rows: Vec<(i64,)>) -> HashMap<i64, u64> {
+    let mut cancelled = HashMap::new();
+    for (item,) in rows {
         *cancelled.entry(item).or_default() += 1;
     }
-    Ok(cancelled)
+    cancelled
 }
 
 /// The pending verifications of `items`, by item id: one statement.

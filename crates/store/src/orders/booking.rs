@@ -18,7 +18,7 @@ use serde_json::json;
 use super::lines::LineItem;
 use super::priced::{OrderView, reprice};
 use super::{Items, Locking, Order, lock, lock_items, lock_with_lines};
-use crate::availability::{fit, holds, holds_of, open_end};
+use crate::availability::{Weighing, fit, holds, holds_read, holds_reads, open_end};
 use crate::item_core::{self, Clock};
 use crate::{Db, StoreError, Tx, change_log};
 
@@ -38,7 +38,7 @@ pub(crate) async fn refuse_if_promised(
 }
 
 /// Locks the items of the lines of `order` to promise ([`lock_items`]) and promises
-/// them for `period` ([`promise`]).
+/// them for `period` ([`lock_and_promise_items`]).
 pub(super) async fn lock_and_promise(
     tx: &mut Tx,
     company: CompanyId,
@@ -47,33 +47,60 @@ pub(super) async fn lock_and_promise(
     period: (DateTime<Utc>, DateTime<Utc>),
     tz: chrono_tz::Tz,
 ) -> Result<(), StoreError> {
-    let items = lock_items(tx, company, promised(order, lines), Locking::Weigh).await?;
-    promise(tx, company, order, (lines, &items), period, tz).await
+    let locked = promised(order, lines);
+    lock_and_promise_items(
+        tx,
+        company,
+        order,
+        (lines, locked),
+        Locking::Weigh,
+        period,
+        tz,
+    )
+    .await
+    .map(drop)
 }
 
-/// Promises the lines of `order` for `from..=to`: rented items for the period; until
-/// the order goes out, sold ones from `from` for good. Their items are locked
-/// (`items`, [`lock_items`]); what holds them is read for all together. Refused (409
-/// naming the first item short and what holds it) when an item is retired or what else
-/// is promised of it leaves too little.
-pub(super) async fn promise(
+/// Locks the items of `locked` (lines of `order`, for `locking`: [`lock_items`]) and
+/// promises the lines of `order` for `from..=to`: rented items for the period; until
+/// the order goes out, sold ones from `from` for good. What holds them is read for all
+/// together in the lock's round trip (after the lock, which a line's item and kind,
+/// known before it, are enough to read for), so an order holds its items' locks one
+/// round trip less. Refused (409 naming the first item short and what holds it) when
+/// an item is retired or what else is promised of it leaves too little. The items as
+/// locked come back.
+pub(super) async fn lock_and_promise_items(
     tx: &mut Tx,
     company: CompanyId,
     order: &Order,
-    (lines, items): (&[LineItem], &Items),
+    (lines, locked): (&[LineItem], Vec<&LineItem>),
+    locking: Locking,
     (from, to): (DateTime<Utc>, DateTime<Utc>),
     tz: chrono_tz::Tz,
-) -> Result<(), StoreError> {
+) -> Result<Items, StoreError> {
     let mut promised = promised(order, lines);
     promised.sort_by_key(|l| l.sequence_num);
+    let window = |line: &LineItem| (from, if line.sold() { open_end() } else { to });
+    let weighing: Vec<Weighing> = promised
+        .iter()
+        .map(|line| Weighing {
+            item: line.item_id,
+            stock: line.kind() == AssetType::StockAsset,
+            out: true,
+            window: window(line),
+        })
+        .collect();
+    let then = holds_reads(company, &weighing, Some(order.id), tz);
+    let then: Vec<&(dyn crate::Statement + Sync)> = then
+        .iter()
+        .map(|r| r as &(dyn crate::Statement + Sync))
+        .collect();
+    let (items, mut reads) = lock_items(tx, company, locked, locking, &then).await?;
     let weighed = promised
         .iter()
-        .map(|line| {
-            let window = (from, if line.sold() { open_end() } else { to });
-            Ok((items.get(line.sequence_num)?, window))
-        })
+        .map(|line| Ok((items.get(line.sequence_num)?, window(line))))
         .collect::<Result<Vec<_>, StoreError>>()?;
-    let held = holds_of(tx, company, &weighed, Some(order.id), tz).await?;
+    let held = holds_read(tx, &mut reads, company, &weighed, tz).await?;
     for ((line, (item, window)), held) in promised.iter().zip(&weighed).zip(&held) {
         if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired {
@@ -88,7 +115,7 @@ pub(super) async fn promise(
             tz,
         )?;
     }
-    Ok(())
+    Ok(items)
 }
 
 /// The lines of `order` that [`promise`] weighs: those not all back, less what was

@@ -449,39 +449,53 @@ const ORDER_TURNS: usize = 64;
 /// item it needs, which deadlocks on PostgreSQL. Their rows as locked are kept
 /// ([`Items`]), so the move reads none of them again; a move of stock among them
 /// ([`Locking::Move`]) reads whoever acts (named in its history) in the same round trip.
+/// With the lock, `then` is read in its round trip (one pipeline on
+/// PostgreSQL, each read seeing what was committed before the lock was granted; a
+/// write among them is undone with the rest when the move is refused): the rows of
+/// `then` are next in the reads that come back.
 async fn lock_items<'a>(
     tx: &mut Tx,
     company: CompanyId,
     lines: impl IntoIterator<Item = &'a LineItem>,
     locking: Locking,
-) -> Result<Items, StoreError> {
+    then: &[&(dyn crate::Statement + Sync)],
+) -> Result<(Items, crate::Together), StoreError> {
     let (mut numbers, mut stock) = (Vec::new(), false);
     for line in lines {
         numbers.push(line.sequence_num);
         stock |= locking == Locking::Move && line.kind() != domain::item::AssetType::FixedAsset;
     }
-    if numbers.is_empty() {
-        return Ok(Items {
-            rows: Vec::new(),
-            actor: None,
-        });
-    }
     let (lock, actor) = (
         item_core::lock_many_read(company, &numbers),
         crate::stock::actor_read(company),
     );
-    let reads: &[&(dyn crate::Statement + Sync)] = if stock { &[&lock, &actor] } else { &[&lock] };
-    let mut reads = tx.read_together(reads).await?;
+    let mut reads: Vec<&(dyn crate::Statement + Sync)> = Vec::with_capacity(2 + then.len());
+    if !numbers.is_empty() {
+        reads.push(&lock);
+        if stock {
+            reads.push(&actor);
+        }
+    }
+    reads.extend_from_slice(then);
+    let mut reads = tx.read_together(&reads).await?;
+    if numbers.is_empty() {
+        let none = Items {
+            rows: Vec::new(),
+            actor: None,
+        };
+        return Ok((none, reads));
+    }
     let rows: Vec<item_core::Locked> = reads.next(tx)?;
     let actor = if stock {
         Some(crate::stock::acting(reads.next(tx)?))
     } else {
         None
     };
-    Ok(Items {
+    let items = Items {
         rows: rows.into_iter().map(|row| (row, false)).collect(),
         actor,
-    })
+    };
+    Ok((items, reads))
 }
 
 /// What [`lock_items`] locks an order's items for.

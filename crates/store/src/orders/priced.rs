@@ -275,16 +275,14 @@ fn by_id(company: CompanyId, id: i64) -> SelectStatement {
 }
 
 /// `view` after a move of its order's state alone (a return's outcome, decided by the
-/// balance it priced): the order's row is read again; what the order costs does not
-/// follow its state, so it is not priced again.
-pub(super) async fn restated(
-    tx: &mut Tx,
+/// balance it priced), and the commit: the order's row is read again as the
+/// transaction's last statement, in the commit's round trip; what the order costs does
+/// not follow its state, so it is not priced again.
+pub(super) async fn restated_at_commit(
+    tx: Tx,
     company: CompanyId,
     view: OrderView,
 ) -> Result<OrderView, StoreError> {
-    let order = tx
-        .optional(&by_id(company, view.order.id))
-        .await?
-        .ok_or(StoreError::NotFound(Kind::Order))?;
+    let order = tx.commit_reading(&by_id(company, view.order.id)).await?;
     Ok(OrderView { order, ..view })
 }

@@ -15,10 +15,10 @@ use domain::stock::{OrderType, Quantity};
 use sea_query::{Expr, ExprTrait, Query};
 use serde_json::json;
 
-use super::booking::{Holding, hold, next, promise, set_state};
+use super::booking::{Holding, hold, next, set_state};
 use super::lines::{LineItem, lines_read};
 use super::priced::{OrderView, reprice};
-use super::{Items, Locking, Order, id_of, lock_items, lock_reading};
+use super::{Items, Locking, Order, id_of, lock_reading};
 use crate::custom_fields::merge_values;
 use crate::item_core::{self, Clock};
 use crate::{Assignments, Db, StoreError, Tx, change_log, stock};
@@ -199,8 +199,17 @@ pub(super) async fn hand_over_all(
     period: (DateTime<Utc>, DateTime<Utc>),
     clock: &Clock,
 ) -> Result<(), StoreError> {
-    let mut items = lock_items(tx, company, lines, Locking::Move).await?;
-    promise(tx, company, order, (lines, &items), period, clock.tz).await?;
+    let locked = lines.iter().collect();
+    let mut items = super::booking::lock_and_promise_items(
+        tx,
+        company,
+        order,
+        (lines, locked),
+        Locking::Move,
+        period,
+        clock.tz,
+    )
+    .await?;
     for line in lines {
         let item = items.take(tx, company, line.sequence_num).await?;
         hand_over(

@@ -123,16 +123,23 @@ pub async fn take_back(
     if ret.late_at.is_none() {
         refuse_unsaid_late_fees(&back, ret.at)?;
     }
-    let out = lines.iter().filter(|l| is_out(l));
-    let mut items = lock_items(&mut tx, company, out, Locking::Move).await?;
     item_core::check_location(&mut tx, company, ret.location, "location_id").await?;
-    // A verification asked of a fixed asset coming back has nobody to answer it.
-    let fixed = back
+    // A verification asked of a fixed asset coming back has nobody to answer it:
+    // cancelled in the round trip of the items' lock.
+    let fixed: Vec<i64> = back
         .iter()
         .filter(|b| b.line.kind() == AssetType::FixedAsset)
-        .map(|b| items.get(b.line.sequence_num).map(|item| item.id))
-        .collect::<Result<Vec<i64>, StoreError>>()?;
-    let mut cancelled = crate::verifications::cancel_pending(&mut tx, company, &fixed).await?;
+        .map(|b| b.line.item_id)
+        .collect();
+    let cancel = crate::verifications::cancel_pending_of_ids(company, &fixed);
+    let then: &[&(dyn crate::Statement + Sync)] = if fixed.is_empty() { &[] } else { &[&cancel] };
+    let out = lines.iter().filter(|l| is_out(l));
+    let (mut items, mut reads) = lock_items(&mut tx, company, out, Locking::Move, then).await?;
+    let mut cancelled = if fixed.is_empty() {
+        Default::default()
+    } else {
+        crate::verifications::cancelled(reads.next(&mut tx)?)
+    };
     for b in &back {
         let item = items.take(&mut tx, company, b.line.sequence_num).await?;
         let cancelled = cancelled.remove(&item.id).unwrap_or(0);
@@ -205,9 +212,7 @@ pub async fn take_back(
         }),
     )
     .await?;
-    let view = super::priced::restated(&mut tx, company, priced).await?;
-    tx.commit().await?;
-    Ok(view)
+    super::priced::restated_at_commit(tx, company, priced).await
 }
 
 /// The sub-rental items coming back: all that are out, or those the selection names,

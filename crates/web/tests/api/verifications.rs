@@ -17,6 +17,7 @@ both!(
     verification_status_of_several_assets,
     another_company_sees_no_asset,
     simultaneous_requests_make_one_verification,
+    a_check_in_cancels_the_pending_request_and_a_refused_one_keeps_it,
 );
 
 /// A fixed asset of the company (in a group of its own), not checked out; returns its
@@ -689,4 +690,44 @@ async fn simultaneous_requests_make_one_verification(kind: Kind) {
         .filter(|a| a == "verification_requested")
         .count();
     assert_eq!(requested, 1);
+}
+
+/// The check-in cancels a pending request in its lock's round trip (PostgreSQL): a
+/// check-in refused after it (an unknown location) leaves the request pending.
+async fn a_check_in_cancels_the_pending_request_and_a_refused_one_keeps_it(kind: Kind) {
+    let app = TestApp::new(kind).await;
+    let member = jane(&app).await;
+    let n = out_to(&app, member).await;
+    let other = out_to(&app, member).await;
+    for asset in [n, other] {
+        app.post(&request_path(asset), &[])
+            .await
+            .expect(StatusCode::OK);
+    }
+    let refused = app
+        .put(
+            &format!("/assets/{n}/checkin.api"),
+            &[("checkin_values[location_id]", "987654")],
+        )
+        .await;
+    refused.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status_of(&app, n).await["status"], "pending");
+    assert_eq!(status_of(&app, other).await["status"], "pending");
+    let back = app.put(&format!("/assets/{n}/checkin.api"), &[]).await;
+    assert_eq!(back.expect(StatusCode::OK)["asset"]["state"], "available");
+    assert_eq!(status_of(&app, n).await["status"], "cancelled");
+    assert_eq!(status_of(&app, other).await["status"], "pending");
+    let today = store::items::Today(chrono::Utc::now().date_naive());
+    let item = store::items::find(&app.db, app.company.id, store::Number::new(n), today)
+        .await
+        .expect("asset");
+    let entries = store::change_log::for_subject(&app.db, app.company.id, "item", item.item.id)
+        .await
+        .expect("history");
+    let checked_in = entries
+        .iter()
+        .find(|e| e.action == "checked_in")
+        .expect("a check-in in the history");
+    let details: Value = serde_json::from_str(&checked_in.details).expect("details");
+    assert_eq!(details["verifications_cancelled"], 1, "{details}");
 }
