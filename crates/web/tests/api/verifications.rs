@@ -91,6 +91,15 @@ async fn status_of(app: &TestApp, number: i64) -> Value {
 
 /// The actions of the asset's history, oldest first.
 async fn history(app: &TestApp, number: i64) -> Vec<String> {
+    entries(app, number)
+        .await
+        .into_iter()
+        .map(|e| e.action)
+        .collect()
+}
+
+/// The asset's history, oldest first.
+async fn entries(app: &TestApp, number: i64) -> Vec<store::change_log::Entry> {
     let today = store::items::Today(chrono::Utc::now().date_naive());
     let item = store::items::find(&app.db, app.company.id, store::Number::new(number), today)
         .await
@@ -98,9 +107,6 @@ async fn history(app: &TestApp, number: i64) -> Vec<String> {
     store::change_log::for_subject(&app.db, app.company.id, "item", item.item.id)
         .await
         .expect("history")
-        .into_iter()
-        .map(|e| e.action)
-        .collect()
 }
 
 fn request_path(n: i64) -> String {
@@ -717,13 +723,7 @@ async fn a_check_in_cancels_the_pending_request_and_a_refused_one_keeps_it(kind:
     assert_eq!(back.expect(StatusCode::OK)["asset"]["state"], "available");
     assert_eq!(status_of(&app, n).await["status"], "cancelled");
     assert_eq!(status_of(&app, other).await["status"], "pending");
-    let today = store::items::Today(chrono::Utc::now().date_naive());
-    let item = store::items::find(&app.db, app.company.id, store::Number::new(n), today)
-        .await
-        .expect("asset");
-    let entries = store::change_log::for_subject(&app.db, app.company.id, "item", item.item.id)
-        .await
-        .expect("history");
+    let entries = entries(&app, n).await;
     let checked_in = entries
         .iter()
         .find(|e| e.action == "checked_in")
