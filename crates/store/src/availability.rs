@@ -90,7 +90,9 @@ pub(crate) async fn holds_of(
         .map(|r| r as &(dyn crate::Statement + Sync))
         .collect();
     let mut reads = tx.read_together(&together).await?;
-    holds_read(tx, &mut reads, company, items, tz).await
+    let items: Vec<(&Locked, &Weighing)> =
+        items.iter().map(|(item, _)| *item).zip(&weighing).collect();
+    holds_read(tx, &mut reads, company, &items, tz).await
 }
 
 /// An item to weigh, as [`holds_reads`] reads what holds it: known before its lock
@@ -141,29 +143,30 @@ pub(crate) fn holds_reads(
     reads
 }
 
-/// What holds each of `items` (locked, each in its window), from the rows of
-/// [`holds_reads`] of them (the same items, kinds and windows, in the same order) that
-/// `reads` holds next.
+/// What holds each of `items` (locked, each with what its reads were made of), from
+/// the rows of [`holds_reads`] of those `Weighing`s, in the same order, that `reads`
+/// holds next.
 pub(crate) async fn holds_read(
     tx: &mut Tx,
     reads: &mut crate::Together,
     company: CompanyId,
-    items: &[(&Locked, Window)],
+    items: &[(&Locked, &Weighing)],
     tz: chrono_tz::Tz,
 ) -> Result<Vec<Vec<Hold>>, StoreError> {
     let now = crate::now();
     let mut each = Vec::with_capacity(items.len());
-    for (item, _) in items {
+    for (_, weighing) in items {
         let mut holds = order_holds(reads.next(tx)?, now);
         holds.extend(reservation_holds(reads.next(tx)?, tz));
-        if item.kind() == AssetType::StockAsset {
+        if weighing.stock {
             holds.extend(stock_holds(reads.next(tx)?, now));
         }
         each.push(holds);
     }
-    for ((item, (from, to)), holds) in items.iter().zip(&mut each) {
+    for ((item, weighing), holds) in items.iter().zip(&mut each) {
+        let (from, to) = weighing.window;
         held_otherwise(tx, company, item, holds, now).await?;
-        holds.retain(|h| h.from <= *to && h.to >= *from);
+        holds.retain(|h| h.from <= to && h.to >= from);
         holds.sort_by_key(|h| h.from);
     }
     Ok(each)

@@ -136,7 +136,8 @@ pub async fn lock(
 }
 
 /// Locks item `number` as [`lock`] does and reads `with` after it (reads the change
-/// needs whatever the item is, such as the member it goes to), in one round trip on
+/// needs whatever the item is, such as the member it goes to, or a write answering
+/// rows, undone with the rest when the change is refused), in one round trip on
 /// PostgreSQL with the company's webhook endpoints. Their rows are the answer's, one
 /// read after the other.
 pub(crate) async fn lock_reading(

@@ -182,7 +182,8 @@ pub(crate) fn cancel_pending_of_ids(
 /// Cancels the pending verifications of the items `which` picks (a condition on
 /// `item_id`: they are back, nobody holds them to answer), in one statement answering
 /// the item of each verification it cancelled ([`cancelled`] counts them): sent in
-/// the round trip of the items' lock.
+/// the round trip of the items' lock, so the moment it stamps is when it was made,
+/// before any wait for that lock.
 pub(crate) fn cancel_pending_of(
     company: CompanyId,
     which: sea_query::SimpleExpr,

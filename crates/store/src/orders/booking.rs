@@ -80,14 +80,13 @@ pub(super) async fn lock_and_promise_items(
 ) -> Result<Items, StoreError> {
     let mut promised = promised(order, lines);
     promised.sort_by_key(|l| l.sequence_num);
-    let window = |line: &LineItem| (from, if line.sold() { open_end() } else { to });
     let weighing: Vec<Weighing> = promised
         .iter()
         .map(|line| Weighing {
             item: line.item_id,
             stock: line.kind() == AssetType::StockAsset,
             out: true,
-            window: window(line),
+            window: (from, if line.sold() { open_end() } else { to }),
         })
         .collect();
     let then = holds_reads(company, &weighing, Some(order.id), tz);
@@ -98,10 +97,11 @@ pub(super) async fn lock_and_promise_items(
     let (items, mut reads) = lock_items(tx, company, locked, locking, &then).await?;
     let weighed = promised
         .iter()
-        .map(|line| Ok((items.get(line.sequence_num)?, window(line))))
+        .zip(&weighing)
+        .map(|(line, weighing)| Ok((items.get(line.sequence_num)?, weighing)))
         .collect::<Result<Vec<_>, StoreError>>()?;
     let held = holds_read(tx, &mut reads, company, &weighed, tz).await?;
-    for ((line, (item, window)), held) in promised.iter().zip(&weighed).zip(&held) {
+    for ((line, (item, weighing)), held) in promised.iter().zip(&weighed).zip(&held) {
         if item.state() == ItemState::Retired {
             return Err(StoreError::Conflict(Conflict::Retired {
                 number: line.sequence_num,
@@ -110,7 +110,7 @@ pub(super) async fn lock_and_promise_items(
         fit(
             item,
             held,
-            *window,
+            weighing.window,
             line.quantity - line.quantity_returned,
             tz,
         )?;
@@ -118,7 +118,7 @@ pub(super) async fn lock_and_promise_items(
     Ok(items)
 }
 
-/// The lines of `order` that [`promise`] weighs: those not all back, less what was
+/// The lines of `order` that [`lock_and_promise_items`] weighs: those not all back, less what was
 /// sold once the order is out.
 fn promised<'a>(order: &Order, lines: &'a [LineItem]) -> Vec<&'a LineItem> {
     // Not yet rented out or sold.
