@@ -118,8 +118,8 @@ pub(super) async fn lock_and_promise_items(
     Ok(items)
 }
 
-/// The lines of `order` that [`lock_and_promise_items`] weighs: those not all back, less what was
-/// sold once the order is out.
+/// The lines of `order` that [`lock_and_promise_items`] weighs: those not all back,
+/// less what was sold once the order is out.
 fn promised<'a>(order: &Order, lines: &'a [LineItem]) -> Vec<&'a LineItem> {
     // Not yet rented out or sold.
     let selling = order.state().is_open_for_items();

@@ -449,10 +449,10 @@ const ORDER_TURNS: usize = 64;
 /// item it needs, which deadlocks on PostgreSQL. Their rows as locked are kept
 /// ([`Items`]), so the move reads none of them again; a move of stock among them
 /// ([`Locking::Move`]) reads whoever acts (named in its history) in the same round trip.
-/// With the lock, `then` is read in its round trip (one pipeline on
-/// PostgreSQL, each read seeing what was committed before the lock was granted; a
-/// write among them is undone with the rest when the move is refused): the rows of
-/// `then` are next in the reads that come back.
+/// With the lock, `then` is read in its round trip (one pipeline on PostgreSQL, each
+/// read seeing what was committed before the lock was granted; a write among them is
+/// undone with the rest when the move is refused): the rows of `then` are next in the
+/// reads that come back.
 async fn lock_items<'a>(
     tx: &mut Tx,
     company: CompanyId,
