@@ -409,7 +409,8 @@ impl Tx {
     /// (with the writes sent ahead); SQLite, in this process, reads each when
     /// [`Together::next`] asks for it. Their rows are taken in the order given. A write
     /// that answers rows (`RETURNING`) can be one of them, and the reads after it see
-    /// it; on SQLite it runs only when asked for, so its rows are asked for first.
+    /// it; on SQLite it runs only when asked for, so its rows are asked for first. No
+    /// reads make no round trip: the writes sent ahead wait for the next statement.
     pub async fn read_together(
         &mut self,
         reads: &[&(dyn Statement + Sync)],
@@ -418,6 +419,9 @@ impl Tx {
             TxInner::Sqlite { .. } => Ok(Together(Reads::Sqlite(
                 reads.iter().map(|r| r.render(Backend::Sqlite)).collect(),
             ))),
+            TxInner::Postgres(_) if reads.is_empty() => {
+                Ok(Together(Reads::Postgres(Default::default())))
+            }
             TxInner::Postgres(conn) => {
                 let rendered: Vec<(String, Values)> =
                     reads.iter().map(|r| r.render(Backend::Postgres)).collect();
