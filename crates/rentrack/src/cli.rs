@@ -138,6 +138,9 @@ enum Command {
     },
     /// Bring the database schema up to date.
     Migrate(DatabaseArg),
+    /// Ask a running server whether it is ready (`GET /readyz`): exits 0 when it
+    /// answers 200, 1 otherwise, printing why. For an image's health check without curl.
+    Healthcheck(crate::healthcheck::Args),
     /// Manage companies.
     #[command(subcommand)]
     Company(CompanyCommand),
@@ -337,6 +340,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{}", json!({"migrated": true}));
             Ok(())
         }
+        Command::Healthcheck(args) => crate::healthcheck::run(args).await,
         Command::Company(cmd) => company(cmd).await,
         Command::Owner(OwnerCommand::SetPassword {
             db,

@@ -3,6 +3,7 @@
 mod cli;
 mod connections;
 mod demo;
+mod healthcheck;
 mod import;
 mod serve;
 

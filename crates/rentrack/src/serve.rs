@@ -1,5 +1,6 @@
 use anyhow::Context;
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 use store::{Backend, Db};
 use web::{AppState, Config};
 
@@ -97,33 +98,46 @@ async fn maintain(db: &Db) {
     }
 }
 
-/// Serves until SIGTERM or Ctrl-C, then lets requests in flight finish (up to 30 s).
+/// How long a shutdown waits, from the signal, for the requests and webhook deliveries
+/// under way.
+const GRACE: Duration = Duration::from_secs(30);
+
+/// Serves until SIGTERM or Ctrl-C, then takes no new connection or background work and
+/// lets the requests and deliveries under way finish (up to [`GRACE`]) before it
+/// closes the database: those of connections still open, and those whose client went
+/// away, which run on to their end.
 pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
     check(&args)?;
     let state = state_for(db.clone(), &args);
     maintain(&db).await;
     web::resources::imports::sweep(&state).await;
-    tokio::spawn({
+    state.spawn({
         let (db, state) = (db.clone(), state.clone());
         async move {
             let mut every_minute = tokio::time::interval(Duration::from_secs(60));
             every_minute.tick().await;
             loop {
-                every_minute.tick().await;
+                tokio::select! {
+                    _ = every_minute.tick() => {}
+                    () = state.stopping().cancelled() => return,
+                }
                 maintain(&db).await;
                 web::resources::imports::sweep(&state).await;
             }
         }
     });
     web::delivery::spawn(state.clone());
-    let app = web::router(state);
+    let app = web::router(state.clone());
     let handle = axum_server::Handle::new();
+    let signalled = Arc::new(OnceLock::new());
     tokio::spawn({
-        let handle = handle.clone();
+        let (handle, state, signalled) = (handle.clone(), state.clone(), signalled.clone());
         async move {
             shutdown_signal().await;
+            let _ = signalled.set(Instant::now());
             tracing::info!("shutting down: finishing requests in flight");
-            handle.graceful_shutdown(Some(Duration::from_secs(30)));
+            state.stopping().cancel();
+            handle.graceful_shutdown(Some(GRACE));
         }
     });
     let scheme = if args.tls_cert.is_some() {
@@ -166,6 +180,16 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             configure(server.http_builder(), &args);
             server.handle(handle).serve(service).await?;
         }
+    }
+    let left = signalled
+        .get()
+        .map_or(GRACE, |at: &Instant| GRACE.saturating_sub(at.elapsed()));
+    let unfinished = state.drain(left).await;
+    if unfinished > 0 {
+        tracing::warn!(
+            tasks = unfinished,
+            "shutting down: requests or deliveries still under way after the grace period are stopped"
+        );
     }
     db.close();
     Ok(())

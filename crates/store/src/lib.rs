@@ -57,8 +57,8 @@ pub mod webhooks;
 
 pub use engine::paging::check_list_plans;
 pub use engine::{
-    Backend, Db, DbError, DbErrorKind, DbOptions, MigrateError, Reader, Record, Sql, SqliteSync,
-    Statement, Together, Tx, redact,
+    Backend, Db, DbError, DbErrorKind, DbOptions, Health, MigrateError, Reader, Record, Sql,
+    SqliteSync, Statement, Together, Tx, redact,
 };
 pub use error::{Field, FieldErrors, StoreError};
 pub use ids::{Id, Number};

@@ -1192,36 +1192,67 @@ fn document(routes: &[Documented]) -> serde_json::Value {
             }
         }
     }
-    paths.add_path_operation(
-        "/healthz",
-        vec![HttpMethod::Get],
-        OperationBuilder::new()
+    let status = |values: &[&str]| {
+        json!({"type": "object", "required": ["status"], "properties": {
+            "status": {"type": "string", "enum": values},
+        }})
+    };
+    let mut ready = status(&["ready"]);
+    ready["required"] = json!(["status", "database"]);
+    ready["properties"]["database"] = json!({"type": "string", "enum": ["ok", "busy"]});
+    let probes = [
+        (
+            "/healthz",
+            "Liveness and database check (no token)",
+            "The database answers",
+            Some((
+                "The database does not answer",
+                &["database unavailable"][..],
+            )),
+            status(&["ok"]),
+        ),
+        (
+            "/livez",
+            "The process answers (no token); asks nothing of the database",
+            "The process answers",
+            None,
+            status(&["alive"]),
+        ),
+        (
+            "/readyz",
+            "Ready for requests (no token): the database answers within 2 s (`database`: \
+             `busy` when it answers that it is busy, still ready), and the server is not \
+             shutting down",
+            "Ready",
+            Some((
+                "Shutting down (`stopping`), or the database does not answer in 2 s",
+                &["stopping", "database unavailable"][..],
+            )),
+            ready,
+        ),
+    ];
+    for (path, summary, ok, unavailable, schema) in probes {
+        let mut op = OperationBuilder::new()
             .tag("Operations")
-            .summary(Some("Liveness and database check (no token)"))
+            .summary(Some(summary))
             .securities(Some(Vec::<SecurityRequirement>::new()))
             .response(
                 "200",
-                ResponseBuilder::new().description("The database answers").content(
-                    "application/json",
-                    json_content(
-                        json!({"type": "object", "required": ["status"], "properties": {"status": {"type": "string", "enum": ["ok"]}}}),
-                    ),
-                ),
-            )
-            .response(
+                ResponseBuilder::new()
+                    .description(ok)
+                    .content("application/json", json_content(schema)),
+            );
+        if let Some((unavailable, statuses)) = unavailable {
+            op = op.response(
                 "503",
                 ResponseBuilder::new()
-                    .description("The database does not answer")
-                    .content(
-                        "application/json",
-                        json_content(
-                            json!({"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}}),
-                        ),
-                    )
+                    .description(unavailable)
+                    .content("application/json", json_content(status(statuses)))
                     .header("Retry-After", retry_after()),
-            )
-            .build(),
-    );
+            );
+        }
+        paths.add_path_operation(path, vec![HttpMethod::Get], op.build());
+    }
     let mut components = ComponentsBuilder::new().schema("Error", error_schema());
     let views = routes
         .iter()

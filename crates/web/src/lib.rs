@@ -100,6 +100,8 @@ pub fn router(state: AppState) -> Router {
         .merge(api_routes)
         .merge(console::routes())
         .route("/healthz", get(healthz))
+        .route("/livez", get(livez))
+        .route("/readyz", get(readyz))
         .route("/labels/{file}", get(resources::labels::pdf))
         .route("/scan/{company}/{kind}/{key}", get(resources::labels::scan))
         .route("/metrics", get(metrics))
@@ -142,6 +144,39 @@ async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
         Ok(()) => (StatusCode::OK, Json(serde_json::json!({"status": "ok"}))).into_response(),
         Err(_) => error::unavailable(Json(serde_json::json!({"status": "database unavailable"}))),
     }
+}
+
+/// The process answers: nothing else is asked (`/readyz` asks the database).
+async fn livez() -> impl IntoResponse {
+    Json(serde_json::json!({"status": "alive"}))
+}
+
+/// How long `/readyz` waits for the database's answer.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Whether a load balancer should send this instance requests: not once it is shutting
+/// down, nor while its database does not answer within [`READY_WITHIN`]; a database
+/// that answers it is busy is ready (another instance would meet the same database).
+async fn readyz(State(state): State<AppState>) -> axum::response::Response {
+    if state.stopping().is_cancelled() {
+        return error::unavailable(Json(serde_json::json!({"status": "stopping"})));
+    }
+    let database = match tokio::time::timeout(READY_WITHIN, state.db().ping()).await {
+        Ok(Ok(store::Health::Answered)) => "ok",
+        Ok(Ok(store::Health::Busy)) => "busy",
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "readyz: the database does not answer");
+            return error::unavailable(Json(serde_json::json!({"status": "database unavailable"})));
+        }
+        Err(_) => {
+            tracing::warn!(
+                within_ms = READY_WITHIN.as_millis() as u64,
+                "readyz: the database did not answer in time"
+            );
+            return error::unavailable(Json(serde_json::json!({"status": "database unavailable"})));
+        }
+    };
+    Json(serde_json::json!({"status": "ready", "database": database})).into_response()
 }
 
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {

@@ -3,7 +3,7 @@
 //! and a caught panic answered as a JSON 500.
 
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::HeaderValue;
+use axum::http::{HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures_util::FutureExt;
@@ -45,53 +45,66 @@ pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next
     // Everything logged while the request is handled (a slow statement, a store call's
     // span) carries its id and route.
     let span = tracing::info_span!("request", request_id = %request_id, route = %route);
-    // The handler runs as a task of its own: a client that goes away drops only the
-    // wait for it, never the handler half-way through a database transaction (which on
-    // PostgreSQL could hand its pooled connection back still inside it). A timed-out
-    // handler is stopped, as before.
-    let mut work = tokio::spawn(
-        AssertUnwindSafe(next.run(req))
-            .catch_unwind()
-            .instrument(span),
-    );
-    let handled = tokio::time::timeout(timeout, &mut work).await;
-    if handled.is_err() {
-        work.abort();
-    }
-    let mut response = match handled {
-        Ok(Err(join)) => {
-            tracing::error!(request_id = %request_id, route = %route, error = %join, "handler task failed");
+    // The handler runs as a task of its own, answer, log line and metrics with it: a
+    // client that goes away drops only the wait for it, never the handler half-way
+    // through a database transaction (which on PostgreSQL could hand its pooled
+    // connection back still inside it), and the request is logged and counted all the
+    // same. A timed-out handler is stopped. A shutdown waits for it (`AppState::drain`).
+    let work = state.clone().spawn(async move {
+        let handled = tokio::time::timeout(
+            timeout,
+            AssertUnwindSafe(next.run(req)).catch_unwind().instrument(span),
+        )
+        .await;
+        let response = match handled {
+            Ok(Ok(response)) => response,
+            Err(_) => {
+                tracing::warn!(request_id = %request_id, route = %route, timeout_ms = timeout.as_millis() as u64, "request timed out");
+                crate::error::ApiError::TimedOut(timeout.as_secs()).into_response()
+            }
+            Ok(Err(panic)) => {
+                let detail = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                tracing::error!(request_id = %request_id, route = %route, panic = %detail, "handler panicked");
+                crate::error::ApiError::Internal(format!("panic: {detail}")).into_response()
+            }
+        };
+        logged(&state, response, started, &method, &route, request_id)
+    });
+    match work.await {
+        Ok(response) => response,
+        Err(join) => {
+            tracing::error!(error = %join, "handler task failed");
             crate::error::ApiError::Internal(format!("handler task: {join}")).into_response()
         }
-        Ok(Ok(Ok(response))) => response,
-        Err(_) => {
-            tracing::warn!(request_id = %request_id, route = %route, timeout_ms = timeout.as_millis() as u64, "request timed out");
-            crate::error::ApiError::TimedOut(timeout.as_secs()).into_response()
-        }
-        Ok(Ok(Err(panic))) => {
-            let detail = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            tracing::error!(request_id = %request_id, route = %route, panic = %detail, "handler panicked");
-            crate::error::ApiError::Internal(format!("panic: {detail}")).into_response()
-        }
-    };
+    }
+}
+
+/// Counts the answer in the metrics, logs its line and names the request in it.
+fn logged(
+    state: &AppState,
+    mut response: Response,
+    started: Instant,
+    method: &Method,
+    route: &str,
+    request_id: String,
+) -> Response {
     let elapsed = started.elapsed();
     let status = response.status().as_u16();
     let company = response.extensions().get::<ServedCompany>().map(|c| c.0);
-    state.inner().metrics.observe(
-        crate::metrics::method_label(&method),
-        &route,
-        status,
-        elapsed,
-    );
+    let method = crate::metrics::method_label(method);
+    state
+        .inner()
+        .metrics
+        .observe(method, route, status, elapsed);
     tracing::info!(
         target: "rentrack::request",
         request_id = %request_id,
         company = company,
-        method = crate::metrics::method_label(&method),
+        method = method,
         route = %route,
         status = status,
         latency_us = elapsed.as_micros() as u64,

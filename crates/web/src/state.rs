@@ -74,6 +74,11 @@ pub struct Inner {
     pub label_links: crate::rate_limit::AddressLimiter,
     /// The imports this instance runs, and their progress.
     pub imports: crate::resources::imports::Running,
+    /// The handlers and webhook deliveries under way ([`AppState::spawn`]), which a
+    /// shutdown lets finish ([`AppState::drain`]).
+    tasks: tokio_util::task::TaskTracker,
+    /// Cancelled when the server begins to shut down ([`AppState::stopping`]).
+    stopping: tokio_util::sync::CancellationToken,
 }
 
 impl AppState {
@@ -96,7 +101,35 @@ impl AppState {
             usage: Usage::default(),
             companies,
             imports: Default::default(),
+            tasks: Default::default(),
+            stopping: Default::default(),
         }))
+    }
+
+    /// Runs `work` as a task that a shutdown waits for: a request's handler (which must
+    /// not be cut off half-way when its client goes away) or a webhook delivery.
+    pub fn spawn<F>(&self, work: F) -> tokio::task::JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        self.0.tasks.spawn(work)
+    }
+
+    /// Cancelled once the server stops taking requests: background work takes nothing
+    /// new from then on, and `/readyz` answers 503.
+    pub fn stopping(&self) -> &tokio_util::sync::CancellationToken {
+        &self.0.stopping
+    }
+
+    /// Begins the shutdown ([`AppState::stopping`]), then waits up to `within` for the
+    /// tasks of [`AppState::spawn`] to finish; answers how many had not (they stop with
+    /// the process).
+    pub async fn drain(&self, within: std::time::Duration) -> usize {
+        self.0.stopping.cancel();
+        self.0.tasks.close();
+        let _ = tokio::time::timeout(within, self.0.tasks.wait()).await;
+        self.0.tasks.len()
     }
 
     pub fn db(&self) -> &Db {

@@ -133,6 +133,7 @@ both!(
     webhook_events_of_acknowledged_changes_survive_sigkill,
     labels_revoke_ends_every_open_label_link,
     import_writes_a_file_all_or_nothing_and_tables_the_bad_rows,
+    livez_readyz_and_healthcheck_answer_without_a_token,
 );
 
 fn rentrack(db: &str, args: &[&str]) -> Output {
@@ -982,6 +983,11 @@ fn sigterm_lets_the_request_in_flight_finish_then_exits_cleanly() {
     use std::io::Write;
     stream.write_all(head.as_bytes()).unwrap();
     stream.write_all(&body.as_bytes()[..20]).unwrap();
+    // And half of a readiness check's head, on a connection of its own.
+    let mut ready = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    ready
+        .write_all(b"GET /readyz HTTP/1.1\r\nHost: localhost\r\n")
+        .unwrap();
     std::thread::sleep(Duration::from_millis(300));
 
     let pid = server.child.id();
@@ -1010,6 +1016,16 @@ fn sigterm_lets_the_request_in_flight_finish_then_exits_cleanly() {
         "no new requests are served while shutting down"
     );
 
+    // A load balancer asking while the server stops is told to send nothing more.
+    ready.write_all(b"Connection: close\r\n\r\n").unwrap();
+    let mut raw = Vec::new();
+    ready.read_to_end(&mut raw).unwrap();
+    let (status, response) = parse_response(&raw);
+    assert_eq!(
+        (status, response.as_str()),
+        (503, r#"{"status":"stopping"}"#)
+    );
+
     stream.write_all(&body.as_bytes()[20..]).unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).unwrap();
@@ -1020,6 +1036,164 @@ fn sigterm_lets_the_request_in_flight_finish_then_exits_cleanly() {
     let status = server.terminate();
     assert!(status.success(), "clean exit after SIGTERM: {status:?}");
     assert!(server.log().iter().any(|l| l.contains("shutting down")));
+}
+
+/// `rentrack healthcheck` with `args` and the environment `env`.
+fn healthcheck(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(BIN);
+    command.arg("healthcheck").args(args);
+    for var in [
+        "RENTRACK_LISTEN",
+        "RENTRACK_TLS_CERT",
+        "RENTRACK_HEALTHCHECK_URL",
+    ] {
+        command.env_remove(var);
+    }
+    command.envs(env.iter().copied()).output().unwrap()
+}
+
+fn livez_readyz_and_healthcheck_answer_without_a_token(db: String) {
+    let server = Server::start(&db, &["serve"]);
+    let port = server.port();
+    let (status, body) = get(port, "/livez", &[]);
+    assert_eq!((status, body.as_str()), (200, r#"{"status":"alive"}"#));
+    let (status, body) = get(port, "/readyz", &[]);
+    assert_eq!(
+        (status, body.as_str()),
+        (200, r#"{"database":"ok","status":"ready"}"#)
+    );
+
+    let url = format!("http://127.0.0.1:{port}");
+    let ready = healthcheck(&["--url", &url], &[]);
+    assert!(ready.status.success(), "{ready:?}");
+    assert!(String::from_utf8_lossy(&ready.stdout).contains("ready"));
+    // Without --url: the address `serve` listens on, an unspecified one asked on loopback.
+    let listen = format!("0.0.0.0:{port}");
+    let ready = healthcheck(&[], &[("RENTRACK_LISTEN", &listen)]);
+    assert!(ready.status.success(), "{ready:?}");
+    drop(server);
+
+    let gone = healthcheck(&["--url", &url, "--timeout-secs", "2"], &[]);
+    assert_eq!(gone.status.code(), Some(1), "{gone:?}");
+    let said = String::from_utf8_lossy(&gone.stderr);
+    assert!(said.contains("/readyz does not answer"), "{said}");
+}
+
+#[test]
+fn readyz_says_not_ready_when_the_database_file_is_gone_and_healthcheck_fails() {
+    let db = sqlite_url();
+    let server = Server::start(&db, &["serve"]);
+    let port = server.port();
+    assert_eq!(get(port, "/readyz", &[]).0, 200);
+    let path = db.strip_prefix("sqlite://").unwrap();
+    std::fs::rename(path, format!("{path}.moved")).unwrap();
+    let (status, body) = get(port, "/readyz", &[]);
+    assert_eq!(
+        (status, body.as_str()),
+        (503, r#"{"status":"database unavailable"}"#)
+    );
+    let url = format!("http://127.0.0.1:{port}");
+    let failed = healthcheck(&["--url", &url], &[]);
+    assert_eq!(failed.status.code(), Some(1), "{failed:?}");
+    let said = String::from_utf8_lossy(&failed.stderr);
+    assert!(said.contains("503"), "{said}");
+    assert!(
+        !std::path::Path::new(path).exists(),
+        "asking does not create an empty database in its place"
+    );
+    // The process itself still answers.
+    assert_eq!(get(port, "/livez", &[]).0, 200);
+}
+
+#[test]
+fn sigterm_lets_a_request_whose_client_went_away_finish_its_write() {
+    let db = sqlite_url();
+    let token = unlimited_company(&db);
+    let mut server = Server::start(&db, &["serve"]);
+    let port = server.port();
+
+    // Another connection's write transaction holds SQLite's write lock, so the request's
+    // write waits for it (within the busy timeout, 5 s) until the test lets it go.
+    let (held, is_held) = std::sync::mpsc::channel();
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let holder = std::thread::spawn({
+        let db = db.clone();
+        move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let store = store::Db::connect(&db).await.unwrap();
+                let tx = store.begin().await.unwrap();
+                held.send(()).unwrap();
+                let _ = tokio::task::spawn_blocking(move || released.recv()).await;
+                drop(tx);
+                store.close();
+            });
+        }
+    });
+    is_held.recv().unwrap();
+
+    // The whole request, and then its client goes away while it waits for the lock.
+    let body = "location%5Bname%5D=Orphan+Depot";
+    let request = format!(
+        "POST /locations.api HTTP/1.1\r\nHost: localhost\r\ntoken: {token}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    use std::io::Write;
+    stream.write_all(request.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    drop(stream);
+    std::thread::sleep(Duration::from_millis(200));
+
+    let pid = server.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(
+        server.child.try_wait().unwrap().is_none(),
+        "the server waits for the request whose client went away"
+    );
+    release.send(()).unwrap();
+    holder.join().unwrap();
+    let status = server.terminate();
+    assert!(status.success(), "clean exit after SIGTERM: {status:?}");
+
+    let log = server.log();
+    let lines: Vec<Value> = log
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .collect();
+    let answered: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["method"] == "POST" && l.get("status").is_some())
+        .collect();
+    assert!(
+        answered.len() == 1 && answered[0]["status"] == 200,
+        "the request is answered 200, though no one reads it: {log:#?}"
+    );
+    assert!(
+        lines.iter().all(|l| l["level"] != "ERROR"),
+        "no error while shutting down: {log:#?}"
+    );
+    let server = Server::start(&db, &["serve"]);
+    let (status, listed) = get(
+        server.port(),
+        "/locations/get_line_item_locations.api",
+        &[("token", &token)],
+    );
+    assert_eq!(status, 200, "{listed}");
+    assert!(
+        listed.contains("Orphan Depot"),
+        "the write was finished: {listed}"
+    );
 }
 
 #[test]

@@ -108,6 +108,16 @@ enum Pool {
     Postgres(PgPool, Option<Arc<PgReads>>),
 }
 
+/// What [`Db::ping`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Health {
+    /// The database answered.
+    Answered,
+    /// The database is there but busy: the pool's connections all in use past its
+    /// wait, or the server refusing more clients.
+    Busy,
+}
+
 /// How long a request may wait on the database before it is told to come back later
 /// (503). Each wait ends well inside the HTTP request timeout (30 s), so a busy or
 /// absent database gives a 503 and never a 504 or a stalled worker.
@@ -958,6 +968,28 @@ impl Db {
             bulk: None,
             endpoints: None,
         })
+    }
+
+    /// Whether the database answers (`/readyz`): on SQLite a read of the schema on a
+    /// connection of its own, so that a pool whose connections are all in use does not
+    /// make it wait; on PostgreSQL a `SELECT 1` the way every read goes. A database that
+    /// answers it is busy (a full pool past its wait, too many clients) answers.
+    pub async fn ping(&self) -> Result<Health, StoreError> {
+        let answer = match &self.pool {
+            Pool::Sqlite(p) => p.ping().await.map_err(StoreError::from),
+            Pool::Postgres(..) => {
+                let stmt = Sql {
+                    text: "SELECT 1",
+                    values: Values(vec![]),
+                };
+                self.read().one::<(i32,)>(&stmt).await.map(drop)
+            }
+        };
+        match answer {
+            Ok(()) => Ok(Health::Answered),
+            Err(StoreError::Database(e)) if e.kind == DbErrorKind::Busy => Ok(Health::Busy),
+            Err(e) => Err(e),
+        }
     }
 
     /// Closes the pool's connections: idle ones now, those in use when they come back.

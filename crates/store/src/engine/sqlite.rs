@@ -1004,6 +1004,29 @@ impl LitePool {
         })
     }
 
+    /// Reads the schema on a connection opened for it alone (the pool's may all be in
+    /// use): whether the database file answers. An in-memory database always does.
+    pub(crate) async fn ping(&self) -> Result<(), DbError> {
+        let shared = self.shared.clone();
+        if shared.closed.load(Ordering::Acquire) {
+            return Err(closed());
+        }
+        let Target::File(path) = &shared.target else {
+            return Ok(());
+        };
+        // Never created here: a file gone is a database that does not answer.
+        let (path, flags) = (path.clone(), shared.flags - OpenFlags::SQLITE_OPEN_CREATE);
+        let busy = shared.busy_timeout;
+        tokio::task::spawn_blocking(move || {
+            let conn = Connection::open_with_flags(path, flags)?;
+            conn.busy_timeout(busy)?;
+            conn.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |_| Ok(()))
+        })
+        .await
+        .map_err(|e| DbError::new(DbErrorKind::Other, e.to_string()))?
+        .map_err(error)
+    }
+
     /// The write connection with the write turn: it waits behind this process's
     /// other writers (first come, first served; at most the busy timeout). SQLite lets
     /// one transaction write at a time, and a writer that found the lock taken slept

@@ -245,7 +245,9 @@ pub async fn render_written(
     response
 }
 
-/// Starts this instance's delivery worker.
+/// Starts this instance's delivery worker. It takes no new work once the server is
+/// stopping, and a shutdown waits for the deliveries under way (`AppState::drain`), so
+/// none is cut off between the receiver's answer and its record.
 pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
     let settings = state.inner().config.webhooks.clone();
     // Plain http and https with rustls on ring, the provider the server's TLS uses.
@@ -264,13 +266,15 @@ pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
         client,
         settings,
     });
-    tokio::spawn(worker.run())
+    let state = worker.state.clone();
+    state.spawn(worker.run())
 }
 
 impl Worker {
     async fn run(self: Arc<Self>) {
         let db = self.state.db().clone();
         let signal = db.outbox_signal();
+        let stopping = self.state.stopping().clone();
         let slots = Arc::new(Semaphore::new(self.settings.in_flight.max(1)));
         let mut pruned = Instant::now().checked_sub(PRUNE_EVERY);
         loop {
@@ -278,14 +282,21 @@ impl Worker {
                 pruned = Some(Instant::now());
                 self.prune().await;
             }
-            let Ok(slot) = slots.clone().acquire_owned().await else {
-                return;
+            let slot = tokio::select! {
+                slot = slots.clone().acquire_owned() => match slot {
+                    Ok(slot) => slot,
+                    Err(_) => return,
+                },
+                () = stopping.cancelled() => return,
             };
+            if stopping.is_cancelled() {
+                return;
+            }
             match webhooks::claim(&db, LEASE, BATCH).await {
                 Ok(Some(claim)) => {
                     let worker = self.clone();
                     let signal = signal.clone();
-                    tokio::spawn(async move {
+                    self.state.spawn(async move {
                         let more = worker.deliver(claim).await;
                         drop(slot);
                         if more {
@@ -299,12 +310,16 @@ impl Worker {
                     tokio::select! {
                         () = signal.notified() => {}
                         () = tokio::time::sleep(POLL) => {}
+                        () = stopping.cancelled() => return,
                     }
                 }
                 Err(e) => {
                     drop(slot);
                     tracing::warn!(error = %e, "webhooks: could not take due deliveries");
-                    tokio::time::sleep(POLL).await;
+                    tokio::select! {
+                        () = tokio::time::sleep(POLL) => {}
+                        () = stopping.cancelled() => return,
+                    }
                 }
             }
         }
