@@ -21,9 +21,11 @@ pub struct Cli {
 #[derive(Args, Clone)]
 pub struct DatabaseArg {
     /// sqlite://PATH (default: rentrack.db in the working directory) or postgres://...
+    /// (or the file RENTRACK_DATABASE_URL_FILE names, holding it).
     #[arg(
         long,
         env = "RENTRACK_DATABASE_URL",
+        hide_env_values = true,
         default_value = "sqlite://rentrack.db"
     )]
     pub database_url: String,
@@ -67,10 +69,10 @@ pub struct ServeArgs {
     #[arg(long, env = "RENTRACK_BASE_DOMAIN")]
     pub base_domain: Option<String>,
     /// PEM certificate chain; with --tls-key, serve HTTPS directly.
-    #[arg(long, env = "RENTRACK_TLS_CERT", requires = "tls_key")]
+    #[arg(long, env = "RENTRACK_TLS_CERT")]
     pub tls_cert: Option<PathBuf>,
-    /// PEM private key for --tls-cert.
-    #[arg(long, env = "RENTRACK_TLS_KEY", requires = "tls_cert")]
+    /// PEM private key for --tls-cert (or RENTRACK_TLS_KEY_FILE, the same).
+    #[arg(long, env = "RENTRACK_TLS_KEY")]
     pub tls_key: Option<PathBuf>,
     /// Where rate-limit windows live: `memory` (this process) or `database` (shared by
     /// every instance on the same database). Default: memory on SQLite, database on PostgreSQL.
@@ -125,6 +127,85 @@ pub struct ServeArgs {
     /// are kept until delivered or their endpoint is deleted.
     #[arg(long, env = "RENTRACK_WEBHOOK_RETENTION_DAYS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3650))]
     pub webhook_retention_days: u32,
+    /// Serve /metrics to clients in these networks (`127.0.0.1,10.0.0.0/8`; the client
+    /// as --trusted-proxy finds it). /metrics is off (404) unless this or
+    /// --metrics-token is set.
+    #[arg(long, env = "RENTRACK_METRICS_FROM", value_delimiter = ',')]
+    pub metrics_from: Vec<web::client_addr::IpRange>,
+    /// A token that lets a client of any network read /metrics (`Authorization: Bearer
+    /// <token>`); or the file RENTRACK_METRICS_TOKEN_FILE names, holding it.
+    #[arg(long, env = "RENTRACK_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
+}
+
+/// The settings that are secrets, by argument and variable: each may instead come from
+/// the file that `<VARIABLE>_FILE` names (Docker and systemd credentials, Kubernetes
+/// secrets), so it is never in the environment a process listing shows.
+/// `RENTRACK_TLS_KEY` already names a file; `RENTRACK_TLS_KEY_FILE` is the same
+/// setting, for uniformity.
+const SECRETS: [(&str, &str); 3] = [
+    ("database_url", "RENTRACK_DATABASE_URL"),
+    ("metrics_token", "RENTRACK_METRICS_TOKEN"),
+    ("tls_key", "RENTRACK_TLS_KEY"),
+];
+
+impl Cli {
+    /// The command line, with the environment and the secrets of [`SECRETS`] read from
+    /// their files. Exits, as clap does, on a bad command line.
+    pub fn from_env() -> anyhow::Result<Cli> {
+        let mut command = <Cli as clap::CommandFactory>::command();
+        for (arg, value) in secrets_from_files()? {
+            command = with_default(command, arg, &value);
+        }
+        let matches = command.get_matches();
+        Ok(<Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit()))
+    }
+}
+
+/// Each secret whose `_FILE` variable is set, by argument: the file's content without
+/// its final line break (the TLS key's: the file's name). Refuses both variables set,
+/// and a file that cannot be read.
+fn secrets_from_files() -> anyhow::Result<Vec<(&'static str, String)>> {
+    let mut found = Vec::new();
+    for (arg, name) in SECRETS {
+        let file_var = format!("{name}_FILE");
+        let Some(path) = std::env::var_os(&file_var) else {
+            continue;
+        };
+        if std::env::var_os(name).is_some() {
+            bail!("set {name} or {file_var}, not both");
+        }
+        let path = PathBuf::from(path);
+        let value = if arg == "tls_key" {
+            path.to_string_lossy().into_owned()
+        } else {
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {file_var} ({})", path.display()))?;
+            let line = text.strip_suffix('\n').unwrap_or(&text);
+            line.strip_suffix('\r').unwrap_or(line).to_owned()
+        };
+        found.push((arg, value));
+    }
+    Ok(found)
+}
+
+/// `command` with `value` as the default of its argument `arg` and of its subcommands',
+/// never shown by `--help`. A default gives way to the command line, and the variable
+/// itself is unset (`secrets_from_files` refuses both).
+fn with_default(command: clap::Command, arg: &'static str, value: &str) -> clap::Command {
+    let mut command = command;
+    if command.get_arguments().any(|a| a.get_id() == arg) {
+        command = command.mut_arg(arg, |a| {
+            a.default_value(value.to_owned()).hide_default_value(true)
+        });
+    }
+    let subcommands: Vec<String> = command
+        .get_subcommands()
+        .map(|s| s.get_name().to_owned())
+        .collect();
+    subcommands.into_iter().fold(command, |command, name| {
+        command.mut_subcommand(name, |s| with_default(s, arg, value))
+    })
 }
 
 #[derive(Subcommand)]

@@ -22,6 +22,13 @@ fn configure(builder: &mut Builder<TokioExecutor>, args: &ServeArgs) {
 
 /// Settings that only make sense together (`serve` and `demo` alike).
 fn check(args: &ServeArgs) -> anyhow::Result<()> {
+    // Checked here rather than by clap, which does not count a key from
+    // RENTRACK_TLS_KEY_FILE (a default, to clap) as given.
+    if args.tls_cert.is_some() != args.tls_key.is_some() {
+        anyhow::bail!(
+            "--tls-cert and --tls-key (RENTRACK_TLS_CERT, and RENTRACK_TLS_KEY or RENTRACK_TLS_KEY_FILE) go together"
+        );
+    }
     if args.idle_timeout_secs <= args.request_timeout_secs {
         anyhow::bail!(
             "--idle-timeout-secs ({}) must exceed --request-timeout-secs ({}): a connection waiting for its answer is not idle",
@@ -70,6 +77,10 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
                 retention: Duration::from_secs(u64::from(args.webhook_retention_days) * 86_400),
                 ..Default::default()
             },
+            metrics: web::metrics::Access::new(
+                args.metrics_from.clone(),
+                args.metrics_token.as_deref(),
+            ),
             ..Config::default()
         },
     )

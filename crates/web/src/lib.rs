@@ -179,9 +179,30 @@ async fn readyz(State(state): State<AppState>) -> axum::response::Response {
     Json(serde_json::json!({"status": "ready", "database": database})).into_response()
 }
 
-async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+/// The counters, to the networks and the token `Config::metrics` names; an unknown route
+/// when it names neither.
+async fn metrics(
+    State(state): State<AppState>,
+    client: client_addr::ClientAddr,
+    headers: http::HeaderMap,
+) -> axum::response::Response {
+    let access = &state.config().metrics;
+    if !access.enabled() {
+        return not_found().await.into_response();
+    }
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    if !access.allows(client.0.parse().ok(), bearer) {
+        return ApiError::Forbidden(
+            "/metrics is served only to the networks of --metrics-from, or with the token of --metrics-token (Authorization: Bearer)".into(),
+        )
+        .into_response();
+    }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         state.inner().metrics.render(),
     )
+        .into_response()
 }

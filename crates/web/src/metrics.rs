@@ -7,6 +7,61 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+/// Who may read `/metrics`: nobody unless configured (it names every route's traffic).
+#[derive(Clone, Default)]
+pub struct Access {
+    /// Networks whose clients may read it (the client as `--trusted-proxy` finds it).
+    networks: Vec<crate::client_addr::IpRange>,
+    /// The SHA-256 of a token that lets a client of any network read it
+    /// (`Authorization: Bearer <token>`); the token itself is not kept.
+    token: Option<[u8; 32]>,
+}
+
+impl std::fmt::Debug for Access {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Access")
+            .field("networks", &self.networks)
+            .field("token", &self.token.map(|_| "<set>"))
+            .finish()
+    }
+}
+
+impl Access {
+    pub fn new(networks: Vec<crate::client_addr::IpRange>, token: Option<&str>) -> Access {
+        Access {
+            networks,
+            token: token.map(digest),
+        }
+    }
+
+    /// Whether `/metrics` is served at all (otherwise it is an unknown route, 404).
+    pub fn enabled(&self) -> bool {
+        !self.networks.is_empty() || self.token.is_some()
+    }
+
+    /// Whether a client at `client` presenting `bearer` may read it.
+    pub fn allows(&self, client: Option<std::net::IpAddr>, bearer: Option<&str>) -> bool {
+        let from_network = client.is_some_and(|ip| self.networks.iter().any(|n| n.contains(ip)));
+        let with_token = match (self.token, bearer) {
+            // Compared whole, whatever the first difference: the time says nothing.
+            (Some(expected), Some(given)) => {
+                expected
+                    .iter()
+                    .zip(digest(given))
+                    .fold(0u8, |d, (a, b)| d | (a ^ b))
+                    == 0
+            }
+            _ => false,
+        };
+        from_network || with_token
+    }
+}
+
+fn digest(token: &str) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes()).into()
+}
+
 const BUCKETS: [f64; 12] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
 ];

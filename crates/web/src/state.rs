@@ -36,6 +36,8 @@ pub struct Config {
     pub label_link_limit: domain::RateLimitPolicy,
     /// Where webhooks may go and how the delivery worker runs (`crate::delivery`).
     pub webhooks: crate::delivery::Settings,
+    /// Who may read `/metrics`: nobody by default.
+    pub metrics: crate::metrics::Access,
 }
 
 impl Default for Config {
@@ -54,6 +56,7 @@ impl Default for Config {
                 window_secs: 60,
             },
             webhooks: Default::default(),
+            metrics: Default::default(),
         }
     }
 }

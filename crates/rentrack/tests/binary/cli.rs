@@ -702,21 +702,35 @@ fn serve_speaks_https_with_the_given_certificate() {
     std::fs::write(dir.join("cert.pem"), certified.cert.pem()).unwrap();
     std::fs::write(dir.join("key.pem"), certified.key_pair.serialize_pem()).unwrap();
     let db = format!("sqlite://{}", dir.join("rentrack.db").display());
-    let server = Server::start(
+    // The key named by RENTRACK_TLS_KEY_FILE, as a container's secret would be.
+    let server = Server::start_with_env(
         &db,
         &[
             "serve",
             "--tls-cert",
             dir.join("cert.pem").to_str().unwrap(),
-            "--tls-key",
-            dir.join("key.pem").to_str().unwrap(),
         ],
+        &[(
+            "RENTRACK_TLS_KEY_FILE",
+            dir.join("key.pem").to_str().unwrap(),
+        )],
     );
     assert!(
         server.base_url.starts_with("https://"),
         "{}",
         server.base_url
     );
+    // The health check asks the server's own address over https.
+    let listen = format!("127.0.0.1:{}", server.port());
+    let cert = dir.join("cert.pem");
+    let ready = healthcheck(
+        &[],
+        &[
+            ("RENTRACK_LISTEN", &listen),
+            ("RENTRACK_TLS_CERT", cert.to_str().unwrap()),
+        ],
+    );
+    assert!(ready.status.success(), "{ready:?}");
 
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -1077,6 +1091,87 @@ fn livez_readyz_and_healthcheck_answer_without_a_token(db: String) {
     assert_eq!(gone.status.code(), Some(1), "{gone:?}");
     let said = String::from_utf8_lossy(&gone.stderr);
     assert!(said.contains("/readyz does not answer"), "{said}");
+}
+
+#[test]
+fn secrets_come_from_the_files_their_file_variables_name_and_metrics_are_off_by_default() {
+    let db = sqlite_url();
+    let _ = unlimited_company(&db);
+    let dir = scratch_dir();
+    let url_file = dir.join("database-url");
+    std::fs::write(&url_file, format!("{db}\n")).unwrap();
+    let companies = |env: &[(&str, &std::path::Path)], url: Option<&str>| {
+        let mut command = Command::new(BIN);
+        command
+            .args(["company", "list"])
+            .env_remove("RENTRACK_DATABASE_URL")
+            .env_remove("RENTRACK_DATABASE_URL_FILE");
+        if let Some(url) = url {
+            command.env("RENTRACK_DATABASE_URL", url);
+        }
+        command.envs(env.iter().copied()).output().unwrap()
+    };
+    let listed = companies(&[("RENTRACK_DATABASE_URL_FILE", &url_file)], None);
+    assert!(listed.status.success(), "{listed:?}");
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("\"plan\":\"unlimited\""));
+
+    let both = companies(&[("RENTRACK_DATABASE_URL_FILE", &url_file)], Some(&db));
+    assert_eq!(both.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&both.stderr)
+            .contains("set RENTRACK_DATABASE_URL or RENTRACK_DATABASE_URL_FILE, not both"),
+        "{both:?}"
+    );
+    let missing = dir.join("no-such-file");
+    let unread = companies(&[("RENTRACK_DATABASE_URL_FILE", &missing)], None);
+    assert_eq!(unread.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&unread.stderr).contains("cannot read RENTRACK_DATABASE_URL_FILE"),
+        "{unread:?}"
+    );
+
+    let plain = Server::start(&db, &["serve"]);
+    assert_eq!(
+        get(plain.port(), "/metrics", &[]).0,
+        404,
+        "off unless enabled"
+    );
+    drop(plain);
+
+    let token_file = dir.join("metrics-token");
+    std::fs::write(&token_file, "a-metrics-secret\n").unwrap();
+    let token_path = token_file.to_str().unwrap();
+    let server = Server::start_with_env(
+        &db,
+        &["serve"],
+        &[("RENTRACK_METRICS_TOKEN_FILE", token_path)],
+    );
+    let port = server.port();
+    let (status, body) = get(
+        port,
+        "/metrics",
+        &[("Authorization", "Bearer a-metrics-secret")],
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("rentrack_http_requests_total"));
+    assert_eq!(get(port, "/metrics", &[]).0, 403);
+
+    // --help names the variables, never their values.
+    let help = Command::new(BIN)
+        .args(["serve", "--help"])
+        .env(
+            "RENTRACK_DATABASE_URL",
+            "postgres://user:a-db-password@host/db",
+        )
+        .env("RENTRACK_METRICS_TOKEN_FILE", &token_file)
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("RENTRACK_METRICS_TOKEN"), "{help}");
+    assert!(
+        !help.contains("a-db-password") && !help.contains("a-metrics-secret"),
+        "{help}"
+    );
 }
 
 #[test]

@@ -123,7 +123,14 @@ async fn connections_beyond_the_limit_are_closed_at_once() {
 
 #[tokio::test]
 async fn a_timed_out_request_is_answered_logged_and_counted() {
-    let (server, _) = serve(&["--request-timeout-secs", "1", "--idle-timeout-secs", "10"]);
+    let (server, _) = serve(&[
+        "--request-timeout-secs",
+        "1",
+        "--idle-timeout-secs",
+        "10",
+        "--metrics-from",
+        "127.0.0.1",
+    ]);
     // A body that trickles in slower than the request timeout allows.
     let mut conn = connect(&server).await;
     conn.write_all(b"POST /login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\nConnection: close\r\n\r\na=").await.unwrap();
@@ -167,7 +174,7 @@ async fn a_timed_out_request_is_answered_logged_and_counted() {
 
 #[tokio::test]
 async fn invented_methods_share_one_metrics_label() {
-    let (server, _) = serve(&[]);
+    let (server, _) = serve(&["--metrics-from", "127.0.0.1"]);
     for i in 0..50 {
         let (status, _) = request(
             &server,

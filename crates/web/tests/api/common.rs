@@ -193,7 +193,7 @@ impl Builder {
                 .await
                 .expect("disable api")
         };
-        let router = web::router(web::AppState::new(db.clone(), self.config));
+        let router = web::router(web::AppState::new(db.clone(), with_metrics(self.config)));
         TestApp {
             db,
             db_url,
@@ -204,14 +204,37 @@ impl Builder {
     }
 }
 
+/// The token that reads `/metrics` in these tests ([`TestApp::metrics`]).
+const METRICS_TOKEN: &str = "metrics-token-of-the-tests";
+
+/// `config`, with `/metrics` readable with [`METRICS_TOKEN`] unless it says otherwise.
+fn with_metrics(mut config: web::Config) -> web::Config {
+    if !config.metrics.enabled() {
+        config.metrics = web::metrics::Access::new(vec![], Some(METRICS_TOKEN));
+    }
+    config
+}
+
 impl TestApp {
+    /// The text of `/metrics`.
+    pub async fn metrics(&self) -> String {
+        let bearer = format!("Bearer {METRICS_TOKEN}");
+        let res = self
+            .anonymous(Method::GET, "/metrics")
+            .header("authorization", &bearer)
+            .send()
+            .await;
+        res.expect(StatusCode::OK);
+        res.text
+    }
+
     /// Another instance of the server (its own memory: rate limits, remembered
     /// companies) on the same database, for the same company.
     pub fn another_instance(&self, config: web::Config) -> TestApp {
         TestApp {
             db: self.db.clone(),
             db_url: self.db_url.clone(),
-            router: web::router(web::AppState::new(self.db.clone(), config)),
+            router: web::router(web::AppState::new(self.db.clone(), with_metrics(config))),
             token: self.token.clone(),
             company: self.company.clone(),
         }

@@ -460,13 +460,13 @@ async fn healthz_metrics_and_openapi(kind: Kind) {
         .send()
         .await
         .expect(StatusCode::UNAUTHORIZED);
-    let metrics = app.anonymous(Method::GET, "/metrics").send().await;
-    assert!(metrics.text.contains("rentrack_http_requests_total{method=\"GET\",route=\"/assets/vendors.api\",status=\"200\"} 1"), "{}", metrics.text);
-    assert!(metrics.text.contains("status=\"401\"} 1"));
-    assert!(metrics.text.contains(
+    let metrics = app.metrics().await;
+    assert!(metrics.contains("rentrack_http_requests_total{method=\"GET\",route=\"/assets/vendors.api\",status=\"200\"} 1"), "{metrics}");
+    assert!(metrics.contains("status=\"401\"} 1"));
+    assert!(metrics.contains(
         "rentrack_http_request_duration_seconds_bucket{route=\"/assets/vendors.api\",le=\"+Inf\"} 2"
     ));
-    assert!(metrics.text.contains("rentrack_rate_limited_total 0"));
+    assert!(metrics.contains("rentrack_rate_limited_total 0"));
     let res = app.anonymous(Method::GET, "/openapi.json").send().await;
     assert!(res.expect(StatusCode::OK)["paths"]["/locations/{id}.api"]["put"].is_object());
     assert!(res.header("x-request-id").is_some());
@@ -793,4 +793,43 @@ async fn ids_that_are_not_ids_are_a_404_naming_the_kind(kind: Kind) {
         res.body["message"],
         "No such subgroup in this company. Check the id."
     );
+}
+
+#[tokio::test]
+async fn metrics_are_served_only_to_their_networks_and_to_their_token() {
+    let app = TestApp::builder(Kind::Sqlite)
+        .config(web::Config {
+            metrics: web::metrics::Access::new(
+                vec!["10.0.0.0/8".parse().unwrap()],
+                Some("a-metrics-secret"),
+            ),
+            ..Default::default()
+        })
+        .build()
+        .await;
+    let metrics = |peer: &str, bearer: Option<&str>| {
+        let mut req = app.anonymous(Method::GET, "/metrics").peer(peer);
+        if let Some(bearer) = bearer {
+            req = req.header("authorization", &format!("Bearer {bearer}"));
+        }
+        req.send()
+    };
+    let inside = metrics("10.1.2.3:5000", None).await;
+    assert_eq!(inside.status, StatusCode::OK, "{}", inside.text);
+    assert!(inside.text.contains("rentrack_http_requests_total"));
+    let outside = metrics("192.168.1.9:5000", None).await;
+    assert!(
+        outside.expect(StatusCode::FORBIDDEN)["message"]
+            .as_str()
+            .unwrap()
+            .contains("--metrics-from")
+    );
+    metrics("192.168.1.9:5000", Some("a-wrong-secret"))
+        .await
+        .expect(StatusCode::FORBIDDEN);
+    metrics("192.168.1.9:5000", Some("a-metrics-secret-"))
+        .await
+        .expect(StatusCode::FORBIDDEN);
+    let with_token = metrics("192.168.1.9:5000", Some("a-metrics-secret")).await;
+    assert_eq!(with_token.status, StatusCode::OK);
 }

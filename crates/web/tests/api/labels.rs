@@ -470,11 +470,10 @@ async fn location_print(app: &TestApp) -> String {
 
 /// How many label PDFs this instance has rendered, from `/metrics`.
 async fn renders(app: &TestApp) -> u64 {
-    let res = app.anonymous(Method::GET, "/metrics").send().await;
-    res.text
-        .lines()
+    let text = app.metrics().await;
+    text.lines()
         .find_map(|l| l.strip_prefix("rentrack_label_renders_total "))
-        .unwrap_or_else(|| panic!("no label render count in {}", res.text))
+        .unwrap_or_else(|| panic!("no label render count in {text}"))
         .parse()
         .unwrap()
 }

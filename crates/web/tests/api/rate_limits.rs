@@ -96,11 +96,10 @@ async fn over_the_limit_is_429_and_early_retry_waits_longer(kind: Kind) {
         .await
         .unwrap();
         assert_eq!(list.total, 0);
-        let metrics = app.anonymous(http::Method::GET, "/metrics").send().await;
+        let metrics = app.metrics().await;
         assert!(
-            metrics.text.contains("rentrack_rate_limited_total 2"),
-            "{}",
-            metrics.text
+            metrics.contains("rentrack_rate_limited_total 2"),
+            "{metrics}"
         );
     }
 }
