@@ -218,7 +218,14 @@ enum Command {
         serve: ServeArgs,
     },
     /// Bring the database schema up to date.
-    Migrate(DatabaseArg),
+    Migrate {
+        #[command(flatten)]
+        db: DatabaseArg,
+        /// Change nothing: print the migrations the database lacks, and exit 1 when
+        /// there are any (the database is behind this binary).
+        #[arg(long)]
+        check: bool,
+    },
     /// Ask a running server whether it is ready (`GET /readyz`): exits 0 when it
     /// answers 200, 1 otherwise, printing why. For an image's health check without curl.
     Healthcheck(crate::healthcheck::Args),
@@ -382,21 +389,27 @@ enum TokenCommand {
     },
 }
 
+/// The database, its schema brought up to date.
 pub async fn open(db: &DatabaseArg) -> anyhow::Result<Db> {
+    let store = connect(db).await?;
+    store
+        .migrate()
+        .await
+        .context("cannot migrate the database")?;
+    Ok(store)
+}
+
+/// The database as it is.
+async fn connect(db: &DatabaseArg) -> anyhow::Result<Db> {
     let options = store::DbOptions {
         sqlite_synchronous: db.sqlite_synchronous,
         slow_statement: std::time::Duration::from_millis(db.slow_statement_ms),
         max_connections: db.db_pool,
         ..Default::default()
     };
-    let store = Db::connect_with(&db.database_url, &options)
+    Db::connect_with(&db.database_url, &options)
         .await
-        .with_context(|| format!("cannot open database {}", store::redact(&db.database_url)))?;
-    store
-        .migrate()
-        .await
-        .context("cannot migrate the database")?;
-    Ok(store)
+        .with_context(|| format!("cannot open database {}", store::redact(&db.database_url)))
 }
 
 fn company_json(c: &companies::Company) -> serde_json::Value {
@@ -416,9 +429,27 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => crate::serve::serve(args).await,
         Command::Demo { serve } => crate::demo::run(serve).await,
-        Command::Migrate(db) => {
+        Command::Migrate { db, check: false } => {
             open(&db).await?;
             println!("{}", json!({"migrated": true}));
+            Ok(())
+        }
+        Command::Migrate { db, check: true } => {
+            let pending = connect(&db).await?.pending_migrations().await?;
+            let listed: Vec<_> = pending
+                .iter()
+                .map(|(version, description)| json!({"version": version, "description": description}))
+                .collect();
+            println!(
+                "{}",
+                json!({"up_to_date": pending.is_empty(), "pending": listed})
+            );
+            if !pending.is_empty() {
+                bail!(
+                    "the database is behind this rentrack by {} migrations: run `rentrack migrate`",
+                    pending.len()
+                );
+            }
             Ok(())
         }
         Command::Healthcheck(args) => crate::healthcheck::run(args).await,

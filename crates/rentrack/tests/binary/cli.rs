@@ -134,6 +134,7 @@ both!(
     labels_revoke_ends_every_open_label_link,
     import_writes_a_file_all_or_nothing_and_tables_the_bad_rows,
     livez_readyz_and_healthcheck_answer_without_a_token,
+    migrate_check_says_whether_the_database_is_behind_and_changes_nothing,
 );
 
 fn rentrack(db: &str, args: &[&str]) -> Output {
@@ -1449,6 +1450,63 @@ fn sqlite_syncs_every_commit_unless_told_otherwise() {
         &["migrate", "--sqlite-synchronous", "sometimes"],
         "use full or normal",
     );
+}
+
+fn migrate_check_says_whether_the_database_is_behind_and_changes_nothing(db: String) {
+    let behind = rentrack(&db, &["migrate", "--check"]);
+    assert_eq!(behind.status.code(), Some(1), "{behind:?}");
+    let said: Value = serde_json::from_slice(&behind.stdout).unwrap();
+    assert_eq!(said["up_to_date"], false);
+    let pending = said["pending"].as_array().unwrap();
+    assert!(pending.len() > 20, "every migration is pending: {said}");
+    assert_eq!(pending[0]["version"], 1);
+    assert!(String::from_utf8_lossy(&behind.stderr).contains("run `rentrack migrate`"));
+    // Nothing was written: asked again, the same answer.
+    let again = rentrack(&db, &["migrate", "--check"]);
+    assert_eq!(
+        serde_json::from_slice::<Value>(&again.stdout).unwrap(),
+        said
+    );
+
+    assert_eq!(json(&db, &["migrate"])["migrated"], true);
+    let current = json(&db, &["migrate", "--check"]);
+    assert_eq!(
+        current,
+        serde_json::json!({"up_to_date": true, "pending": []})
+    );
+}
+
+#[test]
+#[ignore = "needs TEST_POSTGRES_URL"]
+fn three_instances_starting_at_once_migrate_a_new_database_once() {
+    let url = postgres_url();
+    let servers: Vec<Server> = std::thread::scope(|s| {
+        let starting: Vec<_> = (0..3)
+            .map(|_| s.spawn(|| Server::start(&url, &["serve"])))
+            .collect();
+        starting.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    for server in &servers {
+        assert_eq!(get(server.port(), "/readyz", &[]).0, 200);
+    }
+    let current = json(&url, &["migrate", "--check"]);
+    assert_eq!(current["up_to_date"], true);
+    // Each migration applied once, by one of them: the others found it done.
+    let applied = on_test_postgres(async |_| {
+        let db = store::Db::connect(&url).await.unwrap();
+        let rows: Vec<(i64, i64)> = db
+            .read()
+            .all(&store::Sql {
+                text: "SELECT count(*), count(DISTINCT version) FROM _rentrack_migrations",
+                values: sea_query::Values(vec![]),
+            })
+            .await
+            .unwrap();
+        db.close();
+        rows[0]
+    });
+    assert_eq!(applied.0, applied.1);
+    assert!(applied.0 > 20, "{applied:?}");
 }
 
 #[test]

@@ -136,6 +136,35 @@ pub(crate) async fn run(mut target: Target<'_>, until: Option<i64>) -> Result<()
     Ok(())
 }
 
+/// The migrations `target` lacks, in order, written nowhere (`rentrack migrate --check`):
+/// all of them when it holds no migration table. Refused as `run` refuses.
+pub(crate) async fn check(
+    mut target: Target<'_>,
+) -> Result<Vec<(i64, &'static str)>, MigrateError> {
+    let exists = match target.backend() {
+        Backend::Sqlite => {
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_rentrack_migrations'"
+        }
+        Backend::Postgres => {
+            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '_rentrack_migrations'"
+        }
+    };
+    let known = target.known();
+    let applied: HashMap<i64, String> = if target.all::<(i64,)>(exists).await?[0].0 == 0 {
+        HashMap::new()
+    } else {
+        target
+            .all::<(i64, String)>("SELECT version, checksum FROM _rentrack_migrations")
+            .await?
+            .into_iter()
+            .collect()
+    };
+    Ok(pending(known, &applied)?
+        .into_iter()
+        .map(|m| (m.version, m.description))
+        .collect())
+}
+
 /// The migrations of `known` not yet `applied`, in order; refused when `applied` holds
 /// an unknown version or another text of a known one.
 fn pending<'m>(

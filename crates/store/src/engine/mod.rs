@@ -805,6 +805,18 @@ impl Db {
         self.migrate_until(None).await
     }
 
+    /// The migrations this binary knows and the database lacks (version, description),
+    /// in order, changing nothing; refused as `migrate` refuses a database a newer
+    /// rentrack migrated or whose applied text has changed.
+    pub async fn pending_migrations(&self) -> Result<Vec<(i64, &'static str)>, StoreError> {
+        Ok(match &self.pool {
+            Pool::Sqlite(p) => migrate::check(migrate::Target::Sqlite(&p.acquire().await?)).await?,
+            Pool::Postgres(p, _) => {
+                migrate::check(migrate::Target::Postgres(&mut p.get().await?)).await?
+            }
+        })
+    }
+
     /// As `migrate`, applying only the migrations up to version `until` when given (a
     /// test of a migration first writes the data it finds).
     #[doc(hidden)]
