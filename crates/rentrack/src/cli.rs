@@ -226,6 +226,25 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Copy a SQLite database to a new file while it takes writes: every transaction
+    /// committed before the copy began, checked whole (docs/operations.md; for
+    /// PostgreSQL, pg_dump). Prints {"backup": ..., "bytes": ..., "migration": ...}.
+    Backup {
+        #[command(flatten)]
+        db: DatabaseArg,
+        /// The file to write (must not exist).
+        #[arg(long)]
+        to: PathBuf,
+    },
+    /// Put a backup in the place of a SQLite database (refused while a server runs on
+    /// it); the next start migrates it if it is older than this rentrack.
+    Restore {
+        #[command(flatten)]
+        db: DatabaseArg,
+        /// The backup to restore.
+        #[arg(long)]
+        from: PathBuf,
+    },
     /// Ask a running server whether it is ready (`GET /readyz`): exits 0 when it
     /// answers 200, 1 otherwise, printing why. For an image's health check without curl.
     Healthcheck(crate::healthcheck::Args),
@@ -453,6 +472,41 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Healthcheck(args) => crate::healthcheck::run(args).await,
+        Command::Backup { db, to } => {
+            let started = std::time::Instant::now();
+            let url = db.database_url.clone();
+            let copy = {
+                let to = to.clone();
+                tokio::task::spawn_blocking(move || store::backup::backup(&url, &to)).await??
+            };
+            println!(
+                "{}",
+                json!({
+                    "backup": to,
+                    "bytes": copy.bytes,
+                    "migration": copy.migration,
+                    "seconds": started.elapsed().as_secs_f64(),
+                })
+            );
+            Ok(())
+        }
+        Command::Restore { db, from } => {
+            let url = db.database_url.clone();
+            let copy = {
+                let from = from.clone();
+                tokio::task::spawn_blocking(move || store::backup::restore(&from, &url)).await??
+            };
+            println!(
+                "{}",
+                json!({
+                    "restored": store::backup::sqlite_file(&db.database_url)?,
+                    "from": from,
+                    "bytes": copy.bytes,
+                    "migration": copy.migration,
+                })
+            );
+            Ok(())
+        }
         Command::Company(cmd) => company(cmd).await,
         Command::Owner(OwnerCommand::SetPassword {
             db,

@@ -119,6 +119,8 @@ const GRACE: Duration = Duration::from_secs(30);
 /// away, which run on to their end.
 pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
     check(&args)?;
+    // `rentrack restore` refuses while this is held.
+    let _hold = store::backup::hold(&args.db.database_url)?;
     let state = state_for(db.clone(), &args);
     maintain(&db).await;
     web::resources::imports::sweep(&state).await;

@@ -55,6 +55,7 @@ pub mod vendors;
 pub mod verifications;
 pub mod webhooks;
 
+pub use engine::backup;
 pub use engine::paging::check_list_plans;
 pub use engine::{
     Backend, Db, DbError, DbErrorKind, DbOptions, Health, MigrateError, Reader, Record, Sql,

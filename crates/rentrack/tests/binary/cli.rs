@@ -1175,6 +1175,129 @@ fn secrets_come_from_the_files_their_file_variables_name_and_metrics_are_off_by_
     );
 }
 
+/// The names of the locations of the SQLite database at `url`, read directly.
+fn location_names(url: &str) -> Vec<String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let db = store::Db::connect(url).await.unwrap();
+        let rows: Vec<(String,)> = db
+            .read()
+            .all(&store::Sql {
+                text: "SELECT name FROM locations",
+                values: sea_query::Values(vec![]),
+            })
+            .await
+            .unwrap();
+        db.close();
+        rows.into_iter().map(|(name,)| name).collect()
+    })
+}
+
+#[test]
+fn a_backup_taken_during_a_burst_of_writes_restores_every_write_acknowledged_before_it() {
+    let db = sqlite_url();
+    let token = unlimited_company(&db);
+    let mut server = Server::start(&db, &["serve"]);
+    let port = server.port();
+    let dir = scratch_dir();
+    let backup = dir.join("backup.db");
+    let backup_path = backup.to_str().unwrap();
+
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let acknowledged = std::sync::Mutex::new(Vec::new());
+    let (started, backed_up) = std::thread::scope(|s| {
+        for writer in 0..4 {
+            let (stop, acknowledged, token) = (&stop, &acknowledged, &token);
+            s.spawn(move || {
+                for i in 0.. {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let name = format!("Burst {writer}-{i}");
+                    let body = format!("location%5Bname%5D={}", name.replace(' ', "+"));
+                    if let Ok((200, _)) = try_post_form(port, "/locations.api", token, &body) {
+                        acknowledged.lock().unwrap().push((Instant::now(), name));
+                    }
+                }
+            });
+        }
+        std::thread::sleep(Duration::from_millis(700));
+        let started = Instant::now();
+        let backed_up = rentrack(&db, &["backup", "--to", backup_path]);
+        std::thread::sleep(Duration::from_millis(300));
+        stop.store(true, Ordering::Relaxed);
+        (started, backed_up)
+    });
+    assert!(backed_up.status.success(), "{backed_up:?}");
+    let said: Value = serde_json::from_slice(&backed_up.stdout).unwrap();
+    assert!(said["bytes"].as_u64().unwrap() > 0 && said["migration"].as_i64().unwrap() > 20);
+    assert!(!dir.join("backup.db.partial").exists());
+    let acknowledged = acknowledged.into_inner().unwrap();
+    let before: Vec<&String> = acknowledged
+        .iter()
+        .filter(|(at, _)| *at < started)
+        .map(|(_, name)| name)
+        .collect();
+    assert!(
+        before.len() > 20 && acknowledged.len() > before.len(),
+        "writes went on before and during the backup: {} and {}",
+        before.len(),
+        acknowledged.len()
+    );
+    // A second backup to the same file is refused: nothing is overwritten.
+    let again = rentrack(&db, &["backup", "--to", backup_path]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+
+    // Restored into a new file: every write acknowledged before the backup began.
+    let restored = format!("sqlite://{}", dir.join("restored.db").display());
+    let out = rentrack(&restored, &["restore", "--from", backup_path]);
+    assert!(out.status.success(), "{out:?}");
+    let names = location_names(&restored);
+    for name in &before {
+        assert!(
+            names.contains(name),
+            "{name} was acknowledged before the backup"
+        );
+    }
+
+    // Not over the database a server is running on; then, stopped, it is.
+    let refused = rentrack(&db, &["restore", "--from", backup_path]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("a rentrack server is running on"),
+        "{refused:?}"
+    );
+    assert!(location_names(&db).len() >= acknowledged.len());
+    assert!(server.terminate().success());
+    let out = rentrack(&db, &["restore", "--from", backup_path]);
+    assert!(out.status.success(), "{out:?}");
+    let mut now = location_names(&db);
+    now.sort();
+    let mut backed = names;
+    backed.sort();
+    assert_eq!(now, backed, "the database is the backup's");
+    let server = Server::start(&db, &["serve"]);
+    assert_eq!(get(server.port(), "/readyz", &[]).0, 200);
+
+    // Neither a PostgreSQL URL nor a file that is not a rentrack database.
+    let garbage = dir.join("garbage.db");
+    std::fs::write(&garbage, "not a database").unwrap();
+    let out = rentrack(&restored, &["restore", "--from", garbage.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let out = rentrack(
+        "postgres://postgres@127.0.0.1:1/none",
+        &["backup", "--to", dir.join("pg.db").to_str().unwrap()],
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("pg_dump"),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn readyz_says_not_ready_when_the_database_file_is_gone_and_healthcheck_fails() {
     let db = sqlite_url();

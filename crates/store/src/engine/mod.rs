@@ -6,6 +6,7 @@
 //! Rows are read through `#[derive(Row)]` (`LiteRow` and `PgRecord`), errors mapped into
 //! `DbError`, migrations applied by `migrate`.
 
+pub mod backup;
 mod error;
 pub(crate) mod migrate;
 pub(crate) mod paging;

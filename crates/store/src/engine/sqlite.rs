@@ -889,14 +889,19 @@ pub(crate) struct LiteOptions {
     pub(crate) slow_statement: Duration,
 }
 
+/// A SQLite URL's path and its query (`sqlite://PATH?mode=ro`: `PATH`, `mode=ro`).
+pub(crate) fn url_parts(url: &str) -> (&str, &str) {
+    let rest = url.strip_prefix("sqlite:").unwrap_or(url);
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    rest.split_once('?').unwrap_or((rest, ""))
+}
+
 impl LitePool {
     /// Opens `url` (`sqlite://PATH`, `sqlite:PATH`, `sqlite::memory:`, with an optional
     /// `?mode=ro|rw|rwc|memory`), creating the file if missing, and switches it to WAL.
     /// An in-memory database lives in one connection, kept for the pool's lifetime.
     pub(crate) fn open(url: &str, options: LiteOptions) -> Result<LitePool, crate::StoreError> {
-        let rest = url.strip_prefix("sqlite:").unwrap_or(url);
-        let rest = rest.strip_prefix("//").unwrap_or(rest);
-        let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+        let (path, query) = url_parts(url);
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
