@@ -149,6 +149,7 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             shutdown_signal().await;
             let _ = signalled.set(Instant::now());
             tracing::info!("shutting down: finishing requests in flight");
+            tell_the_service_manager(&[sd_notify::NotifyState::Stopping]);
             state.stopping().cancel();
             handle.graceful_shutdown(Some(GRACE));
         }
@@ -169,6 +170,11 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
         .context("cannot read SQLite's synchronous setting")?;
     tracing::info!(address = %base_url, database = ?db.backend(), sqlite_synchronous, "rentrack listening");
     on_ready(&base_url);
+    let status = format!("listening on {base_url}");
+    tell_the_service_manager(&[
+        sd_notify::NotifyState::Ready,
+        sd_notify::NotifyState::Status(&status),
+    ]);
     let service = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     let max_connections = usize::try_from(args.max_connections).unwrap_or(usize::MAX);
     let idle = Duration::from_secs(args.idle_timeout_secs);
@@ -206,6 +212,14 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
     }
     db.close();
     Ok(())
+}
+
+/// Tells systemd (a `Type=notify` unit: `NOTIFY_SOCKET` set) that the server is ready
+/// or stopping; nothing without it.
+fn tell_the_service_manager(states: &[sd_notify::NotifyState<'_>]) {
+    if let Err(e) = sd_notify::notify(false, states) {
+        tracing::warn!(error = %e, "could not notify the service manager");
+    }
 }
 
 async fn shutdown_signal() {

@@ -1299,6 +1299,32 @@ fn a_backup_taken_during_a_burst_of_writes_restores_every_write_acknowledged_bef
 }
 
 #[test]
+fn a_server_tells_systemd_when_it_is_ready_and_when_it_stops() {
+    let dir = scratch_dir();
+    let socket_path = dir.join("notify.sock");
+    let socket = std::os::unix::net::UnixDatagram::bind(&socket_path).unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut server = Server::start_with_env(
+        &sqlite_url(),
+        &["serve"],
+        &[("NOTIFY_SOCKET", socket_path.to_str().unwrap())],
+    );
+    let mut message = [0u8; 512];
+    let n = socket.recv(&mut message).unwrap();
+    let said = String::from_utf8_lossy(&message[..n]).into_owned();
+    assert!(said.lines().any(|l| l == "READY=1"), "{said}");
+    assert!(
+        said.contains(&format!("STATUS=listening on {}", server.base_url)),
+        "{said}"
+    );
+    assert!(server.terminate().success());
+    let n = socket.recv(&mut message).unwrap();
+    assert_eq!(String::from_utf8_lossy(&message[..n]).trim(), "STOPPING=1");
+}
+
+#[test]
 fn readyz_says_not_ready_when_the_database_file_is_gone_and_healthcheck_fails() {
     let db = sqlite_url();
     let server = Server::start(&db, &["serve"]);
