@@ -139,7 +139,7 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             }
         }
     });
-    web::delivery::spawn(state.clone());
+    web::delivery::spawn(state.clone()).map_err(|e| anyhow::anyhow!(e))?;
     let app = web::router(state.clone());
     let handle = axum_server::Handle::new();
     let signalled = Arc::new(OnceLock::new());

@@ -247,8 +247,10 @@ pub async fn render_written(
 
 /// Starts this instance's delivery worker. It takes no new work once the server is
 /// stopping, and a shutdown waits for the deliveries under way (`AppState::drain`), so
-/// none is cut off between the receiver's answer and its record.
-pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
+/// none is cut off between the receiver's answer and its record. Refused when its
+/// client cannot be made: without the system's CA certificates it could verify no
+/// endpoint.
+pub fn spawn(state: AppState) -> Result<tokio::task::JoinHandle<()>, String> {
     let settings = state.inner().config.webhooks.clone();
     // Plain http and https with rustls on ring, the provider the server's TLS uses.
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -259,7 +261,12 @@ pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
         .user_agent(USER_AGENT)
         .dns_resolver(Arc::new(guard::Resolver(settings.policy())))
         .build()
-        .expect("the delivery client builds");
+        .map_err(|e| {
+            let cause = std::error::Error::source(&e).map_or(e.to_string(), |c| c.to_string());
+            format!(
+                "cannot make the webhook client ({cause}): install the system's CA certificates (Debian: ca-certificates)"
+            )
+        })?;
     let worker = Arc::new(Worker {
         renderer: Renderer::new(state.clone()),
         state,
@@ -267,7 +274,7 @@ pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
         settings,
     });
     let state = worker.state.clone();
-    state.spawn(worker.run())
+    Ok(state.spawn(worker.run()))
 }
 
 impl Worker {

@@ -235,7 +235,7 @@ async fn delivering(kind: Kind) -> TestApp {
 /// The same, its server configured by `config`.
 async fn delivering_with(kind: Kind, config: web::Config) -> TestApp {
     let app = TestApp::builder(kind).config(config.clone()).build().await;
-    web::delivery::spawn(web::AppState::new(app.db.clone(), config));
+    web::delivery::spawn(web::AppState::new(app.db.clone(), config)).unwrap();
     app
 }
 
@@ -460,7 +460,7 @@ async fn private_targets_are_refused_at_delivery_too(kind: Kind) {
         .config(allowing_private())
         .build()
         .await;
-    web::delivery::spawn(web::AppState::new(app.db.clone(), web::Config::default()));
+    web::delivery::spawn(web::AppState::new(app.db.clone(), web::Config::default())).unwrap();
     let receiver = Receiver::start().await;
     let (id, _) = endpoint(&app, &receiver.url(), "*").await;
     app.post(&format!("/webhooks/{id}/test.api"), &[])
@@ -791,7 +791,7 @@ async fn two_instances_deliver_each_event_once_on_postgres() {
     // Two instances, each with its own connections to the database.
     for _ in 0..2 {
         let db = store::Db::connect(&app.db_url).await.unwrap();
-        web::delivery::spawn(web::AppState::new(db, allowing_private()));
+        web::delivery::spawn(web::AppState::new(db, allowing_private())).unwrap();
     }
     let receiver = Receiver::start().await;
     let (_, secret) = endpoint(&app, &receiver.url(), "location.created").await;
