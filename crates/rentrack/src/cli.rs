@@ -418,6 +418,13 @@ pub async fn open(db: &DatabaseArg) -> anyhow::Result<Db> {
     Ok(store)
 }
 
+/// `work` on a thread that may block (a copy of a database file).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, store::StoreError> + Send + 'static,
+) -> anyhow::Result<T> {
+    Ok(tokio::task::spawn_blocking(work).await??)
+}
+
 /// The database as it is.
 async fn connect(db: &DatabaseArg) -> anyhow::Result<Db> {
     let options = store::DbOptions {
@@ -474,36 +481,24 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Healthcheck(args) => crate::healthcheck::run(args).await,
         Command::Backup { db, to } => {
             let started = std::time::Instant::now();
-            let url = db.database_url.clone();
-            let copy = {
-                let to = to.clone();
-                tokio::task::spawn_blocking(move || store::backup::backup(&url, &to)).await??
-            };
+            let (url, file) = (db.database_url, to.clone());
+            let copy = blocking(move || store::backup::backup(&url, &file)).await?;
+            let seconds = started.elapsed().as_secs_f64();
+            let (bytes, migration) = (copy.bytes, copy.migration);
             println!(
                 "{}",
-                json!({
-                    "backup": to,
-                    "bytes": copy.bytes,
-                    "migration": copy.migration,
-                    "seconds": started.elapsed().as_secs_f64(),
-                })
+                json!({"backup": to, "bytes": bytes, "migration": migration, "seconds": seconds})
             );
             Ok(())
         }
         Command::Restore { db, from } => {
-            let url = db.database_url.clone();
-            let copy = {
-                let from = from.clone();
-                tokio::task::spawn_blocking(move || store::backup::restore(&from, &url)).await??
-            };
+            let restored = store::backup::sqlite_file(&db.database_url)?;
+            let (url, file) = (db.database_url, from.clone());
+            let copy = blocking(move || store::backup::restore(&file, &url)).await?;
+            let (bytes, migration) = (copy.bytes, copy.migration);
             println!(
                 "{}",
-                json!({
-                    "restored": store::backup::sqlite_file(&db.database_url)?,
-                    "from": from,
-                    "bytes": copy.bytes,
-                    "migration": copy.migration,
-                })
+                json!({"restored": restored, "from": from, "bytes": bytes, "migration": migration})
             );
             Ok(())
         }

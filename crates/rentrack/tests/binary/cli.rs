@@ -1175,25 +1175,27 @@ fn secrets_come_from_the_files_their_file_variables_name_and_metrics_are_off_by_
     );
 }
 
-/// The names of the locations of the SQLite database at `url`, read directly.
-fn location_names(url: &str) -> Vec<String> {
+/// The rows of `text` in the database at `url`, read directly.
+fn rows_of<T: store::Record>(url: &str, text: &'static str) -> Vec<T> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     rt.block_on(async {
         let db = store::Db::connect(url).await.unwrap();
-        let rows: Vec<(String,)> = db
-            .read()
-            .all(&store::Sql {
-                text: "SELECT name FROM locations",
-                values: sea_query::Values(vec![]),
-            })
-            .await
-            .unwrap();
+        let values = sea_query::Values(vec![]);
+        let rows = db.read().all(&store::Sql { text, values }).await.unwrap();
         db.close();
-        rows.into_iter().map(|(name,)| name).collect()
+        rows
     })
+}
+
+/// The names of the locations of the database at `url`.
+fn location_names(url: &str) -> Vec<String> {
+    rows_of::<(String,)>(url, "SELECT name FROM locations")
+        .into_iter()
+        .map(|(name,)| name)
+        .collect()
 }
 
 #[test]
@@ -1641,19 +1643,10 @@ fn three_instances_starting_at_once_migrate_a_new_database_once() {
     let current = json(&url, &["migrate", "--check"]);
     assert_eq!(current["up_to_date"], true);
     // Each migration applied once, by one of them: the others found it done.
-    let applied = on_test_postgres(async |_| {
-        let db = store::Db::connect(&url).await.unwrap();
-        let rows: Vec<(i64, i64)> = db
-            .read()
-            .all(&store::Sql {
-                text: "SELECT count(*), count(DISTINCT version) FROM _rentrack_migrations",
-                values: sea_query::Values(vec![]),
-            })
-            .await
-            .unwrap();
-        db.close();
-        rows[0]
-    });
+    let applied = rows_of::<(i64, i64)>(
+        &url,
+        "SELECT count(*), count(DISTINCT version) FROM _rentrack_migrations",
+    )[0];
     assert_eq!(applied.0, applied.1);
     assert!(applied.0 > 20, "{applied:?}");
 }
