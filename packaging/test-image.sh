@@ -2,8 +2,8 @@
 # Builds rentrack's image from nothing around a built binary (packaging/Containerfile.local)
 # with Debian's buildah, checks its configuration, and runs what it holds: in a
 # container with podman where this machine lets one run, otherwise (a sandbox that
-# refuses containers) its root filesystem alone, through chroot as the image's user
-# with the image's environment. Either way the server starts on the empty /data
+# refuses containers) its root filesystem alone, with the image's working directory,
+# user and environment (util-linux's unshare --root). Either way the server starts on the empty /data
 # volume, `rentrack healthcheck` inside the image says ready, a company made with the
 # image's binary answers over HTTP, the server stops cleanly on SIGTERM, and after a
 # restart its data is still in /data.
@@ -20,7 +20,11 @@ work=$(mktemp -d)
 store=(--storage-driver vfs --root "$work/storage" --runroot "$work/run")
 server=""
 cleanup() {
-    [ -n "$server" ] && kill "$server" 2>/dev/null || true
+    if [ -n "$server" ]; then
+        kill "$server" 2>/dev/null || true
+        wait "$server" 2>/dev/null || true
+    fi
+    podman "${store[@]}" rm --force rentrack-test >/dev/null 2>&1 || true
     buildah "${store[@]}" rm --all >/dev/null 2>&1 || true
     buildah "${store[@]}" rmi --all --force >/dev/null 2>&1 || true
     rm -rf "$work"
@@ -50,6 +54,7 @@ import json, sys
 config = json.load(sys.stdin)["Docker"]["config"]
 expect = {
     "User": "65532:65532",
+    "WorkingDir": "/data",
     "Entrypoint": ["/usr/local/bin/rentrack"],
     "Cmd": ["serve"],
 }
@@ -57,9 +62,9 @@ for key, value in expect.items():
     assert config[key] == value, (key, config[key])
 assert "/data" in config["Volumes"], config["Volumes"]
 assert config["Healthcheck"]["Test"] == ["CMD", "/usr/local/bin/rentrack", "healthcheck"], config["Healthcheck"]
-assert "RENTRACK_DATABASE_URL=sqlite:///data/rentrack.db" in config["Env"], config["Env"]
+assert not any(e.startswith("RENTRACK_DATABASE_URL") for e in config["Env"]), config["Env"]
 assert "RENTRACK_LISTEN=0.0.0.0:3000" in config["Env"], config["Env"]
-print("image configuration: user 65532, volume /data, health check, RENTRACK_* environment")
+print("image configuration: user 65532, working directory and volume /data, health check, environment")
 '
 
 # What the image holds, taken out of the image itself.
@@ -75,19 +80,26 @@ if podman "${store[@]}" run --rm --network host --no-healthcheck localhost/rentr
         podman "${store[@]}" run -d --name rentrack-test --network host \
             -e "RENTRACK_LISTEN=127.0.0.1:$port" -v "$work/volume:/data" localhost/rentrack-test >/dev/null
     }
-    stop() { podman "${store[@]}" stop -t 40 rentrack-test >/dev/null && podman "${store[@]}" rm rentrack-test >/dev/null; }
+    stop() {
+        podman "${store[@]}" stop -t 40 rentrack-test >/dev/null
+        local status
+        status=$(podman "${store[@]}" inspect -f '{{.State.ExitCode}}' rentrack-test)
+        podman "${store[@]}" logs rentrack-test >>"$work/server.log" 2>&1 || true
+        podman "${store[@]}" rm rentrack-test >/dev/null
+        [ "$status" -eq 0 ] || { echo "the server exited $status after SIGTERM:"; cat "$work/server.log"; exit 1; }
+    }
     mkdir -p "$work/volume" && chown 65532:65532 "$work/volume"
 else
-    mode=chroot
+    mode=rootfs
     echo "podman cannot run a container here: $(grep -m1 -i error "$work/podman.log")"
-    echo "running the image's root filesystem alone instead (chroot, as its user, with its environment)"
-    image_env=(env -i RENTRACK_DATABASE_URL=sqlite:///data/rentrack.db RENTRACK_LISTEN=127.0.0.1:$port RENTRACK_LOG=warn)
-    chroot=$(command -v chroot)
-    inside() { "${image_env[@]}" "$chroot" --userspec=65532:65532 "$root" /usr/local/bin/rentrack "$@"; }
-    # env, then chroot, exec the server: $! is its own process.
+    echo "running the image's root filesystem alone instead (its root, working directory, user and environment)"
+    image_env=(env -i RENTRACK_LISTEN=127.0.0.1:$port RENTRACK_LOG=warn)
+    unshare=$(command -v unshare)
+    image=("$unshare" --root="$root" --wd=/data --setuid=65532 --setgid=65532)
+    inside() { "${image_env[@]}" "${image[@]}" /usr/local/bin/rentrack "$@"; }
+    # env, then unshare, exec the server: $! is its own process.
     start() {
-        "${image_env[@]}" "$chroot" --userspec=65532:65532 "$root" /usr/local/bin/rentrack serve \
-            >>"$work/server.log" 2>&1 &
+        "${image_env[@]}" "${image[@]}" /usr/local/bin/rentrack serve >>"$work/server.log" 2>&1 &
         server=$!
     }
     stop() {

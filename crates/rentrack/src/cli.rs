@@ -461,6 +461,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Migrate { db, check: true } => {
+            // Opening a SQLite file that is not there would create it.
+            if let Ok(path) = store::backup::sqlite_file(&db.database_url)
+                && !path.exists()
+            {
+                bail!("there is no database at {}", path.display());
+            }
             let pending = connect(&db).await?.pending_migrations().await?;
             let listed: Vec<_> = pending
                 .iter()

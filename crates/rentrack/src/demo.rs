@@ -14,6 +14,7 @@ const SUBDOMAIN: &str = "demo";
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     crate::serve::init_logging();
+    store::backup::hold(&args.db.database_url)?;
     let db = open(&args.db).await?;
     let token = prepare(&db).await?;
     crate::serve::run(db, args, |base_url| {

@@ -24,6 +24,15 @@ fn configure(builder: &mut Builder<TokioExecutor>, args: &ServeArgs) {
 fn check(args: &ServeArgs) -> anyhow::Result<()> {
     // Checked here rather than by clap, which does not count a key from
     // RENTRACK_TLS_KEY_FILE (a default, to clap) as given.
+    if args
+        .metrics_token
+        .as_ref()
+        .is_some_and(|t| t.chars().count() < 16)
+    {
+        anyhow::bail!(
+            "--metrics-token (RENTRACK_METRICS_TOKEN or its _FILE) must be at least 16 characters long"
+        );
+    }
     if args.tls_cert.is_some() != args.tls_key.is_some() {
         anyhow::bail!(
             "--tls-cert and --tls-key (RENTRACK_TLS_CERT, and RENTRACK_TLS_KEY or RENTRACK_TLS_KEY_FILE) go together"
@@ -88,6 +97,7 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     init_logging();
+    store::backup::hold(&args.db.database_url)?;
     let db = open(&args.db).await?;
     run(db, args, |_| {}).await
 }
@@ -119,8 +129,6 @@ const GRACE: Duration = Duration::from_secs(30);
 /// away, which run on to their end.
 pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
     check(&args)?;
-    // `rentrack restore` refuses while this is held.
-    let _hold = store::backup::hold(&args.db.database_url)?;
     let state = state_for(db.clone(), &args);
     maintain(&db).await;
     web::resources::imports::sweep(&state).await;

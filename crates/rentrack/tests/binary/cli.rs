@@ -1131,6 +1131,11 @@ fn secrets_come_from_the_files_their_file_variables_name_and_metrics_are_off_by_
         "{unread:?}"
     );
 
+    fails(
+        &db,
+        &["serve", "--metrics-token", "too-short"],
+        "at least 16 characters",
+    );
     let plain = Server::start(&db, &["serve"]);
     assert_eq!(
         get(plain.port(), "/metrics", &[]).0,
@@ -1249,10 +1254,20 @@ fn a_backup_taken_during_a_burst_of_writes_restores_every_write_acknowledged_bef
         before.len(),
         acknowledged.len()
     );
-    // A second backup to the same file is refused: nothing is overwritten.
+    // A second backup to the same file is refused: nothing is overwritten. So is one
+    // whose `.partial` another backup holds.
     let again = rentrack(&db, &["backup", "--to", backup_path]);
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    let other = dir.join("other.db");
+    std::fs::write(dir.join("other.db.partial"), b"").unwrap();
+    let busy = rentrack(&db, &["backup", "--to", other.to_str().unwrap()]);
+    assert!(!busy.status.success());
+    assert!(
+        String::from_utf8_lossy(&busy.stderr).contains("under way"),
+        "{busy:?}"
+    );
+    assert!(!other.exists());
 
     // Restored into a new file: every write acknowledged before the backup began.
     let restored = format!("sqlite://{}", dir.join("restored.db").display());
@@ -1604,6 +1619,15 @@ fn sqlite_syncs_every_commit_unless_told_otherwise() {
 }
 
 fn migrate_check_says_whether_the_database_is_behind_and_changes_nothing(db: String) {
+    if let Some(path) = db.strip_prefix("sqlite://") {
+        // No file: refused, and none made.
+        let missing = rentrack(&db, &["migrate", "--check"]);
+        assert_eq!(missing.status.code(), Some(1), "{missing:?}");
+        assert!(String::from_utf8_lossy(&missing.stderr).contains("there is no database at"));
+        assert!(!std::path::Path::new(path).exists());
+        // An empty file is an empty database.
+        std::fs::write(path, b"").unwrap();
+    }
     let behind = rentrack(&db, &["migrate", "--check"]);
     assert_eq!(behind.status.code(), Some(1), "{behind:?}");
     let said: Value = serde_json::from_slice(&behind.stdout).unwrap();

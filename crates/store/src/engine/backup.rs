@@ -41,8 +41,8 @@ pub struct Copy {
 /// while the database takes writes: one read transaction (`VACUUM INTO`, which also
 /// leaves out free pages), so the copy holds every transaction committed before it
 /// began and none after. The copy is checked whole ([`check`]) and synced to disk
-/// under a name of its own (`<to>.partial`) before it takes `to`'s: `to` never names
-/// half a copy.
+/// under a name of its own (`<to>.partial`, claimed first) before it takes `to`'s:
+/// `to` never names half a copy, nor replaces a file.
 pub fn backup(url: &str, to: &Path) -> Result<Copy, StoreError> {
     let from = sqlite_file(url)?;
     if to.exists() {
@@ -54,7 +54,20 @@ pub fn backup(url: &str, to: &Path) -> Result<Copy, StoreError> {
     let mut partial = to.as_os_str().to_owned();
     partial.push(".partial");
     let partial = PathBuf::from(partial);
-    let _ = std::fs::remove_file(&partial);
+    // Claimed, so that two backups to one file cannot write into each other's copy
+    // (`VACUUM INTO` takes an empty file).
+    File::options()
+        .write(true)
+        .create_new(true)
+        .open(&partial)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => refused(&format!(
+                "{} exists: another backup to {} is under way, or one stopped half-way (then remove it)",
+                partial.display(),
+                to.display()
+            )),
+            _ => io("create", &partial, e),
+        })?;
     let copied = (|| -> Result<Copy, StoreError> {
         // Never created here: a database that is not there is an error.
         let source = Connection::open_with_flags(
@@ -76,7 +89,16 @@ pub fn backup(url: &str, to: &Path) -> Result<Copy, StoreError> {
     let copied = copied.inspect_err(|_: &StoreError| {
         let _ = std::fs::remove_file(&partial);
     })?;
-    std::fs::rename(&partial, to).map_err(|e| io("rename", &partial, e))?;
+    // A second name, then the first removed: unlike a rename, never over a file that
+    // appeared at `to` meanwhile.
+    let linked = std::fs::hard_link(&partial, to);
+    let _ = std::fs::remove_file(&partial);
+    linked.map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            refused(&format!("{} already exists: name a new file", to.display()))
+        }
+        _ => io("name", to, e),
+    })?;
     sync_folder(to);
     Ok(copied)
 }
@@ -170,21 +192,35 @@ pub fn check(path: &Path) -> Result<Copy, StoreError> {
     })
 }
 
-/// Held by a server for its life on a SQLite file: [`restore`] refuses while any is
-/// held. An advisory lock of the operating system (`flock`), apart from SQLite's own.
-pub struct Hold {
-    _file: File,
-}
-
-/// The hold of a server on the database at `url`; none for PostgreSQL or a database
-/// in memory.
-pub fn hold(url: &str) -> Result<Option<Hold>, StoreError> {
+/// Takes a server's hold on the SQLite database at `url` (nothing for PostgreSQL or a
+/// database in memory), before the server opens it: [`restore`] refuses while any is
+/// held, and a server does not start while a restore runs. An advisory lock of the
+/// operating system (`flock`), apart from SQLite's. Its file is never closed: closing
+/// any descriptor of a file drops every POSIX lock the process holds on it, SQLite's
+/// among them, so it stays open until the process ends.
+pub fn hold(url: &str) -> Result<(), StoreError> {
     let Ok(path) = sqlite_file(url) else {
-        return Ok(None);
+        return Ok(());
     };
-    let file = File::open(&path).map_err(|e| io("open", &path, e))?;
-    file.lock_shared().map_err(|e| io("lock", &path, e))?;
-    Ok(Some(Hold { _file: file }))
+    let file = File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| io("open", &path, e))?;
+    match file.try_lock_shared() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(refused(&format!(
+                "{} is being restored (rentrack restore): start the server when it is done",
+                path.display()
+            )));
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(io("lock", &path, e)),
+    }
+    std::mem::forget(file);
+    Ok(())
 }
 
 fn refused(message: &str) -> StoreError {
