@@ -202,12 +202,17 @@ pub fn hold(url: &str) -> Result<(), StoreError> {
     let Ok(path) = sqlite_file(url) else {
         return Ok(());
     };
-    let file = File::options()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
+    // Read only when it is there (a lock needs no more; the file may be read-only, as
+    // with `?mode=ro`); made, empty, when it is not.
+    let file = File::open(&path)
+        .or_else(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => File::options()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path),
+            _ => Err(e),
+        })
         .map_err(|e| io("open", &path, e))?;
     match file.try_lock_shared() {
         Ok(()) => {}
