@@ -119,12 +119,13 @@ async fn maintain(db: &Db) {
     }
 }
 
-/// How long a shutdown waits, from the signal, for the requests and webhook deliveries
-/// under way.
+/// How long a shutdown waits at least, from the signal, for the requests and webhook
+/// deliveries under way (longer when `--request-timeout-secs` is).
 const GRACE: Duration = Duration::from_secs(30);
 
 /// Serves until SIGTERM or Ctrl-C, then takes no new connection or background work and
-/// lets the requests and deliveries under way finish (up to [`GRACE`]) before it
+/// lets the requests and deliveries under way finish (up to [`GRACE`], or the request
+/// timeout when longer) before it
 /// closes the database: those of connections still open, and those whose client went
 /// away, which run on to their end.
 pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
@@ -149,6 +150,7 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
     });
     web::delivery::spawn(state.clone()).map_err(|e| anyhow::anyhow!(e))?;
     let app = web::router(state.clone());
+    let grace = GRACE.max(Duration::from_secs(args.request_timeout_secs));
     let handle = axum_server::Handle::new();
     let signalled = Arc::new(OnceLock::new());
     tokio::spawn({
@@ -159,13 +161,25 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
             tracing::info!("shutting down: finishing requests in flight");
             tell_the_service_manager(&[sd_notify::NotifyState::Stopping]);
             state.stopping().cancel();
-            handle.graceful_shutdown(Some(GRACE));
+            handle.graceful_shutdown(Some(grace));
         }
     });
     let scheme = if args.tls_cert.is_some() {
         "https"
     } else {
         "http"
+    };
+    // The certificate and key are read before the server says it is ready.
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            Some(
+                axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
+                    .await
+                    .context("cannot load the TLS certificate and key")?,
+            )
+        }
+        _ => None,
     };
     let listener = std::net::TcpListener::bind(args.listen)
         .with_context(|| format!("cannot listen on {}", args.listen))?;
@@ -186,19 +200,15 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
     let service = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     let max_connections = usize::try_from(args.max_connections).unwrap_or(usize::MAX);
     let idle = Duration::from_secs(args.idle_timeout_secs);
-    match (&args.tls_cert, &args.tls_key) {
-        (Some(cert), Some(key)) => {
-            let _ = rustls::crypto::ring::default_provider().install_default();
-            let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
-                .await
-                .context("cannot load the TLS certificate and key")?;
+    match tls {
+        Some(config) => {
             let tls = axum_server::tls_rustls::RustlsAcceptor::new(config);
             let mut server =
                 axum_server::from_tcp(listener)?.acceptor(Guarded::new(tls, max_connections, idle));
             configure(server.http_builder(), &args);
             server.handle(handle).serve(service).await?;
         }
-        _ => {
+        None => {
             let mut server = axum_server::from_tcp(listener)?.acceptor(Guarded::new(
                 DefaultAcceptor,
                 max_connections,
@@ -210,13 +220,17 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
     }
     let left = signalled
         .get()
-        .map_or(GRACE, |at: &Instant| GRACE.saturating_sub(at.elapsed()));
+        .map_or(grace, |at: &Instant| grace.saturating_sub(at.elapsed()));
     let unfinished = state.drain(left).await;
     if unfinished > 0 {
         tracing::warn!(
             tasks = unfinished,
             "shutting down: requests or deliveries still under way after the grace period are stopped"
         );
+    }
+    // The API requests counted since the last write of the counts.
+    if let Err(e) = state.inner().usage.flush(&db).await {
+        tracing::warn!(error = %e, "shutting down: could not record the last API usage");
     }
     db.close();
     Ok(())

@@ -31,6 +31,14 @@ impl<S: Send + Sync> FromRequestParts<S> for Tenant {
 #[derive(Clone, Copy)]
 pub struct ServedCompany(pub i64);
 
+/// The token of an `Authorization: Bearer <token>` header (the scheme's case aside).
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let auth = headers.get("authorization")?.to_str().ok()?;
+    let (scheme, token) = auth.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
 fn token_from(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
     if let Some(t) = headers
         .get("token")
@@ -40,12 +48,8 @@ fn token_from(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
     {
         return Some(t.to_owned());
     }
-    if let Some(auth) = headers.get("authorization").and_then(|v| v.to_str().ok())
-        && let Some((scheme, t)) = auth.trim().split_once(' ')
-        && scheme.eq_ignore_ascii_case("bearer")
-        && !t.trim().is_empty()
-    {
-        return Some(t.trim().to_owned());
+    if let Some(t) = bearer(headers) {
+        return Some(t.to_owned());
     }
     query.and_then(|q| {
         form_urlencoded::parse(q.as_bytes())

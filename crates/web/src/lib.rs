@@ -190,11 +190,7 @@ async fn metrics(
     if !access.enabled() {
         return not_found().await.into_response();
     }
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    if !access.allows(client.0.parse().ok(), bearer) {
+    if !access.allows(client.0.parse().ok(), auth::bearer(&headers)) {
         return ApiError::Forbidden(
             "/metrics is served only to the networks of --metrics-from, or with the token of --metrics-token (Authorization: Bearer)".into(),
         )

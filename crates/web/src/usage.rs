@@ -57,9 +57,14 @@ impl Usage {
         }
     }
 
+    /// Writes what this instance has counted and not yet written (at shutdown).
+    pub async fn flush(&self, db: &Db) -> Result<(), store::StoreError> {
+        flush(&self.counts, db).await
+    }
+
     /// Writes what this instance has counted, then reads the company's total today.
     pub async fn today(&self, db: &Db, company: CompanyId) -> Result<i64, store::StoreError> {
-        flush(&self.counts, db).await?;
+        self.flush(db).await?;
         store::console::usage(db, company, Utc::now().date_naive()).await
     }
 }

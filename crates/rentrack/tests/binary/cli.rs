@@ -1051,6 +1051,12 @@ fn sigterm_lets_the_request_in_flight_finish_then_exits_cleanly() {
     let status = server.terminate();
     assert!(status.success(), "clean exit after SIGTERM: {status:?}");
     assert!(server.log().iter().any(|l| l.contains("shutting down")));
+    // The request is in the company's usage, though the counts' next write was seconds
+    // away: they are written at shutdown.
+    assert_eq!(
+        rows_of::<(i64,)>(&db, "SELECT requests FROM api_usage"),
+        vec![(1,)]
+    );
 }
 
 /// `rentrack healthcheck` with `args` and the environment `env`.

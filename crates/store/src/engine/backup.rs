@@ -118,22 +118,14 @@ pub fn restore(from: &Path, url: &str) -> Result<Copy, StoreError> {
         .truncate(false)
         .open(&to)
         .map_err(|e| io("open", &to, e))?;
-    match guard.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(refused(&format!(
-                "a rentrack server is running on {}: stop it first",
-                to.display()
-            )));
-        }
-        Err(std::fs::TryLockError::Error(e)) => return Err(io("lock", &to, e)),
-    }
-    {
-        let source = Connection::open_with_flags(
-            from,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    taken(&to, guard.try_lock(), || {
+        format!(
+            "a rentrack server is running on {}: stop it first",
+            to.display()
         )
-        .map_err(|e| cannot("open", from, e))?;
+    })?;
+    {
+        let source = read_only(from)?;
         let mut target = Connection::open(&to).map_err(|e| cannot("open", &to, e))?;
         target.busy_timeout(BUSY).map_err(sqlite::error)?;
         rusqlite::backup::Backup::new(&source, &mut target)
@@ -150,11 +142,7 @@ pub fn restore(from: &Path, url: &str) -> Result<Copy, StoreError> {
 /// Checks a copy: whole by SQLite's `integrity_check`, a rentrack database, and of
 /// migrations this binary knows.
 pub fn check(path: &Path) -> Result<Copy, StoreError> {
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(|e| cannot("open", path, e))?;
+    let conn = read_only(path)?;
     conn.busy_timeout(BUSY).map_err(sqlite::error)?;
     let verdict: String = conn
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
@@ -214,18 +202,37 @@ pub fn hold(url: &str) -> Result<(), StoreError> {
             _ => Err(e),
         })
         .map_err(|e| io("open", &path, e))?;
-    match file.try_lock_shared() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(refused(&format!(
-                "{} is being restored (rentrack restore): start the server when it is done",
-                path.display()
-            )));
-        }
-        Err(std::fs::TryLockError::Error(e)) => return Err(io("lock", &path, e)),
-    }
+    taken(&path, file.try_lock_shared(), || {
+        format!(
+            "{} is being restored (rentrack restore): start the server when it is done",
+            path.display()
+        )
+    })?;
     std::mem::forget(file);
     Ok(())
+}
+
+/// The outcome of taking a lock on the file at `path` without waiting: refused with the
+/// message `held` when someone else holds it.
+fn taken(
+    path: &Path,
+    outcome: Result<(), std::fs::TryLockError>,
+    held: impl FnOnce() -> String,
+) -> Result<(), StoreError> {
+    match outcome {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(refused(&held())),
+        Err(std::fs::TryLockError::Error(e)) => Err(io("lock", path, e)),
+    }
+}
+
+/// A connection that only reads the file at `path`.
+fn read_only(path: &Path) -> Result<Connection, StoreError> {
+    Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| cannot("open", path, e))
 }
 
 fn refused(message: &str) -> StoreError {

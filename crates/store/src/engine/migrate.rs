@@ -117,11 +117,7 @@ pub(crate) async fn run(mut target: Target<'_>, until: Option<i64>) -> Result<()
     target.batch(TABLE).await?;
     let known = target.known();
     adopt_sqlx(&mut target, known).await?;
-    let applied: HashMap<i64, String> = target
-        .all::<(i64, String)>("SELECT version, checksum FROM _rentrack_migrations")
-        .await?
-        .into_iter()
-        .collect();
+    let applied = applied(&mut target).await?;
     let wanted = pending(known, &applied)?
         .into_iter()
         .filter(|m| until.is_none_or(|last| m.version <= last));
@@ -141,28 +137,51 @@ pub(crate) async fn run(mut target: Target<'_>, until: Option<i64>) -> Result<()
 pub(crate) async fn check(
     mut target: Target<'_>,
 ) -> Result<Vec<(i64, &'static str)>, MigrateError> {
-    let exists = match target.backend() {
-        Backend::Sqlite => {
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_rentrack_migrations'"
-        }
-        Backend::Postgres => {
-            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '_rentrack_migrations'"
-        }
-    };
     let known = target.known();
-    let applied: HashMap<i64, String> = if target.all::<(i64,)>(exists).await?[0].0 == 0 {
-        HashMap::new()
+    let applied = if has_table(&mut target, Bookkeeping::Ours).await? {
+        applied(&mut target).await?
     } else {
-        target
-            .all::<(i64, String)>("SELECT version, checksum FROM _rentrack_migrations")
-            .await?
-            .into_iter()
-            .collect()
+        HashMap::new()
     };
     Ok(pending(known, &applied)?
         .into_iter()
         .map(|m| (m.version, m.description))
         .collect())
+}
+
+/// The versions `target` records as applied, with their checksums.
+async fn applied(target: &mut Target<'_>) -> Result<HashMap<i64, String>, DbError> {
+    Ok(target
+        .all::<(i64, String)>("SELECT version, checksum FROM _rentrack_migrations")
+        .await?
+        .into_iter()
+        .collect())
+}
+
+/// The tables that record applied migrations: ours, and sqlx's before it.
+enum Bookkeeping {
+    Ours,
+    Sqlx,
+}
+
+/// Whether the database (on PostgreSQL: the current schema) holds `table`.
+async fn has_table(target: &mut Target<'_>, table: Bookkeeping) -> Result<bool, DbError> {
+    let exists = match (target.backend(), table) {
+        (Backend::Sqlite, Bookkeeping::Ours) => {
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_rentrack_migrations'"
+        }
+        (Backend::Sqlite, Bookkeeping::Sqlx) => {
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'"
+        }
+        (Backend::Postgres, Bookkeeping::Ours) => {
+            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '_rentrack_migrations'"
+        }
+        (Backend::Postgres, Bookkeeping::Sqlx) => {
+            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '_sqlx_migrations'"
+        }
+    };
+    let (tables,): (i64,) = target.all(exists).await?.pop().unwrap_or((0,));
+    Ok(tables > 0)
 }
 
 /// The migrations of `known` not yet `applied`, in order; refused when `applied` holds
@@ -256,21 +275,13 @@ fn begin(backend: Backend) -> &'static str {
 
 /// Takes over sqlx's bookkeeping, if the database has it and ours is empty.
 async fn adopt_sqlx(target: &mut Target<'_>, known: &[Migration]) -> Result<(), MigrateError> {
-    let exists = match target.backend() {
-        Backend::Sqlite => {
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'"
-        }
-        Backend::Postgres => {
-            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '_sqlx_migrations'"
-        }
-    };
-    let (tables,): (i64,) = target.all(exists).await?.pop().unwrap_or((0,));
+    let sqlx = has_table(target, Bookkeeping::Sqlx).await?;
     let (ours,): (i64,) = target
         .all("SELECT count(*) FROM _rentrack_migrations")
         .await?
         .pop()
         .unwrap_or((0,));
-    if tables == 0 || ours > 0 {
+    if !sqlx || ours > 0 {
         return Ok(());
     }
     let rows: Vec<(i64, Vec<u8>, bool)> = target

@@ -832,4 +832,12 @@ async fn metrics_are_served_only_to_their_networks_and_to_their_token() {
         .expect(StatusCode::FORBIDDEN);
     let with_token = metrics("192.168.1.9:5000", Some("a-metrics-secret")).await;
     assert_eq!(with_token.status, StatusCode::OK);
+    // The scheme's case does not matter (RFC 9110).
+    let lower = app
+        .anonymous(Method::GET, "/metrics")
+        .peer("192.168.1.9:5000")
+        .header("authorization", "bearer a-metrics-secret")
+        .send()
+        .await;
+    assert_eq!(lower.status, StatusCode::OK);
 }
