@@ -15,6 +15,8 @@
 # (`server`, the default, or `machine`: every process, so PostgreSQL's processes and
 # the bench client are in the graph beside the server, each under its own name).
 OUT=${1:?name the SVG to write}
+# `dist` with line tables and symbols: what packages run, with names in the graph.
+PROFILE=${PROFILE:-profiling}
 source "$(dirname "$0")/binaries.sh"
 MIX=${MIX:-location-details}
 DURATION=${DURATION:-10}

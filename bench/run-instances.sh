@@ -10,6 +10,7 @@
 #   bench/run-instances.sh
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres ROUNDS=5 bench/run-instances.sh
 #
+# Needs haproxy (installed when missing, as root), psql, python3 and a PostgreSQL server.
 # Optional: PG_URL, PORT (packaging/instances.sh), CONNECTIONS (64), DURATION (10),
 # WARMUP (2), ROUNDS (3), BENCH_THREADS (1), MIXES ("healthz asset-details
 # asset-checkout-cycle"). On a machine of few cores the load generator, haproxy, the

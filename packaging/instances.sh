@@ -7,8 +7,9 @@
 # the server where the scratch database $PG_DB is made, and dropped at exit), PORT
 # (4100: haproxy; instance i listens on PORT + i), PG_DB (rentrack_instances).
 #
-# Sets `url` (the scratch database), `dir` (a scratch directory removed at exit) and
-# `base` (haproxy's URL). `start_instance i`, `kill_instance i SIGNAL`, `start_haproxy
+# Sets `url` (the scratch database), `dir` (a scratch directory removed at exit; its
+# logs are printed first when the script fails) and `base` (haproxy's URL). A process
+# whose pid the caller puts in `load_pid` is killed at exit too. `start_instance i`, `kill_instance i SIGNAL`, `start_haproxy
 # N` (instances 1..N behind it), `haproxy_command` (its admin socket), `await_state
 # i UP|DOWN`, `company_token subdomain [plan]`.
 set -euo pipefail
@@ -27,15 +28,23 @@ url=${PG_URL%/*}/$PG_DB
 base=http://127.0.0.1:$PORT
 declare -A instance_pids=()
 haproxy_pid=
+load_pid=
 cleanup() {
-    local pid
-    for pid in "${instance_pids[@]}" $haproxy_pid; do
+    local status=$? pid log
+    for pid in "${instance_pids[@]}" $haproxy_pid $load_pid; do
         { kill -KILL "$pid" && wait "$pid"; } 2>/dev/null || true
     done
+    if ((status != 0)); then
+        for log in "$dir"/*.log; do
+            [[ -s $log ]] && { echo "== $log (its end)"; tail -n 20 "$log"; } >&2
+        done
+    fi
     psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" >/dev/null 2>&1 || true
     rm -rf "$dir"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 PGOPTIONS=--client-min-messages=warning psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" -c "CREATE DATABASE $PG_DB" >/dev/null
 
 # Starts instance i on PORT + i (its log in $dir/instance-i.log); returns at once: the
@@ -105,6 +114,8 @@ for _ in range(50):
         break
     except OSError:
         time.sleep(0.1)
+else:
+    sys.exit(f"haproxy's admin socket {sys.argv[1]} does not answer (haproxy.log says why)")
 s.sendall(sys.argv[2].encode() + b"\n")
 out = b""
 while chunk := s.recv(65536):
@@ -113,7 +124,7 @@ sys.stdout.write(out.decode())
 EOF
 }
 
-# Waits (30 s at most) until haproxy's health checks see instance i UP or DOWN.
+# Waits (300 tries, 0.1 s apart) until haproxy's health checks see instance i UP or DOWN.
 await_state() { # i, UP or DOWN
     local status
     for _ in $(seq 1 300); do

@@ -15,7 +15,9 @@
 #
 #   packaging/test-instances.sh target/release/rentrack
 #
+# Needs haproxy (installed when missing, as root), psql, python3 and a PostgreSQL server.
 # Optional: PG_URL, PORT (packaging/instances.sh), WRITERS (16), LOAD_SECS (8).
+set -euo pipefail
 RENTRACK=$(realpath "${1:?usage: packaging/test-instances.sh PATH/TO/rentrack}")
 source "$(dirname "$0")/instances.sh"
 WRITERS=${WRITERS:-16}
@@ -28,7 +30,7 @@ start_haproxy 3
 echo "three instances started at once on one empty database; haproxy's /readyz checks see all three up"
 
 # The shared rate limit. Windows are aligned to their length: wait out the hour's last
-# minute so that the 45 requests fall in one window.
+# minute (a minute at most) so that the 45 requests fall in one window.
 token=$(company_token limits paid)
 "$RENTRACK" company set-rate-limit --database-url "$url" --subdomain limits --requests 30 --window-secs 3600 >/dev/null
 left=$((3600 - $(date +%s) % 3600))
@@ -123,11 +125,12 @@ for t in threads:
 with open(out, "w") as f:
     json.dump({"acked": acked, "failed": failed, "by": by}, f)
 EOF
-    local load=$!
+    load_pid=$!
     sleep "$(python3 -c "print($LOAD_SECS / 2)")"
     kill_at=$(date +%s.%N)
     kill_instance "$1" "$2"
-    wait "$load"
+    wait "$load_pid"
+    load_pid=
     await_state "$1" DOWN
     psql -qtA "$url" -c "SELECT name FROM locations WHERE name LIKE 'Load $2 %'" >"$dir/stored-$2"
     python3 - "$acked" "$dir/stored-$2" "$kill_at" "$WRITERS" "$2" "$1" <<'EOF'

@@ -130,6 +130,19 @@ const GRACE: Duration = Duration::from_secs(30);
 /// away, which run on to their end.
 pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
     check(&args)?;
+    // The certificate and key are read first: a bad one stops the start before any
+    // background work (a claimed delivery) begins.
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            Some(
+                axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
+                    .await
+                    .context("cannot load the TLS certificate and key")?,
+            )
+        }
+        _ => None,
+    };
     let state = state_for(db.clone(), &args);
     maintain(&db).await;
     web::resources::imports::sweep(&state).await;
@@ -168,18 +181,6 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
         "https"
     } else {
         "http"
-    };
-    // The certificate and key are read before the server says it is ready.
-    let tls = match (&args.tls_cert, &args.tls_key) {
-        (Some(cert), Some(key)) => {
-            let _ = rustls::crypto::ring::default_provider().install_default();
-            Some(
-                axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key)
-                    .await
-                    .context("cannot load the TLS certificate and key")?,
-            )
-        }
-        _ => None,
     };
     let listener = std::net::TcpListener::bind(args.listen)
         .with_context(|| format!("cannot listen on {}", args.listen))?;

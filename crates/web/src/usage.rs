@@ -17,6 +17,9 @@ type Counts = HashMap<(CompanyId, NaiveDate), i64>;
 pub struct Usage {
     /// Shared with the flush under way, which hands back what it could not write.
     counts: Arc<Mutex<Counts>>,
+    /// Held by the flush under way: one at a time, so the flush at shutdown writes
+    /// after the one a request started, and what that one hands back.
+    writing: Arc<tokio::sync::Mutex<()>>,
     last_flush: Mutex<Instant>,
 }
 
@@ -24,6 +27,7 @@ impl Default for Usage {
     fn default() -> Self {
         Usage {
             counts: Arc::new(Mutex::new(HashMap::new())),
+            writing: Arc::new(tokio::sync::Mutex::new(())),
             last_flush: Mutex::new(Instant::now()),
         }
     }
@@ -48,9 +52,13 @@ impl Usage {
             due
         };
         if due && let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            let (db, counts) = (db.clone(), Arc::clone(&self.counts));
+            let (db, counts, writing) = (
+                db.clone(),
+                Arc::clone(&self.counts),
+                Arc::clone(&self.writing),
+            );
             runtime.spawn(async move {
-                if let Err(e) = flush(&counts, &db).await {
+                if let Err(e) = flush(&counts, &writing, &db).await {
                     tracing::warn!(error = %e, "could not record API usage yet");
                 }
             });
@@ -59,7 +67,7 @@ impl Usage {
 
     /// Writes what this instance has counted and not yet written (at shutdown).
     pub async fn flush(&self, db: &Db) -> Result<(), store::StoreError> {
-        flush(&self.counts, db).await
+        flush(&self.counts, &self.writing, db).await
     }
 
     /// Writes what this instance has counted, then reads the company's total today.
@@ -72,7 +80,12 @@ impl Usage {
 /// Adds what `counts` holds to the database; what the database refuses goes back into
 /// `counts` for the next flush (a SQLite import holds the write lock for a while): a
 /// count is never lost to a busy database.
-async fn flush(counts: &Mutex<Counts>, db: &Db) -> Result<(), store::StoreError> {
+async fn flush(
+    counts: &Mutex<Counts>,
+    writing: &tokio::sync::Mutex<()>,
+    db: &Db,
+) -> Result<(), store::StoreError> {
+    let _turn = writing.lock().await;
     let pending = std::mem::take(&mut *counts.lock().unwrap_or_else(|e| e.into_inner()));
     let written = store::console::add_usage(db, &pending).await;
     if written.is_err() {
