@@ -125,9 +125,8 @@ const GRACE: Duration = Duration::from_secs(30);
 
 /// Serves until SIGTERM or Ctrl-C, then takes no new connection or background work and
 /// lets the requests and deliveries under way finish (up to [`GRACE`], or the request
-/// timeout when longer) before it
-/// closes the database: those of connections still open, and those whose client went
-/// away, which run on to their end.
+/// timeout when longer) before it closes the database: those of connections still
+/// open, and those whose client went away, which run on to their end.
 pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow::Result<()> {
     check(&args)?;
     // The certificate and key are read first: a bad one stops the start before any
