@@ -816,7 +816,63 @@ struct Shared {
     writer: Arc<tokio::sync::Mutex<WriteSlot>>,
     /// How many writers wait for their turn.
     queued: std::sync::atomic::AtomicUsize,
+    /// The health checks' connection and last answer (`LitePool::ping`).
+    checks: Arc<tokio::sync::Mutex<Checks>>,
     closed: AtomicBool,
+}
+
+/// The connection health checks ask through, kept from one check to the next, with
+/// the identity of the file it opened.
+#[derive(Default)]
+struct Checks {
+    conn: Option<(Connection, FileId)>,
+    /// When the last check ended, and what it found.
+    last: Option<(Instant, Result<(), DbError>)>,
+    /// How many connections the checks have opened.
+    opened: u64,
+}
+
+/// Which file a path names: a file moved away or replaced is no longer the one a kept
+/// connection reads.
+type FileId = (u64, u64);
+
+fn file_id(path: &str) -> std::io::Result<FileId> {
+    let meta = std::fs::metadata(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Ok((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        Ok((0, 0))
+    }
+}
+
+impl Checks {
+    /// Reads the schema, on the kept connection while `path` still names its file, on a
+    /// new one otherwise; a connection that failed is not kept.
+    fn ask(&mut self, path: &str, flags: OpenFlags, busy: Duration) -> Result<(), DbError> {
+        let id = file_id(path).map_err(|e| {
+            self.conn = None;
+            DbError::new(DbErrorKind::ConnectionLost, format!("{path}: {e}"))
+        })?;
+        let conn = match self.conn.take() {
+            Some((conn, kept)) if kept == id => conn,
+            _ => {
+                let conn = Connection::open_with_flags(path, flags).map_err(error)?;
+                self.opened += 1;
+                conn.busy_timeout(busy).map_err(error)?;
+                conn
+            }
+        };
+        conn.prepare_cached("SELECT COUNT(*) FROM sqlite_schema")
+            .and_then(|mut read| read.query_row([], |_| Ok(())))
+            .map_err(error)?;
+        self.conn = Some((conn, id));
+        Ok(())
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -951,6 +1007,7 @@ impl LitePool {
             permits: Arc::new(Semaphore::new(max as usize)),
             writer: Arc::default(),
             queued: std::sync::atomic::AtomicUsize::new(0),
+            checks: Arc::default(),
             closed: AtomicBool::new(false),
         });
         let first = shared
@@ -1009,27 +1066,38 @@ impl LitePool {
         })
     }
 
-    /// Reads the schema on a connection opened for it alone (the pool's may all be in
-    /// use): whether the database file answers. An in-memory database always does.
+    /// Reads the schema on the connection kept for these checks (the pool's may all be
+    /// in use): whether the database file answers. An in-memory database always does.
+    /// One check runs at a time, on one blocking thread; checks that arrive while it
+    /// runs take its answer, so a burst of them holds neither the blocking pool nor a
+    /// file descriptor per check.
     pub(crate) async fn ping(&self) -> Result<(), DbError> {
-        let shared = self.shared.clone();
+        let shared = &self.shared;
         if shared.closed.load(Ordering::Acquire) {
             return Err(closed());
         }
         let Target::File(path) = &shared.target else {
             return Ok(());
         };
+        let asked = Instant::now();
+        let mut checks = shared.checks.clone().lock_owned().await;
+        if let Some((answered, answer)) = &checks.last
+            && *answered >= asked
+        {
+            return answer.clone();
+        }
         // Never created here: a file gone is a database that does not answer.
         let (path, flags) = (path.clone(), shared.flags - OpenFlags::SQLITE_OPEN_CREATE);
         let busy = shared.busy_timeout;
+        // The turn goes with the check: one abandoned by a caller that stopped waiting
+        // still holds it until SQLite answers.
         tokio::task::spawn_blocking(move || {
-            let conn = Connection::open_with_flags(path, flags)?;
-            conn.busy_timeout(busy)?;
-            conn.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |_| Ok(()))
+            let answer = checks.ask(&path, flags, busy);
+            checks.last = Some((Instant::now(), answer.clone()));
+            answer
         })
         .await
         .map_err(|e| DbError::new(DbErrorKind::Other, e.to_string()))?
-        .map_err(error)
     }
 
     /// The write connection with the write turn: it waits behind this process's
@@ -1102,6 +1170,9 @@ impl LitePool {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+        if let Ok(mut checks) = self.shared.checks.try_lock() {
+            checks.conn = None;
+        }
     }
 }
 
@@ -1169,6 +1240,58 @@ mod tests {
             };
             Ok(Picked(value, column_or_default(row, "missing")?))
         }
+    }
+
+    /// A burst of health checks shares one kept connection and one blocking thread at a
+    /// time; a file moved away does not answer, and the file back answers on a new one.
+    #[test]
+    fn health_checks_share_one_kept_connection_and_see_the_file_go() {
+        let dir = std::env::temp_dir().join(format!("rentrack-ping-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ping.db");
+        let moved = dir.join("moved.db");
+        let options = LiteOptions {
+            max_connections: 2,
+            acquire_timeout: Duration::from_secs(1),
+            busy_timeout: Duration::from_secs(1),
+            synchronous: "NORMAL",
+            slow_statement: Duration::from_secs(1),
+        };
+        let pool = LitePool::open(&format!("sqlite://{}", path.display()), options).unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .max_blocking_threads(4)
+            .build()
+            .unwrap();
+        let opened = || pool.shared.checks.try_lock().map(|c| c.opened).unwrap();
+        runtime.block_on(async {
+            let burst: Vec<_> = (0..200)
+                .map(|_| {
+                    let pool = pool.clone();
+                    tokio::spawn(async move { pool.ping().await })
+                })
+                .collect();
+            for check in burst {
+                check.await.unwrap().unwrap();
+            }
+        });
+        assert_eq!(opened(), 1, "the burst was answered on one connection");
+        std::fs::rename(&path, &moved).unwrap();
+        let gone = runtime.block_on(pool.ping()).unwrap_err();
+        assert_eq!(gone.kind, DbErrorKind::ConnectionLost);
+        assert!(
+            !path.exists(),
+            "a check creates no empty database in its place"
+        );
+        std::fs::rename(&moved, &path).unwrap();
+        runtime.block_on(pool.ping()).unwrap();
+        assert_eq!(opened(), 2);
+        pool.close();
+        assert_eq!(
+            runtime.block_on(pool.ping()).unwrap_err().kind,
+            DbErrorKind::ConnectionLost
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
