@@ -154,7 +154,18 @@ impl Cli {
     /// their files. Exits, as clap does, on a bad command line.
     pub fn from_env() -> anyhow::Result<Cli> {
         let mut command = <Cli as clap::CommandFactory>::command();
-        for (arg, value) in secrets_from_files()? {
+        let secrets = secrets_from_files().inspect_err(|_| {
+            // `--help` and `--version` answer whatever the secrets' files hold.
+            if let Err(asked) = command.clone().try_get_matches()
+                && matches!(
+                    asked.kind(),
+                    clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+                )
+            {
+                asked.exit()
+            }
+        })?;
+        for (arg, value) in secrets {
             command = with_default(command, arg, &value);
         }
         let matches = command.get_matches();

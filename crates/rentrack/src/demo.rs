@@ -18,13 +18,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let db = open(&args.db).await?;
     let token = prepare(&db).await?;
     crate::serve::run(db, args, |base_url| {
-        println!();
-        println!("rentrack demo is running at {base_url}");
-        println!("token: {token}");
-        println!();
-        println!("try:  curl -H 'token: {token}' {base_url}/locations/get_line_item_locations.api");
-        println!("      curl -H 'token: {token}' {base_url}/assets/classification_view.api");
-        println!();
+        let welcome = format!(
+            "\nrentrack demo is running at {base_url}\ntoken: {token}\n\n\
+             try:  curl -H 'token: {token}' {base_url}/locations/get_line_item_locations.api\n      \
+             curl -H 'token: {token}' {base_url}/assets/classification_view.api\n\n"
+        );
+        // Not `println!`, which panics when stdout is a pipe already closed.
+        let _ = std::io::Write::write_all(&mut std::io::stdout(), welcome.as_bytes());
     })
     .await
 }

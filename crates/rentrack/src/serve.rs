@@ -57,6 +57,11 @@ pub fn init_logging() {
         .json()
         .flatten_event(true)
         .with_current_span(false)
+        // Its default reports a failed write with `eprintln!`, which panics when
+        // stderr is a closed pipe (`rentrack serve 2>&1 | head`), and took the
+        // signal task down before it could stop the server: a log line that cannot be
+        // written is dropped instead.
+        .log_internal_errors(false)
         .try_init();
 }
 
@@ -169,11 +174,12 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
         let (handle, state, signalled) = (handle.clone(), state.clone(), signalled.clone());
         async move {
             shutdown_signal().await;
+            // The stop first, and what is said about it after.
             let _ = signalled.set(Instant::now());
-            tracing::info!("shutting down: finishing requests in flight");
-            tell_the_service_manager(&[sd_notify::NotifyState::Stopping]);
             state.stopping().cancel();
             handle.graceful_shutdown(Some(grace));
+            tell_the_service_manager(&[sd_notify::NotifyState::Stopping]);
+            tracing::info!("shutting down: finishing requests in flight");
         }
     });
     let scheme = if args.tls_cert.is_some() {

@@ -45,6 +45,8 @@ pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next
     // Everything logged while the request is handled (a slow statement, a store call's
     // span) carries its id and route.
     let span = tracing::info_span!("request", request_id = %request_id, route = %route);
+    // For the log line of a task that failed outside the handler (in `logged`).
+    let named = (request_id.clone(), route.clone());
     // The handler runs as a task of its own, answer, log line and metrics with it: a
     // client that goes away drops only the wait for it, never the handler half-way
     // through a database transaction (which on PostgreSQL could hand its pooled
@@ -77,8 +79,14 @@ pub async fn observe(State(state): State<AppState>, mut req: Request, next: Next
     match work.await {
         Ok(response) => response,
         Err(join) => {
-            tracing::error!(error = %join, "handler task failed");
-            crate::error::ApiError::Internal(format!("handler task: {join}")).into_response()
+            let (request_id, route) = named;
+            tracing::error!(request_id = %request_id, route = %route, error = %join, "handler task failed");
+            let mut response =
+                crate::error::ApiError::Internal(format!("handler task: {join}")).into_response();
+            if let Ok(v) = HeaderValue::from_str(&request_id) {
+                response.headers_mut().insert("x-request-id", v);
+            }
+            response
         }
     }
 }

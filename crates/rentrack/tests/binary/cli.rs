@@ -790,8 +790,19 @@ fn serve_speaks_https_with_the_given_certificate() {
 
 /// One form POST over a fresh connection; returns the status and the body.
 fn post_form(port: u16, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    send_form(port, "POST", path, headers, body)
+}
+
+/// As [`post_form`], by `method`.
+fn send_form(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
     let mut req = format!(
-        "POST {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
         body.len()
     );
     for (k, v) in headers {
@@ -814,14 +825,21 @@ fn post_form(port: u16, path: &str, headers: &[(&str, &str)], body: &str) -> (u1
 /// A webhook receiver on loopback that answers each request 200 after `delay`, and
 /// keeps the bodies it was sent.
 fn slow_receiver(delay: Duration) -> (u16, Arc<std::sync::Mutex<Vec<String>>>) {
+    let (port, _, bodies) = counting_receiver(delay);
+    (port, bodies)
+}
+
+/// As [`slow_receiver`], and counts the requests as they arrive (before the delay).
+fn counting_receiver(delay: Duration) -> (u16, Arc<AtomicU32>, Arc<std::sync::Mutex<Vec<String>>>) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
+    let arrived = Arc::new(AtomicU32::new(0));
     let bodies: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
-    let kept = bodies.clone();
+    let (counted, kept) = (arrived.clone(), bodies.clone());
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
-            let kept = kept.clone();
+            let (counted, kept) = (counted.clone(), kept.clone());
             std::thread::spawn(move || {
                 use std::io::{BufRead, BufReader, Write};
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
@@ -844,6 +862,7 @@ fn slow_receiver(delay: Duration) -> (u16, Arc<std::sync::Mutex<Vec<String>>>) {
                     }
                     let mut body = vec![0; length];
                     reader.read_exact(&mut body).unwrap();
+                    counted.fetch_add(1, Ordering::SeqCst);
                     std::thread::sleep(delay);
                     kept.lock().unwrap().push(String::from_utf8(body).unwrap());
                     if stream
@@ -856,7 +875,84 @@ fn slow_receiver(delay: Duration) -> (u16, Arc<std::sync::Mutex<Vec<String>>>) {
             });
         }
     });
-    (port, bodies)
+    (port, arrived, bodies)
+}
+
+/// One record's events go out one after another; SIGTERM during one of them lets it
+/// finish and starts no other. After a restart the rest arrive, in order.
+#[test]
+fn sigterm_lets_the_delivery_under_way_end_and_starts_no_other() {
+    let db = sqlite_url();
+    let token = unlimited_company(&db);
+    let (receiver, arrived, bodies) = counting_receiver(Duration::from_millis(700));
+    let serve = ["serve", "--webhook-allow-private"];
+    let mut server = Server::start(&db, &serve);
+    let port = server.port();
+    let auth = [("token", token.as_str())];
+    let form = format!(
+        "webhook%5Burl%5D=http%3A%2F%2F127.0.0.1%3A{receiver}%2Fin&webhook%5Bevents%5D=location.%2A"
+    );
+    assert_eq!(post_form(port, "/webhooks.api", &auth, &form).0, 200);
+    let (status, body) = post_form(port, "/locations.api", &auth, "location%5Bname%5D=Depot");
+    assert_eq!(status, 200, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["location"]["id"].clone();
+    // While the receiver holds the created event, four more wait: the next claim
+    // takes them together, in one lane.
+    for n in 0..4 {
+        let step = if n % 2 == 0 { "deactivate" } else { "activate" };
+        let path = format!("/locations/{id}/{step}.api");
+        let (status, body) = send_form(port, "PUT", &path, &auth, "");
+        assert_eq!(status, 200, "{body}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while arrived.load(Ordering::SeqCst) < 2 {
+        assert!(Instant::now() < deadline, "the second event did not go out");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let status = server.terminate();
+    assert!(status.success(), "clean exit after SIGTERM: {status:?}");
+    assert_eq!(
+        bodies.lock().unwrap().len(),
+        2,
+        "the one under way was answered"
+    );
+    assert_eq!(
+        arrived.load(Ordering::SeqCst),
+        2,
+        "none started after SIGTERM"
+    );
+    drop(server);
+
+    let _server = Server::start(&db, &serve);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while bodies.lock().unwrap().len() < 5 {
+        assert!(
+            Instant::now() < deadline,
+            "the rest did not arrive after a restart"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let types: Vec<String> = bodies
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            serde_json::from_str::<Value>(b).unwrap()["type"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "location.created",
+            "location.deactivated",
+            "location.activated",
+            "location.deactivated",
+            "location.activated"
+        ]
+    );
 }
 
 /// Locations are created by eight clients while their events go to a slow receiver, so
@@ -1136,6 +1232,13 @@ fn secrets_come_from_the_files_their_file_variables_name_and_metrics_are_off_by_
         String::from_utf8_lossy(&unread.stderr).contains("cannot read RENTRACK_DATABASE_URL_FILE"),
         "{unread:?}"
     );
+    let help = Command::new(BIN)
+        .args(["serve", "--help"])
+        .env("RENTRACK_DATABASE_URL_FILE", &missing)
+        .output()
+        .unwrap();
+    assert!(help.status.success(), "--help answers: {help:?}");
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--database-url"));
 
     fails(
         &db,
@@ -1345,6 +1448,69 @@ fn a_server_tells_systemd_when_it_is_ready_and_when_it_stops() {
     assert!(server.terminate().success());
     let n = socket.recv(&mut message).unwrap();
     assert_eq!(String::from_utf8_lossy(&message[..n]).trim(), "STOPPING=1");
+}
+
+/// `rentrack serve 2>&1 | head -1`: the reader of its output goes away, and the server
+/// still answers, and still stops on SIGTERM (its log lines, and the demo's welcome,
+/// are dropped).
+#[test]
+fn sigterm_stops_a_server_whose_output_pipe_is_closed() {
+    for command in ["serve", "demo"] {
+        stops_with_its_output_pipe_closed(command);
+    }
+}
+
+fn stops_with_its_output_pipe_closed(command: &str) {
+    use std::io::BufRead;
+    let mut child = Command::new(BIN)
+        .args([command, "--listen", "127.0.0.1:0", "--database-url"])
+        .arg(sqlite_url())
+        .env("RENTRACK_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start rentrack");
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let address = loop {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "{command} stopped");
+        if let Ok(v) = serde_json::from_str::<Value>(&line)
+            && let Some(address) = v["address"].as_str()
+        {
+            break address.to_owned();
+        }
+    };
+    // Both pipes closed, possibly before the welcome on stdout is written.
+    drop(err);
+    drop(child.stdout.take());
+    let port: u16 = address.rsplit(':').next().unwrap().parse().unwrap();
+    for _ in 0..3 {
+        // Each request writes a log line to the closed pipe.
+        assert_eq!(get(port, "/livez", &[]).0, 200, "{command}");
+    }
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{command} did not stop after SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        status.success(),
+        "{command}: clean exit after SIGTERM: {status:?}"
+    );
 }
 
 #[test]

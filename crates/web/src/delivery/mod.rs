@@ -395,18 +395,23 @@ impl Worker {
     }
 
     /// Sends each lane's deliveries one after another, up to [`LANES`] lanes at once;
-    /// none starts after half the lease, nor after the receiver answered 410 Gone.
+    /// none starts after half the lease, nor after the receiver answered 410 Gone, nor
+    /// once the server is stopping (a shutdown waits only for those under way).
     /// Answers the attempts made, in the order they ended.
     async fn send_lanes(&self, webhook: &Webhook, lanes: Vec<Vec<(Due, String)>>) -> Vec<Attempt> {
         use futures_util::StreamExt as _;
         let started = Instant::now();
+        let stopping = self.state.stopping();
         let gone = std::sync::atomic::AtomicBool::new(false);
         let gone = &gone;
         let mut attempts: Vec<Attempt> = futures_util::stream::iter(lanes)
             .map(|lane| async move {
                 let mut made = Vec::with_capacity(lane.len());
                 for (delivery, body) in lane {
-                    if started.elapsed() >= LEASE / 2 || gone.load(Ordering::Relaxed) {
+                    if started.elapsed() >= LEASE / 2
+                        || gone.load(Ordering::Relaxed)
+                        || stopping.is_cancelled()
+                    {
                         break;
                     }
                     let outcome = self.send(webhook, &delivery, &body).await;
