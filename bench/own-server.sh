@@ -18,8 +18,13 @@
 dir=$(mktemp -d)
 server=
 cleanup() {
-    [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-    [[ -n "${bare_server:-}" ]] && kill "$bare_server" 2>/dev/null && wait "$bare_server" 2>/dev/null
+    # A killed server's wait answers 143: not a failure of the script (set -e).
+    if [[ -n "$server" ]] && kill "$server" 2>/dev/null; then
+        wait "$server" 2>/dev/null || true
+    fi
+    if [[ -n "${bare_server:-}" ]] && kill "$bare_server" 2>/dev/null; then
+        wait "$bare_server" 2>/dev/null || true
+    fi
     rm -rf "$dir"
     if [[ -n "${PG_URL:-}" ]]; then
         psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB" >/dev/null 2>&1 || true
@@ -76,11 +81,8 @@ stop() {
     server=
 }
 
-# A new company on the unlimited plan with the API enabled; prints its token.
-company_token() { # database URL, subdomain
-    "$RENTRACK" company create --database-url "$1" --name "Bench $2" --subdomain "$2" \
-        --plan unlimited --enable-api | sed 's/.*"token":"\([^"]*\)".*/\1/'
-}
+# company_token: a new company on the unlimited plan; prints its token.
+source "$(dirname "${BASH_SOURCE[0]}")/../packaging/company.sh"
 
 # A CSV file of $2 fixed assets of the group Bench, 25 of them (spread through the
 # file) named `Rare Gizmo <k>` and the others `Bench Asset <i>`: what the search mixes

@@ -28,7 +28,7 @@ for i in 1 2 3; do
     start_instance "$i"
 done
 start_haproxy 3
-token=$(company_token bench)
+token=$(company_token "$url" bench)
 "$BENCH" seed --base-url "$base" --token "$token" --locations 10 --groups 0 --vendors 0 \
     --members "$CONNECTIONS" --assets 1000 --concurrency 16 >/dev/null
 psql -q "$url" -c "VACUUM ANALYZE" >/dev/null

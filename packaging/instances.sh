@@ -11,7 +11,7 @@
 # logs are printed first when the script fails) and `base` (haproxy's URL). A process
 # whose pid the caller puts in `load_pid` is killed at exit too. `start_instance i`, `kill_instance i SIGNAL`, `start_haproxy
 # N` (instances 1..N behind it), `haproxy_command` (its admin socket), `await_state
-# i UP|DOWN`, `company_token subdomain [plan]`.
+# i UP|DOWN`, `company_token "$url" subdomain [plan]` (packaging/company.sh).
 set -euo pipefail
 PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 PORT=${PORT:-4100}
@@ -138,7 +138,4 @@ await_state() { # i, UP or DOWN
 }
 
 # A new company with the API enabled (plan: unlimited unless named); prints its token.
-company_token() { # subdomain, [plan]
-    "$RENTRACK" company create --database-url "$url" --name "Instances $1" --subdomain "$1" \
-        --plan "${2:-unlimited}" --enable-api | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])'
-}
+source "$(dirname "${BASH_SOURCE[0]}")/company.sh"

@@ -31,7 +31,7 @@ echo "three instances started at once on one empty database; haproxy's /readyz c
 
 # The shared rate limit. Windows are aligned to their length: wait out the hour's last
 # minute (a minute at most) so that the 45 requests fall in one window.
-token=$(company_token limits paid)
+token=$(company_token "$url" limits paid)
 "$RENTRACK" company set-rate-limit --database-url "$url" --subdomain limits --requests 30 --window-secs 3600 >/dev/null
 left=$((3600 - $(date +%s) % 3600))
 ((left > 60)) || sleep "$((left + 1))"
@@ -55,7 +55,7 @@ print(f"shared rate limit: 45 requests over r1, r2 and r3 against a limit of 30:
 EOF
 
 # A label link printed through instance 1 opens through instances 2 and 3.
-token=$(company_token labels)
+token=$(company_token "$url" labels)
 python3 - "$PORT" "$token" <<'EOF'
 import json, sys, urllib.parse, urllib.request
 port, token = int(sys.argv[1]), sys.argv[2]
