@@ -83,7 +83,7 @@ EOF
 # Locations created by $WRITERS clients through haproxy for $LOAD_SECS seconds while
 # instance $1 gets signal $2 halfway; then every acknowledged one must be in the
 # database.
-token=$(company_token load)
+token=$(company_token "$url" load)
 under_load() { # instance, signal
     local acked="$dir/acked-$2" kill_at
     python3 - "$base" "$token" "$WRITERS" "$LOAD_SECS" "$acked" "$2" <<'EOF' &
