@@ -825,21 +825,26 @@ fn send_form(
 /// A webhook receiver on loopback that answers each request 200 after `delay`, and
 /// keeps the bodies it was sent.
 fn slow_receiver(delay: Duration) -> (u16, Arc<std::sync::Mutex<Vec<String>>>) {
-    let (port, _, bodies) = counting_receiver(delay);
+    let (port, _, bodies) = receiver(move || std::thread::sleep(delay));
     (port, bodies)
 }
 
-/// As [`slow_receiver`], and counts the requests as they arrive (before the delay).
-fn counting_receiver(delay: Duration) -> (u16, Arc<AtomicU32>, Arc<std::sync::Mutex<Vec<String>>>) {
+/// A webhook receiver on loopback that counts each request as it arrives, answers it
+/// 200 once `before_answer` returns, and keeps the bodies it answered.
+fn receiver(
+    before_answer: impl Fn() + Send + Sync + 'static,
+) -> (u16, Arc<AtomicU32>, Arc<std::sync::Mutex<Vec<String>>>) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let arrived = Arc::new(AtomicU32::new(0));
     let bodies: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
     let (counted, kept) = (arrived.clone(), bodies.clone());
+    let before_answer = Arc::new(before_answer);
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
             let (counted, kept) = (counted.clone(), kept.clone());
+            let before_answer = before_answer.clone();
             std::thread::spawn(move || {
                 use std::io::{BufRead, BufReader, Write};
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
@@ -863,7 +868,7 @@ fn counting_receiver(delay: Duration) -> (u16, Arc<AtomicU32>, Arc<std::sync::Mu
                     let mut body = vec![0; length];
                     reader.read_exact(&mut body).unwrap();
                     counted.fetch_add(1, Ordering::SeqCst);
-                    std::thread::sleep(delay);
+                    before_answer();
                     kept.lock().unwrap().push(String::from_utf8(body).unwrap());
                     if stream
                         .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
@@ -884,7 +889,19 @@ fn counting_receiver(delay: Duration) -> (u16, Arc<AtomicU32>, Arc<std::sync::Mu
 fn sigterm_lets_the_delivery_under_way_end_and_starts_no_other() {
     let db = sqlite_url();
     let token = unlimited_company(&db);
-    let (receiver, arrived, bodies) = counting_receiver(Duration::from_millis(700));
+    // Each request is answered when the test sends a release (all, once it is dropped).
+    let (release, gate) = std::sync::mpsc::channel::<()>();
+    let gate = std::sync::Mutex::new(gate);
+    let (receiver, arrived, bodies) = receiver(move || {
+        let _ = gate.lock().unwrap().recv();
+    });
+    let arrived_at = |n: u32| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while arrived.load(Ordering::SeqCst) < n {
+            assert!(Instant::now() < deadline, "event {n} did not go out");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    };
     let serve = ["serve", "--webhook-allow-private"];
     let mut server = Server::start(&db, &serve);
     let port = server.port();
@@ -896,20 +913,32 @@ fn sigterm_lets_the_delivery_under_way_end_and_starts_no_other() {
     let (status, body) = post_form(port, "/locations.api", &auth, "location%5Bname%5D=Depot");
     assert_eq!(status, 200, "{body}");
     let id = serde_json::from_str::<Value>(&body).unwrap()["location"]["id"].clone();
-    // While the receiver holds the created event, four more wait: the next claim
+    // While the receiver holds the created event, four more are made: the next claim
     // takes them together, in one lane.
+    arrived_at(1);
     for n in 0..4 {
         let step = if n % 2 == 0 { "deactivate" } else { "activate" };
         let path = format!("/locations/{id}/{step}.api");
         let (status, body) = send_form(port, "PUT", &path, &auth, "");
         assert_eq!(status, 200, "{body}");
     }
+    release.send(()).unwrap();
+    arrived_at(2);
+    let pid = server.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
     let deadline = Instant::now() + Duration::from_secs(30);
-    while arrived.load(Ordering::SeqCst) < 2 {
-        assert!(Instant::now() < deadline, "the second event did not go out");
+    while !server.log().iter().any(|l| l.contains("shutting down")) {
+        assert!(Instant::now() < deadline, "no shutdown after SIGTERM");
         std::thread::sleep(Duration::from_millis(5));
     }
-    let status = server.terminate();
+    release.send(()).unwrap();
+    let status = server.wait();
     assert!(status.success(), "clean exit after SIGTERM: {status:?}");
     assert_eq!(
         bodies.lock().unwrap().len(),
@@ -923,6 +952,7 @@ fn sigterm_lets_the_delivery_under_way_end_and_starts_no_other() {
     );
     drop(server);
 
+    drop(release);
     let _server = Server::start(&db, &serve);
     let deadline = Instant::now() + Duration::from_secs(30);
     while bodies.lock().unwrap().len() < 5 {
@@ -1462,7 +1492,7 @@ fn sigterm_stops_a_server_whose_output_pipe_is_closed() {
 
 fn stops_with_its_output_pipe_closed(command: &str) {
     use std::io::BufRead;
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args([command, "--listen", "127.0.0.1:0", "--database-url"])
         .arg(sqlite_url())
         .env("RENTRACK_LOG", "info")
@@ -1470,6 +1500,16 @@ fn stops_with_its_output_pipe_closed(command: &str) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start rentrack");
+    // Killed if an assertion fails before it stops.
+    struct Reaped(std::process::Child);
+    impl Drop for Reaped {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = Reaped(child);
+    let child = &mut child.0;
     let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
     let address = loop {

@@ -828,8 +828,9 @@ struct Checks {
     conn: Option<(Connection, FileId)>,
     /// When the last check ended, and what it found.
     last: Option<(Instant, Result<(), DbError>)>,
-    /// How many connections the checks have opened.
+    /// How many connections the checks have opened, and how many checks ran.
     opened: u64,
+    ran: u64,
 }
 
 /// Which file a path names: a file moved away or replaced is no longer the one a kept
@@ -854,6 +855,7 @@ impl Checks {
     /// Reads the schema, on the kept connection while `path` still names its file, on a
     /// new one otherwise; a connection that failed is not kept.
     fn ask(&mut self, path: &str, flags: OpenFlags, busy: Duration) -> Result<(), DbError> {
+        self.ran += 1;
         let id = file_id(path).map_err(|e| {
             self.conn = None;
             DbError::new(DbErrorKind::ConnectionLost, format!("{path}: {e}"))
@@ -1081,6 +1083,9 @@ impl LitePool {
         };
         let asked = Instant::now();
         let mut checks = shared.checks.clone().lock_owned().await;
+        if shared.closed.load(Ordering::Acquire) {
+            return Err(closed());
+        }
         if let Some((answered, answer)) = &checks.last
             && *answered >= asked
         {
@@ -1089,11 +1094,16 @@ impl LitePool {
         // Never created here: a file gone is a database that does not answer.
         let (path, flags) = (path.clone(), shared.flags - OpenFlags::SQLITE_OPEN_CREATE);
         let busy = shared.busy_timeout;
+        let shared = shared.clone();
         // The turn goes with the check: one abandoned by a caller that stopped waiting
         // still holds it until SQLite answers.
         tokio::task::spawn_blocking(move || {
             let answer = checks.ask(&path, flags, busy);
             checks.last = Some((Instant::now(), answer.clone()));
+            if shared.closed.load(Ordering::Acquire) {
+                // Closed while it ran (`close` could not take the connection).
+                checks.conn = None;
+            }
             answer
         })
         .await
@@ -1242,8 +1252,8 @@ mod tests {
         }
     }
 
-    /// A burst of health checks shares one kept connection and one blocking thread at a
-    /// time; a file moved away does not answer, and the file back answers on a new one.
+    /// Checks that wait while one runs take its answer, on the one kept connection; a
+    /// file moved away does not answer, and the file back answers on a new one.
     #[test]
     fn health_checks_share_one_kept_connection_and_see_the_file_go() {
         let dir = std::env::temp_dir().join(format!("rentrack-ping-{}", std::process::id()));
@@ -1258,24 +1268,42 @@ mod tests {
             slow_statement: Duration::from_secs(1),
         };
         let pool = LitePool::open(&format!("sqlite://{}", path.display()), options).unwrap();
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .max_blocking_threads(4)
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
             .build()
             .unwrap();
-        let opened = || pool.shared.checks.try_lock().map(|c| c.opened).unwrap();
+        let counts = || {
+            let checks = pool.shared.checks.try_lock().unwrap();
+            (checks.opened, checks.ran)
+        };
         runtime.block_on(async {
-            let burst: Vec<_> = (0..200)
+            // Fifty checks queue behind a turn held here, then go together.
+            let held = pool.shared.checks.clone().lock_owned().await;
+            let burst: Vec<_> = (0..50)
                 .map(|_| {
                     let pool = pool.clone();
                     tokio::spawn(async move { pool.ping().await })
                 })
                 .collect();
+            for _ in 0..3 {
+                tokio::task::yield_now().await;
+            }
+            drop(held);
             for check in burst {
                 check.await.unwrap().unwrap();
             }
         });
-        assert_eq!(opened(), 1, "the burst was answered on one connection");
+        assert_eq!(
+            counts(),
+            (1, 1),
+            "one check on one connection answered all fifty"
+        );
+        runtime.block_on(pool.ping()).unwrap();
+        assert_eq!(
+            counts(),
+            (1, 2),
+            "a later check asks again, on the kept connection"
+        );
         std::fs::rename(&path, &moved).unwrap();
         let gone = runtime.block_on(pool.ping()).unwrap_err();
         assert_eq!(gone.kind, DbErrorKind::ConnectionLost);
@@ -1285,7 +1313,7 @@ mod tests {
         );
         std::fs::rename(&moved, &path).unwrap();
         runtime.block_on(pool.ping()).unwrap();
-        assert_eq!(opened(), 2);
+        assert_eq!(counts(), (2, 4));
         pool.close();
         assert_eq!(
             runtime.block_on(pool.ping()).unwrap_err().kind,
