@@ -924,14 +924,7 @@ fn sigterm_lets_the_delivery_under_way_end_and_starts_no_other() {
     }
     release.send(()).unwrap();
     arrived_at(2);
-    let pid = server.child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    server.send_sigterm();
     let deadline = Instant::now() + Duration::from_secs(30);
     while !server.log().iter().any(|l| l.contains("shutting down")) {
         assert!(Instant::now() < deadline, "no shutdown after SIGTERM");
@@ -1622,14 +1615,7 @@ fn sigterm_lets_a_request_whose_client_went_away_finish_its_write() {
     drop(stream);
     std::thread::sleep(Duration::from_millis(200));
 
-    let pid = server.child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    server.send_sigterm();
     std::thread::sleep(Duration::from_millis(700));
     assert!(
         server.child.try_wait().unwrap().is_none(),

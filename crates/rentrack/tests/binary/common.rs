@@ -122,13 +122,19 @@ impl Server {
         }
     }
 
+    /// Sends SIGTERM and waits for the exit.
     pub fn terminate(&mut self) -> std::process::ExitStatus {
+        self.send_sigterm();
+        self.wait()
+    }
+
+    /// Sends SIGTERM, without waiting.
+    pub fn send_sigterm(&self) {
         let ok = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status()
             .unwrap();
         assert!(ok.success());
-        self.wait()
     }
 
     /// Waits up to 40 s (past the shutdown's 30 s grace) for the process to exit.
