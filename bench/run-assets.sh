@@ -34,22 +34,17 @@ PG_DB=rentrack_bench_assets
 
 source bench/own-server.sh
 
-company() { # database URL, subdomain: prints the token
-    "$RENTRACK" company create --database-url "$1" --name "Bench $2" --subdomain "$2" \
-        --plan unlimited --enable-api | sed 's/.*"token":"\([^"]*\)".*/\1/'
-}
-
 results=()
 measure() { # label (sqlite or postgres), database URL, serve flags for the seed...
     local db=$1 url=$2
     shift 2
     local token other i
-    token=$(company "$url" bench)
+    token=$(company_token "$url" bench)
     start "$url" "$@"
     # The other companies first, so the measured company's records are not the only
     # ones in the tables and indexes.
     for i in $(seq 1 "$OTHER_COMPANIES"); do
-        other=$(company "$url" "other$i")
+        other=$(company_token "$url" "other$i")
         "$BENCH" seed --base-url "http://127.0.0.1:$PORT" --token "$other" --locations 0 \
             --groups 0 --vendors 0 --assets "$OTHER_ASSETS" --concurrency "$SEED_CONCURRENCY" >/dev/null
     done
