@@ -27,6 +27,10 @@ EXAMPLES=${FUZZ_EXAMPLES:-50}
 CHECKS=${FUZZ_CHECKS:-all}
 
 venv="$HOME/.cache/rentrack-schemathesis-$SCHEMATHESIS_VERSION-validator-$VALIDATOR_VERSION"
+# Runs started together (.ci/run fuzzes both databases at once) install it once.
+mkdir -p "$HOME/.cache"
+exec 9>"$venv.lock"
+flock 9
 if [[ ! -f "$venv/installed" ]]; then
     echo "installing schemathesis $SCHEMATHESIS_VERSION and openapi-spec-validator $VALIDATOR_VERSION into $venv" >&2
     rm -rf "$venv"
@@ -35,6 +39,8 @@ if [[ ! -f "$venv/installed" ]]; then
         "schemathesis==$SCHEMATHESIS_VERSION" "openapi-spec-validator==$VALIDATOR_VERSION"
     touch "$venv/installed"
 fi
+flock -u 9
+exec 9>&-
 
 work="$(mktemp -d)"
 report="${FUZZ_REPORT_DIR:-$work/report}"
