@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Runs the browser test of the owner console: installs what it needs (Debian's
-# chromium, playwright-core from npm), starts rentrack on a fresh SQLite file, drives
-# it with console.mjs, and stops it.
+# Runs the browser tests of the owner console and the staff pages: installs what they
+# need (Debian's chromium, ffmpeg and poppler-utils, playwright-core from npm), starts
+# rentrack on a fresh SQLite file, drives it with console.mjs and staff.mjs, and stops
+# it.
 #
 #   bash tests/browser/run.sh            (RENTRACK=path/to/rentrack to skip the build)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
-if [[ ! -x /usr/bin/chromium ]]; then
+if [[ ! -x /usr/bin/chromium ]] || ! command -v ffmpeg >/dev/null || ! command -v pdftoppm >/dev/null; then
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium ffmpeg poppler-utils >/dev/null
 fi
 if ! command -v node >/dev/null; then
     apt-get update -qq
@@ -36,3 +37,5 @@ for _ in $(seq 1 100); do
 done
 
 BASE_URL="http://localhost:$port" node "$here/console.mjs"
+BASE_URL="http://localhost:$port" RENTRACK="$RENTRACK" DATABASE_URL="sqlite://$work/console.db" \
+    node "$here/staff.mjs"

@@ -78,10 +78,16 @@ pub enum MemberFilter {
     Email(String),
     EmployeeId(String),
     Status(StatusFilter),
+    /// Every word in the first name, last name or e-mail, case aside (not in the
+    /// hosted service's interface: the staff pages' member search).
+    Name(String),
 }
 
+/// The most characters of a name search that are looked for.
+pub const MAX_NAME_SEARCH: usize = 100;
+
 impl MemberFilter {
-    pub const NAMES: &'static str = "email, employee_identification_number, status";
+    pub const NAMES: &'static str = "email, employee_identification_number, status, name";
     pub const STATUS_VALUES: &'static str = "active, inactive, login, non_login, all";
 
     /// Reads `filter` (absent: every member) and `filter_val`.
@@ -106,6 +112,9 @@ impl MemberFilter {
                     "filter_val",
                     "is required with filter=employee_identification_number".into(),
                 )),
+            "name" => value
+                .map(|v| MemberFilter::Name(v.chars().take(MAX_NAME_SEARCH).collect()))
+                .ok_or(("filter_val", "is required with filter=name".into())),
             "status" => match value {
                 None => Ok(MemberFilter::Status(StatusFilter::All)),
                 Some(v) => StatusFilter::parse(v).map(MemberFilter::Status).ok_or((

@@ -271,6 +271,9 @@ enum Command {
     /// Manage label links (/labels/<token>.pdf).
     #[command(subcommand)]
     Labels(LabelsCommand),
+    /// Manage members' log-ins to the staff pages (/staff).
+    #[command(subcommand)]
+    Staff(StaffCommand),
     /// Import a CSV file into a company, all or nothing, by the rules of
     /// POST /imports.api (docs/import.md). Shows a progress bar on a terminal; prints
     /// the import as JSON; on a bad file prints every bad row as a table on standard
@@ -332,6 +335,23 @@ enum LabelsCommand {
         db: DatabaseArg,
         #[arg(long)]
         subdomain: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum StaffCommand {
+    /// Make an invitation link for the member with this e-mail, with which they set
+    /// their staff pages password (as the console's Settings, Staff, does); it works
+    /// once, for 7 days, and replaces any earlier link of theirs. Prints
+    /// {"subdomain": ..., "email": ..., "path": "/staff/invitations/<token>",
+    /// "expires_at": ...}: the path goes after the server's address.
+    Invite {
+        #[command(flatten)]
+        db: DatabaseArg,
+        #[arg(long)]
+        subdomain: String,
+        #[arg(long)]
+        email: String,
     },
 }
 
@@ -548,6 +568,39 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!(
                 "{}",
                 json!({"subdomain": company.subdomain, "email": email})
+            );
+            Ok(())
+        }
+        Command::Staff(StaffCommand::Invite {
+            db,
+            subdomain,
+            email,
+        }) => {
+            let db = open(&db).await?;
+            let company = find(&db, &subdomain).await?;
+            let invitation = match store::staff::invite(&db, company.id, &email).await {
+                Ok(Ok(made)) => made,
+                Ok(Err(store::staff::NotInvited::Owner)) => {
+                    bail!(
+                        "{email} is the owner's: the owner logs in to the staff pages with the console's password"
+                    )
+                }
+                Ok(Err(store::staff::NotInvited::Inactive)) => {
+                    bail!("the member {email} is deactivated; activate them first")
+                }
+                Err(store::StoreError::NotFound(_)) => {
+                    bail!("no member of {subdomain} has the e-mail {email}")
+                }
+                Err(e) => return Err(e.into()),
+            };
+            println!(
+                "{}",
+                json!({
+                    "subdomain": company.subdomain,
+                    "email": invitation.email,
+                    "path": format!("/staff/invitations/{}", invitation.token),
+                    "expires_at": invitation.expires_at.to_rfc3339(),
+                })
             );
             Ok(())
         }

@@ -16,12 +16,15 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     crate::serve::init_logging();
     store::backup::hold(&args.db.database_url)?;
     let db = open(&args.db).await?;
-    let token = prepare(&db).await?;
+    let (token, dana, sam) = prepare(&db).await?;
     crate::serve::run(db, args, |base_url| {
         let welcome = format!(
             "\nrentrack demo is running at {base_url}\ntoken: {token}\n\n\
              try:  curl -H 'token: {token}' {base_url}/locations/get_line_item_locations.api\n      \
-             curl -H 'token: {token}' {base_url}/assets/classification_view.api\n\n"
+             curl -H 'token: {token}' {base_url}/assets/classification_view.api\n\n\
+             staff pages: set a password and log in as\n      \
+             Dana (administrator): {base_url}/staff/invitations/{dana}\n      \
+             Sam (staff):          {base_url}/staff/invitations/{sam}\n\n"
         );
         // Not `println!`, which panics when stdout is a pipe already closed.
         let _ = std::io::Write::write_all(&mut std::io::stdout(), welcome.as_bytes());
@@ -33,8 +36,9 @@ fn name(s: &str) -> Name {
     Name::parse(s).expect("demo names are valid")
 }
 
-/// Creates the demo company the first time, and issues a fresh token every start.
-async fn prepare(db: &Db) -> anyhow::Result<String> {
+/// Creates the demo company the first time, and issues a fresh token and staff
+/// invitation links (Dana's and Sam's) every start.
+async fn prepare(db: &Db) -> anyhow::Result<(String, String, String)> {
     let company = match companies::find_by_subdomain(db, SUBDOMAIN).await {
         Ok(c) => c,
         Err(store::StoreError::NotFound(_)) => {
@@ -53,7 +57,17 @@ async fn prepare(db: &Db) -> anyhow::Result<String> {
         Err(e) => return Err(e.into()),
     };
     companies::set_api_enabled(db, SUBDOMAIN, true).await?;
-    Ok(companies::regenerate_token(db, company.id).await?.0)
+    let token = companies::regenerate_token(db, company.id).await?.0;
+    let mut links = Vec::new();
+    for email in ["dana@demo.rentrack.test", "sam@demo.rentrack.test"] {
+        match store::staff::invite(db, company.id, email).await? {
+            Ok(invitation) => links.push(invitation.token),
+            Err(why) => anyhow::bail!("cannot invite the demo member {email}: {why:?}"),
+        }
+    }
+    let sam = links.pop().unwrap_or_default();
+    let dana = links.pop().unwrap_or_default();
+    Ok((token, dana, sam))
 }
 
 async fn seed(db: &Db, company: store::CompanyId) -> anyhow::Result<()> {

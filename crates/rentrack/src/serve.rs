@@ -122,6 +122,15 @@ async fn maintain(db: &Db) {
         ),
         Err(e) => tracing::warn!(error = %e, "could not purge expired sessions"),
     }
+    match store::staff::purge_expired(db).await {
+        Ok((0, 0)) => {}
+        Ok((sessions, invitations)) => tracing::info!(
+            sessions,
+            invitations,
+            "purged expired staff sessions and invitations"
+        ),
+        Err(e) => tracing::warn!(error = %e, "could not purge expired staff sessions"),
+    }
 }
 
 /// How long a shutdown waits at least, from the signal, for the requests and webhook

@@ -4,11 +4,11 @@
 use crate::CompanyId;
 use crate::ids::{Id, kind};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use rand::RngCore;
 use sea_query::{Expr, ExprTrait, Query};
 use std::collections::HashMap;
 
 use crate::companies::{self, Company, hash_token};
+use crate::tokens::random_token;
 use crate::{Db, Sql, StoreError};
 
 /// How long a session lasts without signing in again.
@@ -21,12 +21,6 @@ pub struct Session {
     pub owner_id: Id<kind::Member>,
     pub owner_email: String,
     pub csrf_token: String,
-}
-
-fn random_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::thread_rng().fill_bytes(&mut bytes);
-    hex::encode(bytes)
 }
 
 #[derive(crate::Row)]

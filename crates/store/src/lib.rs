@@ -47,6 +47,7 @@ pub mod reservations;
 pub mod retirement;
 pub mod services;
 mod shapes;
+pub mod staff;
 pub mod stock;
 pub mod stock_checkouts;
 pub mod sub_groups;
@@ -54,6 +55,7 @@ mod tokens;
 pub mod vendors;
 pub mod verifications;
 pub mod webhooks;
+mod words;
 
 pub use engine::backup;
 pub use engine::paging::check_list_plans;

@@ -196,6 +196,14 @@ pub async fn list(
         MemberFilter::Status(StatusFilter::NonLogin) => {
             Cond::all().add(Expr::col(("members", "login_enabled")).eq(false))
         }
+        MemberFilter::Name(text) => crate::words::in_any(
+            text,
+            &[
+                ("members", "first_name"),
+                ("members", "last_name"),
+                ("members", "email"),
+            ],
+        ),
     };
     let parts = || {
         let base = crate::scoped("members", company)
@@ -210,7 +218,7 @@ pub async fn list(
     static PAGES: crate::PageMemo<(i64, Option<StatusFilter>)> = crate::PageMemo::new();
     let status = match filter {
         MemberFilter::Status(status) => Some(*status),
-        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => None,
+        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) | MemberFilter::Name(_) => None,
     };
     let total = total(company, filter);
     crate::memo_page_of(
@@ -677,10 +685,12 @@ fn total(company: CompanyId, filter: &MemberFilter) -> crate::Total {
         MemberFilter::Status(StatusFilter::Inactive) => !c.active,
         MemberFilter::Status(StatusFilter::Login) => c.login,
         MemberFilter::Status(StatusFilter::NonLogin) => !c.login,
-        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => false,
+        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) | MemberFilter::Name(_) => false,
     };
     match filter {
-        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) => crate::Total::Filtered,
+        MemberFilter::Email(_) | MemberFilter::EmployeeId(_) | MemberFilter::Name(_) => {
+            crate::Total::Filtered
+        }
         MemberFilter::Status(_) => {
             crate::Total::of(company, Counted::ALL.iter().filter(shown).copied())
         }

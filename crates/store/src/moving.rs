@@ -197,6 +197,11 @@ pub const TABLES: &[Table] = &[
 /// A company's tables a move leaves behind, and why.
 pub const LEFT_BEHIND: &[(&str, &str)] = &[
     ("sessions", "console log-ins end with the move"),
+    ("staff_sessions", "staff log-ins end with the move"),
+    (
+        "staff_invitations",
+        "an invitation link is made again where the company is",
+    ),
     ("rate_limit_windows", "a rate limit's window starts afresh"),
     ("api_usage", "usage is counted where requests are served"),
     ("list_counts", "the target counts the rows as they go in"),

@@ -11,8 +11,7 @@ use domain::order::OrderState;
 use domain::refusal::{InUse, Record, Users};
 use domain::{Change, Page};
 use sea_query::{
-    Cond, Expr, ExprTrait, Func, LikeExpr, LockType, Order, Query, QueryStatementBuilder,
-    SelectStatement,
+    Cond, Expr, ExprTrait, LockType, Order, Query, QueryStatementBuilder, SelectStatement,
 };
 
 use crate::address_block::AddressBlock;
@@ -271,21 +270,7 @@ fn contact_of_addresses(types: &[&str]) -> Expr {
 
 /// Every word of `text` is in the first or the last name, case aside.
 fn name_contains(text: &str) -> Cond {
-    let mut all = Cond::all();
-    for word in text.split_whitespace() {
-        let escaped = word
-            .to_lowercase()
-            .replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_");
-        let pattern = || LikeExpr::new(format!("%{escaped}%")).escape('\\');
-        all = all.add(
-            Cond::any()
-                .add(Expr::expr(Func::lower(Expr::col("first_name"))).like(pattern()))
-                .add(Expr::expr(Func::lower(Expr::col("last_name"))).like(pattern())),
-        );
-    }
-    all
+    crate::words::in_any(text, &["first_name", "last_name"])
 }
 
 fn condition(filter: &PersonFilter) -> Cond {

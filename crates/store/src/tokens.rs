@@ -13,7 +13,12 @@ pub fn hash_token(token: &str) -> String {
 }
 
 pub(crate) fn generate_token() -> IssuedToken {
+    IssuedToken(random_token())
+}
+
+/// 32 random bytes in hex: a session's or a link's secret.
+pub(crate) fn random_token() -> String {
     let mut bytes = [0u8; 32];
     rand::thread_rng().fill_bytes(&mut bytes);
-    IssuedToken(hex::encode(bytes))
+    hex::encode(bytes)
 }

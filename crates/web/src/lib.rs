@@ -11,6 +11,7 @@ pub mod custom_attributes;
 pub mod delivery;
 pub mod error;
 pub mod form;
+mod html;
 pub mod ids;
 pub mod input;
 mod json;
@@ -22,6 +23,7 @@ pub mod rate_limit;
 pub mod refusals;
 pub mod resources;
 pub mod routing;
+pub mod staff;
 pub mod state;
 pub mod usage;
 pub mod views;
@@ -87,18 +89,25 @@ pub fn router(state: AppState) -> Router {
         serde_json::to_string_pretty(&openapi).expect("a JSON value serializes"),
     );
     let renderer = std::sync::Arc::new(delivery::Renderer::new(state.clone()));
-    let api_routes = api_routes
-        .route_layer(middleware::from_fn_with_state(
-            (state.clone(), renderer),
-            delivery::render_written,
-        ))
-        .route_layer(middleware::from_fn_with_state(
-            state.clone(),
-            auth::authenticate,
-        ));
+    let api_routes = api_routes.route_layer(middleware::from_fn_with_state(
+        (state.clone(), renderer),
+        delivery::render_written,
+    ));
+    // The staff pages' proxy calls the API (paths already rewritten) for the session's
+    // company, without a token.
+    let staff_api = api_routes
+        .clone()
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(state.clone());
+    let api_routes = api_routes.route_layer(middleware::from_fn_with_state(
+        state.clone(),
+        auth::authenticate,
+    ));
     let inner = Router::new()
         .merge(api_routes)
         .merge(console::routes())
+        .merge(staff::routes(staff_api))
         .route("/healthz", get(healthz))
         .route("/livez", get(livez))
         .route("/readyz", get(readyz))

@@ -5,12 +5,12 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use store::console;
 
-use super::cookies::{SESSION_COOKIE, cookie, set_cookie};
-use super::csrf::{forbidden_form, login_csrf, pre_login_csrf_ok};
 use super::pages::{LoginPage, internal, page, redirect};
 use super::session::{posted_session, sign_in};
-use super::throttle::{ACCOUNT_THROTTLE, ADDRESS_THROTTLE, give_back, too_many};
 use crate::client_addr::ClientAddr;
+use crate::html::cookies::{SESSION_COOKIE, cookie, set_cookie};
+use crate::html::csrf::{forbidden_form, login_csrf, pre_login_csrf_ok};
+use crate::html::throttle::{ACCOUNT_THROTTLE, ADDRESS_THROTTLE, give_back, too_many};
 use crate::params::Params;
 use crate::state::AppState;
 

@@ -1,21 +1,19 @@
 //! The owner console: server-rendered pages (no `.api`) to sign up, log in, and in
 //! Settings enable the API, generate or regenerate the token, revoke the label links,
-//! and see the plan, its limits, today's usage and the time zone. Every form carries
+//! invite staff to the staff pages, and see the plan, its limits, today's usage and
+//! the time zone. Every form carries
 //! a CSRF token: before log-in a random one also set as a cookie (double submit),
 //! after log-in the session's own. Pages work without JavaScript.
 //!
-//! One module per concern: `cookies`, `csrf`, `session`, `throttle`, `pages` (the
-//! templates and how pages, redirects and failures are answered), and the handlers of
-//! `signup`, `login` (and log-out) and `settings`.
+//! One module per concern: `session`, `pages` (the templates), and the handlers of
+//! `signup`, `login` (and log-out) and `settings`; cookies, CSRF and throttling are
+//! `crate::html`'s, shared with the staff pages.
 
-mod cookies;
-mod csrf;
 mod login;
 mod pages;
 mod session;
 mod settings;
 mod signup;
-mod throttle;
 
 use axum::Router;
 use axum::extract::State;
@@ -27,7 +25,9 @@ use crate::state::AppState;
 use login::{login, login_page, logout};
 use pages::redirect;
 use session::current;
-use settings::{regenerate_token, revoke_label_links, set_api, set_time_zone, settings_page};
+use settings::{
+    invite_staff, regenerate_token, revoke_label_links, set_api, set_time_zone, settings_page,
+};
 use signup::{signup, signup_page};
 
 pub fn routes() -> Router<AppState> {
@@ -41,6 +41,7 @@ pub fn routes() -> Router<AppState> {
         .route("/settings/token", post(regenerate_token))
         .route("/settings/time_zone", post(set_time_zone))
         .route("/settings/label_links", post(revoke_label_links))
+        .route("/settings/staff", post(invite_staff))
 }
 
 async fn home(State(state): State<AppState>, headers: HeaderMap) -> Response {

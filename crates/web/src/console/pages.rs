@@ -1,9 +1,8 @@
-//! The console's templates, and how a page, a redirect or a failure is answered.
+//! The console's templates, and its pages' security policy.
 
 use askama::Template;
-use axum::http::header::{LOCATION, SET_COOKIE};
-use axum::http::{HeaderValue, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 
 #[derive(Template)]
 #[template(path = "signup.html")]
@@ -45,55 +44,21 @@ pub(super) struct SettingsPage {
     pub(super) zones: Vec<(&'static str, bool)>,
     pub(super) notice: Option<String>,
     pub(super) error: Option<String>,
+    /// A staff invitation just made: its link, for whom, until when.
+    pub(super) invitation: Option<StaffInvitation>,
 }
+
+pub(super) struct StaffInvitation {
+    pub(super) link: String,
+    pub(super) email: String,
+    pub(super) expires: String,
+}
+
+/// The console's pages: inline styles and scripts only, forms to this site.
+const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
 pub(super) fn page(status: StatusCode, template: impl Template, cookies: Vec<String>) -> Response {
-    let html = template
-        .render()
-        .unwrap_or_else(|e| format!("<p>Could not render the page: {e}</p>"));
-    let mut response = (status, Html(html)).into_response();
-    let headers = response.headers_mut();
-    headers.insert("cache-control", HeaderValue::from_static("no-store"));
-    headers.insert("x-frame-options", HeaderValue::from_static("DENY"));
-    headers.insert("referrer-policy", HeaderValue::from_static("same-origin"));
-    headers.insert(
-        "content-security-policy",
-        HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"),
-    );
-    for cookie in cookies {
-        if let Ok(v) = HeaderValue::from_str(&cookie) {
-            headers.append(SET_COOKIE, v);
-        }
-    }
-    response
+    crate::html::page(status, template, cookies, CSP)
 }
 
-pub(super) fn redirect(to: &str, cookies: Vec<String>) -> Response {
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    if let Ok(v) = HeaderValue::from_str(to) {
-        response.headers_mut().insert(LOCATION, v);
-    }
-    for cookie in cookies {
-        if let Ok(v) = HeaderValue::from_str(&cookie) {
-            response.headers_mut().append(SET_COOKIE, v);
-        }
-    }
-    response
-}
-
-/// A failed console request: a page saying to come back (503 with Retry-After) when the
-/// database is busy or out of reach, else an apology (500).
-pub(super) fn internal(e: store::StoreError) -> Response {
-    if e.is_unavailable() {
-        tracing::warn!(error = %e, "console request: database unavailable");
-        return crate::error::unavailable(Html(
-            "<p>The service is busy. Try again in a few seconds.</p>",
-        ));
-    }
-    tracing::error!(error = %e, "console request failed");
-    (
-        StatusCode::INTERNAL_SERVER_ERROR,
-        Html("<p>Something went wrong on our side. Try again.</p>"),
-    )
-        .into_response()
-}
+pub(super) use crate::html::{internal, redirect};

@@ -5,9 +5,9 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use store::console::{self, SESSION_DAYS, Session};
 
-use super::cookies::{SESSION_COOKIE, cookie, set_cookie};
-use super::csrf::{forbidden_form, same_origin};
 use super::pages::{internal, redirect};
+use crate::html::cookies::{SESSION_COOKIE, cookie, set_cookie};
+use crate::html::csrf::{forbidden_form, same_origin};
 use crate::params::Params;
 use crate::state::AppState;
 

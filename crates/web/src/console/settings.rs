@@ -1,5 +1,5 @@
 //! Settings: enable the API, generate or regenerate the token, revoke the label links,
-//! see the plan, its limits and today's usage, set the time zone.
+//! see the plan, its limits and today's usage, set the time zone, invite staff.
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -7,8 +7,9 @@ use axum::response::Response;
 use domain::RateLimitPolicy;
 use store::companies;
 use store::console::Session;
+use store::staff::{self, NotInvited};
 
-use super::pages::{SettingsPage, internal, page, redirect};
+use super::pages::{SettingsPage, StaffInvitation, internal, page, redirect};
 use super::session::{current, posted_session};
 use crate::params::Params;
 use crate::state::AppState;
@@ -18,6 +19,18 @@ pub(super) async fn settings(
     state: &AppState,
     session: Session,
     new_token: Option<String>,
+    notice: Option<String>,
+    error: Option<String>,
+) -> Response {
+    shown(state, session, new_token, None, notice, error).await
+}
+
+/// Renders Settings with, besides, a staff invitation just made.
+async fn shown(
+    state: &AppState,
+    session: Session,
+    new_token: Option<String>,
+    invitation: Option<StaffInvitation>,
     notice: Option<String>,
     error: Option<String>,
 ) -> Response {
@@ -61,6 +74,7 @@ pub(super) async fn settings(
             .collect(),
         notice,
         error,
+        invitation,
     };
     page(StatusCode::OK, template, vec![])
 }
@@ -181,4 +195,51 @@ pub(super) async fn set_time_zone(
         None,
     )
     .await
+}
+
+/// Makes a staff invitation link for the member with the posted e-mail, shown to be
+/// copied (the server may have no mail).
+pub(super) async fn invite_staff(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    params: Params,
+) -> Response {
+    let session = match posted_session(&state, &headers, &params).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let email = params.get("email").unwrap_or_default().trim().to_owned();
+    let refused = |words: String| settings(&state, session.clone(), None, None, Some(words));
+    if email.is_empty() {
+        return refused("Type the e-mail of the member to invite.".into()).await;
+    }
+    match staff::invite(state.db(), session.company.id, &email).await {
+        Ok(Ok(made)) => {
+            let tz = session.company.time_zone;
+            let invitation = StaffInvitation {
+                link: format!(
+                    "{}/staff/invitations/{}",
+                    crate::resources::labels::base_url(&state, &headers),
+                    made.token
+                ),
+                email: made.email,
+                expires: made
+                    .expires_at
+                    .with_timezone(&tz)
+                    .format("%Y-%m-%d %H:%M")
+                    .to_string(),
+            };
+            shown(&state, session, None, Some(invitation), None, None).await
+        }
+        Ok(Err(NotInvited::Owner)) => {
+            refused("That is your own e-mail: you log in to the staff pages with this console's password.".into()).await
+        }
+        Ok(Err(NotInvited::Inactive)) => {
+            refused(format!("The member {email} is deactivated; activate them first (PUT /members/<id>/activate.api).")).await
+        }
+        Err(store::StoreError::NotFound(_)) => {
+            refused(format!("No member of this company has the e-mail {email}; add them first (POST /members.api).")).await
+        }
+        Err(e) => internal(e),
+    }
 }

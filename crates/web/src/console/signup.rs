@@ -7,11 +7,11 @@ use domain::{Plan, Subdomain};
 use store::companies::{self, NewCompany};
 use store::console;
 
-use super::csrf::{forbidden_form, login_csrf, pre_login_csrf_ok};
 use super::pages::{SignupPage, internal, page, redirect};
 use super::session::sign_in;
-use super::throttle::{SIGNUP_THROTTLE, too_many};
 use crate::client_addr::ClientAddr;
+use crate::html::csrf::{forbidden_form, login_csrf, pre_login_csrf_ok};
+use crate::html::throttle::{SIGNUP_THROTTLE, too_many};
 use crate::params::Params;
 use crate::state::AppState;
 

@@ -485,7 +485,7 @@ fn segment(of: TemplateType) -> &'static str {
 
 /// Where this server is reached: the configured public URL, else the request's host
 /// over http.
-fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+pub(crate) fn base_url(state: &AppState, headers: &HeaderMap) -> String {
     if let Some(url) = &state.config().public_url {
         return url.trim_end_matches('/').to_owned();
     }
@@ -641,10 +641,12 @@ fn parse_labels(json: &str) -> Result<Vec<Label>, ApiError> {
 
 /// `GET /scan/<company>/<assets|members|locations>/<n>`: what a label's QR code holds,
 /// answered without a token with where the record is in the API (no record data: the
-/// API needs the company's token). Staff pages (ROADMAP) will answer it with a page.
+/// API needs the company's token). A browser (its Accept names HTML) scanning an
+/// asset's label is sent to the item's staff page, through the log-in when needed.
 pub async fn scan(
     Path((company, kind, key)): Path<(String, String, String)>,
-) -> Result<Json<Value>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let gone = || ApiError::NotFound("No such label link.".into());
     let number = |raw: &str| raw.parse::<i64>().ok().filter(|n| *n > 0);
     let (Some(company), Some(key)) = (number(&company), number(&key)) else {
@@ -656,6 +658,10 @@ pub async fn scan(
         "locations" => "location",
         _ => return Err(gone()),
     };
+    if record == "asset" && crate::staff::wants_page(&headers) {
+        let to = format!("/staff/items/{key}?company={company}");
+        return Ok(crate::html::redirect(&to, vec![]));
+    }
     Ok(Json(json!({
         "label": {
             "company_id": company,
@@ -663,5 +669,6 @@ pub async fn scan(
             "number": key,
             "api_path": format!("/{kind}/{key}.api"),
         }
-    })))
+    }))
+    .into_response())
 }

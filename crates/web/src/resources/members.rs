@@ -230,6 +230,7 @@ impl Vocabulary for FilterName {
         FilterName("email"),
         FilterName("employee_identification_number"),
         FilterName("status"),
+        FilterName("name"),
     ];
 
     fn as_str(self) -> &'static str {
@@ -252,12 +253,13 @@ impl Vocabulary for FilterName {
 /// The parameters of the member list.
 #[derive(Input)]
 struct ListQuery {
-    /// Which members: every one unless filtered by email, employee_identification_number
-    /// or status (with filter_val).
+    /// Which members: every one unless filtered by email, employee_identification_number,
+    /// status or name (with filter_val).
     #[input(format = Word<FilterName>)]
     filter: Option<FilterName>,
-    /// The e-mail (URL-encoded), the employee id, or a status: active, inactive, login,
-    /// non_login or all (the default).
+    /// The e-mail (URL-encoded), the employee id, a status (active, inactive, login,
+    /// non_login or all, the default), or for name words each found in the first name,
+    /// last name or e-mail, any case (not in the hosted service's interface).
     filter_val: Option<String>,
     #[input(flatten)]
     page: PageQuery,

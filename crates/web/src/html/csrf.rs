@@ -11,7 +11,7 @@ use crate::params::Params;
 
 /// The pre-log-in CSRF token: the cookie's if there is one, otherwise a new one (and
 /// the cookie that carries it).
-pub(super) fn login_csrf(headers: &HeaderMap) -> (String, Vec<String>) {
+pub(crate) fn login_csrf(headers: &HeaderMap) -> (String, Vec<String>) {
     match cookie(headers, CSRF_COOKIE) {
         Some(token) => (token, vec![]),
         None => {
@@ -24,7 +24,7 @@ pub(super) fn login_csrf(headers: &HeaderMap) -> (String, Vec<String>) {
 
 /// A form from another site is refused: its Origin (when the browser sends one) must be
 /// this host.
-pub(super) fn same_origin(headers: &HeaderMap) -> bool {
+pub(crate) fn same_origin(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(ORIGIN).and_then(|v| v.to_str().ok()) else {
         return true;
     };
@@ -37,12 +37,12 @@ pub(super) fn same_origin(headers: &HeaderMap) -> bool {
         .is_some_and(|(_, rest)| rest == host)
 }
 
-pub(super) fn forbidden_form() -> Response {
+pub(crate) fn forbidden_form() -> Response {
     let body = "<!doctype html><meta charset=utf-8><title>Form expired</title><p>This form has expired or did not come from this site. <a href=\"/\">Go back</a>, reload the page and try again.</p>";
     (StatusCode::FORBIDDEN, Html(body)).into_response()
 }
 
-pub(super) fn pre_login_csrf_ok(headers: &HeaderMap, params: &Params) -> bool {
+pub(crate) fn pre_login_csrf_ok(headers: &HeaderMap, params: &Params) -> bool {
     let sent = params.get("csrf_token");
     same_origin(headers)
         && sent.is_some()

@@ -3,11 +3,11 @@
 use axum::http::HeaderMap;
 use axum::http::header::COOKIE;
 
-pub(super) const SESSION_COOKIE: &str = "rentrack_session";
+pub(crate) const SESSION_COOKIE: &str = "rentrack_session";
 
-pub(super) const CSRF_COOKIE: &str = "rentrack_csrf";
+pub(crate) const CSRF_COOKIE: &str = "rentrack_csrf";
 
-pub(super) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(COOKIE)
         .iter()
@@ -20,13 +20,13 @@ pub(super) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
 }
 
 /// `Set-Cookie` for a secure, HTTP-only cookie of the whole site.
-pub(super) fn set_cookie(name: &str, value: &str, same_site: &str, max_age_secs: i64) -> String {
+pub(crate) fn set_cookie(name: &str, value: &str, same_site: &str, max_age_secs: i64) -> String {
     format!(
         "{name}={value}; Path=/; HttpOnly; Secure; SameSite={same_site}; Max-Age={max_age_secs}"
     )
 }
 
-pub(super) fn random_hex() -> String {
+pub(crate) fn random_hex() -> String {
     use rand::RngCore;
     let mut bytes = [0u8; 32];
     rand::thread_rng().fill_bytes(&mut bytes);

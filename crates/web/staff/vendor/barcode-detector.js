@@ -1,0 +1,1 @@
+export { t as BarcodeDetector, s as ZXING_CPP_COMMIT, r as ZXING_WASM_SHA256, o as ZXING_WASM_VERSION, i as prepareZXingModule, n as purgeZXingModule, a as setZXingModuleOverrides } from "./zxing-exported.js";
