@@ -1,6 +1,7 @@
 //! Tenant-scoped queries and transactions for SQLite and PostgreSQL. Every query on
 //! company data takes the company id.
 
+pub mod acting;
 mod activation;
 mod availability;
 mod engine;

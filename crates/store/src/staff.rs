@@ -187,7 +187,6 @@ pub async fn accept(
     let mut row = Assignments::update();
     row.set("password_hash", hash);
     row.set("login_enabled", true);
-    row.set("updated_at", now());
     let mut update = row.into_update("members", company, member.get());
     update.and_where(Expr::col("active").eq(true));
     if tx.execute(&update).await? == 0 {

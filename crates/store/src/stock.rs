@@ -239,16 +239,21 @@ fn total(
     tx.send(&stmt)
 }
 
-/// The full name of whoever acts with the company's token: its owner.
+/// The full name of whoever acts: the member signed in to the staff pages
+/// (`acting::as_member`), else, with the company's token, its owner.
 pub(crate) async fn actor(tx: &mut Tx, company: CompanyId) -> Result<String, StoreError> {
     Ok(acting(tx.all(&actor_read(company)).await?))
 }
 
 /// The read of [`actor`].
 pub(crate) fn actor_read(company: CompanyId) -> SelectStatement {
+    let who = match crate::acting::member() {
+        Some(member) => Expr::col("id").eq(member),
+        None => Expr::col("is_owner").eq(true),
+    };
     crate::scoped("members", company)
         .expr(Expr::cust(r#""first_name" || ' ' || "last_name""#))
-        .and_where(Expr::col("is_owner").eq(true))
+        .and_where(who)
         .limit(1)
         .to_owned()
 }

@@ -191,7 +191,9 @@ pub(super) async fn item(
     let elsewhere = params
         .get("company")
         .is_some_and(|c| c != session.company.id.get().to_string());
-    app(Page::Item, session, number, elsewhere)
+    // Nothing of another company's label reaches the page, not even its number.
+    let shown = if elsewhere { 0 } else { number };
+    app(Page::Item, session, shown, elsewhere)
 }
 
 /// Whether a request is a browser's asking for a page (its Accept names HTML), not a

@@ -77,9 +77,10 @@ pub(super) async fn forward(
     parts.uri = uri;
     parts.headers.remove(COOKIE);
     let company = session.company.id.get();
+    let member = session.member_id;
     parts.extensions.insert(Tenant(session.company));
     let request = Request::from_parts(parts, body);
-    let mut response = match api.oneshot(request).await {
+    let mut response = match store::acting::as_member(member, api.oneshot(request)).await {
         Ok(r) => r,
         Err(never) => match never {},
     };
