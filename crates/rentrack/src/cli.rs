@@ -136,6 +136,21 @@ pub struct ServeArgs {
     /// <token>`); or the file RENTRACK_METRICS_TOKEN_FILE names, holding it.
     #[arg(long, env = "RENTRACK_METRICS_TOKEN", hide_env_values = true)]
     pub metrics_token: Option<String>,
+    /// Send staff invitations by e-mail through this SMTP server:
+    /// `smtps://user:password@host` (TLS), `smtp://user:password@host:587?tls=required`
+    /// (STARTTLS) or `smtp://host:25` (a relay on this machine); or the file
+    /// RENTRACK_SMTP_URL_FILE names, holding it. Without it, the console only shows
+    /// the invitation link, to hand over.
+    #[arg(
+        long,
+        env = "RENTRACK_SMTP_URL",
+        hide_env_values = true,
+        requires = "smtp_from"
+    )]
+    pub smtp_url: Option<String>,
+    /// The sender of those e-mails: `Shop name <rentrack@example.com>`.
+    #[arg(long, env = "RENTRACK_SMTP_FROM")]
+    pub smtp_from: Option<String>,
 }
 
 /// The settings that are secrets, by argument and variable: each may instead come from
@@ -143,9 +158,10 @@ pub struct ServeArgs {
 /// secrets), so it is never in the environment a process listing shows.
 /// `RENTRACK_TLS_KEY` already names a file; `RENTRACK_TLS_KEY_FILE` is the same
 /// setting, for uniformity.
-const SECRETS: [(&str, &str); 3] = [
+const SECRETS: [(&str, &str); 4] = [
     ("database_url", "RENTRACK_DATABASE_URL"),
     ("metrics_token", "RENTRACK_METRICS_TOKEN"),
+    ("smtp_url", "RENTRACK_SMTP_URL"),
     ("tls_key", "RENTRACK_TLS_KEY"),
 ];
 

@@ -65,13 +65,19 @@ pub fn init_logging() {
         .try_init();
 }
 
-pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
+pub fn state_for(db: Db, args: &ServeArgs) -> anyhow::Result<AppState> {
     let shared = match args.rate_limits.as_deref() {
         Some("database") => true,
         Some(_) => false,
         None => db.backend() == Backend::Postgres,
     };
-    AppState::new(
+    let mail = match (&args.smtp_url, &args.smtp_from) {
+        (Some(url), Some(from)) => {
+            Some(web::mail::Mailer::new(url, from).map_err(|e| anyhow::anyhow!(e))?)
+        }
+        _ => None,
+    };
+    Ok(AppState::new(
         db,
         Config {
             base_domain: args.base_domain.clone(),
@@ -95,9 +101,10 @@ pub fn state_for(db: Db, args: &ServeArgs) -> AppState {
                 args.metrics_from.clone(),
                 args.metrics_token.as_deref(),
             ),
+            mail,
             ..Config::default()
         },
-    )
+    ))
 }
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -156,7 +163,7 @@ pub async fn run(db: Db, args: ServeArgs, on_ready: impl FnOnce(&str)) -> anyhow
         }
         _ => None,
     };
-    let state = state_for(db.clone(), &args);
+    let state = state_for(db.clone(), &args)?;
     maintain(&db).await;
     web::resources::imports::sweep(&state).await;
     state.spawn({

@@ -15,6 +15,7 @@ mod html;
 pub mod ids;
 pub mod input;
 mod json;
+pub mod mail;
 pub mod metrics;
 pub mod moving;
 pub mod observe;

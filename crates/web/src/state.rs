@@ -38,6 +38,8 @@ pub struct Config {
     pub webhooks: crate::delivery::Settings,
     /// Who may read `/metrics`: nobody by default.
     pub metrics: crate::metrics::Access,
+    /// Where staff invitations are sent by e-mail (`--smtp-url`); none by default.
+    pub mail: Option<crate::mail::Mailer>,
 }
 
 impl Default for Config {
@@ -57,6 +59,7 @@ impl Default for Config {
             },
             webhooks: Default::default(),
             metrics: Default::default(),
+            mail: None,
         }
     }
 }

@@ -229,7 +229,22 @@ pub(super) async fn invite_staff(
                     .format("%Y-%m-%d %H:%M")
                     .to_string(),
             };
-            shown(&state, session, None, Some(invitation), None, None).await
+            let (notice, error) = match &state.config().mail {
+                None => (None, None),
+                Some(mailer) => {
+                    let body = invitation_mail(&session.company.name, &invitation);
+                    let subject = format!("Your log-in to {}'s staff pages", session.company.name);
+                    match mailer.send(&invitation.email, &subject, body).await {
+                        Ok(()) => (Some(format!("The link was sent to {} by e-mail.", invitation.email)), None),
+                        Err(why) => {
+                            // Never the link: it is a password until used.
+                            tracing::warn!(error = %why, "console: could not send a staff invitation");
+                            (None, Some(format!("The e-mail could not be sent ({why}); hand the link over yourself.")))
+                        }
+                    }
+                }
+            };
+            shown(&state, session, None, Some(invitation), notice, error).await
         }
         Ok(Err(NotInvited::Owner)) => {
             refused("That is your own e-mail: you log in to the staff pages with this console's password.".into()).await
@@ -242,4 +257,12 @@ pub(super) async fn invite_staff(
         }
         Err(e) => internal(e),
     }
+}
+
+/// The e-mail that carries an invitation link.
+fn invitation_mail(company: &str, invitation: &StaffInvitation) -> String {
+    format!(
+        "Hello,\n\n{company} invites you to its rentrack staff pages, where you find, scan, check out and check in the equipment.\n\nSet your password here (the link works once, until {}):\n\n{}\n\nThen log in with this e-mail address, {}.\n",
+        invitation.expires, invitation.link, invitation.email
+    )
 }

@@ -19,6 +19,7 @@ both!(
     members_are_found_by_name,
     the_pages_and_their_files_are_served_from_here,
     expired_sessions_and_invitations_are_purged,
+    invitations_go_by_e_mail_when_smtp_is_set,
 );
 
 /// The owner's console session, to make invitations with.
@@ -803,4 +804,125 @@ async fn expired_sessions_and_invitations_are_purged(kind: Kind) {
         "{sessions} {invitations}"
     );
     assert_eq!(store::staff::purge_expired(&app.db).await.unwrap(), (0, 0));
+}
+
+/// A minimal SMTP server on a free port: it accepts every message and hands each
+/// message's text to the channel.
+async fn fake_smtp() -> (u16, tokio::sync::mpsc::UnboundedReceiver<String>) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (sent, received) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            let sent = sent.clone();
+            tokio::spawn(async move {
+                let (read, mut write) = socket.into_split();
+                let mut lines = BufReader::new(read).lines();
+                write.write_all(b"220 fake ESMTP\r\n").await.unwrap();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let verb = line.get(..4).unwrap_or_default().to_ascii_uppercase();
+                    let answer: &[u8] = match verb.as_str() {
+                        "EHLO" | "HELO" => b"250 fake\r\n",
+                        "DATA" => {
+                            write.write_all(b"354 end with a dot\r\n").await.unwrap();
+                            let mut message = String::new();
+                            while let Ok(Some(line)) = lines.next_line().await {
+                                if line == "." {
+                                    break;
+                                }
+                                message.push_str(&line);
+                                message.push('\n');
+                            }
+                            let _ = sent.send(message);
+                            b"250 queued\r\n"
+                        }
+                        "QUIT" => {
+                            let _ = write.write_all(b"221 bye\r\n").await;
+                            break;
+                        }
+                        _ => b"250 ok\r\n",
+                    };
+                    write.write_all(answer).await.unwrap();
+                }
+            });
+        }
+    });
+    (port, received)
+}
+
+async fn invitations_go_by_e_mail_when_smtp_is_set(kind: Kind) {
+    let (port, mut received) = fake_smtp().await;
+    let mail = web::mail::Mailer::new(
+        &format!("smtp://127.0.0.1:{port}"),
+        "Shop <rentrack@shop.test>",
+    )
+    .unwrap();
+    let app = TestApp::builder(kind)
+        .config(web::Config {
+            mail: Some(mail),
+            ..Default::default()
+        })
+        .build()
+        .await;
+    let mut owner = owner(&app).await;
+    let email = format!("sam@{}.test", app.company.subdomain);
+    app.member("Sam", "Okafor", &email, &[]).await;
+    let page = owner.invite(&email).await;
+    assert!(
+        page.html
+            .contains(&format!("The link was sent to {email} by e-mail.")),
+        "{}",
+        page.html
+    );
+    let link = page
+        .value_of("invitation-link")
+        .expect("the link, shown too");
+    let message = tokio::time::timeout(std::time::Duration::from_secs(10), received.recv())
+        .await
+        .expect("a message in time")
+        .unwrap();
+    let token = link.rsplit('/').next().unwrap();
+    assert!(message.contains(&format!("To: {email}")), "{message}");
+    assert!(
+        message.contains("From: Shop <rentrack@shop.test>"),
+        "{message}"
+    );
+    assert!(message.contains("staff pages"), "{message}");
+    // Quoted-printable may fold the long link: its token is there, unbroken or not.
+    let unfolded = message.replace("=\n", "");
+    assert!(unfolded.contains(token), "{message}");
+
+    // An SMTP server that does not answer: the link is made and shown all the same.
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let offline = TestApp::builder(kind)
+        .config(web::Config {
+            mail: Some(
+                web::mail::Mailer::new(&format!("smtp://127.0.0.1:{closed}"), "rentrack@shop.test")
+                    .unwrap(),
+            ),
+            ..Default::default()
+        })
+        .build()
+        .await;
+    let mut owner = self::owner(&offline).await;
+    let email = format!("kim@{}.test", offline.company.subdomain);
+    offline.member("Kim", "Tanaka", &email, &[]).await;
+    let page = owner.invite(&email).await;
+    assert!(
+        page.html.contains("The e-mail could not be sent"),
+        "{}",
+        page.html
+    );
+    let path = page.value_of("invitation-link").expect("the link");
+    let path = format!("/staff/{}", path.split_once("/staff/").unwrap().1);
+    assert_eq!(
+        Browser::new(&offline).get(&path).await.status,
+        StatusCode::OK
+    );
+    assert!(web::mail::Mailer::new("ftp://nowhere", "a@b.test").is_err());
+    assert!(web::mail::Mailer::new("smtp://localhost", "not a mailbox").is_err());
 }
