@@ -24,7 +24,7 @@ pub struct Company {
 }
 
 #[derive(crate::Row)]
-struct CompanyRow {
+pub(crate) struct CompanyRow {
     id: i64,
     name: String,
     subdomain: String,
@@ -63,7 +63,8 @@ impl From<CompanyRow> for Company {
     }
 }
 
-const COLUMNS: [&str; 12] = [
+/// The columns of [`CompanyRow`].
+pub(crate) const COLUMNS: [&str; 12] = [
     "id",
     "name",
     "subdomain",

@@ -135,6 +135,7 @@ both!(
     import_writes_a_file_all_or_nothing_and_tables_the_bad_rows,
     livez_readyz_and_healthcheck_answer_without_a_token,
     migrate_check_says_whether_the_database_is_behind_and_changes_nothing,
+    staff_invite_prints_a_link_with_which_the_member_sets_a_password,
 );
 
 fn rentrack(db: &str, args: &[&str]) -> Output {
@@ -605,8 +606,20 @@ fn owner_set_password_lets_the_owner_log_in_to_the_console(db: String) {
 fn demo_prints_a_working_token_and_serves_sample_data() {
     let db = sqlite_url();
     let mut server = Server::start(&db, &["demo"]);
-    server.read_stdout_until("try:");
+    server.read_stdout_until("Sam (staff):");
     let printed = server.stdout.join("");
+    // Invitation links to the staff pages, for an administrator and a staff member.
+    for (line, name) in [("Dana (administrator):", "Dana"), ("Sam (staff):", "Sam")] {
+        let link = printed
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(line))
+            .unwrap_or_else(|| panic!("no {line} in {printed}"))
+            .trim();
+        let path = link.strip_prefix(&server.base_url).expect("a link here");
+        let (status, body) = get(server.port(), path, &[]);
+        assert_eq!(status, 200, "{body}");
+        assert!(body.contains(&format!("Welcome, {name}")), "{body}");
+    }
     assert!(printed.contains(&server.base_url), "{printed}");
     let token = printed
         .lines()
@@ -2258,5 +2271,96 @@ fn import_writes_a_file_all_or_nothing_and_tables_the_bad_rows(db: String) {
             "/nonexistent/x.csv",
         ],
         "cannot read /nonexistent/x.csv",
+    );
+}
+
+fn staff_invite_prints_a_link_with_which_the_member_sets_a_password(db: String) {
+    let token = unlimited_company(&db);
+    let server = Server::start(&db, &["serve"]);
+    let (status, body) = post_form(
+        server.port(),
+        "/members.api",
+        &[("token", &token)],
+        "user[first_name]=Sam&user[last_name]=Okafor&user[email]=sam%40acme.test&user[role_id]=2",
+    );
+    assert_eq!(status, 200, "{body}");
+    let invited = json(
+        &db,
+        &[
+            "staff",
+            "invite",
+            "--subdomain",
+            "acme",
+            "--email",
+            "SAM@acme.test",
+        ],
+    );
+    assert_eq!(invited["subdomain"], "acme");
+    assert_eq!(invited["email"], "sam@acme.test");
+    let path = invited["path"].as_str().unwrap();
+    assert!(
+        path.starts_with("/staff/invitations/") && path.len() == 19 + 64,
+        "{path}"
+    );
+    assert!(invited["expires_at"].as_str().unwrap().contains('T'));
+    let (status, body) = get(server.port(), path, &[]);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("Welcome, Sam"), "{body}");
+    // A second link replaces the first.
+    let again = json(
+        &db,
+        &[
+            "staff",
+            "invite",
+            "--subdomain",
+            "acme",
+            "--email",
+            "sam@acme.test",
+        ],
+    );
+    assert_ne!(again["path"], invited["path"]);
+    assert_eq!(get(server.port(), path, &[]).0, 404);
+    fails(
+        &db,
+        &[
+            "staff",
+            "invite",
+            "--subdomain",
+            "acme",
+            "--email",
+            "nobody@acme.test",
+        ],
+        "no member of acme has the e-mail nobody@acme.test",
+    );
+    fails(
+        &db,
+        &[
+            "staff",
+            "invite",
+            "--subdomain",
+            "nope",
+            "--email",
+            "sam@acme.test",
+        ],
+        "nope",
+    );
+    // Invitations by e-mail need a sender and an SMTP URL lettre reads.
+    fails(
+        &db,
+        &["serve", "--smtp-url", "smtp://localhost"],
+        "--smtp-from",
+    );
+    fails(
+        &db,
+        &[
+            "serve",
+            "--smtp-url",
+            "ftp://localhost",
+            "--smtp-from",
+            "a@acme.test",
+            "--listen",
+            "127.0.0.1:0",
+        ],
+        "--smtp-url is not an SMTP URL",
     );
 }
