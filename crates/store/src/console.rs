@@ -83,14 +83,38 @@ pub async fn start_session(
     company: CompanyId,
     owner_id: Id<kind::Member>,
 ) -> Result<String, StoreError> {
+    start_in(db, &OWNERS, company, owner_id.get()).await
+}
+
+/// A table of log-in sessions: whose they are, and what the change log calls them.
+pub(crate) struct Sessions {
+    pub(crate) table: &'static str,
+    pub(crate) who: &'static str,
+    pub(crate) subject: &'static str,
+}
+
+const OWNERS: Sessions = Sessions {
+    table: "sessions",
+    who: "owner_id",
+    subject: "owner",
+};
+
+/// A new session of `who` in `sessions`, for [`SESSION_DAYS`], with its CSRF token,
+/// and its "signed_in" entry; returns the cookie token (only its hash is stored).
+pub(crate) async fn start_in(
+    db: &Db,
+    sessions: &Sessions,
+    company: CompanyId,
+    who: i64,
+) -> Result<String, StoreError> {
     let token = random_token();
     let now = crate::now();
     let stmt = Query::insert()
-        .into_table("sessions")
+        .into_table(sessions.table)
         .columns([
             "token_hash",
             "company_id",
-            "owner_id",
+            sessions.who,
             "csrf_token",
             "created_at",
             "expires_at",
@@ -98,7 +122,7 @@ pub async fn start_session(
         .values_panic([
             hash_token(&token).into(),
             company.0.into(),
-            owner_id.into(),
+            who.into(),
             random_token().into(),
             now.into(),
             (now + Duration::days(SESSION_DAYS)).into(),
@@ -109,14 +133,25 @@ pub async fn start_session(
     crate::change_log::record(
         &mut tx,
         company,
-        "owner",
-        owner_id.get(),
+        sessions.subject,
+        who,
         "signed_in",
         serde_json::json!({}),
     )
     .await?;
     tx.commit().await?;
     Ok(token)
+}
+
+/// Ends the session of `token` in `table`.
+pub(crate) async fn end_in(db: &Db, table: &'static str, token: &str) -> Result<(), StoreError> {
+    let stmt = Query::delete()
+        .from_table(table)
+        .and_where(Expr::col("token_hash").eq(hash_token(token)))
+        .to_owned();
+    let mut tx = db.begin().await?;
+    tx.execute(&stmt).await?;
+    tx.commit().await
 }
 
 #[derive(crate::Row)]
@@ -165,13 +200,7 @@ pub async fn session(db: &Db, token: &str) -> Result<Option<Session>, StoreError
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn end_session(db: &Db, token: &str) -> Result<(), StoreError> {
-    let stmt = Query::delete()
-        .from_table("sessions")
-        .and_where(Expr::col("token_hash").eq(hash_token(token)))
-        .to_owned();
-    let mut tx = db.begin().await?;
-    tx.execute(&stmt).await?;
-    tx.commit().await
+    end_in(db, OWNERS.table, token).await
 }
 
 /// Log-in throttling: at most `limit` failures per key in a window of `window_secs`.

@@ -8,12 +8,13 @@ use domain::member::Role;
 use sea_query::{Expr, ExprTrait, Func, Query};
 
 use crate::companies::{self, Company, CompanyRow};
+use crate::console::{self, Sessions};
 use crate::ids::{Id, Kind, kind};
 use crate::tokens::{hash_token, random_token};
 use crate::{Assignments, CompanyId, Db, StoreError, change_log, now};
 
-/// How long a session lasts without signing in again.
-pub const SESSION_DAYS: i64 = 14;
+/// How long a session lasts without signing in again: as the console's.
+pub const SESSION_DAYS: i64 = console::SESSION_DAYS;
 
 /// How long an invitation link can be used.
 pub const INVITATION_DAYS: i64 = 7;
@@ -285,40 +286,12 @@ pub async fn start_session(
     company: CompanyId,
     member: Id<kind::Member>,
 ) -> Result<String, StoreError> {
-    let token = random_token();
-    let created = now();
-    let stmt = Query::insert()
-        .into_table("staff_sessions")
-        .columns([
-            "token_hash",
-            "company_id",
-            "member_id",
-            "csrf_token",
-            "created_at",
-            "expires_at",
-        ])
-        .values_panic([
-            hash_token(&token).into(),
-            company.0.into(),
-            member.into(),
-            random_token().into(),
-            created.into(),
-            (created + Duration::days(SESSION_DAYS)).into(),
-        ])
-        .to_owned();
-    let mut tx = db.begin().await?;
-    tx.execute(&stmt).await?;
-    change_log::record(
-        &mut tx,
-        company,
-        "member",
-        member.get(),
-        "signed_in",
-        serde_json::json!({}),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(token)
+    let sessions = Sessions {
+        table: "staff_sessions",
+        who: "member_id",
+        subject: "member",
+    };
+    console::start_in(db, &sessions, company, member.get()).await
 }
 
 #[derive(crate::Row)]
@@ -382,13 +355,7 @@ pub async fn session(db: &Db, token: &str) -> Result<Option<Session>, StoreError
 
 #[tracing::instrument(level = "debug", skip_all)]
 pub async fn end_session(db: &Db, token: &str) -> Result<(), StoreError> {
-    let stmt = Query::delete()
-        .from_table("staff_sessions")
-        .and_where(Expr::col("token_hash").eq(hash_token(token)))
-        .to_owned();
-    let mut tx = db.begin().await?;
-    tx.execute(&stmt).await?;
-    tx.commit().await
+    console::end_in(db, "staff_sessions", token).await
 }
 
 /// Deletes expired sessions and invitations; returns how many of each. `serve` runs it

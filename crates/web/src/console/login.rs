@@ -10,7 +10,7 @@ use super::session::{posted_session, sign_in};
 use crate::client_addr::ClientAddr;
 use crate::html::cookies::{SESSION_COOKIE, cookie, set_cookie};
 use crate::html::csrf::{forbidden_form, login_csrf, pre_login_csrf_ok};
-use crate::html::throttle::{ACCOUNT_THROTTLE, ADDRESS_THROTTLE, give_back, too_many};
+use crate::html::throttle::{give_back, logged_in, take_log_in, too_many};
 use crate::params::Params;
 use crate::state::AppState;
 
@@ -64,25 +64,11 @@ pub(super) async fn login(
     let password = domain::password::offered(params.get("password").unwrap_or_default());
     let account_key = format!("account:{subdomain}:{email}");
     let address_key = format!("address:{addr}");
-    let keys = [
-        (&account_key, &ACCOUNT_THROTTLE),
-        (&address_key, &ADDRESS_THROTTLE),
-    ];
-    // Each attempt is counted before the password is checked, so parallel guesses
-    // cannot all pass the limit; attempts that check no password, or the right one,
-    // are given back, so what counts is failed checks.
-    let mut wait = None;
-    for (key, throttle) in keys {
-        match console::take_attempt(state.db(), key, throttle).await {
-            Ok(Some(w)) => wait = wait.max(Some(w)),
-            Ok(None) => {}
-            Err(e) => return internal(e),
-        }
-    }
+    let wait = match take_log_in(&state, &account_key, &address_key).await {
+        Ok(w) => w,
+        Err(e) => return internal(e),
+    };
     if let Some(wait) = wait {
-        if let Err(e) = give_back(&state, &[&account_key, &address_key]).await {
-            return internal(e);
-        }
         return page(
             StatusCode::TOO_MANY_REQUESTS,
             login_form(
@@ -96,8 +82,7 @@ pub(super) async fn login(
     }
     match console::check_password(state.db(), &subdomain, &email, password).await {
         Ok(Some((company, owner))) => {
-            let forgotten = console::clear_failures(state.db(), &account_key).await;
-            if let Err(e) = forgotten.and(give_back(&state, &[&address_key]).await) {
+            if let Err(e) = logged_in(&state, &account_key, &address_key).await {
                 return internal(e);
             }
             sign_in(&state, company.id, owner).await

@@ -21,6 +21,39 @@ pub(crate) const ADDRESS_THROTTLE: Throttle = Throttle {
     window_secs: 900,
 };
 
+/// Takes one attempt of a log-in's account key and of its client address before the
+/// password is checked, so parallel guesses cannot all pass the limit. Over either
+/// limit, both are given back and the answer is the seconds to wait. Attempts that
+/// check no password, or the right one ([`logged_in`]), are given back too, so what
+/// counts is failed checks.
+pub(crate) async fn take_log_in(
+    state: &AppState,
+    account: &str,
+    address: &str,
+) -> Result<Option<i64>, store::StoreError> {
+    let mut wait = None;
+    for (key, throttle) in [(account, &ACCOUNT_THROTTLE), (address, &ADDRESS_THROTTLE)] {
+        if let Some(w) = console::take_attempt(state.db(), key, throttle).await? {
+            wait = wait.max(Some(w));
+        }
+    }
+    if wait.is_some() {
+        give_back(state, &[account, address]).await?;
+    }
+    Ok(wait)
+}
+
+/// The right password: the account's failures are forgotten and the address's attempt
+/// given back.
+pub(crate) async fn logged_in(
+    state: &AppState,
+    account: &str,
+    address: &str,
+) -> Result<(), store::StoreError> {
+    console::clear_failures(state.db(), account).await?;
+    give_back(state, &[address]).await
+}
+
 pub(crate) async fn give_back(state: &AppState, keys: &[&str]) -> Result<(), store::StoreError> {
     for key in keys {
         console::give_back(state.db(), key).await?;

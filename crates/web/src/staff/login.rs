@@ -4,14 +4,14 @@
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use store::{console, staff};
+use store::staff;
 
 use super::pages::{InvitationPage, LoginPage, page};
 use super::session::{STAFF_COOKIE, current, next_page, sign_in};
 use crate::client_addr::ClientAddr;
 use crate::html::cookies::{cookie, set_cookie};
 use crate::html::csrf::{forbidden_form, login_csrf, pre_login_csrf_ok, same_origin};
-use crate::html::throttle::{ACCOUNT_THROTTLE, ADDRESS_THROTTLE, give_back, too_many};
+use crate::html::throttle::{give_back, logged_in, take_log_in, too_many};
 use crate::html::{internal, redirect};
 use crate::params::Params;
 use crate::state::AppState;
@@ -80,24 +80,11 @@ pub(super) async fn login(
     let password = domain::password::offered(params.get("password").unwrap_or_default());
     let account_key = format!("staff:{subdomain}:{email}");
     let address_key = format!("address:{addr}");
-    let keys = [
-        (&account_key, &ACCOUNT_THROTTLE),
-        (&address_key, &ADDRESS_THROTTLE),
-    ];
-    // As the console's: each attempt is counted before the password is checked, and
-    // given back unless it was a failed check.
-    let mut wait = None;
-    for (key, throttle) in keys {
-        match console::take_attempt(state.db(), key, throttle).await {
-            Ok(Some(w)) => wait = wait.max(Some(w)),
-            Ok(None) => {}
-            Err(e) => return internal(e),
-        }
-    }
+    let wait = match take_log_in(&state, &account_key, &address_key).await {
+        Ok(w) => w,
+        Err(e) => return internal(e),
+    };
     if let Some(wait) = wait {
-        if let Err(e) = give_back(&state, &[&account_key, &address_key]).await {
-            return internal(e);
-        }
         let error = too_many(wait, "failed log-ins");
         return page(
             StatusCode::TOO_MANY_REQUESTS,
@@ -107,8 +94,7 @@ pub(super) async fn login(
     }
     match staff::check_password(state.db(), &subdomain, &email, password).await {
         Ok(Some((company, member))) => {
-            let forgotten = console::clear_failures(state.db(), &account_key).await;
-            if let Err(e) = forgotten.and(give_back(&state, &[&address_key]).await) {
+            if let Err(e) = logged_in(&state, &account_key, &address_key).await {
                 return internal(e);
             }
             sign_in(&state, company, member, &next_page(params.get("next"))).await
