@@ -473,7 +473,30 @@ pub async fn update_in(
             .await
             .map_err(write_error)?;
     }
+    let new_email = matches!(&input.email, Change::Set(e) if Some(e.as_str()) != before.email.as_deref())
+        || matches!(input.email, Change::Clear);
+    if input.login_enabled == Some(false) || new_email {
+        end_log_ins(tx, company, id).await?;
+    }
     change_log::record(tx, company, "member", id.get(), "updated", details).await?;
+    Ok(())
+}
+
+/// Ends the member's staff sessions and drops their invitation link: when they are
+/// deactivated, lose their log-in, or change e-mail (the link named the old one).
+async fn end_log_ins(
+    tx: &mut Tx,
+    company: CompanyId,
+    id: Id<kind::Member>,
+) -> Result<(), StoreError> {
+    for table in ["staff_sessions", "staff_invitations"] {
+        let stmt = Query::delete()
+            .from_table(table)
+            .and_where(Expr::col("company_id").eq(company.0))
+            .and_where(Expr::col("member_id").eq(id))
+            .to_owned();
+        tx.execute(&stmt).await?;
+    }
     Ok(())
 }
 
@@ -503,6 +526,9 @@ pub async fn set_active(
         active,
     )
     .await?;
+    if !active {
+        end_log_ins(&mut tx, company, id).await?;
+    }
     if !active && before.active {
         let holding = crate::scoped("items", company)
             .column("id")

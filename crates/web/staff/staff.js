@@ -224,7 +224,12 @@ function memberPicker(id, labelText) {
 
 let locationsCache;
 async function locations() {
-  locationsCache ??= api("GET", "locations/get_line_item_locations.api", { status: "active" }).then((a) => a.locations);
+  locationsCache ??= allPages("locations/get_line_item_locations.api", { status: "active" }, "locations")
+    .then((a) => a.rows)
+    .catch((e) => {
+      locationsCache = undefined;
+      throw e;
+    });
   return locationsCache;
 }
 
@@ -388,10 +393,13 @@ function findPage() {
     }
     const number = q.match(/^#?(\d+)$/);
     try {
+      // `#` and `@` alone (or `#` before a non-number) are still being typed.
+      const searchable = !/^[#@]$/.test(q) && !/^#\D/.test(q);
+      const searchItems = (facet) => (searchable ? api("GET", "search.api", { search: q, facet }) : { assets: [], total_pages: 0 });
       const [fixed, inventory, stock, members, order] = await Promise.all([
-        api("GET", "search.api", { search: q, facet: "FixedAsset" }),
-        api("GET", "search.api", { search: q, facet: "VolatileAsset" }),
-        api("GET", "search.api", { search: q, facet: "StockAsset" }),
+        searchItems("FixedAsset"),
+        searchItems("VolatileAsset"),
+        searchItems("StockAsset"),
         q.startsWith("#") || q.startsWith("@") ? { members: [] } : api("GET", "members.api", { filter: "name", filter_val: q }),
         number ? maybe(`baskets/${number[1]}.api`) : null,
       ]);
@@ -541,7 +549,7 @@ async function actions(a, held) {
           "Reactivate",
           () => h("div", {}),
           async () => {
-            await api("PUT", `${PATH[a.asset_type]}/${n}/activate.api`, {});
+            await api("PUT", `assets/${n}/activate.api`, {});
             return "Reactivated.";
           },
         ),
@@ -673,7 +681,7 @@ async function actions(a, held) {
           { open: true },
         ),
       );
-      const out = await api("GET", `${base}/${n}/get_current_checkouts.api`);
+      const out = { line_items: (await allPages(`${base}/${n}/get_current_checkouts.api`, {}, "line_items")).rows };
       if (out.line_items.length) {
         const where = await locationSelect("sin-location", "Check in at", { optional: true });
         list.push(
@@ -688,7 +696,7 @@ async function actions(a, held) {
                   "select",
                   { id: "sin-line" },
                   out.line_items.map((l) =>
-                    h("option", { value: l.id }, `${l.quantity_checked_out - l.quantity_checked_in} with ${l.assigned_to_name || "a location"}${l.checkin_due_on ? `, due ${l.checkin_due_on}` : ""}`),
+                    h("option", { value: l.id }, `${l.quantity_checked_out} with ${l.assigned_to_name || "a location"}${l.checkin_due_on ? `, due ${l.checkin_due_on}` : ""}`),
                   ),
                 ),
                 ...field("sin-quantity", "Quantity", { type: "number", min: 1, value: 1, inputmode: "numeric" }),
@@ -748,8 +756,9 @@ async function actions(a, held) {
       ),
     );
   }
-  if (administers) {
-    const reasons = (await api("GET", "retire_reasons.api")).retire_reasons;
+  // Inventory is used up, not retired (the API refuses it).
+  if (administers && a.asset_type !== "VolatileAsset") {
+    const reasons = (await allPages("retire_reasons.api", {}, "retire_reasons")).rows;
     list.push(
       action(
         "Retire",
@@ -762,10 +771,9 @@ async function actions(a, held) {
             h("select", { id: "ret-reason" }, reasons.map((r) => h("option", { value: r.id }, r.name))),
           ),
         async (f) => {
-          const prefix = { FixedAsset: "fixed_asset", StockAsset: "stock_asset", VolatileAsset: "volatile_asset" }[a.asset_type];
-          await api("PUT", `${PATH[a.asset_type]}/${n}/retire.api`, {
-            [`${prefix}[retired_on]`]: val(f, "ret-on"),
-            [`${prefix}[retire_reason_id]`]: val(f, "ret-reason"),
+          await api("PUT", `assets/${n}/retire.api`, {
+            "fixed_asset[retired_on]": val(f, "ret-on"),
+            "fixed_asset[retire_reason_id]": val(f, "ret-reason"),
           });
           return "Retired.";
         },
