@@ -78,7 +78,8 @@ pub(super) async fn login(
         .trim()
         .to_lowercase();
     let password = domain::password::offered(params.get("password").unwrap_or_default());
-    let account_key = format!("staff:{subdomain}:{email}");
+    // The console's key: the owner, who logs in to both, has one budget of failures.
+    let account_key = format!("account:{subdomain}:{email}");
     let address_key = format!("address:{addr}");
     let wait = match take_log_in(&state, &account_key, &address_key).await {
         Ok(w) => w,

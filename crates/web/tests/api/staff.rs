@@ -324,6 +324,17 @@ async fn log_in_checks_the_password_and_is_throttled(kind: Kind) {
         )
         .await;
     assert_eq!(page.location.as_deref(), Some("/staff/find"));
+    // The owner's failures in the console and here count together.
+    let owner_email = format!("owner@{sub}.test");
+    let mut guesser = Browser::new(&app);
+    for _ in 0..5 {
+        let page = guesser.log_in(&sub, &owner_email, "wrong-password").await;
+        assert_eq!(page.status, StatusCode::UNAUTHORIZED);
+    }
+    let page = Browser::new(&app)
+        .staff_log_in(&sub, &owner_email, "wrong-password")
+        .await;
+    assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS);
 }
 
 async fn deactivated_members_cannot_log_in_and_lose_their_session(kind: Kind) {
