@@ -151,15 +151,9 @@ async fn invitation(
     let (csrf, cookies) = login_csrf(headers);
     match staff::invited(state.db(), token).await {
         Ok(invited) => {
-            let status = if invited.is_none() {
-                StatusCode::NOT_FOUND
-            } else {
-                status
-            };
-            let error = if invited.is_none() {
-                Some(GONE.to_owned())
-            } else {
-                error
+            let (status, error) = match invited {
+                Some(_) => (status, error),
+                None => (StatusCode::NOT_FOUND, Some(GONE.to_owned())),
             };
             page(
                 status,
